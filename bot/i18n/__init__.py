@@ -1,0 +1,104 @@
+"""Message catalogs (zh-Hans default, zh-Hant, en) and `t(lang, key, **params)`.
+
+Each language is one TOML file next to this module. Tables nest into dotted keys: a `[grammar]` table
+with `bad_tile = "…"` is the key `grammar.bad_tile`. Placeholders are `str.format` fields: `{player}`.
+
+>>> t("en", "lang.current", language="English")
+'Language: English'
+>>> t("zh-hant", "lang.current", language="繁體中文")
+'語言：繁體中文'
+"""
+
+from __future__ import annotations
+
+import logging
+import string
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LANGUAGE = "zh-Hans"
+LANGUAGES: tuple[str, ...] = ("zh-Hans", "zh-Hant", "en")
+_DIR = Path(__file__).parent
+
+# What a user may type after /lang, lower-cased.
+_LANGUAGE_ALIASES = {
+    "zh-hans": "zh-Hans", "zh_hans": "zh-Hans", "zh": "zh-Hans", "zh-cn": "zh-Hans", "cn": "zh-Hans",
+    "简体": "zh-Hans", "简体中文": "zh-Hans", "简": "zh-Hans", "中文": "zh-Hans", "簡體": "zh-Hans",
+    "zh-hant": "zh-Hant", "zh_hant": "zh-Hant", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "tw": "zh-Hant",
+    "繁体": "zh-Hant", "繁體": "zh-Hant", "繁體中文": "zh-Hant", "繁体中文": "zh-Hant", "繁": "zh-Hant",
+    "en": "en", "english": "en", "英文": "en", "英语": "en", "英語": "en", "eng": "en",
+}
+
+
+def normalize_language(text: str | None) -> str | None:
+    """Map what a user typed (`zh-hant`, `English`, `繁體`) to a catalog id, or None.
+
+    >>> normalize_language("ZH-HANT"), normalize_language("english"), normalize_language("fr")
+    ('zh-Hant', 'en', None)
+    """
+    if not text:
+        return None
+    return _LANGUAGE_ALIASES.get(text.strip().lower())
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    flat: dict[str, str] = {}
+    for name, value in table.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, Mapping):
+            flat.update(_flatten(value, key + "."))
+        elif isinstance(value, str):
+            flat[key] = value
+        else:
+            raise TypeError(f"catalog value of {key} must be a string, not {type(value).__name__}")
+    return flat
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The flat key → template mapping of one language."""
+    if lang not in LANGUAGES:
+        raise KeyError(f"unknown language {lang!r}")
+    with (_DIR / f"{lang}.toml").open("rb") as fh:
+        return _flatten(tomllib.load(fh))
+
+
+def placeholders(template: str) -> set[str]:
+    """The named fields of one template: `"{a} pays {b}"` → {"a", "b"}."""
+    return {field.split(".")[0].split("[")[0]
+            for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def has(key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
+    """Whether the catalog of `lang` (or the default) knows `key`."""
+    return key in catalog(_resolve(lang)) or key in catalog(DEFAULT_LANGUAGE)
+
+
+def _resolve(lang: str | None) -> str:
+    if lang in LANGUAGES:
+        return lang
+    return normalize_language(lang) or DEFAULT_LANGUAGE
+
+
+def t(lang: str | None, key: str, /, **params: object) -> str:
+    """The text of `key` in `lang`, formatted with `params`.
+
+    Falls back to the default language, then to the key itself, so a missing message never breaks a reply.
+    """
+    code = _resolve(lang)
+    template = catalog(code).get(key)
+    if template is None:
+        template = catalog(DEFAULT_LANGUAGE).get(key)
+        if template is None:
+            log.warning("missing message key %s", key)
+            return key
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        log.warning("bad parameters for message %s in %s: %s", key, code, sorted(params))
+        return template

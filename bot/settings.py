@@ -1,0 +1,69 @@
+"""Typed settings of the bot, read from the environment and `.env` (pydantic-settings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment; one object, passed explicitly.
+
+    >>> Settings(_env_file=None, telegram_bot_token=None).mode
+    'polling'
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: SecretStr | None = None
+    data_dir: Path = Path("data")
+    database_url: str = ""
+    telegram_base_url: str | None = None
+    mode: Literal["polling", "webhook"] = "polling"
+    webhook_url: str | None = None
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    webhook_secret: SecretStr | None = None
+    default_language: Literal["zh-Hans", "zh-Hant", "en"] = "zh-Hans"
+    confirm_timeout_seconds: int = 120
+    idle_end_hours: float = 6
+
+    @field_validator("telegram_bot_token", "webhook_secret", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        # An empty TELEGRAM_BOT_TOKEN= line in .env means "no token": console mode.
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("telegram_base_url", "webhook_url", mode="before")
+    @classmethod
+    def _empty_url_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("confirm_timeout_seconds")
+    @classmethod
+    def _positive_timeout(cls, value: int) -> int:
+        if value <= 0:
+            raise ValueError("confirm_timeout_seconds must be positive")
+        return value
+
+    @model_validator(mode="after")
+    def _defaults_and_webhook(self) -> Settings:
+        if not self.database_url:
+            self.database_url = f"sqlite:///{self.data_dir / 'mahjong.db'}"
+        if self.mode == "webhook" and not self.webhook_url:
+            raise ValueError("mode=webhook needs WEBHOOK_URL")
+        return self
+
+    @property
+    def token(self) -> str | None:
+        """The bot token in clear, for the ApplicationBuilder only (never log it)."""
+        return self.telegram_bot_token.get_secret_value() if self.telegram_bot_token else None
