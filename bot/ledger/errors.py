@@ -1,0 +1,160 @@
+"""Domain errors of the ledger: each has a stable `code` (catalog key `ledger.<code>`) and `params`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class LedgerError(Exception):
+    """A request the ledger refuses; nothing was written.
+
+    `code` is stable (the bot looks up `ledger.<code>` in its message catalog) and `params` carries the
+    values the message needs (seat, name, number, ...). `str(error)` is an English sentence for logs.
+    """
+
+    code = "error"
+
+    def __init__(self, message: str, /, **params: Any) -> None:
+        super().__init__(message)
+        self.params: dict[str, Any] = params
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({str(self)!r}, code={self.code!r}, params={self.params!r})"
+
+
+class NotFound(LedgerError):
+    """A session, hand, player or pending entry id that does not exist (params: what, id)."""
+
+    code = "not_found"
+
+
+class NoOpenSession(LedgerError):
+    """The group has no open session (params: chat_id)."""
+
+    code = "no_open_session"
+
+
+class SessionAlreadyOpen(LedgerError):
+    """The group already has an open session (params: chat_id, session_id)."""
+
+    code = "session_already_open"
+
+
+class SessionNotOpen(LedgerError):
+    """The session named has ended (params: session_id)."""
+
+    code = "session_not_open"
+
+
+class UnknownPlayer(LedgerError):
+    """No player of this group matches the reference (params: ref)."""
+
+    code = "unknown_player"
+
+
+class AmbiguousPlayer(LedgerError):
+    """Several players match the reference (params: ref, names)."""
+
+    code = "ambiguous_player"
+
+
+class PlayerNotSeated(LedgerError):
+    """The player is known but has no seat at this table (params: name, or seat for an empty seat)."""
+
+    code = "player_not_seated"
+
+
+class AlreadySeated(LedgerError):
+    """The player already has a seat (params: name, seat)."""
+
+    code = "already_seated"
+
+
+class SeatTaken(LedgerError):
+    """The seat asked for is occupied (params: seat, name)."""
+
+    code = "seat_taken"
+
+
+class TableFull(LedgerError):
+    """All four seats are taken (params: none)."""
+
+    code = "table_full"
+
+
+class TableNotFull(LedgerError):
+    """A hand needs four seated players (params: empty: list of empty seats)."""
+
+    code = "table_not_full"
+
+
+class SeatsLocked(LedgerError):
+    """Seats and the first dealer can only change before the first hand (params: none)."""
+
+    code = "seats_locked"
+
+
+class InvalidSeat(LedgerError):
+    """Not one of E S W N / 东南西北 (params: seat)."""
+
+    code = "invalid_seat"
+
+
+class InvalidValue(LedgerError):
+    """A bad argument: stake, timeout, language, amount ... (params: field, value)."""
+
+    code = "invalid_value"
+
+
+class InvalidEntry(LedgerError):
+    """The scoring core rejected the entry as malformed (params: detail = the scoring core's message)."""
+
+    code = "invalid_entry"
+
+
+class WinNotAllowed(LedgerError):
+    """A well-formed win the rules do not allow (params: reasons: list of {winner, reason})."""
+
+    code = "win_not_allowed"
+
+
+class NothingToUndo(LedgerError):
+    """The session has no live hand to void (params: none)."""
+
+    code = "nothing_to_undo"
+
+
+class HandNotFound(LedgerError):
+    """No live hand with this number in the session (params: number)."""
+
+    code = "hand_not_found"
+
+
+class PendingExpired(LedgerError):
+    """The pending entry timed out before it was confirmed (params: pending_id)."""
+
+    code = "pending_expired"
+
+
+class PendingCancelled(LedgerError):
+    """The pending entry was cancelled (params: pending_id)."""
+
+    code = "pending_cancelled"
+
+
+class PendingStale(LedgerError):
+    """The table changed since the preview (another hand was recorded); preview again (params: pending_id)."""
+
+    code = "pending_stale"
+
+
+class ZeroSumViolation(LedgerError):
+    """Payments that do not sum to zero; a bug guard, never expected (params: total)."""
+
+    code = "zero_sum_violation"
+
+
+class Conflict(LedgerError):
+    """Concurrent writers kept colliding; retried and gave up (params: attempts)."""
+
+    code = "conflict"

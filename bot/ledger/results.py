@@ -1,0 +1,298 @@
+"""Frozen value objects the ledger service returns: plain data, no database handles."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+Seat = Literal["E", "S", "W", "N"]
+SEATS: tuple[str, ...] = ("E", "S", "W", "N")
+HandKind = Literal["win", "draw", "escape", "adjust"]
+PendingKind = Literal["hand", "adjust", "edit", "undo"]
+PendingStatus = Literal["pending", "committed", "cancelled", "expired"]
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """A Telegram user as the handler sees it (no Telegram types here)."""
+
+    telegram_id: int
+    display_name: str
+    username: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GroupInfo:
+    """A group chat's settings: language, default rule set and options, confirmation behaviour."""
+
+    chat_id: int
+    language: str
+    rules: str
+    options: dict[str, Any]
+    instant: bool
+    confirm_timeout_seconds: int
+    weekly_schedule: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """A player of one group: a Telegram user (telegram_id set) or a named guest (telegram_id None)."""
+
+    id: int
+    chat_id: int
+    display_name: str
+    telegram_id: int | None = None
+    username: str | None = None
+
+    @property
+    def is_guest(self) -> bool:
+        """True for a guest seated by name, without a Telegram account."""
+        return self.telegram_id is None
+
+    @property
+    def name(self) -> str:
+        """What the bot shows: the display name."""
+        return self.display_name
+
+
+@dataclass(frozen=True, slots=True)
+class DealerState:
+    """The table state before a hand: dealer seat, 连庄 count, 滴零, round wind, hand number, first dealer,
+    and 豹子 marked for the coming hand (by /roll)."""
+
+    dealer: str = "E"
+    streak: int = 0
+    diling: bool = False
+    round_wind: str = "E"
+    hand_number: int = 1
+    first_dealer: str = "E"
+    baozi: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object stored in the database."""
+        return {
+            "dealer": self.dealer,
+            "streak": self.streak,
+            "diling": self.diling,
+            "round_wind": self.round_wind,
+            "hand_number": self.hand_number,
+            "first_dealer": self.first_dealer,
+            "baozi": self.baozi,
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> DealerState:
+        """Inverse of `to_json`."""
+        return cls(
+            dealer=str(obj["dealer"]),
+            streak=int(obj["streak"]),
+            diling=bool(obj["diling"]),
+            round_wind=str(obj["round_wind"]),
+            hand_number=int(obj["hand_number"]),
+            first_dealer=str(obj["first_dealer"]),
+            baozi=bool(obj.get("baozi", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """A table session: rules, options snapshot, stake, seats, open/ended, and the current dealer state."""
+
+    id: int
+    chat_id: int
+    number: int  # the group's session number, 1, 2, ...
+    rules: str
+    options: dict[str, Any]
+    stake: int
+    seats: dict[str, PlayerInfo]  # seat letter -> player, only occupied seats
+    status: Literal["open", "ended"]
+    opened_by: int | None  # player id
+    opened_at: datetime
+    ended_at: datetime | None
+    end_reason: str | None
+    last_activity_at: datetime
+    state: DealerState  # the state the next hand starts from
+    hands_played: int  # live hands of kind win/draw/escape (not adjustments, not voided)
+    dealer_set: bool  # the first dealer was chosen explicitly (/dealer or /roll)
+
+    @property
+    def is_open(self) -> bool:
+        """True while hands can be recorded."""
+        return self.status == "open"
+
+    def seat_of(self, player_id: int) -> str | None:
+        """The seat of a player at this table, or None."""
+        for seat, player in self.seats.items():
+            if player.id == player_id:
+                return seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """The outcome of join/move/unseat: the player, the seat now held (None after unseat), the session."""
+
+    player: PlayerInfo
+    seat: str | None
+    session: SessionInfo
+
+
+@dataclass(frozen=True, slots=True)
+class HandPreview:
+    """A scored entry, not recorded: the full scoring request and response, payments by seat and by player,
+    and the dealer state before and after."""
+
+    session_id: int
+    kind: HandKind
+    entry: dict[str, Any]
+    request: dict[str, Any]
+    response: dict[str, Any]
+    payments: dict[str, int]  # seat -> signed amount (stake units already applied)
+    player_payments: dict[int, int]  # player id -> signed amount
+    before: DealerState
+    after: DealerState
+    note: str | None = None
+
+    @property
+    def allowed(self) -> bool:
+        """False when the scoring core refused a win (see `reasons`)."""
+        return all(w.get("allowed", True) for w in self.response.get("wins", []))
+
+    @property
+    def reasons(self) -> list[dict[str, Any]]:
+        """The refused wins: [{"winner": seat, "reason": text}]."""
+        return [
+            {"winner": w.get("winner"), "reason": w.get("reason")}
+            for w in self.response.get("wins", [])
+            if not w.get("allowed", True)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One recorded row of a session's ledger (a win, 荒庄, 逃跑 or an adjustment), live or voided."""
+
+    id: int
+    session_id: int
+    seq: int  # row sequence in the session, every row, never reused
+    number: int  # the hand's number in the session ledger as users see it (第n局); kept by an edit
+    kind: HandKind
+    text: str | None  # the entry as typed
+    entry: dict[str, Any]
+    request: dict[str, Any]
+    response: dict[str, Any]
+    payments: dict[str, int]  # seat -> amount
+    player_payments: dict[int, int]  # player id -> amount
+    before: DealerState
+    after: DealerState
+    note: str | None
+    recorded_by: int | None  # player id
+    recorded_at: datetime
+    source_key: str | None
+    voided: bool
+    voided_by: int | None
+    voided_at: datetime | None
+    replaced_by: int | None  # hand id of the replacement after an edit
+    replaces: int | None  # hand id this one replaced
+
+    @property
+    def wins(self) -> list[dict[str, Any]]:
+        """The response's per-winner list (winner, allowed, hua, items, multiplier)."""
+        return list(self.response.get("wins", []))
+
+
+@dataclass(frozen=True, slots=True)
+class CommitResult:
+    """What commit/undo/edit/adjust/confirm did: the hand concerned (new, existing on a repeat, or voided),
+    whether something was written now, every hand voided by the operation, and the session afterwards."""
+
+    hand: HandRecord
+    created: bool
+    session: SessionInfo
+    voided: tuple[HandRecord, ...] = ()
+    replaced: tuple[HandRecord, ...] = ()  # replacements written by an edit, in ledger order
+
+
+@dataclass(frozen=True, slots=True)
+class PendingInfo:
+    """An entry awaiting confirmation (a preview message with Confirm/Cancel buttons)."""
+
+    id: str  # short random id, fits in callback data
+    session_id: int
+    chat_id: int
+    kind: PendingKind
+    payload: dict[str, Any]  # entry / {"number", "entry"} / {"from", "to", "amount", "note"} / {}
+    text: str | None
+    preview: HandPreview | None  # None for undo
+    created_by: int | None  # player id
+    created_at: datetime
+    expires_at: datetime
+    message_id: int | None
+    status: PendingStatus
+    hand_id: int | None  # the hand written (or voided, for undo) on confirm
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's running totals: net amount and counts, for a session or all-time in the group."""
+
+    player: PlayerInfo
+    seat: str | None  # at the session's table; None in all-time rows
+    net: int
+    hands: int
+    wins: int
+    self_draws: int
+    dealt_in: int  # 放冲: paid a discard win
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsReport:
+    """Session standings (by seat order) and the group's all-time standings (by net, best first)."""
+
+    session: SessionInfo | None
+    session_rows: tuple[Standing, ...]
+    alltime_rows: tuple[Standing, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """Per-player statistics over a session or the group's history."""
+
+    player: PlayerInfo
+    sessions: int
+    hands: int
+    wins: int
+    self_draws: int
+    dealt_in: int
+    biggest_win: int  # largest amount received in one hand (0 if none)
+    biggest_hua: int  # largest 花 / f of one win (0 if none)
+    longest_streak: int  # longest 连庄 as dealer
+    net: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerRow:
+    """A ledger line: the hand and every seat's running total after it."""
+
+    hand: HandRecord
+    running: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One settlement payment: payer hands `amount` to payee."""
+
+    payer: PlayerInfo
+    payee: PlayerInfo
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    """An ended (or open) session with its totals: for /history and the end-of-session card."""
+
+    session: SessionInfo
+    totals: dict[int, int] = field(default_factory=dict)  # player id -> net
+    hands_played: int = 0
