@@ -1,0 +1,63 @@
+"""Scoring core for 苏州麻将 and 宿州麻将: tiles, hands, patterns, settlement, dealer rotation (no I/O).
+
+Public names are loaded lazily on first use so that `import scoring` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from scoring.errors import ScoringError
+
+if TYPE_CHECKING:
+    from scoring.dealer import TableState, next_table_state
+    from scoring.hand import Hand, Meld, hand_from_json, parse_hand, render_hand
+    from scoring.patterns import PATTERNS, TERMS, Pattern, find_pattern, find_term
+    from scoring.request import score_request, ting_request
+    from scoring.rules import RULESETS, OptionSpec, option_specs, resolve_rules, validate_options
+    from scoring.tiles import parse_tiles, render_tiles
+
+_EXPORTS: dict[str, str] = {
+    "score_request": "scoring.request",
+    "ting_request": "scoring.request",
+    "TableState": "scoring.dealer",
+    "next_table_state": "scoring.dealer",
+    "Hand": "scoring.hand",
+    "Meld": "scoring.hand",
+    "parse_hand": "scoring.hand",
+    "render_hand": "scoring.hand",
+    "hand_from_json": "scoring.hand",
+    "parse_tiles": "scoring.tiles",
+    "render_tiles": "scoring.tiles",
+    "PATTERNS": "scoring.patterns",
+    "TERMS": "scoring.patterns",
+    "Pattern": "scoring.patterns",
+    "find_pattern": "scoring.patterns",
+    "find_term": "scoring.patterns",
+    "RULESETS": "scoring.rules",
+    "OptionSpec": "scoring.rules",
+    "option_specs": "scoring.rules",
+    "resolve_rules": "scoring.rules",
+    "validate_options": "scoring.rules",
+}
+
+__all__ = [
+    "PATTERNS", "RULESETS", "TERMS", "Hand", "Meld", "OptionSpec", "Pattern", "ScoringError", "TableState",
+    "find_pattern", "find_term", "hand_from_json", "next_table_state", "option_specs", "parse_hand",
+    "parse_tiles", "render_hand", "render_tiles", "resolve_rules", "score_request", "ting_request",
+    "validate_options",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'scoring' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,271 @@
+"""The pattern registry: one small predicate per pattern with its names; values live in scoring.rules."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from scoring.decompose import Decomposition
+    from scoring.hand import Meld
+    from scoring.rules import OptionValue
+
+WinType = Literal["self_draw", "discard", "rob_kong"]
+
+_WINDS = range(27, 31)
+
+
+@dataclass(frozen=True, slots=True)
+class Flags:
+    """How a win happened (RULES.md §3 `flags`)."""
+
+    after_kong: bool = False
+    after_flower: bool = False
+    kong_fed_by: str | None = None
+    last_tile: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    shangpai: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything a pattern predicate may look at: one decomposition of one winning hand."""
+
+    rules: str
+    options: Mapping[str, OptionValue]
+    win_type: WinType
+    is_dealer: bool
+    melds: tuple[Meld, ...]
+    flowers: tuple[str, ...]
+    decomposition: Decomposition
+    flags: Flags
+
+    @property
+    def seven_pairs(self) -> bool:
+        return self.decomposition.pair is None
+
+    def triplets(self) -> list[int]:
+        """Tiles of every pung or kong: concealed sets of the decomposition and the melds."""
+        found = [tile for kind, tile in self.decomposition.sets if kind == "pung"]
+        return found + [meld.tile for meld in self.melds]
+
+    def wind_triplets(self) -> int:
+        return sum(1 for tile in self.triplets() if tile in _WINDS)
+
+    def wind_pair(self) -> bool:
+        return self.decomposition.pair is not None and self.decomposition.pair in _WINDS
+
+    def tiles(self) -> list[int]:
+        """Every playing tile the winning shape uses (wild tiles as what they stand for)."""
+        result: list[int] = []
+        dec = self.decomposition
+        if dec.pair is not None:
+            result.append(dec.pair)
+        result.extend(dec.pairs)
+        for kind, tile in dec.sets:
+            result.extend((tile, tile + 1, tile + 2) if kind == "chow" else (tile,))
+        result.extend(meld.tile for meld in self.melds)
+        return result
+
+
+Predicate = Callable[[WinContext], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A named scoring term. Patterns carry a predicate; 花 items and settlement terms only names.
+
+    >>> find_pattern("qys").zh
+    '清一色'
+    """
+
+    id: str
+    zh: str
+    zh_hant: str
+    en: str
+    aliases: tuple[str, ...] = ()
+    kind: Literal["pattern", "item", "settlement"] = "pattern"
+    predicate: Predicate | None = None
+    supersedes: tuple[str, ...] = ()
+
+    def name(self, lang: str = "zh") -> str:
+        """The name in a language: "zh"/"zh-Hans" (default), "zh-Hant"/"zh_hant", "en"."""
+        key = lang.lower().replace("_", "-")
+        if key == "en":
+            return self.en
+        if key in ("zh-hant", "zh-tw", "zh-hk"):
+            return self.zh_hant
+        return self.zh
+
+
+def _suits(ctx: WinContext) -> tuple[set[int], bool]:
+    tiles = ctx.tiles()
+    return {tile // 9 for tile in tiles if tile < 27}, any(tile >= 27 for tile in tiles)
+
+
+def _da_menqing(ctx: WinContext) -> bool:
+    return (not ctx.seven_pairs and not ctx.melds and not ctx.flowers and ctx.wind_triplets() == 0)
+
+
+def _xiao_menqing(ctx: WinContext) -> bool:
+    if ctx.seven_pairs:
+        return False
+    if any(meld.exposed for meld in ctx.melds):
+        return False
+    return not _da_menqing(ctx) or bool(ctx.options.get("menqing_stack"))
+
+
+def _hunyise(ctx: WinContext) -> bool:
+    suits, honours = _suits(ctx)
+    return len(suits) == 1 and honours
+
+
+def _qingyise(ctx: WinContext) -> bool:
+    suits, honours = _suits(ctx)
+    return len(suits) == 1 and not honours
+
+
+def _duiduihu(ctx: WinContext) -> bool:
+    return not ctx.seven_pairs and all(kind == "pung" for kind, _ in ctx.decomposition.sets)
+
+
+def _gangkai(ctx: WinContext) -> bool:
+    return ctx.flags.after_kong or ctx.flags.kong_fed_by is not None
+
+
+def _huakai(ctx: WinContext) -> bool:
+    # 杠开 and 花开 are one row of the table: a replacement win scores it once.
+    return ctx.flags.after_flower and not _gangkai(ctx)
+
+
+def _dadiaoche(ctx: WinContext) -> bool:
+    return len(ctx.melds) == 4 and not ctx.seven_pairs and not ctx.decomposition.sets
+
+
+def _yitiaolong(ctx: WinContext) -> bool:
+    chows = {tile for kind, tile in ctx.decomposition.sets if kind == "chow"}
+    return any({base, base + 3, base + 6} <= chows for base in (0, 9, 18))
+
+
+def _haohua_qidui(ctx: WinContext) -> bool:
+    return ctx.seven_pairs and len(set(ctx.decomposition.pairs)) < len(ctx.decomposition.pairs)
+
+
+_PATTERN_LIST: tuple[Pattern, ...] = (
+    Pattern("da_menqing", "大门清", "大門清", "Fully concealed, no flowers",
+            ("dmq", "damenqing", "大门清", "big clean door"), predicate=_da_menqing),
+    Pattern("xiao_menqing", "小门清", "小門清", "Concealed hand",
+            ("xmq", "xiaomenqing", "门清", "門清", "mq", "menqing", "small clean door"),
+            predicate=_xiao_menqing),
+    Pattern("hunyise", "混一色", "混一色", "Half flush",
+            ("hys", "hunyise", "混一色", "half flush", "混色"), predicate=_hunyise),
+    Pattern("qingyise", "清一色", "清一色", "Full flush",
+            ("qys", "qingyise", "full flush", "清色"), predicate=_qingyise),
+    Pattern("duiduihu", "对对胡", "對對胡", "All pungs",
+            ("ddh", "duiduihu", "对对和", "對對和", "碰碰胡", "碰碰和", "pph", "pengpenghu", "all pungs",
+             "all triplets"), predicate=_duiduihu),
+    Pattern("qidui", "七对", "七對", "Seven pairs",
+            ("qd", "qidui", "七小对", "七小對", "seven pairs", "7 pairs", "7pairs"),
+            predicate=lambda ctx: ctx.seven_pairs),
+    Pattern("gangkai", "杠开", "槓開", "Win after a kong",
+            ("gk", "gangkai", "杠上开花", "槓上開花", "杠上花", "槓上花", "kong bloom", "after kong"),
+            predicate=_gangkai),
+    Pattern("huakai", "花开", "花開", "Win after a flower",
+            ("hk", "huakai", "花上开花", "after flower", "flower bloom"), predicate=_huakai),
+    Pattern("dadiaoche", "大吊车", "大吊車", "Single wait on the last tile",
+            ("ddc", "dadiaoche", "全求人", "全求", "big single wait", "single wait"), predicate=_dadiaoche),
+    Pattern("tianhu", "天胡", "天胡", "Heavenly hand",
+            ("th", "tianhu", "天和", "heavenly", "heavenly hand"), predicate=lambda ctx: ctx.flags.heavenly),
+    Pattern("dihu", "地胡", "地胡", "Earthly hand",
+            ("dh", "dihu", "地和", "earthly", "earthly hand"), predicate=lambda ctx: ctx.flags.earthly),
+    Pattern("haidi", "海底捞月", "海底撈月", "Last tile self-draw",
+            ("hd", "hdly", "haidi", "haidilaoyue", "海底", "海底捞", "last tile", "under the sea"),
+            predicate=lambda ctx: ctx.flags.last_tile and ctx.win_type == "self_draw"),
+    # Extended list (option `extended`).
+    Pattern("yitiaolong", "一条龙", "一條龍", "Pure straight",
+            ("ytl", "yitiaolong", "清龙", "清龍", "pure straight", "straight"), predicate=_yitiaolong),
+    Pattern("xiaosanfeng", "小三风", "小三風", "Little three winds",
+            ("xsf", "xiaosanfeng", "little three winds"),
+            predicate=lambda ctx: ctx.wind_triplets() == 2 and ctx.wind_pair()),
+    Pattern("sanfengke", "三风刻", "三風刻", "Three wind pungs",
+            ("sfk", "sanfengke", "三风", "三風", "three wind pungs", "three winds"),
+            predicate=lambda ctx: ctx.wind_triplets() >= 3),
+    Pattern("xiaosixi", "小四喜", "小四喜", "Little four winds",
+            ("xsx", "xiaosixi", "little four winds"),
+            predicate=lambda ctx: ctx.wind_triplets() == 3 and ctx.wind_pair(),
+            supersedes=("sanfengke", "xiaosanfeng")),
+    Pattern("dasixi", "大四喜", "大四喜", "Big four winds",
+            ("dsx", "dasixi", "big four winds"), predicate=lambda ctx: ctx.wind_triplets() == 4,
+            supersedes=("sanfengke", "xiaosixi", "xiaosanfeng")),
+    Pattern("haohua_qidui", "豪华七对", "豪華七對", "Luxury seven pairs",
+            ("hhqd", "haohuaqidui", "豪七", "龙七对", "龍七對", "luxury seven pairs", "luxury pairs"),
+            predicate=_haohua_qidui, supersedes=("qidui",)),
+)
+
+_TERM_LIST: tuple[Pattern, ...] = (
+    Pattern("di", "底", "底", "Base", ("成牌", "base"), kind="item"),
+    Pattern("yinghua", "硬花", "硬花", "Flowers", ("花", "flowers", "hard flowers", "hua"), kind="item"),
+    Pattern("ruanhua", "软花", "軟花", "Meld flowers", ("soft flowers", "soft"), kind="item"),
+    Pattern("minggang", "明杠", "明槓", "Exposed kong", ("直杠", "补杠", "mg", "exposed kong"), kind="item"),
+    Pattern("angang", "暗杠", "暗槓", "Concealed kong", ("ag", "concealed kong"), kind="item"),
+    Pattern("fengpeng", "风碰", "風碰", "Wind pung", ("fp", "wind pung"), kind="item"),
+    Pattern("feng_anke", "风暗刻", "風暗刻", "Concealed wind pung", ("concealed wind pung",), kind="item"),
+    Pattern("feng_minggang", "风明杠", "風明槓", "Exposed wind kong", ("exposed wind kong",), kind="item"),
+    Pattern("feng_angang", "风暗杠", "風暗槓", "Concealed wind kong", ("concealed wind kong",), kind="item"),
+    Pattern("baojiaozi", "包饺子", "包餃子", "Fed kong", ("bjz", "baojiaozi", "fed kong"), kind="settlement"),
+    Pattern("qianggang", "抢杠", "搶槓", "Robbing the kong",
+            ("qg", "qianggang", "抢杠胡", "搶槓胡", "rob kong", "robbing the kong"), kind="settlement"),
+    Pattern("baozi", "豹子", "豹子", "Dice double", ("bz", "baozi", "dice double"), kind="settlement"),
+    Pattern("diling", "滴零", "滴零", "Follow-up double", ("dl", "diling", "follow-up double"),
+            kind="settlement"),
+    Pattern("shangpai", "上牌", "上牌", "Declared wait", ("sp", "shangpai", "declared wait"),
+            kind="settlement"),
+)
+
+PATTERNS: Mapping[str, Pattern] = {pattern.id: pattern for pattern in _PATTERN_LIST}
+"""Every pattern by id, in table order (both rule sets and the extended list)."""
+
+TERMS: Mapping[str, Pattern] = {term.id: term for term in _PATTERN_LIST + _TERM_LIST}
+"""Patterns, 花 items and settlement terms by id: the names a preview or breakdown shows."""
+
+
+def _key(word: str) -> str:
+    return re.sub(r"[\s_\-·.]+", "", word.strip().lower())
+
+
+def _index(terms: tuple[Pattern, ...]) -> dict[str, Pattern]:
+    index: dict[str, Pattern] = {}
+    for term in terms:
+        for word in (term.id, term.zh, term.zh_hant, term.en, *term.aliases):
+            index.setdefault(_key(word), term)
+    return index
+
+
+_PATTERN_INDEX = _index(_PATTERN_LIST)
+_TERM_INDEX = _index(_PATTERN_LIST + _TERM_LIST)
+
+
+def find_pattern(word: str) -> Pattern | None:
+    """The pattern a word names: id, Chinese (either script), pinyin, initials or English; else None.
+
+    >>> find_pattern("對對胡").id, find_pattern("Seven Pairs").id, find_pattern("xyz")
+    ('duiduihu', 'qidui', None)
+    """
+    return _PATTERN_INDEX.get(_key(word))
+
+
+def find_term(word: str) -> Pattern | None:
+    """Like find_pattern, but also 花 items (硬花, 暗杠 …) and settlement terms (包饺子, 抢杠, 豹子 …).
+
+    >>> find_term("包饺子").id
+    'baojiaozi'
+    """
+    return _TERM_INDEX.get(_key(word))
+
+
+def term_name(term_id: str, lang: str = "zh") -> str:
+    """The display name of a pattern, item or settlement id."""
+    return TERMS[term_id].name(lang)

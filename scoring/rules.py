@@ -1,0 +1,190 @@
+"""The two rule sets as data: 花 values, pattern values, threshold exemptions and table options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Final
+
+from scoring.errors import ScoringError
+
+SUZHOU: Final = "suzhou"
+SUZHOU_ANHUI: Final = "suzhou-anhui"
+RULESETS: Final[tuple[str, ...]] = (SUZHOU, SUZHOU_ANHUI)
+
+OptionValue = bool | str
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One table option of a rule set: its id, the allowed values, the default and what it means.
+
+    >>> option_specs("suzhou")[0].id
+    'menqing_stack'
+    """
+
+    id: str
+    choices: tuple[OptionValue, ...]
+    default: OptionValue
+    zh: str
+    en: str
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The data of one regional rule set; the scorer reads values from here, never from `if` chains."""
+
+    id: str
+    zh: str
+    zh_hant: str
+    en: str
+    items: Mapping[str, int]
+    patterns: Mapping[str, int]
+    extended_patterns: Mapping[str, int]
+    exempt: frozenset[str]
+    options: tuple[OptionSpec, ...]
+
+
+_SUZHOU_OPTIONS = (
+    OptionSpec("menqing_stack", (False, True), False,
+               "大门清同时计小门清（10+5）", "大门清 also scores 小门清 (10+5)"),
+    OptionSpec("qidui", ("15x2", "10"), "15x2",
+               "七对：15 花且硬花翻倍（15x2），或 10 花、硬花不翻倍（10）",
+               "七对: 15 花 with 硬花 counted twice (15x2), or 10 花 with 硬花 counted once (10)"),
+    OptionSpec("dadiaoche", ("5", "x2"), "5",
+               "大吊车：加 5 花（5），或不加花、结算翻倍（x2）",
+               "大吊车: +5 花 (5), or no 花 and the settlement doubled (x2)"),
+    OptionSpec("threshold", ("3/4", "2/3"), "3/4",
+               "起胡硬花数：自摸/放冲", "硬花 needed to win: self-draw/discard"),
+    OptionSpec("threshold_counts_soft", (False, True), False,
+               "起胡门槛也计杠、风刻等软花", "the threshold also counts meld 花 (kongs, wind triplets)"),
+    OptionSpec("doubling_stack", (False, True), False,
+               "豹子与滴零同局时翻两次（×4）", "豹子 and 滴零 in one hand double twice (x4)"),
+    OptionSpec("dealer_after_draw", ("next", "stay"), "next",
+               "荒庄后下家坐庄（next）或原庄连庄（stay）",
+               "after 荒庄 the next seat deals (next) or the dealer stays (stay)"),
+    OptionSpec("extended", (False, True), False,
+               "启用扩展番型：一条龙、小三风、三风刻、小四喜、大四喜、豪华七对",
+               "enable the extended patterns: 一条龙 小三风 三风刻 小四喜 大四喜 豪华七对"),
+)
+
+_ANHUI_OPTIONS = (
+    OptionSpec("multi_win", (True, False), True,
+               "一炮多响：放炮者分别赔付每位胡家（true），或只算放炮者下家起第一位（false）",
+               ("one discard, several winners: pay each (true), "
+                "or only the first from the discarder's next seat (false)")),
+    OptionSpec("self_draw_only", (False, True), False,
+               "只许自摸，不许放冲胡", "only self-draw wins are allowed"),
+)
+
+_RULESETS: Final[dict[str, RuleSet]] = {
+    SUZHOU: RuleSet(
+        id=SUZHOU, zh="苏州麻将", zh_hant="蘇州麻將", en="Suzhou (Jiangsu)",
+        items={"di": 5, "yinghua": 1, "minggang": 1, "angang": 2, "fengpeng": 1,
+               "feng_anke": 2, "feng_minggang": 3, "feng_angang": 4, "ruanhua": 1},
+        patterns={"da_menqing": 10, "xiao_menqing": 5, "hunyise": 5, "qingyise": 10, "duiduihu": 5,
+                  "qidui": 15, "gangkai": 5, "huakai": 5, "dadiaoche": 5, "tianhu": 50, "dihu": 50,
+                  "haidi": 5},
+        extended_patterns={"yitiaolong": 10, "xiaosanfeng": 6, "sanfengke": 12, "xiaosixi": 48,
+                           "dasixi": 64, "haohua_qidui": 30},
+        exempt=frozenset({"xiao_menqing", "da_menqing", "duiduihu", "hunyise", "qidui", "qingyise",
+                          "gangkai", "huakai", "baojiaozi", "dadiaoche", "tianhu", "dihu",
+                          "haohua_qidui"}),
+        options=_SUZHOU_OPTIONS,
+    ),
+    SUZHOU_ANHUI: RuleSet(
+        id=SUZHOU_ANHUI, zh="宿州麻将", zh_hant="宿州麻將", en="Suzhou (Anhui)",
+        # f: each flower tile 1, 风碰 1, 明杠 2, 暗杠 4, 风暗刻 1 (ruanhua: a declared count of meld 花).
+        items={"yinghua": 1, "fengpeng": 1, "minggang": 2, "angang": 4, "feng_anke": 1, "ruanhua": 1},
+        # 七对, 大吊车 and 杠开 are wins that add nothing; 杠开 settles as a self-draw.
+        patterns={"qidui": 0, "dadiaoche": 0, "gangkai": 0, "huakai": 0},
+        extended_patterns={},
+        exempt=frozenset(),
+        options=_ANHUI_OPTIONS,
+    ),
+}
+
+_RULESET_NAMES: Final[dict[str, str]] = {
+    "suzhou": SUZHOU, "苏州": SUZHOU, "蘇州": SUZHOU, "苏州麻将": SUZHOU, "蘇州麻將": SUZHOU,
+    "jiangsu": SUZHOU, "suzhou-jiangsu": SUZHOU,
+    "suzhou-anhui": SUZHOU_ANHUI, "suzhou_anhui": SUZHOU_ANHUI, "anhui": SUZHOU_ANHUI,
+    "宿州": SUZHOU_ANHUI, "宿州麻将": SUZHOU_ANHUI, "宿州麻將": SUZHOU_ANHUI, "suzhouanhui": SUZHOU_ANHUI,
+}
+
+
+def resolve_rules(name: object) -> str:
+    """The rule-set id for a name users type (ids, 苏州 蘇州 宿州).
+
+    >>> resolve_rules("宿州"), resolve_rules("蘇州")
+    ('suzhou-anhui', 'suzhou')
+    """
+    if not isinstance(name, str):
+        raise ScoringError(f"rules: expected a rule-set name, got {name!r}")
+    key = name.strip().lower()
+    if key in _RULESET_NAMES:
+        return _RULESET_NAMES[key]
+    raise ScoringError(f"rules: unknown rule set {name!r} (use suzhou/苏州 or suzhou-anhui/宿州)")
+
+
+def ruleset(name: str) -> RuleSet:
+    """The RuleSet data of a rule set, by any accepted name."""
+    return _RULESETS[resolve_rules(name)]
+
+
+def option_specs(rules: str) -> list[OptionSpec]:
+    """The options of a rule set with their choices and defaults (for the /rules command).
+
+    >>> [o.id for o in option_specs("宿州")]
+    ['multi_win', 'self_draw_only']
+    """
+    return list(ruleset(rules).options)
+
+
+def default_options(rules: str) -> dict[str, OptionValue]:
+    """Every option of a rule set at its default."""
+    return {spec.id: spec.default for spec in ruleset(rules).options}
+
+
+_TRUE = {"true", "yes", "on", "1", "是", "开"}
+_FALSE = {"false", "no", "off", "0", "否", "关"}
+
+
+def _normalize(spec: OptionSpec, value: object) -> OptionValue:
+    if isinstance(spec.default, bool):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+            return value.strip().lower() in _TRUE
+    else:
+        text = str(value).strip().lower() if isinstance(value, str | int) and not isinstance(
+            value, bool) else None
+        if text is not None:
+            text = text.replace("×", "x").replace("*", "x")
+            for choice in spec.choices:
+                if text == choice:
+                    return choice
+    shown = ", ".join(str(c).lower() for c in spec.choices)
+    raise ScoringError(f"options.{spec.id}: invalid value {value!r} (choices: {shown})")
+
+
+def validate_options(rules: str, options: object) -> dict[str, OptionValue]:
+    """Options normalized and completed with defaults; ScoringError on an unknown option or value.
+
+    >>> validate_options("suzhou", {"threshold": "2/3", "menqing_stack": "on"})["menqing_stack"]
+    True
+    """
+    specs = {spec.id: spec for spec in ruleset(rules).options}
+    if options is None:
+        options = {}
+    if not isinstance(options, Mapping):
+        raise ScoringError(f"options: expected an object, got {options!r}")
+    result = default_options(rules)
+    for key, value in options.items():
+        spec = specs.get(key) if isinstance(key, str) else None
+        if spec is None:
+            known = ", ".join(specs)
+            raise ScoringError(f"options: unknown option {key!r} for {resolve_rules(rules)} (known: {known})")
+        result[spec.id] = _normalize(spec, value)
+    return result
