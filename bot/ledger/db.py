@@ -1,0 +1,91 @@
+"""Database engine and schema: SQLite (WAL) or PostgreSQL by URL, Alembic migrations applied on open."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+DEFAULT_DATA_DIR = Path("data")
+DEFAULT_FILE = "mahjong.db"
+# Write transactions on SQLite take the write lock up front (BEGIN IMMEDIATE), so a read-then-write never
+# fails with a stale snapshot; readers use a plain deferred BEGIN and never block on writers (WAL).
+IMMEDIATE = {"sqlite_begin": "IMMEDIATE"}
+
+
+def default_url(data_dir: Path | str | None = None) -> str:
+    """`DATABASE_URL` from the environment, else a SQLite file in the data directory."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if url:
+        return url
+    directory = Path(data_dir) if data_dir is not None else DEFAULT_DATA_DIR
+    return f"sqlite:///{directory / DEFAULT_FILE}"
+
+
+def create_db_engine(url: str, **kwargs: Any) -> Engine:
+    """An engine for `url` with the ledger's connection settings, without touching the schema."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:" and not database.startswith("file:"):
+            Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        connect_args = {"timeout": 30, "check_same_thread": False}
+        connect_args.update(kwargs.pop("connect_args", {}))
+        engine = create_engine(parsed, connect_args=connect_args, **kwargs)
+        _sqlite_events(engine)
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_engine(parsed, **kwargs)
+
+
+def _sqlite_events(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's own handling is too lazy).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
+        connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def is_sqlite(engine: Engine) -> bool:
+    """True for a SQLite engine."""
+    return engine.dialect.name == "sqlite"
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Apply the Alembic migrations up to `revision` (idempotent; safe when several processes start)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("path_separator", "os")
+    if is_sqlite(engine):
+        with engine.execution_options(**IMMEDIATE).begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+        return
+    with engine.begin() as connection:
+        # Two processes starting together must not both create the schema.
+        connection.execute(text("SELECT pg_advisory_xact_lock(727001)"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def open_database(url: str | None = None, *, data_dir: Path | str | None = None, **kwargs: Any) -> Engine:
+    """Engine for `url` (default `default_url(data_dir)`) with the schema migrated to the latest revision."""
+    engine = create_db_engine(url or default_url(data_dir), **kwargs)
+    migrate(engine)
+    return engine

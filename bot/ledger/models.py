@@ -1,0 +1,212 @@
+"""SQLModel tables of the ledger: groups, players, sessions, seats, hands, payments, totals, pending."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, UniqueConstraint, text
+from sqlmodel import Field, SQLModel
+
+# Explicit constraint names keep Alembic migrations identical on SQLite and PostgreSQL.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def _json() -> Any:
+    return Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+
+
+class ChatGroup(SQLModel, table=True):
+    """A Telegram group chat and its table settings."""
+
+    __tablename__ = "chat_group"
+
+    id: int | None = Field(default=None, primary_key=True)
+    chat_id: int = Field(sa_column=Column(BigInteger, nullable=False, unique=True))
+    language: str = Field(max_length=16)
+    rules: str = Field(max_length=32)
+    options: dict[str, Any] = _json()
+    instant: bool = False
+    confirm_timeout_seconds: int = 120
+    weekly_schedule: bool = False
+    created_at: datetime
+
+
+class Player(SQLModel, table=True):
+    """A player of one group: a Telegram user, or a guest known by name only (guest_key set)."""
+
+    __tablename__ = "player"
+    __table_args__ = (
+        UniqueConstraint("group_id", "telegram_id"),
+        UniqueConstraint("group_id", "guest_key"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="chat_group.id", index=True)
+    telegram_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    username: str | None = Field(default=None, max_length=64)
+    display_name: str = Field(max_length=128)
+    guest_key: str | None = Field(default=None, max_length=128)
+    created_at: datetime
+
+
+class TableSession(SQLModel, table=True):
+    """One table session of a group; at most one open per group (partial unique index)."""
+
+    __tablename__ = "table_session"
+    __table_args__ = (
+        UniqueConstraint("group_id", "number"),
+        Index(
+            "uq_table_session_one_open",
+            "group_id",
+            unique=True,
+            sqlite_where=text("status = 'open'"),
+            postgresql_where=text("status = 'open'"),
+        ),
+        Index("ix_table_session_status_activity", "status", "last_activity_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="chat_group.id")
+    number: int
+    rules: str = Field(max_length=32)
+    options: dict[str, Any] = _json()
+    stake: int
+    status: str = Field(max_length=8)  # open | ended
+    opened_by: int | None = Field(default=None, foreign_key="player.id")
+    opened_at: datetime
+    ended_at: datetime | None = None
+    end_reason: str | None = Field(default=None, max_length=32)
+    last_activity_at: datetime
+    state: dict[str, Any] = _json()  # DealerState of the coming hand
+    dealer_set: bool = False
+    last_seq: int = 0  # highest hand.seq written
+    live_rows: int = 0  # live hand rows of any kind
+    hands_played: int = 0  # live win/draw/escape rows
+    version: int = 0  # bumped by every change of the table; pending entries remember it
+
+
+class Seat(SQLModel, table=True):
+    """A player's seat (E/S/W/N) at a session's table."""
+
+    __tablename__ = "seat"
+    __table_args__ = (
+        UniqueConstraint("session_id", "seat"),
+        UniqueConstraint("session_id", "player_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="table_session.id")
+    seat: str = Field(max_length=1)
+    player_id: int = Field(foreign_key="player.id")
+
+
+class Hand(SQLModel, table=True):
+    """A recorded ledger row: win, draw, escape or adjustment. Never deleted; voided and replaced instead."""
+
+    __tablename__ = "hand"
+    __table_args__ = (
+        UniqueConstraint("session_id", "seq"),
+        Index(
+            "uq_hand_live_number",
+            "session_id",
+            "number",
+            unique=True,
+            sqlite_where=text("voided = 0"),
+            postgresql_where=text("voided = false"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    session_id: int = Field(foreign_key="table_session.id")
+    seq: int
+    number: int
+    kind: str = Field(max_length=8)  # win | draw | escape | adjust
+    text: str | None = None
+    entry: dict[str, Any] = _json()
+    request: dict[str, Any] = _json()
+    response: dict[str, Any] = _json()
+    state_before: dict[str, Any] = _json()
+    state_after: dict[str, Any] = _json()
+    seat_players: dict[str, Any] = _json()  # seat -> player id when recorded
+    note: str | None = None
+    dealer_after_player_id: int | None = Field(default=None, foreign_key="player.id")
+    streak_after: int = 0
+    recorded_by: int | None = Field(default=None, foreign_key="player.id")
+    recorded_at: datetime
+    source_key: str | None = Field(default=None, max_length=128, unique=True)
+    voided: bool = False
+    voided_by: int | None = Field(default=None, foreign_key="player.id")
+    voided_at: datetime | None = None
+    void_key: str | None = Field(default=None, max_length=128, unique=True)
+    replaced_by: int | None = Field(default=None, foreign_key="hand.id")
+    replaces: int | None = Field(default=None, foreign_key="hand.id")
+
+
+class Payment(SQLModel, table=True):
+    """One player's signed amount in one hand (integer, the hand's rows sum to zero)."""
+
+    __tablename__ = "payment"
+    __table_args__ = (UniqueConstraint("hand_id", "player_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    hand_id: int = Field(foreign_key="hand.id")
+    player_id: int = Field(foreign_key="player.id", index=True)
+    amount: int
+    hua: int = 0  # the player's 花 / f when this row is a win
+
+
+class SessionTotal(SQLModel, table=True):
+    """Running totals of one player in one session, updated in the same transaction as the hands."""
+
+    __tablename__ = "session_total"
+
+    session_id: int = Field(foreign_key="table_session.id", primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    net: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    dealt_in: int = 0
+
+
+class GroupTotal(SQLModel, table=True):
+    """Running all-time totals of one player in one group."""
+
+    __tablename__ = "group_total"
+
+    group_id: int = Field(foreign_key="chat_group.id", primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    net: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    dealt_in: int = 0
+
+
+class PendingEntry(SQLModel, table=True):
+    """An entry shown as a preview and awaiting Confirm/Cancel; consumed exactly once."""
+
+    __tablename__ = "pending_entry"
+    __table_args__ = (Index("ix_pending_entry_status_expires", "status", "expires_at"),)
+
+    id: str = Field(primary_key=True, max_length=32)
+    session_id: int = Field(foreign_key="table_session.id", index=True)
+    kind: str = Field(max_length=8)  # hand | adjust | edit | undo
+    payload: dict[str, Any] = _json()
+    text: str | None = None
+    preview: dict[str, Any] = _json()
+    base_version: int
+    created_by: int | None = Field(default=None, foreign_key="player.id")
+    created_at: datetime
+    expires_at: datetime
+    message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    status: str = Field(max_length=10)  # pending | committed | cancelled | expired
+    consumed_at: datetime | None = None
+    hand_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("hand.id"), nullable=True))
