@@ -1,0 +1,425 @@
+"""Hands and melds: the one-line hand shorthand, its canonical rendering, the JSON hand object, validation.
+
+One-line form, read left to right::
+
+    123456m789s9p+9p [555p] (7777m) [3333z:direct:S] 中春菊
+
+- **Concealed tiles** in any form of `scoring.tiles` (``123m``, ``五筒``, ``🀝``, ``E``), spaces optional.
+- **The winning tile**: ``+`` before a tile marks it as the winning tile and adds it to the concealed tiles
+  (``…9p+9p`` is 9p twice, the second one won). Without ``+`` the last concealed tile typed is the winning
+  tile (``11223355778899p`` won on 9p). A waiting hand (``tiles=13``) has no winning tile and no ``+``.
+- **Melds** in brackets, anywhere among the tiles: ``[555p]`` exposed pung (碰), ``[7777s]`` exposed kong
+  (明杠), ``(7777s)`` concealed kong (暗杠). Optional qualifiers after a colon: ``:direct`` (直杠, also
+  ``:直``) or ``:added`` (补杠, also ``:补``) for an exposed kong, and the seat it came from, ``:N``
+  (``E S W N`` or 东南西北): ``[555p:N]``, ``[7777s:added:W]``. Full-width brackets 【】（） work too.
+- **Flowers** after the tiles, by name or glyph: ``中发白百搭春夏秋冬梅兰竹菊老鼠财神猫聚宝盆`` and the
+  traditional forms (發 蘭 財神 貓 聚寶盆), 🀄 🀅 🀆 🀢…🀪. The flower section starts at the first flower name or
+  at ``|``; from there on every wind (东, 東, 🀀, E, 1z) is a flower, the 令风 of 宿州: ``… 中东东`` or
+  ``… | 东东``. No tile or meld may follow the flowers.
+
+`render_hand` writes the canonical form: concealed tiles without the winning tile, ``+`` the winning tile,
+the melds in the order given, then the flowers (after ``| `` when the first one is a wind), so that
+``parse_hand(render_hand(h)) == h``:
+
+>>> h = parse_hand("[555p] 9p 123m 456m 789s +9p 發 春")
+>>> render_hand(h)
+'123456m9p789s+9p [555p] 发春'
+>>> parse_hand(render_hand(h)) == h
+True
+>>> parse_hand("11223355778899p 中发春梅百搭").winning_tile == 17
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from scoring.errors import ScoringError
+from scoring.tiles import (
+    FLOWER_COPIES,
+    SEATS,
+    WIND_FLOWERS,
+    Tile,
+    Token,
+    canonical_flower,
+    is_wind,
+    parse_tiles,
+    render_tiles,
+    scan,
+    tile_name,
+)
+
+MeldKind = Literal["pung", "kong"]
+KongKind = Literal["direct", "added"]
+
+_OPEN: dict[str, str] = {"[": "]", "(": ")", "【": "】", "（": "）"}
+_CLOSE: frozenset[str] = frozenset("])】）")
+_KONG_WORDS: dict[str, KongKind] = {
+    "direct": "direct", "直": "direct", "直杠": "direct",
+    "added": "added", "补": "added", "補": "added", "补杠": "added", "補槓": "added", "加": "added",
+}
+_SEAT_WORDS: dict[str, str] = {
+    **{s: s for s in SEATS}, "东": "E", "東": "E", "南": "S", "西": "W", "北": "N",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A 碰 or 杠 set aside from the hand. `source` is the seat the claimed tile came from, if known."""
+
+    kind: MeldKind
+    tile: Tile
+    exposed: bool
+    kong_kind: KongKind | None = None
+    source: str | None = None
+
+    @property
+    def size(self) -> int:
+        """How many tiles the meld holds: 3 for a pung, 4 for a kong."""
+        return 4 if self.kind == "kong" else 3
+
+    def tiles(self) -> tuple[Tile, ...]:
+        """The meld's tiles."""
+        return (self.tile,) * self.size
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A hand: concealed tiles (sorted, including the winning tile), melds, flowers, the winning tile."""
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[str, ...] = ()
+    winning_tile: Tile | None = None
+
+    def all_tiles(self) -> list[Tile]:
+        """Every playing tile of the hand: concealed and meld tiles (a kong gives 4)."""
+        out = list(self.concealed)
+        for meld in self.melds:
+            out.extend(meld.tiles())
+        return out
+
+
+def make_meld(
+    tiles: Sequence[Tile],
+    *,
+    exposed: bool,
+    kong_kind: str | None = None,
+    source: str | None = None,
+    where: str = "meld",
+) -> Meld:
+    """Build and check a meld from its tiles: 3 equal tiles = pung (exposed), 4 equal tiles = kong."""
+    shown = render_tiles(tiles) if tiles else "nothing"
+    if len(set(tiles)) != 1 or len(tiles) not in (3, 4):
+        raise ScoringError(f"{where}: malformed meld '{shown}': a meld is 3 (碰) or 4 (杠) equal tiles")
+    kind: MeldKind = "kong" if len(tiles) == 4 else "pung"
+    if kind == "pung" and not exposed:
+        raise ScoringError(
+            f"{where}: '{shown}' is a concealed pung, not a meld: write it among the concealed tiles"
+        )
+    if kong_kind is not None:
+        if kong_kind not in ("direct", "added"):
+            raise ScoringError(f"{where}: unknown kong kind '{kong_kind}' (direct or added)")
+        if kind != "kong" or not exposed:
+            raise ScoringError(f"{where}: '{kong_kind}' applies only to an exposed kong, not '{shown}'")
+    if source is not None:
+        if source not in SEATS:
+            raise ScoringError(f"{where}: unknown seat '{source}' (E, S, W or N)")
+        if not exposed:
+            raise ScoringError(f"{where}: a concealed kong comes from no other seat")
+    kk: KongKind | None = "direct" if kong_kind == "direct" else "added" if kong_kind == "added" else None
+    return Meld(kind, tiles[0], exposed, kk, source)
+
+
+def validate_hand(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld],
+    flowers: Sequence[str],
+    winning_tile: Tile | None,
+    *,
+    tiles: int = 14,
+    field: str = "hand",
+) -> Hand:
+    """Check the rule-set independent facts of a hand and return it in canonical form (sorted concealed)."""
+    if tiles not in (13, 14):
+        raise ScoringError(f"{field}: a hand has 14 tiles (13 when waiting), not {tiles}")
+    count = len(concealed) + 3 * len(melds)
+    if count != tiles:
+        kongs = sum(1 for m in melds if m.kind == "kong")
+        raise ScoringError(
+            f"{field}: wrong tile count: {len(concealed)} concealed + {len(melds)} meld(s) × 3 = {count}, "
+            f"expected {tiles}" + (" (a kong counts as 3)" if kongs else "")
+        )
+    held: dict[Tile, int] = {}
+    for t in concealed:
+        if not 0 <= t < 34:
+            raise ScoringError(f"{field}: not a tile: {t!r}")
+        held[t] = held.get(t, 0) + 1
+    for m in melds:
+        held[m.tile] = held.get(m.tile, 0) + m.size
+    for t, n in sorted(held.items()):
+        if n > 4:
+            raise ScoringError(f"{field}: {n} copies of {tile_name(t)}: a set has only 4 (a fifth copy)")
+    if winning_tile is not None:
+        if tiles == 13:
+            raise ScoringError(f"{field}: a waiting hand (13 tiles) has no winning tile")
+        if winning_tile not in held or winning_tile not in concealed:
+            raise ScoringError(
+                f"{field}: winning tile {tile_name(winning_tile)} is not among the concealed tiles"
+            )
+    seen: dict[str, int] = {}
+    canon: list[str] = []
+    for name in flowers:
+        flower = canonical_flower(name) if isinstance(name, str) else None
+        if flower is None:
+            raise ScoringError(f"{field}: unknown flower {name!r}")
+        seen[flower] = seen.get(flower, 0) + 1
+        if seen[flower] > FLOWER_COPIES[flower]:
+            copies = FLOWER_COPIES[flower]
+            raise ScoringError(
+                f"{field}: too many {flower}: the set has {copies} {'copy' if copies == 1 else 'copies'}"
+            )
+        canon.append(flower)
+    return Hand(tuple(sorted(concealed)), tuple(melds), tuple(canon), winning_tile)
+
+
+def _parse_meld(text: str, open_at: int, close_at: int, field: str) -> Meld:
+    """Parse the bracket text[open_at..close_at] (inclusive) into a meld."""
+    exposed = text[open_at] in "[【"
+    where = f"{field}: meld at position {open_at + 1}"
+    inner_start = open_at + 1
+    parts: list[tuple[int, int]] = []
+    k = inner_start
+    for j in range(inner_start, close_at + 1):
+        if j == close_at or text[j] in ":：":
+            parts.append((k, j))
+            k = j + 1
+    tiles = parse_tiles(text[parts[0][0]:parts[0][1]], field=where)
+    kong_kind: str | None = None
+    source: str | None = None
+    for a, b in parts[1:]:
+        word = text[a:b].strip()
+        if word in _KONG_WORDS:
+            kong_kind = _KONG_WORDS[word]
+        elif word in _SEAT_WORDS:
+            source = _SEAT_WORDS[word]
+        else:
+            raise ScoringError(
+                f"{where}: unknown qualifier '{word}' at position {a + 1} "
+                "(direct/直, added/补, or a seat E S W N)"
+            )
+    return make_meld(tiles, exposed=exposed, kong_kind=kong_kind, source=source, where=where)
+
+
+def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
+    """Parse the one-line hand shorthand (see the module docstring).
+
+    >>> h = parse_hand("123m456m789s99p [555p] 中春菊")
+    >>> h.melds, h.flowers, h.winning_tile == 17
+    ((Meld(kind='pung', tile=13, exposed=True, kong_kind=None, source=None),), ('中', '春', '菊'), True)
+    >>> parse_hand("123m456m789s1230p")
+    Traceback (most recent call last):
+    ...
+    scoring.errors.ScoringError: hand: unknown tile '0p' at position 16: ranks run 1-9
+    """
+    if not isinstance(text, str):
+        raise ScoringError(f"{field}: expected a string, got {type(text).__name__}")
+    concealed: list[Tile] = []
+    melds: list[Meld] = []
+    flowers: list[str] = []
+    winning: Tile | None = None
+    marker_at: int | None = None  # position of a pending '+'
+    in_flowers = False
+
+    def take(tok: Token) -> None:
+        nonlocal winning, marker_at, in_flowers
+        if tok.kind == "punct":
+            if tok.value == "|":
+                in_flowers = True
+                return
+            if tok.value == "+":
+                if in_flowers:
+                    raise ScoringError(f"{field}: '+' at position {tok.pos} comes after the flowers")
+                if tiles == 13:
+                    raise ScoringError(
+                        f"{field}: '+' at position {tok.pos}: a waiting hand (13 tiles) has no winning tile"
+                    )
+                if winning is not None or marker_at is not None:
+                    raise ScoringError(f"{field}: a second winning-tile marker '+' at position {tok.pos}")
+                marker_at = tok.pos
+                return
+            raise ScoringError(f"{field}: unexpected '{tok.text}' at position {tok.pos}")
+        if tok.kind == "flower":
+            if marker_at is not None:
+                raise ScoringError(f"{field}: '+' at position {marker_at} must be followed by a tile")
+            in_flowers = True
+            assert isinstance(tok.value, str)
+            flowers.append(tok.value)
+            return
+        assert isinstance(tok.value, int)
+        if in_flowers:
+            if is_wind(tok.value):
+                flowers.append(WIND_FLOWERS[tok.value - 27])
+                return
+            raise ScoringError(
+                f"{field}: tile '{tok.text}' at position {tok.pos} comes after the flowers: "
+                "write the tiles first"
+            )
+        concealed.append(tok.value)
+        if marker_at is not None:
+            winning = tok.value
+            marker_at = None
+
+    i, n = 0, len(text)
+    seg_start = 0
+    while i < n:
+        ch = text[i]
+        if ch in _OPEN:
+            for tok in scan(text, seg_start, i, field=field):
+                take(tok)
+            if marker_at is not None:
+                raise ScoringError(f"{field}: '+' at position {marker_at} must be followed by a tile")
+            if in_flowers:
+                raise ScoringError(
+                    f"{field}: meld at position {i + 1} comes after the flowers: write the tiles first"
+                )
+            j = i + 1
+            while j < n and text[j] not in _CLOSE and text[j] not in _OPEN:
+                j += 1
+            if j >= n or text[j] != _OPEN[ch]:
+                raise ScoringError(f"{field}: malformed meld: '{ch}' at position {i + 1} is not closed")
+            melds.append(_parse_meld(text, i, j, field))
+            i = seg_start = j + 1
+            continue
+        if ch in _CLOSE:
+            raise ScoringError(f"{field}: malformed meld: '{ch}' at position {i + 1} closes nothing")
+        i += 1
+    for tok in scan(text, seg_start, n, field=field):
+        take(tok)
+    if marker_at is not None:
+        raise ScoringError(f"{field}: '+' at position {marker_at} must be followed by a tile")
+    if winning is None and tiles == 14 and concealed:
+        winning = concealed[-1]
+    if not concealed and not melds:
+        raise ScoringError(f"{field}: no tiles")
+    return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field)
+
+
+def render_meld(meld: Meld) -> str:
+    """Canonical shorthand of one meld: ``[555p]``, ``(7777m)``, ``[3333z:direct:S]``.
+
+    >>> render_meld(Meld("kong", 27, True, "added", "N"))
+    '[1111z:added:N]'
+    """
+    body = tile_name(meld.tile)[0] * meld.size + tile_name(meld.tile)[1]
+    quals = "".join(f":{q}" for q in (meld.kong_kind, meld.source) if q is not None)
+    return f"[{body}{quals}]" if meld.exposed else f"({body}{quals})"
+
+
+def render_hand(hand: Hand) -> str:
+    """The canonical one-line form of a hand; `parse_hand` reads it back to an equal Hand.
+
+    >>> render_hand(parse_hand("(EEEE) 123m 456m 78s 99p 9s"))
+    '123456m99p78s+9s (1111z)'
+    """
+    rest = list(hand.concealed)
+    if hand.winning_tile is not None:
+        rest.remove(hand.winning_tile)
+        tiles = render_tiles(rest) + "+" + tile_name(hand.winning_tile)
+    else:
+        tiles = render_tiles(rest)
+    parts = [tiles] if tiles else []
+    parts.extend(render_meld(m) for m in hand.melds)
+    if hand.flowers:
+        flowers = "".join(hand.flowers)
+        parts.append(("| " if hand.flowers[0] in WIND_FLOWERS else "") + flowers)
+    return " ".join(parts)
+
+
+def _json_tiles(obj: Mapping[str, Any], key: str, where: str) -> list[Tile]:
+    value = obj.get(key)
+    if not isinstance(value, str):
+        raise ScoringError(f"{where}.{key}: expected a string of tiles such as '555p'")
+    return parse_tiles(value, field=f"{where}.{key}")
+
+
+def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
+    """Read the RULES.md §3 `hand` object (concealed, winning_tile, melds, flowers) into a Hand.
+
+    >>> h = hand_from_json({"concealed": "123m456m789s99p", "winning_tile": "9s",
+    ...                     "melds": [{"type": "pung", "tiles": "555p", "exposed": True, "from": "N"}],
+    ...                     "flowers": ["發"]})
+    >>> render_hand(h)
+    '123456m99p78s+9s [555p:N] 发'
+    """
+    if not isinstance(obj, Mapping):
+        raise ScoringError(f"{field}: expected an object with 'concealed', 'melds', 'flowers'")
+    unknown = sorted(set(obj) - {"concealed", "winning_tile", "melds", "flowers"})
+    if unknown:
+        raise ScoringError(f"{field}: unknown key '{unknown[0]}'")
+    concealed = _json_tiles(obj, "concealed", field)
+    winning: Tile | None = None
+    if obj.get("winning_tile") is not None:
+        wt = obj["winning_tile"]
+        if not isinstance(wt, str):
+            raise ScoringError(f"{field}.winning_tile: expected one tile such as '9p'")
+        got = parse_tiles(wt, field=f"{field}.winning_tile")
+        if len(got) != 1:
+            raise ScoringError(f"{field}.winning_tile: expected exactly one tile, got '{wt}'")
+        winning = got[0]
+    raw_melds = obj.get("melds", [])
+    if raw_melds is None:
+        raw_melds = []
+    if not isinstance(raw_melds, list):
+        raise ScoringError(f"{field}.melds: expected a list of melds")
+    melds: list[Meld] = []
+    for idx, raw in enumerate(raw_melds):
+        where = f"{field}.melds[{idx}]"
+        if not isinstance(raw, Mapping):
+            raise ScoringError(f"{where}: expected an object with 'type', 'tiles', 'exposed'")
+        extra = sorted(set(raw) - {"type", "tiles", "exposed", "from", "kind"})
+        if extra:
+            raise ScoringError(f"{where}: unknown key '{extra[0]}'")
+        meld_tiles = _json_tiles(raw, "tiles", where)
+        exposed = raw.get("exposed", True)
+        if not isinstance(exposed, bool):
+            raise ScoringError(f"{where}.exposed: expected true or false")
+        kind = raw.get("type")
+        if kind not in ("pung", "kong"):
+            raise ScoringError(f"{where}.type: expected 'pung' or 'kong', got {kind!r}")
+        source = raw.get("from")
+        if source is not None and not isinstance(source, str):
+            raise ScoringError(f"{where}.from: expected a seat E, S, W or N")
+        kong_kind = raw.get("kind")
+        if kong_kind is not None and not isinstance(kong_kind, str):
+            raise ScoringError(f"{where}.kind: expected 'direct' or 'added'")
+        meld = make_meld(meld_tiles, exposed=exposed, kong_kind=kong_kind, source=source, where=where)
+        if meld.kind != kind:
+            raise ScoringError(f"{where}: type '{kind}' but {len(meld_tiles)} tiles")
+        melds.append(meld)
+    flowers = obj.get("flowers", [])
+    if flowers is None:
+        flowers = []
+    if not isinstance(flowers, list) or not all(isinstance(f, str) for f in flowers):
+        raise ScoringError(f"{field}.flowers: expected a list of flower names such as ['中', '春']")
+    return validate_hand(concealed, melds, _split_flowers(flowers, field), winning, tiles=tiles, field=field)
+
+
+def _split_flowers(names: Iterable[str], field: str) -> list[str]:
+    """Accept each list item as one flower name, or as several run together ("中发春")."""
+    out: list[str] = []
+    for name in names:
+        if canonical_flower(name) is not None:
+            out.append(name)
+            continue
+        for tok in scan(name, field=f"{field}.flowers"):
+            if tok.kind == "flower":
+                assert isinstance(tok.value, str)
+                out.append(tok.value)
+            elif tok.kind == "tile" and isinstance(tok.value, int) and is_wind(tok.value):
+                out.append(WIND_FLOWERS[tok.value - 27])
+            else:
+                raise ScoringError(f"{field}.flowers: '{tok.text}' in {name!r} is not a flower")
+    return out
