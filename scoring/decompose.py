@@ -1,0 +1,378 @@
+"""Win decomposition: every split of the concealed tiles into sets and a pair, seven pairs, 混子 wilds.
+
+`decompositions` lists every split; `is_complete` answers only yes/no, from per-suit tables memoized on
+first use (importing this module builds nothing).
+
+Wild tiles (宿州 混子): every copy of the wild tile may stand for any playing tile, itself included. In a
+decomposition, `wilds` says what each copy stood for. A set or pair made of wild tiles alone is reported as
+the wild tile itself (three wilds = a pung of the wild tile); any other choice would score no better in a
+rule set that uses wilds.
+
+>>> for d in decompositions(parse_tiles("111222333m789s55p")):
+...     print(d.pair, d.sets)
+13 (('chow', 0), ('chow', 0), ('chow', 0), ('chow', 24))
+13 (('pung', 0), ('pung', 1), ('pung', 2), ('chow', 24))
+>>> is_complete(parse_tiles("11223355778899p"))
+True
+>>> is_complete(parse_tiles("123m456p789s1z1z2z2z5p"))
+False
+>>> is_complete(parse_tiles("123m456p789s1z1z2z2z5p"), wild=27)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from scoring.errors import ScoringError
+from scoring.tiles import Tile, parse_tiles
+
+SetKind = Literal["pung", "chow"]
+TileSet = tuple[SetKind, Tile]
+
+__all__ = ["Decomposition", "decompositions", "is_complete", "is_complete_counts", "parse_tiles"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """One way to read concealed tiles as a winning shape.
+
+    `pair` is the pair's tile (None for seven pairs); `sets` the concealed sets, a chow by its lowest tile;
+    `pairs` the 7 pair tiles of seven pairs (a four of a kind gives its tile twice); `wilds` what each wild
+    tile stood for.
+    """
+
+    pair: Tile | None
+    sets: tuple[TileSet, ...]
+    pairs: tuple[Tile, ...] = ()
+    wilds: tuple[Tile, ...] = ()
+
+    @property
+    def is_seven_pairs(self) -> bool:
+        """True for a 七对 reading."""
+        return self.pair is None
+
+    def tiles(self) -> list[Tile]:
+        """Every tile the shape uses, wild tiles as what they stood for."""
+        if self.pair is None:
+            return sorted(t for t in self.pairs for _ in range(2))
+        out = [self.pair, self.pair]
+        for kind, t in self.sets:
+            out.extend((t, t + 1, t + 2) if kind == "chow" else (t, t, t))
+        return sorted(out)
+
+
+def _counts(concealed: Sequence[Tile]) -> list[int]:
+    counts = [0] * 34
+    for t in concealed:
+        if not isinstance(t, int) or not 0 <= t < 34:
+            raise ScoringError(f"not a tile: {t!r}")
+        counts[t] += 1
+    return counts
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Full enumeration
+
+
+def decompositions(
+    concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True
+) -> list[Decomposition]:
+    """Every decomposition of 3k+2 concealed tiles into k sets and a pair, plus seven pairs for 14 tiles.
+
+    Other tile counts have none. Winds and dragons never form chows.
+
+    >>> d = decompositions(parse_tiles("1122m"), wild=None)
+    >>> [(x.pair, x.sets) for x in d]
+    []
+    >>> [(x.pair, x.sets, x.wilds) for x in decompositions(parse_tiles("13m5p5p5s"), wild=22)]
+    [(13, (('chow', 0),), (1,))]
+    """
+    counts = _counts(concealed)
+    n = len(concealed)
+    if n % 3 != 2:
+        return []
+    w = 0
+    if wild is not None:
+        if not 0 <= wild < 34:
+            raise ScoringError(f"wild: not a tile: {wild!r}")
+        w = counts[wild]
+        counts[wild] = 0
+    found: set[Decomposition] = set()
+    _search(counts, 0, w, wild, True, [], None, [], found)
+    if seven_pairs and n == 14:
+        odd = [t for t in range(34) if counts[t] % 2]
+        if len(odd) <= w:
+            spare = (w - len(odd)) // 2
+            assert wild is not None or spare == 0
+            pairs = [t for t in range(34) for _ in range((counts[t] + 1) // 2)]
+            pairs += [wild] * spare if wild is not None else []
+            subs = odd + ([wild] * (2 * spare) if wild is not None else [])
+            found.add(Decomposition(None, (), tuple(sorted(pairs)), tuple(sorted(subs))))
+    return sorted(found, key=_order)
+
+
+_SortKey = tuple[bool, int, tuple[TileSet, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _order(d: Decomposition) -> _SortKey:
+    return (d.pair is None, -1 if d.pair is None else d.pair, d.sets, d.pairs, d.wilds)
+
+
+def _search(
+    counts: list[int],
+    i: int,
+    w: int,
+    wild: Tile | None,
+    need_pair: bool,
+    sets: list[TileSet],
+    pair: Tile | None,
+    subs: list[Tile],
+    found: set[Decomposition],
+) -> None:
+    """Place the lowest remaining real tile in every possible pair or set (filling gaps with wilds)."""
+    while i < 34 and counts[i] == 0:
+        i += 1
+    if i == 34:
+        # Only wild tiles are left: they stand for themselves, as the pair and as pungs.
+        left, p = w, pair
+        extra_subs: list[Tile] = []
+        extra_sets: list[TileSet] = []
+        if need_pair:
+            if left < 2:
+                return
+            assert wild is not None
+            left -= 2
+            p = wild
+            extra_subs += [wild, wild]
+        if left % 3:
+            return
+        if left:
+            assert wild is not None
+            extra_sets = [("pung", wild)] * (left // 3)
+            extra_subs += [wild] * left
+        assert p is not None
+        all_sets: list[TileSet] = sorted([*sets, *extra_sets], key=lambda s: (s[1], s[0]))
+        found.add(Decomposition(p, tuple(all_sets), (), tuple(sorted(subs + extra_subs))))
+        return
+    c = counts[i]
+    # The pair, from 2 real tiles or 1 real + 1 wild.
+    if need_pair:
+        for real in (2, 1):
+            if c >= real and w >= 2 - real:
+                counts[i] -= real
+                _search(counts, i, w - (2 - real), wild, False, sets, i, subs + [i] * (2 - real), found)
+                counts[i] += real
+    # A pung from 3, 2 or 1 real tiles.
+    for real in (3, 2, 1):
+        if c >= real and w >= 3 - real:
+            counts[i] -= real
+            sets.append(("pung", i))
+            _search(counts, i, w - (3 - real), wild, need_pair, sets, pair, subs + [i] * (3 - real), found)
+            sets.pop()
+            counts[i] += real
+    # A chow holding tile i; positions below i can only be wilds (nothing real is left there).
+    if i < 27:
+        base, r = i - i % 9, i % 9
+        for a in (r - 2, r - 1, r):
+            if not 0 <= a <= 6:
+                continue
+            lows = [base + k for k in range(a, r)]
+            highs = [base + k for k in range(r + 1, a + 3)]
+            if len(lows) > w:
+                continue
+            counts[i] -= 1
+            _chow_highs(counts, i, w - len(lows), wild, need_pair, sets, pair, subs + lows, found,
+                        base + a, highs)
+            counts[i] += 1
+
+
+def _chow_highs(
+    counts: list[int],
+    i: int,
+    w: int,
+    wild: Tile | None,
+    need_pair: bool,
+    sets: list[TileSet],
+    pair: Tile | None,
+    subs: list[Tile],
+    found: set[Decomposition],
+    start: Tile,
+    highs: list[Tile],
+) -> None:
+    """Fill the chow positions above tile i with a real tile or a wild, each way."""
+    if not highs:
+        sets.append(("chow", start))
+        _search(counts, i, w, wild, need_pair, sets, pair, subs, found)
+        sets.pop()
+        return
+    t, rest = highs[0], highs[1:]
+    if counts[t]:
+        counts[t] -= 1
+        _chow_highs(counts, i, w, wild, need_pair, sets, pair, subs, found, start, rest)
+        counts[t] += 1
+    if w:
+        _chow_highs(counts, i, w - 1, wild, need_pair, sets, pair, [*subs, t], found, start, rest)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Fast yes/no
+
+_ZERO9 = (0,) * 9
+_SUIT_OK: dict[tuple[int, ...], bool] = {}  # suit counts -> splits into sets (and one pair if 3k+2)
+_SUIT_NEED: dict[tuple[tuple[int, ...], bool, bool], int] = {}  # (counts, pair, chows) -> wilds needed
+
+
+def _suit_ok(key: tuple[int, ...]) -> bool:
+    ok = _SUIT_OK.get(key)
+    if ok is None:
+        total = sum(key)
+        ok = total % 3 != 1 and _split(list(key), total % 3 == 2)
+        _SUIT_OK[key] = ok
+    return ok
+
+
+def _split(c: list[int], need_pair: bool) -> bool:
+    """Do the 9 counts split into sets (and one pair)? Plain recursion, results memoized by the caller."""
+    i = 0
+    while i < 9 and c[i] == 0:
+        i += 1
+    if i == 9:
+        return not need_pair
+    if need_pair and c[i] >= 2:
+        c[i] -= 2
+        ok = _split(c, False)
+        c[i] += 2
+        if ok:
+            return True
+    if c[i] >= 3:
+        c[i] -= 3
+        ok = _split(c, need_pair)
+        c[i] += 3
+        if ok:
+            return True
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        ok = _split(c, need_pair)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+        return ok
+    return False
+
+
+def is_complete_counts(counts: Sequence[int], *, seven_pairs: bool = True) -> bool:
+    """`is_complete` on a 34-entry count array without wilds (the hot path of the win check)."""
+    n = sum(counts)
+    if n % 3 != 2:
+        return False
+    if seven_pairs and n == 14 and 1 not in counts and 3 not in counts:
+        return True
+    suit_ok = _SUIT_OK.get
+    pairs = 0
+    for b in (0, 9, 18):
+        key = tuple(counts[b : b + 9])
+        if key == _ZERO9:
+            continue
+        ok = suit_ok(key)
+        if ok is None:
+            ok = _suit_ok(key)
+        if not ok:
+            return False
+        if sum(key) % 3 == 2:
+            pairs += 1
+    for c in counts[27:]:
+        if c == 2:
+            pairs += 1
+        elif c and c != 3:
+            return False
+    return pairs == 1
+
+
+def is_complete(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True) -> bool:
+    """True when the concealed tiles (3k+2 of them) form k sets and a pair, or seven pairs (14 tiles).
+
+    >>> is_complete(parse_tiles("123m456m789m13p55s9s"))
+    False
+    >>> is_complete(parse_tiles("123m456m789m13p55s9s"), wild=26)
+    True
+    """
+    if len(concealed) % 3 != 2:
+        return False
+    counts = _counts(concealed)
+    if wild is None or not counts[wild]:
+        return is_complete_counts(counts, seven_pairs=seven_pairs)
+    w = counts[wild]
+    counts[wild] = 0
+    return _complete_with_wilds(counts, w, seven_pairs and len(concealed) == 14)
+
+
+def _complete_with_wilds(counts: list[int], w: int, seven_pairs: bool) -> bool:
+    if seven_pairs and sum(c & 1 for c in counts) <= w:
+        return True
+    base_cost = 0
+    best_pair_extra = 2  # a pair of two wilds
+    for b in (0, 9, 18, 27):
+        key = tuple(counts[b : b + 9]) if b < 27 else tuple(counts[27:])
+        if not any(key):
+            continue
+        chows = b < 27
+        no_pair = _need(key, False, chows)
+        with_pair = _need(key, True, chows)
+        base_cost += no_pair
+        best_pair_extra = min(best_pair_extra, with_pair - no_pair)
+    return base_cost + best_pair_extra <= w
+
+
+def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:
+    """The fewest wilds that complete one suit's counts into sets (and one pair)."""
+    memo_key = (key, pair, chows)
+    got = _SUIT_NEED.get(memo_key)
+    if got is None:
+        got = _need_search(list(key), pair, chows)
+        _SUIT_NEED[memo_key] = got
+    return got
+
+
+def _need_search(c: list[int], pair: bool, chows: bool) -> int:
+    i = 0
+    n = len(c)
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        return 2 if pair else 0
+    best = 99
+    if pair:
+        for real in (2, 1):
+            if c[i] >= real:
+                c[i] -= real
+                best = min(best, 2 - real + _need(tuple(c), False, chows))
+                c[i] += real
+    for real in (3, 2, 1):
+        if c[i] >= real:
+            c[i] -= real
+            best = min(best, 3 - real + _need(tuple(c), pair, chows))
+            c[i] += real
+    if chows:
+        # i is the lowest real tile: a chow holding it starts at i-2, i-1 or i; lower slots are wilds.
+        for a in (i - 2, i - 1, i):
+            if not 0 <= a <= n - 3:
+                continue
+            slots = [a, a + 1, a + 2]
+            cost = sum(1 for s in slots if s < i)
+            c[i] -= 1
+            highs = [s for s in slots if s > i]
+            # Use a real tile where there is one (a wild in its place never needs fewer wilds overall).
+            taken = [s for s in highs if c[s] > 0]
+            for s in taken:
+                c[s] -= 1
+            cost += len(highs) - len(taken)
+            best = min(best, cost + _need(tuple(c), pair, chows))
+            for s in taken:
+                c[s] += 1
+            c[i] += 1
+    return best
