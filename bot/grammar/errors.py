@@ -1,0 +1,68 @@
+"""GrammarError: what is wrong with a typed /hu, /escape, /adjust or /edit command, and where."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Default (English) messages; the bot shows the catalog text `grammar.<code>` in the group's language.
+# Every message may use the params {token} (the offending word as typed), {position} (its 1-based
+# character position in the arguments) and {index} (its 1-based word number); a few codes add more.
+MESSAGES: dict[str, str] = {
+    "empty": "Nothing to record: write e.g. /hu 南 自摸 5花 清一色",
+    "missing_winner": "Who won? Start with the winner, e.g. /hu 南 自摸 5花 (got “{token}”)",
+    "missing_how": "How was it won? Add 自摸/zimo, 冲 <discarder>, 抢杠 <robbed> or 包 <feeder>",
+    "missing_discarder": "“{token}” needs the player who discarded (or was robbed / fed the kong) after it",
+    "unknown_player": "“{token}” is not a player at this table (word {index})",
+    "unknown_word": "I don't understand “{token}” (word {index})",
+    "bad_hua": "“{token}” is not a 花 count: write e.g. 5花, 5h, hua5 or 五花",
+    "duplicate_hua": "Two 花 counts for the same winner: “{token}”",
+    "discarder_is_winner": "“{token}” cannot both win and pay as the discarder",
+    "duplicate_winner": "“{token}” is named twice as a winner",
+    "too_many_winners": "Only one player can win by {how}; “{token}” is an extra winner",
+    "conflicting_how": "Two different ways of winning: “{token}”",
+    "missing_wild": "“{token}” needs the wild tile after it, e.g. 混子 5p",
+    "bad_wild": "“{token}” is not one tile; the wild (混子) is one tile such as 5p or 五筒",
+    "conflicting_wild": "Two different wild tiles: “{token}”",
+    "hand_error": "The hand “{token}” is not valid: {reason}",
+    "duplicate_hand": "Two hands for the same winner: “{token}”",
+    "hand_with_hua": "Give either the tiles or a 花 count, not both: “{token}”",
+    "pattern_with_hand": "“{token}”: with the tiles typed, patterns come from the tiles; leave it out",
+    "table_state_word": "“{token}” is set by /roll and the table state, not in /hu",
+    "bad_amount": "“{token}” is not an amount: write a whole number greater than 0, e.g. 50",
+    "missing_amount": "Write /adjust <from> <to> <amount> [note], e.g. /adjust 东 西 50 夜宵",
+    "missing_player": "Name the player, e.g. /escape 北",
+    "same_player": "“{token}” cannot pay themselves",
+    "bad_hand_number": "“{token}” is not a hand number: write /edit <n> <entry>, e.g. /edit 3 南 自摸 5花",
+    "missing_entry": "Write the corrected entry after the hand number, e.g. /edit {token} 南 自摸 5花",
+    "extra_words": "Unexpected “{token}” (word {index})",
+}
+
+
+class GrammarError(ValueError):
+    """A typed command that cannot be read; `.code` names the problem, `.params` the offending token.
+
+    >>> e = GrammarError("unknown_word", token="xyz", position=5, index=2)
+    >>> e.code, e.key, e.params["token"]
+    ('unknown_word', 'grammar.unknown_word', 'xyz')
+    """
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code = code
+        self.params: dict[str, Any] = params
+        super().__init__(self.default_message())
+
+    @property
+    def key(self) -> str:
+        """The message-catalog key of this error: ``grammar.<code>``."""
+        return f"grammar.{self.code}"
+
+    def default_message(self) -> str:
+        """The English message with the params filled in (missing params render as empty text)."""
+        template = MESSAGES.get(self.code, "Cannot read the command ({code})")
+        values = _Defaults(code=self.code, **self.params)
+        return template.format_map(values)
+
+
+class _Defaults(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return ""

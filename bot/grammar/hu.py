@@ -1,0 +1,417 @@
+"""/hu: the typed recording grammar of a win → the entry, the partial RULES.md §3 request.
+
+`/hu <winner> <how> [details]`, details either a 花 count and pattern words (the declared form) or the
+hand in tile shorthand then its flowers (the tile form). Several winners on one discard each carry
+their own details: `/hu 东 8花 西 清一色 冲 北`. Words may also be typed without spaces (南自摸5花).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from bot.grammar import vocab
+from bot.grammar.errors import GrammarError
+from bot.grammar.lexer import Token, tokenize
+
+T = TypeVar("T")
+Resolve = Callable[[str], T | None]
+"""Maps a typed player word (@username, E/S/W/N, 东南西北, a seated name) to a seat, else None."""
+
+_LONGEST_GLUED = 32  # longest word we try to split into several (南自摸5花清一色七对)
+_MULTIWORD = 4  # most ASCII words an English term spans ("big four winds")
+
+# Labels of a recognized word.
+HOW, WILD, WILD_GLUED, PLAYER, TILES, HUA, FLAG, PATTERN, STATE, FLOWERS = (
+    "how", "wild", "wild_glued", "player", "tiles", "hua", "flag", "pattern", "state", "flowers")
+
+
+@dataclass
+class _Winner:
+    seat: str
+    token: Token
+    hand: list[Token] = field(default_factory=list)
+    hand_closed: bool = False
+    counts: dict[str, tuple[int, Token]] = field(default_factory=dict)
+    # (word, pattern id or None, flag or None) in typed order
+    words: list[tuple[Token, str | None, str | None]] = field(default_factory=list)
+
+    def bare(self) -> bool:
+        return not (self.hand or self.counts or self.words)
+
+    def in_hand(self) -> bool:
+        return bool(self.hand) and not self.hand_closed
+
+
+@dataclass
+class _How:
+    kind: str
+    token: Token
+    other: str | None = None
+    other_token: Token | None = None
+
+
+def _find_pattern_id(word: str) -> str | None:
+    from scoring import find_pattern
+
+    pattern = find_pattern(word)
+    return pattern.id if pattern is not None else None
+
+
+def _scan_kinds(text: str) -> list[str] | None:
+    """The kinds ("tile", "flower", "punct") of tile shorthand, or None when it is not shorthand."""
+    from scoring import ScoringError
+    from scoring.tiles import scan
+
+    try:
+        return [tok.kind for tok in scan(text)]
+    except ScoringError:
+        return None
+
+
+def _flower_count(text: str) -> int | None:
+    """The number of flower tiles in a word made only of flower names (中发春梅百搭 → 5)."""
+    kinds = _scan_kinds(text)
+    if not kinds or any(kind != "flower" for kind in kinds):
+        return None
+    return len(kinds)
+
+
+def _wild_tile(text: str) -> str | None:
+    """The canonical name of exactly one typed tile (五筒 → 5p), else None."""
+    from scoring import ScoringError
+    from scoring.tiles import tile_from_name, tile_name
+
+    try:
+        return tile_name(tile_from_name(text))
+    except ScoringError:
+        return None
+
+
+class _HuParser:
+    def __init__(self, text: str, resolve: Resolve[str]) -> None:
+        self.tokens = tokenize(text)
+        self.resolve_fn = resolve
+        self.resolved: dict[str, str | None] = {}
+        self.winners: list[_Winner] = []
+        self.how: _How | None = None
+        self.wild: tuple[str, Token] | None = None
+
+    # ---- recognizing one word -------------------------------------------------------------------
+
+    def resolve(self, text: str) -> str | None:
+        if text not in self.resolved:
+            self.resolved[text] = self.resolve_fn(text)
+        return self.resolved[text]
+
+    def label(self, text: str, *, in_hand: bool) -> str | None:
+        """What a whole word is, or None when it is not one known unit."""
+        word = text.casefold()
+        if word in vocab.HOW_WORDS:
+            return HOW
+        if word in vocab.WILD_WORDS:
+            return WILD
+        if word in vocab.FLAG_WORDS:
+            return FLAG
+        if word in vocab.TABLE_STATE_WORDS:
+            return STATE
+        glued = vocab.split_wild(text)
+        if glued is not None and _wild_tile(glued) is not None:
+            return WILD_GLUED
+        if in_hand and vocab.looks_like_tiles(text):
+            return TILES
+        if self.resolve(text) is not None:
+            return PLAYER
+        if in_hand and _scan_kinds(text):
+            return TILES
+        if vocab.looks_like_tiles(text):
+            return TILES
+        if vocab.parse_hua(text) is not None:
+            return HUA
+        pattern_id = _find_pattern_id(text)
+        if pattern_id is not None:
+            return FLAG if pattern_id in vocab.PATTERN_FLAG else PATTERN
+        if _flower_count(text) is not None:
+            return FLOWERS
+        return None
+
+    def segment(self, token: Token, *, in_hand: bool) -> list[Token] | None:
+        """Split a word typed without spaces into known units (fewest pieces), else None."""
+        text = token.text
+        if len(text) > _LONGEST_GLUED or not any(_is_cjk(c) for c in text):
+            return None
+        n = len(text)
+        best: list[tuple[int, int] | None] = [None] * (n + 1)  # (pieces, start of the last piece)
+        best[0] = (0, 0)
+        for end in range(1, n + 1):
+            for start in range(end):
+                prev = best[start]
+                if prev is None or (best[end] is not None and best[end][0] <= prev[0] + 1):  # type: ignore[index]
+                    continue
+                if self.label(text[start:end], in_hand=in_hand) not in (None, WILD, TILES, FLOWERS):
+                    best[end] = (prev[0] + 1, start)
+        if best[n] is None or best[n][0] < 2:  # type: ignore[index]
+            return None
+        pieces: list[Token] = []
+        end = n
+        while end > 0:
+            start = best[end][1]  # type: ignore[index]
+            pieces.append(token.piece(start, end))
+            end = start
+        return pieces[::-1]
+
+    def multiword(self, i: int) -> tuple[str, int] | None:
+        """An English term spread over several ASCII words ("seven pairs", "self draw") at i."""
+        for size in range(_MULTIWORD, 1, -1):
+            group = self.tokens[i:i + size]
+            if len(group) < size or not all(t.text.isascii() and t.text.isalnum() for t in group):
+                continue
+            text = " ".join(t.text for t in group)
+            label = self.label(text, in_hand=False)
+            if label in (HOW, FLAG, PATTERN):
+                return text, size
+        return None
+
+    def spaced_count(self, i: int) -> tuple[str, int] | None:
+        """A 花 count typed as two words ("5 花", "hua 5") at i."""
+        pair = self.tokens[i:i + 2]
+        if len(pair) == 2 and (pair[0].word in vocab.COUNT_KINDS or pair[1].word in vocab.COUNT_KINDS):
+            text = pair[0].text + pair[1].text
+            if vocab.parse_hua(text) is not None:
+                return text, 2
+        return None
+
+    def expand(self, i: int, *, in_hand: bool) -> str | None:
+        """Make tokens[i] one known unit (joining or splitting words if needed); return its label."""
+        joined = self.multiword(i) or self.spaced_count(i)
+        if joined is not None:
+            text, size = joined
+            first = self.tokens[i]
+            self.tokens[i:i + size] = [Token(text, first.position, first.index)]
+        token = self.tokens[i]
+        label = self.label(token.text, in_hand=in_hand)
+        if label is not None:
+            return label
+        pieces = self.segment(token, in_hand=in_hand)
+        if pieces is None:
+            return None
+        self.tokens[i:i + 1] = pieces
+        return self.label(pieces[0].text, in_hand=in_hand)
+
+    # ---- reading the words in order ----------------------------------------------------------------
+
+    def parse(self) -> dict[str, Any]:
+        if not self.tokens:
+            raise GrammarError("empty", token="", position=0, index=0)
+        i = 0
+        while i < len(self.tokens):
+            current = self.winners[-1] if self.winners else None
+            in_hand = current is not None and current.in_hand()
+            label = self.expand(i, in_hand=in_hand)
+            token = self.tokens[i]
+            if label == HOW:
+                i = self.read_how(i, current)
+                continue
+            if label in (WILD, WILD_GLUED):
+                i = self.read_wild(i, label)
+                continue
+            if label == PLAYER:
+                self.add_winner(token)
+                i += 1
+                continue
+            if label is None:
+                raise self.unknown(token, current)
+            if current is None:
+                raise GrammarError("missing_winner", **token.params())
+            if label == TILES:
+                if current.hand_closed:
+                    raise GrammarError("duplicate_hand", **token.params())
+                current.hand.append(token)
+                i += 1
+                continue
+            if current.in_hand():
+                current.hand_closed = True
+            if label == STATE:
+                raise GrammarError("table_state_word", **token.params())
+            if label in (HUA, FLOWERS):
+                parsed = vocab.parse_hua(token.text)
+                kind, count = parsed if parsed is not None else ("hard", _flower_count(token.text) or 0)
+                if kind in current.counts:
+                    raise GrammarError("duplicate_hua", **token.params())
+                current.counts[kind] = (count, token)
+            elif label == FLAG:
+                flag = vocab.FLAG_WORDS.get(token.word)
+                if flag is None:
+                    pattern_id = _find_pattern_id(token.text)
+                    assert pattern_id is not None
+                    flag = vocab.PATTERN_FLAG[pattern_id]
+                current.words.append((token, vocab.FLAG_PATTERN[flag], flag))
+            else:  # PATTERN
+                current.words.append((token, _find_pattern_id(token.text), None))
+            i += 1
+        return self.finish()
+
+    def unknown(self, token: Token, current: _Winner | None) -> GrammarError:
+        if token.text.startswith("@") or current is None:
+            return GrammarError("unknown_player", **token.params())
+        if vocab.looks_like_hua(token.text):
+            return GrammarError("bad_hua", **token.params())
+        return GrammarError("unknown_word", **token.params())
+
+    def add_winner(self, token: Token) -> None:
+        seat = self.resolve(token.text)
+        assert seat is not None
+        for winner in self.winners:
+            if winner.seat == seat:
+                raise GrammarError("duplicate_winner", seat=seat, **token.params())
+        if self.winners and self.winners[-1].in_hand():
+            self.winners[-1].hand_closed = True
+        self.winners.append(_Winner(seat, token))
+
+    def read_how(self, i: int, current: _Winner | None) -> int:
+        token = self.tokens[i]
+        if current is not None and current.in_hand():
+            current.hand_closed = True
+        how = _How(vocab.HOW_WORDS[token.word], token)
+        consumed = 1
+        if how.kind in vocab.NEEDS_OTHER:
+            next_label = self.expand(i + 1, in_hand=False) if i + 1 < len(self.tokens) else None
+            if next_label == PLAYER:
+                how.other_token = self.tokens[i + 1]
+                how.other = self.resolve(how.other_token.text)
+                consumed = 2
+            elif (len(self.winners) >= 2 and self.winners[-1].bare()
+                  and self.winners[-1].token is self.tokens[i - 1]):
+                # 东 北点炮: the player just before the word is the one who discarded.
+                named = self.winners.pop()
+                how.other, how.other_token = named.seat, named.token
+            elif i + 1 < len(self.tokens) and next_label is None:
+                raise GrammarError("unknown_player", how=token.text, **self.tokens[i + 1].params())
+            else:
+                raise GrammarError("missing_discarder", **token.params())
+        if self.how is not None and (self.how.kind, self.how.other) != (how.kind, how.other):
+            raise GrammarError("conflicting_how", **token.params())
+        if self.how is None:
+            self.how = how
+        return i + consumed
+
+    def read_wild(self, i: int, label: str) -> int:
+        token = self.tokens[i]
+        if label == WILD_GLUED:
+            tile_text = vocab.split_wild(token.text) or ""
+            consumed = 1
+        elif i + 1 < len(self.tokens):
+            tile_text = self.tokens[i + 1].text
+            consumed = 2
+        else:
+            raise GrammarError("missing_wild", **token.params())
+        tile = _wild_tile(tile_text)
+        if tile is None:
+            raise GrammarError("bad_wild", **(self.tokens[i + 1] if consumed == 2 else token).params())
+        if self.wild is not None and self.wild[0] != tile:
+            raise GrammarError("conflicting_wild", **token.params())
+        self.wild = (tile, token)
+        return i + consumed
+
+    # ---- building the entry ------------------------------------------------------------------------
+
+    def finish(self) -> dict[str, Any]:
+        if not self.winners:
+            raise GrammarError("missing_winner", **self.tokens[0].params())
+        how = self.how
+        if how is None:
+            last = self.tokens[-1]
+            raise GrammarError("missing_how", **last.params())
+        if how.kind in (vocab.SELF_DRAW, vocab.BAO) and len(self.winners) > 1:
+            raise GrammarError("too_many_winners", how=how.token.text, **self.winners[1].token.params())
+        if how.other is not None:
+            for winner in self.winners:
+                if winner.seat == how.other:
+                    assert how.other_token is not None
+                    raise GrammarError("discarder_is_winner", seat=how.other, **how.other_token.params())
+        wins = [self.win(winner, how) for winner in self.winners]
+        discarder = how.other if how.kind in (vocab.DISCARD, vocab.ROB_KONG) else None
+        return {"event": "win", "discarder": discarder, "escaper": None, "wins": wins}
+
+    def win(self, winner: _Winner, how: _How) -> dict[str, Any]:
+        flags: dict[str, Any] = {"after_kong": False, "after_flower": False, "kong_fed_by": None,
+                                 "last_tile": False, "heavenly": False, "earthly": False, "shangpai": False}
+        if how.kind == vocab.BAO:
+            flags["after_kong"] = True
+            flags["kong_fed_by"] = how.other
+        win_type = {vocab.SELF_DRAW: "self_draw", vocab.BAO: "self_draw", vocab.DISCARD: "discard",
+                    vocab.ROB_KONG: "rob_kong"}[how.kind]
+        result: dict[str, Any] = {"winner": winner.seat, "type": win_type}
+        patterns: list[str] = []
+        for token, pattern_id, flag in winner.words:
+            if flag is not None:
+                flags[flag] = True
+            if winner.hand:
+                if flag is None:
+                    raise GrammarError("pattern_with_hand", pattern=pattern_id, **token.params())
+            elif pattern_id is not None and pattern_id not in patterns:
+                patterns.append(pattern_id)
+        if winner.hand:
+            if winner.counts:
+                raise GrammarError("hand_with_hua", **next(iter(winner.counts.values()))[1].params())
+            result["hand"] = hand_object(winner.hand)
+        else:
+            result["declared"] = {
+                "hard_flowers": winner.counts.get("hard", (0, None))[0],
+                "soft_flowers": winner.counts.get("soft", (0, None))[0],
+                "patterns": patterns,
+            }
+        result["flags"] = flags
+        result["wild"] = self.wild[0] if self.wild is not None else None
+        return result
+
+
+def _is_cjk(char: str) -> bool:
+    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+
+
+def hand_object(parts: list[Token]) -> dict[str, Any]:
+    """The RULES.md §3 `hand` object of typed tile shorthand (validated by scoring.parse_hand)."""
+    from scoring import ScoringError, parse_hand
+    from scoring.tiles import render_tiles, tile_name
+
+    text = " ".join(part.text for part in parts)
+    first = parts[0]
+    try:
+        hand = parse_hand(text)
+    except ScoringError as exc:
+        raise GrammarError("hand_error", reason=str(exc), token=text, position=first.position,
+                           index=first.index) from exc
+    melds: list[dict[str, Any]] = []
+    for meld in hand.melds:
+        size = 4 if meld.kind == "kong" else 3
+        obj: dict[str, Any] = {"type": meld.kind, "tiles": render_tiles([meld.tile] * size),
+                               "exposed": meld.exposed}
+        if meld.kong_kind is not None:
+            obj["kind"] = meld.kong_kind
+        if meld.source is not None:
+            obj["from"] = meld.source
+        melds.append(obj)
+    return {
+        "concealed": render_tiles(hand.concealed),
+        "winning_tile": tile_name(hand.winning_tile) if hand.winning_tile is not None else None,
+        "melds": melds,
+        "flowers": list(hand.flowers),
+    }
+
+
+def parse_hu(text: str, resolve: Resolve[str]) -> dict[str, Any]:
+    """Read the arguments of /hu into an entry: the partial RULES.md §3 request of a win.
+
+    `resolve(word)` maps a player word to a seat ("E" "S" "W" "N") or None. Raises GrammarError.
+
+    >>> seats = {"东": "E", "南": "S", "西": "W", "北": "N"}
+    >>> entry = parse_hu("南 自摸 5花 清一色 七对", seats.get)
+    >>> entry["wins"][0]["type"], entry["wins"][0]["declared"]
+    ('self_draw', {'hard_flowers': 5, 'soft_flowers': 0, 'patterns': ['qingyise', 'qidui']})
+    >>> entry = parse_hu("东 8花 西 清一色 冲 北", seats.get)
+    >>> entry["discarder"], [w["winner"] for w in entry["wins"]]
+    ('N', ['E', 'W'])
+    """
+    return _HuParser(text, resolve).parse()

@@ -1,0 +1,107 @@
+"""Splitting typed arguments into words: full-width forms, Chinese punctuation, counts in Chinese numerals."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+# Word separators besides white space (after NFKC: ， → ,  ； → ;  ！ → !  ？ → ?); ":" and "|" belong
+# to the hand shorthand ([555p:N], flowers after |).
+SEPARATORS = frozenset(",、;!?。～~")
+
+_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
+              "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100}
+_CN_NUMERAL = re.compile(r"^[零〇一二两兩三四五六七八九十拾百佰]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One typed word: its normalized text, its 1-based character position and 1-based word number."""
+
+    text: str
+    position: int
+    index: int
+
+    @property
+    def word(self) -> str:
+        """The text folded for vocabulary look-ups (case-insensitive)."""
+        return self.text.casefold()
+
+    def piece(self, start: int, end: int) -> Token:
+        """The sub-word text[start:end] (for a word typed without spaces, e.g. 南自摸5花)."""
+        return Token(self.text[start:end], self.position + start, self.index)
+
+    def params(self) -> dict[str, object]:
+        """The error params that name this word."""
+        return {"token": self.text, "position": self.position, "index": self.index}
+
+
+def normalize_char(char: str) -> str:
+    """NFKC of one character: full-width letters, digits, spaces and punctuation become ASCII."""
+    if char in "【〔［":
+        return "["
+    if char in "】〕］":
+        return "]"
+    return unicodedata.normalize("NFKC", char)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split typed arguments into words, keeping each word's position in the original text.
+
+    A leading command (``/hu`` or ``/hu@SomeBot``) is dropped, so both the whole message and its
+    arguments can be given.
+
+    >>> [t.text for t in tokenize("/hu 南　自摸，５花、清一色")]
+    ['南', '自摸', '5花', '清一色']
+    """
+    tokens: list[Token] = []
+    current: list[str] = []
+    start = 0
+    for i, raw in enumerate(text):
+        norm = normalize_char(raw)
+        for char in norm:
+            if char.isspace() or char in SEPARATORS or unicodedata.category(char) in ("Cc", "Cf"):
+                if current:
+                    tokens.append(Token("".join(current), start + 1, len(tokens) + 1))
+                    current = []
+            else:
+                if not current:
+                    start = i
+                current.append(char)
+    if current:
+        tokens.append(Token("".join(current), start + 1, len(tokens) + 1))
+    if tokens and tokens[0].text.startswith("/"):
+        tokens = [Token(t.text, t.position, t.index - 1) for t in tokens[1:]]
+    return tokens
+
+
+def parse_count(text: str) -> int | None:
+    """A non-negative whole number in ASCII digits or Chinese numerals (五, 十二, 二十五, 一百), else None.
+
+    >>> [parse_count(s) for s in ("12", "十二", "二十", "两", "一百零五", "5.5", "")]
+    [12, 12, 20, 2, 105, None, None]
+    """
+    if text.isascii() and text.isdigit():
+        return int(text)
+    if not text or not _CN_NUMERAL.match(text):
+        return None
+    total = 0
+    digit: int | None = None
+    last_unit = 1000
+    for char in text:
+        if char in _CN_DIGITS:
+            if digit is not None and digit != 0:
+                return None  # two digits in a row: 五五
+            digit = _CN_DIGITS[char]
+        else:
+            unit = _CN_UNITS[char]
+            if unit >= last_unit:
+                return None  # 十百
+            total += (1 if digit is None else digit) * unit
+            digit = None
+            last_unit = unit
+    if digit is not None:
+        total += digit
+    return total
