@@ -1,0 +1,90 @@
+"""Dealer rotation: the table state (庄, 连庄, 滴零, round wind, hand number) after one hand, per rule set."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from scoring.rules import SUZHOU, OptionValue, resolve_rules
+from scoring.settle import SEATS, next_seat, seats_after
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """What a table carries from hand to hand.
+
+    `dealer` deals this hand, `streak` counts its 连庄 (0 on a fresh deal), `diling` says this hand is 滴零,
+    `round_wind` is the 圈风 as a seat letter (宿州: the 令风), `hand_number` counts hands from 1, and
+    `first_dealer` is the seat that dealt the first hand (the 宿州 round moves when the deal returns to it).
+    """
+
+    dealer: str = "E"
+    streak: int = 0
+    diling: bool = False
+    round_wind: str = "E"
+    hand_number: int = 1
+    first_dealer: str = "E"
+
+
+def _allowed_winners(response: Mapping[str, Any]) -> list[str]:
+    return [win["winner"] for win in response.get("wins", []) if win.get("allowed")]
+
+
+def _keep(state: TableState, **changes: Any) -> TableState:
+    """The same dealer deals again: 连庄 grows."""
+    return replace(state, streak=state.streak + 1, hand_number=state.hand_number + 1, **changes)
+
+
+def _pass(state: TableState, dealer: str, **changes: Any) -> TableState:
+    return replace(state, dealer=dealer, streak=0, hand_number=state.hand_number + 1, **changes)
+
+
+def next_table_state(rules: str, options: Mapping[str, OptionValue], state: TableState,
+                     request: Mapping[str, Any], response: Mapping[str, Any]) -> TableState:
+    """The state of the next hand, from this hand's request (event, discarder, baozi) and scored response.
+
+    苏州: the winner deals next (a winning dealer keeps the deal, 连庄 +1); after 荒庄 the next seat deals
+    (`dealer_after_draw="stay"`: the dealer stays); after 一炮多响 the dealer keeps the deal if among the
+    winners, else the first winner from the discarder's next seat deals. The next hand is 滴零 after a 豹子,
+    a 荒庄 or a 一炮多响. 宿州: the dealer keeps the deal after winning or 黄庄; after a 闲 wins the next seat
+    deals, and when the deal returns to `first_dealer` the round wind moves 东→南→西→北.
+
+    A hand that settles nothing (逃跑, or no win allowed) leaves dealer, 连庄, round and a pending 滴零 as
+    they were; only the hand number moves (and a 豹子 still makes the next hand 滴零).
+
+    >>> s = next_table_state("suzhou", {}, TableState(dealer="E"), {"event": "win", "discarder": "W"},
+    ...                      {"wins": [{"winner": "S", "allowed": True}]})
+    >>> s.dealer, s.streak, s.hand_number
+    ('S', 0, 2)
+    """
+    rules = resolve_rules(rules)
+    event = request.get("event", "win")
+    baozi = bool(request.get("baozi", False)) and rules == SUZHOU
+    winners = _allowed_winners(response) if event == "win" else []
+    if event == "escape" or (event == "win" and not winners):
+        return replace(state, hand_number=state.hand_number + 1,
+                       diling=rules == SUZHOU and (state.diling or baozi))
+    if rules == SUZHOU:
+        if event == "draw":
+            if options.get("dealer_after_draw", "next") == "stay":
+                return _keep(state, diling=True)
+            return _pass(state, next_seat(state.dealer), diling=True)
+        multi = len(winners) > 1
+        diling = baozi or multi
+        if state.dealer in winners:
+            return _keep(state, diling=diling)
+        discarder = request.get("discarder")
+        if multi and isinstance(discarder, str) and discarder in SEATS:
+            first = next(seat for seat in seats_after(discarder) if seat in winners)
+        else:
+            first = winners[0]
+        return _pass(state, first, diling=diling)
+    # 宿州
+    if event == "draw" or state.dealer in winners:
+        return _keep(state, diling=False)
+    dealer = next_seat(state.dealer)
+    round_wind = state.round_wind
+    if dealer == state.first_dealer:
+        round_wind = next_seat(round_wind)
+    return _pass(state, dealer, diling=False, round_wind=round_wind)

@@ -1,0 +1,458 @@
+"""The JSON interface of RULES.md §3: validate a request, score every win, settle, and say who deals next."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from scoring.dealer import TableState, next_table_state
+from scoring.errors import ScoringError
+from scoring.hand import Hand, hand_from_json, parse_hand
+from scoring.items import check_hand_tiles, check_wild, flower_copies, is_playing_tile
+from scoring.patterns import Flags, WinType, find_pattern, term_name
+from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, resolve_rules, ruleset, validate_options
+from scoring.score import Declared, WinScore, flags_from_declared, score_declared, score_hand
+from scoring.settle import (
+    SEATS,
+    Settlement,
+    collect,
+    escape_payments,
+    seats_after,
+    settle_anhui,
+    settle_suzhou,
+    suzhou_multiplier,
+    zero_payments,
+)
+from scoring.tiles import parse_tiles, tile_name
+
+Event = Literal["win", "draw", "escape"]
+
+_REQUEST_KEYS = frozenset({"rules", "options", "stake", "dealer", "round_wind", "baozi", "diling", "event",
+                           "discarder", "escaper", "wins", "streak", "hand_number", "first_dealer"})
+_WIN_KEYS = frozenset({"winner", "type", "hand", "declared", "flags", "wild"})
+_FLAG_KEYS = frozenset({"after_kong", "after_flower", "kong_fed_by", "last_tile", "heavenly", "earthly",
+                        "shangpai"})
+_DECLARED_KEYS = frozenset({"hard_flowers", "soft_flowers", "patterns"})
+_WIN_TYPES: tuple[WinType, ...] = ("self_draw", "discard", "rob_kong")
+_SEAT_WORDS = {**{s: s for s in SEATS}, **{s.lower(): s for s in SEATS},
+               "东": "E", "東": "E", "南": "S", "西": "W", "北": "N"}
+
+
+@dataclass(frozen=True, slots=True)
+class WinEntry:
+    """One claimed win of a request, validated."""
+
+    winner: str
+    type: WinType
+    hand: Hand | None
+    declared: Declared | None
+    flags: Flags
+    wild: int | None
+    field: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRequest:
+    """A validated request: the table, the hand's event and its wins."""
+
+    rule: RuleSet
+    options: dict[str, OptionValue]
+    stake: int
+    state: TableState
+    baozi: bool
+    event: Event
+    discarder: str | None
+    escaper: str | None
+    wins: tuple[WinEntry, ...]
+
+    @property
+    def dealer(self) -> str:
+        return self.state.dealer
+
+    @property
+    def round_wind(self) -> str:
+        return self.state.round_wind
+
+
+# ---------------------------------------------------------------- field readers
+
+
+def _unknown_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -> None:
+    extra = sorted(str(key) for key in obj if key not in allowed)
+    if extra:
+        where = f"{field}: " if field else ""
+        raise ScoringError(f"{where}unknown key '{extra[0]}' (known: {', '.join(sorted(allowed))})")
+
+
+def _seat(value: Any, field: str) -> str:
+    if isinstance(value, str) and value.strip() in _SEAT_WORDS:
+        return _SEAT_WORDS[value.strip()]
+    raise ScoringError(f"{field}: bad seat {value!r} (use E, S, W or N)")
+
+
+def _opt_seat(value: Any, field: str) -> str | None:
+    return None if value is None else _seat(value, field)
+
+
+def _bool(obj: Mapping[str, Any], key: str, field: str) -> bool:
+    value = obj.get(key, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ScoringError(f"{field}{key}: expected true or false, got {value!r}")
+    return value
+
+
+def _int(obj: Mapping[str, Any], key: str, field: str, default: int, minimum: int,
+         maximum: int | None = None) -> int:
+    value = obj.get(key, default)
+    if value is None:
+        value = default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScoringError(f"{field}{key}: expected a whole number, got {value!r}")
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"at least {minimum}" if maximum is None else f"{minimum}..{maximum}"
+        raise ScoringError(f"{field}{key}: {value} is out of range ({bound})")
+    return value
+
+
+def _one_tile(value: Any, field: str) -> int:
+    if not isinstance(value, str):
+        raise ScoringError(f"{field}: expected one tile such as '2p', got {value!r}")
+    tiles = parse_tiles(value, field=field)
+    if len(tiles) != 1:
+        raise ScoringError(f"{field}: expected exactly one tile, got {value!r}")
+    return tiles[0]
+
+
+def _flags(raw: Any, field: str) -> Flags:
+    if raw is None:
+        return Flags()
+    if not isinstance(raw, Mapping):
+        raise ScoringError(f"{field}: expected an object of flags")
+    _unknown_keys(raw, _FLAG_KEYS, field)
+    pre = f"{field}."
+    return Flags(
+        after_kong=_bool(raw, "after_kong", pre),
+        after_flower=_bool(raw, "after_flower", pre),
+        kong_fed_by=_opt_seat(raw.get("kong_fed_by"), f"{field}.kong_fed_by"),
+        last_tile=_bool(raw, "last_tile", pre),
+        heavenly=_bool(raw, "heavenly", pre),
+        earthly=_bool(raw, "earthly", pre),
+        shangpai=_bool(raw, "shangpai", pre),
+    )
+
+
+def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
+    if not isinstance(raw, Mapping):
+        raise ScoringError(f"{field}: expected an object with hard_flowers, soft_flowers, patterns")
+    _unknown_keys(raw, _DECLARED_KEYS, field)
+    most = sum(flower_copies(rule.id, round_wind).values())
+    hard = _int(raw, "hard_flowers", f"{field}.", 0, 0, most)
+    soft = _int(raw, "soft_flowers", f"{field}.", 0, 0, 200)
+    words = raw.get("patterns", [])
+    if words is None:
+        words = []
+    if not isinstance(words, list):
+        raise ScoringError(f"{field}.patterns: expected a list of pattern names")
+    ids: list[str] = []
+    for index, word in enumerate(words):
+        pattern = find_pattern(word) if isinstance(word, str) else None
+        if pattern is None:
+            raise ScoringError(f"{field}.patterns[{index}]: unknown pattern {word!r}")
+        if pattern.id not in ids:
+            ids.append(pattern.id)
+    return Declared(hard, soft, tuple(ids))
+
+
+def _hand(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Hand:
+    if isinstance(raw, str):
+        hand = parse_hand(raw, field=field)
+    elif isinstance(raw, Hand):
+        hand = raw
+    else:
+        hand = hand_from_json(raw, field=field)
+    check_hand_tiles(rule.id, hand, round_wind, field=field)
+    return hand
+
+
+def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
+    field = f"wins[{index}]"
+    if not isinstance(raw, Mapping):
+        raise ScoringError(f"{field}: expected an object with winner, type, hand or declared")
+    _unknown_keys(raw, _WIN_KEYS, field)
+    if "winner" not in raw:
+        raise ScoringError(f"{field}.winner: missing")
+    winner = _seat(raw["winner"], f"{field}.winner")
+    win_type = raw.get("type")
+    if win_type not in _WIN_TYPES:
+        raise ScoringError(f"{field}.type: expected self_draw, discard or rob_kong, got {win_type!r}")
+    has_hand = raw.get("hand") is not None
+    has_declared = raw.get("declared") is not None
+    if has_hand == has_declared:
+        raise ScoringError(f"{field}: give exactly one of 'hand' (the tiles) or 'declared' (the quick entry)")
+    wild = None if raw.get("wild") is None else _one_tile(raw.get("wild"), f"{field}.wild")
+    check_wild(rule.id, wild, round_wind, field=f"{field}.wild")
+    hand = _hand(raw["hand"], rule, round_wind, f"{field}.hand") if has_hand else None
+    declared = _declared(raw["declared"], rule, round_wind, f"{field}.declared") if has_declared else None
+    flags = _flags(raw.get("flags"), f"{field}.flags")
+    return WinEntry(winner, cast(WinType, win_type), hand, declared, flags, wild, field)
+
+
+def parse_request(request: Any) -> ScoreRequest:
+    """Validate a §3 request; every problem is a ScoringError naming the field."""
+    if not isinstance(request, Mapping):
+        raise ScoringError("request: expected a JSON object")
+    _unknown_keys(request, _REQUEST_KEYS, "")
+    rule = ruleset(resolve_rules(request.get("rules", SUZHOU)))
+    options = validate_options(rule.id, request.get("options"))
+    stake = _int(request, "stake", "", 1, 1)
+    dealer = _seat(request.get("dealer", "E"), "dealer")
+    round_wind = _seat(request.get("round_wind", "E"), "round_wind")
+    state = TableState(
+        dealer=dealer,
+        streak=_int(request, "streak", "", 0, 0),
+        diling=_bool(request, "diling", "") and rule.id == SUZHOU,
+        round_wind=round_wind,
+        hand_number=_int(request, "hand_number", "", 1, 1),
+        first_dealer=_seat(request.get("first_dealer", "E"), "first_dealer"),
+    )
+    event = request.get("event", "win")
+    if event not in ("win", "draw", "escape"):
+        raise ScoringError(f"event: expected win, draw or escape, got {event!r}")
+    raw_wins = request.get("wins") or []
+    if not isinstance(raw_wins, list):
+        raise ScoringError("wins: expected a list")
+    discarder = _opt_seat(request.get("discarder"), "discarder")
+    escaper = _opt_seat(request.get("escaper"), "escaper")
+    if event != "win" and raw_wins:
+        raise ScoringError(f"wins: a {event} has no wins")
+    if event == "escape" and escaper is None:
+        raise ScoringError("escaper: an escape needs the seat that left")
+    if event != "escape" and escaper is not None:
+        raise ScoringError("escaper: only an escape has an escaper")
+    if event == "win" and not raw_wins:
+        raise ScoringError("wins: a win needs at least one entry")
+    wins = tuple(_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins))
+    parsed = ScoreRequest(rule, options, stake, state, _bool(request, "baozi", "") and rule.id == SUZHOU,
+                          cast(Event, event), discarder, escaper, wins)
+    if event == "win":
+        _check_wins(parsed)
+    elif discarder is not None:
+        raise ScoringError(f"discarder: a {event} has no discarder")
+    return parsed
+
+
+def _check_wins(req: ScoreRequest) -> None:
+    """The cross-field rules: discarder, several winners, flags that must agree with the win."""
+    winners = [win.winner for win in req.wins]
+    if len(set(winners)) != len(winners):
+        raise ScoringError("wins: the same winner twice")
+    types = {win.type for win in req.wins}
+    if len(req.wins) > 1 and (len(types) > 1 or types == {"self_draw"}):
+        raise ScoringError("wins: several winners only on one discard (all 'discard') or one robbed kong "
+                           "(all 'rob_kong')")
+    for win in req.wins:
+        f = win.flags
+        where = f"{win.field}.flags"
+        if win.type == "self_draw":
+            if req.discarder is not None:
+                raise ScoringError(f"discarder: {win.field} is a self-draw, which has no discarder")
+        else:
+            what = "the robbed player" if win.type == "rob_kong" else "the discarder"
+            if req.discarder is None:
+                raise ScoringError(f"discarder: a {win.type} win needs {what}")
+            if req.discarder == win.winner:
+                raise ScoringError(f"discarder: {req.discarder} is also the winner of {win.field}")
+        replacement = f.after_kong or f.after_flower or f.kong_fed_by is not None
+        if replacement and win.type != "self_draw":
+            raise ScoringError(f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw")
+        if f.kong_fed_by == win.winner:
+            raise ScoringError(f"{where}.kong_fed_by: {win.winner} cannot feed their own kong")
+        if f.heavenly and (win.winner != req.dealer or win.type != "self_draw"):
+            raise ScoringError(f"{where}.heavenly: 天胡 is the dealer's self-draw on the first 14 tiles")
+        if f.earthly and (win.winner == req.dealer or win.type != "self_draw"):
+            raise ScoringError(f"{where}.earthly: 地胡 is a non-dealer's self-draw on the first draw")
+        if f.shangpai and req.rule.id != SUZHOU_ANHUI:
+            raise ScoringError(f"{where}.shangpai: 上牌 is a 宿州 rule")
+        if win.hand is not None:
+            hand = win.hand
+            if hand.winning_tile is None and not f.heavenly:
+                raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
+            kongs = [m for m in hand.melds if m.kind == "kong"]
+            if f.after_kong and not kongs:
+                raise ScoringError(f"{where}.after_kong: the hand has no kong")
+            fed = [m for m in kongs
+                   if m.exposed and m.kong_kind != "added" and m.source in (None, f.kong_fed_by)]
+            if f.kong_fed_by is not None and not fed:
+                raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}")
+            if (f.heavenly or f.earthly) and hand.melds:
+                raise ScoringError(f"{where}: 天胡/地胡 hands have no melds")
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def _score_win(req: ScoreRequest, win: WinEntry) -> tuple[WinScore, Flags]:
+    if win.declared is not None:
+        flags = flags_from_declared(req.rule, win.declared, win.flags)
+        checked = WinEntry(win.winner, win.type, None, win.declared, flags, win.wild, win.field)
+        _check_wins_one(req, checked)
+        return score_declared(req.rule, req.options, win.declared, win_type=win.type, flags=flags,
+                              field=f"{win.field}.declared"), flags
+    assert win.hand is not None
+    return score_hand(req.rule, req.options, win.hand, win_type=win.type, flags=win.flags,
+                      is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
+                      field=f"{win.field}.hand"), win.flags
+
+
+def _check_wins_one(req: ScoreRequest, win: WinEntry) -> None:
+    """Re-check one entry after declared patterns became flags (杠开 on a discard, 天胡 by a 闲 …)."""
+    _check_wins(ScoreRequest(req.rule, req.options, req.stake, req.state, req.baozi, req.event,
+                             req.discarder, req.escaper, (win,)))
+
+
+def _win_json(winner: str, score: WinScore, multiplier: int) -> dict[str, Any]:
+    if not score.allowed:
+        out: dict[str, Any] = {"winner": winner, "allowed": False, "reason": score.reason, "hua": 0,
+                               "items": [], "multiplier": 1}
+        if score.reason == "below_threshold":
+            out["threshold"] = {"have": score.have, "need": score.need}
+        return out
+    return {"winner": winner, "allowed": True, "reason": None, "hua": score.hua,
+            "items": [{"id": item.id, "name": term_name(item.id), "hua": item.hua} for item in score.items],
+            "multiplier": multiplier}
+
+
+def _multi_win_off(req: ScoreRequest, scores: list[WinScore]) -> list[WinScore]:
+    """宿州 multi_win=false: only the first allowed winner from the discarder's next seat counts."""
+    if req.rule.id != SUZHOU_ANHUI or req.options.get("multi_win") or len(req.wins) < 2:
+        return scores
+    assert req.discarder is not None
+    order = {seat: rank for rank, seat in enumerate(seats_after(req.discarder))}
+    allowed = [i for i, score in enumerate(scores) if score.allowed]
+    if not allowed:
+        return scores
+    first = min(allowed, key=lambda i: order[req.wins[i].winner])
+    return [score if i == first or not score.allowed else
+            WinScore(False, "multi_win_off", score.hua, score.items, score.patterns)
+            for i, score in enumerate(scores)]
+
+
+def score_parsed(req: ScoreRequest) -> dict[str, Any]:
+    """Score a validated request (see score_request)."""
+    payments = zero_payments()
+    wins_json: list[dict[str, Any]] = []
+    if req.event == "escape":
+        assert req.escaper is not None
+        payments = escape_payments(req.escaper, req.stake)
+    elif req.event == "win":
+        scored = [_score_win(req, win) for win in req.wins]
+        scores = _multi_win_off(req, [score for score, _ in scored])
+        for win, score, (_, flags) in zip(req.wins, scores, scored, strict=True):
+            settlement: Settlement | None = None
+            if score.allowed:
+                settlement = _settle(req, win, score, flags)
+                collect(payments, win.winner, settlement)
+            wins_json.append(_win_json(win.winner, score, settlement.multiplier if settlement else 1))
+    response: dict[str, Any] = {"wins": wins_json, "payments": payments}
+    assert sum(payments.values()) == 0
+    raw = {"event": req.event, "discarder": req.discarder, "baozi": req.baozi}
+    nxt = next_table_state(req.rule.id, req.options, req.state, raw, response)
+    response.update({"next_dealer": nxt.dealer, "next_diling": nxt.diling, "next_round_wind": nxt.round_wind,
+                     "next_streak": nxt.streak, "next_hand_number": nxt.hand_number})
+    return response
+
+
+def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, flags: Flags) -> Settlement:
+    if req.rule.id == SUZHOU:
+        triple = flags.kong_fed_by is not None or win.type == "rob_kong"
+        multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.state.diling, triple=triple,
+                                       doubled=score.doubled)
+        return settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
+                             multiplier=multiplier, kong_fed_by=flags.kong_fed_by)
+    return settle_anhui(win.type, win.winner, req.discarder, score.hua, stake=req.stake, dealer=req.dealer,
+                        shangpai=flags.shangpai)
+
+
+def score_request(request: dict[str, Any]) -> dict[str, Any]:
+    """Score one hand: RULES.md §3 request in, response out; ScoringError names the bad field or token.
+
+    Besides §3, `hand` may also be the one-line shorthand string of `scoring.hand.parse_hand`, and the
+    request may carry `streak`, `hand_number`, `first_dealer` (the table state); the response adds
+    `next_streak` and `next_hand_number`. A win that is not allowed has `hua` 0, no items, a `reason`
+    ("below_threshold" with `threshold: {have, need}`, "self_draw_only", "multi_win_off").
+
+    >>> r = score_request({"rules": "suzhou", "stake": 5, "wins": [{"winner": "S", "type": "self_draw",
+    ...     "declared": {"hard_flowers": 5, "patterns": ["清一色", "七对"]}}]})
+    >>> r["wins"][0]["hua"], r["payments"]
+    (40, {'E': -200, 'S': 600, 'W': -200, 'N': -200})
+    """
+    return score_parsed(parse_request(request))
+
+
+# ---------------------------------------------------------------- waits
+
+
+_TING_KEYS = frozenset({"rules", "options", "stake", "dealer", "round_wind", "baozi", "diling", "seat",
+                        "hand", "wild", "streak", "hand_number", "first_dealer"})
+
+
+def ting_request(request: dict[str, Any]) -> dict[str, Any]:
+    """The waits of a 13-tile hand and what each would score, for /ting.
+
+    Request: `hand` (13 tiles: shorthand string or §3 hand object without winning tile), `seat` (the waiting
+    player, default E), and the table keys of score_request (rules, options, stake, dealer, round_wind,
+    baozi, diling, wild). Response::
+
+        {"tenpai": true, "waits": [{"tile": "3p",
+            "self_draw": {"allowed", "reason", "hua", "items", "multiplier", "receives"},
+            "discard":   {"allowed", "reason", "hua", "items", "multiplier", "receives", "discarder"}}]}
+
+    `receives` is what the waiting player would collect in stake units; the discard case assumes the
+    player before `seat` (上家) discards.
+
+    >>> [w["tile"] for w in ting_request({"hand": "1112345678999m"[:13]})["waits"]][:3]
+    ['1m', '2m', '3m']
+    """
+    from scoring.waits import waiting_tiles
+
+    if not isinstance(request, Mapping):
+        raise ScoringError("request: expected a JSON object")
+    _unknown_keys(request, _TING_KEYS, "")
+    table = {key: request[key] for key in request if key not in ("seat", "hand", "wild")}
+    base = parse_request({**table, "event": "draw"})
+    seat = _seat(request.get("seat", "E"), "seat")
+    raw = request.get("hand")
+    if isinstance(raw, str):
+        hand = parse_hand(raw, tiles=13, field="hand")
+    else:
+        hand = hand_from_json(raw, tiles=13, field="hand")
+    check_hand_tiles(base.rule.id, hand, base.round_wind, field="hand")
+    wild = None if request.get("wild") is None else _one_tile(request.get("wild"), "wild")
+    check_wild(base.rule.id, wild, base.round_wind, field="wild")
+    discarder = seats_after(seat)[2]
+    waits: list[dict[str, Any]] = []
+    for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True):
+        if not is_playing_tile(base.rule.id, tile, base.round_wind):
+            continue
+        won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)
+        entry: dict[str, Any] = {"tile": tile_name(tile)}
+        for case, win_type in (("self_draw", "self_draw"), ("discard", "discard")):
+            win = WinEntry(seat, cast(WinType, win_type), won, None, Flags(), wild, "hand")
+            req = ScoreRequest(base.rule, base.options, base.stake, base.state, base.baozi, "win",
+                               discarder if case == "discard" else None, None, (win,))
+            result = score_parsed(req)
+            summary = dict(result["wins"][0])
+            summary.pop("winner")
+            summary["receives"] = result["payments"][seat]
+            if case == "discard":
+                summary["discarder"] = discarder
+            entry[case] = summary
+        waits.append(entry)
+    return {"tenpai": bool(waits), "waits": waits}
+
+
+__all__ = ["ScoreRequest", "WinEntry", "parse_request", "score_parsed", "score_request",
+           "ting_request"]

@@ -1,0 +1,199 @@
+"""One win's 花: the patterns and 花 items of the best decomposition, and whether the win is allowed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from scoring.errors import ScoringError
+from scoring.items import Item, hand_item_counts, is_playing_tile, item_list, soft_hua
+from scoring.patterns import PATTERNS, Flags, WinContext, WinType
+from scoring.rules import SUZHOU, OptionValue, RuleSet
+
+if TYPE_CHECKING:
+    from scoring.decompose import Decomposition
+    from scoring.hand import Hand
+
+THRESHOLDS: Mapping[str, tuple[int, int]] = {"3/4": (3, 4), "2/3": (2, 3)}
+"""`threshold` option → (硬花 needed for a self-draw, 硬花 needed for a discard win)."""
+
+# Patterns that only describe how the win happened; the declared entry maps them onto flags.
+_FLAG_PATTERNS = ("gangkai", "huakai", "tianhu", "dihu", "haidi")
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """The quick entry: counts and pattern ids instead of tiles (RULES.md §3 `declared`)."""
+
+    hard_flowers: int
+    soft_flowers: int
+    patterns: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WinScore:
+    """What one winner scores per payer, before settlement multipliers other than its own.
+
+    `hua` is T (苏州) or f (宿州); `doubled` is the 大吊车 ×2 of option dadiaoche="x2".
+    """
+
+    allowed: bool
+    reason: str | None
+    hua: int
+    items: tuple[Item, ...]
+    patterns: frozenset[str]
+    doubled: bool = False
+    have: int = 0
+    need: int = 0
+
+
+def pattern_values(rule: RuleSet, options: Mapping[str, OptionValue]) -> dict[str, int]:
+    """The patterns a table scores and their 花 (with the options applied)."""
+    values = dict(rule.patterns)
+    if options.get("extended"):
+        values.update(rule.extended_patterns)
+    if rule.id == SUZHOU:
+        if options.get("qidui") == "10":
+            values["qidui"] = 10
+        if options.get("dadiaoche") == "x2":
+            values["dadiaoche"] = 0
+    return values
+
+
+def _drop_superseded(found: list[str]) -> list[str]:
+    dropped = {old for pid in found for old in PATTERNS[pid].supersedes}
+    return [pid for pid in found if pid not in dropped]
+
+
+def _score(rule: RuleSet, options: Mapping[str, OptionValue], win_type: WinType, flags: Flags,
+           found: list[str], counts: Mapping[str, int]) -> WinScore:
+    """Turn found patterns and 花 item counts into T or f and the allowed verdict."""
+    values = pattern_values(rule, options)
+    found = _drop_superseded([pid for pid in PATTERNS if pid in found and pid in values])
+    seven_pairs = "qidui" in found or "haohua_qidui" in found
+    items = [Item(pid, values[pid]) for pid in found]
+    if rule.id == SUZHOU:
+        factor = 2 if seven_pairs and options.get("qidui") == "15x2" else 1
+        items += item_list(rule.items, counts, yinghua_factor=factor, base=True)
+        baojiaozi = flags.kong_fed_by is not None
+        if baojiaozi:
+            items.append(Item("baojiaozi", 0))
+        if win_type == "rob_kong":
+            items.append(Item("qianggang", 0))
+        hua = sum(item.hua for item in items)
+        doubled = "dadiaoche" in found and options.get("dadiaoche") == "x2"
+        self_need, discard_need = THRESHOLDS[str(options.get("threshold", "3/4"))]
+        need = discard_need if win_type == "discard" else self_need
+        have = counts.get("yinghua", 0)
+        if options.get("threshold_counts_soft"):
+            have += soft_hua(items)
+        exempt = baojiaozi or any(pid in rule.exempt for pid in found)
+        allowed = exempt or have >= need
+        return WinScore(allowed, None if allowed else "below_threshold", hua, tuple(items),
+                        frozenset(found), doubled, have, need)
+    items += item_list(rule.items, counts, base=False)
+    if flags.shangpai:
+        items.append(Item("shangpai", 0))
+    if win_type == "rob_kong":
+        items.append(Item("qianggang", 0))
+    hua = sum(item.hua for item in items)
+    if options.get("self_draw_only") and win_type != "self_draw":
+        return WinScore(False, "self_draw_only", hua, tuple(items), frozenset(found))
+    return WinScore(True, None, hua, tuple(items), frozenset(found))
+
+
+def _better(a: WinScore, b: WinScore | None) -> bool:
+    if b is None:
+        return True
+    return (a.allowed, a.hua * (2 if a.doubled else 1)) > (b.allowed, b.hua * (2 if b.doubled else 1))
+
+
+def score_hand(rule: RuleSet, options: Mapping[str, OptionValue], hand: Hand, *, win_type: WinType,
+               flags: Flags, is_dealer: bool, wild: int | None, round_wind: str, field: str) -> WinScore:
+    """Score every decomposition of a winning hand and keep the best one for the winner."""
+    from scoring.decompose import decompositions
+
+    splits: list[Decomposition] = decompositions(hand.concealed, wild=wild, seven_pairs=True)
+    if not splits:
+        raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
+    best: WinScore | None = None
+    for split in splits:
+        if wild is not None and not all(is_playing_tile(rule.id, tile, round_wind) for tile in split.wilds):
+            continue  # a 混子 stands for playing tiles only, never for a flower
+        ctx = WinContext(rule.id, options, win_type, is_dealer, hand.melds, hand.flowers, split, flags)
+        found = [pid for pid, pattern in PATTERNS.items()
+                 if pattern.predicate is not None and pattern.predicate(ctx)]
+        counts = hand_item_counts(rule.id, hand, split)
+        score = _score(rule, options, win_type, flags, found, counts)
+        if _better(score, best):
+            best = score
+    if best is None:
+        raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only")
+    return best
+
+
+def flags_from_declared(rule: RuleSet, declared: Declared, flags: Flags) -> Flags:
+    """Patterns that say how the win happened (杠开 花开 天胡 地胡 海底捞月) become flags."""
+    p = set(declared.patterns)
+    return Flags(
+        after_kong=flags.after_kong or "gangkai" in p,
+        after_flower=flags.after_flower or "huakai" in p,
+        kong_fed_by=flags.kong_fed_by,
+        last_tile=flags.last_tile or "haidi" in p,
+        heavenly=flags.heavenly or "tianhu" in p,
+        earthly=flags.earthly or "dihu" in p,
+        shangpai=flags.shangpai,
+    )
+
+
+_EXCLUSIVE = (
+    ("qingyise", "hunyise", "one hand is not both 清一色 and 混一色"),
+    ("qidui", "duiduihu", "七对 is not 对对胡"),
+    ("qidui", "da_menqing", "a 七对 never also scores 大门清"),
+    ("qidui", "xiao_menqing", "a 七对 never also scores 小门清"),
+    ("haohua_qidui", "da_menqing", "a 七对 never also scores 大门清"),
+    ("haohua_qidui", "xiao_menqing", "a 七对 never also scores 小门清"),
+    ("haohua_qidui", "duiduihu", "七对 is not 对对胡"),
+    ("qidui", "dadiaoche", "大吊车 has four melds, 七对 none"),
+    ("haohua_qidui", "dadiaoche", "大吊车 has four melds, 七对 none"),
+)
+
+
+def score_declared(rule: RuleSet, options: Mapping[str, OptionValue], declared: Declared, *,
+                   win_type: WinType, flags: Flags, field: str) -> WinScore:
+    """Score the quick entry: 硬花 and 软花 counts and the declared patterns, checked for consistency."""
+    values = pattern_values(rule, options)
+    wanted = set(declared.patterns)
+    for pid in declared.patterns:
+        if pid not in values:
+            name = PATTERNS[pid].zh
+            if pid in rule.extended_patterns:
+                raise ScoringError(f"{field}.patterns: {name} needs option extended=true")
+            raise ScoringError(f"{field}.patterns: {name} does not score in {rule.id}")
+    if "haidi" in wanted and win_type != "self_draw":
+        raise ScoringError(f"{field}.patterns: 海底捞月 is a self-draw of the last wall tile")
+    for a, b, why in _EXCLUSIVE:
+        if a in wanted and b in wanted:
+            raise ScoringError(f"{field}.patterns: {PATTERNS[a].zh} with {PATTERNS[b].zh}: {why}")
+    if rule.id == SUZHOU and "da_menqing" in wanted:
+        if declared.hard_flowers or declared.soft_flowers:
+            raise ScoringError(f"{field}.patterns: 大门清 needs no 硬花 and no meld 花")
+        if "xiao_menqing" in wanted and not options.get("menqing_stack"):
+            raise ScoringError(f"{field}.patterns: 大门清 and 小门清 stack only with option menqing_stack")
+        if options.get("menqing_stack"):
+            wanted.add("xiao_menqing")
+    found = [pid for pid in wanted if pid not in _FLAG_PATTERNS]
+    found += [pid for pid, on in (("gangkai", flags.after_kong or flags.kong_fed_by is not None),
+                                  ("huakai", flags.after_flower and not flags.after_kong
+                                   and flags.kong_fed_by is None),
+                                  ("tianhu", flags.heavenly), ("dihu", flags.earthly),
+                                  ("haidi", flags.last_tile and win_type == "self_draw")) if on]
+    counts: Counter[str] = Counter()
+    if declared.hard_flowers:
+        counts["yinghua"] = declared.hard_flowers
+    if declared.soft_flowers:
+        counts["ruanhua"] = declared.soft_flowers
+    return _score(rule, options, win_type, flags, found, counts)
+
