@@ -7,6 +7,7 @@ import io
 from collections.abc import AsyncIterator
 
 import pytest
+from harness import HandlerError, Table
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
@@ -297,3 +298,37 @@ def test_snapshot_round_trip_keeps_messages_and_pins() -> None:
     assert second.chat(chat).pinned == [sent["message_id"]]
     status, body = second.handle("sendMessage", {"chat_id": str(chat), "text": "下一条"})
     assert status == 200 and body["result"]["message_id"] == sent["message_id"] + 1
+
+
+async def boom(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    raise RuntimeError("handler bug")
+
+
+async def test_harness_table_reads_turns_replies_edits_and_pins() -> None:
+    transport = InProcessBotAPI(seed=1)
+    builder = ApplicationBuilder().token("123:TEST").request(transport).arbitrary_callback_data(True)
+    application = builder.build()
+    for name, callback in {"newgame": lobby, "pin": pin, "roll": roll, "boom": boom}.items():
+        application.add_handler(CommandHandler(name, callback))
+    application.add_handler(CallbackQueryHandler(on_button))
+    table = await Table.start(application, transport)
+    try:
+        turn = await table.say("ann", "/newgame")
+        assert turn.texts == ["新牌局 苏州 5"] and table.buttons() == ["加入", "取消"]
+        assert table.user("ann")["id"] == 1001
+        pressed = await table.press("bob", "加入")
+        assert pressed.answers == ["Bob ('join', 1)"]
+        assert [e.text for e in pressed.edits] == ["已加入: bob ('join', 1)"]
+        assert table.last_reply().edited and table.buttons() == []
+        await table.say("ann", "/pin")
+        assert table.pinned() is not None and table.pinned().text == "账本"
+        table.set_can_pin(False)
+        refused = await table.say("ann", "/pin")
+        assert [c.method for c in refused.failed] == ["pinChatMessage"]
+        table.force_dice(6, 6)
+        rolled = await table.say("cat", "/roll")
+        assert [r.dice for r in rolled.sent[:2]] == [6, 6] and rolled.texts[-1] == "6+6"
+        with pytest.raises(HandlerError, match="handler bug"):
+            await table.say("dan", "/boom")
+    finally:
+        await table.stop()

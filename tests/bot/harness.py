@@ -1,0 +1,262 @@
+"""A group chat around the real Application for tests: players speak and press buttons, tests read replies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from telegram.ext import Application, ContextTypes
+
+from bot.console.driver import AnyApplication, deliver, settle, start_application, stop_application
+from bot.console.state import JSON, Call
+from bot.console.transport import InProcessBotAPI
+
+GROUP_ID = -1001000000001
+# The four players of the default table, in join order (E, S, W, N), and two people who are not seated.
+PLAYERS: dict[str, int] = {"ann": 1001, "bob": 1002, "cat": 1003, "dan": 1004}
+OTHERS: dict[str, int] = {"zoe": 1009, "eve": 1010}  # zoe created the group (an admin); eve only watches
+SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument", "sendDice", "sendMediaGroup")
+EDIT_METHODS = ("editMessageText", "editMessageReplyMarkup", "editMessageCaption")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One message the bot put in the chat, as it looks now (after any edits)."""
+
+    message_id: int
+    kind: str  # "text", "photo", "document", "dice"
+    text: str  # the text, or the caption of a photo/document ("" if none)
+    buttons: tuple[str, ...]
+    raw: JSON = field(repr=False)
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """Button labels row by row."""
+        markup = self.raw.get("reply_markup") or {}
+        return [[b["text"] for b in row] for row in markup.get("inline_keyboard", [])]
+
+    @property
+    def dice(self) -> int | None:
+        return self.raw["dice"]["value"] if "dice" in self.raw else None
+
+    @property
+    def edited(self) -> bool:
+        return "edit_date" in self.raw
+
+    @classmethod
+    def of(cls, message: Mapping[str, Any]) -> Reply:
+        kind = next((k for k in ("photo", "document", "dice") if k in message), "text")
+        markup = message.get("reply_markup") or {}
+        labels = tuple(b["text"] for row in markup.get("inline_keyboard", []) for b in row)
+        text = message.get("text") or message.get("caption") or ""
+        return cls(message["message_id"], kind, text, labels, dict(message))
+
+
+@dataclass
+class Turn:
+    """What the bot did in answer to one message or button press: the Bot API calls, in order."""
+
+    calls: list[Call]
+
+    @property
+    def sent(self) -> list[Reply]:
+        """New messages, as sent."""
+        return [Reply.of(c.result) for c in self.calls if c.ok and c.method in SEND_METHODS]
+
+    @property
+    def texts(self) -> list[str]:
+        """Texts (or captions) of the new messages."""
+        return [r.text for r in self.sent]
+
+    @property
+    def text(self) -> str:
+        """All new message texts joined by newlines (handy for `in` checks)."""
+        return "\n".join(self.texts)
+
+    @property
+    def edits(self) -> list[Reply]:
+        """Messages as they looked right after each successful edit."""
+        return [Reply.of(c.result) for c in self.calls if c.ok and c.method in EDIT_METHODS
+                and isinstance(c.result, dict)]
+
+    @property
+    def answers(self) -> list[str]:
+        """Texts of the callback-query answers (button toasts); "" for a silent answer."""
+        return [str(c.params.get("text") or "") for c in self.calls if c.method == "answerCallbackQuery"]
+
+    @property
+    def failed(self) -> list[Call]:
+        """Calls Telegram refused (status != 200)."""
+        return [c for c in self.calls if not c.ok]
+
+    def of(self, *methods: str) -> list[Call]:
+        return [c for c in self.calls if c.method in methods]
+
+
+class HandlerError(AssertionError):
+    """A handler raised; the harness fails the test instead of letting PTB log and carry on."""
+
+
+class Table:
+    """A Telegram group chat with the bot in it, driven in-process.
+
+    >>> table = await Table.start(app, transport)          # doctest: +SKIP
+    >>> turn = await table.say("ann", "/newgame 苏州 5")     # doctest: +SKIP
+    >>> await table.press("bob", "加入")                     # doctest: +SKIP
+    >>> table.last_reply().text                             # doctest: +SKIP
+
+    Users are registered with ids and usernames (`PLAYERS`, `OTHERS`, or any name on first use).
+    Handler exceptions fail the call (`strict=True`) with the original traceback attached.
+    """
+
+    def __init__(self, app: AnyApplication, transport: InProcessBotAPI, chat_id: int = GROUP_ID,
+                 *, strict: bool = True) -> None:
+        self.app = app
+        self.transport = transport
+        self.state = transport.state
+        self.chat_id = chat_id
+        self.strict = strict
+        self.handler_errors: list[BaseException] = []
+
+    @classmethod
+    async def start(
+        cls,
+        app: AnyApplication,
+        transport: InProcessBotAPI,
+        *,
+        chat_id: int = GROUP_ID,
+        title: str = "周五麻将",
+        users: Mapping[str, int] | None = None,
+        admins: Iterable[str] = (),
+        creator: str | None = "zoe",
+        can_pin: bool = True,
+        strict: bool = True,
+        rate_limiter: bool = False,
+    ) -> Table:
+        """Registers users and the group, then initializes and starts `app` (post_init included).
+
+        `rate_limiter=False` takes PTB's AIORateLimiter out: Telegram's 20 messages a minute per group
+        would otherwise make a long test wait for minutes. Flood limits are Telegram's, not the bot's.
+        """
+        for name, user_id in {**PLAYERS, **OTHERS, **(users or {})}.items():
+            if name.lower() not in transport.state.users:
+                transport.add_user(name, user_id=user_id)
+        if chat_id not in transport.state.chats:
+            transport.add_group(chat_id, title, admins=admins, creator=creator, can_pin=can_pin)
+        if not rate_limiter:
+            app.bot._rate_limiter = None  # type: ignore[attr-defined]
+        table = cls(app, transport, chat_id, strict=strict)
+        app.add_error_handler(table._record_error)
+        await start_application(app)
+        return table
+
+    async def stop(self) -> None:
+        await stop_application(self.app)
+
+    async def _record_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if context.error is not None:
+            self.handler_errors.append(context.error)
+
+    # ---------------------------------------------------------------- acting
+
+    def user(self, name: str) -> JSON:
+        """The Telegram user dict of a name (id, username, first_name)."""
+        return self.state.user(name)
+
+    async def _run(self, update: JSON) -> Turn:
+        start = len(self.state.calls)
+        errors_before = len(self.handler_errors)
+        await deliver(self.app, update)
+        turn = Turn(self.state.calls[start:])
+        new_errors = self.handler_errors[errors_before:]
+        if self.strict and new_errors:
+            raise HandlerError(f"handler raised {new_errors[0]!r}") from new_errors[0]
+        return turn
+
+    async def say(self, name: str, text: str, *, reply_to: int | None = None) -> Turn:
+        """`name` sends `text` to the group; returns what the bot did in answer."""
+        return await self._run(self.state.message(self.chat_id, name, text, reply_to=reply_to))
+
+    async def press(self, name: str, button: str | int | tuple[int, int], *,
+                    message_id: int | None = None) -> Turn:
+        """`name` taps a button: by label on the newest message that has it, or on `message_id`
+        (label, flat index or (row, column))."""
+        return await self._run(self.state.press(self.chat_id, name, message_id, button))
+
+    async def run_jobs(self, name_contains: str | None = None) -> int:
+        """Runs scheduled JobQueue jobs now (e.g. the confirmation expiry); returns how many ran."""
+        assert self.app.job_queue is not None, "the application has no JobQueue"
+        jobs = [j for j in self.app.job_queue.jobs()
+                if j.enabled and (name_contains is None or name_contains in (j.name or ""))]
+        for job in jobs:
+            await job.run(self.app)
+        await settle(self.app)
+        return len(jobs)
+
+    def set_admins(self, *names: str) -> None:
+        self.state.set_admins(self.chat_id, names)
+
+    def set_can_pin(self, can_pin: bool) -> None:
+        self.state.set_can_pin(self.chat_id, can_pin)
+
+    def force_dice(self, *values: int) -> None:
+        self.state.force_dice(*values)
+
+    # --------------------------------------------------------------- reading
+
+    def calls(self, *methods: str) -> list[Call]:
+        """Every Bot API call the bot made (of these methods), oldest first."""
+        return self.transport.calls_of(*methods)
+
+    def replies(self) -> list[Reply]:
+        """The bot's messages in this chat as they look now, oldest first (deleted ones left out)."""
+        return [Reply.of(m) for m in self.state.bot_messages(self.chat_id)]
+
+    def last_reply(self) -> Reply:
+        replies = self.replies()
+        assert replies, "the bot has not said anything in this chat"
+        return replies[-1]
+
+    def last_text(self) -> str:
+        return self.last_reply().text
+
+    def message(self, message_id: int) -> Reply:
+        """One of the bot's messages as it looks now."""
+        return Reply.of(self.state.stored_message(self.chat_id, message_id))
+
+    def buttons(self, message_id: int | None = None) -> list[str]:
+        """Button labels of a message, or of the newest bot message that has buttons."""
+        if message_id is not None:
+            return list(self.message(message_id).buttons)
+        for reply in reversed(self.replies()):
+            if reply.buttons:
+                return list(reply.buttons)
+        return []
+
+    def edits(self) -> list[Reply]:
+        """Each successful edit, as the message looked right after it."""
+        return [Reply.of(c.result) for c in self.calls(*EDIT_METHODS) if c.ok and isinstance(c.result, dict)]
+
+    def pins(self) -> list[int]:
+        """Message ids pinned in the chat now, oldest pin first."""
+        return list(self.state.chat(self.chat_id).pinned)
+
+    def pinned(self) -> Reply | None:
+        """The message shown at the top of the chat (latest pin), as it looks now."""
+        pins = self.pins()
+        return self.message(pins[-1]) if pins else None
+
+    def failed(self) -> list[Call]:
+        """Calls Telegram refused so far."""
+        return [c for c in self.state.calls if not c.ok]
+
+    def find(self, predicate: Callable[[Reply], bool]) -> list[Reply]:
+        return [r for r in self.replies() if predicate(r)]
+
+
+async def open_table(build: Callable[[InProcessBotAPI], Application[Any, Any, Any, Any, Any, Any]],
+                     transport: InProcessBotAPI | None = None, **options: Any) -> Table:
+    """Builds an application on a transport (`build(transport)`) and starts a Table around it."""
+    transport = transport or InProcessBotAPI(seed=0)
+    return await Table.start(build(transport), transport, **options)
