@@ -79,8 +79,8 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     else:
         win["declared"] = {"hard_flowers": args.hard, "soft_flowers": args.soft, "patterns": args.pattern}
     flags = {"after_kong": args.after_kong, "after_flower": args.after_flower,
-             "kong_fed_by": args.kong_fed_by, "last_tile": args.last_tile, "heavenly": args.heavenly, "earthly": args.earthly,
-             "shangpai": args.shangpai}
+             "kong_fed_by": args.kong_fed_by, "last_tile": args.last_tile, "heavenly": args.heavenly,
+             "earthly": args.earthly, "shangpai": args.shangpai}
     win["flags"] = flags
     if args.wild:
         win["wild"] = args.wild
@@ -205,7 +205,8 @@ def _run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> None:
         try:
             request = json.loads(stdin.read())
         except json.JSONDecodeError as exc:
-            raise ScoringError(f"request: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+            where = f"line {exc.lineno} column {exc.colno}"
+            raise ScoringError(f"request: not valid JSON ({exc.msg} at {where})") from None
         print(json.dumps(score_request(request), ensure_ascii=False), file=stdout)
         return
     request = _score_request(args)
