@@ -162,9 +162,10 @@ class HandPreview:
 
     @property
     def reasons(self) -> list[dict[str, Any]]:
-        """The refused wins: [{"winner": seat, "reason": text}]."""
+        """The refused wins: [{"winner": seat, "reason": code, ...}] with every detail the scoring core gave
+        (e.g. "threshold": {"have": 1, "need": 4}), its breakdown left out."""
         return [
-            {"winner": w.get("winner"), "reason": w.get("reason")}
+            {key: value for key, value in w.items() if key not in ("allowed", "items")}
             for w in self.response.get("wins", [])
             if not w.get("allowed", True)
         ]

@@ -2,14 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime, timedelta
-from typing import Any
+import copy
+import logging
+import random
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func, select
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlmodel import Session
 
+from bot.ledger import errors
+from bot.ledger.db import IMMEDIATE, is_sqlite, open_database
+from bot.ledger.models import (
+    ChatGroup,
+    GroupTotal,
+    Hand,
+    Payment,
+    PendingEntry,
+    Player,
+    Seat,
+    SessionTotal,
+    TableSession,
+)
 from bot.ledger.results import (
+    SEATS,
     CommitResult,
+    DealerState,
     GroupInfo,
     HandPreview,
     HandRecord,
@@ -21,10 +45,65 @@ from bot.ledger.results import (
     SeatChange,
     SessionInfo,
     SessionSummary,
+    Standing,
     StandingsReport,
     Transfer,
     UserRef,
 )
+from bot.ledger.transfers import minimal_transfers
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+DEFAULT_RULES = "suzhou"
+ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
+PENDING_KINDS = ("hand", "adjust", "edit", "undo")
+SEAT_WORDS = {
+    "e": "E",
+    "east": "E",
+    "东": "E",
+    "東": "E",
+    "东家": "E",
+    "東家": "E",
+    "s": "S",
+    "south": "S",
+    "南": "S",
+    "南家": "S",
+    "w": "W",
+    "west": "W",
+    "西": "W",
+    "西家": "W",
+    "n": "N",
+    "north": "N",
+    "北": "N",
+    "北家": "N",
+}
+EVENT_KIND = {"win": "win", "draw": "draw", "escape": "escape"}
+
+
+def normalize_seat(value: object) -> str:
+    """E/S/W/N from a seat word (E, east, 东, 東, 东家 ...); InvalidSeat otherwise.
+
+    >>> normalize_seat("東"), normalize_seat("w")
+    ('E', 'W')
+    """
+    if isinstance(value, str):
+        seat = SEAT_WORDS.get(value.strip().lower())
+        if seat is not None:
+            return seat
+    raise errors.InvalidSeat(f"not a seat: {value!r} (use E S W N or 东南西北)", seat=str(value))
+
+
+@dataclass(slots=True)
+class _Delta:
+    """What one ledger row adds to one player's running totals."""
+
+    net: int = 0
+    hands: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    dealt_in: int = 0
 
 
 class LedgerService:
@@ -47,20 +126,77 @@ class LedgerService:
         clock: Callable[[], datetime] | None = None,
         default_language: str = "zh-Hans",
         default_confirm_timeout_seconds: int = 120,
+        max_attempts: int = 12,
     ) -> None:
         """Wrap an engine from `bot.ledger.db.open_database` (schema already migrated)."""
-        raise NotImplementedError
+        self._engine = engine
+        self._write_engine = engine.execution_options(**IMMEDIATE) if is_sqlite(engine) else engine
+        self._clock = clock or (lambda: datetime.now(UTC))
+        self._default_language = default_language if default_language in LANGUAGES else "zh-Hans"
+        self._default_timeout = default_confirm_timeout_seconds
+        self._max_attempts = max_attempts
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> LedgerService:
         """Open (and migrate) the database at `url` and return a service on it."""
-        raise NotImplementedError
+        return cls(open_database(url), **kwargs)
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine (for jobs that keep their own tables in the same database)."""
+        return self._engine
+
+    # ---- transactions -------------------------------------------------------------------------------
+
+    def _now(self) -> datetime:
+        now = self._clock()
+        return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
+
+    def _read(self, fn: Callable[[Session], T]) -> T:
+        with Session(self._engine, expire_on_commit=False) as session, session.begin():
+            return fn(session)
+
+    def _write(self, fn: Callable[[Session], T]) -> T:
+        """Run `fn` in one write transaction; retry the whole of it on a write conflict."""
+        for attempt in range(1, self._max_attempts + 1):
+            try:
+                with Session(self._write_engine, expire_on_commit=False) as session, session.begin():
+                    return fn(session)
+            except (IntegrityError, OperationalError) as exc:
+                if not _retryable(exc):
+                    raise
+                log.info("ledger write conflict (attempt %d): %s", attempt, exc.orig)
+                time.sleep(min(0.5, 0.005 * 2**attempt) * random.random())
+        raise errors.Conflict(f"gave up after {self._max_attempts} conflicting attempts", attempts=attempt)
 
     # ---- groups -------------------------------------------------------------------------------------
 
+    def _group(self, session: Session, chat_id: int, *, create: bool) -> ChatGroup | None:
+        group = session.scalars(select(ChatGroup).where(ChatGroup.chat_id == chat_id)).first()
+        if group is None and create:
+            group = ChatGroup(
+                chat_id=chat_id,
+                language=self._default_language,
+                rules=DEFAULT_RULES,
+                options={},
+                instant=False,
+                confirm_timeout_seconds=self._default_timeout,
+                weekly_schedule=False,
+                created_at=self._now(),
+            )
+            session.add(group)
+            session.flush()
+        return group
+
     def get_group(self, chat_id: int) -> GroupInfo:
         """The group's settings; a group is created with defaults on first use."""
-        raise NotImplementedError
+
+        def op(s: Session) -> GroupInfo:
+            group = self._group(s, chat_id, create=True)
+            assert group is not None
+            return _group_info(group)
+
+        return self._write(op)
 
     def update_group(
         self,
@@ -74,40 +210,199 @@ class LedgerService:
         weekly_schedule: bool | None = None,
     ) -> GroupInfo:
         """Change group settings. `rules` accepts 苏州/蘇州/宿州 and ids; `options` are merged into the
-        group's defaults and validated by the scoring core (InvalidValue / InvalidEntry on a bad one).
-        The open session, if any, is not changed (see `update_session`)."""
-        raise NotImplementedError
+        group's defaults and validated by the scoring core (InvalidValue on a bad one; the rule set
+        changing resets the group's options). The open session is not changed (see `update_session`)."""
+        if language is not None and language not in LANGUAGES:
+            raise errors.InvalidValue(
+                f"unknown language {language!r} (use {', '.join(LANGUAGES)})",
+                field="language",
+                value=language,
+            )
+        if confirm_timeout_seconds is not None and not 5 <= confirm_timeout_seconds <= 86400:
+            raise errors.InvalidValue(
+                f"confirmation timeout must be 5..86400 seconds, got {confirm_timeout_seconds}",
+                field="confirm_timeout_seconds",
+                value=confirm_timeout_seconds,
+            )
+        new_rules = _resolve_rules(rules) if rules is not None else None
+
+        def op(s: Session) -> GroupInfo:
+            group = self._group(s, chat_id, create=True)
+            assert group is not None
+            if language is not None:
+                group.language = language
+            if new_rules is not None and new_rules != group.rules:
+                group.rules = new_rules
+                group.options = {}
+            if options is not None:
+                merged = {**group.options, **options}
+                normalized = _validate_options(group.rules, merged)
+                group.options = {key: normalized[key] for key in merged}
+            if instant is not None:
+                group.instant = bool(instant)
+            if confirm_timeout_seconds is not None:
+                group.confirm_timeout_seconds = confirm_timeout_seconds
+            if weekly_schedule is not None:
+                group.weekly_schedule = bool(weekly_schedule)
+            s.add(group)
+            return _group_info(group)
+
+        return self._write(op)
 
     def list_groups(self, *, weekly_schedule: bool | None = None) -> list[GroupInfo]:
         """Every group, optionally only those with the weekly-schedule flag set (or unset)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> list[GroupInfo]:
+            query = select(ChatGroup).order_by(ChatGroup.id)
+            if weekly_schedule is not None:
+                query = query.where(ChatGroup.weekly_schedule == weekly_schedule)
+            return [_group_info(g) for g in s.scalars(query)]
+
+        return self._read(op)
 
     # ---- players ------------------------------------------------------------------------------------
 
+    def _ensure_player(self, s: Session, group: ChatGroup, user: UserRef) -> Player:
+        player = s.scalars(
+            select(Player).where(Player.group_id == group.id, Player.telegram_id == user.telegram_id)
+        ).first()
+        name = _clean_name(user.display_name) or (user.username or str(user.telegram_id))
+        username = user.username.lstrip("@") if user.username else None
+        if player is None:
+            player = Player(
+                group_id=_id(group),
+                telegram_id=user.telegram_id,
+                username=username,
+                display_name=name,
+                created_at=self._now(),
+            )
+            s.add(player)
+            s.flush()
+        elif player.username != username or player.display_name != name:
+            player.username = username
+            player.display_name = name
+            s.add(player)
+        return player
+
+    def _guest(self, s: Session, group: ChatGroup, name: str) -> Player:
+        clean = _clean_name(name)
+        if not clean:
+            raise errors.InvalidValue("a guest needs a name", field="name", value=name)
+        key = clean.casefold()
+        player = s.scalars(select(Player).where(Player.group_id == group.id, Player.guest_key == key)).first()
+        if player is None:
+            player = Player(group_id=_id(group), display_name=clean, guest_key=key, created_at=self._now())
+            s.add(player)
+            s.flush()
+        return player
+
+    def _actor(self, s: Session, group: ChatGroup, by: UserRef | None) -> int | None:
+        return _id(self._ensure_player(s, group, by)) if by is not None else None
+
     def ensure_player(self, chat_id: int, user: UserRef) -> PlayerInfo:
         """The group's player for a Telegram user, created or refreshed (username, display name)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> PlayerInfo:
+            group = self._group(s, chat_id, create=True)
+            assert group is not None
+            return _player_info(self._ensure_player(s, group, user), chat_id)
+
+        return self._write(op)
 
     def add_guest(self, chat_id: int, name: str) -> PlayerInfo:
         """A named guest without Telegram account; the same name returns the same guest."""
-        raise NotImplementedError
+
+        def op(s: Session) -> PlayerInfo:
+            group = self._group(s, chat_id, create=True)
+            assert group is not None
+            return _player_info(self._guest(s, group, name), chat_id)
+
+        return self._write(op)
 
     def get_player(self, player_id: int) -> PlayerInfo:
         """A player by id (NotFound)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> PlayerInfo:
+            player = s.get(Player, player_id)
+            if player is None:
+                raise errors.NotFound(f"no player {player_id}", what="player", id=player_id)
+            group = s.get(ChatGroup, player.group_id)
+            assert group is not None
+            return _player_info(player, group.chat_id)
+
+        return self._read(op)
+
+    def _find_player(self, s: Session, chat_id: int, ref: str) -> tuple[Player, str | None]:
+        """(player, seat at the open table or None)."""
+        text = ref.strip()
+        group = self._group(s, chat_id, create=False)
+        if group is None or not text:
+            raise errors.UnknownPlayer(f"no player {ref!r} in this group", ref=ref)
+        ts = _open_session_row(s, _id(group), lock=False)
+        seats = _seats(s, _id(ts)) if ts is not None else {}
+        seat_of = {p.id: seat for seat, p in seats.items()}
+        seat_word = SEAT_WORDS.get(text.lower())
+        if seat_word is not None:
+            if ts is None:
+                raise errors.NoOpenSession("no open table to look up a seat", chat_id=chat_id)
+            if seat_word not in seats:
+                raise errors.PlayerNotSeated(f"seat {seat_word} is empty", seat=seat_word, name=text)
+            return seats[seat_word], seat_word
+        players = list(s.scalars(select(Player).where(Player.group_id == group.id)))
+        if text.startswith("@"):
+            wanted = text[1:].casefold()
+            matches = [p for p in players if p.username and p.username.casefold() == wanted]
+        else:
+            wanted = text.casefold()
+            matches = [p for p in players if p.display_name.casefold() == wanted]
+            if not matches:
+                matches = [p for p in players if p.username and p.username.casefold() == wanted]
+        if len(matches) > 1:
+            seated = [p for p in matches if p.id in seat_of]
+            if len(seated) == 1:
+                matches = seated
+        if not matches:
+            raise errors.UnknownPlayer(f"no player {ref!r} in this group", ref=ref)
+        if len(matches) > 1:
+            names = [p.display_name + (f" (@{p.username})" if p.username else "") for p in matches]
+            raise errors.AmbiguousPlayer(
+                f"{ref!r} matches several players: {', '.join(names)}", ref=ref, names=names
+            )
+        return matches[0], seat_of.get(_id(matches[0]))
 
     def find_player(self, chat_id: int, ref: str) -> PlayerInfo:
         """Resolve `@username`, a seat (E/S/W/N, 东南西北, 東), or a display/guest name (case-insensitive)
         to a player of the group. Seats resolve against the open session. UnknownPlayer, AmbiguousPlayer,
         PlayerNotSeated (an empty seat)."""
-        raise NotImplementedError
+        return self._read(lambda s: _player_info(self._find_player(s, chat_id, ref)[0], chat_id))
 
     def find_seat(self, chat_id: int, ref: str) -> str:
         """Resolve a player reference (as `find_player`) to that player's seat at the open table;
         PlayerNotSeated if the player has none. Usable as the grammar's `resolve` callback."""
-        raise NotImplementedError
+
+        def op(s: Session) -> str:
+            player, seat = self._find_player(s, chat_id, ref)
+            if seat is None:
+                raise errors.PlayerNotSeated(
+                    f"{player.display_name} has no seat at this table", name=player.display_name, ref=ref
+                )
+            return seat
+
+        return self._read(op)
 
     # ---- sessions and seats -------------------------------------------------------------------------
+
+    def _lock_open(self, s: Session, chat_id: int) -> tuple[ChatGroup, TableSession]:
+        group = self._group(s, chat_id, create=False)
+        ts = _open_session_row(s, _id(group), lock=True) if group is not None else None
+        if group is None or ts is None:
+            raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+        return group, ts
+
+    def _touch(self, ts: TableSession, *, change: bool = True) -> None:
+        ts.last_activity_at = self._now()
+        if change:
+            ts.version += 1
 
     def open_session(
         self,
@@ -120,25 +415,84 @@ class LedgerService:
     ) -> SessionInfo:
         """Open a table session: rules (default the group's), options (group defaults plus these, snapshot),
         stake > 0. SessionAlreadyOpen if the group has one (also enforced by a unique index)."""
-        raise NotImplementedError
+        _check_stake(stake)
+        chosen = _resolve_rules(rules) if rules is not None else None
+
+        def op(s: Session) -> SessionInfo:
+            group = self._group(s, chat_id, create=True)
+            assert group is not None
+            existing = _open_session_row(s, _id(group), lock=False)
+            if existing is not None:
+                raise errors.SessionAlreadyOpen(
+                    f"session {existing.number} is still open",
+                    chat_id=chat_id,
+                    session_id=existing.id,
+                    number=existing.number,
+                )
+            session_rules = chosen or group.rules
+            base = dict(group.options) if session_rules == group.rules else {}
+            snapshot = _validate_options(session_rules, {**base, **(options or {})})
+            number = (
+                s.scalar(select(func.max(TableSession.number)).where(TableSession.group_id == group.id)) or 0
+            ) + 1
+            now = self._now()
+            ts = TableSession(
+                group_id=_id(group),
+                number=number,
+                rules=session_rules,
+                options=snapshot,
+                stake=stake,
+                status="open",
+                opened_by=self._actor(s, group, by),
+                opened_at=now,
+                last_activity_at=now,
+                state=DealerState().to_json(),
+            )
+            s.add(ts)
+            s.flush()
+            return _session_info(s, ts, chat_id)
+
+        return self._write(op)
 
     def current_session(self, chat_id: int) -> SessionInfo | None:
         """The group's open session, or None."""
-        raise NotImplementedError
+
+        def op(s: Session) -> SessionInfo | None:
+            group = self._group(s, chat_id, create=False)
+            ts = _open_session_row(s, _id(group), lock=False) if group is not None else None
+            return _session_info(s, ts, chat_id) if ts is not None else None
+
+        return self._read(op)
 
     def require_session(self, chat_id: int) -> SessionInfo:
         """The group's open session, or NoOpenSession."""
-        raise NotImplementedError
+        info = self.current_session(chat_id)
+        if info is None:
+            raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+        return info
 
     def get_session(self, session_id: int) -> SessionInfo:
         """A session by id, open or ended (NotFound)."""
-        raise NotImplementedError
+        return self._read(lambda s: _session_info(s, _session_row(s, session_id)))
 
     def update_session(
         self, chat_id: int, *, options: dict[str, Any] | None = None, stake: int | None = None
     ) -> SessionInfo:
         """Change the open session's options (merged, validated) or stake; applies to later hands only."""
-        raise NotImplementedError
+        if stake is not None:
+            _check_stake(stake)
+
+        def op(s: Session) -> SessionInfo:
+            _group_row, ts = self._lock_open(s, chat_id)
+            if options is not None:
+                ts.options = _validate_options(ts.rules, {**ts.options, **options})
+            if stake is not None:
+                ts.stake = stake
+            self._touch(ts)
+            s.add(ts)
+            return _session_info(s, ts, chat_id)
+
+        return self._write(op)
 
     def join(
         self,
@@ -150,23 +504,130 @@ class LedgerService:
     ) -> SeatChange:
         """Seat a Telegram user or a named guest at the next free seat (E, S, W, N order) or at `seat`.
         Before the first hand only (SeatsLocked). AlreadySeated, SeatTaken, TableFull, NoOpenSession."""
-        raise NotImplementedError
+        if (user is None) == (guest_name is None):
+            raise errors.InvalidValue("join needs either a Telegram user or a guest name", field="player")
+        wanted = normalize_seat(seat) if seat is not None else None
+
+        def op(s: Session) -> SeatChange:
+            group, ts = self._lock_open(s, chat_id)
+            player = (
+                self._ensure_player(s, group, user)
+                if user is not None
+                else self._guest(s, group, guest_name or "")
+            )
+            seats = _seats(s, _id(ts))
+            for taken, occupant in seats.items():
+                if occupant.id == player.id:
+                    raise errors.AlreadySeated(
+                        f"{player.display_name} already sits at {taken}", name=player.display_name, seat=taken
+                    )
+            _check_unlocked(ts)
+            if wanted is not None:
+                if wanted in seats:
+                    raise errors.SeatTaken(
+                        f"seat {wanted} is taken by {seats[wanted].display_name}",
+                        seat=wanted,
+                        name=seats[wanted].display_name,
+                    )
+                target = wanted
+            else:
+                free = [x for x in SEATS if x not in seats]
+                if not free:
+                    raise errors.TableFull("all four seats are taken")
+                target = free[0]
+            s.add(Seat(session_id=_id(ts), seat=target, player_id=_id(player)))
+            if s.get(SessionTotal, (ts.id, player.id)) is None:
+                s.add(SessionTotal(session_id=_id(ts), player_id=_id(player)))
+            self._touch(ts)
+            s.add(ts)
+            s.flush()
+            return SeatChange(_player_info(player, chat_id), target, _session_info(s, ts, chat_id))
+
+        return self._write(op)
 
     def move(self, chat_id: int, player_id: int, seat: str) -> SeatChange:
         """Move a seated player to `seat` before the first hand; an occupant of that seat swaps places."""
-        raise NotImplementedError
+        target = normalize_seat(seat)
+
+        def op(s: Session) -> SeatChange:
+            _group_row, ts = self._lock_open(s, chat_id)
+            rows = {row.seat: row for row in s.scalars(select(Seat).where(Seat.session_id == ts.id))}
+            mine = next((row for row in rows.values() if row.player_id == player_id), None)
+            player = _player_row(s, player_id)
+            if mine is None:
+                raise errors.PlayerNotSeated(
+                    f"{player.display_name} has no seat at this table", name=player.display_name
+                )
+            _check_unlocked(ts)
+            if mine.seat != target:
+                other = rows.get(target)
+                origin = mine.seat
+                mine.seat = "-"  # free the unique (session, seat) slot during the swap
+                s.add(mine)
+                s.flush()
+                if other is not None:
+                    other.seat = origin
+                    s.add(other)
+                    s.flush()
+                mine.seat = target
+                s.add(mine)
+                self._touch(ts)
+                s.add(ts)
+                s.flush()
+            return SeatChange(_player_info(player, chat_id), target, _session_info(s, ts, chat_id))
+
+        return self._write(op)
 
     def unseat(self, chat_id: int, player_id: int) -> SeatChange:
         """Free a player's seat before the first hand (PlayerNotSeated, SeatsLocked)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> SeatChange:
+            _group_row, ts = self._lock_open(s, chat_id)
+            player = _player_row(s, player_id)
+            row = s.scalars(select(Seat).where(Seat.session_id == ts.id, Seat.player_id == player_id)).first()
+            if row is None:
+                raise errors.PlayerNotSeated(
+                    f"{player.display_name} has no seat at this table", name=player.display_name
+                )
+            _check_unlocked(ts)
+            s.delete(row)
+            total = s.get(SessionTotal, (ts.id, player_id))
+            if total is not None and total.net == 0 and total.hands == 0:
+                s.delete(total)
+            self._touch(ts)
+            s.add(ts)
+            s.flush()
+            return SeatChange(_player_info(player, chat_id), None, _session_info(s, ts, chat_id))
+
+        return self._write(op)
 
     def set_dealer(self, chat_id: int, seat: str) -> SessionInfo:
         """Choose the first dealer (also the round's first dealer) before the first hand (SeatsLocked)."""
-        raise NotImplementedError
+        dealer = normalize_seat(seat)
+
+        def op(s: Session) -> SessionInfo:
+            _group_row, ts = self._lock_open(s, chat_id)
+            _check_unlocked(ts)
+            current = DealerState.from_json(ts.state)
+            ts.state = DealerState(dealer=dealer, first_dealer=dealer, baozi=current.baozi).to_json()
+            ts.dealer_set = True
+            self._touch(ts)
+            s.add(ts)
+            return _session_info(s, ts, chat_id)
+
+        return self._write(op)
 
     def mark_baozi(self, chat_id: int, baozi: bool = True) -> SessionInfo:
         """Mark (or clear) 豹子 for the coming hand: the dice of /roll showed a double."""
-        raise NotImplementedError
+
+        def op(s: Session) -> SessionInfo:
+            _group_row, ts = self._lock_open(s, chat_id)
+            ts.state = replace(DealerState.from_json(ts.state), baozi=bool(baozi)).to_json()
+            self._touch(ts)
+            s.add(ts)
+            return _session_info(s, ts, chat_id)
+
+        return self._write(op)
 
     def end_session(
         self,
@@ -178,23 +639,267 @@ class LedgerService:
     ) -> SessionSummary:
         """End the open session (or exactly `session_id`, which must still be open: SessionNotOpen), e.g.
         reason "manual" or "idle". Pending entries of the session expire. Returns its summary."""
-        raise NotImplementedError
+
+        def op(s: Session) -> SessionSummary:
+            if session_id is not None:
+                ts = s.scalars(
+                    select(TableSession).where(TableSession.id == session_id).with_for_update()
+                ).first()
+                if ts is None:
+                    raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
+                if ts.status != "open":
+                    raise errors.SessionNotOpen(
+                        f"session {ts.number} has already ended", session_id=session_id, number=ts.number
+                    )
+                group = s.get(ChatGroup, ts.group_id)
+                assert group is not None
+            else:
+                group, ts = self._lock_open(s, chat_id)
+            self._actor(s, group, by)
+            now = self._now()
+            ts.status = "ended"
+            ts.ended_at = now
+            ts.end_reason = reason[:32]
+            self._touch(ts)
+            s.add(ts)
+            for pending in s.scalars(
+                select(PendingEntry).where(PendingEntry.session_id == ts.id, PendingEntry.status == "pending")
+            ):
+                pending.status = "expired"
+                pending.consumed_at = now
+                s.add(pending)
+            s.flush()
+            return _summary(s, ts, group.chat_id)
+
+        return self._write(op)
 
     def idle_sessions(self, idle_for: timedelta, *, now: datetime | None = None) -> list[SessionInfo]:
         """Open sessions whose last activity is older than `idle_for` (for the idle-end job)."""
-        raise NotImplementedError
+        cutoff = (now or self._now()) - idle_for
+
+        def op(s: Session) -> list[SessionInfo]:
+            rows = s.scalars(
+                select(TableSession)
+                .where(TableSession.status == "open", TableSession.last_activity_at < cutoff)
+                .order_by(TableSession.id)
+            )
+            return [_session_info(s, ts) for ts in rows]
+
+        return self._read(op)
 
     def open_sessions(self) -> list[SessionInfo]:
         """Every open session of every group (for jobs after a restart)."""
-        raise NotImplementedError
 
-    # ---- hands --------------------------------------------------------------------------------------
+        def op(s: Session) -> list[SessionInfo]:
+            rows = s.scalars(
+                select(TableSession).where(TableSession.status == "open").order_by(TableSession.id)
+            )
+            return [_session_info(s, ts) for ts in rows]
+
+        return self._read(op)
+
+    # ---- hands: scoring -----------------------------------------------------------------------------
+
+    def _score(
+        self,
+        ts: TableSession,
+        seats: dict[str, Player],
+        state: DealerState,
+        entry: object,
+        *,
+        rules: str | None = None,
+        options: dict[str, Any] | None = None,
+        stake: int | None = None,
+    ) -> HandPreview:
+        """Score an entry against a dealer state; rules/options/stake default to the session's."""
+        missing = [seat for seat in SEATS if seat not in seats]
+        if missing:
+            raise errors.TableNotFull(f"empty seats: {' '.join(missing)}", empty=missing)
+        clean = _check_entry(entry)
+        request: dict[str, Any] = {
+            "rules": rules or ts.rules,
+            "options": copy.deepcopy(options if options is not None else ts.options),
+            "stake": stake if stake is not None else ts.stake,
+            "dealer": state.dealer,
+            "round_wind": state.round_wind,
+            "baozi": state.baozi,
+            "diling": state.diling,
+            "streak": state.streak,
+            "hand_number": state.hand_number,
+            "first_dealer": state.first_dealer,
+            **copy.deepcopy(clean),
+        }
+        response = _call_scoring(request)
+        payments = _payments_of(response)
+        after = DealerState(
+            dealer=str(response["next_dealer"]),
+            streak=int(response["next_streak"]),
+            diling=bool(response["next_diling"]),
+            round_wind=str(response["next_round_wind"]),
+            hand_number=int(response["next_hand_number"]),
+            first_dealer=state.first_dealer,
+            baozi=False,
+        )
+        return HandPreview(
+            session_id=_id(ts),
+            kind=EVENT_KIND[str(clean.get("event", "win"))],  # type: ignore[arg-type]
+            entry=clean,
+            request=request,
+            response=response,
+            payments=payments,
+            player_payments={_id(seats[seat]): amount for seat, amount in payments.items()},
+            before=state,
+            after=after,
+        )
+
+    def _adjust_preview(
+        self, s: Session, ts: TableSession, payer_id: int, payee_id: int, amount: int, note: str | None
+    ) -> HandPreview:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise errors.InvalidValue(
+                f"an adjustment needs a positive whole amount, got {amount!r}", field="amount", value=amount
+            )
+        if payer_id == payee_id:
+            raise errors.InvalidValue("payer and payee are the same player", field="payee", value=payee_id)
+        seats = _seats(s, _id(ts))
+        seat_of = {p.id: seat for seat, p in seats.items()}
+        for pid in (payer_id, payee_id):
+            if pid not in seat_of:
+                player = _player_row(s, pid)
+                raise errors.PlayerNotSeated(
+                    f"{player.display_name} has no seat at this table", name=player.display_name
+                )
+        state = DealerState.from_json(ts.state)
+        payer, payee = seat_of[payer_id], seat_of[payee_id]
+        entry = {"payer": payer, "payee": payee, "amount": amount, "note": note}
+        payments = {payer: -amount, payee: amount}
+        return HandPreview(
+            session_id=_id(ts),
+            kind="adjust",
+            entry=entry,
+            request={"adjust": entry},
+            response={"payments": payments},
+            payments=payments,
+            player_payments={payer_id: -amount, payee_id: amount},
+            before=state,
+            after=state,
+            note=note,
+        )
 
     def preview(self, chat_id: int, entry: dict[str, Any]) -> HandPreview:
         """Score an entry against the open table's current state without recording anything.
         InvalidEntry (malformed), TableNotFull, NoOpenSession. A refused win is returned with
         `allowed == False` and its reasons (commit would raise WinNotAllowed)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> HandPreview:
+            group = self._group(s, chat_id, create=False)
+            ts = _open_session_row(s, _id(group), lock=False) if group is not None else None
+            if ts is None:
+                raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+            return self._score(ts, _seats(s, _id(ts)), DealerState.from_json(ts.state), entry)
+
+        return self._read(op)
+
+    # ---- hands: writing -----------------------------------------------------------------------------
+
+    def _insert(
+        self,
+        s: Session,
+        group: ChatGroup,
+        ts: TableSession,
+        preview: HandPreview,
+        *,
+        number: int,
+        actor: int | None,
+        source_key: str | None,
+        text: str | None,
+        replaces: int | None = None,
+    ) -> Hand:
+        """Write one ledger row with its payments and add it to the running totals."""
+        if preview.kind != "adjust" and not preview.allowed:
+            raise errors.WinNotAllowed(_refusal(preview), reasons=preview.reasons, number=number)
+        total = sum(preview.payments.values())
+        if total != 0:
+            raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
+        seats = _seats(s, _id(ts))
+        seat_players = {seat: _id(p) for seat, p in seats.items()}
+        ts.last_seq += 1
+        hand = Hand(
+            session_id=_id(ts),
+            seq=ts.last_seq,
+            number=number,
+            kind=preview.kind,
+            text=text,
+            entry=preview.entry,
+            request=preview.request,
+            response=preview.response,
+            state_before=preview.before.to_json(),
+            state_after=preview.after.to_json(),
+            seat_players=seat_players,
+            note=preview.note,
+            dealer_after_player_id=seat_players.get(preview.after.dealer),
+            streak_after=preview.after.streak,
+            recorded_by=actor,
+            recorded_at=self._now(),
+            source_key=source_key,
+            replaces=replaces,
+        )
+        s.add(hand)
+        s.flush()
+        hua = _hua_by_seat(preview.response)
+        for seat, amount in preview.payments.items():
+            s.add(
+                Payment(hand_id=_id(hand), player_id=seat_players[seat], amount=amount, hua=hua.get(seat, 0))
+            )
+        self._apply(s, group, ts, _deltas(hand), +1)
+        return hand
+
+    def _void(
+        self,
+        s: Session,
+        group: ChatGroup,
+        ts: TableSession,
+        hand: Hand,
+        actor: int | None,
+        void_key: str | None,
+    ) -> None:
+        hand.voided = True
+        hand.voided_by = actor
+        hand.voided_at = self._now()
+        hand.void_key = void_key
+        s.add(hand)
+        s.flush()
+        self._apply(s, group, ts, _deltas(hand), -1)
+
+    def _apply(
+        self, s: Session, group: ChatGroup, ts: TableSession, deltas: dict[int, _Delta], sign: int
+    ) -> None:
+        for player_id, delta in deltas.items():
+            rows: list[SessionTotal | GroupTotal] = []
+            session_row = s.get(SessionTotal, (ts.id, player_id))
+            if session_row is None:
+                session_row = SessionTotal(session_id=_id(ts), player_id=player_id)
+            group_row = s.get(GroupTotal, (group.id, player_id))
+            if group_row is None:
+                group_row = GroupTotal(group_id=_id(group), player_id=player_id)
+            rows = [session_row, group_row]
+            for row in rows:
+                row.net += sign * delta.net
+                row.hands += sign * delta.hands
+                row.wins += sign * delta.wins
+                row.self_draws += sign * delta.self_draws
+                row.dealt_in += sign * delta.dealt_in
+                s.add(row)
+
+    def _existing(self, s: Session, source_key: str | None, *, void: bool = False) -> Hand | None:
+        if source_key is None:
+            return None
+        column = Hand.void_key if void else Hand.source_key
+        return s.scalars(select(Hand).where(column == source_key)).first()
+
+    def _repeat(self, s: Session, hand: Hand) -> CommitResult:
+        ts = _session_row(s, hand.session_id)
+        return CommitResult(hand=_hand_record(s, hand), created=False, session=_session_info(s, ts))
 
     def commit(
         self,
@@ -208,7 +913,47 @@ class LedgerService:
         """Score and record a hand in one transaction: hand row, payments, running totals, dealer state.
         Idempotent on `source_key` (e.g. "update:<update_id>"): a repeat returns the existing hand with
         `created == False`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession."""
-        raise NotImplementedError
+
+        def op(s: Session) -> CommitResult:
+            existing = self._existing(s, source_key)
+            if existing is not None:
+                return self._repeat(s, existing)
+            group, ts = self._lock_open(s, chat_id)
+            return self._commit_in(s, group, ts, entry, by=by, source_key=source_key, text=text)
+
+        return self._write(op)
+
+    def _commit_in(
+        self,
+        s: Session,
+        group: ChatGroup,
+        ts: TableSession,
+        entry: object,
+        *,
+        by: UserRef | None,
+        source_key: str | None,
+        text: str | None,
+    ) -> CommitResult:
+        preview = self._score(ts, _seats(s, _id(ts)), DealerState.from_json(ts.state), entry)
+        hand = self._insert(
+            s,
+            group,
+            ts,
+            preview,
+            number=ts.live_rows + 1,
+            actor=self._actor(s, group, by),
+            source_key=source_key,
+            text=text,
+        )
+        ts.state = preview.after.to_json()
+        ts.live_rows += 1
+        ts.hands_played += 1
+        self._touch(ts)
+        s.add(ts)
+        s.flush()
+        return CommitResult(
+            hand=_hand_record(s, hand), created=True, session=_session_info(s, ts, group.chat_id)
+        )
 
     def adjust(
         self,
@@ -224,17 +969,189 @@ class LedgerService:
     ) -> CommitResult:
         """Record a zero-sum side payment (payer -> payee, amount > 0, both seated) with a note; it does not
         change the dealer state. Idempotent on `source_key`."""
-        raise NotImplementedError
+
+        def op(s: Session) -> CommitResult:
+            existing = self._existing(s, source_key)
+            if existing is not None:
+                return self._repeat(s, existing)
+            group, ts = self._lock_open(s, chat_id)
+            return self._adjust_in(s, group, ts, payer_id, payee_id, amount, note, by, source_key, text)
+
+        return self._write(op)
+
+    def _adjust_in(
+        self,
+        s: Session,
+        group: ChatGroup,
+        ts: TableSession,
+        payer_id: int,
+        payee_id: int,
+        amount: int,
+        note: str | None,
+        by: UserRef | None,
+        source_key: str | None,
+        text: str | None,
+    ) -> CommitResult:
+        preview = self._adjust_preview(s, ts, payer_id, payee_id, amount, note)
+        hand = self._insert(
+            s,
+            group,
+            ts,
+            preview,
+            number=ts.live_rows + 1,
+            actor=self._actor(s, group, by),
+            source_key=source_key,
+            text=text,
+        )
+        ts.live_rows += 1
+        self._touch(ts)
+        s.add(ts)
+        s.flush()
+        return CommitResult(
+            hand=_hand_record(s, hand), created=True, session=_session_info(s, ts, group.chat_id)
+        )
 
     def undo(self, chat_id: int, *, by: UserRef | None = None, source_key: str | None = None) -> CommitResult:
         """Void the last live row of the open session; the dealer state, 连庄, 滴零 and 豹子 roll back to
         before it. `result.hand` is the voided hand. NothingToUndo. Idempotent on `source_key`."""
-        raise NotImplementedError
+
+        def op(s: Session) -> CommitResult:
+            existing = self._existing(s, source_key, void=True)
+            if existing is not None:
+                return self._repeat(s, existing)
+            group, ts = self._lock_open(s, chat_id)
+            return self._undo_in(s, group, ts, by, source_key, expected_id=None)
+
+        return self._write(op)
+
+    def _last_live(self, s: Session, ts: TableSession) -> Hand | None:
+        return s.scalars(
+            select(Hand)
+            .where(Hand.session_id == ts.id, Hand.voided.is_(False))  # type: ignore[attr-defined]
+            .order_by(Hand.number.desc())
+            .limit(1)
+        ).first()  # type: ignore[attr-defined]
+
+    def _undo_in(
+        self,
+        s: Session,
+        group: ChatGroup,
+        ts: TableSession,
+        by: UserRef | None,
+        void_key: str | None,
+        *,
+        expected_id: int | None,
+    ) -> CommitResult:
+        last = self._last_live(s, ts)
+        if last is None or (expected_id is not None and last.id != expected_id):
+            if last is None:
+                raise errors.NothingToUndo("no hand to undo in this session")
+            raise errors.PendingStale("the last hand changed since the preview", number=last.number)
+        self._void(s, group, ts, last, self._actor(s, group, by), void_key)
+        ts.state = dict(last.state_before)
+        ts.live_rows -= 1
+        if last.kind != "adjust":
+            ts.hands_played -= 1
+        self._touch(ts)
+        s.add(ts)
+        s.flush()
+        return CommitResult(
+            hand=_hand_record(s, last),
+            created=True,
+            session=_session_info(s, ts, group.chat_id),
+            voided=(_hand_record(s, last),),
+        )
+
+    def _plan_edit(
+        self, s: Session, ts: TableSession, number: int, entry: object
+    ) -> list[tuple[Hand, HandPreview]]:
+        """(old row, replacement preview) for hand `number` and each later row whose result changes."""
+        target = s.scalars(
+            select(Hand).where(Hand.session_id == ts.id, Hand.number == number, Hand.voided.is_(False))
+        ).first()  # type: ignore[attr-defined]
+        if target is None:
+            raise errors.HandNotFound(f"no hand {number} in this session", number=number)
+        if target.kind == "adjust":
+            raise errors.InvalidValue(
+                f"row {number} is an adjustment: undo it and adjust again", field="number", value=number
+            )
+        seats = _seats(s, _id(ts))
+        later = list(
+            s.scalars(
+                select(Hand)
+                .where(Hand.session_id == ts.id, Hand.number > number, Hand.voided.is_(False))
+                .order_by(Hand.number)
+            )
+        )  # type: ignore[attr-defined]
+        plan: list[tuple[Hand, HandPreview]] = []
+        state = DealerState.from_json(target.state_before)
+        first = self._score(
+            ts,
+            seats,
+            state,
+            entry,
+            rules=target.request["rules"],
+            options=target.request["options"],
+            stake=target.request["stake"],
+        )
+        plan.append((target, first))
+        state = first.after
+        for row in later:
+            before = replace(state, baozi=DealerState.from_json(row.state_before).baozi)
+            if before.to_json() == row.state_before:
+                break  # same state as recorded: this and every later row are unchanged
+            if row.kind == "adjust":
+                adjusted = HandPreview(
+                    session_id=_id(ts),
+                    kind="adjust",
+                    entry=row.entry,
+                    request=row.request,
+                    response=row.response,
+                    payments=_payments_of(row.response),
+                    player_payments={},
+                    before=before,
+                    after=before,
+                    note=row.note,
+                )
+                plan.append((row, adjusted))
+                state = before
+                continue
+            try:
+                rescored = self._score(
+                    ts,
+                    seats,
+                    before,
+                    row.entry,
+                    rules=row.request["rules"],
+                    options=row.request["options"],
+                    stake=row.request["stake"],
+                )
+            except errors.LedgerError as exc:
+                raise type(exc)(
+                    f"hand {row.number} after the edit: {exc}", **{**exc.params, "number": row.number}
+                ) from exc
+            if not rescored.allowed:
+                raise errors.WinNotAllowed(
+                    f"hand {row.number} after the edit: {_refusal(rescored)}",
+                    reasons=rescored.reasons,
+                    number=row.number,
+                )
+            plan.append((row, rescored))
+            state = rescored.after
+        return plan
 
     def preview_edit(self, chat_id: int, number: int, entry: dict[str, Any]) -> tuple[HandPreview, ...]:
         """What `edit` would write: the replacement of hand `number` followed by every later live hand
-        re-scored from the corrected dealer state, without recording anything."""
-        raise NotImplementedError
+        whose result changes, re-scored from the corrected dealer state, without recording anything."""
+
+        def op(s: Session) -> tuple[HandPreview, ...]:
+            group = self._group(s, chat_id, create=False)
+            ts = _open_session_row(s, _id(group), lock=False) if group is not None else None
+            if ts is None:
+                raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+            return tuple(preview for _row, preview in self._plan_edit(s, ts, number, entry))
+
+        return self._read(op)
 
     def edit(
         self,
@@ -250,7 +1167,76 @@ class LedgerService:
         corrected dealer state, in one transaction. Old rows are voided and point to their replacements
         (`replaced_by`); nothing is deleted. `result.hand` is the replacement of hand `number`,
         `result.replaced` all replacements. HandNotFound, WinNotAllowed, InvalidEntry."""
-        raise NotImplementedError
+
+        def op(s: Session) -> CommitResult:
+            existing = self._existing(s, source_key)
+            if existing is not None:
+                return self._repeat(s, existing)
+            group, ts = self._lock_open(s, chat_id)
+            return self._edit_in(s, group, ts, number, entry, by, source_key, text)
+
+        return self._write(op)
+
+    def _edit_in(
+        self,
+        s: Session,
+        group: ChatGroup,
+        ts: TableSession,
+        number: int,
+        entry: object,
+        by: UserRef | None,
+        source_key: str | None,
+        text: str | None,
+    ) -> CommitResult:
+        plan = self._plan_edit(s, ts, number, entry)
+        actor = self._actor(s, group, by)
+        old_rows = [row for row, _preview in plan]
+        for row in old_rows:
+            self._void(s, group, ts, row, actor, None)
+        new_rows: list[Hand] = []
+        for index, (row, preview) in enumerate(plan):
+            if row.kind == "adjust":
+                preview = replace(
+                    preview,
+                    player_payments={
+                        int(row.seat_players[seat]): amount for seat, amount in preview.payments.items()
+                    },
+                )
+            new = self._insert(
+                s,
+                group,
+                ts,
+                preview,
+                number=row.number,
+                actor=actor,
+                source_key=source_key if index == 0 else None,
+                text=text if index == 0 else row.text,
+                replaces=row.id,
+            )
+            row.replaced_by = new.id
+            s.add(row)
+            new_rows.append(new)
+        last_changed = plan[-1]
+        tail = s.scalars(
+            select(Hand)
+            .where(Hand.session_id == ts.id, Hand.number > last_changed[0].number, Hand.voided.is_(False))
+            .limit(1)
+        ).first()  # type: ignore[attr-defined]
+        if tail is None:
+            # The edit reached the last row: the coming hand starts from the new final state (its 豹子 kept).
+            coming = DealerState.from_json(ts.state)
+            ts.state = replace(last_changed[1].after, baozi=coming.baozi).to_json()
+        self._touch(ts)
+        s.add(ts)
+        s.flush()
+        records = tuple(_hand_record(s, h) for h in new_rows)
+        return CommitResult(
+            hand=records[0],
+            created=True,
+            session=_session_info(s, ts, group.chat_id),
+            voided=tuple(_hand_record(s, h) for h in old_rows),
+            replaced=records,
+        )
 
     # ---- pending entries (preview + Confirm/Cancel) -----------------------------------------------
 
@@ -268,67 +1254,771 @@ class LedgerService:
         (default the group's). payload by kind: "hand" -> the entry; "edit" -> {"number", "entry"};
         "adjust" -> {"payer", "payee", "amount", "note"} (player ids); "undo" -> {}.
         Validation is the same as the direct operation (errors raised here, nothing stored)."""
-        raise NotImplementedError
+        if kind not in PENDING_KINDS:
+            raise errors.InvalidValue(f"unknown pending kind {kind!r}", field="kind", value=kind)
+        if not isinstance(payload, dict):
+            raise errors.InvalidValue("payload must be an object", field="payload", value=repr(payload))
+
+        def op(s: Session) -> PendingInfo:
+            group, ts = self._lock_open(s, chat_id)
+            stored = copy.deepcopy(payload)
+            preview: HandPreview | None
+            if kind == "hand":
+                preview = self._score(ts, _seats(s, _id(ts)), DealerState.from_json(ts.state), payload)
+                if not preview.allowed:
+                    raise errors.WinNotAllowed(_refusal(preview), reasons=preview.reasons)
+            elif kind == "edit":
+                number = _int_field(payload, "number")
+                preview = self._plan_edit(s, ts, number, payload.get("entry"))[0][1]
+            elif kind == "adjust":
+                preview = self._adjust_preview(
+                    s,
+                    ts,
+                    _int_field(payload, "payer"),
+                    _int_field(payload, "payee"),
+                    _int_field(payload, "amount"),
+                    _note(payload.get("note")),
+                )
+            else:
+                last = self._last_live(s, ts)
+                if last is None:
+                    raise errors.NothingToUndo("no hand to undo in this session")
+                stored = {"hand_id": last.id, "number": last.number}
+                preview = None
+            now = self._now()
+            timeout = timeout_seconds if timeout_seconds is not None else group.confirm_timeout_seconds
+            pending = PendingEntry(
+                id=secrets.token_hex(6),
+                session_id=_id(ts),
+                kind=kind,
+                payload=stored,
+                text=text,
+                preview=_preview_json(preview) if preview is not None else {},
+                base_version=ts.version,
+                created_by=self._actor(s, group, by),
+                created_at=now,
+                expires_at=now + timedelta(seconds=timeout),
+                status="pending",
+            )
+            s.add(pending)
+            s.flush()
+            return _pending_info(pending, group.chat_id)
+
+        return self._write(op)
+
+    def _pending_row(self, s: Session, pending_id: str, *, lock: bool) -> PendingEntry:
+        query = select(PendingEntry).where(PendingEntry.id == pending_id)
+        pending = s.scalars(query.with_for_update() if lock else query).first()
+        if pending is None:
+            raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
+        return pending
 
     def set_pending_message(self, pending_id: str, message_id: int) -> PendingInfo:
         """Remember the chat message that shows the preview (to edit it on confirm/cancel/expiry)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> PendingInfo:
+            pending = self._pending_row(s, pending_id, lock=True)
+            pending.message_id = message_id
+            s.add(pending)
+            return _pending_info(pending, _chat_of_session(s, pending.session_id))
+
+        return self._write(op)
 
     def get_pending(self, pending_id: str) -> PendingInfo:
         """A pending entry by id (NotFound)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> PendingInfo:
+            pending = self._pending_row(s, pending_id, lock=False)
+            return _pending_info(pending, _chat_of_session(s, pending.session_id))
+
+        return self._read(op)
 
     def confirm_pending(self, pending_id: str, *, by: UserRef | None = None) -> CommitResult:
         """Carry out a pending entry exactly once (source key "pending:<id>"); a second confirm returns the
-        same result with `created == False`. PendingExpired, PendingCancelled, PendingStale (another row was
-        recorded since the preview), NotFound."""
-        raise NotImplementedError
+        same result with `created == False`. PendingExpired, PendingCancelled, PendingStale (the table
+        changed since the preview), SessionNotOpen, NotFound."""
+        key = f"pending:{pending_id}"
+
+        def op(s: Session) -> CommitResult:
+            pending = self._pending_row(s, pending_id, lock=True)
+            ts = s.scalars(
+                select(TableSession).where(TableSession.id == pending.session_id).with_for_update()
+            ).one()
+            s.refresh(pending)
+            if pending.status == "committed" and pending.hand_id is not None:
+                hand = s.get(Hand, pending.hand_id)
+                assert hand is not None
+                return self._repeat(s, hand)
+            if pending.status == "cancelled":
+                raise errors.PendingCancelled("this entry was cancelled", pending_id=pending_id)
+            if pending.status == "expired" or pending.expires_at <= self._now():
+                raise errors.PendingExpired(
+                    "this entry expired before it was confirmed", pending_id=pending_id
+                )
+            if ts.status != "open":
+                raise errors.SessionNotOpen(
+                    f"session {ts.number} has ended", session_id=ts.id, number=ts.number
+                )
+            if ts.version != pending.base_version:
+                raise errors.PendingStale(
+                    "the table changed since this preview; enter it again", pending_id=pending_id
+                )
+            group = s.get(ChatGroup, ts.group_id)
+            assert group is not None
+            payload = pending.payload
+            if pending.kind == "hand":
+                result = self._commit_in(s, group, ts, payload, by=by, source_key=key, text=pending.text)
+            elif pending.kind == "edit":
+                result = self._edit_in(
+                    s, group, ts, int(payload["number"]), payload.get("entry"), by, key, pending.text
+                )
+            elif pending.kind == "adjust":
+                result = self._adjust_in(
+                    s,
+                    group,
+                    ts,
+                    int(payload["payer"]),
+                    int(payload["payee"]),
+                    int(payload["amount"]),
+                    _note(payload.get("note")),
+                    by,
+                    key,
+                    pending.text,
+                )
+            else:
+                result = self._undo_in(s, group, ts, by, key, expected_id=int(payload["hand_id"]))
+            pending.status = "committed"
+            pending.consumed_at = self._now()
+            pending.hand_id = result.hand.id
+            s.add(pending)
+            return result
+
+        return self._write(op)
 
     def cancel_pending(self, pending_id: str, *, by: UserRef | None = None) -> PendingInfo:
         """Drop a pending entry (no-op if already cancelled/expired; committed ones stay committed)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> PendingInfo:
+            pending = self._pending_row(s, pending_id, lock=True)
+            if pending.status == "pending":
+                pending.status = "cancelled"
+                pending.consumed_at = self._now()
+                s.add(pending)
+            return _pending_info(pending, _chat_of_session(s, pending.session_id))
+
+        return self._write(op)
 
     def expire_pending(self, *, now: datetime | None = None) -> list[PendingInfo]:
         """Mark every pending entry past its expiry as expired and return them (to edit their messages)."""
-        raise NotImplementedError
+        moment = now or self._now()
+
+        def op(s: Session) -> list[PendingInfo]:
+            rows = list(
+                s.scalars(
+                    select(PendingEntry)
+                    .where(PendingEntry.status == "pending", PendingEntry.expires_at <= moment)
+                    .with_for_update()
+                )
+            )
+            for pending in rows:
+                pending.status = "expired"
+                pending.consumed_at = moment
+                s.add(pending)
+            return [_pending_info(p, _chat_of_session(s, p.session_id)) for p in rows]
+
+        return self._write(op)
 
     def open_pending(self, chat_id: int) -> list[PendingInfo]:
         """The group's entries still awaiting confirmation."""
-        raise NotImplementedError
+
+        def op(s: Session) -> list[PendingInfo]:
+            rows = s.scalars(
+                select(PendingEntry)
+                .join(TableSession)
+                .join(ChatGroup)
+                .where(ChatGroup.chat_id == chat_id, PendingEntry.status == "pending")
+                .order_by(PendingEntry.created_at)
+            )
+            return [_pending_info(p, chat_id) for p in rows]
+
+        return self._read(op)
 
     # ---- reading ------------------------------------------------------------------------------------
 
     def hands(self, session_id: int, *, include_voided: bool = False) -> list[HandRecord]:
         """The session's rows in ledger order (by number, then seq); voided rows only when asked."""
-        raise NotImplementedError
+
+        def op(s: Session) -> list[HandRecord]:
+            _session_row(s, session_id)
+            query = select(Hand).where(Hand.session_id == session_id)
+            if not include_voided:
+                query = query.where(Hand.voided.is_(False))  # type: ignore[attr-defined]
+            rows = list(s.scalars(query.order_by(Hand.number, Hand.seq)))
+            return _hand_records(s, rows)
+
+        return self._read(op)
 
     def get_hand(self, session_id: int, number: int) -> HandRecord:
         """The live hand with this number (HandNotFound)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> HandRecord:
+            hand = s.scalars(
+                select(Hand).where(
+                    Hand.session_id == session_id, Hand.number == number, Hand.voided.is_(False)
+                )
+            ).first()  # type: ignore[attr-defined]
+            if hand is None:
+                raise errors.HandNotFound(f"no hand {number} in this session", number=number)
+            return _hand_record(s, hand)
+
+        return self._read(op)
 
     def ledger(self, session_id: int) -> list[LedgerRow]:
         """Hand-by-hand rows of live hands with every seat's running total after each."""
-        raise NotImplementedError
+        rows: list[LedgerRow] = []
+        running: dict[str, int] = dict.fromkeys(SEATS, 0)
+        for hand in self.hands(session_id):
+            for seat, amount in hand.payments.items():
+                running[seat] = running.get(seat, 0) + amount
+            rows.append(LedgerRow(hand=hand, running=dict(running)))
+        return rows
 
     def standings(self, chat_id: int, *, session_id: int | None = None) -> StandingsReport:
         """Session standings (the open session, or `session_id`) and the group's all-time standings,
         read from running totals (never a scan of the hands)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> StandingsReport:
+            group = self._group(s, chat_id, create=False)
+            if group is None:
+                return StandingsReport(session=None, session_rows=(), alltime_rows=())
+            if session_id is not None:
+                ts: TableSession | None = _session_row(s, session_id)
+            else:
+                ts = _open_session_row(s, _id(group), lock=False)
+            session_rows: tuple[Standing, ...] = ()
+            info = None
+            if ts is not None:
+                info = _session_info(s, ts, chat_id)
+                session_rows = _session_standings(s, ts, info, chat_id)
+            alltime = s.execute(
+                select(GroupTotal, Player)
+                .join(Player, Player.id == GroupTotal.player_id)
+                .where(GroupTotal.group_id == group.id)
+                .order_by(GroupTotal.net.desc(), Player.id)
+            )  # type: ignore[attr-defined]
+            alltime_rows = tuple(
+                _standing(total, player, chat_id, None)
+                for total, player in alltime
+                if total.hands or total.net
+            )
+            return StandingsReport(session=info, session_rows=session_rows, alltime_rows=alltime_rows)
+
+        return self._read(op)
 
     def player_stats(
         self, chat_id: int, *, session_id: int | None = None, player_id: int | None = None
     ) -> list[PlayerStats]:
-        """Per-player stats for one session or the group's whole history; one player with `player_id`."""
-        raise NotImplementedError
+        """Per-player stats for one session or the group's whole history; one player with `player_id`.
+        Players who never played are left out; ordered by net, best first."""
+
+        def op(s: Session) -> list[PlayerStats]:
+            group = self._group(s, chat_id, create=False)
+            if group is None:
+                return []
+            totals: list[tuple[SessionTotal | GroupTotal, Player]]
+            hand_scope: Any
+            if session_id is not None:
+                _session_row(s, session_id)
+                query = (
+                    select(SessionTotal, Player)
+                    .join(Player, Player.id == SessionTotal.player_id)
+                    .where(SessionTotal.session_id == session_id)
+                )
+                if player_id is not None:
+                    query = query.where(SessionTotal.player_id == player_id)
+                totals = [(t, p) for t, p in s.execute(query)]
+                hand_scope = Hand.session_id == session_id
+            else:
+                query = (
+                    select(GroupTotal, Player)
+                    .join(Player, Player.id == GroupTotal.player_id)
+                    .where(GroupTotal.group_id == group.id)
+                )
+                if player_id is not None:
+                    query = query.where(GroupTotal.player_id == player_id)
+                totals = [(t, p) for t, p in s.execute(query)]
+                hand_scope = Hand.session_id.in_(  # type: ignore[attr-defined]
+                    select(TableSession.id).where(TableSession.group_id == group.id)
+                )
+            live = Hand.voided.is_(False)  # type: ignore[attr-defined]
+            biggest = {
+                pid: (amount or 0, hua or 0)
+                for pid, amount, hua in s.execute(
+                    select(Payment.player_id, func.max(Payment.amount), func.max(Payment.hua))
+                    .join(Hand, Hand.id == Payment.hand_id)
+                    .where(hand_scope, live, Hand.kind == "win", Payment.amount > 0)
+                    .group_by(Payment.player_id)
+                )
+            }
+            streaks: dict[int, int] = _pairs(
+                s.execute(
+                    select(Hand.dealer_after_player_id, func.max(Hand.streak_after))
+                    .where(hand_scope, live, Hand.dealer_after_player_id.is_not(None))  # type: ignore[union-attr]
+                    .group_by(Hand.dealer_after_player_id)
+                ).tuples()
+            )
+            session_counts: dict[int, int] = _pairs(
+                s.execute(
+                    select(SessionTotal.player_id, func.count())
+                    .join(TableSession, TableSession.id == SessionTotal.session_id)
+                    .where(TableSession.group_id == group.id, SessionTotal.hands > 0)
+                    .group_by(SessionTotal.player_id)
+                ).tuples()
+            )
+            stats = [
+                PlayerStats(
+                    player=_player_info(player, chat_id),
+                    sessions=(1 if total.hands else 0)
+                    if session_id is not None
+                    else int(session_counts.get(_id(player), 0)),
+                    hands=total.hands,
+                    wins=total.wins,
+                    self_draws=total.self_draws,
+                    dealt_in=total.dealt_in,
+                    biggest_win=int(biggest.get(_id(player), (0, 0))[0]),
+                    biggest_hua=int(biggest.get(_id(player), (0, 0))[1]),
+                    longest_streak=int(streaks.get(_id(player)) or 0),
+                    net=total.net,
+                )
+                for total, player in totals
+                if total.hands or total.net or player_id is not None
+            ]
+            stats.sort(key=lambda st: (-st.net, st.player.id))
+            return stats
+
+        return self._read(op)
 
     def history(self, chat_id: int, *, limit: int = 20) -> list[SessionSummary]:
         """The group's sessions, newest first, with each player's net."""
-        raise NotImplementedError
+
+        def op(s: Session) -> list[SessionSummary]:
+            group = self._group(s, chat_id, create=False)
+            if group is None:
+                return []
+            rows = s.scalars(
+                select(TableSession)
+                .where(TableSession.group_id == group.id)
+                .order_by(TableSession.number.desc())
+                .limit(limit)
+            )  # type: ignore[attr-defined]
+            return [_summary(s, ts, chat_id) for ts in rows]
+
+        return self._read(op)
 
     def session_summary(self, session_id: int) -> SessionSummary:
         """One session with each player's net and its hand count."""
-        raise NotImplementedError
+        return self._read(lambda s: _summary(s, _session_row(s, session_id)))
 
     def transfers(self, session_id: int) -> list[Transfer]:
         """The fewest payments that settle the session (exact for up to 8 players, greedy beyond)."""
-        raise NotImplementedError
+
+        def op(s: Session) -> list[Transfer]:
+            ts = _session_row(s, session_id)
+            chat_id = _chat_of_session(s, _id(ts))
+            rows = list(
+                s.execute(
+                    select(SessionTotal, Player)
+                    .join(Player, Player.id == SessionTotal.player_id)
+                    .where(SessionTotal.session_id == session_id)
+                    .order_by(Player.id)
+                )
+            )
+            players = {_id(p): _player_info(p, chat_id) for _t, p in rows}
+            balances = {_id(p): t.net for t, p in rows}
+            if sum(balances.values()) != 0:
+                raise errors.ZeroSumViolation(
+                    f"session totals sum to {sum(balances.values())}", total=sum(balances.values())
+                )
+            return [Transfer(players[a], players[b], amount) for a, b, amount in minimal_transfers(balances)]
+
+        return self._read(op)
+
+
+# ---- module helpers -----------------------------------------------------------------------------------
+
+
+def _retryable(exc: DBAPIError) -> bool:
+    """A unique violation or a serialization / deadlock / lock failure: the transaction can be retried."""
+    orig = exc.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(getattr(orig, "diag", None), "sqlstate", None)
+    if sqlstate is not None:
+        return sqlstate in {"23505", "40001", "40P01", "55P03"}
+    message = str(orig).lower()
+    return "unique constraint failed" in message or "database is locked" in message or "busy" in message
+
+
+def _pairs(rows: Iterable[Any]) -> dict[Any, Any]:
+    # dict(result) would treat a Result as a mapping (it has .keys()); build it from the row tuples.
+    return {key: value for key, value in rows}
+
+
+def _id(row: Any) -> int:
+    value = row.id
+    assert value is not None, "row has not been flushed"
+    return int(value)
+
+
+def _clean_name(name: str) -> str:
+    return " ".join(name.split())[:128]
+
+
+def _check_stake(stake: object) -> None:
+    if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= 1_000_000:
+        raise errors.InvalidValue(
+            f"stake must be a whole number from 1 to 1000000, got {stake!r}", field="stake", value=stake
+        )
+
+
+def _check_unlocked(ts: TableSession) -> None:
+    if ts.live_rows > 0:
+        raise errors.SeatsLocked("seats and the first dealer are fixed once a hand is recorded")
+
+
+def _int_field(payload: dict[str, Any], key: str) -> int:
+    value = payload.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise errors.InvalidValue(
+            f"payload.{key} must be a whole number, got {value!r}", field=key, value=value
+        )
+    return value
+
+
+def _note(value: object) -> str | None:
+    if value is None:
+        return None
+    return str(value)[:500]
+
+
+def _resolve_rules(name: str) -> str:
+    import scoring
+
+    try:
+        return str(scoring.resolve_rules(name))
+    except scoring.ScoringError as exc:
+        raise errors.InvalidValue(str(exc), field="rules", value=name) from exc
+
+
+def _validate_options(rules: str, options: dict[str, Any]) -> dict[str, Any]:
+    import scoring
+
+    try:
+        return dict(scoring.validate_options(rules, options))
+    except scoring.ScoringError as exc:
+        raise errors.InvalidValue(str(exc), field="options", value=repr(options)) from exc
+
+
+def _check_entry(entry: object) -> dict[str, Any]:
+    """The entry as a plain dict with only the keys an entry may carry (the ledger adds the rest)."""
+    if not isinstance(entry, dict):
+        raise errors.InvalidEntry(
+            f"an entry must be an object, got {type(entry).__name__}", detail="entry: not an object"
+        )
+    extra = sorted(str(k) for k in entry if k not in ENTRY_KEYS)
+    if extra:
+        detail = f"entry: unexpected field(s) {', '.join(extra)} (allowed: {', '.join(sorted(ENTRY_KEYS))})"
+        raise errors.InvalidEntry(detail, detail=detail)
+    event = entry.get("event", "win")
+    if event not in EVENT_KIND:
+        detail = f"event: unknown event {event!r} (win, draw, escape)"
+        raise errors.InvalidEntry(detail, detail=detail)
+    return copy.deepcopy(entry)
+
+
+def _call_scoring(request: dict[str, Any]) -> dict[str, Any]:
+    import scoring
+
+    try:
+        response = scoring.score_request(copy.deepcopy(request))
+    except scoring.ScoringError as exc:
+        raise errors.InvalidEntry(str(exc), detail=str(exc)) from exc
+    return dict(response)
+
+
+def _payments_of(response: dict[str, Any]) -> dict[str, int]:
+    raw = response.get("payments") or {}
+    payments: dict[str, int] = {}
+    for seat in SEATS:
+        value = raw.get(seat, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise errors.ZeroSumViolation(f"payment of {seat} is not an integer: {value!r}", total=None)
+        payments[seat] = value
+    total = sum(payments.values())
+    if total != 0:
+        raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
+    return {seat: amount for seat, amount in payments.items() if amount or seat in raw}
+
+
+def _refusal(preview: HandPreview) -> str:
+    return "; ".join(f"{r['winner']}: {r['reason']}" for r in preview.reasons) or "win not allowed"
+
+
+def _hua_by_seat(response: dict[str, Any]) -> dict[str, int]:
+    return {
+        str(w["winner"]): int(w.get("hua") or 0)
+        for w in response.get("wins", [])
+        if w.get("allowed", True) and w.get("winner") in SEATS
+    }
+
+
+def _deltas(hand: Hand) -> dict[int, _Delta]:
+    """What a ledger row contributes to each player's totals (net, hands, wins, 自摸, 放冲)."""
+    seat_players = {seat: int(pid) for seat, pid in hand.seat_players.items()}
+    deltas: dict[int, _Delta] = defaultdict(_Delta)
+    for seat, amount in _payments_of(hand.response).items():
+        deltas[seat_players[seat]].net += amount
+    if hand.kind == "adjust":
+        return dict(deltas)
+    for pid in seat_players.values():
+        deltas[pid].hands += 1
+    if hand.kind == "win":
+        types = {str(w.get("winner")): str(w.get("type")) for w in hand.request.get("wins", [])}
+        dealt = False
+        for win in hand.response.get("wins", []):
+            if not win.get("allowed", True) or win.get("winner") not in seat_players:
+                continue
+            deltas[seat_players[win["winner"]]].wins += 1
+            win_type = types.get(win["winner"])
+            if win_type == "self_draw":
+                deltas[seat_players[win["winner"]]].self_draws += 1
+            elif win_type in ("discard", "rob_kong"):
+                dealt = True
+        discarder = hand.request.get("discarder")
+        if dealt and discarder in seat_players:
+            deltas[seat_players[discarder]].dealt_in += 1
+    return dict(deltas)
+
+
+def _open_session_row(s: Session, group_id: int, *, lock: bool) -> TableSession | None:
+    query = select(TableSession).where(TableSession.group_id == group_id, TableSession.status == "open")
+    if lock:
+        query = query.with_for_update()
+    return s.scalars(query).first()
+
+
+def _session_row(s: Session, session_id: int) -> TableSession:
+    ts = s.get(TableSession, session_id)
+    if ts is None:
+        raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
+    return ts
+
+
+def _player_row(s: Session, player_id: int) -> Player:
+    player = s.get(Player, player_id)
+    if player is None:
+        raise errors.UnknownPlayer(f"no player {player_id}", ref=str(player_id))
+    return player
+
+
+def _chat_of_session(s: Session, session_id: int) -> int:
+    chat_id = s.scalar(
+        select(ChatGroup.chat_id)
+        .join(TableSession, TableSession.group_id == ChatGroup.id)
+        .where(TableSession.id == session_id)
+    )
+    assert chat_id is not None
+    return int(chat_id)
+
+
+def _seats(s: Session, session_id: int) -> dict[str, Player]:
+    rows = s.execute(
+        select(Seat.seat, Player)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Seat.session_id == session_id)
+    )
+    return {seat: player for seat, player in rows if seat in SEATS}
+
+
+def _group_info(group: ChatGroup) -> GroupInfo:
+    return GroupInfo(
+        chat_id=group.chat_id,
+        language=group.language,
+        rules=group.rules,
+        options=dict(group.options),
+        instant=group.instant,
+        confirm_timeout_seconds=group.confirm_timeout_seconds,
+        weekly_schedule=group.weekly_schedule,
+        created_at=_aware(group.created_at),
+    )
+
+
+def _player_info(player: Player, chat_id: int) -> PlayerInfo:
+    return PlayerInfo(
+        id=_id(player),
+        chat_id=chat_id,
+        display_name=player.display_name,
+        telegram_id=player.telegram_id,
+        username=player.username,
+    )
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _session_info(s: Session, ts: TableSession, chat_id: int | None = None) -> SessionInfo:
+    if chat_id is None:
+        chat_id = _chat_of_session(s, _id(ts))
+    seats = {
+        seat: _player_info(p, chat_id)
+        for seat, p in sorted(_seats(s, _id(ts)).items(), key=lambda kv: SEATS.index(kv[0]))
+    }
+    return SessionInfo(
+        id=_id(ts),
+        chat_id=chat_id,
+        number=ts.number,
+        rules=ts.rules,
+        options=dict(ts.options),
+        stake=ts.stake,
+        seats=seats,
+        status="open" if ts.status == "open" else "ended",
+        opened_by=ts.opened_by,
+        opened_at=_aware(ts.opened_at),
+        ended_at=_aware(ts.ended_at) if ts.ended_at else None,
+        end_reason=ts.end_reason,
+        last_activity_at=_aware(ts.last_activity_at),
+        state=DealerState.from_json(ts.state),
+        hands_played=ts.hands_played,
+        dealer_set=ts.dealer_set,
+    )
+
+
+def _hand_records(s: Session, hands: Iterable[Hand]) -> list[HandRecord]:
+    rows = list(hands)
+    payments: dict[int, dict[int, int]] = defaultdict(dict)
+    ids = [_id(h) for h in rows]
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for hand_id, player_id, amount in s.execute(
+            select(Payment.hand_id, Payment.player_id, Payment.amount).where(Payment.hand_id.in_(chunk))
+        ):  # type: ignore[attr-defined]
+            payments[hand_id][player_id] = amount
+    return [_hand_record(s, h, payments.get(_id(h), {})) for h in rows]
+
+
+def _hand_record(s: Session, hand: Hand, player_payments: dict[int, int] | None = None) -> HandRecord:
+    if player_payments is None:
+        player_payments = {
+            pid: amount
+            for pid, amount in s.execute(
+                select(Payment.player_id, Payment.amount).where(Payment.hand_id == hand.id)
+            ).tuples()
+        }
+    return HandRecord(
+        id=_id(hand),
+        session_id=hand.session_id,
+        seq=hand.seq,
+        number=hand.number,
+        kind=hand.kind,  # type: ignore[arg-type]
+        text=hand.text,
+        entry=dict(hand.entry),
+        request=dict(hand.request),
+        response=dict(hand.response),
+        payments=_payments_of(hand.response),
+        player_payments=dict(player_payments),
+        before=DealerState.from_json(hand.state_before),
+        after=DealerState.from_json(hand.state_after),
+        note=hand.note,
+        recorded_by=hand.recorded_by,
+        recorded_at=_aware(hand.recorded_at),
+        source_key=hand.source_key,
+        voided=hand.voided,
+        voided_by=hand.voided_by,
+        voided_at=_aware(hand.voided_at) if hand.voided_at else None,
+        replaced_by=hand.replaced_by,
+        replaces=hand.replaces,
+    )
+
+
+def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:
+    return Standing(
+        player=_player_info(player, chat_id),
+        seat=seat,
+        net=total.net,
+        hands=total.hands,
+        wins=total.wins,
+        self_draws=total.self_draws,
+        dealt_in=total.dealt_in,
+    )
+
+
+def _session_standings(s: Session, ts: TableSession, info: SessionInfo, chat_id: int) -> tuple[Standing, ...]:
+    seat_of = {p.id: seat for seat, p in info.seats.items()}
+    rows = [
+        _standing(total, player, chat_id, seat_of.get(_id(player)))
+        for total, player in s.execute(
+            select(SessionTotal, Player)
+            .join(Player, Player.id == SessionTotal.player_id)
+            .where(SessionTotal.session_id == ts.id)
+        )
+    ]
+    rows.sort(key=lambda r: (SEATS.index(r.seat) if r.seat else 9, r.player.id))
+    return tuple(rows)
+
+
+def _summary(s: Session, ts: TableSession, chat_id: int | None = None) -> SessionSummary:
+    info = _session_info(s, ts, chat_id)
+    totals = {
+        pid: net
+        for pid, net in s.execute(
+            select(SessionTotal.player_id, SessionTotal.net).where(SessionTotal.session_id == ts.id)
+        ).tuples()
+    }
+    return SessionSummary(session=info, totals=totals, hands_played=ts.hands_played)
+
+
+def _preview_json(preview: HandPreview) -> dict[str, Any]:
+    return {
+        "session_id": preview.session_id,
+        "kind": preview.kind,
+        "entry": preview.entry,
+        "request": preview.request,
+        "response": preview.response,
+        "payments": preview.payments,
+        "player_payments": {str(k): v for k, v in preview.player_payments.items()},
+        "before": preview.before.to_json(),
+        "after": preview.after.to_json(),
+        "note": preview.note,
+    }
+
+
+def _preview_from_json(obj: dict[str, Any]) -> HandPreview:
+    return HandPreview(
+        session_id=int(obj["session_id"]),
+        kind=obj["kind"],
+        entry=obj["entry"],
+        request=obj["request"],
+        response=obj["response"],
+        payments={k: int(v) for k, v in obj["payments"].items()},
+        player_payments={int(k): int(v) for k, v in obj["player_payments"].items()},
+        before=DealerState.from_json(obj["before"]),
+        after=DealerState.from_json(obj["after"]),
+        note=obj.get("note"),
+    )
+
+
+def _pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
+    return PendingInfo(
+        id=pending.id,
+        session_id=pending.session_id,
+        chat_id=chat_id,
+        kind=pending.kind,  # type: ignore[arg-type]
+        payload=dict(pending.payload),
+        text=pending.text,
+        preview=_preview_from_json(pending.preview) if pending.preview else None,
+        created_by=pending.created_by,
+        created_at=_aware(pending.created_at),
+        expires_at=_aware(pending.expires_at),
+        message_id=pending.message_id,
+        status=pending.status,  # type: ignore[arg-type]
+        hand_id=pending.hand_id,
+    )
