@@ -1,0 +1,243 @@
+"""Console mode: a Telegram group chat in the terminal, with the real bot behind the in-process Bot API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from bot.console.driver import AnyApplication, deliver, start_application, stop_application
+from bot.console.state import JSON, BotAPIState, Call
+from bot.console.transport import InProcessBotAPI
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+
+__all__ = ["CONSOLE_CHAT_ID", "InProcessBotAPI", "run_console", "run_console_async"]
+
+CONSOLE_CHAT_ID = -1001000000001
+CONSOLE_TOKEN = "0:CONSOLE"
+_LINE = re.compile(r"^\s*@?(?P<name>[A-Za-z0-9_\u3400-\u9fff]{1,32})\s*[:：]\s?(?P<text>.*)$")
+_PRESS = re.compile(r"^\[(?P<label>.+)\]$")
+_HELP = """\
+控制台模式 console mode: a group chat with the bot, no Telegram needed.
+  name: message      e.g.  ann: /newgame 苏州 5     bob: /join     ann: /hu 南 自摸 5花
+  name: [label]      presses the button with that label on the newest message having it
+  :admin name        makes a user a group admin      :pin on|off   lets the bot pin or not
+  :help              this text                         Ctrl-D (end of input) quits
+"""
+
+
+class ConsolePrinter:
+    """Prints what the bot does in the chat: texts, [buttons], edits, pins, dice, saved files."""
+
+    def __init__(self, out: TextIO, files_dir: Path, chat_id: int) -> None:
+        self.out = out
+        self.files_dir = files_dir
+        self.chat_id = chat_id
+
+    def __call__(self, kind: str, payload: Any) -> None:
+        if kind == "call":
+            self.show(payload)
+
+    def _print(self, head: str, body: str = "", markup: JSON | None = None) -> None:
+        lines = body.splitlines() or [""]
+        pad = " " * (len(head) + 1)
+        text = f"{head} {lines[0]}".rstrip() + "".join(f"\n{pad}{line}" for line in lines[1:])
+        rows = (markup or {}).get("inline_keyboard") or []
+        for row in rows:
+            text += "\n" + pad + " ".join(f"[{b.get('text', '')}]" for b in row)
+        print(text, file=self.out, flush=True)
+
+    def _save(self, call: Call, part: str, message: JSON) -> Path:
+        upload = call.files.get(part) or next(iter(call.files.values()), None)
+        self.files_dir.mkdir(parents=True, exist_ok=True)
+        filename = Path(upload.filename if upload else f"{part}.bin").name
+        if part == "photo":  # PTB names an unnamed upload after its MIME type; a chat shows a picture
+            content = upload.content if upload else b""
+            ext = ".png" if content.startswith(b"\x89PNG") else Path(filename).suffix or ".jpg"
+            filename = "photo" + ext
+        path = self.files_dir / f"{message['message_id']}-{filename}"
+        path.write_bytes(upload.content if upload else b"")
+        return path
+
+    def show(self, call: Call) -> None:
+        method, result = call.method, call.result
+        if not call.ok:
+            if method not in ("getChatMember", "getChatAdministrators", "getChat"):
+                self._print("bot ✗", f"{method}: {call.description}")
+            return
+        if not isinstance(result, dict) or "message_id" not in result:
+            if method == "pinChatMessage":
+                self._print(f"bot 📌 #{call.params.get('message_id')}", "pinned")
+            elif method == "unpinChatMessage":
+                self._print(f"bot 📌 #{call.params.get('message_id', '')}", "unpinned")
+            elif method == "answerCallbackQuery" and call.params.get("text"):
+                self._print("bot 💬", str(call.params["text"]))
+            elif method == "deleteMessage":
+                self._print(f"bot 🗑 #{call.params.get('message_id')}", "deleted")
+            return
+        head = f"bot #{result['message_id']}"
+        if method.startswith("edit"):
+            self._print(f"bot ✎ #{result['message_id']}", result.get("text") or result.get("caption") or "",
+                        result.get("reply_markup"))
+        elif "dice" in result:
+            dice = result["dice"]
+            self._print(f"bot 🎲 #{result['message_id']}", f"{dice['emoji']} {dice['value']}")
+        elif "photo" in result:
+            path = self._save(call, "photo", result)
+            self._print(f"bot 🖼 #{result['message_id']}", f"{path}\n{result.get('caption', '')}".rstrip(),
+                        result.get("reply_markup"))
+        elif "document" in result:
+            path = self._save(call, "document", result)
+            self._print(f"bot 📎 #{result['message_id']}", f"{path}\n{result.get('caption', '')}".rstrip(),
+                        result.get("reply_markup"))
+        else:
+            self._print(head, result.get("text", ""), result.get("reply_markup"))
+
+
+class ConsoleChat:
+    """Turns console lines into Updates for the application, one at a time, in order."""
+
+    def __init__(self, app: AnyApplication, transport: InProcessBotAPI, chat_id: int, out: TextIO,
+                 snapshot_path: Path) -> None:
+        self.app = app
+        self.transport = transport
+        self.state = transport.state
+        self.chat_id = chat_id
+        self.out = out
+        self.snapshot_path = snapshot_path
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    async def handle_line(self, line: str) -> None:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return
+        if line.startswith(":"):
+            self.control(line[1:].split())
+            return
+        match = _LINE.match(line)
+        if not match:
+            self.say("？ 格式 format: name: message   或 or   name: [button label]   (:help)")
+            return
+        name, text = match.group("name"), match.group("text").strip()
+        chat = self.state.chat(self.chat_id)
+        if chat.creator is None:  # whoever speaks first created the group, as in a real chat
+            chat.creator = self.state.user(name)["id"]
+        press = _PRESS.match(text)
+        if press:
+            try:
+                update = self.state.press(self.chat_id, name, None, press.group("label").strip())
+            except (KeyError, ValueError) as exc:
+                self.say(f"？ {exc.args[0] if exc.args else exc}")
+                return
+        elif text:
+            update = self.state.message(self.chat_id, name, text)
+        else:
+            return
+        await deliver(self.app, update)
+        self.save()
+
+    def control(self, words: list[str]) -> None:
+        if not words or words[0] == "help":
+            self.say(_HELP.rstrip())
+        elif words[0] == "admin" and len(words) == 2:
+            chat = self.state.chat(self.chat_id)
+            admins = [self.state.users_by_id[uid] for uid in chat.admins if uid in self.state.users_by_id]
+            self.state.set_admins(self.chat_id, [*admins, words[1]])
+            self.say(f"✓ {words[1]} is a group admin")
+        elif words[0] == "pin" and len(words) == 2 and words[1] in ("on", "off"):
+            self.state.set_can_pin(self.chat_id, words[1] == "on")
+            self.say(f"✓ pinning {words[1]}")
+        else:
+            self.say("？ :help  :admin name  :pin on|off")
+
+    def save(self) -> None:
+        self.snapshot_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.snapshot_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.state.snapshot(), ensure_ascii=False), encoding="utf-8")
+        tmp.replace(self.snapshot_path)
+
+
+def _read_lines(stream: TextIO, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
+    try:
+        for line in iter(stream.readline, ""):
+            loop.call_soon_threadsafe(queue.put_nowait, line)
+    finally:
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+
+async def run_console_async(
+    settings: Settings,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    transport: InProcessBotAPI | None = None,
+    build: Callable[..., AnyApplication] | None = None,
+) -> int:
+    """Runs console mode until end of input; returns the exit status (0).
+
+    `build(settings, request=..., get_updates_request=...)` defaults to `bot.app.build_application`.
+    """
+    from pydantic import SecretStr
+
+    if build is None:
+        from bot.app import build_application as build
+
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    console_dir = Path(settings.data_dir) / "console"
+    snapshot_path = console_dir / "chat.json"
+    if transport is None:
+        state = BotAPIState()
+        if snapshot_path.exists():
+            state.restore(json.loads(snapshot_path.read_text(encoding="utf-8")))
+        transport = InProcessBotAPI(state)
+    if CONSOLE_CHAT_ID not in transport.state.chats:
+        transport.add_group(CONSOLE_CHAT_ID, "控制台牌桌 console table")
+    if settings.telegram_bot_token is None:
+        settings = settings.model_copy(update={"telegram_bot_token": SecretStr(CONSOLE_TOKEN)})
+    app = build(settings, request=transport, get_updates_request=transport)
+    # Telegram's flood limits (20 messages a minute in a group) would only stall a terminal session.
+    app.bot._rate_limiter = None  # type: ignore[attr-defined]
+    chat = ConsoleChat(app, transport, CONSOLE_CHAT_ID, out, snapshot_path)
+    unsubscribe = transport.state.subscribe(ConsolePrinter(out, console_dir / "files", CONSOLE_CHAT_ID))
+    interactive = stdin.isatty()
+    if interactive:
+        chat.say(_HELP.rstrip())
+    await start_application(app)
+    # A daemon thread reads stdin: a blocked readline must not keep the process alive after Ctrl-C.
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+    reader = threading.Thread(target=_read_lines, args=(stdin, loop, lines), daemon=True)
+    reader.start()
+    try:
+        while True:
+            line = await lines.get()
+            if line is None:
+                break
+            if not interactive and line.strip():
+                chat.say(line.rstrip("\n"))
+            await chat.handle_line(line)
+    finally:
+        await stop_application(app)
+        unsubscribe()
+        chat.save()
+    return 0
+
+
+def run_console(settings: Settings, *, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Console mode (no TELEGRAM_BOT_TOKEN): each line `name: message` goes to the bot as that user's group
+    message, `name: [label]` presses a button; replies print as text with [buttons]. Ends at end of input."""
+    try:
+        return asyncio.run(run_console_async(settings, stdin=stdin, stdout=stdout))
+    except KeyboardInterrupt:
+        print(file=stdout or sys.stdout)
+        return 0

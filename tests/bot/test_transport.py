@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from harness import HandlerError, Table
@@ -12,6 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
 
+from bot.console import run_console_async
 from bot.console.markup import incoming_entities, visible_text
 from bot.console.state import BotAPIState, decode_params
 from bot.console.transport import InProcessBotAPI
@@ -57,7 +59,7 @@ async def pin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def files(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert update.effective_chat is not None
-    await context.bot.send_photo(update.effective_chat.id, io.BytesIO(b"\x89PNG fake"), caption="走势")
+    await context.bot.send_photo(update.effective_chat.id, io.BytesIO(b"\x89PNG\r\n fake"), caption="走势")
     await context.bot.send_document(update.effective_chat.id, b"hand,E\n1,600\n", filename="ledger.csv")
 
 
@@ -192,7 +194,7 @@ async def test_uploads_are_stored(app: AppT) -> None:
     application, transport = app
     await deliver(application, transport.message(CHAT, "ann", "/files"))
     photo, document = transport.calls_of("sendPhoto", "sendDocument")
-    assert photo.files["photo"].content == b"\x89PNG fake" and photo.result["caption"] == "走势"
+    assert photo.files["photo"].content == b"\x89PNG\r\n fake" and photo.result["caption"] == "走势"
     assert document.files["document"].filename == "ledger.csv"
     stored = transport.state.files[document.result["document"]["file_id"]]
     assert stored.content == b"hand,E\n1,600\n" and stored.mime_type == "text/csv"
@@ -332,3 +334,38 @@ async def test_harness_table_reads_turns_replies_edits_and_pins() -> None:
             await table.say("dan", "/boom")
     finally:
         await table.stop()
+
+
+def tiny_application(settings: object, *, request: InProcessBotAPI, get_updates_request: InProcessBotAPI,
+                     ) -> Application:
+    builder = ApplicationBuilder().token("123:TEST").request(request).get_updates_request(get_updates_request)
+    application = builder.arbitrary_callback_data(True).build()
+    for name, callback in {"newgame": lobby, "files": files, "roll": roll, "pin": pin}.items():
+        application.add_handler(CommandHandler(name, callback))
+    application.add_handler(CallbackQueryHandler(on_button))
+    return application
+
+
+async def test_console_prints_replies_buttons_edits_and_saves_files(tmp_path: Path) -> None:
+    from bot.settings import Settings
+
+    settings = Settings(_env_file=None, data_dir=tmp_path, telegram_bot_token=None)  # type: ignore[call-arg]
+    script = "ann: /newgame\nbob: [加入]\nbob: [开始]\nnonsense\n:pin off\ncat: /pin\nann: /files\n"
+    out = io.StringIO()
+    status = await run_console_async(settings, stdin=io.StringIO(script), stdout=out, build=tiny_application)
+    assert status == 0
+    text = out.getvalue()
+    assert "ann: /newgame\nbot #2 新牌局 苏州 5\n       [加入] [取消]\n" in text
+    assert "bot 💬 Bob ('join', 1)\nbot ✎ #2 已加入: bob ('join', 1)\n" in text
+    assert "？ no button labelled '开始'" in text and "？ 格式 format" in text
+    assert "bot ✗ pinChatMessage: Bad Request: not enough rights" in text
+    files_dir = tmp_path / "console" / "files"
+    assert sorted(p.name for p in files_dir.iterdir()) == ["7-photo.png", "8-ledger.csv"]
+    assert (files_dir / "8-ledger.csv").read_bytes() == b"hand,E\n1,600\n"
+    photo, document = files_dir / "7-photo.png", files_dir / "8-ledger.csv"
+    assert f"bot 🖼 #7 {photo}\n         走势\nbot 📎 #8 {document}" in text
+    # The chat survives a restart: message ids go on where they stopped.
+    again = io.StringIO()
+    more = io.StringIO("dan: /newgame\n")
+    await run_console_async(settings, stdin=more, stdout=again, build=tiny_application)
+    assert "bot #10 新牌局 苏州 5" in again.getvalue()
