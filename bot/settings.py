@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
     webhook_secret: SecretStr | None = None
+    webhook_path: str = ""  # the path the local server listens on; empty = the path of WEBHOOK_URL
     default_language: Literal["zh-Hans", "zh-Hant", "en"] = "zh-Hans"
     confirm_timeout_seconds: int = 120
     idle_end_hours: float = 6
@@ -59,8 +60,13 @@ class Settings(BaseSettings):
     def _defaults_and_webhook(self) -> Settings:
         if not self.database_url:
             self.database_url = f"sqlite:///{self.data_dir / 'mahjong.db'}"
-        if self.mode == "webhook" and not self.webhook_url:
-            raise ValueError("mode=webhook needs WEBHOOK_URL")
+        if self.mode == "webhook":
+            if not self.webhook_url:
+                raise ValueError("mode=webhook needs WEBHOOK_URL")
+            if not self.webhook_path:
+                from urllib.parse import urlsplit
+
+                self.webhook_path = urlsplit(self.webhook_url).path.lstrip("/")
         return self
 
     @property

@@ -98,7 +98,19 @@ def t(lang: str | None, key: str, /, **params: object) -> str:
             log.warning("missing message key %s", key)
             return key
     try:
-        return template.format(**params)
-    except (KeyError, IndexError, ValueError):
-        log.warning("bad parameters for message %s in %s: %s", key, code, sorted(params))
+        return template.format_map(_Params(key, params))
+    except (IndexError, ValueError, AttributeError):
+        log.warning("bad template or parameters for message %s in %s: %s", key, code, sorted(params))
         return template
+
+
+class _Params(dict[str, object]):
+    """Format parameters where a missing one renders empty (and is logged) instead of failing a reply."""
+
+    def __init__(self, key: str, params: Mapping[str, object]) -> None:
+        super().__init__(params)
+        self.key = key
+
+    def __missing__(self, name: str) -> str:
+        log.warning("message %s has no parameter %s", self.key, name)
+        return ""

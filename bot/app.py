@@ -1,0 +1,126 @@
+"""`build_application`: the one place that wires settings, ledger, handlers, buttons, jobs and the menu."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telegram import Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    InvalidCallbackData,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+from telegram.request import BaseRequest
+
+from bot.commands import COMMANDS, bot_commands
+from bot.handlers import errors, flow, recording, rules, session, table
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+CONSOLE_TOKEN = "123456:console-mode-no-token"  # syntactically valid; only ever sent to the in-process API
+RECENT_UPDATES = 2048  # update ids remembered to drop a redelivered update
+
+AnyApplication = Application[Any, Any, Any, Any, Any, Any]
+
+
+def make_ledger(settings: Settings) -> Any:
+    """The ledger service on the configured database (created and migrated on first use)."""
+    from bot.ledger import LedgerService
+
+    if settings.database_url.startswith("sqlite:///"):
+        path = settings.database_url.removeprefix("sqlite:///")
+        if path and path != ":memory:":
+            from pathlib import Path
+
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return LedgerService.from_url(
+        settings.database_url,
+        default_language=settings.default_language,
+        default_confirm_timeout_seconds=settings.confirm_timeout_seconds,
+    )
+
+
+async def drop_redelivered(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Stop an update already handled by this process (Telegram redelivers when an answer got lost).
+    Writes are idempotent in the ledger too; this keeps a second preview or reply from appearing."""
+    seen: dict[int, None] = context.bot_data.setdefault("recent_updates", {})
+    if update.update_id in seen:
+        log.info("dropping redelivered update %s", update.update_id)
+        raise ApplicationHandlerStop
+    seen[update.update_id] = None
+    if len(seen) > RECENT_UPDATES:
+        for old in list(seen)[: len(seen) - RECENT_UPDATES]:
+            del seen[old]
+
+
+def register_handlers(application: AnyApplication) -> None:
+    """Every handler, from the command table plus the buttons, unknown commands and the error handler."""
+    application.add_handler(TypeHandler(Update, drop_redelivered), group=-1)
+    for command in COMMANDS:
+        application.add_handler(CommandHandler(command.name, command.callback))
+    application.add_handler(CallbackQueryHandler(recording.pending_pressed, pattern=recording.PendingPress))
+    application.add_handler(CallbackQueryHandler(flow.flow_pressed, pattern=flow.HuFlow))
+    application.add_handler(CallbackQueryHandler(session.join_pressed, pattern=table.JoinPress))
+    application.add_handler(CallbackQueryHandler(rules.rules_pressed, pattern=rules.RulesPress))
+    application.add_handler(CallbackQueryHandler(errors.stale_button, pattern=InvalidCallbackData))
+    application.add_handler(MessageHandler(filters.COMMAND, errors.unknown_command))
+    application.add_error_handler(errors.error_handler)
+
+
+async def post_init(application: AnyApplication) -> None:
+    """After the bot is initialized: the Telegram menu per language, and expiry jobs of open previews."""
+    try:
+        await application.bot.set_my_commands(bot_commands("zh-Hans"))
+        await application.bot.set_my_commands(bot_commands("en"), language_code="en")
+    except Exception as exc:  # a missing menu must not keep the bot from starting
+        log.warning("set_my_commands failed: %s", exc)
+    await recording.restore_expiry_jobs(application)
+
+
+def setup_jobs(application: AnyApplication) -> None:
+    """D's scheduled jobs (idle auto-end, persistent job store) when that package provides them."""
+    try:
+        from bot.jobs import setup_jobs as setup
+    except ImportError:
+        log.warning("bot.jobs.setup_jobs is not available: no idle auto-end job")
+        return
+    setup(application)
+
+
+def build_application(
+    settings: Settings,
+    *,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+    ledger: Any | None = None,
+) -> AnyApplication:
+    """The real Application: token (or a console placeholder), Bot API base URL, rate limiter, arbitrary
+    callback data, the ledger in `bot_data["ledger"]`, every handler, jobs and the command menu."""
+    builder = ApplicationBuilder().token(settings.token or CONSOLE_TOKEN)
+    if settings.telegram_base_url:
+        # Given as the Bot API documents it (`http://127.0.0.1:8081/bot`); files live under `/file/bot`.
+        base = settings.telegram_base_url
+        builder = builder.base_url(base)
+        if base.rstrip("/").endswith("/bot"):
+            builder = builder.base_file_url(base.rstrip("/")[: -len("/bot")] + "/file/bot")
+    builder = builder.rate_limiter(AIORateLimiter()).arbitrary_callback_data(True).post_init(post_init)
+    if request is not None:
+        builder = builder.request(request)
+    if get_updates_request is not None:
+        builder = builder.get_updates_request(get_updates_request)
+    application = builder.build()
+    application.bot_data["settings"] = settings
+    application.bot_data["ledger"] = ledger if ledger is not None else make_ledger(settings)
+    register_handlers(application)
+    setup_jobs(application)
+    return application

@@ -1,0 +1,1 @@
+"""Telegram handlers, one small module per topic; `bot.commands` wires them."""

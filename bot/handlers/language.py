@@ -1,0 +1,27 @@
+"""/lang: show or switch the chat's language (zh-Hans, zh-Hant, en)."""
+
+from __future__ import annotations
+
+from bot.handlers.common import Refusal, Turn, command, set_chat_language
+from bot.i18n import normalize_language, t
+
+
+@command("lang", group_only=False)
+async def lang(turn: Turn) -> None:
+    """/lang shows the language; `/lang en` / `/lang zh-hant` / `/lang 简体` switches it.
+
+    Anyone may switch while no table is open; during a session, seated players and admins."""
+    if not turn.text:
+        await turn.reply("lang.current", language=turn.t("lang.name"))
+        await turn.reply("lang.usage")
+        return
+    chosen = normalize_language(turn.text)
+    if chosen is None:
+        raise Refusal("err.unknown_language", usage=True, value=turn.text)
+    if turn.is_group:
+        session = await turn.run(turn.ledger.current_session, turn.chat_id)
+        if session is not None:
+            await turn.require_writer(session)
+    await turn.run(turn.ledger.update_group, turn.chat_id, language=chosen)
+    set_chat_language(turn.context, turn.chat_id, chosen)
+    await turn.say(t(chosen, "lang.set"))

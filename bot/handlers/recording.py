@@ -1,0 +1,309 @@
+"""Recording: /hu /draw /escape /adjust /undo /edit → preview with Confirm/Cancel → commit → card + result.
+
+Every write reads like: update → parse → scoring (the ledger's preview) → ledger (one transaction, in a
+thread) → render → reply. Nothing counts before Confirm unless the group set `instant`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import TelegramError
+from telegram.ext import Application, ContextTypes
+
+from bot.handlers.common import Refusal, Turn, button, chat_language, command, ledger_of
+from bot.handlers.table import refresh_card
+from bot.ledger.errors import PendingCancelled, PendingExpired, PendingStale
+from bot.ledger.results import CommitResult, PendingInfo, SessionInfo
+from bot.render import hand_summary, preview_text, result_line
+
+log = logging.getLogger(__name__)
+
+PendingKind = Literal["hand", "adjust", "edit", "undo"]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPress:
+    """Callback data of a preview's buttons: which pending entry, and Confirm or Cancel."""
+
+    pending_id: str
+    action: Literal["confirm", "cancel"]
+
+
+def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
+    """The grammar's `resolve(word) -> seat | None` over the seated table, in memory (no database call):
+    E/S/W/N, 东南西北/東, @username, or a seated player's name (case-insensitive)."""
+    from bot.grammar import make_resolver
+
+    names: dict[str, list[str]] = {}
+    for seat, player in session.seats.items():
+        names[seat] = [player.name, *([f"@{player.username}"] if player.username else [])]
+    return make_resolver(names)  # type: ignore[return-value]
+
+
+def confirm_markup(turn: Turn, pending_id: str, kind: PendingKind) -> InlineKeyboardMarkup:
+    """[Confirm] [Cancel] under a preview (or [Void it] [Keep it] under an undo question)."""
+    yes, no = ("undo.confirm", "undo.cancel") if kind == "undo" else ("preview.confirm", "preview.cancel")
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(turn.t(yes), callback_data=PendingPress(pending_id, "confirm")),
+        InlineKeyboardButton(turn.t(no), callback_data=PendingPress(pending_id, "cancel")),
+    ]])
+
+
+async def writable_session(turn: Turn) -> SessionInfo:
+    """The open table, and the sender may write to it."""
+    session = await turn.require_session()
+    await turn.require_writer(session)
+    return session
+
+
+def pending_text(turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint: bool = True) -> str:
+    """The message that shows a pending entry: the itemized preview (or the undo question)."""
+    if pending.kind == "undo":
+        number = pending.payload.get("number", "?")
+        return turn.t("undo.ask", n=number, summary=pending.payload.get("summary", ""))
+    assert pending.preview is not None
+    note = None
+    number = None
+    if pending.kind == "edit":
+        number = pending.payload.get("number")
+        note = turn.t("preview.replace", n=number)
+    text = preview_text(turn.lang, pending.preview, session, number=number, note=note)
+    if hint:
+        minutes = max(1, round((pending.expires_at - pending.created_at).total_seconds() / 60))
+        text += "\n" + turn.t("preview.confirm_hint", minutes=minutes)
+    return text
+
+
+async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: dict[str, Any],
+                 *, edit_message_id: int | None = None) -> None:
+    """Preview an entry with Confirm/Cancel, or commit it at once when the group is `instant`."""
+    ledger = turn.ledger
+    group = await turn.run(ledger.get_group, turn.chat_id)
+    if group.instant and kind != "undo":
+        result = await turn.run(commit_now, turn, kind, payload)
+        await after_commit(turn, kind, result)
+        return
+    pending = await turn.run(ledger.create_pending, turn.chat_id, kind, payload, by=turn.user,
+                             text=turn.text or None)
+    text = pending_text(turn, pending, session)
+    markup = confirm_markup(turn, pending.id, kind)
+    if edit_message_id is not None:
+        await turn.context.bot.edit_message_text(text, chat_id=turn.chat_id, message_id=edit_message_id,
+                                                 reply_markup=markup)
+        message_id = edit_message_id
+    else:
+        message_id = (await turn.say(text, markup)).message_id
+    pending = await turn.run(ledger.set_pending_message, pending.id, message_id)
+    schedule_expiry(turn.context.application, pending)
+
+
+def commit_now(turn: Turn, kind: PendingKind, payload: dict[str, Any]) -> CommitResult:
+    """The direct ledger operation of an `instant` group (runs in a thread), idempotent on the update."""
+    ledger, chat_id, key, by = turn.ledger, turn.chat_id, turn.source_key, turn.user
+    text = turn.text or None
+    if kind == "hand":
+        return ledger.commit(chat_id, payload, by=by, source_key=key, text=text)
+    if kind == "edit":
+        return ledger.edit(chat_id, payload["number"], payload["entry"], by=by, source_key=key, text=text)
+    if kind == "adjust":
+        return ledger.adjust(chat_id, payload["payer"], payload["payee"], payload["amount"],
+                             note=payload.get("note"), by=by, source_key=key, text=text)
+    return ledger.undo(chat_id, by=by, source_key=key)
+
+
+async def after_commit(turn: Turn, kind: PendingKind, result: CommitResult) -> None:
+    """Reply with the one-line result and edit the pinned card."""
+    if kind == "undo":
+        text = turn.t("result.undone", n=result.hand.number)
+    elif kind == "edit":
+        text = turn.t("result.edited", n=result.hand.number) + "\n" + result_line(turn.lang, result.hand)
+    else:
+        text = result_line(turn.lang, result.hand)
+    await turn.say(text)
+    await refresh_card(turn, result.session)
+
+
+# ---- the commands --------------------------------------------------------------------------------
+
+
+@command("hu")
+async def hu(turn: Turn) -> None:
+    """/hu <winner> <how> [details]; /hu alone starts the button flow."""
+    from bot.grammar import parse_hu
+    from bot.handlers.flow import start_flow
+
+    session = await writable_session(turn)
+    if not turn.text:
+        await start_flow(turn, session)
+        return
+    entry = parse_hu(turn.text, seat_resolver(session))
+    await submit(turn, session, "hand", entry)
+
+
+@command("draw")
+async def draw(turn: Turn) -> None:
+    """/draw: 荒庄, no payments; the dealer moves by the rules."""
+    if turn.text:
+        raise Refusal("err.too_many_args", usage=True, value=turn.text)
+    from bot.grammar import parse_draw
+
+    session = await writable_session(turn)
+    await submit(turn, session, "hand", parse_draw(turn.text))
+
+
+@command("escape")
+async def escape(turn: Turn) -> None:
+    """/escape <player>: 逃跑, the leaver pays 120 花 split among the other three."""
+    from bot.grammar import parse_escape
+
+    session = await writable_session(turn)
+    entry = parse_escape(turn.text, seat_resolver(session))
+    await submit(turn, session, "hand", entry)
+
+
+@command("adjust")
+async def adjust(turn: Turn) -> None:
+    """/adjust <from> <to> <amount> [note]: a zero-sum side payment kept with its note."""
+    from bot.grammar import parse_adjust
+
+    session = await writable_session(turn)
+    parsed = parse_adjust(turn.text, seat_resolver(session), strict=True)
+    payer, payee = session.seats[parsed.payer], session.seats[parsed.payee]
+    payload = {"payer": payer.id, "payee": payee.id, "amount": parsed.amount, "note": parsed.note or None}
+    await submit(turn, session, "adjust", payload)
+
+
+@command("undo")
+async def undo(turn: Turn) -> None:
+    """/undo: void the last row after a confirm button; dealer, 连庄 and 滴零 roll back with it."""
+    if turn.text:
+        raise Refusal("err.too_many_args", usage=True, value=turn.text)
+    session = await writable_session(turn)
+    hands = await turn.run(turn.ledger.hands, session.id)
+    if not hands:
+        raise Refusal("err.nothing_to_undo")
+    last = hands[-1]
+    payload = {"number": last.number, "summary": hand_summary(turn.lang, last)}
+    await submit(turn, session, "undo", payload)
+
+
+@command("edit")
+async def edit(turn: Turn) -> None:
+    """/edit <n> <entry>: replace hand n; every later hand is re-scored from the corrected dealer state."""
+    from bot.grammar import parse_edit, parse_entry
+
+    session = await writable_session(turn)
+    number, typed = parse_edit(turn.text)
+    entry = parse_entry(typed, seat_resolver(session))
+    await submit(turn, session, "edit", {"number": number, "entry": entry})
+
+
+# ---- Confirm / Cancel ------------------------------------------------------------------------------
+
+
+@button
+async def pending_pressed(turn: Turn, data: PendingPress) -> None:
+    """Confirm commits the pending entry exactly once; Cancel drops it. Seated players or admins only."""
+    ledger = turn.ledger
+    pending = await turn.run(ledger.get_pending, data.pending_id)
+    session = await turn.run(ledger.get_session, pending.session_id)
+    await turn.require_writer(session)
+    query = turn.update.callback_query
+    assert query is not None
+    who = turn.user.display_name if turn.user else "?"
+    if data.action == "cancel":
+        await turn.run(ledger.cancel_pending, pending.id, by=turn.user)
+        await _close_preview(turn, pending, session, turn.t("preview.cancelled"))
+        return
+    try:
+        result = await turn.run(ledger.confirm_pending, pending.id, by=turn.user)
+    except (PendingExpired, PendingCancelled, PendingStale) as exc:
+        from bot.handlers.common import error_text
+
+        await _close_preview(turn, pending, session, error_text(turn.lang, exc))
+        await turn.answer(error_text(turn.lang, exc), alert=True)
+        return
+    if not result.created:
+        await turn.answer(turn.t("err.gone"))
+        return
+    await turn.answer(turn.t("preview.recorded_toast"))
+    await _close_preview(turn, pending, session, turn.t("preview.confirmed", player=who))
+    await after_commit(turn, pending.kind, result)
+
+
+async def _close_preview(turn: Turn, pending: PendingInfo, session: SessionInfo, status: str) -> None:
+    """Replace a preview's buttons by a status line (confirmed / cancelled / expired)."""
+    if pending.message_id is None:
+        return
+    text = pending_text(turn, pending, session, hint=False) + "\n" + status
+    try:
+        await turn.context.bot.edit_message_text(text, chat_id=pending.chat_id, message_id=pending.message_id)
+    except TelegramError as exc:
+        log.info("could not close preview %s: %s", pending.id, exc)
+
+
+# ---- expiry ------------------------------------------------------------------------------------------
+
+
+def schedule_expiry(application: Application[Any, Any, Any, Any, Any, Any], pending: PendingInfo) -> None:
+    """Expire a pending entry at its deadline. The one place that schedules it: a plain JobQueue job;
+    pending entries live in the database, so `restore_expiry_jobs` reschedules them after a restart."""
+    job_queue = application.job_queue
+    if job_queue is None:
+        log.warning("no JobQueue: pending entry %s will only expire on the next sweep", pending.id)
+        return
+    when = pending.expires_at
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    job_queue.run_once(expire_pending_job, when=max(when, datetime.now(UTC)), chat_id=pending.chat_id,
+                       name=f"pending:{pending.id}", data=pending.id)
+
+
+async def expire_pending_job(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Mark every overdue pending entry expired and edit its preview to say so."""
+    import asyncio
+
+    ledger = ledger_of(context)
+    expired = await asyncio.to_thread(ledger.expire_pending)
+    for pending in expired:
+        await close_expired(context, pending)
+
+
+async def close_expired(context: ContextTypes.DEFAULT_TYPE, pending: PendingInfo) -> None:
+    """Edit one expired preview: buttons gone, an 'expired, not recorded' line."""
+    import asyncio
+
+    if pending.message_id is None:
+        return
+    lang = await chat_language(context, chat_id=pending.chat_id)
+    from bot.i18n import t
+    from bot.render import preview_text as render_preview
+
+    if pending.preview is not None:
+        session = await asyncio.to_thread(ledger_of(context).get_session, pending.session_id)
+        number = pending.payload.get("number") if pending.kind == "edit" else None
+        text = render_preview(lang, pending.preview, session, number=number) + "\n" + t(lang, "err.expired")
+    else:
+        text = t(lang, "err.expired")
+    try:
+        await context.bot.edit_message_text(text, chat_id=pending.chat_id, message_id=pending.message_id)
+    except TelegramError as exc:
+        log.info("could not mark pending %s expired: %s", pending.id, exc)
+
+
+async def restore_expiry_jobs(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """After a start: schedule the expiry of every pending entry still open (overdue ones right away)."""
+    import asyncio
+
+    ledger = application.bot_data["ledger"]
+    sessions = await asyncio.to_thread(ledger.open_sessions)
+    for chat_id in {s.chat_id for s in sessions}:
+        for pending in await asyncio.to_thread(ledger.open_pending, chat_id):
+            schedule_expiry(application, pending)
+

@@ -1,0 +1,45 @@
+"""/roll: two Telegram dice (sendDice) for the coming hand: first dealer on hand one, 豹子 on a double."""
+
+from __future__ import annotations
+
+from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.table import refresh_card
+from bot.ledger.results import SEATS
+
+DICE = "🎲"
+
+
+def dealer_by_dice(total: int, start: str = "E") -> str:
+    """Count the dice total round the table from `start` (1 = start itself), the usual way to pick a seat.
+
+    >>> dealer_by_dice(2), dealer_by_dice(5), dealer_by_dice(12)
+    ('S', 'E', 'N')
+    """
+    return SEATS[(SEATS.index(start) + total - 1) % len(SEATS)]
+
+
+@command("roll")
+async def roll(turn: Turn) -> None:
+    """/roll: send two dice; their sum seats the first dealer before hand one, a double marks 豹子."""
+    if turn.text:
+        raise Refusal("err.too_many_args", usage=True, value=turn.text)
+    session = await turn.require_session()
+    await turn.require_writer(session)
+    bot = turn.context.bot
+    first = await bot.send_dice(turn.chat_id, emoji=DICE)
+    second = await bot.send_dice(turn.chat_id, emoji=DICE)
+    assert first.dice is not None and second.dice is not None
+    a, b = first.dice.value, second.dice.value
+    lines = [turn.t("roll.result", a=a, b=b, total=a + b)]
+    if session.hands_played == 0 and not session.dealer_set:
+        seat = dealer_by_dice(a + b)
+        session = await turn.run(turn.ledger.set_dealer, turn.chat_id, seat)
+        player = session.seats.get(seat)
+        lines.append(turn.t("roll.dealer", wind=turn.wind(seat), player=player.name if player else "—"))
+    double = a == b
+    if double or session.state.baozi:
+        session = await turn.run(turn.ledger.mark_baozi, turn.chat_id, double)
+    if double:
+        lines.append(turn.t("roll.baozi"))
+    await turn.say("\n".join(lines))
+    await refresh_card(turn, session)

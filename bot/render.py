@@ -1,0 +1,341 @@
+"""Plain-text rendering of previews, one-line results, the pinned table card, ledgers and standings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bot.i18n import t
+from bot.ledger.results import (
+    SEATS,
+    HandPreview,
+    HandRecord,
+    LedgerRow,
+    PlayerStats,
+    SessionInfo,
+    SessionSummary,
+    Standing,
+)
+
+MINUS = "−"  # U+2212: reads as a minus sign next to CJK text, unlike a hyphen
+CARD_HANDS = 12  # hands shown on the pinned card; /ledger shows them all
+MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters per message
+
+
+def wind(lang: str | None, seat: object) -> str:
+    """东 / 東 / E for a seat letter; anything else as given."""
+    return t(lang, f"wind.{seat}") if seat in SEATS else str(seat)
+
+
+def signed(amount: int) -> str:
+    """`+600`, `−200`, `0`.
+
+    >>> signed(600), signed(-200), signed(0)
+    ('+600', '−200', '0')
+    """
+    if amount > 0:
+        return f"+{amount}"
+    if amount < 0:
+        return f"{MINUS}{-amount}"
+    return "0"
+
+
+def rules_name(lang: str | None, rules: str) -> str:
+    """苏州麻将 / 宿州麻将 in the chat's language."""
+    return t(lang, f"rules_name.{rules}")
+
+
+def term_name(lang: str | None, term_id: str, fallback: str | None = None) -> str:
+    """A pattern, 花 item or settlement term by id in the chat's language (names from scoring.TERMS)."""
+    from scoring import TERMS
+
+    term = TERMS.get(term_id)
+    if term is None:
+        return fallback or term_id
+    if lang == "en":
+        return term.en
+    if lang == "zh-Hant":
+        return term.zh_hant
+    return term.zh
+
+
+def player_name(session: SessionInfo, seat: str) -> str:
+    """The seated player's name, or the seat letter for an empty seat."""
+    player = session.seats.get(seat)
+    return player.name if player else seat
+
+
+def payments_text(lang: str | None, payments: Mapping[str, int], first: Sequence[str] = ()) -> str:
+    """`南 +600 · 东 −200 · 西 −200 · 北 −200`: the winners first, then seat order; zero amounts left out.
+
+    >>> payments_text("zh-Hans", {"E": -200, "S": 600, "W": -200, "N": -200}, ["S"])
+    '南 +600 · 东 −200 · 西 −200 · 北 −200'
+    """
+    order = [s for s in first if s in payments] + [s for s in SEATS if s not in first]
+    parts = [f"{wind(lang, s)} {signed(payments[s])}" for s in order if payments.get(s)]
+    return " · ".join(parts) if parts else "0"
+
+
+def _streak(lang: str | None, streak: int) -> str:
+    return t(lang, "result.streak", streak=streak) if streak > 0 else ""
+
+
+def _wins(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(entry.get("wins") or [])
+
+
+def _how(lang: str | None, prefix: str, entry: Mapping[str, Any], win: Mapping[str, Any]) -> str:
+    """How one win came about: 自摸 / 冲 西 / 抢杠 西 / 包饺子."""
+    flags = win.get("flags") or {}
+    fed = flags.get("kong_fed_by")
+    if fed:
+        return t(lang, f"{prefix}.kong_fed", discarder=wind(lang, fed))
+    kind = win.get("type", "self_draw")
+    discarder = wind(lang, entry.get("discarder"))
+    if kind == "discard":
+        return t(lang, f"{prefix}.discard", discarder=discarder)
+    if kind == "rob_kong":
+        return t(lang, f"{prefix}.rob_kong", discarder=discarder)
+    return t(lang, f"{prefix}.self_draw")
+
+
+def _hua_by_winner(response: Mapping[str, Any]) -> dict[str, int]:
+    return {w["winner"]: int(w.get("hua") or 0) for w in response.get("wins", [])}
+
+
+def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
+    """A short description of one row: `南 自摸 40花`, `荒庄`, `北 逃跑`, `调账 东→西 50`."""
+    entry, response = hand.entry, hand.response
+    if hand.kind == "draw":
+        return t(lang, "row.draw")
+    if hand.kind == "escape":
+        return t(lang, "row.escape", player=wind(lang, entry.get("escaper")))
+    if hand.kind == "adjust":
+        payer = next((s for s, a in hand.payments.items() if a < 0), "?")
+        payee = next((s for s, a in hand.payments.items() if a > 0), "?")
+        return t(lang, "row.adjust", payer=wind(lang, payer), payee=wind(lang, payee),
+                 amount=max(hand.payments.values(), default=0))
+    hua = _hua_by_winner(response)
+    wins = _wins(entry)
+    if len(wins) == 1:
+        win = wins[0]
+        return t(lang, "row.win", winner=wind(lang, win["winner"]),
+                 how=_how(lang, "result", entry, win), hua=hua.get(win["winner"], 0))
+    winners = "、".join(f"{wind(lang, w['winner'])}{hua.get(w['winner'], 0)}" for w in wins)
+    return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
+
+
+def result_line(lang: str | None, hand: HandRecord) -> str:
+    """The one line after a commit:
+    `第7局 南 自摸 40花 → 南 +600 · 东 −200 · 西 −200 · 北 −200 · 下局庄 南 (连庄1)`."""
+    entry, after = hand.entry, hand.after
+    streak = _streak(lang, after.streak)
+    dealer = wind(lang, after.dealer)
+    if hand.kind == "adjust":
+        payer = next((s for s, a in hand.payments.items() if a < 0), "?")
+        payee = next((s for s, a in hand.payments.items() if a > 0), "?")
+        note = f" ({hand.note})" if hand.note else ""
+        return t(lang, "result.adjust", payer=wind(lang, payer), payee=wind(lang, payee),
+                 amount=max(hand.payments.values(), default=0), note=note)
+    if hand.kind == "draw":
+        return t(lang, "result.draw", n=hand.number, dealer=dealer, streak=streak)
+    if hand.kind == "escape":
+        escaper = entry.get("escaper")
+        return t(lang, "result.escape", n=hand.number, player=wind(lang, escaper),
+                 payments=payments_text(lang, hand.payments), dealer=dealer, streak=streak)
+    wins = _wins(entry)
+    winners = [w["winner"] for w in wins]
+    payments = payments_text(lang, hand.payments, winners)
+    hua = _hua_by_winner(hand.response)
+    if len(wins) == 1:
+        win = wins[0]
+        return t(lang, "result.win", n=hand.number, winner=wind(lang, win["winner"]),
+                 how=_how(lang, "result", entry, win), hua=hua.get(win["winner"], 0),
+                 payments=payments, dealer=dealer, streak=streak)
+    listed = "、".join(t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
+    return t(lang, "result.multi", n=hand.number, winners=listed,
+             discarder=wind(lang, entry.get("discarder")), payments=payments, dealer=dealer, streak=streak)
+
+
+def preview_text(lang: str | None, preview: HandPreview, session: SessionInfo, *,
+                 number: int | None = None, note: str | None = None) -> str:
+    """The itemized preview: each 花 item, T, multipliers, every player's amount, the next dealer."""
+    n = number if number is not None else preview.before.hand_number
+    lines = [t(lang, "preview.title", n=n)]
+    entry, response = preview.entry, preview.response
+    if preview.kind == "draw":
+        lines.append(t(lang, "preview.draw"))
+    elif preview.kind == "escape":
+        escaper = entry.get("escaper")
+        who = f"{wind(lang, escaper)} {player_name(session, escaper)}"
+        lines.append(t(lang, "preview.escape", player=who))
+    elif preview.kind == "adjust":
+        payer = next((s for s, a in preview.payments.items() if a < 0), "?")
+        payee = next((s for s, a in preview.payments.items() if a > 0), "?")
+        lines.append(t(lang, "preview.adjust", payer=f"{wind(lang, payer)} {player_name(session, payer)}",
+                       payee=f"{wind(lang, payee)} {player_name(session, payee)}",
+                       amount=max(preview.payments.values(), default=0),
+                       note=f" ({preview.note})" if preview.note else ""))
+    else:
+        by_winner = {w.get("winner"): w for w in response.get("wins", [])}
+        for win in _wins(entry):
+            seat = win["winner"]
+            scored = by_winner.get(seat, {})
+            who = f"{wind(lang, seat)} {player_name(session, seat)}"
+            if not scored.get("allowed", True):
+                lines.append(t(lang, "preview.not_allowed", winner=who, reason=scored.get("reason") or ""))
+                continue
+            lines.append(t(lang, "preview.win_line", winner=who, how=_how(lang, "preview", entry, win),
+                           hua=scored.get("hua", 0)))
+            for item in scored.get("items", []):
+                name = term_name(lang, item.get("id", ""), item.get("name"))
+                lines.append(t(lang, "preview.item", name=name, hua=item.get("hua", 0)))
+            factor = int(scored.get("multiplier") or 1)
+            if factor != 1:
+                lines.append(t(lang, "preview.multiplier", factor=factor))
+    if preview.kind != "draw":
+        winners = [w["winner"] for w in _wins(entry)]
+        lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))
+    if preview.kind != "adjust":
+        after = preview.after
+        lines.append(t(lang, "preview.next", dealer=wind(lang, after.dealer), streak=after.streak))
+        if preview.after.diling:
+            lines.append(t(lang, "preview.next_diling"))
+    if note:
+        lines.append(note)
+    return "\n".join(lines)
+
+
+def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int] | None = None) -> list[str]:
+    """One line per seat: wind, name, dealer mark, and the running total when given."""
+    lines = []
+    for seat in SEATS:
+        player = session.seats.get(seat)
+        name = player.name if player else t(lang, "lobby.empty")
+        mark = t(lang, "seat.dealer_mark") if session.dealer_set and session.state.dealer == seat else ""
+        line = t(lang, "seat.line", wind=wind(lang, seat), name=name, dealer_mark=mark)
+        if totals is not None and player is not None:
+            line += f"  {signed(totals.get(seat, 0))}"
+        lines.append(line)
+    return lines
+
+
+def state_line(lang: str | None, session: SessionInfo) -> str:
+    """`第 8 局 · 庄 南 · 连庄 1 · 圈风 东`, plus 豹子 / 滴零 marks for the coming hand."""
+    state = session.state
+    if not session.dealer_set and session.hands_played == 0:
+        line = t(lang, "seat.state_no_dealer", hand=state.hand_number)
+    else:
+        line = t(lang, "seat.state", hand=state.hand_number, dealer=wind(lang, state.dealer),
+                 streak=state.streak, round_wind=wind(lang, state.round_wind))
+    marks = []
+    if state.baozi:
+        marks.append(t(lang, "seat.baozi"))
+    if state.diling:
+        marks.append(t(lang, "seat.diling"))
+    return " · ".join([line, *marks])
+
+
+def row_amounts(payments: Mapping[str, int]) -> str:
+    """Every seat's amount in seat order: `+600 −200 −200 −200`."""
+    return " ".join(signed(payments.get(s, 0)) for s in SEATS)
+
+
+def table_card(lang: str | None, session: SessionInfo, rows: Sequence[LedgerRow]) -> str:
+    """The pinned message of a session: seats with totals, the coming hand, the latest rows."""
+    totals = dict(rows[-1].running) if rows else {s: 0 for s in SEATS}
+    title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
+    lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
+    lines += seats_block(lang, session, totals if rows else None)
+    if len(session.seats) < 4 and not rows:
+        lines.append(t(lang, "lobby.waiting"))
+    elif not session.is_open:
+        lines.append(t(lang, "end.ended"))
+    else:
+        lines.append(state_line(lang, session))
+    if rows:
+        lines.append("—")
+        if len(rows) > CARD_HANDS:
+            lines.append("…")
+        for row in rows[-CARD_HANDS:]:
+            lines.append(t(lang, "book.row", n=_row_label(lang, row.hand), what=hand_summary(lang, row.hand),
+                           amounts=row_amounts(row.hand.payments)))
+    return "\n".join(lines)
+
+
+def _row_label(lang: str | None, hand: HandRecord) -> str:
+    return t(lang, "book.adjust_label") if hand.kind == "adjust" else str(hand.number)
+
+
+def ledger_text(lang: str | None, session: SessionInfo, rows: Sequence[LedgerRow]) -> list[str]:
+    """The /ledger table, split into messages under Telegram's length limit."""
+    header = [t(lang, "book.title", rules=rules_name(lang, session.rules), stake=session.stake),
+              t(lang, "book.header", names=" ".join(f"{wind(lang, s)}{player_name(session, s)}"
+                                                    for s in SEATS))]
+    if not rows:
+        return ["\n".join([*header, t(lang, "book.empty")])]
+    body = [t(lang, "book.row", n=_row_label(lang, row.hand), what=hand_summary(lang, row.hand),
+              amounts=row_amounts(row.hand.payments)) for row in rows]
+    body.append(t(lang, "book.total", amounts=row_amounts(rows[-1].running)))
+    return split_messages([*header, *body])
+
+
+def split_messages(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Group lines into messages of at most `limit` characters."""
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in lines:
+        if current and size + len(line) + 1 > limit:
+            chunks.append("\n".join(current))
+            current, size = [], 0
+        current.append(line[:limit])
+        size += len(line) + 1
+    if current:
+        chunks.append("\n".join(current))
+    return chunks
+
+
+def standings_text(lang: str | None, session: SessionInfo | None, session_rows: Sequence[Standing],
+                   alltime_rows: Sequence[Standing]) -> str:
+    """/score: the session's standings by seat, then the group's all-time totals."""
+    lines = []
+    if session is not None:
+        lines.append(t(lang, "score.header", rules=rules_name(lang, session.rules), stake=session.stake))
+        for row in session_rows:
+            name = f"{wind(lang, row.seat)} {row.player.name}" if row.seat else row.player.name
+            lines.append(t(lang, "score.line", name=name, amount=signed(row.net)))
+    lines.append(t(lang, "score.alltime"))
+    if not alltime_rows:
+        lines.append(t(lang, "score.none"))
+    for row in alltime_rows:
+        lines.append(t(lang, "score.line", name=row.player.name, amount=signed(row.net)))
+    return "\n".join(lines)
+
+
+def history_text(lang: str | None, summaries: Sequence[SessionSummary],
+                 names: Mapping[int, str]) -> str:
+    """/history: one line per session, newest first."""
+    if not summaries:
+        return t(lang, "history.none")
+    lines = [t(lang, "history.header")]
+    for summary in summaries:
+        s = summary.session
+        results = " · ".join(f"{names.get(pid, str(pid))} {signed(net)}"
+                             for pid, net in sorted(summary.totals.items(), key=lambda kv: -kv[1]))
+        status = "" if s.status == "ended" else t(lang, "history.open")
+        lines.append(t(lang, "history.line", n=s.number, date=f"{s.opened_at:%Y-%m-%d}",
+                       rules=rules_name(lang, s.rules), hands=summary.hands_played, results=results or "—")
+                     + status)
+    return "\n".join(lines)
+
+
+def stats_text(lang: str | None, stats: Sequence[PlayerStats]) -> str:
+    """/stats: lifetime statistics, one block per player."""
+    lines = []
+    for row in stats:
+        lines.append(t(lang, "stats.header", name=row.player.name))
+        lines.append(t(lang, "stats.body", hands=row.hands, wins=row.wins, self_draws=row.self_draws,
+                       discards=row.dealt_in, biggest=row.biggest_hua, net=signed(row.net),
+                       sessions=row.sessions, streak=row.longest_streak))
+    return "\n".join(lines)
