@@ -10,7 +10,7 @@ from typing import Any
 MESSAGES: dict[str, str] = {
     "empty": "Nothing to record: write e.g. /hu 南 自摸 5花 清一色",
     "missing_winner": "Who won? Start with the winner, e.g. /hu 南 自摸 5花 (got “{token}”)",
-    "missing_how": "How was it won? Add 自摸/zimo, 冲 <discarder>, 抢杠 <robbed> or 包 <feeder>",
+    "missing_how": "How did “{token}” win? Add 自摸/zimo, 冲 <discarder>, 抢杠 <robbed> or 包 <feeder>",
     "missing_discarder": "“{token}” needs the player who discarded (or was robbed / fed the kong) after it",
     "unknown_player": "“{token}” is not a player at this table (word {index})",
     "unknown_word": "I don't understand “{token}” (word {index})",

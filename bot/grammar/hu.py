@@ -7,6 +7,7 @@ their own details: `/hu 东 8花 西 清一色 冲 北`. Words may also be typed
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -59,13 +60,21 @@ def _find_pattern_id(word: str) -> str | None:
     return pattern.id if pattern is not None else None
 
 
+_UPPER_SUIT = re.compile(r"(?<=\d)[MPSZ]")
+
+
+def lower_suits(text: str) -> str:
+    """Suit letters typed in capitals (123M 5P) as the shorthand spells them; E S W N stay winds."""
+    return _UPPER_SUIT.sub(lambda m: m.group(0).lower(), text)
+
+
 def _scan_kinds(text: str) -> list[str] | None:
     """The kinds ("tile", "flower", "punct") of tile shorthand, or None when it is not shorthand."""
     from scoring import ScoringError
     from scoring.tiles import scan
 
     try:
-        return [tok.kind for tok in scan(text)]
+        return [tok.kind for tok in scan(lower_suits(text))]
     except ScoringError:
         return None
 
@@ -84,7 +93,7 @@ def _wild_tile(text: str) -> str | None:
     from scoring.tiles import tile_from_name, tile_name
 
     try:
-        return tile_name(tile_from_name(text))
+        return tile_name(tile_from_name(lower_suits(text)))
     except ScoringError:
         return None
 
@@ -119,21 +128,20 @@ class _HuParser:
         glued = vocab.split_wild(text)
         if glued is not None and _wild_tile(glued) is not None:
             return WILD_GLUED
-        if in_hand and vocab.looks_like_tiles(text):
-            return TILES
         if self.resolve(text) is not None:
             return PLAYER
-        if in_hand and _scan_kinds(text):
+        kinds = _scan_kinds(text)
+        if kinds and (in_hand or vocab.looks_like_tiles(text)):
             return TILES
-        if vocab.looks_like_tiles(text):
-            return TILES
+        if kinds and all(kind == "flower" for kind in kinds):
+            return FLOWERS
         if vocab.parse_hua(text) is not None:
             return HUA
         pattern_id = _find_pattern_id(text)
         if pattern_id is not None:
             return FLAG if pattern_id in vocab.PATTERN_FLAG else PATTERN
-        if _flower_count(text) is not None:
-            return FLOWERS
+        if vocab.looks_like_tiles(text):
+            return TILES  # malformed shorthand: parse_hand will say what is wrong with it
         return None
 
     def segment(self, token: Token, *, in_hand: bool) -> list[Token] | None:
@@ -149,6 +157,8 @@ class _HuParser:
                 prev = best[start]
                 if prev is None or (best[end] is not None and best[end][0] <= prev[0] + 1):  # type: ignore[index]
                     continue
+                if start and _joined(text[start - 1], text[start]):
+                    continue  # never cut inside 100花 or zimo
                 if self.label(text[start:end], in_hand=in_hand) not in (None, WILD, TILES, FLOWERS):
                     best[end] = (prev[0] + 1, start)
         if best[n] is None or best[n][0] < 2:  # type: ignore[index]
@@ -321,8 +331,7 @@ class _HuParser:
             raise GrammarError("missing_winner", **self.tokens[0].params())
         how = self.how
         if how is None:
-            last = self.tokens[-1]
-            raise GrammarError("missing_how", **last.params())
+            raise GrammarError("missing_how", **self.winners[-1].token.params())
         if how.kind in (vocab.SELF_DRAW, vocab.BAO) and len(self.winners) > 1:
             raise GrammarError("too_many_winners", how=how.token.text, **self.winners[1].token.params())
         if how.other is not None:
@@ -367,6 +376,10 @@ class _HuParser:
         return result
 
 
+def _joined(left: str, right: str) -> bool:
+    return left.isascii() and right.isascii() and left.isalnum() and right.isalnum()
+
+
 def _is_cjk(char: str) -> bool:
     return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
 
@@ -379,7 +392,7 @@ def hand_object(parts: list[Token]) -> dict[str, Any]:
     text = " ".join(part.text for part in parts)
     first = parts[0]
     try:
-        hand = parse_hand(text)
+        hand = parse_hand(lower_suits(text))
     except ScoringError as exc:
         raise GrammarError("hand_error", reason=str(exc), token=text, position=first.position,
                            index=first.index) from exc
