@@ -1,0 +1,62 @@
+"""`setup_jobs(application)`: the persistent job store on the bot's database, added to PTB's JobQueue."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from telegram.ext import Application
+
+from bot.jobs.store import JOBSTORE, DatabaseJobStore
+
+log = logging.getLogger(__name__)
+
+WAKEUP_SECONDS = 60.0
+RECONCILE_SECONDS = 600.0
+
+
+async def _wakeup_job(context: Any) -> None:
+    """Wake the scheduler so jobs added by another process sharing the database are seen within a minute.
+
+    APScheduler sleeps until the next run time it knows of; a job another worker added for an earlier
+    time would otherwise wait until then.
+    """
+    context.job_queue.scheduler.wakeup()
+
+
+def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, database_url: str | None = None,
+               engine: Engine | None = None) -> DatabaseJobStore:
+    """Add the persistent job store (table `scheduled_jobs` in DATABASE_URL) to the application's
+    JobQueue. Called by `build_application`, before the application starts.
+
+    Jobs stored by an earlier run come back by themselves when the scheduler starts (those missed while
+    the bot was down run then). A start-up job, repeated every 10 minutes, schedules what the ledger says
+    is missing: an idle end for each open session, the weekly post of groups that asked for it. In webhook
+    mode a wake-up every minute lets several workers see each other's jobs.
+    """
+    from bot.jobs import tasks  # registers the persistent callbacks before any job is loaded
+
+    job_queue = application.job_queue
+    if job_queue is None:
+        raise RuntimeError('the application has no JobQueue: install python-telegram-bot[job-queue]')
+    scheduler = job_queue.scheduler
+    existing = scheduler._jobstores.get(JOBSTORE)
+    if isinstance(existing, DatabaseJobStore):
+        return existing
+    settings = application.bot_data.get("settings")
+    if engine is None:
+        from bot.ledger.db import create_db_engine
+
+        url = database_url or getattr(settings, "database_url", None)
+        if not url:
+            raise ValueError("setup_jobs needs the database url (settings.database_url or database_url=)")
+        engine = create_db_engine(url)
+    store = DatabaseJobStore(job_queue, engine=engine, owns_engine=True)
+    scheduler.add_jobstore(store, alias=JOBSTORE)
+    job_queue.run_repeating(tasks.reconcile_job, interval=RECONCILE_SECONDS, first=0, name="jobs:reconcile")
+    if getattr(settings, "mode", "polling") == "webhook":
+        job_queue.run_repeating(_wakeup_job, interval=WAKEUP_SECONDS, first=WAKEUP_SECONDS,
+                                name="jobs:wakeup")
+    log.info("persistent jobs stored in %r", store)
+    return store

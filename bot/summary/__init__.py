@@ -1,0 +1,25 @@
+"""End-of-session summary: the numbers, the text card, the running-total chart (PNG) and the CSV ledger.
+
+matplotlib is only imported when a chart is drawn (`bot.summary.chart`), never by importing this package.
+"""
+
+from bot.summary.card import chart_data, render_card, signed
+from bot.summary.csvfile import ledger_csv
+from bot.summary.post import PostedSummary, chart_png, post_summary, send_chart
+from bot.summary.report import BiggestHand, LongestStreak, PlayerLine, SessionReport, build_report
+
+__all__ = [
+    "BiggestHand",
+    "LongestStreak",
+    "PlayerLine",
+    "PostedSummary",
+    "SessionReport",
+    "build_report",
+    "chart_data",
+    "chart_png",
+    "ledger_csv",
+    "post_summary",
+    "render_card",
+    "send_chart",
+    "signed",
+]

@@ -1,0 +1,84 @@
+"""The text of the end-of-session card and the chart's labels, in the group's language (plain text)."""
+
+from __future__ import annotations
+
+from bot.i18n import t
+from bot.summary.chart import ChartData, ChartSeries
+from bot.summary.report import SessionReport
+
+
+def signed(amount: int) -> str:
+    """A money figure with its sign: +600, −200 (a real minus sign), 0."""
+    if amount > 0:
+        return f"+{amount}"
+    if amount < 0:
+        return f"−{-amount}"
+    return "0"
+
+
+def _seat(lang: str | None, seat: str) -> str:
+    return t(lang, f"wind.{seat}")
+
+
+def _rules(lang: str | None, rules: str) -> str:
+    return t(lang, f"rules_name.{rules}")
+
+
+def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> str:
+    """The summary card: title, one line per player, biggest hand, longest 连庄, transfers.
+
+    `idle_hours` set means the session was ended by the idle job after that many hours.
+    """
+    s = report.session
+    title_key = "summary.title_idle" if idle_hours is not None else "summary.title"
+    lines = [t(lang, title_key, number=s.number, rules=_rules(lang, s.rules), stake=s.stake,
+               hands=report.hands_played, hours=f"{idle_hours:g}" if idle_hours is not None else "")]
+    if report.hands_played == 0 and not report.rows:
+        lines.append(t(lang, "summary.no_hands"))
+        return "\n".join(lines)
+    lines.append("")
+    for line in sorted(report.players, key=lambda p: -p.net):
+        lines.append(t(lang, "summary.player", seat=_seat(lang, line.seat), name=line.player.display_name,
+                       net=signed(line.net), hands=line.hands, wins=line.wins, self_draws=line.self_draws,
+                       dealt_in=line.dealt_in))
+    lines.append("")
+    big = report.biggest
+    if big is None:
+        lines.append(t(lang, "summary.no_biggest"))
+    else:
+        items = "、".join(big.items) if lang != "en" else ", ".join(big.items)
+        lines.append(t(lang, "summary.biggest", number=big.number, seat=_seat(lang, big.seat),
+                       name=big.player.display_name, how=t(lang, f"summary.how_{big.win_type}"),
+                       hua=big.hua, amount=signed(big.amount),
+                       items=t(lang, "summary.items", items=items) if items else ""))
+    streak = report.longest_streak
+    if streak is None:
+        lines.append(t(lang, "summary.no_streak"))
+    else:
+        lines.append(t(lang, "summary.streak", seat=_seat(lang, streak.seat), name=streak.player.display_name,
+                       count=streak.count, number=streak.number))
+    lines.append("")
+    if report.transfers:
+        lines.append(t(lang, "summary.transfers"))
+        lines.extend(t(lang, "summary.transfer", payer=tr.payer.display_name, payee=tr.payee.display_name,
+                       amount=tr.amount) for tr in report.transfers)
+    else:
+        lines.append(t(lang, "summary.settled"))
+    return "\n".join(lines)
+
+
+def chart_data(report: SessionReport, lang: str | None) -> ChartData:
+    """The running total of every seated player after each live ledger row."""
+    s = report.session
+    seats = [line.seat for line in report.players]
+    return ChartData(
+        title=t(lang, "summary.chart_title", number=s.number, rules=_rules(lang, s.rules), stake=s.stake),
+        xlabel=t(lang, "summary.chart_x"),
+        ylabel=t(lang, "summary.chart_y"),
+        hands=tuple(str(row.hand.number) for row in report.rows),
+        series=tuple(
+            ChartSeries(name=f"{_seat(lang, seat)} {report.seat_name(seat)}",
+                        totals=tuple(int(row.running.get(seat, 0)) for row in report.rows))
+            for seat in seats
+        ),
+    )

@@ -1,0 +1,166 @@
+"""The PNG chart of each player's running total by hand (matplotlib Agg, a CJK font, imported lazily).
+
+matplotlib is imported inside the functions, never at bot import time: it costs about a second and is only
+needed when a session ends or someone asks for the chart.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+# Preferred CJK families, best first: Simplified Chinese forms, then the other Noto CJK regions, then
+# other common CJK fonts a host may have. The first one installed is used for every label.
+CJK_FAMILIES = (
+    "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK HK", "Noto Sans CJK JP", "Noto Sans CJK KR",
+    "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback",
+)
+FALLBACK_FAMILY = "DejaVu Sans"  # matplotlib's own font, for Latin text and anything the CJK font lacks
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass(frozen=True, slots=True)
+class ChartSeries:
+    """One player's line: the name shown in the legend and the running total after each hand."""
+
+    name: str
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChartData:
+    """Everything the chart shows: a title, x labels (hand numbers) and one series per player.
+
+    Each series has one total per label; the chart adds the starting point 0 before the first hand.
+    """
+
+    title: str
+    xlabel: str
+    ylabel: str
+    hands: tuple[str, ...]
+    series: tuple[ChartSeries, ...]
+
+    def __post_init__(self) -> None:
+        for line in self.series:
+            if len(line.totals) != len(self.hands):
+                raise ValueError(
+                    f"chart series {line.name!r} has {len(line.totals)} totals for {len(self.hands)} hands"
+                )
+
+
+@dataclass(frozen=True, slots=True)
+class CjkFont:
+    """The CJK font the chart uses: its family name and file (a .ttc collection or a single font)."""
+
+    family: str
+    path: Path
+
+
+@cache
+def find_cjk_font() -> CjkFont | None:
+    """The installed CJK font for names on the chart, by matplotlib's font list; None when none exists.
+
+    fonts-noto-cjk (Debian) provides Noto Sans CJK SC; .ci/run and the Dockerfile install it.
+    """
+    from matplotlib import font_manager
+
+    installed: dict[str, list[font_manager.FontEntry]] = {}
+    for entry in font_manager.fontManager.ttflist:
+        installed.setdefault(entry.name, []).append(entry)
+    for family in CJK_FAMILIES:
+        entries = installed.get(family)
+        if entries:
+            # The regular weight reads best on a small chart; any weight has the same glyphs.
+            entry = min(entries, key=lambda e: (abs(_weight(e.weight) - 400), e.style != "normal"))
+            return CjkFont(family=family, path=Path(entry.fname))
+    log.warning("no CJK font found (install fonts-noto-cjk): Chinese names on the chart will show as boxes")
+    return None
+
+
+def _weight(value: object) -> int:
+    if isinstance(value, int):
+        return value
+    names = {"light": 300, "normal": 400, "regular": 400, "medium": 500, "bold": 700, "heavy": 900}
+    return names.get(str(value).lower(), 400)
+
+
+def font_families() -> list[str]:
+    """The font family list given to matplotlib: the CJK font first, then the Latin fallback."""
+    cjk = find_cjk_font()
+    return [cjk.family, FALLBACK_FAMILY] if cjk else [FALLBACK_FAMILY]
+
+
+def render_chart(data: ChartData, *, width: float = 8.0, height: float = 4.5, dpi: int = 120) -> bytes:
+    """Draw the running totals as a PNG and return its bytes.
+
+    >>> png = render_chart(ChartData("第1场", "局", "分", ("1", "2"),
+    ...     (ChartSeries("东风", (3, -1)), ChartSeries("Bob", (-3, 1)))))
+    >>> png[:8] == PNG_SIGNATURE
+    True
+    """
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    families = font_families()
+    # A Figure with its own canvas, not pyplot: no global state, safe in a worker thread.
+    with matplotlib.rc_context({"font.family": families, "axes.unicode_minus": False}):
+        figure = Figure(figsize=(width, height), dpi=dpi, layout="constrained")
+        FigureCanvasAgg(figure)
+        axes = figure.add_subplot()
+        xs = list(range(len(data.hands) + 1))
+        for line in data.series:
+            axes.plot(xs, [0, *line.totals], marker="o" if len(xs) <= 40 else None, markersize=3,
+                      linewidth=1.8, label=line.name)
+        axes.axhline(0, color="#888888", linewidth=0.8)
+        axes.set_title(data.title)
+        axes.set_xlabel(data.xlabel)
+        axes.set_ylabel(data.ylabel)
+        step = max(1, -(-len(xs) // 20))  # at most about 20 labelled ticks
+        labels = ["0", *data.hands]
+        axes.set_xticks(xs[::step], labels[::step])
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+        axes.grid(True, alpha=0.3)
+        if data.series:
+            axes.legend(loc="best", fontsize="small")
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """Width and height of a PNG from its IHDR chunk (no image library needed)."""
+    if png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG: the signature or the IHDR chunk is missing")
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def missing_glyphs(font_path: Path, text: str, *, font_number: int = 0) -> set[str]:
+    """The characters of `text` (spaces aside) that the font file has no glyph for, by its cmap."""
+    from fontTools.ttLib import TTCollection, TTFont
+
+    if font_path.suffix.lower() in {".ttc", ".otc"}:
+        with TTCollection(str(font_path), lazy=True) as collection:
+            cmap = dict(collection.fonts[font_number].getBestCmap() or {})
+    else:
+        with TTFont(str(font_path), lazy=True) as font:
+            cmap = dict(font.getBestCmap() or {})
+    return {ch for ch in text if not ch.isspace() and ord(ch) not in cmap}
+
+
+def chart_fonts_cover(names: Sequence[str]) -> bool:
+    """True when the chart's CJK font (or the fallback) has a glyph for every character of `names`."""
+    cjk = find_cjk_font()
+    if cjk is None:
+        return False
+    return not missing_glyphs(cjk.path, "".join(names))

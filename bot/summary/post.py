@@ -1,0 +1,115 @@
+"""Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from telegram import Bot, InputFile, Message
+from telegram.error import TelegramError
+
+from bot.ledger import LedgerService
+from bot.summary.card import chart_data, render_card
+from bot.summary.csvfile import csv_filename, ledger_csv
+from bot.summary.report import SessionReport, build_report
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class PostedSummary:
+    """What was sent: the card message, and the chart and CSV messages when the session had rows."""
+
+    report: SessionReport
+    card: Message
+    chart: Message | None
+    document: Message | None
+
+
+def chart_png(report: SessionReport, lang: str | None) -> bytes:
+    """The session chart as PNG bytes (imports matplotlib on first use; run it in a thread)."""
+    from bot.summary.chart import render_chart
+
+    return render_chart(chart_data(report, lang))
+
+
+def chart_filename(report: SessionReport) -> str:
+    """`mahjong-session-<n>-<yyyymmdd>.png`."""
+    s = report.session
+    return f"mahjong-session-{s.number}-{s.opened_at:%Y%m%d}.png"
+
+
+async def _language(ledger: LedgerService, chat_id: int, lang: str | None) -> str:
+    if lang:
+        return lang
+    group = await asyncio.to_thread(ledger.get_group, chat_id)
+    return group.language
+
+
+async def post_summary(
+    bot: Bot,
+    ledger: LedgerService,
+    chat_id: int,
+    session_id: int,
+    *,
+    lang: str | None = None,
+    idle_hours: float | None = None,
+    report: SessionReport | None = None,
+) -> PostedSummary:
+    """Send the end-of-session card, then the chart and the CSV ledger, to `chat_id`.
+
+    Used by /end and by the idle auto-end job. The card goes first so a failing upload never hides the
+    result; chart or CSV failures are logged and leave that message out. With no recorded row the card
+    says so and nothing else is sent.
+    """
+    from bot.i18n import t
+
+    lang = await _language(ledger, chat_id, lang)
+    if report is None:
+        report = await asyncio.to_thread(build_report, ledger, session_id)
+    card = await bot.send_message(chat_id, render_card(report, lang, idle_hours=idle_hours))
+    if not report.rows:
+        return PostedSummary(report, card, None, None)
+    number = report.session.number
+    chart: Message | None = None
+    document: Message | None = None
+    try:
+        png = await asyncio.to_thread(chart_png, report, lang)
+        chart = await bot.send_photo(chat_id, InputFile(png, filename=chart_filename(report)),
+                                     caption=t(lang, "summary.chart_caption", number=number))
+    except (TelegramError, OSError, ValueError, RuntimeError):
+        log.exception("could not send the chart of session %s", session_id)
+    try:
+        data = ledger_csv(report, lang)
+        document = await bot.send_document(chat_id, InputFile(data, filename=csv_filename(report)),
+                                           caption=t(lang, "summary.csv_caption", number=number))
+    except (TelegramError, OSError, ValueError):
+        log.exception("could not send the CSV of session %s", session_id)
+    return PostedSummary(report, card, chart, document)
+
+
+async def send_chart(
+    bot: Bot,
+    ledger: LedgerService,
+    chat_id: int,
+    session_id: int,
+    *,
+    lang: str | None = None,
+    caption: str | None = None,
+    reply_to_message_id: int | None = None,
+) -> Message | None:
+    """Send one session's running-total chart (for /history and /stats); None if the session has no row."""
+    from bot.i18n import t
+
+    lang = await _language(ledger, chat_id, lang)
+    report = await asyncio.to_thread(build_report, ledger, session_id)
+    if not report.rows:
+        return None
+    png = await asyncio.to_thread(chart_png, report, lang)
+    if caption is None:
+        caption = t(lang, "summary.chart_caption", number=report.session.number)
+    return await bot.send_photo(
+        chat_id, InputFile(png, filename=chart_filename(report)), caption=caption,
+        reply_to_message_id=reply_to_message_id,
+    )

@@ -1,0 +1,139 @@
+"""The numbers of an end-of-session summary, read from the ledger service (no Telegram, no matplotlib)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, Transfer
+from bot.ledger.results import SEATS, HandRecord
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One player's line on the card: seat, net result and counts over the session."""
+
+    seat: str
+    player: PlayerInfo
+    net: int
+    hands: int
+    wins: int
+    self_draws: int
+    dealt_in: int  # 放冲
+
+
+@dataclass(frozen=True, slots=True)
+class BiggestHand:
+    """The win that brought its winner the most in one hand."""
+
+    number: int  # 第n局
+    seat: str
+    player: PlayerInfo
+    amount: int  # what the winner received, stake applied
+    hua: int  # 花 (T per payer for suzhou, f for suzhou-anhui)
+    win_type: str  # self_draw / discard / rob_kong
+    items: tuple[str, ...]  # names of the scoring items and patterns, as the scoring core gave them
+
+
+@dataclass(frozen=True, slots=True)
+class LongestStreak:
+    """The longest 连庄: the dealer kept the deal `count` times in a row, reached after hand `number`."""
+
+    number: int
+    seat: str
+    player: PlayerInfo
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionReport:
+    """Everything the end-of-session card, chart and CSV show."""
+
+    session: SessionInfo
+    players: tuple[PlayerLine, ...]  # seat order E S W N
+    hands_played: int  # wins, draws and escapes; adjustments are not hands
+    biggest: BiggestHand | None
+    longest_streak: LongestStreak | None
+    transfers: tuple[Transfer, ...]
+    rows: tuple[LedgerRow, ...]  # live ledger rows with running totals by seat
+
+    def seat_name(self, seat: str) -> str:
+        """The display name of the player at `seat`."""
+        player = self.session.seats.get(seat)
+        return player.display_name if player else seat
+
+
+def _wins(hand: HandRecord) -> list[dict[str, Any]]:
+    """The allowed wins of a hand, each with its type from the entry."""
+    types = {w.get("winner"): w.get("type") for w in hand.entry.get("wins", [])}
+    return [
+        {**w, "type": types.get(w.get("winner"))}
+        for w in hand.response.get("wins", [])
+        if w.get("allowed", True)
+    ]
+
+
+def biggest_hand(session: SessionInfo, hands: list[HandRecord]) -> BiggestHand | None:
+    """The live win with the largest amount received by its winner (the earliest one on a tie)."""
+    best: BiggestHand | None = None
+    for hand in hands:
+        if hand.kind != "win" or hand.voided:
+            continue
+        for win in _wins(hand):
+            seat = win["winner"]
+            amount = int(hand.payments.get(seat, 0))
+            if best is None or amount > best.amount:
+                items = tuple(str(item.get("name") or item.get("id")) for item in win.get("items", []))
+                best = BiggestHand(number=hand.number, seat=seat, player=session.seats[seat], amount=amount,
+                                   hua=int(win.get("hua") or 0), win_type=str(win.get("type") or ""),
+                                   items=items)
+    return best
+
+
+def longest_streak(session: SessionInfo, hands: list[HandRecord]) -> LongestStreak | None:
+    """The longest 连庄 of the session, from the dealer state after each live hand; None if nobody kept
+    the deal."""
+    best: LongestStreak | None = None
+    for hand in hands:
+        if hand.voided or hand.kind == "adjust":
+            continue
+        count = hand.after.streak
+        if count > 0 and (best is None or count > best.count):
+            seat = hand.after.dealer
+            best = LongestStreak(number=hand.number, seat=seat, player=session.seats[seat], count=count)
+    return best
+
+
+def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
+    """Read one session (open or ended) from the ledger and gather the summary's numbers.
+
+    Synchronous (database reads): call it through `asyncio.to_thread` from a handler.
+    """
+    session = ledger.get_session(session_id)
+    rows = ledger.ledger(session_id)
+    hands = [row.hand for row in rows]
+    stats = {s.player.id: s for s in ledger.player_stats(session.chat_id, session_id=session_id)}
+    nets: dict[int, int] = {}
+    for hand in hands:
+        for player_id, amount in hand.player_payments.items():
+            nets[player_id] = nets.get(player_id, 0) + amount
+    lines = []
+    for seat in SEATS:
+        player = session.seats.get(seat)
+        if player is None:
+            continue
+        st = stats.get(player.id)
+        lines.append(PlayerLine(
+            seat=seat, player=player, net=nets.get(player.id, 0),
+            hands=st.hands if st else 0, wins=st.wins if st else 0,
+            self_draws=st.self_draws if st else 0, dealt_in=st.dealt_in if st else 0,
+        ))
+    return SessionReport(
+        session=session,
+        players=tuple(lines),
+        hands_played=sum(1 for h in hands if h.kind != "adjust"),
+        biggest=biggest_hand(session, hands),
+        longest_streak=longest_streak(session, hands),
+        transfers=tuple(ledger.transfers(session_id)),
+        rows=tuple(rows),
+    )
