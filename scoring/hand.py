@@ -414,7 +414,11 @@ def _split_flowers(names: Iterable[str], field: str) -> list[str]:
         if canonical_flower(name) is not None:
             out.append(name)
             continue
-        for tok in scan(name, field=f"{field}.flowers"):
+        try:
+            tokens = scan(name, field=f"{field}.flowers")
+        except ScoringError:
+            raise ScoringError(f"{field}.flowers: unknown flower {name!r}") from None
+        for tok in tokens:
             if tok.kind == "flower":
                 assert isinstance(tok.value, str)
                 out.append(tok.value)
