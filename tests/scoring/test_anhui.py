@@ -1,4 +1,4 @@
-"""宿州麻将: the flower count f, 令风 and 混子, the 庄/闲 settlement table, 上牌, multi_win, self_draw_only."""
+"""宿州麻将: flower count f, 令风 and 混子, the 庄/闲 settlement table, 上牌, multi_win, self_draw_only."""
 
 import pytest
 from scoring_helpers import items, one, score, win

@@ -1,4 +1,4 @@
-"""Dealer rotation for both rule sets: 连庄, 荒庄, 一炮多响, 宿州 round wind, and the pure next_table_state."""
+"""Dealer rotation for both rule sets: 连庄, 荒庄, 一炮多响, 宿州 round wind, the pure next_table_state."""
 
 from scoring_helpers import score, win
 

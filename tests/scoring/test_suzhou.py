@@ -1,10 +1,11 @@
-"""苏州麻将: every 花 item, pattern, threshold exemption, settlement path, multiplier and option, by example."""
+"""苏州麻将: every 花 item, pattern, threshold exemption, settlement path, multiplier, option, by example."""
 
 import pytest
 from scoring_helpers import items, one, score, win
 
 # A plain hand: one exposed 碰 (so no 门清), three suits (no 一色), no wind triplet.
 PLAIN = "[555p] 123m456m789m5s+5s"
+EXTENDED = {"extended": True}
 
 
 # ---------------------------------------------------------------- 花 items
@@ -200,12 +201,12 @@ def test_xiaosanfeng() -> None:
 
 
 def test_sanfengke() -> None:
-    r = score(win("S", "discard", "[111z] [222z] [333z] 123m5m+5m"), discarder="E", options={"extended": True})
+    r = score(win("S", "discard", "[111z] [222z] [333z] 123m5m+5m"), discarder="E", options=EXTENDED)
     assert items(r) == {"hunyise": 5, "sanfengke": 12, "di": 5, "fengpeng": 3}
 
 
 def test_xiaosixi_replaces_sanfengke() -> None:
-    r = score(win("S", "discard", "[111z] [222z] [333z] 123m4z+4z"), discarder="E", options={"extended": True})
+    r = score(win("S", "discard", "[111z] [222z] [333z] 123m4z+4z"), discarder="E", options=EXTENDED)
     assert items(r) == {"hunyise": 5, "xiaosixi": 48, "di": 5, "fengpeng": 3}
 
 
