@@ -20,8 +20,9 @@ T = TypeVar("T")
 Resolve = Callable[[str], T | None]
 """Maps a typed player word (@username, E/S/W/N, 东南西北, a seated name) to a seat, else None."""
 
+_ENGLISH_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9'_\-]*$")
 _LONGEST_GLUED = 32  # longest word we try to split into several (南自摸5花清一色七对)
-_MULTIWORD = 4  # most ASCII words an English term spans ("big four winds")
+_MULTIWORD = 6  # most ASCII words an English term spans ("single wait on the last tile")
 
 # Labels of a recognized word.
 HOW, WILD, WILD_GLUED, PLAYER, TILES, HUA, FLAG, PATTERN, STATE, FLOWERS = (
@@ -140,8 +141,6 @@ class _HuParser:
         pattern_id = _find_pattern_id(text)
         if pattern_id is not None:
             return FLAG if pattern_id in vocab.PATTERN_FLAG else PATTERN
-        if vocab.looks_like_tiles(text):
-            return TILES  # malformed shorthand: parse_hand will say what is wrong with it
         return None
 
     def segment(self, token: Token, *, in_hand: bool) -> list[Token] | None:
@@ -159,7 +158,8 @@ class _HuParser:
                     continue
                 if start and _joined(text[start - 1], text[start]):
                     continue  # never cut inside 100花 or zimo
-                if self.label(text[start:end], in_hand=in_hand) not in (None, WILD, TILES, FLOWERS):
+                piece = self.label(text[start:end], in_hand=in_hand)
+                if piece not in (None, TILES, FLOWERS) and (piece != WILD or end == n):
                     best[end] = (prev[0] + 1, start)
         if best[n] is None or best[n][0] < 2:  # type: ignore[index]
             return None
@@ -172,14 +172,14 @@ class _HuParser:
         return pieces[::-1]
 
     def multiword(self, i: int) -> tuple[str, int] | None:
-        """An English term spread over several ASCII words ("seven pairs", "self draw") at i."""
+        """A term or a name spread over several ASCII words ("seven pairs", "self draw", "Bob Chen") at i."""
         for size in range(_MULTIWORD, 1, -1):
             group = self.tokens[i:i + size]
-            if len(group) < size or not all(t.text.isascii() and t.text.isalnum() for t in group):
+            if len(group) < size or not all(_ENGLISH_WORD.match(t.text) for t in group):
                 continue
             text = " ".join(t.text for t in group)
             label = self.label(text, in_hand=False)
-            if label in (HOW, FLAG, PATTERN):
+            if label in (HOW, FLAG, PATTERN, PLAYER):
                 return text, size
         return None
 
@@ -205,7 +205,8 @@ class _HuParser:
             return label
         pieces = self.segment(token, in_hand=in_hand)
         if pieces is None:
-            return None
+            # Malformed shorthand (1230m, [555p): parse_hand will say what is wrong with it.
+            return TILES if vocab.looks_like_tiles(token.text) else None
         self.tokens[i:i + 1] = pieces
         return self.label(pieces[0].text, in_hand=in_hand)
 
@@ -312,8 +313,17 @@ class _HuParser:
             tile_text = vocab.split_wild(token.text) or ""
             consumed = 1
         elif i + 1 < len(self.tokens):
-            tile_text = self.tokens[i + 1].text
+            following = self.tokens[i + 1]
+            tile_text = following.text
             consumed = 2
+            if _wild_tile(tile_text) is None:
+                # 混子 五筒南包: the tile may be glued to the words after it.
+                for cut in range(len(tile_text) - 1, 0, -1):
+                    if _wild_tile(tile_text[:cut]) is not None:
+                        self.tokens[i + 1:i + 2] = [following.piece(0, cut),
+                                                    following.piece(cut, len(tile_text))]
+                        tile_text = tile_text[:cut]
+                        break
         else:
             raise GrammarError("missing_wild", **token.params())
         tile = _wild_tile(tile_text)
