@@ -77,7 +77,8 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.hand is not None:
         win["hand"] = args.hand
     else:
-        win["declared"] = {"hard_flowers": args.hard, "soft_flowers": args.soft, "patterns": args.pattern}
+        win["declared"] = {"hard_flowers": args.hard or 0, "soft_flowers": args.soft or 0,
+                           "patterns": args.pattern}
     flags = {"after_kong": args.after_kong, "after_flower": args.after_flower,
              "kong_fed_by": args.kong_fed_by, "last_tile": args.last_tile, "heavenly": args.heavenly,
              "earthly": args.earthly, "shangpai": args.shangpai}
@@ -165,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score one hand")
     score.add_argument("hand", nargs="?", help='hand shorthand, e.g. "11223355778899p 中发春梅百搭"')
     score.add_argument("--json", action="store_true",
-                       help="without a hand: read a RULES.md §3 request on stdin; with one: print JSON")
+                       help="alone: read a RULES.md §3 request on stdin; with a hand or --hard: print JSON")
     _add_table_args(score)
     score.add_argument("--winner", default="E")
     how = score.add_mutually_exclusive_group()
@@ -178,8 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
                  "diling"):
         score.add_argument(f"--{flag}", action="store_true")
     score.add_argument("--kong-fed-by", metavar="SEAT", help="包饺子: who fed the 直杠")
-    score.add_argument("--hard", type=int, default=0, help="quick entry without tiles: 硬花 count")
-    score.add_argument("--soft", type=int, default=0, help="quick entry: meld 花 count")
+    score.add_argument("--hard", type=int, help="quick entry without tiles: 硬花 count")
+    score.add_argument("--soft", type=int, help="quick entry: meld 花 count")
     score.add_argument("--pattern", action="append", default=[], help="quick entry: a pattern (repeatable)")
     ting = commands.add_parser("ting", help="waits of a 13-tile hand and what each scores")
     ting.add_argument("hand")
@@ -201,7 +202,9 @@ def _run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> None:
         out = json.dumps(response, ensure_ascii=False) if args.json else render_ting(response, lang)
         print(out, file=stdout)
         return
-    if args.json and args.hand is None:
+    from_args = args.hand is not None or args.hard is not None or args.soft is not None or args.pattern \
+        or args.draw or args.escape
+    if args.json and not from_args:
         try:
             request = json.loads(stdin.read())
         except json.JSONDecodeError as exc:

@@ -413,7 +413,7 @@ def ting_request(request: dict[str, Any]) -> dict[str, Any]:
     `receives` is what the waiting player would collect in stake units; the discard case assumes the
     player before `seat` (上家) discards.
 
-    >>> [w["tile"] for w in ting_request({"hand": "1112345678999m"[:13]})["waits"]][:3]
+    >>> [w["tile"] for w in ting_request({"hand": "1112345678999m"})["waits"]][:3]
     ['1m', '2m', '3m']
     """
     from scoring.waits import waiting_tiles

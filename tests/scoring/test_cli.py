@@ -1,0 +1,90 @@
+"""`python -m scoring` as a user runs it: JSON in/out with exit codes 0 and 2, and the human forms."""
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def run(*args: str, stdin: str = "") -> tuple[int, str]:
+    proc = subprocess.run([sys.executable, "-m", "scoring", *args], input=stdin, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert "Traceback" not in proc.stderr
+    return proc.returncode, proc.stdout
+
+
+def test_score_json_worked_example() -> None:
+    hand = {"concealed": "11223355778899p", "winning_tile": "9p", "flowers": ["中", "发", "春", "梅", "百搭"]}
+    request = {"rules": "suzhou", "stake": 5, "wins": [{"winner": "S", "type": "self_draw", "hand": hand}]}
+    code, out = run("score", "--json", stdin=json.dumps(request, ensure_ascii=False))
+    assert code == 0
+    response: dict[str, Any] = json.loads(out)
+    assert response["payments"] == {"E": -200, "S": 600, "W": -200, "N": -200}
+    assert response["wins"][0]["hua"] == 40 and response["next_dealer"] == "S"
+
+
+def test_score_json_not_allowed_is_still_exit_0() -> None:
+    request = {"rules": "suzhou", "discarder": "W",
+               "wins": [{"winner": "S", "type": "discard", "hand": "[555p] 123m456m789m5s+5s 中"}]}
+    code, out = run("score", "--json", stdin=json.dumps(request, ensure_ascii=False))
+    assert code == 0 and json.loads(out)["wins"][0]["allowed"] is False
+
+
+@pytest.mark.parametrize(("stdin", "needle"), [
+    ('{"rules": "suzhou", "options": {"nope": 1}, "event": "draw"}', "nope"),
+    ('{"rules": "suzhou", "dealer": "X", "event": "draw"}', "dealer"),
+    ('{"wins": [{"winner": "S", "type": "self_draw", "hand": "123m456m789m5s+5s"}]}', "wrong tile count"),
+    ('{"wins": [{"winner": "S", "type": "self_draw", "hand": "12345m"}]}', "wins[0].hand"),
+    ("not json", "not valid JSON"),
+    ("[1, 2]", "expected a JSON object"),
+])
+def test_score_json_malformed_exits_2(stdin: str, needle: str) -> None:
+    code, out = run("score", "--json", stdin=stdin)
+    assert code == 2
+    assert needle in json.loads(out)["error"]
+
+
+def test_human_score_in_chinese() -> None:
+    code, out = run("score", "11223355778899p 中发春梅百搭", "--self-draw", "--winner", "S", "--stake", "5")
+    assert code == 0
+    assert "清一色 10" in out and "七对 15" in out and "硬花 10" in out and "合计 40 花" in out
+    assert "南(S) +600" in out
+
+
+def test_human_score_in_english_with_options() -> None:
+    code, out = run("score", "[555p] 123m456m789m5s+5s 中发白", "--winner", "S", "--discarder", "W",
+                    "--option", "threshold=2/3", "--lang", "en")
+    assert code == 0 and "Base 5" in out and "W -8" in out
+
+
+def test_human_score_not_allowed() -> None:
+    code, out = run("score", "[555p] 123m456m789m5s+5s 中", "--winner", "S", "--discarder", "W")
+    assert code == 0 and "不能胡" in out and "需要 4" in out
+
+
+def test_human_quick_entry_anhui() -> None:
+    code, out = run("score", "--rules", "宿州", "--hard", "3", "--winner", "S", "--discarder", "E", "--json")
+    assert code == 0 and json.loads(out)["payments"]["E"] == -8
+
+
+def test_human_bad_hand_exits_2() -> None:
+    code, out = run("score", "123m0p", "--self-draw")
+    assert code == 2 and "0p" in json.loads(out)["error"]
+
+
+def test_ting() -> None:
+    code, out = run("ting", "1112345678999m")
+    assert code == 0 and "听 9 张" in out
+    code, out = run("ting", "1112345678999m", "--json")
+    assert [w["tile"] for w in json.loads(out)["waits"]] == [f"{r}m" for r in range(1, 10)]
+
+
+def test_import_time_is_small() -> None:
+    code = ("import time; t = time.perf_counter(); import scoring; "
+            "print(time.perf_counter() - t)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert float(proc.stdout) < 0.5  # generous for CI; the real figure (< 50 ms) is in bench/scoring.py
