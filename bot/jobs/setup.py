@@ -27,8 +27,9 @@ async def _wakeup_job(context: Any) -> None:
 
 def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, database_url: str | None = None,
                engine: Engine | None = None) -> DatabaseJobStore:
-    """Add the persistent job store (table `scheduled_jobs` in DATABASE_URL) to the application's
-    JobQueue. Called by `build_application`, before the application starts.
+    """Add the persistent job store (table `scheduled_jobs` in the ledger's database: the engine of
+    `bot_data["ledger"]`, else `database_url` / `settings.database_url`) to the application's JobQueue.
+    Called by `build_application`, before the application starts.
 
     Jobs stored by an earlier run come back by themselves when the scheduler starts (those missed while
     the bot was down run then). A start-up job, repeated every 10 minutes, schedules what the ledger says
@@ -45,6 +46,10 @@ def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, databa
     if isinstance(existing, DatabaseJobStore):
         return existing
     settings = application.bot_data.get("settings")
+    owns_engine = False
+    ledger_engine = getattr(application.bot_data.get("ledger"), "engine", None)
+    if engine is None and database_url is None and isinstance(ledger_engine, Engine):
+        engine = ledger_engine  # the ledger's own database and connection pool
     if engine is None:
         from bot.ledger.db import create_db_engine
 
@@ -52,7 +57,8 @@ def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, databa
         if not url:
             raise ValueError("setup_jobs needs the database url (settings.database_url or database_url=)")
         engine = create_db_engine(url)
-    store = DatabaseJobStore(job_queue, engine=engine, owns_engine=True)
+        owns_engine = True
+    store = DatabaseJobStore(job_queue, engine=engine, owns_engine=owns_engine)
     scheduler.add_jobstore(store, alias=JOBSTORE)
     job_queue.run_repeating(tasks.reconcile_job, interval=RECONCILE_SECONDS, first=0, name="jobs:reconcile")
     if getattr(settings, "mode", "polling") == "webhook":

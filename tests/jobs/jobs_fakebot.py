@@ -23,6 +23,16 @@ class Call:
     files: dict[str, bytes] = field(default_factory=dict)
 
 
+def _decode(value: str) -> Any:
+    """Bot API parameters arrive as strings: numbers and JSON objects back to Python, text as it is."""
+    if value[:1] in "[{-0123456789":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
 class RecordingRequest(BaseRequest):
     """Answers getMe, send*/edit* and a few others with well-formed results; records each call."""
 
@@ -57,8 +67,7 @@ class RecordingRequest(BaseRequest):
         params: dict[str, Any] = {}
         files: dict[str, bytes] = {}
         if request_data is not None:
-            params = {k: (json.loads(v) if isinstance(v, str) and v[:1] in "[{" else v)
-                      for k, v in request_data.json_parameters.items()}
+            params = {k: _decode(v) for k, v in request_data.json_parameters.items()}
             for key, value in request_data.multipart_data.items():
                 content = value[1] if isinstance(value, tuple) else value
                 files[key] = content if isinstance(content, bytes) else content.read()

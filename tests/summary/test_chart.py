@@ -1,0 +1,72 @@
+"""The running-total chart: a real PNG, drawn with a CJK font that has every glyph of the players' names."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import Table
+
+from bot.summary import build_report, chart_data, chart_png
+from bot.summary.chart import (
+    PNG_SIGNATURE,
+    ChartData,
+    ChartSeries,
+    CjkFont,
+    find_cjk_font,
+    missing_glyphs,
+    png_size,
+    render_chart,
+)
+
+NAMES = ["张三", "李四", "王五", "發財", "老鼠精", "Ann"]
+
+
+def cjk_font() -> CjkFont:
+    font = find_cjk_font()
+    if font is None:
+        pytest.fail("no CJK font installed: install fonts-noto-cjk (.ci/run and the Dockerfile do)")
+    return font
+
+
+def test_the_chart_font_has_the_glyphs_of_chinese_names() -> None:
+    font = cjk_font()
+    assert "CJK" in font.family or "Han" in font.family
+    assert missing_glyphs(font.path, "".join(NAMES) + "东南西北局累计第场") == set()
+    # the check is real: a character outside the font is reported
+    assert missing_glyphs(font.path, "张\U0001f600") == {"\U0001f600"}
+
+
+def test_matplotlib_resolves_the_names_to_that_font() -> None:
+    from matplotlib import font_manager
+
+    font = cjk_font()
+    properties = font_manager.FontProperties(family=[font.family])
+    resolved = font_manager.findfont(properties, fallback_to_default=False)
+    assert missing_glyphs(Path(resolved), "".join(NAMES)) == set()
+
+
+def test_session_chart_is_a_png_without_missing_glyphs(table: Table) -> None:
+    report = build_report(table.ledger, table.session_id)
+    data = chart_data(report, "zh-Hans")
+    assert [s.name for s in data.series] == ["东 张三", "南 李四", "西 王五", "北 Ann"]
+    assert [s.totals[-1] for s in data.series] == [line.net for line in report.players]
+    assert data.hands == tuple(str(row.hand.number) for row in report.rows)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        png = chart_png(report, "zh-Hans")
+    assert not [w for w in caught if "missing from" in str(w.message) or "Glyph" in str(w.message)]
+    assert png[:8] == PNG_SIGNATURE
+    assert png_size(png) == (960, 540)
+    assert len(png) > 10_000  # lines, labels and legend, not a blank canvas
+
+
+def test_long_sessions_and_bad_series() -> None:
+    hands = tuple(str(i) for i in range(1, 201))
+    png = render_chart(ChartData("第9场", "局", "累计", hands, (ChartSeries("发财", tuple(range(200))),)))
+    assert png_size(png) == (960, 540)
+    with pytest.raises(ValueError, match="has 2 totals for 3 hands"):
+        ChartData("t", "x", "y", ("1", "2", "3"), (ChartSeries("a", (1, 2)),))
+    with pytest.raises(ValueError, match="not a PNG"):
+        png_size(b"GIF89a" + bytes(30))

@@ -1,0 +1,70 @@
+"""Posting the summary through the Bot API: the card (sendMessage), the chart (sendPhoto), the CSV
+(sendDocument); and the chart alone for /history and /stats."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from conftest import Table, play
+from jobs_fakebot import RecordingRequest, build_app
+
+from bot.ledger import LedgerService
+from bot.summary import post_summary, send_chart
+from bot.summary.chart import PNG_SIGNATURE, png_size
+
+
+async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
+    request = RecordingRequest()
+    app = build_app(request)
+    await app.initialize()
+    try:
+        posted = await post_summary(app.bot, table.ledger, table.chat_id, table.session_id)
+    finally:
+        await app.shutdown()
+    assert [c.method for c in request.calls if c.method != "getMe"] == ["sendMessage", "sendPhoto",
+                                                                        "sendDocument"]
+    [message] = request.of("sendMessage")
+    assert message.params["chat_id"] == table.chat_id
+    assert message.params["text"] == posted.card.text
+    assert "第1场结束" in message.params["text"]  # the group's language: 简体 by default
+    [photo] = request.of("sendPhoto")
+    png = photo.files["photo"]
+    assert png[:8] == PNG_SIGNATURE and png_size(png) == (960, 540)
+    [document] = request.of("sendDocument")
+    data = document.files["document"]
+    assert data.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert len(rows) == 1 + 4 * len(posted.report.rows)
+    assert posted.chart is not None and posted.document is not None
+
+
+async def test_language_of_the_group_and_empty_session(ledger: LedgerService) -> None:
+    empty = play(ledger, hands=[], adjust=False)
+    ledger.update_group(empty.chat_id, language="en")
+    request = RecordingRequest()
+    app = build_app(request)
+    await app.initialize()
+    try:
+        posted = await post_summary(app.bot, ledger, empty.chat_id, empty.session_id)
+        chart = await send_chart(app.bot, ledger, empty.chat_id, empty.session_id)
+    finally:
+        await app.shutdown()
+    assert posted.chart is None and posted.document is None and chart is None
+    assert [c.method for c in request.calls if c.method != "getMe"] == ["sendMessage"]
+    assert request.of("sendMessage")[0].params["text"].startswith("🀄 Session 1 ended")
+
+
+async def test_send_chart_for_history(table: Table) -> None:
+    request = RecordingRequest()
+    app = build_app(request)
+    await app.initialize()
+    try:
+        message = await send_chart(app.bot, table.ledger, table.chat_id, table.session_id, lang="zh-Hant",
+                                   reply_to_message_id=None)
+    finally:
+        await app.shutdown()
+    assert message is not None
+    [photo] = request.of("sendPhoto")
+    assert photo.params["caption"] == "第1場各家累計得分"
+    assert photo.files["photo"][:8] == PNG_SIGNATURE
