@@ -100,6 +100,8 @@ def decompositions(
             raise ScoringError(f"wild: not a tile: {wild!r}")
         w = counts[wild]
         counts[wild] = 0
+    if not w:
+        return _plain_decompositions(counts, seven_pairs and n == 14)
     found: set[Decomposition] = set()
     _search(counts, 0, w, wild, True, [], None, [], found)
     if seven_pairs and n == 14:
@@ -215,6 +217,85 @@ def _chow_highs(
         counts[t] += 1
     if w:
         _chow_highs(counts, i, w - 1, wild, need_pair, sets, pair, [*subs, t], found, start, rest)
+
+
+_Reading = tuple[Tile | None, tuple[TileSet, ...]]
+_SUIT_READINGS: dict[tuple[int, tuple[int, ...]], tuple[_Reading, ...]] = {}
+
+
+def _plain_decompositions(counts: list[int], seven_pairs: bool) -> list[Decomposition]:
+    """Without wilds: combine the memoized readings of each suit (one of them holds the pair)."""
+    out: list[Decomposition] = []
+    if seven_pairs and 1 not in counts and 3 not in counts:
+        pairs = tuple(t for t in range(34) for _ in range(counts[t] // 2))
+        seven = Decomposition(None, (), pairs)
+    else:
+        seven = None
+    if is_complete_counts(counts, seven_pairs=False):
+        combos: list[tuple[Tile | None, tuple[TileSet, ...]]] = [(None, ())]
+        for b in (0, 9, 18):
+            key = tuple(counts[b : b + 9])
+            if key == _ZERO9:
+                continue
+            group = _SUIT_READINGS.get((b, key))
+            if group is None:
+                group = _suit_readings(b, key)
+            combos = [
+                (p if p is not None else q, sets + more) for p, sets in combos for q, more in group
+            ]
+        honour_sets: list[TileSet] = []
+        honour_pair: Tile | None = None
+        for t in range(27, 34):
+            if counts[t] == 3:
+                honour_sets.append(("pung", t))
+            elif counts[t] == 2:
+                honour_pair = t
+        out = [
+            Decomposition(p if p is not None else honour_pair, (*sets, *honour_sets)) for p, sets in combos
+        ]
+        out.sort(key=_order)
+    if seven is not None:
+        out.append(seven)
+    return out
+
+
+def _suit_readings(base: Tile, key: tuple[int, ...]) -> tuple[_Reading, ...]:
+    """Every reading of one suit's counts as sets (and a pair when it holds 3k+2 tiles), sorted."""
+    found: set[_Reading] = set()
+    sets: list[TileSet] = []
+
+    def walk(c: list[int], i: int, need_pair: bool, pair: Tile | None) -> None:
+        while i < 9 and c[i] == 0:
+            i += 1
+        if i == 9:
+            if not need_pair:
+                found.add((pair, tuple(sorted(sets, key=lambda s: (s[1], s[0])))))
+            return
+        if need_pair and c[i] >= 2:
+            c[i] -= 2
+            walk(c, i, False, base + i)
+            c[i] += 2
+        if c[i] >= 3:
+            c[i] -= 3
+            sets.append(("pung", base + i))
+            walk(c, i, need_pair, pair)
+            sets.pop()
+            c[i] += 3
+        if i <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            sets.append(("chow", base + i))
+            walk(c, i, need_pair, pair)
+            sets.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    walk(list(key), 0, sum(key) % 3 == 2, None)
+    readings = tuple(sorted(found, key=lambda r: (-1 if r[0] is None else r[0], r[1])))
+    _SUIT_READINGS[(base, key)] = readings
+    return readings
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -61,10 +61,12 @@ _FLOWER_ALIASES: Final[dict[str, str]] = {
     "發": "发", "蘭": "兰", "財神": "财神", "貓": "猫", "聚寶盆": "聚宝盆",
     "東": "东", "红中": "中", "紅中": "中", "白板": "白",
 }
-# Longest first, so that 聚宝盆 wins over a shorter prefix.
-_FLOWER_WORDS: Final[tuple[str, ...]] = tuple(
-    sorted((k for k in _FLOWER_ALIASES if k not in ("东", "南", "西", "北", "東")), key=len, reverse=True)
-)
+# Flower words by first character, longest first (so that 聚宝盆 wins over a shorter prefix).
+_FLOWER_WORDS: Final[dict[str, tuple[str, ...]]] = {}
+_NOT_WORDS: Final = frozenset("东南西北東")
+for _word in sorted((k for k in _FLOWER_ALIASES if k not in _NOT_WORDS), key=len, reverse=True):
+    _FLOWER_WORDS[_word[0]] = (*_FLOWER_WORDS.get(_word[0], ()), _word)
+del _word
 
 _NUMERALS: Final[dict[str, int]] = {
     **{str(d): d for d in range(10)},
@@ -262,7 +264,7 @@ def scan(text: str, start: int = 0, end: int | None = None, *, field: str = "til
             out.append(Token("flower", _UNICODE_FLOWERS[cp], i + 1, ch))
             i += 1
             continue
-        for word in _FLOWER_WORDS:
+        for word in _FLOWER_WORDS.get(ch, ()):
             if text.startswith(word, i) and i + len(word) <= end:
                 out.append(Token("flower", _FLOWER_ALIASES[word], i + 1, word))
                 i += len(word)
@@ -286,6 +288,9 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
     """
     if not isinstance(text, str):
         raise ScoringError(f"{field}: expected a string of tiles, got {type(text).__name__}")
+    fast = _parse_plain(text)
+    if fast is not None:
+        return fast
     tiles: list[Tile] = []
     for tok in scan(text, field=field):
         if tok.kind == "flower":
@@ -298,6 +303,27 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
         assert isinstance(tok.value, int)
         tiles.append(tok.value)
     return tiles
+
+
+_PLAIN_BASE: Final[dict[str, int]] = {"m": 0, "p": 9, "s": 18, "z": 27}
+
+
+def _parse_plain(text: str) -> list[Tile] | None:
+    """The common case, plain ASCII like "123m 456p 77z", quickly; None means "use the full scanner"."""
+    out: list[Tile] = []
+    run: list[int] = []
+    for ch in text:
+        if "1" <= ch <= "9":
+            run.append(ord(ch) - 49)
+        elif ch in _PLAIN_BASE:
+            if not run or (ch == "z" and max(run) > 6):
+                return None
+            base = _PLAIN_BASE[ch]
+            out.extend([base + r for r in run])
+            run.clear()
+        elif ch != " " or run:
+            return None
+    return None if run else out
 
 
 def tile_from_name(s: str) -> Tile:
