@@ -1565,7 +1565,7 @@ class LedgerService:
                     select(Hand.dealer_after_player_id, func.max(Hand.streak_after))
                     .where(hand_scope, live, Hand.dealer_after_player_id.is_not(None))  # type: ignore[union-attr]
                     .group_by(Hand.dealer_after_player_id)
-                ).tuples()
+                )
             )
             session_counts: dict[int, int] = _pairs(
                 s.execute(
@@ -1573,7 +1573,7 @@ class LedgerService:
                     .join(TableSession, TableSession.id == SessionTotal.session_id)
                     .where(TableSession.group_id == group.id, SessionTotal.hands > 0)
                     .group_by(SessionTotal.player_id)
-                ).tuples()
+                )
             )
             stats = [
                 PlayerStats(
@@ -1911,7 +1911,7 @@ def _hand_record(s: Session, hand: Hand, player_payments: dict[int, int] | None 
             pid: amount
             for pid, amount in s.execute(
                 select(Payment.player_id, Payment.amount).where(Payment.hand_id == hand.id)
-            ).tuples()
+            )
         }
     return HandRecord(
         id=_id(hand),
@@ -1971,7 +1971,7 @@ def _summary(s: Session, ts: TableSession, chat_id: int | None = None) -> Sessio
         pid: net
         for pid, net in s.execute(
             select(SessionTotal.player_id, SessionTotal.net).where(SessionTotal.session_id == ts.id)
-        ).tuples()
+        )
     }
     return SessionSummary(session=info, totals=totals, hands_played=ts.hands_played)
 

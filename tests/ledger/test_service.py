@@ -1,0 +1,438 @@
+"""The ledger service as a table uses it: seats, hands, undo, edit, adjustments, standings, pending."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from conftest import CHAT, DRAW, Table, check_invariants, discard, row_counts, seat_table, self_draw
+
+from bot.ledger import LedgerService, UserRef, errors
+
+# 清一色七对 with 5 硬花, stake 1: 10 + 15 + 5 + 5×2 = 40 花 per payer (RULES.md §4).
+QYS_QIDUI = self_draw("S", 5, "清一色", "七对")
+
+
+# ---- groups and players -----------------------------------------------------------------------------
+
+
+def test_group_is_created_with_defaults_and_settings_change(ledger: LedgerService) -> None:
+    group = ledger.get_group(CHAT)
+    assert (group.language, group.rules, group.instant, group.confirm_timeout_seconds) == (
+        "zh-Hans", "suzhou", False, 120)  # fmt: skip
+    group = ledger.update_group(CHAT, language="en", rules="宿州", options={"multi_win": "false"},
+                                instant=True, confirm_timeout_seconds=60, weekly_schedule=True)  # fmt: skip
+    assert (group.language, group.rules, group.options) == ("en", "suzhou-anhui", {"multi_win": False})
+    assert group.instant and group.weekly_schedule and group.confirm_timeout_seconds == 60
+    assert [g.chat_id for g in ledger.list_groups(weekly_schedule=True)] == [CHAT]
+
+
+def test_bad_group_settings_are_refused_by_name(ledger: LedgerService) -> None:
+    with pytest.raises(errors.InvalidValue) as info:
+        ledger.update_group(CHAT, options={"threshold": "9/9"})
+    assert info.value.params["field"] == "options" and "threshold" in str(info.value)
+    with pytest.raises(errors.InvalidValue, match="language"):
+        ledger.update_group(CHAT, language="fr")
+    with pytest.raises(errors.InvalidValue, match="unknown rule set"):
+        ledger.update_group(CHAT, rules="riichi")
+    assert ledger.get_group(CHAT).options == {}
+
+
+def test_players_resolve_by_username_seat_and_name(table: Table) -> None:
+    ledger = table.ledger
+    assert ledger.find_seat(CHAT, "@BOB") == "S"
+    assert ledger.find_seat(CHAT, "cat") == "W"
+    assert ledger.find_seat(CHAT, "北") == "N"
+    assert ledger.find_seat(CHAT, "東") == "E"
+    assert ledger.find_player(CHAT, "dan").is_guest
+    with pytest.raises(errors.UnknownPlayer):
+        ledger.find_seat(CHAT, "@nobody")
+    ledger.ensure_player(CHAT, UserRef(99, "Eve", "eve"))
+    with pytest.raises(errors.PlayerNotSeated):
+        ledger.find_seat(CHAT, "@eve")
+
+
+def test_player_profile_is_refreshed(ledger: LedgerService) -> None:
+    first = ledger.ensure_player(CHAT, UserRef(5, "Old", "old"))
+    second = ledger.ensure_player(CHAT, UserRef(5, "New Name", "@new"))
+    assert first.id == second.id and (second.display_name, second.username) == ("New Name", "new")
+    assert ledger.add_guest(CHAT, "  Uncle  Li ").id == ledger.add_guest(CHAT, "uncle li").id
+
+
+# ---- sessions and seats -------------------------------------------------------------------------------
+
+
+def test_one_open_session_per_group(ledger: LedgerService) -> None:
+    first = ledger.open_session(CHAT, rules="苏州", stake=5)
+    assert (first.rules, first.stake, first.number, first.options["threshold"]) == ("suzhou", 5, 1, "3/4")
+    with pytest.raises(errors.SessionAlreadyOpen):
+        ledger.open_session(CHAT)
+    other = ledger.open_session(CHAT + 1)  # another group is independent
+    assert other.number == 1
+    ledger.end_session(CHAT)
+    assert ledger.open_session(CHAT).number == 2
+
+
+def test_session_snapshots_group_options(ledger: LedgerService) -> None:
+    ledger.update_group(CHAT, options={"threshold": "2/3"})
+    session = ledger.open_session(CHAT, options={"qidui": "10"})
+    assert session.options["threshold"] == "2/3" and session.options["qidui"] == "10"
+    ledger.update_group(CHAT, options={"threshold": "3/4"})
+    assert ledger.require_session(CHAT).options["threshold"] == "2/3"
+
+
+def test_seats_fill_in_order_and_move_swaps(table: Table) -> None:
+    ledger = table.ledger
+    assert [p.display_name for p in table.session.seats.values()] == ["Ann", "Bob", "Cat", "Dan"]
+    with pytest.raises(errors.TableFull):
+        ledger.join(CHAT, UserRef(99, "Eve"))
+    with pytest.raises(errors.AlreadySeated):
+        ledger.join(CHAT, table.users[0])
+    moved = ledger.move(CHAT, table.ids["E"], "北")
+    assert moved.seat == "N"
+    seats = {seat: p.display_name for seat, p in moved.session.seats.items()}
+    assert seats == {"E": "Dan", "S": "Bob", "W": "Cat", "N": "Ann"}
+    left = ledger.unseat(CHAT, table.ids["S"])
+    assert left.seat is None and "S" not in left.session.seats
+    assert ledger.join(CHAT, UserRef(99, "Eve"), seat="S").seat == "S"
+
+
+def test_join_at_a_taken_seat(table: Table) -> None:
+    table.ledger.unseat(CHAT, table.ids["N"])
+    with pytest.raises(errors.SeatTaken) as info:
+        table.ledger.join(CHAT, UserRef(99, "Eve"), seat="E")
+    assert info.value.params == {"seat": "E", "name": "Ann"}
+    with pytest.raises(errors.InvalidSeat):
+        table.ledger.join(CHAT, UserRef(99, "Eve"), seat="X")
+
+
+def test_seats_and_first_dealer_lock_after_the_first_hand(table: Table) -> None:
+    ledger = table.ledger
+    assert ledger.set_dealer(CHAT, "W").state.dealer == "W"
+    ledger.commit(CHAT, DRAW)
+    with pytest.raises(errors.SeatsLocked):
+        ledger.move(CHAT, table.ids["E"], "S")
+    with pytest.raises(errors.SeatsLocked):
+        ledger.unseat(CHAT, table.ids["E"])
+    with pytest.raises(errors.SeatsLocked):
+        ledger.set_dealer(CHAT, "E")
+    ledger.undo(CHAT)  # nothing live any more: seats may change again
+    assert ledger.move(CHAT, table.ids["E"], "S").seat == "S"
+
+
+def test_a_hand_needs_four_seated_players(ledger: LedgerService) -> None:
+    ledger.open_session(CHAT)
+    ledger.join(CHAT, guest_name="A")
+    before = row_counts(ledger)
+    with pytest.raises(errors.TableNotFull) as info:
+        ledger.commit(CHAT, DRAW)
+    assert info.value.params["empty"] == ["S", "W", "N"]
+    assert row_counts(ledger) == before
+
+
+# ---- hands ------------------------------------------------------------------------------------------
+
+
+def test_self_draw_pays_from_the_scoring_core(ledger: LedgerService) -> None:
+    table = seat_table(ledger, stake=5)
+    result = ledger.commit(CHAT, QYS_QIDUI, by=table.users[1], text="/hu 南 自摸 5花 清一色 七对")
+    hand = result.hand
+    assert result.created and hand.number == 1 and hand.kind == "win"
+    assert hand.payments == {"E": -200, "S": 600, "W": -200, "N": -200}
+    assert hand.player_payments[table.ids["S"]] == 600
+    assert hand.wins[0]["hua"] == 40
+    assert hand.text == "/hu 南 自摸 5花 清一色 七对"
+    assert hand.request["stake"] == 5 and hand.request["dealer"] == "E"
+    assert (hand.before.dealer, hand.after.dealer, result.session.state.dealer) == ("E", "S", "S")
+    assert result.session.hands_played == 1
+    check_invariants(ledger, table.session.id)
+
+
+def test_dealer_keeps_the_deal_and_streak_grows(table: Table) -> None:
+    ledger = table.ledger
+    ledger.commit(CHAT, self_draw("E", 5, "清一色"))
+    state = ledger.commit(CHAT, self_draw("E", 5, "清一色")).session.state
+    assert (state.dealer, state.streak, state.hand_number) == ("E", 2, 3)
+    stats = {s.player.display_name: s for s in ledger.player_stats(CHAT, session_id=table.session.id)}
+    assert stats["Ann"].longest_streak == 2 and stats["Ann"].wins == 2 and stats["Ann"].self_draws == 2
+
+
+def test_same_source_key_records_once(table: Table) -> None:
+    ledger = table.ledger
+    first = ledger.commit(CHAT, QYS_QIDUI, source_key="update:42")
+    again = ledger.commit(CHAT, QYS_QIDUI, source_key="update:42")
+    assert first.created and not again.created and again.hand.id == first.hand.id
+    assert len(ledger.hands(table.session.id)) == 1
+    assert ledger.standings(CHAT).session_rows[1].net == 120
+    check_invariants(ledger, table.session.id)
+
+
+def test_a_win_the_rules_refuse_writes_nothing(table: Table) -> None:
+    ledger = table.ledger
+    entry = discard("S", "W", 1)  # 1 硬花 on a discard: below the 4 硬花 threshold
+    preview = ledger.preview(CHAT, entry)
+    assert not preview.allowed and preview.reasons[0]["winner"] == "S"
+    before = row_counts(ledger)
+    with pytest.raises(errors.WinNotAllowed) as info:
+        ledger.commit(CHAT, entry, by=table.users[0], source_key="update:1")
+    assert info.value.code == "win_not_allowed" and info.value.params["reasons"][0]["winner"] == "S"
+    assert row_counts(ledger) == before
+
+
+@pytest.mark.parametrize(
+    ("entry", "needle"),
+    [
+        (
+            {"event": "win", "wins": [{"winner": "Q", "type": "self_draw", "declared": {"hard_flowers": 5}}]},
+            "Q",
+        ),
+        ({"event": "win", "stake": 100, "wins": []}, "stake"),
+        ({"event": "tea"}, "tea"),
+        ("hu", "object"),
+        (
+            {"event": "win", "wins": [{"winner": "S", "type": "self_draw", "hand": {"concealed": "11112m"}}]},
+            "",
+        ),
+    ],
+)
+def test_malformed_entries_name_the_problem_and_write_nothing(
+    table: Table, entry: object, needle: str
+) -> None:
+    before = row_counts(table.ledger)
+    with pytest.raises(errors.InvalidEntry) as info:
+        table.ledger.commit(CHAT, entry)  # type: ignore[arg-type]
+    assert needle in str(info.value) and info.value.params["detail"]
+    assert row_counts(table.ledger) == before
+
+
+def test_no_open_session(ledger: LedgerService) -> None:
+    with pytest.raises(errors.NoOpenSession):
+        ledger.commit(CHAT, DRAW)
+    with pytest.raises(errors.NoOpenSession):
+        ledger.preview(CHAT, DRAW)
+    table = seat_table(ledger)
+    ledger.end_session(CHAT)
+    with pytest.raises(errors.NoOpenSession):
+        ledger.commit(CHAT, DRAW)
+    with pytest.raises(errors.SessionNotOpen):
+        ledger.end_session(CHAT, session_id=table.session.id)
+
+
+def test_draw_and_escape_and_diling(table: Table) -> None:
+    ledger = table.ledger
+    draw = ledger.commit(CHAT, DRAW).hand
+    assert draw.kind == "draw" and all(v == 0 for v in draw.payments.values())
+    assert draw.after.diling and draw.after.dealer == "S"  # 荒庄: the next seat deals, next hand 滴零
+    escape = ledger.commit(CHAT, {"event": "escape", "escaper": "W"}).hand
+    assert escape.kind == "escape" and escape.payments["W"] == -120
+    check_invariants(ledger, table.session.id)
+
+
+def test_baozi_doubles_the_coming_hand_only(table: Table) -> None:
+    ledger = table.ledger
+    assert ledger.mark_baozi(CHAT).state.baozi
+    doubled = ledger.commit(CHAT, QYS_QIDUI).hand
+    assert doubled.request["baozi"] is True and doubled.payments["S"] == 240
+    assert not ledger.require_session(CHAT).state.baozi
+    assert doubled.after.diling  # the hand after a 豹子 is 滴零
+
+
+# ---- undo, edit, adjust -------------------------------------------------------------------------------
+
+
+def test_undo_voids_the_last_hand_and_rolls_the_dealer_back(table: Table) -> None:
+    ledger = table.ledger
+    ledger.mark_baozi(CHAT)
+    first = ledger.commit(CHAT, QYS_QIDUI).hand
+    undone = ledger.undo(CHAT, by=table.users[0], source_key="update:7")
+    assert undone.hand.id == first.id and undone.hand.voided
+    state = undone.session.state
+    assert (state.dealer, state.streak, state.hand_number, state.baozi) == ("E", 0, 1, True)
+    again = ledger.undo(CHAT, source_key="update:7")  # a repeated update voids nothing more
+    assert not again.created
+    with pytest.raises(errors.NothingToUndo):
+        ledger.undo(CHAT)
+    all_rows = ledger.hands(table.session.id, include_voided=True)
+    assert [h.voided for h in all_rows] == [True]  # still in the audit trail
+    assert all(s.net == 0 for s in ledger.standings(CHAT).session_rows)
+    check_invariants(ledger, table.session.id)
+
+
+def test_edit_replaces_a_hand_and_recomputes_every_later_one(table: Table) -> None:
+    ledger = table.ledger
+    ledger.commit(CHAT, self_draw("E", 5, "清一色"))  # 1: dealer E keeps the deal, 连庄 1
+    ledger.commit(CHAT, self_draw("E", 5, "清一色"))  # 2: 连庄 2
+    ledger.commit(CHAT, discard("W", "N", 5, "清一色"))  # 3: W wins, W deals next
+    ledger.adjust(CHAT, table.ids["S"], table.ids["E"], 3, note="茶水")  # 4
+    # Hand 1 was really S's self-draw: S deals hand 2, so E's win in hand 2 is a 闲家 win, 连庄 resets.
+    result = ledger.edit(CHAT, 1, self_draw("S", 5, "清一色"), by=table.users[1], source_key="update:9")
+    assert result.hand.number == 1 and result.hand.payments["S"] == 60
+    # hand 3 ends with W dealing exactly as before, so the adjustment after it stays as recorded
+    assert [h.number for h in result.replaced] == [1, 2, 3]
+    assert [h.number for h in result.voided] == [1, 2, 3]
+    live = ledger.hands(table.session.id)
+    assert [h.before.dealer for h in live[:3]] == ["E", "S", "E"]
+    assert live[2].before.streak == 0
+    assert live[3].kind == "adjust" and live[3].note == "茶水" and live[3].payments == {"S": -3, "E": 3}
+    assert result.session.state.dealer == "W"
+    all_rows = ledger.hands(table.session.id, include_voided=True)
+    assert len(all_rows) == 7
+    old = [h for h in all_rows if h.voided]
+    assert {h.replaced_by for h in old} == {h.id for h in result.replaced}
+    assert not ledger.edit(CHAT, 1, self_draw("S", 5, "清一色"), source_key="update:9").created
+    check_invariants(ledger, table.session.id)
+
+
+def test_edit_of_the_last_hand_only(table: Table) -> None:
+    ledger = table.ledger
+    ledger.commit(CHAT, DRAW)
+    ledger.commit(CHAT, QYS_QIDUI)
+    previews = ledger.preview_edit(CHAT, 2, self_draw("N", 5, "清一色"))
+    assert len(previews) == 1 and previews[0].payments["N"] == 3 * 2 * 20  # 滴零 after the draw doubles
+    result = ledger.edit(CHAT, 2, self_draw("N", 5, "清一色"))
+    assert result.session.state.dealer == "N"
+    check_invariants(ledger, table.session.id)
+
+
+def test_edit_that_breaks_a_later_hand_is_refused_whole(table: Table) -> None:
+    ledger = table.ledger
+    ledger.commit(CHAT, DRAW)
+    heavenly = {"event": "win", "wins": [{"winner": "S", "type": "self_draw",
+                "declared": {"hard_flowers": 0, "patterns": ["天胡"]}}]}  # fmt: skip
+    ledger.commit(CHAT, heavenly)  # S deals hand 2 after the draw: 天胡 by the dealer is fine
+    before = row_counts(ledger)
+    # If hand 1 had been E's win, E would deal hand 2 and S could not have a 天胡.
+    with pytest.raises(errors.LedgerError) as info:
+        ledger.edit(CHAT, 1, self_draw("E", 5, "清一色"))
+    assert info.value.params.get("number") == 2 and "hand 2" in str(info.value)
+    assert row_counts(ledger) == before
+
+
+def test_edit_unknown_hand_and_adjust_rules(table: Table) -> None:
+    ledger = table.ledger
+    with pytest.raises(errors.HandNotFound):
+        ledger.edit(CHAT, 1, DRAW)
+    ledger.adjust(CHAT, table.ids["E"], table.ids["W"], 10, note="side bet")
+    with pytest.raises(errors.InvalidValue):
+        ledger.edit(CHAT, 1, DRAW)
+    with pytest.raises(errors.InvalidValue):
+        ledger.adjust(CHAT, table.ids["E"], table.ids["W"], 0)
+    with pytest.raises(errors.InvalidValue):
+        ledger.adjust(CHAT, table.ids["E"], table.ids["E"], 5)
+    outsider = ledger.ensure_player(CHAT, UserRef(77, "Zed"))
+    with pytest.raises(errors.PlayerNotSeated):
+        ledger.adjust(CHAT, outsider.id, table.ids["E"], 5)
+    assert ledger.require_session(CHAT).hands_played == 0  # adjustments are not hands
+    standings = {s.seat: s.net for s in ledger.standings(CHAT).session_rows}
+    assert standings == {"E": -10, "S": 0, "W": 10, "N": 0}
+
+
+# ---- reading --------------------------------------------------------------------------------------------
+
+
+def test_standings_stats_ledger_history_and_transfers(ledger: LedgerService) -> None:
+    table = seat_table(ledger, stake=5)
+    ledger.commit(CHAT, QYS_QIDUI)  # S +600
+    ledger.commit(CHAT, discard("W", "N", 4, "清一色"))  # N pays W
+    ledger.commit(CHAT, DRAW)
+    rows = ledger.ledger(table.session.id)
+    assert [r.hand.number for r in rows] == [1, 2, 3]
+    assert rows[-1].running == {seat: s.net for seat, s in
+                                ((s.seat, s) for s in ledger.standings(CHAT).session_rows)}  # fmt: skip
+    stats = {s.player.display_name: s for s in ledger.player_stats(CHAT)}
+    assert stats["Bob"].biggest_win == 600 and stats["Bob"].biggest_hua == 40 and stats["Bob"].self_draws == 1
+    assert stats["Dan"].dealt_in == 1 and stats["Cat"].wins == 1 and stats["Ann"].hands == 3
+    summary = ledger.end_session(CHAT, by=table.users[0])
+    assert summary.session.status == "ended" and summary.hands_played == 3
+    transfers = ledger.transfers(table.session.id)
+    assert len(transfers) <= 3 and sum(t.amount for t in transfers) > 0
+    # a second session adds to the all-time totals
+    seat_table(ledger, stake=1)
+    ledger.commit(CHAT, QYS_QIDUI)
+    alltime = {s.player.display_name: s for s in ledger.standings(CHAT).alltime_rows}
+    assert alltime["Bob"].net == 600 + 120 and alltime["Bob"].hands == 4
+    assert [h.session.number for h in ledger.history(CHAT)] == [2, 1]
+    assert ledger.player_stats(CHAT, player_id=table.ids["S"])[0].sessions == 2
+
+
+def test_idle_sessions(table: Table) -> None:
+    ledger = table.ledger
+    assert ledger.idle_sessions(timedelta(hours=6)) == []
+    later = table.session.last_activity_at + timedelta(hours=7)
+    assert [s.id for s in ledger.idle_sessions(timedelta(hours=6), now=later)] == [table.session.id]
+    ended = ledger.end_session(CHAT, session_id=table.session.id, reason="idle")
+    assert ended.session.end_reason == "idle"
+    assert ledger.open_sessions() == []
+
+
+# ---- pending entries -------------------------------------------------------------------------------
+
+
+def test_pending_entry_is_consumed_exactly_once(table: Table) -> None:
+    ledger = table.ledger
+    pending = ledger.create_pending(CHAT, "hand", QYS_QIDUI, by=table.users[1], text="/hu 南 自摸")
+    assert (
+        pending.status == "pending" and pending.preview is not None and pending.preview.payments["S"] == 120
+    )
+    assert ledger.set_pending_message(pending.id, 555).message_id == 555
+    assert [p.id for p in ledger.open_pending(CHAT)] == [pending.id]
+    first = ledger.confirm_pending(pending.id, by=table.users[2])
+    second = ledger.confirm_pending(pending.id, by=table.users[0])
+    assert first.created and not second.created and first.hand.id == second.hand.id
+    assert first.hand.source_key == f"pending:{pending.id}"
+    assert ledger.get_pending(pending.id).status == "committed"
+    assert len(ledger.hands(table.session.id)) == 1
+
+
+def test_pending_cancel_expire_and_stale(table: Table) -> None:
+    ledger = table.ledger
+    cancelled = ledger.create_pending(CHAT, "hand", DRAW)
+    ledger.cancel_pending(cancelled.id)
+    with pytest.raises(errors.PendingCancelled):
+        ledger.confirm_pending(cancelled.id)
+    short = ledger.create_pending(CHAT, "hand", DRAW, timeout_seconds=5)
+    expired = ledger.expire_pending(now=short.expires_at + timedelta(seconds=1))
+    assert [p.id for p in expired] == [short.id] and expired[0].status == "expired"
+    with pytest.raises(errors.PendingExpired):
+        ledger.confirm_pending(short.id)
+    stale = ledger.create_pending(CHAT, "hand", DRAW)
+    ledger.commit(CHAT, QYS_QIDUI)
+    with pytest.raises(errors.PendingStale):
+        ledger.confirm_pending(stale.id)
+    with pytest.raises(errors.NotFound):
+        ledger.confirm_pending("nope")
+    assert len(ledger.hands(table.session.id)) == 1
+
+
+def test_pending_undo_edit_adjust(table: Table) -> None:
+    ledger = table.ledger
+    ledger.commit(CHAT, QYS_QIDUI)
+    edit = ledger.create_pending(CHAT, "edit", {"number": 1, "entry": self_draw("W", 5, "清一色")})
+    assert edit.preview is not None and edit.preview.payments["W"] == 60
+    assert ledger.confirm_pending(edit.id).hand.payments["W"] == 60
+    adjust = ledger.create_pending(CHAT, "adjust", {"payer": table.ids["E"], "payee": table.ids["N"],
+                                                    "amount": 4, "note": "烟"})  # fmt: skip
+    assert ledger.confirm_pending(adjust.id).hand.note == "烟"
+    undo = ledger.create_pending(CHAT, "undo", {})
+    assert undo.payload["number"] == 2
+    assert ledger.confirm_pending(undo.id).hand.kind == "adjust"
+    assert [h.number for h in ledger.hands(table.session.id)] == [1]
+    with pytest.raises(errors.InvalidValue):
+        ledger.create_pending(CHAT, "edit", {"number": "one", "entry": DRAW})
+    check_invariants(ledger, table.session.id)
+
+
+def test_ending_a_session_expires_its_pending_entries(table: Table) -> None:
+    ledger = table.ledger
+    pending = ledger.create_pending(CHAT, "hand", DRAW)
+    ledger.end_session(CHAT)
+    assert ledger.get_pending(pending.id).status == "expired"
+    with pytest.raises(errors.PendingExpired):
+        ledger.confirm_pending(pending.id)
+
+
+def test_errors_carry_code_and_params_for_the_catalog() -> None:
+    error = errors.SeatTaken("seat E is taken by Ann", seat="E", name="Ann")
+    assert (error.code, error.params, str(error)) == ("seat_taken", {"seat": "E", "name": "Ann"},
+                                                      "seat E is taken by Ann")  # fmt: skip
+    assert isinstance(error, errors.LedgerError)
