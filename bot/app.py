@@ -23,6 +23,7 @@ from telegram.request import BaseRequest
 
 from bot.commands import COMMANDS, bot_commands
 from bot.handlers import errors, flow, recording, rules, session, table
+from bot.jobs import setup_jobs
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -84,17 +85,6 @@ async def post_init(application: AnyApplication) -> None:
         await application.bot.set_my_commands(bot_commands("en"), language_code="en")
     except Exception as exc:  # a missing menu must not keep the bot from starting
         log.warning("set_my_commands failed: %s", exc)
-    await recording.restore_expiry_jobs(application)
-
-
-def setup_jobs(application: AnyApplication) -> None:
-    """D's scheduled jobs (idle auto-end, persistent job store) when that package provides them."""
-    try:
-        from bot.jobs import setup_jobs as setup
-    except ImportError:
-        log.warning("bot.jobs.setup_jobs is not available: no idle auto-end job")
-        return
-    setup(application)
 
 
 def build_application(
@@ -122,5 +112,5 @@ def build_application(
     application.bot_data["settings"] = settings
     application.bot_data["ledger"] = ledger if ledger is not None else make_ledger(settings)
     register_handlers(application)
-    setup_jobs(application)
+    setup_jobs(application)  # the persistent job store: confirmation expiry, idle auto-end, weekly post
     return application

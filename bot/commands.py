@@ -12,6 +12,7 @@ from telegram.ext import ContextTypes
 from bot.handlers import calc, language, recording, roll, rules, session, views
 from bot.handlers import help as help_handlers
 from bot.i18n import t
+from bot.jobs.command import schedule
 
 Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[Any]]
 
@@ -56,6 +57,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("rules", rules.rules),
     Command("calc", calc.calc),
     Command("ting", calc.ting),
+    Command("schedule", schedule),
     Command("help", help_handlers.help_command),
     Command("lang", language.lang),
 )

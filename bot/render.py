@@ -212,7 +212,8 @@ def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int
     for seat in SEATS:
         player = session.seats.get(seat)
         name = player.name if player else t(lang, "lobby.empty")
-        mark = t(lang, "seat.dealer_mark") if session.dealer_set and session.state.dealer == seat else ""
+        known = session.dealer_set or session.hands_played > 0
+        mark = t(lang, "seat.dealer_mark") if known and session.state.dealer == seat else ""
         line = t(lang, "seat.line", wind=wind(lang, seat), name=name, dealer_mark=mark)
         if totals is not None and player is not None:
             line += f"  {signed(totals.get(seat, 0))}"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, Literal
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -65,8 +64,7 @@ async def writable_session(turn: Turn) -> SessionInfo:
 def pending_text(turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint: bool = True) -> str:
     """The message that shows a pending entry: the itemized preview (or the undo question)."""
     if pending.kind == "undo":
-        number = pending.payload.get("number", "?")
-        return turn.t("undo.ask", n=number, summary=pending.payload.get("summary", ""))
+        return turn.t("undo.ask_short")
     assert pending.preview is not None
     note = None
     number = None
@@ -75,14 +73,20 @@ def pending_text(turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint
         note = turn.t("preview.replace", n=number)
     text = preview_text(turn.lang, pending.preview, session, number=number, note=note)
     if hint:
-        minutes = max(1, round((pending.expires_at - pending.created_at).total_seconds() / 60))
-        text += "\n" + turn.t("preview.confirm_hint", minutes=minutes)
+        seconds = round((pending.expires_at - pending.created_at).total_seconds())
+        if seconds % 60:
+            text += "\n" + turn.t("preview.confirm_hint_seconds", seconds=seconds)
+        else:
+            text += "\n" + turn.t("preview.confirm_hint", minutes=seconds // 60)
     return text
 
 
 async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: dict[str, Any],
-                 *, edit_message_id: int | None = None) -> None:
-    """Preview an entry with Confirm/Cancel, or commit it at once when the group is `instant`."""
+                 *, edit_message_id: int | None = None, shown: str | None = None) -> None:
+    """Preview an entry with Confirm/Cancel, or commit it at once when the group is `instant`.
+
+    `shown` replaces the rendered preview (the undo question); `edit_message_id` turns an existing
+    message (the /hu button flow) into the preview instead of sending a new one."""
     ledger = turn.ledger
     group = await turn.run(ledger.get_group, turn.chat_id)
     if group.instant and kind != "undo":
@@ -91,7 +95,7 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
         return
     pending = await turn.run(ledger.create_pending, turn.chat_id, kind, payload, by=turn.user,
                              text=turn.text or None)
-    text = pending_text(turn, pending, session)
+    text = shown or pending_text(turn, pending, session)
     markup = confirm_markup(turn, pending.id, kind)
     if edit_message_id is not None:
         await turn.context.bot.edit_message_text(text, chat_id=turn.chat_id, message_id=edit_message_id,
@@ -127,6 +131,15 @@ async def after_commit(turn: Turn, kind: PendingKind, result: CommitResult) -> N
         text = result_line(turn.lang, result.hand)
     await turn.say(text)
     await refresh_card(turn, result.session)
+    keep_alive(turn, result.session)
+
+
+def keep_alive(turn: Turn, session: SessionInfo) -> None:
+    """(Re)schedule the idle auto-end of the session after activity (bot.jobs, persistent)."""
+    from bot.jobs import touch_session
+
+    if session.is_open:
+        touch_session(turn.context.application, turn.chat_id, session.id)
 
 
 # ---- the commands --------------------------------------------------------------------------------
@@ -189,8 +202,8 @@ async def undo(turn: Turn) -> None:
     if not hands:
         raise Refusal("err.nothing_to_undo")
     last = hands[-1]
-    payload = {"number": last.number, "summary": hand_summary(turn.lang, last)}
-    await submit(turn, session, "undo", payload)
+    question = turn.t("undo.ask", n=last.number, summary=hand_summary(turn.lang, last))
+    await submit(turn, session, "undo", {}, shown=question)
 
 
 @command("edit")
@@ -219,6 +232,7 @@ async def pending_pressed(turn: Turn, data: PendingPress) -> None:
     who = turn.user.display_name if turn.user else "?"
     if data.action == "cancel":
         await turn.run(ledger.cancel_pending, pending.id, by=turn.user)
+        cancel_expiry(turn.context.application, pending.id)
         await _close_preview(turn, pending, session, turn.t("preview.cancelled"))
         return
     try:
@@ -232,6 +246,7 @@ async def pending_pressed(turn: Turn, data: PendingPress) -> None:
     if not result.created:
         await turn.answer(turn.t("err.gone"))
         return
+    cancel_expiry(turn.context.application, pending.id)
     await turn.answer(turn.t("preview.recorded_toast"))
     await _close_preview(turn, pending, session, turn.t("preview.confirmed", player=who))
     await after_commit(turn, pending.kind, result)
@@ -241,7 +256,12 @@ async def _close_preview(turn: Turn, pending: PendingInfo, session: SessionInfo,
     """Replace a preview's buttons by a status line (confirmed / cancelled / expired)."""
     if pending.message_id is None:
         return
-    text = pending_text(turn, pending, session, hint=False) + "\n" + status
+    query = turn.update.callback_query
+    if pending.kind == "undo" and query is not None and query.message is not None:
+        base = getattr(query.message, "text", None) or pending_text(turn, pending, session)
+    else:
+        base = pending_text(turn, pending, session, hint=False)
+    text = base + "\n" + status
     try:
         await turn.context.bot.edit_message_text(text, chat_id=pending.chat_id, message_id=pending.message_id)
     except TelegramError as exc:
@@ -252,27 +272,21 @@ async def _close_preview(turn: Turn, pending: PendingInfo, session: SessionInfo,
 
 
 def schedule_expiry(application: Application[Any, Any, Any, Any, Any, Any], pending: PendingInfo) -> None:
-    """Expire a pending entry at its deadline. The one place that schedules it: a plain JobQueue job;
-    pending entries live in the database, so `restore_expiry_jobs` reschedules them after a restart."""
-    job_queue = application.job_queue
-    if job_queue is None:
-        log.warning("no JobQueue: pending entry %s will only expire on the next sweep", pending.id)
-        return
-    when = pending.expires_at
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    job_queue.run_once(expire_pending_job, when=max(when, datetime.now(UTC)), chat_id=pending.chat_id,
-                       name=f"pending:{pending.id}", data=pending.id)
+    """Expire a pending entry at its deadline: a persistent JobQueue job (bot.jobs) that survives a
+    restart; it calls `close_expired` to edit the preview."""
+    from bot.jobs import schedule_expiry as schedule_persistent
+
+    schedule_persistent(application, pending.chat_id, pending.id, pending.expires_at)
 
 
-async def expire_pending_job(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Mark every overdue pending entry expired and edit its preview to say so."""
-    import asyncio
+def cancel_expiry(application: Application[Any, Any, Any, Any, Any, Any], pending_id: str) -> None:
+    """Drop the expiry job of a confirmed or cancelled entry (it would do nothing anyway)."""
+    from bot.jobs import cancel_expiry as cancel_persistent
 
-    ledger = ledger_of(context)
-    expired = await asyncio.to_thread(ledger.expire_pending)
-    for pending in expired:
-        await close_expired(context, pending)
+    try:
+        cancel_persistent(application, pending_id)
+    except Exception as exc:  # keeping the table small is a nicety; never fail a confirm for it
+        log.info("could not drop the expiry job of %s: %s", pending_id, exc)
 
 
 async def close_expired(context: ContextTypes.DEFAULT_TYPE, pending: PendingInfo) -> None:
@@ -295,15 +309,3 @@ async def close_expired(context: ContextTypes.DEFAULT_TYPE, pending: PendingInfo
         await context.bot.edit_message_text(text, chat_id=pending.chat_id, message_id=pending.message_id)
     except TelegramError as exc:
         log.info("could not mark pending %s expired: %s", pending.id, exc)
-
-
-async def restore_expiry_jobs(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """After a start: schedule the expiry of every pending entry still open (overdue ones right away)."""
-    import asyncio
-
-    ledger = application.bot_data["ledger"]
-    sessions = await asyncio.to_thread(ledger.open_sessions)
-    for chat_id in {s.chat_id for s in sessions}:
-        for pending in await asyncio.to_thread(ledger.open_pending, chat_id):
-            schedule_expiry(application, pending)
-

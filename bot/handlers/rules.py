@@ -16,6 +16,7 @@ from bot.render import rules_name
 INSTANT = "instant"
 TIMEOUT = "timeout"
 GROUP_OPTIONS = (INSTANT, TIMEOUT)
+MIN_TIMEOUT, MAX_TIMEOUT = 5, 86400  # seconds, the ledger's bounds
 _TRUE = {"true", "yes", "on", "1", "是", "开", "開"}
 _FALSE = {"false", "no", "off", "0", "否", "关", "關"}
 
@@ -106,8 +107,9 @@ async def apply_option(turn: Turn, session: SessionInfo | None, rules: str, opti
         return turn.t("rules.changed", option=option, value=show_value(turn.lang, flag))
     if option == TIMEOUT:
         seconds = str(value).strip()
-        if not seconds.isdigit() or int(seconds) <= 0:
-            raise Refusal("err.bad_option_value", option=option, value=value, choices="30, 60, 120 …")
+        if not seconds.isdigit() or not MIN_TIMEOUT <= int(seconds) <= MAX_TIMEOUT:
+            raise Refusal("err.bad_option_value", option=option, value=value,
+                          choices=f"{MIN_TIMEOUT}–{MAX_TIMEOUT}")
         await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=int(seconds))
         return turn.t("rules.changed", option=option, value=seconds)
     specs = {spec.id: spec for spec in option_specs(rules)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.handlers.common import Refusal, Turn, button, command
+from bot.handlers.recording import keep_alive
 from bot.handlers.table import JoinPress, refresh_card
 from bot.ledger.results import SEATS, SessionInfo
 
@@ -57,6 +58,7 @@ async def newgame(turn: Turn) -> None:
     rules, stake = parse_newgame(turn.text)
     session = await turn.run(turn.ledger.open_session, turn.chat_id, by=turn.user, rules=rules, stake=stake)
     await refresh_card(turn, session, new=True)
+    keep_alive(turn, session)
 
 
 async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, seat: str, guest: bool) -> None:
@@ -148,10 +150,12 @@ async def dealer(turn: Turn) -> None:
 @command("end")
 async def end(turn: Turn) -> None:
     """/end: close the session and post the summary card, chart and CSV."""
+    from bot.jobs import cancel_idle_end
     from bot.summary.post import post_summary
 
     session = await turn.require_session()
     await turn.require_writer(session)
     summary = await turn.run(turn.ledger.end_session, turn.chat_id, by=turn.user, session_id=session.id)
+    cancel_idle_end(turn.context.application, turn.chat_id)
     await refresh_card(turn, summary.session)
     await post_summary(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)

@@ -1,0 +1,313 @@
+"""Recording hands through the real bot: the grammar, previews, Confirm/Cancel, permissions, expiry,
+instant mode, idempotency, /draw /escape /adjust /undo /edit and the /hu button flow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from harness import Table
+
+from bot.console.driver import deliver
+
+CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
+
+
+def ledger(table: Table) -> Any:
+    return table.app.bot_data["ledger"]
+
+
+def hands(table: Table) -> list[Any]:
+    current = ledger(table).current_session(table.chat_id)
+    return ledger(table).hands(current.id)
+
+
+def totals(table: Table) -> dict[str, int]:
+    current = ledger(table).current_session(table.chat_id)
+    rows = ledger(table).ledger(current.id)
+    return dict(rows[-1].running) if rows else {}
+
+
+async def record(table: Table, text: str, by: str = "bob", confirmer: str = "cat") -> str:
+    """Type an entry, confirm its preview, return the one-line result."""
+    preview = await table.say(by, text)
+    assert preview.sent and preview.sent[-1].buttons == (CONFIRM, CANCEL), preview.text
+    turn = await table.press(confirmer, CONFIRM)
+    return turn.texts[0]
+
+
+async def test_preview_lists_items_payments_and_next_dealer_first(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/hu 南 自摸 5花 清一色 七对")
+    assert turn.text == (
+        "📝 预览 · 第 1 局\n南 Bob 自摸 · 40 花\n  清一色 10\n  七对 15\n  底 5\n  硬花 10\n"
+        "输赢：南 +120 · 东 −40 · 西 −40 · 北 −40\n下局庄 南（连庄 0）\n"
+        "入座玩家点 [确认] 记入；2 分钟内不确认就作废。")
+    assert hands(seated_table) == []
+
+
+async def test_confirm_commits_replies_one_line_and_edits_the_pinned_card(seated_table: Table) -> None:
+    await seated_table.say("ann", "/newgame")  # refused: one session; the card stays the pinned message
+    card_id = seated_table.pins()[-1]
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色 七对")
+    turn = await seated_table.press("cat", CONFIRM)
+    assert turn.texts == ["第1局 南 自摸 40花 → 南 +120 · 东 −40 · 西 −40 · 北 −40 · 下局庄 南"]
+    assert turn.answers == ["已记入"]
+    preview = turn.edits[0]
+    assert preview.text.endswith("✅ Cat 已确认，记入账本。") and preview.buttons == ()
+    card = seated_table.message(card_id)
+    assert seated_table.pins()[-1] == card_id and card.edited
+    assert "南 Bob 🀄庄  +120" in card.text and "1 南 自摸 40花 | −40 +120 −40 −40" in card.text
+    assert totals(seated_table) == {"E": -40, "S": 120, "W": -40, "N": -40}
+    line = await record(seated_table, "/hu 南 自摸 5花 清一色 七对")
+    assert line == "第2局 南 自摸 40花 → 南 +120 · 东 −40 · 西 −40 · 北 −40 · 下局庄 南 (连庄1)"
+
+
+async def test_tile_form_with_username_and_english_words(seated_table: Table) -> None:
+    line = await record(seated_table, "/hu @bob zimo 11223355778899p 中发春梅百搭")
+    assert line.startswith("第1局 南 自摸 40花 → 南 +120")
+
+
+async def test_discard_win_the_discarder_alone_pays(seated_table: Table) -> None:
+    line = await record(seated_table, "/hu 南 冲 西 5花 清一色")
+    assert line == "第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"
+
+
+async def test_one_discard_two_winners(seated_table: Table) -> None:
+    line = await record(seated_table, "/hu 东 8花 西 清一色 冲 北")
+    assert line.startswith("第1局 东 13花、西 15花 一炮多响 冲 北 → 东 +13 · 西 +15 · 北 −28")
+    assert totals(seated_table) == {"E": 13, "S": 0, "W": 15, "N": -28}
+
+
+async def test_a_win_below_the_threshold_is_refused_with_its_reason(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/hu 南 自摸 2花")
+    assert turn.text.startswith("这手不能和：南")
+    assert not any(r.buttons for r in turn.sent)
+    assert hands(seated_table) == []
+
+
+@pytest.mark.parametrize(("entry", "expected"), [
+    ("/hu 南 自摸 111222333444555p", "“111222333444555p”"),  # 15 tiles
+    ("/hu 南 自摸 99999p1122334455m", "9p"),  # a fifth 9p
+    ("/hu 张三 自摸 5花", "张三"),  # not seated
+    ("/hu 南 5花", "自摸"),  # how is missing
+    ("/hu", None),  # starts the button flow instead
+])
+async def test_malformed_entries_say_what_is_wrong_and_record_nothing(seated_table: Table, entry: str,
+                                                                      expected: str | None) -> None:
+    turn = await seated_table.say("bob", entry)
+    if expected is None:
+        assert turn.sent[0].text == "谁和了？"
+    else:
+        assert expected in turn.text, turn.text
+        assert "用法：/hu" in turn.text
+        assert not any(r.buttons for r in turn.sent)
+    assert hands(seated_table) == []
+
+
+async def test_cancel_drops_the_entry(seated_table: Table) -> None:
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    turn = await seated_table.press("dan", CANCEL)
+    assert turn.edits[0].text.endswith("已取消，没有记入。") and turn.edits[0].buttons == ()
+    assert hands(seated_table) == []
+
+
+async def test_onlookers_may_read_but_not_write_or_confirm(seated_table: Table) -> None:
+    turn = await seated_table.say("eve", "/hu 南 自摸 5花 清一色")
+    assert turn.text == "只有入座的玩家或群管理员可以这样做。"
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    turn = await seated_table.press("eve", CONFIRM)
+    assert turn.answers == ["只有入座的玩家或群管理员可以这样做。"]
+    assert hands(seated_table) == []
+    turn = await seated_table.press("zoe", CONFIRM)  # an admin of the group
+    assert turn.texts[0].startswith("第1局 南 自摸 20花")
+    assert len(hands(seated_table)) == 1
+
+
+async def test_confirm_pressed_twice_commits_once(seated_table: Table) -> None:
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    state = seated_table.state
+    first = state.press(seated_table.chat_id, "cat", None, CONFIRM)
+    second = state.press(seated_table.chat_id, "dan", None, CONFIRM)
+    await deliver(seated_table.app, first)
+    calls_before = len(state.calls)
+    await deliver(seated_table.app, second)
+    later = state.calls[calls_before:]
+    answers = [c.params.get("text") for c in later if c.method == "answerCallbackQuery"]
+    assert answers == ["这条记录已经处理过了。"]
+    assert not [c for c in later if c.method == "sendMessage"]
+    assert len(hands(seated_table)) == 1
+
+
+async def test_redelivered_update_records_once_even_after_a_restart(seated_table: Table, bot_settings: Any,
+                                                                    transport: Any) -> None:
+    from bot.app import build_application
+
+    await seated_table.say("ann", "/rules instant on")
+    update = seated_table.state.message(seated_table.chat_id, "bob", "/hu 南 自摸 5花 清一色")
+    await deliver(seated_table.app, update)
+    await deliver(seated_table.app, update)
+    assert len(hands(seated_table)) == 1
+    # A second process on the same database (a restart) gets the same update again.
+    other = build_application(bot_settings, request=transport, get_updates_request=transport)
+    restarted = await Table.start(other, transport, chat_id=seated_table.chat_id)
+    try:
+        await deliver(other, update)
+        assert len(hands(restarted)) == 1
+    finally:
+        await restarted.stop()
+
+
+async def test_instant_mode_commits_without_a_preview(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/rules instant on")
+    assert turn.text == "instant 已改为 开。"
+    turn = await seated_table.say("bob", "/hu 南 冲 西 5花 清一色")
+    assert turn.texts == ["第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"]
+    assert len(hands(seated_table)) == 1
+
+
+async def run_expiry_jobs(table: Table) -> int:
+    """Run the scheduled confirmation-expiry jobs now (whatever their due time); how many ran."""
+    from bot.console.driver import settle
+
+    assert table.app.job_queue is not None
+    jobs = [job for job in table.app.job_queue.jobs() if (job.name or "").startswith("expire:")]
+    for job in jobs:
+        await job.run(table.app)
+    await settle(table.app)
+    return len(jobs)
+
+
+async def test_unconfirmed_entry_expires(bot_settings: Any, transport: Any) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from bot.app import build_application
+    from bot.ledger import LedgerService
+
+    now = [datetime(2026, 11, 30, 20, 0, tzinfo=UTC)]
+    clocked = LedgerService.from_url(bot_settings.database_url, clock=lambda: now[0])
+    app = build_application(bot_settings, request=transport, get_updates_request=transport, ledger=clocked)
+    table = await Table.start(app, transport)
+    try:
+        await table.say("ann", "/newgame")
+        for name in ("ann", "bob", "cat", "dan"):
+            await table.say(name, "/join")
+        await table.say("ann", "/rules timeout 30")
+        preview = (await table.say("bob", "/hu 南 自摸 5花 清一色")).sent[0]
+        assert preview.text.endswith("30 秒内不确认就作废。")
+        assert await run_expiry_jobs(table) == 1  # not due yet: nothing expires
+        assert table.message(preview.message_id).buttons == (CONFIRM, CANCEL)
+        now[0] += timedelta(seconds=31)
+        assert await run_expiry_jobs(table) == 1
+        expired = table.message(preview.message_id)
+        assert expired.text.endswith("这条记录已过期，没有记入。") and expired.buttons == ()
+        turn = await table.press("cat", CONFIRM, message_id=preview.message_id) if expired.buttons else None
+        assert turn is None
+        assert hands(table) == []
+    finally:
+        await table.stop()
+
+
+async def test_timeout_has_bounds(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/rules timeout 1")
+    assert turn.text == "选项 timeout 不能取“1”。可以取：5–86400"
+
+
+async def test_draw_escape_and_adjust(seated_table: Table) -> None:
+    assert await record(seated_table, "/draw") == "第1局 荒庄 · 下局庄 南"
+    line = await record(seated_table, "/escape 北")
+    assert line == "第2局 北 逃跑 → 东 +40 · 南 +40 · 西 +40 · 北 −120"
+    preview = await seated_table.say("ann", "/adjust 东 西 50 夜宵")
+    assert "调账：东 Ann 付给 西 Cat 50 (夜宵)" in preview.text
+    line = (await seated_table.press("bob", CONFIRM)).texts[0]
+    assert line == "调账 东 → 西 50 (夜宵)"
+    assert totals(seated_table) == {"E": -10, "S": 40, "W": 90, "N": -120}
+
+
+async def test_draw_takes_no_player(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/draw 南")
+    assert "用法：/draw" in turn.text
+    assert hands(seated_table) == []
+
+
+async def test_adjust_needs_an_amount(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/adjust 东 西")
+    assert "用法：/adjust" in turn.text
+    assert hands(seated_table) == []
+
+
+async def test_undo_asks_then_voids_and_rolls_the_dealer_back(seated_table: Table) -> None:
+    await record(seated_table, "/hu 南 自摸 5花 清一色")
+    turn = await seated_table.say("ann", "/undo")
+    assert turn.sent[0].text == "撤销第 1 局（南 自摸 20花）？"
+    assert turn.sent[0].buttons == ("撤销", "不撤销")
+    turn = await seated_table.press("bob", "撤销")
+    assert "第1局已撤销。" in turn.text
+    assert hands(seated_table) == []
+    assert ledger(seated_table).current_session(seated_table.chat_id).state.dealer == "E"
+    turn = await seated_table.say("ann", "/undo")
+    assert turn.text == "没有可以撤销的牌局。"
+
+
+async def test_undo_kept(seated_table: Table) -> None:
+    await record(seated_table, "/hu 南 自摸 5花 清一色")
+    await seated_table.say("ann", "/undo")
+    await seated_table.press("bob", "不撤销")
+    assert len(hands(seated_table)) == 1
+
+
+async def test_edit_replaces_a_hand_and_recomputes_later_ones(seated_table: Table) -> None:
+    await record(seated_table, "/hu 南 自摸 5花 清一色")
+    await record(seated_table, "/hu 南 自摸 5花")
+    turn = await seated_table.say("ann", "/edit 1 西 自摸 5花 清一色")
+    assert "修改第 1 局，后面各局重算。" in turn.text
+    turn = await seated_table.press("bob", CONFIRM)
+    assert turn.texts[0].startswith("第1局已修改")
+    assert [h.number for h in hands(seated_table)] == [1, 2]
+    assert hands(seated_table)[0].entry["wins"][0]["winner"] == "W"
+
+
+async def test_edit_of_a_missing_hand(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/edit 5 南 自摸 5花")
+    assert turn.text == "没有第 5 局。"
+
+
+async def test_recording_needs_four_players(table: Table) -> None:
+    await table.say("ann", "/newgame")
+    await table.say("ann", "/join")
+    turn = await table.say("ann", "/hu 东 自摸 5花 清一色")
+    assert "还差 3 人入座" in turn.text
+
+
+async def test_button_flow_winner_how_discarder_flowers_patterns_confirm(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/hu")
+    flow = turn.sent[0]
+    assert flow.buttons[:4] == ("东 Ann", "南 Bob", "西 Cat", "北 Dan")
+    await seated_table.press("bob", "南 Bob")
+    assert seated_table.message(flow.message_id).text == "南 怎么和的？"
+    await seated_table.press("bob", "放冲")
+    assert seated_table.message(flow.message_id).text == "谁放的冲？"
+    assert "南 Bob" not in seated_table.buttons(flow.message_id)
+    await seated_table.press("bob", "西 Cat")
+    await seated_table.press("bob", "5", message_id=flow.message_id)
+    await seated_table.press("bob", "清一色")
+    assert "✅ 清一色" in seated_table.buttons(flow.message_id)
+    await seated_table.press("bob", "七对")
+    await seated_table.press("bob", "✅ 七对")  # and off again
+    await seated_table.press("bob", "完成")
+    preview = seated_table.message(flow.message_id)
+    assert preview.text.startswith("📝 预览 · 第 1 局\n南 Bob 吃 西 的冲 · 20 花")
+    turn = await seated_table.press("cat", CONFIRM)
+    assert turn.texts[0] == "第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"
+
+
+async def test_button_flow_cancel(seated_table: Table) -> None:
+    flow = (await seated_table.say("bob", "/hu")).sent[0]
+    await seated_table.press("bob", "取消")
+    assert seated_table.message(flow.message_id).text == "已取消。"
+    assert hands(seated_table) == []
+
+
+async def test_button_flow_is_for_seated_players(seated_table: Table) -> None:
+    await seated_table.say("bob", "/hu")
+    turn = await seated_table.press("eve", "南 Bob")
+    assert turn.answers == ["只有入座的玩家或群管理员可以这样做。"]

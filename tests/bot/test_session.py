@@ -1,0 +1,189 @@
+"""Table sessions through the real bot: /newgame, Join button, /join, /seat, /dealer, /roll, /end, pinning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness import GROUP_ID, PLAYERS, Table
+
+
+def ledger(table: Table) -> Any:
+    return table.app.bot_data["ledger"]
+
+
+def session(table: Table) -> Any:
+    return ledger(table).current_session(table.chat_id)
+
+
+async def test_newgame_posts_a_pinned_lobby_with_a_join_button(table: Table) -> None:
+    turn = await table.say("ann", "/newgame 苏州 5")
+    assert turn.texts == ["🀄 新牌局：苏州麻将，底注 5\n东 （空）\n南 （空）\n西 （空）\n北 （空）\n"
+                          "点 [入座] 或发 /join 入座。"]
+    assert turn.sent[0].buttons == ("入座",)
+    assert table.pins() == [turn.sent[0].message_id]
+    current = session(table)
+    assert (current.rules, current.stake) == ("suzhou", 5)
+
+
+async def test_newgame_takes_rules_and_stake_in_any_order(table: Table) -> None:
+    await table.say("ann", "/newgame 10 宿州")
+    assert (session(table).rules, session(table).stake) == ("suzhou-anhui", 10)
+
+
+async def test_only_one_open_session_per_group(table: Table) -> None:
+    await table.say("ann", "/newgame")
+    turn = await table.say("bob", "/newgame 宿州 3")
+    assert "已有进行中的牌局" in turn.text
+    assert session(table).rules == "suzhou"
+
+
+async def test_bad_newgame_arguments_say_what_is_wrong_and_open_nothing(table: Table) -> None:
+    turn = await table.say("ann", "/newgame 北京 5")
+    assert "不认识的规则“北京”" in turn.text
+    turn = await table.say("ann", "/newgame 苏州 0")
+    assert "底注必须是正整数，不是“0”" in turn.text
+    turn = await table.say("ann", "/newgame 苏州 5x")
+    assert "“5x”" in turn.text
+    assert session(table) is None
+
+
+async def test_join_button_seats_the_presser_and_edits_the_lobby(table: Table) -> None:
+    lobby = (await table.say("ann", "/newgame")).sent[0]
+    turn = await table.press("bob", "入座")
+    assert turn.answers == ["Bob 入座东。"]
+    assert "Bob 入座东。" in turn.text
+    assert "东 Bob" in table.message(lobby.message_id).text
+    for name in ("ann", "cat", "dan"):
+        await table.press(name, "入座")
+    card = table.message(lobby.message_id)
+    assert card.buttons == ()
+    assert "北 Dan" in card.text
+    assert "四人到齐" in table.last_text() or "四人到齐" in "\n".join(r.text for r in table.replies()[-3:])
+
+
+async def test_join_in_order_then_table_full(seated_table: Table) -> None:
+    seats = {seat: p.name for seat, p in session(seated_table).seats.items()}
+    assert seats == {"E": "Ann", "S": "Bob", "W": "Cat", "N": "Dan"}
+    turn = await seated_table.say("eve", "/join")
+    assert turn.text == "四个座位都满了。"
+
+
+async def test_join_twice_is_refused(table: Table) -> None:
+    await table.say("ann", "/newgame")
+    await table.say("ann", "/join")
+    turn = await table.say("ann", "/join")
+    assert turn.text == "Ann 已经坐在东位。"
+
+
+async def test_join_with_a_name_seats_a_guest(table: Table) -> None:
+    await table.say("ann", "/newgame")
+    await table.say("ann", "/join")
+    turn = await table.say("ann", "/join 老王")
+    assert "客人 老王 入座南。" in turn.text
+    guest = session(table).seats["S"]
+    assert guest.is_guest and guest.name == "老王"
+
+
+async def test_guest_names_are_not_usernames(table: Table) -> None:
+    await table.say("ann", "/newgame")
+    turn = await table.say("ann", "/join @bob")
+    assert "客人名字不要带 @" in turn.text
+
+
+async def test_join_without_a_session(table: Table) -> None:
+    turn = await table.say("ann", "/join")
+    assert turn.text == "本群没有进行中的牌局。先开一局，例如：/newgame 苏州 5"
+
+
+async def test_seat_shows_the_table(seated_table: Table) -> None:
+    turn = await seated_table.say("eve", "/seat")
+    assert turn.text.splitlines()[:5] == ["座位 · 苏州麻将 · 底注 1", "东 Ann", "南 Bob", "西 Cat", "北 Dan"]
+    assert "第 1 局 · 还没定庄" in turn.text
+    assert "threshold=3/4" in turn.text
+
+
+async def test_seat_moves_a_player_before_the_first_hand_only(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/seat @dan 东")
+    assert turn.texts[0] == "Dan 换到东位。"
+    seats = {seat: p.name for seat, p in session(seated_table).seats.items()}
+    assert seats["E"] == "Dan" and seats["N"] == "Ann"
+    await seated_table.say("ann", "/rules instant on")
+    await seated_table.say("ann", "/draw")
+    turn = await seated_table.say("ann", "/seat @dan 南")
+    assert "不能再改" in turn.text
+
+
+async def test_seat_move_needs_a_seat_word(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/seat @dan 中")
+    assert "不认识的座位“中”" in turn.text and "用法：/seat" in turn.text
+
+
+async def test_dealer_is_set_by_seated_players_or_admins(seated_table: Table) -> None:
+    turn = await seated_table.say("eve", "/dealer 南")
+    assert turn.text == "只有入座的玩家或群管理员可以这样做。"
+    turn = await seated_table.say("zoe", "/dealer 南")  # zoe created the group
+    assert turn.texts[0] == "首局庄家：南（Bob）。"
+    assert session(seated_table).state.dealer == "S"
+    turn = await seated_table.say("ann", "/dealer @cat")
+    assert session(seated_table).state.dealer == "W"
+
+
+async def test_dealer_needs_one_argument(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/dealer")
+    assert turn.text == "缺少参数。\n用法：/dealer 座位，例如 /dealer 东"
+
+
+async def test_roll_sends_two_dice_and_seats_the_first_dealer(seated_table: Table) -> None:
+    seated_table.force_dice(2, 3)
+    turn = await seated_table.say("bob", "/roll")
+    assert [r.dice for r in turn.sent if r.kind == "dice"] == [2, 3]
+    assert "骰子 2 + 3 = 5。" in turn.text
+    assert "首局庄家：东（Ann）。" in turn.text  # 5 counts round to 东 again
+    state = session(seated_table).state
+    assert (state.dealer, state.baozi) == ("E", False)
+
+
+async def test_roll_double_marks_baozi_for_the_hand(seated_table: Table) -> None:
+    seated_table.force_dice(3, 3)
+    turn = await seated_table.say("bob", "/roll")
+    assert "豹子！" in turn.text
+    current = session(seated_table)
+    assert current.state.dealer == "S" and current.state.baozi
+    assert "豹子" in seated_table.pinned().text
+
+
+async def test_roll_by_an_onlooker_is_refused(seated_table: Table) -> None:
+    turn = await seated_table.say("eve", "/roll")
+    assert turn.text == "只有入座的玩家或群管理员可以这样做。"
+    assert not turn.of("sendDice")
+
+
+async def test_cannot_pin_is_said_once(table: Table) -> None:
+    table.set_can_pin(False)
+    turn = await table.say("ann", "/newgame")
+    assert "我没有置顶消息的权限" in turn.text
+    turn = await table.say("ann", "/join")
+    assert "置顶" not in turn.text
+    assert "东 Ann" in table.replies()[0].text  # the card still goes on being edited
+
+
+async def test_end_posts_the_summary_and_closes_the_card(seated_table: Table) -> None:
+    await seated_table.say("ann", "/rules instant on")
+    await seated_table.say("ann", "/hu 南 自摸 5花 清一色")
+    turn = await seated_table.say("bob", "/end")
+    assert session(seated_table) is None
+    assert turn.of("sendPhoto") and turn.of("sendDocument")
+    assert "牌局结束。" in seated_table.message(seated_table.replies()[0].message_id).text
+
+
+async def test_commands_in_a_private_chat_point_to_the_group(table: Table) -> None:
+    from bot.console.driver import deliver
+
+    update = {"update_id": 99999, "message": {
+        "message_id": 1, "date": 0, "chat": {"id": PLAYERS["ann"], "type": "private", "first_name": "Ann"},
+        "from": {"id": PLAYERS["ann"], "is_bot": False, "first_name": "Ann"}, "text": "/newgame",
+        "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}}
+    await deliver(table.app, update)
+    sent = [c for c in table.calls("sendMessage") if c.params.get("chat_id") == PLAYERS["ann"]]
+    assert sent and sent[-1].params["text"] == "请在群里使用这个命令。"
+    assert ledger(table).current_session(GROUP_ID) is None
