@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 __all__ = ["CONSOLE_CHAT_ID", "InProcessBotAPI", "run_console", "run_console_async"]
 
 CONSOLE_CHAT_ID = -1001000000001
-CONSOLE_TOKEN = "0:CONSOLE"
 _LINE = re.compile(r"^\s*@?(?P<name>[A-Za-z0-9_\u3400-\u9fff]{1,32})\s*[:：]\s?(?P<text>.*)$")
 _PRESS = re.compile(r"^\[(?P<label>.+)\]$")
 _HELP = """\
@@ -186,8 +185,6 @@ async def run_console_async(
 
     `build(settings, request=..., get_updates_request=...)` defaults to `bot.app.build_application`.
     """
-    from pydantic import SecretStr
-
     if build is None:
         from bot.app import build_application as build
 
@@ -202,8 +199,6 @@ async def run_console_async(
         transport = InProcessBotAPI(state)
     if CONSOLE_CHAT_ID not in transport.state.chats:
         transport.add_group(CONSOLE_CHAT_ID, "控制台牌桌 console table")
-    if settings.telegram_bot_token is None:
-        settings = settings.model_copy(update={"telegram_bot_token": SecretStr(CONSOLE_TOKEN)})
     app = build(settings, request=transport, get_updates_request=transport)
     # Telegram's flood limits (20 messages a minute in a group) would only stall a terminal session.
     app.bot._rate_limiter = None  # type: ignore[attr-defined]

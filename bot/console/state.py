@@ -68,6 +68,7 @@ class Call:
     status: int = 200
     result: Any = None
     description: str | None = None
+    at: float = field(default_factory=time.time)
 
     @property
     def ok(self) -> bool:
@@ -149,6 +150,7 @@ class BotAPIState:
         self.commands: dict[str, list[JSON]] = {}
         self.webhook_url = ""
         self.pending: list[JSON] = []
+        self.polls_started = 0  # getUpdates requests received, counted when they arrive (before any wait)
         self.open_queries: dict[str, JSON] = {}
         self.answered_queries: dict[str, JSON] = {}
         self.forced_dice: list[int] = []
@@ -383,6 +385,7 @@ class BotAPIState:
         """getUpdates long poll for threads: blocks up to `timeout` seconds for an update."""
         deadline = time.monotonic() + max(0.0, timeout)
         with self.updates_changed:
+            self.polls_started += 1
             while True:
                 updates = self.take_updates(offset, limit)
                 remaining = deadline - time.monotonic()
@@ -427,11 +430,13 @@ class BotAPIState:
                 ],
                 "files": {k: {"filename": f.filename, "mime_type": f.mime_type, "size": f.size}
                           for k, f in self.files.items()},
+                "next_update_id": next(self._update_ids),
             }
 
     def restore(self, data: Mapping[str, Any]) -> None:
         """Loads a snapshot() back (messages and pins; file contents are not kept)."""
         with self.lock:
+            self._update_ids = itertools.count(int(data.get("next_update_id", 1)))
             for key, user in data.get("users", {}).items():
                 self.users[key] = user
                 self.users_by_id[user["id"]] = user

@@ -82,6 +82,8 @@ class InProcessBotAPI(BaseRequest):
         """Waits until an update past `offset` is queued or `timeout` seconds pass."""
         timeout = float(params.get("timeout") or 0)
         offset = int(params["offset"]) if params.get("offset") else None
+        with self.state.lock:
+            self.state.polls_started += 1
         if timeout <= 0 or self.state.take_updates(offset, 1):
             return
         loop = asyncio.get_running_loop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import email.parser
 import email.policy
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -44,11 +45,19 @@ def parse_body(content_type: str, body: bytes) -> tuple[dict[str, Any], dict[str
     return dict(parse_qsl(body.decode(), keep_blank_values=True)), {}
 
 
+class _QuietHTTPServer(ThreadingHTTPServer):
+    """Ignores clients that vanish mid-request (the e2e test SIGKILLs the bot while it long-polls)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def call_json(call: Call) -> JSON:
     """A recorded call as the control API shows it (uploads as name, size and MIME type)."""
     return {
         "index": call.index, "method": call.method, "params": call.params, "status": call.status,
-        "result": call.result, "description": call.description,
+        "result": call.result, "description": call.description, "at": call.at,
         "files": {k: {"filename": f.filename, "size": f.size, "mime_type": f.mime_type}
                   for k, f in call.files.items()},
     }
@@ -68,7 +77,7 @@ class BotAPIServer:
     def __init__(self, state: BotAPIState | None = None, *, token: str = "123:TEST", port: int = 0) -> None:
         self.state = state or BotAPIState()
         self.token = token
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), self._handler_class())
+        self.httpd = _QuietHTTPServer(("127.0.0.1", port), self._handler_class())
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), name="bot-api-server",
                                        daemon=True)
@@ -186,6 +195,10 @@ class BotAPIServer:
                 with state.lock:
                     calls = [call_json(c) for c in state.calls[since:]]
                 return 200, {"calls": calls, "next": since + len(calls)}
+            if action == "status":
+                with state.lock:
+                    return 200, {"calls": len(state.calls), "polls_started": state.polls_started,
+                                 "pending_updates": len(state.pending)}
             if action == "messages":
                 return 200, {"messages": state.bot_messages(int(data["chat_id"]))}
             if action == "pinned":
@@ -232,6 +245,17 @@ class ControlClient:
         response = self.http.get("/control/calls", params={"since": since})
         return list(response.json()["calls"])
 
+    def status(self) -> JSON:
+        return dict(self.http.get("/control/status").json())
+
+    def wait_polling(self, since: int, *, timeout: float = 60) -> None:
+        """Until a getUpdates request arrives after `since` requests had (the bot is polling)."""
+        deadline = time.monotonic() + timeout
+        while self.status()["polls_started"] <= since:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no getUpdates within {timeout}s")
+            time.sleep(0.05)
+
     def messages(self) -> list[JSON]:
         return list(self.http.get("/control/messages", params={"chat_id": self.chat_id}).json()["messages"])
 
@@ -249,11 +273,19 @@ class ControlClient:
             time.sleep(0.05)
         raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
 
-    def wait_sent(self, contains: str, *, timeout: float = 30) -> JSON:
-        """The next message the bot sends or edits whose text contains `contains`."""
+    def wait_sent(self, *contains: str, button: str | None = None, timeout: float = 30) -> JSON:
+        """The next message the bot sends or edits whose text contains every one of `contains` (and that
+        has a button whose label contains `button`)."""
         def match(call: JSON) -> bool:
             result = call["result"]
-            return (call["status"] == 200 and isinstance(result, dict)
-                    and contains in (result.get("text") or result.get("caption") or ""))
+            if call["status"] != 200 or not isinstance(result, dict) or "message_id" not in result:
+                return False
+            text = result.get("text") or result.get("caption") or ""
+            rows = (result.get("reply_markup") or {}).get("inline_keyboard", [])
+            labels = [b.get("text", "") for row in rows for b in row]
+            return all(part in text for part in contains) and (
+                button is None or any(button in label for label in labels)
+            )
 
-        return self.wait_for(match, timeout=timeout, what=f"a message containing {contains!r}")
+        what = f"a message containing {contains!r}" + (f" with a {button!r} button" if button else "")
+        return self.wait_for(match, timeout=timeout, what=what)
