@@ -66,10 +66,14 @@ class Decomposition:
 
 def _counts(concealed: Sequence[Tile]) -> list[int]:
     counts = [0] * 34
-    for t in concealed:
-        if not isinstance(t, int) or not 0 <= t < 34:
-            raise ScoringError(f"not a tile: {t!r}")
-        counts[t] += 1
+    try:
+        for t in concealed:
+            counts[t] += 1
+        if concealed and min(concealed) < 0:
+            raise IndexError
+    except (IndexError, TypeError):
+        bad = next(t for t in concealed if not isinstance(t, int) or not 0 <= t < 34)
+        raise ScoringError(f"not a tile: {bad!r}") from None
     return counts
 
 
@@ -231,7 +235,19 @@ def _plain_decompositions(counts: list[int], seven_pairs: bool) -> list[Decompos
         seven = Decomposition(None, (), pairs)
     else:
         seven = None
-    if is_complete_counts(counts, seven_pairs=False):
+    honour_sets: list[TileSet] = []
+    honour_pair: Tile | None = None
+    plain = True
+    for t in range(27, 34):
+        c = counts[t]
+        if c == 3:
+            honour_sets.append(("pung", t))
+        elif c == 2 and honour_pair is None:
+            honour_pair = t
+        elif c:
+            plain = False
+            break
+    if plain:
         combos: list[tuple[Tile | None, tuple[TileSet, ...]]] = [(None, ())]
         for b in (0, 9, 18):
             key = tuple(counts[b : b + 9])
@@ -241,17 +257,15 @@ def _plain_decompositions(counts: list[int], seven_pairs: bool) -> list[Decompos
             if group is None:
                 group = _suit_readings(b, key)
             combos = [
-                (p if p is not None else q, sets + more) for p, sets in combos for q, more in group
+                (q if p is None else p, sets + more)
+                for p, sets in combos
+                for q, more in group
+                if p is None or q is None
             ]
-        honour_sets: list[TileSet] = []
-        honour_pair: Tile | None = None
-        for t in range(27, 34):
-            if counts[t] == 3:
-                honour_sets.append(("pung", t))
-            elif counts[t] == 2:
-                honour_pair = t
         out = [
-            Decomposition(p if p is not None else honour_pair, (*sets, *honour_sets)) for p, sets in combos
+            Decomposition(p if p is not None else honour_pair, (*sets, *honour_sets))
+            for p, sets in combos
+            if (p is None) != (honour_pair is None)
         ]
         out.sort(key=_order)
     if seven is not None:

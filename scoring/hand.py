@@ -60,6 +60,7 @@ _KONG_WORDS: dict[str, KongKind] = {
     "direct": "direct", "直": "direct", "直杠": "direct",
     "added": "added", "补": "added", "補": "added", "补杠": "added", "補槓": "added", "加": "added",
 }
+_HAND_KEYS: frozenset[str] = frozenset({"concealed", "winning_tile", "melds", "flowers"})
 _SEAT_WORDS: dict[str, str] = {
     **{s: s for s in SEATS}, "东": "E", "東": "E", "南": "S", "西": "W", "北": "N",
 }
@@ -152,26 +153,30 @@ def validate_hand(
             f"{field}: wrong tile count: {len(concealed)} concealed + {len(melds)} meld(s) × 3 = {count}, "
             f"expected {tiles}" + (" (a kong counts as 3)" if kongs else "")
         )
-    held: dict[Tile, int] = {}
+    held = [0] * 34
     for t in concealed:
         if not 0 <= t < 34:
             raise ScoringError(f"{field}: not a tile: {t!r}")
-        held[t] = held.get(t, 0) + 1
+        held[t] += 1
     for m in melds:
-        held[m.tile] = held.get(m.tile, 0) + m.size
-    for t, n in sorted(held.items()):
-        if n > 4:
-            raise ScoringError(f"{field}: {n} copies of {tile_name(t)}: a set has only 4 (a fifth copy)")
+        held[m.tile] += m.size
+    if max(held) > 4:
+        t = next(t for t in range(34) if held[t] > 4)
+        raise ScoringError(f"{field}: {held[t]} copies of {tile_name(t)}: a set has only 4 (a fifth copy)")
     if winning_tile is not None:
         if tiles == 13:
             raise ScoringError(f"{field}: a waiting hand (13 tiles) has no winning tile")
-        if winning_tile not in held or winning_tile not in concealed:
+        if winning_tile not in concealed:
             raise ScoringError(
                 f"{field}: winning tile {tile_name(winning_tile)} is not among the concealed tiles"
             )
     seen: dict[str, int] = {}
     canon: list[str] = []
     for name in flowers:
+        if name in FLOWER_COPIES and name not in seen:  # the common case: canonical and new
+            seen[name] = 1
+            canon.append(name)
+            continue
         flower = canonical_flower(name) if isinstance(name, str) else None
         if flower is None:
             raise ScoringError(f"{field}: unknown flower {name!r}")
@@ -356,8 +361,8 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
     """
     if not isinstance(obj, Mapping):
         raise ScoringError(f"{field}: expected an object with 'concealed', 'melds', 'flowers'")
-    unknown = sorted(set(obj) - {"concealed", "winning_tile", "melds", "flowers"})
-    if unknown:
+    if not obj.keys() <= _HAND_KEYS:
+        unknown = sorted(str(k) for k in obj if k not in _HAND_KEYS)
         raise ScoringError(f"{field}: unknown key '{unknown[0]}'")
     concealed = _json_tiles(obj, "concealed", field)
     winning: Tile | None = None
@@ -369,9 +374,7 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         if len(got) != 1:
             raise ScoringError(f"{field}.winning_tile: expected exactly one tile, got '{wt}'")
         winning = got[0]
-    raw_melds = obj.get("melds", [])
-    if raw_melds is None:
-        raw_melds = []
+    raw_melds = obj.get("melds") or []
     if not isinstance(raw_melds, list):
         raise ScoringError(f"{field}.melds: expected a list of melds")
     melds: list[Meld] = []
@@ -399,9 +402,7 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         if meld.kind != kind:
             raise ScoringError(f"{where}: type '{kind}' but {len(meld_tiles)} tiles")
         melds.append(meld)
-    flowers = obj.get("flowers", [])
-    if flowers is None:
-        flowers = []
+    flowers = obj.get("flowers") or []
     if not isinstance(flowers, list) or not all(isinstance(f, str) for f in flowers):
         raise ScoringError(f"{field}.flowers: expected a list of flower names such as ['中', '春']")
     return validate_hand(concealed, melds, _split_flowers(flowers, field), winning, tiles=tiles, field=field)
