@@ -31,13 +31,16 @@ def _allowed_winners(response: Mapping[str, Any]) -> list[str]:
     return [win["winner"] for win in response.get("wins", []) if win.get("allowed")]
 
 
-def _keep(state: TableState, **changes: Any) -> TableState:
+def _keep(state: TableState, *, diling: bool) -> TableState:
     """The same dealer deals again: 连庄 grows."""
-    return replace(state, streak=state.streak + 1, hand_number=state.hand_number + 1, **changes)
+    return TableState(state.dealer, state.streak + 1, diling, state.round_wind, state.hand_number + 1,
+                      state.first_dealer)
 
 
-def _pass(state: TableState, dealer: str, **changes: Any) -> TableState:
-    return replace(state, dealer=dealer, streak=0, hand_number=state.hand_number + 1, **changes)
+def _pass(state: TableState, dealer: str, *, diling: bool, round_wind: str | None = None) -> TableState:
+    """A new dealer: 连庄 starts again."""
+    return TableState(dealer, 0, diling, round_wind or state.round_wind, state.hand_number + 1,
+                      state.first_dealer)
 
 
 def next_table_state(rules: str, options: Mapping[str, OptionValue], state: TableState,

@@ -59,6 +59,10 @@ def is_playing_tile(rules: str, tile: int, round_wind: str) -> bool:
 
 def check_hand_tiles(rules: str, hand: Hand, round_wind: str, *, field: str) -> None:
     """Reject flower tiles among the playing tiles and flowers the rule set does not have."""
+    limit = SEAT_WIND[round_wind] if rules == SUZHOU_ANHUI else DRAGONS[0]
+    if all(tile < limit for tile in hand.concealed) and all(meld.tile < limit for meld in hand.melds):
+        check_flowers(rules, hand.flowers, round_wind, field=f"{field}.flowers")
+        return  # the fast path: every tile is below the first possible flower tile
     tiles: list[tuple[str, int]] = [("concealed", tile) for tile in hand.concealed]
     tiles += [("melds", meld.tile) for meld in hand.melds]
     for where, tile in tiles:

@@ -30,45 +30,42 @@ class Flags:
     shangpai: bool = False
 
 
-@dataclass(frozen=True, slots=True)
 class WinContext:
-    """Everything a pattern predicate may look at: one decomposition of one winning hand."""
+    """Everything a pattern predicate may look at: one decomposition of one winning hand.
 
-    rules: str
-    options: Mapping[str, OptionValue]
-    win_type: WinType
-    is_dealer: bool
-    melds: tuple[Meld, ...]
-    flowers: tuple[str, ...]
-    decomposition: Decomposition
-    flags: Flags
+    The shape facts predicates share (suits, wind triplets, chows …) are worked out once, here.
+    """
 
-    @property
-    def seven_pairs(self) -> bool:
-        return self.decomposition.pair is None
+    __slots__ = ("all_pungs", "chows", "decomposition", "exposed", "flags", "flowers", "honours",
+                 "is_dealer", "melds", "options", "rules", "seven_pairs", "suits", "win_type", "wind_pair",
+                 "wind_triplets")
 
-    def triplets(self) -> list[int]:
-        """Tiles of every pung or kong: concealed sets of the decomposition and the melds."""
-        found = [tile for kind, tile in self.decomposition.sets if kind == "pung"]
-        return found + [meld.tile for meld in self.melds]
-
-    def wind_triplets(self) -> int:
-        return sum(1 for tile in self.triplets() if tile in _WINDS)
-
-    def wind_pair(self) -> bool:
-        return self.decomposition.pair is not None and self.decomposition.pair in _WINDS
-
-    def tiles(self) -> list[int]:
-        """Every playing tile the winning shape uses (wild tiles as what they stand for)."""
-        result: list[int] = []
-        dec = self.decomposition
-        if dec.pair is not None:
-            result.append(dec.pair)
-        result.extend(dec.pairs)
-        for kind, tile in dec.sets:
-            result.extend((tile, tile + 1, tile + 2) if kind == "chow" else (tile,))
-        result.extend(meld.tile for meld in self.melds)
-        return result
+    def __init__(self, rules: str, options: Mapping[str, OptionValue], win_type: WinType, is_dealer: bool,
+                 melds: tuple[Meld, ...], flowers: tuple[str, ...], decomposition: Decomposition,
+                 flags: Flags) -> None:
+        self.rules = rules
+        self.options = options
+        self.win_type = win_type
+        self.is_dealer = is_dealer
+        self.melds = melds
+        self.flowers = flowers
+        self.decomposition = decomposition
+        self.flags = flags
+        pair = decomposition.pair
+        self.seven_pairs = pair is None
+        sets = decomposition.sets
+        self.chows = frozenset(tile for kind, tile in sets if kind == "chow")
+        self.all_pungs = pair is not None and not self.chows
+        triplets = [tile for kind, tile in sets if kind == "pung"] + [meld.tile for meld in melds]
+        self.wind_triplets = sum(1 for tile in triplets if tile in _WINDS)
+        self.wind_pair = pair is not None and pair in _WINDS
+        # A chow's suit is its lowest tile's, so the set tiles stand for their whole set here.
+        tiles = [tile for _, tile in sets] + [meld.tile for meld in melds] + list(decomposition.pairs)
+        if pair is not None:
+            tiles.append(pair)
+        self.suits = frozenset(tile // 9 for tile in tiles if tile < 27)
+        self.honours = any(tile >= 27 for tile in tiles)
+        self.exposed = any(meld.exposed for meld in melds)
 
 
 Predicate = Callable[[WinContext], bool]
@@ -101,35 +98,22 @@ class Pattern:
         return self.zh
 
 
-def _suits(ctx: WinContext) -> tuple[set[int], bool]:
-    tiles = ctx.tiles()
-    return {tile // 9 for tile in tiles if tile < 27}, any(tile >= 27 for tile in tiles)
-
-
 def _da_menqing(ctx: WinContext) -> bool:
-    return (not ctx.seven_pairs and not ctx.melds and not ctx.flowers and ctx.wind_triplets() == 0)
+    return not ctx.seven_pairs and not ctx.melds and not ctx.flowers and ctx.wind_triplets == 0
 
 
 def _xiao_menqing(ctx: WinContext) -> bool:
-    if ctx.seven_pairs:
-        return False
-    if any(meld.exposed for meld in ctx.melds):
+    if ctx.seven_pairs or ctx.exposed:
         return False
     return not _da_menqing(ctx) or bool(ctx.options.get("menqing_stack"))
 
 
 def _hunyise(ctx: WinContext) -> bool:
-    suits, honours = _suits(ctx)
-    return len(suits) == 1 and honours
+    return len(ctx.suits) == 1 and ctx.honours
 
 
 def _qingyise(ctx: WinContext) -> bool:
-    suits, honours = _suits(ctx)
-    return len(suits) == 1 and not honours
-
-
-def _duiduihu(ctx: WinContext) -> bool:
-    return not ctx.seven_pairs and all(kind == "pung" for kind, _ in ctx.decomposition.sets)
+    return len(ctx.suits) == 1 and not ctx.honours
 
 
 def _gangkai(ctx: WinContext) -> bool:
@@ -146,8 +130,8 @@ def _dadiaoche(ctx: WinContext) -> bool:
 
 
 def _yitiaolong(ctx: WinContext) -> bool:
-    chows = {tile for kind, tile in ctx.decomposition.sets if kind == "chow"}
-    return any({base, base + 3, base + 6} <= chows for base in (0, 9, 18))
+    chows = ctx.chows
+    return len(chows) >= 3 and any({base, base + 3, base + 6} <= chows for base in (0, 9, 18))
 
 
 def _haohua_qidui(ctx: WinContext) -> bool:
@@ -166,7 +150,7 @@ _PATTERN_LIST: tuple[Pattern, ...] = (
             ("qys", "qingyise", "full flush", "清色"), predicate=_qingyise),
     Pattern("duiduihu", "对对胡", "對對胡", "All pungs",
             ("ddh", "duiduihu", "对对和", "對對和", "碰碰胡", "碰碰和", "pph", "pengpenghu", "all pungs",
-             "all triplets"), predicate=_duiduihu),
+             "all triplets"), predicate=lambda ctx: ctx.all_pungs),
     Pattern("qidui", "七对", "七對", "Seven pairs",
             ("qd", "qidui", "七小对", "七小對", "seven pairs", "7 pairs", "7pairs"),
             predicate=lambda ctx: ctx.seven_pairs),
@@ -189,16 +173,16 @@ _PATTERN_LIST: tuple[Pattern, ...] = (
             ("ytl", "yitiaolong", "清龙", "清龍", "pure straight", "straight"), predicate=_yitiaolong),
     Pattern("xiaosanfeng", "小三风", "小三風", "Little three winds",
             ("xsf", "xiaosanfeng", "little three winds"),
-            predicate=lambda ctx: ctx.wind_triplets() == 2 and ctx.wind_pair()),
+            predicate=lambda ctx: ctx.wind_triplets == 2 and ctx.wind_pair),
     Pattern("sanfengke", "三风刻", "三風刻", "Three wind pungs",
             ("sfk", "sanfengke", "三风", "三風", "three wind pungs", "three winds"),
-            predicate=lambda ctx: ctx.wind_triplets() >= 3),
+            predicate=lambda ctx: ctx.wind_triplets >= 3),
     Pattern("xiaosixi", "小四喜", "小四喜", "Little four winds",
             ("xsx", "xiaosixi", "little four winds"),
-            predicate=lambda ctx: ctx.wind_triplets() == 3 and ctx.wind_pair(),
+            predicate=lambda ctx: ctx.wind_triplets == 3 and ctx.wind_pair,
             supersedes=("sanfengke", "xiaosanfeng")),
     Pattern("dasixi", "大四喜", "大四喜", "Big four winds",
-            ("dsx", "dasixi", "big four winds"), predicate=lambda ctx: ctx.wind_triplets() == 4,
+            ("dsx", "dasixi", "big four winds"), predicate=lambda ctx: ctx.wind_triplets == 4,
             supersedes=("sanfengke", "xiaosixi", "xiaosanfeng")),
     Pattern("haohua_qidui", "豪华七对", "豪華七對", "Luxury seven pairs",
             ("hhqd", "haohuaqidui", "豪七", "龙七对", "龍七對", "luxury seven pairs", "luxury pairs"),

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from scoring.errors import ScoringError
 from scoring.items import Item, hand_item_counts, is_playing_tile, item_list, soft_hua
-from scoring.patterns import PATTERNS, Flags, WinContext, WinType
-from scoring.rules import SUZHOU, OptionValue, RuleSet
+from scoring.patterns import PATTERNS, Flags, Predicate, WinContext, WinType
+from scoring.rules import SUZHOU, OptionValue, RuleSet, ruleset
 
 if TYPE_CHECKING:
     from scoring.decompose import Decomposition
@@ -49,17 +51,28 @@ class WinScore:
     need: int = 0
 
 
-def pattern_values(rule: RuleSet, options: Mapping[str, OptionValue]) -> dict[str, int]:
-    """The patterns a table scores and their 花 (with the options applied)."""
+def pattern_values(rule: RuleSet, options: Mapping[str, OptionValue]) -> Mapping[str, int]:
+    """The patterns a table scores and their 花 (with the options applied), in registry order."""
+    return _table(rule.id, bool(options.get("extended")), str(options.get("qidui")),
+                  str(options.get("dadiaoche")))[0]
+
+
+@lru_cache(maxsize=32)
+def _table(rules: str, extended: bool, qidui: str, dadiaoche: str) -> tuple[
+        Mapping[str, int], tuple[tuple[str, Predicate], ...]]:
+    rule = ruleset(rules)
     values = dict(rule.patterns)
-    if options.get("extended"):
+    if extended:
         values.update(rule.extended_patterns)
     if rule.id == SUZHOU:
-        if options.get("qidui") == "10":
+        if qidui == "10":
             values["qidui"] = 10
-        if options.get("dadiaoche") == "x2":
+        if dadiaoche == "x2":
             values["dadiaoche"] = 0
-    return values
+    ordered = {pid: values[pid] for pid in PATTERNS if pid in values}
+    predicates = tuple((pid, pattern.predicate) for pid, pattern in PATTERNS.items()
+                       if pid in ordered and pattern.predicate is not None)
+    return MappingProxyType(ordered), predicates
 
 
 def _drop_superseded(found: list[str]) -> list[str]:
@@ -71,7 +84,7 @@ def _score(rule: RuleSet, options: Mapping[str, OptionValue], win_type: WinType,
            found: list[str], counts: Mapping[str, int]) -> WinScore:
     """Turn found patterns and 花 item counts into T or f and the allowed verdict."""
     values = pattern_values(rule, options)
-    found = _drop_superseded([pid for pid in PATTERNS if pid in found and pid in values])
+    found = _drop_superseded([pid for pid in values if pid in found])
     seven_pairs = "qidui" in found or "haohua_qidui" in found
     items = [Item(pid, values[pid]) for pid in found]
     if rule.id == SUZHOU:
@@ -118,13 +131,14 @@ def score_hand(rule: RuleSet, options: Mapping[str, OptionValue], hand: Hand, *,
     splits: list[Decomposition] = decompositions(hand.concealed, wild=wild, seven_pairs=True)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
+    predicates = _table(rule.id, bool(options.get("extended")), str(options.get("qidui")),
+                        str(options.get("dadiaoche")))[1]
     best: WinScore | None = None
     for split in splits:
         if wild is not None and not all(is_playing_tile(rule.id, tile, round_wind) for tile in split.wilds):
             continue  # a 混子 stands for playing tiles only, never for a flower
         ctx = WinContext(rule.id, options, win_type, is_dealer, hand.melds, hand.flowers, split, flags)
-        found = [pid for pid, pattern in PATTERNS.items()
-                 if pattern.predicate is not None and pattern.predicate(ctx)]
+        found = [pid for pid, predicate in predicates if predicate(ctx)]
         counts = hand_item_counts(rule.id, hand, split)
         score = _score(rule, options, win_type, flags, found, counts)
         if _better(score, best):

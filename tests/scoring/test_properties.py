@@ -85,7 +85,8 @@ def hands(draw: st.DrawFn, rules: str, round_wind: str, melds_allowed: bool) -> 
         counts[extra] += 3
     pool = SUZHOU_FLOWERS if rules == "suzhou" else [*ANHUI_FLOWERS, WIND_NAMES[round_wind]]
     flowers = draw(st.lists(st.sampled_from(pool), max_size=6))
-    flowers = [f for i, f in enumerate(flowers) if f in "中发白百搭东南西北" or f not in flowers[:i]]
+    flowers = [f for i, f in enumerate(flowers)
+               if flowers[:i].count(f) < (4 if f in ("中", "发", "白", "百搭", *WIND_NAMES.values()) else 1)]
     return {"concealed": "".join(tile_name(t) for t in concealed),
             "winning_tile": tile_name(draw(st.sampled_from(concealed))),
             "melds": melds, "flowers": flowers}
