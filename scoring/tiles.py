@@ -24,7 +24,7 @@ way to type a dragon as a playing tile is ``5z``/``6z``/``7z``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from scoring.errors import ScoringError
 
@@ -306,24 +306,30 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
 
 
 _PLAIN_BASE: Final[dict[str, int]] = {"m": 0, "p": 9, "s": 18, "z": 27}
+_PLAIN_GROUPS: dict[str, tuple[Tile, ...]] = {}  # "123m" -> (0, 1, 2), filled on use
+_plain_re: list[Any] = []  # [fullmatch, findall] of compiled patterns, built on first use
 
 
 def _parse_plain(text: str) -> list[Tile] | None:
     """The common case, plain ASCII like "123m 456p 77z", quickly; None means "use the full scanner"."""
+    if not _plain_re:
+        import re
+
+        _plain_re.append(re.compile(r"(?:[1-9]+[mps]|[1-7]+z| )*").fullmatch)
+        _plain_re.append(re.compile(r"[1-9]+[mpsz]").findall)
+    if _plain_re[0](text) is None:
+        return None
     out: list[Tile] = []
-    run: list[int] = []
-    for ch in text:
-        if "1" <= ch <= "9":
-            run.append(ord(ch) - 49)
-        elif ch in _PLAIN_BASE:
-            if not run or (ch == "z" and max(run) > 6):
-                return None
-            base = _PLAIN_BASE[ch]
-            out.extend([base + r for r in run])
-            run.clear()
-        elif ch != " " or run:
-            return None
-    return None if run else out
+    groups = _PLAIN_GROUPS
+    for group in _plain_re[1](text):
+        tiles = groups.get(group)
+        if tiles is None:
+            base = _PLAIN_BASE[group[-1]]
+            tiles = tuple(base + ord(ch) - 49 for ch in group[:-1])
+            if len(groups) < 4096:
+                groups[group] = tiles
+        out.extend(tiles)
+    return out
 
 
 def tile_from_name(s: str) -> Tile:
