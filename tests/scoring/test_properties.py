@@ -150,3 +150,40 @@ def test_stake_scales_payments(request: dict[str, Any]) -> None:
     one = score_request({**request, "stake": 1})["payments"]
     many = score_request({**request, "stake": 7})["payments"]
     assert many == {seat: 7 * amount for seat, amount in one.items()}
+
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 300) | st.floats(allow_nan=False)
+                    | st.text(max_size=6) | st.sampled_from(["E", "W", "5z", "中", "9p", "qys", "2/3", "x2"]),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                 max_size=3),
+                    max_leaves=6)
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(obj, list):
+        for index, value in enumerate(obj):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+@settings(max_examples=100, deadline=None)
+@given(requests(), st.data())
+def test_malformed_requests_raise_only_scoring_error(request: dict[str, Any], data: st.DataObject) -> None:
+    from scoring import ScoringError
+
+    path = data.draw(st.sampled_from(_paths(request)[1:]))
+    junk = data.draw(JUNK)
+    target: Any = request
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = junk
+    try:
+        response = score_request(request)
+    except ScoringError as exc:
+        assert str(exc)
+    else:
+        assert sum(response["payments"].values()) == 0
