@@ -1,0 +1,61 @@
+"""The database layer: URL defaults, SQLite pragmas, Alembic schema, constraints the DB enforces."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, inspect, text
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from bot.ledger.db import default_url, open_database
+from bot.ledger.models import ChatGroup, TableSession
+
+
+def test_default_url_is_a_sqlite_file_in_the_data_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert default_url(tmp_path / "data") == f"sqlite:///{tmp_path / 'data' / 'mahjong.db'}"
+    monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://u@h/db")
+    assert default_url(tmp_path) == "postgresql+psycopg://u@h/db"
+
+
+def test_sqlite_file_is_created_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
+    engine = open_database(f"sqlite:///{tmp_path / 'nested' / 'dir' / 'ledger.db'}")
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
+    engine.dispose()
+    assert (tmp_path / "nested" / "dir" / "ledger.db").exists()
+
+
+def test_migrations_build_the_schema_and_rerun_harmlessly(engine: Engine, db_url: str) -> None:
+    tables = set(inspect(engine).get_table_names())
+    assert {"chat_group", "player", "table_session", "seat", "hand", "payment", "session_total",
+            "group_total", "pending_entry", "alembic_version"} <= tables  # fmt: skip
+    open_database(db_url).dispose()  # a second start-up finds the schema current
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+
+
+def test_database_allows_one_open_session_per_group(engine: Engine) -> None:
+    now = datetime.now(UTC)
+    with Session(engine) as s:
+        group = ChatGroup(chat_id=1, language="en", rules="suzhou", created_at=now)
+        s.add(group)
+        s.commit()
+        for number in (1, 2):
+            s.add(TableSession(group_id=group.id, number=number, rules="suzhou", stake=1, status="open",
+                               opened_at=now, last_activity_at=now))  # fmt: skip
+        with pytest.raises(IntegrityError):
+            s.commit()
+        s.rollback()
+        s.add(TableSession(group_id=group.id, number=1, rules="suzhou", stake=1, status="ended",
+                           opened_at=now, last_activity_at=now))  # fmt: skip
+        s.add(TableSession(group_id=group.id, number=2, rules="suzhou", stake=1, status="open",
+                           opened_at=now, last_activity_at=now))  # fmt: skip
+        s.commit()
