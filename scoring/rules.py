@@ -120,6 +120,8 @@ def resolve_rules(name: object) -> str:
     """
     if not isinstance(name, str):
         raise ScoringError(f"rules: expected a rule-set name, got {name!r}")
+    if name in _RULESETS:
+        return name
     key = name.strip().lower()
     if key in _RULESET_NAMES:
         return _RULESET_NAMES[key]
@@ -175,11 +177,11 @@ def validate_options(rules: str, options: object) -> dict[str, OptionValue]:
     >>> validate_options("suzhou", {"threshold": "2/3", "menqing_stack": "on"})["menqing_stack"]
     True
     """
-    specs = {spec.id: spec for spec in ruleset(rules).options}
-    if options is None:
-        options = {}
+    if options is None or (isinstance(options, Mapping) and not options):
+        return default_options(rules)
     if not isinstance(options, Mapping):
         raise ScoringError(f"options: expected an object, got {options!r}")
+    specs = {spec.id: spec for spec in ruleset(rules).options}
     result = default_options(rules)
     for key, value in options.items():
         spec = specs.get(key) if isinstance(key, str) else None
