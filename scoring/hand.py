@@ -40,6 +40,7 @@ from scoring.errors import ScoringError
 from scoring.tiles import (
     FLOWER_COPIES,
     SEATS,
+    TILE_BY_NAME,
     WIND_FLOWERS,
     Tile,
     Token,
@@ -61,6 +62,7 @@ _KONG_WORDS: dict[str, KongKind] = {
     "added": "added", "补": "added", "補": "added", "补杠": "added", "補槓": "added", "加": "added",
 }
 _HAND_KEYS: frozenset[str] = frozenset({"concealed", "winning_tile", "melds", "flowers"})
+_MELD_KEYS: frozenset[str] = frozenset({"type", "tiles", "exposed", "from", "kind"})
 _SEAT_WORDS: dict[str, str] = {
     **{s: s for s in SEATS}, "东": "E", "東": "E", "南": "S", "西": "W", "北": "N",
 }
@@ -359,7 +361,7 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
     >>> render_hand(h)
     '123456m99p78s+9s [555p:N] 发'
     """
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         raise ScoringError(f"{field}: expected an object with 'concealed', 'melds', 'flowers'")
     if not obj.keys() <= _HAND_KEYS:
         unknown = sorted(str(k) for k in obj if k not in _HAND_KEYS)
@@ -370,20 +372,22 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         wt = obj["winning_tile"]
         if not isinstance(wt, str):
             raise ScoringError(f"{field}.winning_tile: expected one tile such as '9p'")
-        got = parse_tiles(wt, field=f"{field}.winning_tile")
-        if len(got) != 1:
-            raise ScoringError(f"{field}.winning_tile: expected exactly one tile, got '{wt}'")
-        winning = got[0]
+        winning = TILE_BY_NAME.get(wt)
+        if winning is None:
+            got = parse_tiles(wt, field=f"{field}.winning_tile")
+            if len(got) != 1:
+                raise ScoringError(f"{field}.winning_tile: expected exactly one tile, got '{wt}'")
+            winning = got[0]
     raw_melds = obj.get("melds") or []
     if not isinstance(raw_melds, list):
         raise ScoringError(f"{field}.melds: expected a list of melds")
     melds: list[Meld] = []
     for idx, raw in enumerate(raw_melds):
         where = f"{field}.melds[{idx}]"
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):
             raise ScoringError(f"{where}: expected an object with 'type', 'tiles', 'exposed'")
-        extra = sorted(set(raw) - {"type", "tiles", "exposed", "from", "kind"})
-        if extra:
+        if not raw.keys() <= _MELD_KEYS:
+            extra = sorted(str(k) for k in raw if k not in _MELD_KEYS)
             raise ScoringError(f"{where}: unknown key '{extra[0]}'")
         meld_tiles = _json_tiles(raw, "tiles", where)
         exposed = raw.get("exposed", True)

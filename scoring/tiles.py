@@ -43,6 +43,10 @@ SEATS: Final[tuple[str, ...]] = ("E", "S", "W", "N")
 SEAT_WIND: Final[dict[str, Tile]] = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
 ALL_TILES: Final[tuple[Tile, ...]] = tuple(range(34))
 SUITS: Final = "mps"
+# "5p" -> 13 for the 34 canonical ASCII names.
+TILE_BY_NAME: Final[dict[str, Tile]] = {
+    f"{t % 9 + 1 if t < 27 else t - 26}{'mpsz'[t // 9]}": t for t in range(34)
+}
 
 # Canonical simplified flower names, in the order of RULES.md (the four winds are the 令风 of 宿州).
 FLOWER_NAMES: Final[tuple[str, ...]] = (
@@ -307,27 +311,27 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
 
 _PLAIN_BASE: Final[dict[str, int]] = {"m": 0, "p": 9, "s": 18, "z": 27}
 _PLAIN_GROUPS: dict[str, tuple[Tile, ...]] = {}  # "123m" -> (0, 1, 2), filled on use
-_plain_re: list[Any] = []  # [fullmatch, findall] of compiled patterns, built on first use
+_plain_findall: list[Any] = []  # the compiled group pattern's findall, built on first use
 
 
 def _parse_plain(text: str) -> list[Tile] | None:
     """The common case, plain ASCII like "123m 456p 77z", quickly; None means "use the full scanner"."""
-    if not _plain_re:
+    if not _plain_findall:
         import re
 
-        _plain_re.append(re.compile(r"(?:[1-9]+[mps]|[1-7]+z| )*").fullmatch)
-        _plain_re.append(re.compile(r"[1-9]+[mpsz]").findall)
-    if _plain_re[0](text) is None:
+        _plain_findall.append(re.compile(r"[1-9]+[mps]|[1-7]+z").findall)
+    groups: list[str] = _plain_findall[0](text)
+    if "".join(groups) != (text.replace(" ", "") if " " in text else text):
         return None
     out: list[Tile] = []
-    groups = _PLAIN_GROUPS
-    for group in _plain_re[1](text):
-        tiles = groups.get(group)
+    memo = _PLAIN_GROUPS
+    for group in groups:
+        tiles = memo.get(group)
         if tiles is None:
             base = _PLAIN_BASE[group[-1]]
             tiles = tuple(base + ord(ch) - 49 for ch in group[:-1])
-            if len(groups) < 4096:
-                groups[group] = tiles
+            if len(memo) < 4096:
+                memo[group] = tiles
         out.extend(tiles)
     return out
 
