@@ -91,7 +91,7 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
     group = await turn.run(ledger.get_group, turn.chat_id)
     if group.instant and kind != "undo":
         result = await turn.run(commit_now, turn, kind, payload)
-        await after_commit(turn, kind, result)
+        await after_commit(turn, kind, result, edit_message_id=edit_message_id)
         return
     pending = await turn.run(ledger.create_pending, turn.chat_id, kind, payload, by=turn.user,
                              text=turn.text or None)
@@ -121,15 +121,19 @@ def commit_now(turn: Turn, kind: PendingKind, payload: dict[str, Any]) -> Commit
     return ledger.undo(chat_id, by=by, source_key=key)
 
 
-async def after_commit(turn: Turn, kind: PendingKind, result: CommitResult) -> None:
-    """Reply with the one-line result and edit the pinned card."""
+async def after_commit(turn: Turn, kind: PendingKind, result: CommitResult, *,
+                       edit_message_id: int | None = None) -> None:
+    """Reply with the one-line result (or turn the button-flow message into it) and edit the pinned card."""
     if kind == "undo":
         text = turn.t("result.undone", n=result.hand.number)
     elif kind == "edit":
         text = turn.t("result.edited", n=result.hand.number) + "\n" + result_line(turn.lang, result.hand)
     else:
         text = result_line(turn.lang, result.hand)
-    await turn.say(text)
+    if edit_message_id is not None:
+        await turn.context.bot.edit_message_text(text, chat_id=turn.chat_id, message_id=edit_message_id)
+    else:
+        await turn.say(text)
     await refresh_card(turn, result.session)
     keep_alive(turn, result.session)
 
