@@ -90,10 +90,24 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     return {**request, "wins": [win]}
 
 
-def _item_lines(win: dict[str, Any], lang: str) -> list[str]:
+_FACTORS = {"baojiaozi": "×3", "qianggang": "×3", "shangpai": "×2"}
+
+
+def _item_lines(win: dict[str, Any], lang: str, rules: str, stack: bool) -> list[str]:
     from scoring.patterns import term_name
 
-    return [f"  {term_name(item['id'], lang)} {item['hua']}" for item in win["items"]]
+    lines = []
+    for item in win["items"]:
+        shown = str(item["hua"])
+        if item["id"] in _FACTORS and not (item["id"] == "qianggang" and rules != "suzhou"):
+            shown = _FACTORS[item["id"]]
+        elif item["id"] == "dadiaoche" and rules == "suzhou" and item["hua"] == 0:
+            shown = "×2"
+        elif item["id"] in ("baozi", "diling"):
+            both = {i["id"] for i in win["items"]} >= {"baozi", "diling"}
+            shown = "×2" if item["id"] == "baozi" or not both or stack else "(×1)"
+        lines.append(f"  {term_name(item['id'], lang)} {shown}")
+    return lines
 
 
 def _reason(win: dict[str, Any], text: dict[str, str]) -> str:
@@ -105,10 +119,11 @@ def _reason(win: dict[str, Any], text: dict[str, str]) -> str:
 
 def render_score(request: dict[str, Any], response: dict[str, Any], lang: str) -> str:
     """An itemized breakdown of a scored hand, Chinese by default."""
-    from scoring.rules import ruleset
+    from scoring.rules import ruleset, validate_options
 
     text = _TEXT[lang]
     rule = ruleset(request.get("rules", "suzhou"))
+    stack = bool(validate_options(rule.id, request.get("options")).get("doubling_stack"))
     title = rule.zh if lang == "zh" else rule.en
     lines: list[str] = []
     event = request.get("event", "win")
@@ -122,7 +137,7 @@ def render_score(request: dict[str, Any], response: dict[str, Any], lang: str) -
         if not win["allowed"]:
             lines.append("  " + text["not_allowed"].format(reason=_reason(win, text)))
             continue
-        lines.extend(_item_lines(win, lang))
+        lines.extend(_item_lines(win, lang, rule.id, stack))
         total = "total_sz" if rule.id == "suzhou" else "total_ah"
         lines.append("  " + text[total].format(hua=win["hua"], mult=win["multiplier"]))
     pays = "  ".join(f"{_seat(seat, lang)} {amount:+d}" for seat, amount in response["payments"].items())

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 from scoring.dealer import TableState, next_table_state
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand
-from scoring.items import check_hand_tiles, check_wild, flower_copies, is_playing_tile
+from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
 from scoring.patterns import Flags, WinType, find_pattern, term_name
 from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, resolve_rules, ruleset, validate_options
 from scoring.score import Declared, WinScore, flags_from_declared, score_declared, score_hand
@@ -355,6 +355,11 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
             if score.allowed:
                 settlement = _settle(req, win, score, flags)
                 collect(payments, win.winner, settlement)
+                # 豹子/滴零 double the hand: list them so that a preview can show every factor.
+                doubling = [Item(term, 0) for term, on in (("baozi", req.baozi), ("diling", req.state.diling))
+                            if on]
+                if doubling:
+                    score = replace(score, items=score.items + tuple(doubling))
             wins_json.append(_win_json(win.winner, score, settlement.multiplier if settlement else 1))
     response: dict[str, Any] = {"wins": wins_json, "payments": payments}
     assert sum(payments.values()) == 0

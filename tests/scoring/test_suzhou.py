@@ -369,3 +369,9 @@ def test_order_doubling_then_tripling() -> None:
 
 def test_stake_multiplies() -> None:
     assert score(win("S", "self_draw", PLAIN + " 中发白"), stake=10)["payments"]["S"] == 240
+
+
+def test_doubling_terms_are_listed_for_a_preview() -> None:
+    r = score(win("S", "self_draw", PLAIN + " 中发白"), baozi=True, diling=True)
+    assert items(r) == {"di": 5, "yinghua": 3, "baozi": 0, "diling": 0}
+    assert one(r)["hua"] == 8
