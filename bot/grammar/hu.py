@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from bot.grammar import vocab
 from bot.grammar.errors import GrammarError
-from bot.grammar.lexer import Token, tokenize
+from bot.grammar.lexer import Token, parse_count, tokenize
 
 T = TypeVar("T")
 Resolve = Callable[[str], T | None]
@@ -186,10 +186,25 @@ class _HuParser:
     def spaced_count(self, i: int) -> tuple[str, int] | None:
         """A 花 count typed as two words ("5 花", "hua 5") at i."""
         pair = self.tokens[i:i + 2]
-        if len(pair) == 2 and (pair[0].word in vocab.COUNT_KINDS or pair[1].word in vocab.COUNT_KINDS):
-            text = pair[0].text + pair[1].text
-            if vocab.parse_hua(text) is not None:
-                return text, 2
+        if len(pair) < 2:
+            return None
+        number, kind = pair
+        if number.word in vocab.COUNT_KINDS or kind.word in vocab.COUNT_KINDS:
+            text = number.text + kind.text
+            return (text, 2) if vocab.parse_hua(text) is not None else None
+        if parse_count(number.text) is None or self.label(kind.text, in_hand=False) is not None:
+            return None
+        # "5 花上牌": the count word is glued to the next word.
+        for word in vocab.COUNT_WORDS_LONGEST_FIRST:
+            cut = len(word)
+            if (kind.word.startswith(word) and len(kind.text) > cut
+                    and not _joined(kind.text[cut - 1], kind.text[cut])):
+                rest = kind.piece(cut, len(kind.text))
+                if (self.label(rest.text, in_hand=False) is None
+                        and self.segment(rest, in_hand=False) is None):
+                    return None  # "5 花上开花…" is 5 then 花上开花…
+                self.tokens[i + 1:i + 2] = [kind.piece(0, cut), rest]
+                return number.text + kind.text[:cut], 2
         return None
 
     def expand(self, i: int, *, in_hand: bool) -> str | None:

@@ -75,7 +75,8 @@ COUNT_KINDS: Final[dict[str, str]] = {
     **_words("hard", "花|h|hua|个花|個花|朵花|朵|硬花|硬|hard|yinghua|yh"),
     **_words("soft", "软花|軟花|软|軟|soft|ruanhua|rh"),
 }
-_KIND_RE = "|".join(sorted((re.escape(k) for k in COUNT_KINDS), key=len, reverse=True))
+COUNT_WORDS_LONGEST_FIRST: Final = tuple(sorted(COUNT_KINDS, key=len, reverse=True))
+_KIND_RE = "|".join(re.escape(k) for k in COUNT_WORDS_LONGEST_FIRST)
 _NUM_RE = r"\d+|[零〇一二两兩三四五六七八九十拾百佰]+"
 _COUNT_AFTER = re.compile(rf"^({_NUM_RE})({_KIND_RE})$")
 _COUNT_BEFORE = re.compile(rf"^({_KIND_RE})({_NUM_RE})$")

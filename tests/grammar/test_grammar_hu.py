@@ -247,3 +247,13 @@ def test_several_winners_typed_without_spaces_or_in_traditional(typed: str) -> N
 
 def test_suit_letters_in_capitals() -> None:
     assert parse_hu("南 自摸 11223355778899P", resolve) == parse_hu("南 自摸 11223355778899p", resolve)
+
+
+@pytest.mark.parametrize("typed", ["南 自摸 5 花上牌", "南 自摸 5花上牌", "南自摸5花上牌"])
+def test_a_spaced_count_glued_to_the_next_word(typed: str) -> None:
+    assert parse_hu(typed, resolve) == entry(win("S", hard=5, shangpai=True))
+
+
+def test_a_bare_count_before_a_word_that_starts_with_hua() -> None:
+    assert parse_hu("南 自摸 5 花开", resolve) == entry(
+        win("S", hard=5, patterns=("huakai",), after_flower=True))
