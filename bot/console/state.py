@@ -105,6 +105,8 @@ class BotAPIState:
     """Chats, users, messages, uploads and the update queue of a fake Telegram server, and a log of calls.
 
     Thread-safe: one lock guards everything, so an HTTP server thread and the test thread can share it.
+    Stored messages change only by replacing top-level keys (never nested values in place), so a shallow
+    copy is a faithful snapshot: each Call's result keeps showing the message as it was answered.
     `handle(method, params, files)` answers one Bot API request with (HTTP status, JSON body); `params` are
     the string-valued form fields PTB sends (JSON-encoded for non-strings), decoded here exactly as an
     HTTP server would. Incoming traffic is built with `message()` and `press()`.
@@ -301,7 +303,7 @@ class BotAPIState:
             message = self._new_message(
                 chat, sender, text=text, entities=entities or None, reply_to_message=_shallow(reply)
             )
-            return self._update({"message": copy.deepcopy(message)}, enqueue)
+            return self._update({"message": dict(message)}, enqueue)
 
     def find_button(self, chat_id: int, label: str) -> tuple[int, JSON]:
         """(message id, button) of the newest message whose inline keyboard has a button with this label.
@@ -353,7 +355,7 @@ class BotAPIState:
                 "from": sender,
                 "chat_instance": str(-chat.id),
                 "data": chosen["callback_data"],
-                "message": copy.deepcopy(chat.messages[message_id]),
+                "message": dict(chat.messages[message_id]),
             }
             self.open_queries[query_id] = query
             return self._update({"callback_query": query}, enqueue)
@@ -379,7 +381,7 @@ class BotAPIState:
             elif offset is not None and offset < 0:
                 self.pending = self.pending[offset:]
             count = 100 if not limit else max(1, min(int(limit), 100))
-            return copy.deepcopy(self.pending[:count])
+            return list(self.pending[:count])
 
     def wait_for_updates(self, offset: int | None, limit: int | None, timeout: float) -> list[JSON]:
         """getUpdates long poll for threads: blocks up to `timeout` seconds for an update."""
@@ -504,7 +506,7 @@ class BotAPIState:
             chat, self.bot_user, reply_to_message=reply,
             reply_markup=markup if markup and "inline_keyboard" in markup else None, **fields
         )
-        return copy.deepcopy(message)
+        return dict(message)
 
     def _store_upload(self, params: JSON, files: Mapping[str, UploadedFile], field_name: str,
                       default_mime: str) -> UploadedFile:
@@ -544,7 +546,7 @@ def decode_params(params: Mapping[str, Any]) -> JSON:
 def _shallow(message: JSON | None) -> JSON | None:
     if message is None:
         return None
-    return {k: copy.deepcopy(v) for k, v in message.items() if k != "reply_to_message"}
+    return {k: v for k, v in message.items() if k != "reply_to_message"}
 
 
 def _required(params: JSON, name: str) -> Any:
@@ -773,7 +775,7 @@ def _apply_edit(api: BotAPIState, message: JSON, changes: JSON) -> JSON:
         else:
             message[key] = value
     message["edit_date"] = int(api.clock())
-    return copy.deepcopy(message)
+    return dict(message)
 
 
 @_method("editMessageText")

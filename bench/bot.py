@@ -1,0 +1,189 @@
+"""Hands recorded per second through the whole bot, next to python-telegram-bot's bare reply_text rate."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `python bench/bot.py` from a checkout
+    sys.path.insert(0, str(ROOT))
+
+from telegram import Update  # noqa: E402
+from telegram.ext import ApplicationBuilder, ContextTypes, MessageHandler, filters  # noqa: E402
+
+from bot.console.driver import AnyApplication, deliver, start_application, stop_application  # noqa: E402
+from bot.console.transport import InProcessBotAPI  # noqa: E402
+
+CHAT = -1001000000001
+PLAYERS = ("ann", "bob", "cat", "dan")
+# A table's evening: quick-form and tile-form wins, a discard with several payers, a draw.
+HANDS = (
+    "/hu 南 自摸 5花",
+    "/hu 东 冲 西 8花",
+    "/hu @cat zimo 11223355778899p 中发春梅",
+    "/hu 北 冲 南 6花 清一色",
+    "/hu 西 自摸 对对胡 4花",
+    "/draw",
+    "/hu 东 自摸 123456789m11p555s",
+    "/hu 南 冲 东 3花 七对",
+)
+RESULT_LINE = re.compile(r"^(第\d+局|Hand \d+) ")  # `第7局 南 自摸 40花 → …`, the reply after a commit
+HANDS_PER_SESSION = 16  # a real evening; the pinned card and the ledger grow with the session
+
+
+def real_application(database_url: str, data_dir: Path, transport: InProcessBotAPI) -> AnyApplication:
+    from bot.app import build_application
+    from bot.settings import Settings
+
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, telegram_bot_token="123:BENCH", database_url=database_url, data_dir=data_dir
+    )
+    app = build_application(settings, request=transport, get_updates_request=transport)
+    # Telegram's flood limits (20 messages a minute in a group) are not the bot's cost.
+    app.bot._rate_limiter = None  # type: ignore[attr-defined]
+    return app
+
+
+async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.message is not None and update.message.text is not None
+    await update.message.reply_text(update.message.text)
+
+
+def echo_application(transport: InProcessBotAPI) -> AnyApplication:
+    app = ApplicationBuilder().token("123:BENCH").request(transport).get_updates_request(transport).build()
+    app.add_handler(MessageHandler(filters.TEXT, echo))
+    return app
+
+
+def new_transport() -> InProcessBotAPI:
+    transport = InProcessBotAPI(seed=0)
+    for index, name in enumerate(PLAYERS):
+        transport.add_user(name, user_id=1001 + index)
+    transport.add_group(CHAT, "bench", creator="ann")
+    return transport
+
+
+async def say(app: AnyApplication, transport: InProcessBotAPI, name: str, text: str) -> list[Any]:
+    start = len(transport.calls)
+    await deliver(app, transport.message(CHAT, name, text))
+    return transport.calls[start:]
+
+
+async def open_table(app: AnyApplication, transport: InProcessBotAPI, *, instant: bool) -> None:
+    """A new session with four seated players and a dealer (not timed)."""
+    await say(app, transport, "ann", "/newgame 苏州 1")
+    for name in PLAYERS:
+        await say(app, transport, name, "/join")
+    await say(app, transport, "ann", "/dealer 东")
+    if instant:
+        await say(app, transport, "ann", "/rules instant on")
+
+
+async def record_hand(app: AnyApplication, transport: InProcessBotAPI, text: str, *, instant: bool) -> bool:
+    """One hand, end to end: the /hu update, and a Confirm press unless the group is instant.
+    True if the bot posted the one-line result (the hand was committed)."""
+    calls = await say(app, transport, "ann", text)
+    if not instant:
+        previews = [c for c in calls if c.ok and c.method == "sendMessage" and c.result.get("reply_markup")]
+        if not previews:
+            return False
+        message_id = previews[-1].result["message_id"]
+        start = len(transport.calls)
+        await deliver(app, transport.press(CHAT, "bob", message_id, 0))
+        calls = transport.calls[start:]
+    return any(c.ok and c.method == "sendMessage" and RESULT_LINE.match(c.result.get("text", ""))
+               for c in calls)
+
+
+async def bench_bot(hands: int, *, instant: bool, workdir: Path) -> tuple[float, int]:
+    """Seconds spent recording `hands` hands (setup excluded) and how many were committed."""
+    transport = new_transport()
+    database = workdir / ("instant.db" if instant else "confirm.db")
+    app = real_application(f"sqlite:///{database}", workdir, transport)
+    await start_application(app)
+    elapsed, committed = 0.0, 0
+    try:
+        for index in range(hands):
+            if index % HANDS_PER_SESSION == 0:
+                if index:
+                    await say(app, transport, "ann", "/end")
+                await open_table(app, transport, instant=instant)
+            text = HANDS[index % len(HANDS)]
+            start = time.perf_counter()
+            ok = await record_hand(app, transport, text, instant=instant)
+            elapsed += time.perf_counter() - start
+            if not ok:
+                last = [c.result.get("text") for c in transport.calls[-3:]
+                        if c.ok and isinstance(c.result, dict)]
+                raise SystemExit(f"hand {index + 1} {text!r} was not committed; the bot said {last}")
+            committed += 1
+    finally:
+        await stop_application(app)
+    return elapsed, committed
+
+
+async def bench_echo(messages: int) -> float:
+    """Seconds PTB needs to answer `messages` updates with a bare reply_text, same transport and driver."""
+    transport = new_transport()
+    app = echo_application(transport)
+    await start_application(app)
+    try:
+        start = time.perf_counter()
+        for index in range(messages):
+            await deliver(app, transport.message(CHAT, PLAYERS[index % 4], HANDS[index % len(HANDS)]))
+        return time.perf_counter() - start
+    finally:
+        await stop_application(app)
+
+
+def best_of(runs: int, fn: Callable[[], float]) -> float:
+    return min(fn() for _ in range(runs))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=96, help="hands per measured run (default 96)")
+    parser.add_argument("--echo", type=int, default=500, help="updates for the reply_text peer (default 500)")
+    parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, best kept (default 1)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    logging.getLogger("bot").setLevel(logging.ERROR)
+
+    with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
+        workdir = Path(tmp)
+        # Warm-up: imports, migrations, PTB's first update.
+        asyncio.run(bench_bot(4, instant=True, workdir=workdir / "warm"))
+        asyncio.run(bench_echo(50))
+        results: dict[str, float] = {}
+        for instant in (True, False):
+            label = "instant" if instant else "confirm"
+
+            def run(instant: bool = instant, label: str = label) -> float:
+                measured = bench_bot(args.hands, instant=instant, workdir=workdir / label)
+                elapsed, committed = asyncio.run(measured)
+                return committed / elapsed
+
+            (workdir / label).mkdir(parents=True, exist_ok=True)
+            results[label] = best_of(args.runs, run)
+        echo_rate = best_of(args.runs, lambda: args.echo / asyncio.run(bench_echo(args.echo)))
+
+    print(f"bot, instant group (1 update a hand):       {results['instant']:8.1f} hands/s")
+    print(f"bot, preview + Confirm (2 updates a hand):  {results['confirm']:8.1f} hands/s")
+    print(f"python-telegram-bot bare reply_text:         {echo_rate:8.1f} replies/s")
+    ratio = results["instant"] / echo_rate
+    print(f"ratio instant / reply_text:                  {ratio:8.3f}  (target >= 0.3)")
+    print(f"ratio confirm / reply_text:                  {results['confirm'] / echo_rate:8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
