@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
@@ -160,7 +160,10 @@ class LedgerService:
         """Run `fn` in one write transaction; retry the whole of it on a write conflict."""
         for attempt in range(1, self._max_attempts + 1):
             try:
-                with Session(self._write_engine, expire_on_commit=False) as session, session.begin():
+                with (
+                    Session(self._write_engine, expire_on_commit=False, autoflush=False) as session,
+                    session.begin(),
+                ):
                     return fn(session)
             except (IntegrityError, OperationalError) as exc:
                 if not _retryable(exc):
@@ -538,9 +541,12 @@ class LedgerService:
             s.add(Seat(session_id=_id(ts), seat=target, player_id=_id(player)))
             if s.get(SessionTotal, (ts.id, player.id)) is None:
                 s.add(SessionTotal(session_id=_id(ts), player_id=_id(player)))
+            if s.get(GroupTotal, (group.id, player.id)) is None:
+                s.add(GroupTotal(group_id=_id(group), player_id=_id(player)))
             self._touch(ts)
             s.add(ts)
             s.flush()
+            _forget_seats(s)
             return SeatChange(_player_info(player, chat_id), target, _session_info(s, ts, chat_id))
 
         return self._write(op)
@@ -574,6 +580,7 @@ class LedgerService:
                 self._touch(ts)
                 s.add(ts)
                 s.flush()
+            _forget_seats(s)
             return SeatChange(_player_info(player, chat_id), target, _session_info(s, ts, chat_id))
 
         return self._write(op)
@@ -597,6 +604,7 @@ class LedgerService:
             self._touch(ts)
             s.add(ts)
             s.flush()
+            _forget_seats(s)
             return SeatChange(_player_info(player, chat_id), None, _session_info(s, ts, chat_id))
 
         return self._write(op)
@@ -874,22 +882,29 @@ class LedgerService:
     def _apply(
         self, s: Session, group: ChatGroup, ts: TableSession, deltas: dict[int, _Delta], sign: int
     ) -> None:
+        """Add (sign +1) or take back (sign -1) a row's deltas in the session and all-time running totals."""
+        scopes: tuple[tuple[type[SessionTotal] | type[GroupTotal], Any, int], ...] = (
+            (SessionTotal, SessionTotal.session_id, _id(ts)),
+            (GroupTotal, GroupTotal.group_id, _id(group)),
+        )
         for player_id, delta in deltas.items():
-            rows: list[SessionTotal | GroupTotal] = []
-            session_row = s.get(SessionTotal, (ts.id, player_id))
-            if session_row is None:
-                session_row = SessionTotal(session_id=_id(ts), player_id=player_id)
-            group_row = s.get(GroupTotal, (group.id, player_id))
-            if group_row is None:
-                group_row = GroupTotal(group_id=_id(group), player_id=player_id)
-            rows = [session_row, group_row]
-            for row in rows:
-                row.net += sign * delta.net
-                row.hands += sign * delta.hands
-                row.wins += sign * delta.wins
-                row.self_draws += sign * delta.self_draws
-                row.dealt_in += sign * delta.dealt_in
-                s.add(row)
+            values = {
+                "net": sign * delta.net,
+                "hands": sign * delta.hands,
+                "wins": sign * delta.wins,
+                "self_draws": sign * delta.self_draws,
+                "dealt_in": sign * delta.dealt_in,
+            }
+            for model, scope_column, scope_id in scopes:
+                table = model.__table__  # type: ignore[attr-defined]
+                result = s.execute(
+                    update(table)
+                    .where(scope_column == scope_id, table.c.player_id == player_id)
+                    .values({table.c[name]: table.c[name] + amount for name, amount in values.items()})
+                )
+                if result.rowcount == 0:  # type: ignore[attr-defined]
+                    scope = {scope_column.key: scope_id}
+                    s.execute(insert(table).values(player_id=player_id, **scope, **values))
 
     def _existing(self, s: Session, source_key: str | None, *, void: bool = False) -> Hand | None:
         if source_key is None:
@@ -952,7 +967,9 @@ class LedgerService:
         s.add(ts)
         s.flush()
         return CommitResult(
-            hand=_hand_record(s, hand), created=True, session=_session_info(s, ts, group.chat_id)
+            hand=_hand_record(s, hand, preview.player_payments),
+            created=True,
+            session=_session_info(s, ts, group.chat_id),
         )
 
     def adjust(
@@ -1008,7 +1025,9 @@ class LedgerService:
         s.add(ts)
         s.flush()
         return CommitResult(
-            hand=_hand_record(s, hand), created=True, session=_session_info(s, ts, group.chat_id)
+            hand=_hand_record(s, hand, preview.player_payments),
+            created=True,
+            session=_session_info(s, ts, group.chat_id),
         )
 
     def undo(self, chat_id: int, *, by: UserRef | None = None, source_key: str | None = None) -> CommitResult:
@@ -1830,12 +1849,20 @@ def _chat_of_session(s: Session, session_id: int) -> int:
 
 
 def _seats(s: Session, session_id: int) -> dict[str, Player]:
-    rows = s.execute(
-        select(Seat.seat, Player)
-        .join(Player, Player.id == Seat.player_id)
-        .where(Seat.session_id == session_id)
-    )
-    return {seat: player for seat, player in rows if seat in SEATS}
+    """Seat -> player of a session, cached for the rest of the transaction (see `_forget_seats`)."""
+    cache: dict[int, dict[str, Player]] = s.info.setdefault("seats", {})
+    if session_id not in cache:
+        rows = s.execute(
+            select(Seat.seat, Player)
+            .join(Player, Player.id == Seat.player_id)
+            .where(Seat.session_id == session_id)
+        )
+        cache[session_id] = {seat: player for seat, player in rows if seat in SEATS}
+    return dict(cache[session_id])
+
+
+def _forget_seats(s: Session) -> None:
+    s.info.pop("seats", None)
 
 
 def _group_info(group: ChatGroup) -> GroupInfo:

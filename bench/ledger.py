@@ -1,0 +1,278 @@
+"""Ledger benchmark: commit throughput and standings latency with 100, 10,000 and 100,000 hands recorded.
+
+Usage: python bench/ledger.py [--sizes 100,10000,100000] [--backends sqlite,postgresql] [--commits 40]
+
+Each size gets a fresh database. The history is bulk-loaded with direct inserts (copies of real hands
+committed through the service, with their payments and the running totals they imply), then the bench
+times real `LedgerService.commit` calls and `LedgerService.standings` calls. Standings read running totals,
+so the 100,000-hand time must stay within 1.5x of the 100-hand time. PostgreSQL is used when reachable
+(BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgresql+psycopg://postgres@127.0.0.1:5432/test);
+each run creates and drops its own databases there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+# bench/bot.py would shadow the `bot` package when this file runs as a script: import from the project root.
+_HERE = str(Path(__file__).resolve().parent)
+sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _HERE]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sqlalchemy import create_engine, func, select, text, update  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+from sqlmodel import Session  # noqa: E402
+
+from bot.ledger import LedgerService, UserRef  # noqa: E402
+from bot.ledger.db import open_database  # noqa: E402
+from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal, TableSession  # noqa: E402
+
+CHAT = -42
+BATCH = 5000
+DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+TEMPLATES: list[dict[str, Any]] = [
+    {"event": "win", "wins": [{"winner": "S", "type": "self_draw",
+                               "declared": {"hard_flowers": 5, "patterns": ["清一色", "七对"]}}]},
+    {"event": "win", "discarder": "N", "wins": [{"winner": "W", "type": "discard",
+                                                 "declared": {"hard_flowers": 4, "patterns": []}}]},
+    {"event": "draw"},
+    {"event": "win", "wins": [{"winner": "E", "type": "self_draw",
+                               "declared": {"hard_flowers": 3, "patterns": ["对对胡"]}}]},
+    {"event": "escape", "escaper": "N"},
+    {"event": "win", "discarder": "E", "wins": [{"winner": "N", "type": "discard",
+                                                 "declared": {"hard_flowers": 6, "patterns": ["混一色"]}}]},
+]  # fmt: skip
+
+
+def seat_table(ledger: LedgerService) -> int:
+    """Open a session with four seated players; returns the session id."""
+    ledger.open_session(CHAT, stake=5, by=UserRef(1, "Ann", "ann"))
+    for i, name in enumerate(["Ann", "Bob", "Cat"], start=1):
+        ledger.join(CHAT, UserRef(i, name, name.lower()))
+    return ledger.join(CHAT, guest_name="Dan").session.id
+
+
+def bulk_load(ledger: LedgerService, session_id: int, hands: int) -> None:
+    """Record `hands` hands: the templates through the service, the rest as direct copies of them."""
+    for k in range(min(hands, len(TEMPLATES))):
+        ledger.commit(CHAT, TEMPLATES[k], source_key=f"seed-{k}")
+    extra = hands - len(TEMPLATES)
+    if extra <= 0:
+        return
+    engine = ledger.engine
+    with Session(engine) as s:
+        seeds = list(s.scalars(select(Hand).where(Hand.session_id == session_id).order_by(Hand.seq)))
+        seed_payments: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+        for pay in s.scalars(select(Payment).where(Payment.hand_id.in_([h.id for h in seeds]))):  # type: ignore[union-attr]
+            seed_payments[pay.hand_id].append((pay.player_id, pay.amount, pay.hua))
+        ts = s.get(TableSession, session_id)
+        assert ts is not None
+        group_id, last_seq = ts.group_id, ts.last_seq
+        next_hand_id = (s.scalar(select(func.max(Hand.id))) or 0) + 1
+        next_payment_id = (s.scalar(select(func.max(Payment.id))) or 0) + 1
+    # Rows go in through the driver directly (executemany on SQLite, COPY on PostgreSQL): JSON is serialized
+    # once per seed hand, so loading 100,000 hands takes seconds, not minutes.
+    dialect = engine.dialect.name
+    stamp = seeds[0].recorded_at.astimezone(UTC)
+    recorded = stamp.strftime("%Y-%m-%d %H:%M:%S.%f") if dialect == "sqlite" else stamp
+    false: Any = 0 if dialect == "sqlite" else False
+    seed_rows = {
+        _id(seed): (
+            seed.kind, json.dumps(seed.entry), json.dumps(seed.request), json.dumps(seed.response),
+            json.dumps(seed.state_before), json.dumps(seed.state_after), json.dumps(seed.seat_players),
+            seed.dealer_after_player_id, seed.streak_after,
+        )
+        for seed in seeds
+    }  # fmt: skip
+    delta: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    hand_rows: list[tuple[Any, ...]] = []
+    payment_rows: list[tuple[Any, ...]] = []
+    for i in range(extra):
+        seed = seeds[i % len(seeds)]
+        seq = last_seq + i + 1
+        kind, entry, request, response, before, after, seat_players, dealer_after, streak = seed_rows[
+            _id(seed)
+        ]
+        hand_rows.append((next_hand_id, session_id, seq, seq, kind, entry, request, response, before, after,
+                          seat_players, dealer_after, streak, recorded, f"bulk-{seq}", false))  # fmt: skip
+        for player_id, amount, hua in seed_payments[_id(seed)]:
+            payment_rows.append((next_payment_id, next_hand_id, player_id, amount, hua))
+            next_payment_id += 1
+            delta[player_id][0] += amount
+        for player_id in {int(p) for p in seed.seat_players.values()}:
+            delta[player_id][1] += 1
+        next_hand_id += 1
+    hand_columns = (
+        "id, session_id, seq, number, kind, entry, request, response, state_before, state_after, "
+        "seat_players, dealer_after_player_id, streak_after, recorded_at, source_key, voided"
+    )
+    payment_columns = "id, hand_id, player_id, amount, hua"
+    with engine.begin() as connection:
+        raw = connection.connection.driver_connection
+        assert raw is not None
+        cursor = raw.cursor()
+        if dialect == "sqlite":
+            cursor.executemany(f"INSERT INTO hand ({hand_columns}) VALUES ({', '.join('?' * 16)})", hand_rows)
+            cursor.executemany(
+                f"INSERT INTO payment ({payment_columns}) VALUES (?, ?, ?, ?, ?)", payment_rows
+            )
+        else:
+            with cursor.copy(f"COPY hand ({hand_columns}) FROM STDIN") as copy:
+                for row in hand_rows:
+                    copy.write_row(row)
+            with cursor.copy(f"COPY payment ({payment_columns}) FROM STDIN") as copy:
+                for row in payment_rows:
+                    copy.write_row(row)
+        cursor.close()
+        # the running totals and the session counters the copies imply
+        for player_id, (net, count) in delta.items():
+            for table, key in ((SessionTotal, SessionTotal.session_id == session_id),
+                               (GroupTotal, GroupTotal.group_id == group_id)):  # fmt: skip
+                connection.execute(update(table).where(key, table.player_id == player_id).values(
+                    net=table.net + net, hands=table.hands + count))  # fmt: skip
+        connection.execute(update(TableSession).where(TableSession.id == session_id).values(
+            last_seq=last_seq + extra, live_rows=TableSession.live_rows + extra,
+            hands_played=TableSession.hands_played + extra))  # fmt: skip
+        if connection.dialect.name == "postgresql":
+            for name in ("hand", "payment"):
+                connection.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                                        f"(SELECT max(id) FROM {name}))"))  # fmt: skip
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("ANALYZE"))
+    if engine.dialect.name == "sqlite":
+        with engine.connect() as connection:
+            connection.exec_driver_sql("ANALYZE")
+
+
+def _id(row: Any) -> int:
+    assert row.id is not None
+    return int(row.id)
+
+
+def timed(fn: Callable[[], object], repeat: int) -> list[float]:
+    """Wall-clock seconds of each of `repeat` calls."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+@contextmanager
+def sqlite_database() -> Iterator[str]:
+    with tempfile.TemporaryDirectory(prefix="ledger-bench-") as directory:
+        yield f"sqlite:///{Path(directory) / 'bench.db'}"
+
+
+@contextmanager
+def pg_database(server: str) -> Iterator[str]:
+    base = make_url(server)
+    name = f"mjbench_{secrets.token_hex(5)}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def pg_server() -> str | None:
+    """The PostgreSQL server URL if it answers, else None (with the reason printed)."""
+    url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL") or DEFAULT_PG
+    try:
+        engine = create_engine(url, connect_args={"connect_timeout": 3})
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        engine.dispose()
+        return url
+    except Exception as exc:
+        print(f"postgresql: skipped, server not reachable at {make_url(url).render_as_string()}: "
+              f"{str(exc).splitlines()[0]}")  # fmt: skip
+        return None
+
+
+def run_size(url: str, hands: int, commits: int, reads: int) -> dict[str, float]:
+    engine = open_database(url)
+    ledger = LedgerService(engine)
+    session_id = seat_table(ledger)
+    start = time.perf_counter()
+    bulk_load(ledger, session_id, hands)
+    load = time.perf_counter() - start
+    ledger.standings(CHAT)  # warm caches and connection
+    standing_times = timed(lambda: ledger.standings(CHAT), reads)
+    counter = iter(range(10**9))
+    commit_times = timed(
+        lambda: ledger.commit(
+            CHAT, TEMPLATES[next(counter) % len(TEMPLATES)], source_key=f"bench-{next(counter)}"
+        ),
+        commits,
+    )
+    totals = ledger.standings(CHAT)
+    assert sum(r.net for r in totals.session_rows) == 0
+    assert totals.session is not None and totals.session.hands_played == hands + commits
+    engine.dispose()
+    return {
+        "load_s": load,
+        "commit_hps": commits / sum(commit_times),
+        "commit_ms": statistics.median(commit_times) * 1000,
+        "standings_ms": statistics.median(standing_times) * 1000,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100,10000,100000")
+    parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--commits", type=int, default=40)
+    parser.add_argument("--reads", type=int, default=60)
+    args = parser.parse_args(argv)
+    sizes = [int(x) for x in args.sizes.split(",")]
+    ok = True
+    for backend in args.backends.split(","):
+        if backend == "sqlite":
+            factory: Callable[[], Any] = sqlite_database
+        elif backend == "postgresql":
+            server = pg_server()
+            if server is None:
+                continue
+            factory = lambda server=server: pg_database(server)  # noqa: E731
+        else:
+            print(f"unknown backend {backend!r}", file=sys.stderr)
+            return 2
+        print(f"\n{backend}: {'hands':>8} {'load s':>8} {'commit hands/s':>15} {'commit ms':>10} "
+              f"{'standings ms':>13}")  # fmt: skip
+        results = {}
+        for size in sizes:
+            with factory() as url:
+                r = run_size(url, size, args.commits, args.reads)
+            results[size] = r
+            print(f"{'':{len(backend) + 1}} {size:>8} {r['load_s']:>8.1f} {r['commit_hps']:>15.1f} "
+                  f"{r['commit_ms']:>10.2f} {r['standings_ms']:>13.2f}", flush=True)  # fmt: skip
+        if min(sizes) in results and max(sizes) in results and max(sizes) != min(sizes):
+            ratio = results[max(sizes)]["standings_ms"] / results[min(sizes)]["standings_ms"]
+            verdict = "ok" if ratio <= 1.5 else "TOO SLOW"
+            ok = ok and ratio <= 1.5
+            print(f"{backend}: standings {max(sizes)}/{min(sizes)} hands ratio = {ratio:.2f} "
+                  f"(limit 1.5: {verdict})")  # fmt: skip
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
