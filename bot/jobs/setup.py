@@ -60,9 +60,14 @@ def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, databa
         owns_engine = True
     store = DatabaseJobStore(job_queue, engine=engine, owns_engine=owns_engine)
     scheduler.add_jobstore(store, alias=JOBSTORE)
-    job_queue.run_repeating(tasks.reconcile_job, interval=RECONCILE_SECONDS, first=0, name="jobs:reconcile")
+    # No misfire limit: the first run is due at once, however long the application takes to start.
+    loose = {"misfire_grace_time": None, "coalesce": True}
+    # A date trigger keeps a past run time (an interval trigger would skip to its next interval).
+    job_queue.run_once(tasks.reconcile_job, when=0, name="jobs:reconcile-start", job_kwargs=loose)
+    job_queue.run_repeating(tasks.reconcile_job, interval=RECONCILE_SECONDS, first=RECONCILE_SECONDS,
+                            name="jobs:reconcile", job_kwargs=loose)
     if getattr(settings, "mode", "polling") == "webhook":
         job_queue.run_repeating(_wakeup_job, interval=WAKEUP_SECONDS, first=WAKEUP_SECONDS,
-                                name="jobs:wakeup")
+                                name="jobs:wakeup", job_kwargs=loose)
     log.info("persistent jobs stored in %r", store)
     return store

@@ -109,7 +109,7 @@ async def idle_end_job(context: Context) -> None:
     if not session.is_open:
         return
     due = _aware(session.last_activity_at) + dtm.timedelta(hours=hours)
-    if due > utcnow() + dtm.timedelta(seconds=1):
+    if due > utcnow():
         # A hand was recorded since this job was scheduled: wait for the idle time after it.
         touch_session(context.application, chat_id, session_id, last_activity=session.last_activity_at,
                       hours=hours)

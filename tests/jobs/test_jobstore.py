@@ -107,6 +107,7 @@ async def test_job_missed_during_downtime_runs_on_start(db_url: str) -> None:
     # Grace of one second: this one is too late to run after the downtime below.
     app.job_queue.run_once(record, when=now() + dtm.timedelta(seconds=0.6), chat_id=2, name="stale",
                            data={"n": 2}, job_kwargs=_persistent_kwargs("t:stale", 1))
+    app.job_queue.scheduler.pause()  # however slow the shutdown, nothing runs in this process
     await stop(app)  # the bot is down when both were due
     await asyncio.sleep(2.2)
     assert len(rows(db_url)) == 2
@@ -136,7 +137,7 @@ async def test_fixed_id_replaces_instead_of_duplicating(db_url: str) -> None:
 async def test_two_processes_claim_each_due_job_once(db_url: str) -> None:
     app = await start(db_url)
     for i in range(5):
-        app.job_queue.run_once(record, when=now() + dtm.timedelta(seconds=0.2), chat_id=i, name=f"j{i}",
+        app.job_queue.run_once(record, when=now() + dtm.timedelta(seconds=30), chat_id=i, name=f"j{i}",
                                data={"i": i}, job_kwargs=_persistent_kwargs(f"t:j{i}", None))
     await stop(app)
     # Two workers' stores on one database read the due jobs before either has run or removed them:
@@ -146,7 +147,7 @@ async def test_two_processes_claim_each_due_job_once(db_url: str) -> None:
     for worker, store in zip(workers, stores, strict=True):
         store.start(worker.job_queue.scheduler, JOBSTORE)
     try:
-        due_at = now() + dtm.timedelta(seconds=1)
+        due_at = now() + dtm.timedelta(seconds=40)
         seen_by_second = stores[1].due_rows(due_at.timestamp())  # read, then the first worker is faster
         first = stores[0].get_due_jobs(due_at)
         assert sorted(j.id for j in first) == [f"t:j{i}" for i in range(5)]

@@ -6,7 +6,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from conftest import Table
+from jobs_game import Table
 
 from bot.summary import build_report, chart_data, chart_png
 from bot.summary.chart import (

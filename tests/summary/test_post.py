@@ -6,8 +6,8 @@ from __future__ import annotations
 import csv
 import io
 
-from conftest import Table, play
 from jobs_fakebot import RecordingRequest, build_app
+from jobs_game import Table, play
 
 from bot.ledger import LedgerService
 from bot.summary import post_summary, send_chart

@@ -10,7 +10,7 @@ from collections import defaultdict
 from functools import cache
 
 import pytest
-from conftest import PLAYERS, Table, play
+from jobs_game import PLAYERS, Table, play
 
 from bot.i18n import catalog
 from bot.summary import build_report, ledger_csv, render_card, signed

@@ -1,0 +1,56 @@
+"""A played table session in the ledger, shared by the summary and job tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.ledger import LedgerService, UserRef
+
+CHAT = -100777
+PLAYERS = [UserRef(1, "张三", "zhangsan"), UserRef(2, "李四", "lisi"), UserRef(3, "王五", "wangwu"),
+           UserRef(4, "Ann", "ann")]
+
+
+def win(winner: str, how: str, patterns: list[str], *, hard: int = 5,
+        discarder: str | None = None) -> dict[str, Any]:
+    """A quick-form entry: winner seat, self_draw/discard, 硬花 count and pattern words."""
+    entry: dict[str, Any] = {"event": "win", "wins": [{"winner": winner, "type": how, "declared": {
+        "hard_flowers": hard, "soft_flowers": 0, "patterns": patterns}}]}
+    if discarder:
+        entry["discarder"] = discarder
+    return entry
+
+
+# 南 wins three in a row (连庄 after the first), a 荒庄, then 北 wins big on 东's discard, and a side payment.
+HANDS = [
+    win("S", "self_draw", ["清一色"]),
+    win("S", "discard", ["清一色"], discarder="W"),
+    win("S", "self_draw", ["七对"]),
+    {"event": "draw"},
+    win("N", "discard", ["清一色", "七对"], discarder="E"),
+]
+
+
+@dataclass
+class Table:
+    """A session played in the ledger: the service, the group and the session id."""
+
+    ledger: LedgerService
+    chat_id: int
+    session_id: int
+
+
+def play(ledger: LedgerService, chat_id: int = CHAT, hands: list[dict[str, Any]] | None = None,
+         *, adjust: bool = True) -> Table:
+    """Open a session with four players, E deals first, record `hands` (default HANDS) and a 茶水 payment."""
+    session = ledger.open_session(chat_id, by=PLAYERS[0], stake=5)
+    for user in PLAYERS:
+        ledger.join(chat_id, user)
+    ledger.set_dealer(chat_id, "E")
+    for i, entry in enumerate(HANDS if hands is None else hands):
+        ledger.commit(chat_id, entry, source_key=f"test:{i}")
+    if adjust:
+        east, west = ledger.find_player(chat_id, "E"), ledger.find_player(chat_id, "W")
+        ledger.adjust(chat_id, east.id, west.id, 7, note="茶水")
+    return Table(ledger, chat_id, session.id)
