@@ -8,33 +8,51 @@ from typing import Any
 # Every message may use the params {token} (the offending word as typed), {position} (its 1-based
 # character position in the arguments) and {index} (its 1-based word number); a few codes add more.
 MESSAGES: dict[str, str] = {
-    "empty": "Nothing to record: write e.g. /hu 南 自摸 5花 清一色",
-    "missing_winner": "Who won? Start with the winner, e.g. /hu 南 自摸 5花 (got “{token}”)",
-    "missing_how": "How did “{token}” win? Add 自摸/zimo, 冲 <discarder>, 抢杠 <robbed> or 包 <feeder>",
-    "missing_discarder": "“{token}” needs the player who discarded (or was robbed / fed the kong) after it",
-    "unknown_player": "“{token}” is not a player at this table (word {index})",
-    "unknown_word": "I don't understand “{token}” (word {index})",
-    "bad_hua": "“{token}” is not a 花 count: write e.g. 5花, 5h, hua5 or 五花",
-    "duplicate_hua": "Two 花 counts for the same winner: “{token}”",
-    "discarder_is_winner": "“{token}” cannot both win and pay as the discarder",
-    "duplicate_winner": "“{token}” is named twice as a winner",
-    "too_many_winners": "Only one player can win by {how}; “{token}” is an extra winner",
-    "conflicting_how": "Two different ways of winning: “{token}”",
-    "missing_wild": "“{token}” needs the wild tile after it, e.g. 混子 5p",
-    "bad_wild": "“{token}” is not one tile; the wild (混子) is one tile such as 5p or 五筒",
-    "conflicting_wild": "Two different wild tiles: “{token}”",
+    "empty": "Nothing to record. Example: /hu 南 自摸 5花 清一色",
+    "missing_winner": "Who won? Start with the winner, e.g. /hu 南 自摸 5花 (got “{token}”).",
+    "missing_how": (
+        "How did “{token}” win? Add 自摸/zimo, 冲 <discarder>, 抢杠 <robbed player> or 包 <feeder>."
+    ),
+    "missing_discarder": (
+        "After “{token}” name the player who discarded (or was robbed, or fed the kong), e.g. 冲 "
+        "北."
+    ),
+    "unknown_player": (
+        "“{token}” is not a player at this table. Use @username, a seat (E S W N or 东南西北) or a "
+        "seated name."
+    ),
+    "unknown_word": (
+        "I don't understand “{token}” (word {index}). Write a 花 count (5花), patterns (清一色 "
+        "七对) or 杠开 海底 天胡."
+    ),
+    "bad_hua": "“{token}” is not a 花 count. Write e.g. 5花, 5h, hua5 or 五花 (0 to 99).",
+    "duplicate_hua": "Two 花 counts for the same winner: “{token}”.",
+    "discarder_is_winner": "“{token}” cannot both win and pay for the discard.",
+    "duplicate_winner": "“{token}” is named twice as a winner.",
+    "too_many_winners": "Only one player can win by {how}; “{token}” is one winner too many.",
+    "conflicting_how": "Two different ways of winning in one entry: “{token}”.",
+    "missing_wild": "“{token}” needs the wild tile after it, e.g. 混子 5p.",
+    "bad_wild": "“{token}” is not one tile. The wild (混子) is one tile such as 5p or 五筒.",
+    "conflicting_wild": "Two different wild tiles: “{token}”.",
     "hand_error": "The hand “{token}” is not valid: {reason}",
-    "duplicate_hand": "Two hands for the same winner: “{token}”",
-    "hand_with_hua": "Give either the tiles or a 花 count, not both: “{token}”",
-    "pattern_with_hand": "“{token}”: with the tiles typed, patterns come from the tiles; leave it out",
-    "table_state_word": "“{token}” is set by /roll and the table state, not in /hu",
-    "bad_amount": "“{token}” is not an amount: write a whole number greater than 0, e.g. 50",
+    "duplicate_hand": "Two hands for the same winner: “{token}”. Type the tiles in one go, flowers last.",
+    "hand_with_hua": (
+        "Give either the tiles or a 花 count, not both: “{token}”. With tiles, write the flowers "
+        "after them (中发春)."
+    ),
+    "pattern_with_hand": (
+        "“{token}”: with the tiles typed, the bot works out the patterns itself; leave it out."
+    ),
+    "table_state_word": (
+        "“{token}” is not part of /hu: 豹子 comes from /roll, 滴零 and 连庄 from the table."
+    ),
+    "bad_amount": "“{token}” is not an amount. Write a whole number above 0, e.g. 50.",
     "missing_amount": "Write /adjust <from> <to> <amount> [note], e.g. /adjust 东 西 50 夜宵",
     "missing_player": "Name the player, e.g. /escape 北",
-    "same_player": "“{token}” cannot pay themselves",
-    "bad_hand_number": "“{token}” is not a hand number: write /edit <n> <entry>, e.g. /edit 3 南 自摸 5花",
+    "same_player": "“{token}” cannot pay themselves.",
+    "bad_hand_number": "“{token}” is not a hand number. Write /edit <n> <entry>, e.g. /edit 3 南 自摸 5花",
     "missing_entry": "Write the corrected entry after the hand number, e.g. /edit {token} 南 自摸 5花",
-    "extra_words": "Unexpected “{token}” (word {index})",
+    "extra_words": "Unexpected “{token}” (word {index}).",
 }
 
 
