@@ -10,7 +10,7 @@ from scoring.dealer import TableState, next_table_state
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
-from scoring.patterns import Flags, WinType, find_pattern, term_name
+from scoring.patterns import TERMS, Flags, WinType, find_pattern, term_name
 from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, resolve_rules, ruleset, validate_options
 from scoring.score import Declared, WinScore, flags_from_declared, score_declared, score_hand
 from scoring.settle import (
@@ -79,6 +79,8 @@ class ScoreRequest:
 
 
 def _unknown_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -> None:
+    if allowed.issuperset(obj):
+        return
     extra = sorted(str(key) for key in obj if key not in allowed)
     if extra:
         where = f"{field}: " if field else ""
@@ -313,6 +315,9 @@ def _check_wins_one(req: ScoreRequest, win: WinEntry) -> None:
                              req.discarder, req.escaper, (win,)))
 
 
+_ZH_NAMES = {term_id: term_name(term_id) for term_id in TERMS}
+
+
 def _win_json(winner: str, score: WinScore, multiplier: int) -> dict[str, Any]:
     if not score.allowed:
         out: dict[str, Any] = {"winner": winner, "allowed": False, "reason": score.reason, "hua": 0,
@@ -321,7 +326,7 @@ def _win_json(winner: str, score: WinScore, multiplier: int) -> dict[str, Any]:
             out["threshold"] = {"have": score.have, "need": score.need}
         return out
     return {"winner": winner, "allowed": True, "reason": None, "hua": score.hua,
-            "items": [{"id": item.id, "name": term_name(item.id), "hua": item.hua} for item in score.items],
+            "items": [{"id": item.id, "name": _ZH_NAMES[item.id], "hua": item.hua} for item in score.items],
             "multiplier": multiplier}
 
 

@@ -80,6 +80,7 @@ _ANHUI_OPTIONS = (
 _RULESETS: Final[dict[str, RuleSet]] = {
     SUZHOU: RuleSet(
         id=SUZHOU, zh="苏州麻将", zh_hant="蘇州麻將", en="Suzhou (Jiangsu)",
+        # ruanhua (软花) is the quick entry's count of meld 花, one 花 each.
         items={"di": 5, "yinghua": 1, "minggang": 1, "angang": 2, "fengpeng": 1,
                "feng_anke": 2, "feng_minggang": 3, "feng_angang": 4, "ruanhua": 1},
         patterns={"da_menqing": 10, "xiao_menqing": 5, "hunyise": 5, "qingyise": 10, "duiduihu": 5,
