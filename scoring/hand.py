@@ -7,7 +7,8 @@ One-line form, read left to right::
 - **Concealed tiles** in any form of `scoring.tiles` (``123m``, ``五筒``, ``🀝``, ``E``), spaces optional.
 - **The winning tile**: ``+`` before a tile marks it as the winning tile and adds it to the concealed tiles
   (``…9p+9p`` is 9p twice, the second one won). Without ``+`` the last concealed tile typed is the winning
-  tile (``11223355778899p`` won on 9p). A waiting hand (``tiles=13``) has no winning tile and no ``+``.
+  tile (``11223355778899p`` won on 9p). ``+?`` says there is none (天胡, the dealer's first 14 tiles:
+  ``11223355778899p+?``). A waiting hand (``tiles=13``) has no winning tile and no ``+``.
 - **Melds** in brackets, anywhere among the tiles: ``[555p]`` exposed pung (碰), ``[7777s]`` exposed kong
   (明杠), ``(7777s)`` concealed kong (暗杠). Optional qualifiers after a colon: ``:direct`` (直杠, also
   ``:直``) or ``:added`` (补杠, also ``:补``) for an exposed kong, and the seat it came from, ``:N``
@@ -238,6 +239,7 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
     flowers: list[str] = []
     winning: Tile | None = None
     marker_at: int | None = None  # position of a pending '+'
+    no_winning = False  # '+?': a 14-tile hand without a winning tile (天胡)
     in_flowers = False
 
     def take(tok: Token) -> None:
@@ -253,7 +255,7 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
                     raise ScoringError(
                         f"{field}: '+' at position {tok.pos}: a waiting hand (13 tiles) has no winning tile"
                     )
-                if winning is not None or marker_at is not None:
+                if winning is not None or marker_at is not None or no_winning:
                     raise ScoringError(f"{field}: a second winning-tile marker '+' at position {tok.pos}")
                 marker_at = tok.pos
                 return
@@ -302,12 +304,20 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
             continue
         if ch in _CLOSE:
             raise ScoringError(f"{field}: malformed meld: '{ch}' at position {i + 1} closes nothing")
+        if ch in "?？":
+            for tok in scan(text, seg_start, i, field=field):
+                take(tok)
+            if marker_at is None or no_winning:
+                raise ScoringError(f"{field}: unexpected '{ch}' at position {i + 1} (only '+?' means it)")
+            no_winning = True
+            marker_at = None
+            seg_start = i + 1
         i += 1
     for tok in scan(text, seg_start, n, field=field):
         take(tok)
     if marker_at is not None:
         raise ScoringError(f"{field}: '+' at position {marker_at} must be followed by a tile")
-    if winning is None and tiles == 14 and concealed:
+    if winning is None and tiles == 14 and concealed and not no_winning:
         winning = concealed[-1]
     if not concealed and not melds:
         raise ScoringError(f"{field}: no tiles")
@@ -335,6 +345,8 @@ def render_hand(hand: Hand) -> str:
     if hand.winning_tile is not None:
         rest.remove(hand.winning_tile)
         tiles = render_tiles(rest) + "+" + tile_name(hand.winning_tile)
+    elif len(rest) + 3 * len(hand.melds) == 14:
+        tiles = render_tiles(rest) + "+?"
     else:
         tiles = render_tiles(rest)
     parts = [tiles] if tiles else []

@@ -139,6 +139,8 @@ def test_render_is_canonical(text: str, canonical: str) -> None:
         ("123m456m789s123p9p+9p 春春", "too many 春: the set has 1 copy"),
         ("123m456m789s123p9p+9p 中中中中中", "too many 中: the set has 4 copies"),
         ("", "no tiles"),
+        ("11223355778899p?", "unexpected '?' at position 16 (only '+?' means it)"),
+        ("11223355778899p+?+?", "a second winning-tile marker '+' at position 18"),
     ],
 )
 def test_bad_hands_say_what_is_wrong_and_where(text: str, message: str) -> None:
@@ -174,9 +176,11 @@ def test_json_hand_with_every_kind_of_meld() -> None:
 def test_json_hand_without_winning_tile_is_allowed_for_heavenly_hands() -> None:
     h = hand_from_json({"concealed": "11223355778899p", "flowers": ["中"]})
     assert h.winning_tile is None
-    assert render_hand(h) == "11223355778899p 中"
-    with pytest.raises(ScoringError, match="wrong tile count"):
-        parse_hand(render_hand(h), tiles=13)
+    assert render_hand(h) == "11223355778899p+? 中"
+    assert parse_hand("11223355778899p +? 中") == h
+    assert parse_hand("(1111m) 22335577999p+？") == Hand(
+        tuple(parse_tiles("22335577999p")), (Meld("kong", 0, False),), (), None
+    )
 
 
 def test_json_flowers_accept_traditional_and_run_together_names() -> None:
@@ -247,7 +251,7 @@ def legal_hands(draw: st.DrawFn, tiles: int = 14) -> Hand:
         t = draw(st.sampled_from([t for t in range(34) if left[t] > 0]))
         left[t] -= 1
         concealed.append(t)
-    winning = draw(st.sampled_from(concealed)) if tiles == 14 else None
+    winning = draw(st.sampled_from([*concealed, None])) if tiles == 14 else None
     flowers: list[str] = []
     for _ in range(draw(st.integers(0, 8))):
         name = draw(st.sampled_from([*FLOWER_NAMES, *WIND_FLOWERS]))
@@ -278,13 +282,15 @@ def _tile_form(draw: st.DrawFn, t: int) -> str:
 def test_any_way_of_typing_a_legal_hand_parses_to_it(hand: Hand, data: st.DataObject) -> None:
     draw = data.draw
     rest = list(hand.concealed)
-    assert hand.winning_tile is not None
-    rest.remove(hand.winning_tile)
+    if hand.winning_tile is not None:
+        rest.remove(hand.winning_tile)
     rest = draw(st.permutations(rest))
     sep = draw(st.sampled_from(["", " "]))
     pieces = [_tile_form(draw, t) for t in rest]
-    marked = draw(st.booleans())
-    if marked:
+    marked = hand.winning_tile is None or draw(st.booleans())
+    if hand.winning_tile is None:
+        pieces.insert(draw(st.integers(0, len(pieces))), "+?")
+    elif marked:
         pieces.insert(draw(st.integers(0, len(pieces))), "+" + _tile_form(draw, hand.winning_tile))
     else:
         pieces.append(_tile_form(draw, hand.winning_tile))
