@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -14,6 +15,20 @@ log = logging.getLogger(__name__)
 
 WAKEUP_SECONDS = 60.0
 RECONCILE_SECONDS = 600.0
+
+
+async def _heartbeat_job(context: Any) -> None:
+    """Touch `<data_dir>/heartbeat` for the container health check (`python -m bot.health`)."""
+    from bot.health import heartbeat_path, write_heartbeat
+
+    settings = context.bot_data.get("settings")
+    data_dir = getattr(settings, "data_dir", None)
+    if data_dir is None:
+        return
+    try:
+        await asyncio.to_thread(write_heartbeat, heartbeat_path(data_dir))
+    except OSError as exc:
+        log.warning("cannot write the heartbeat in %s: %s", data_dir, exc)
 
 
 async def _wakeup_job(context: Any) -> None:
@@ -33,8 +48,9 @@ def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, databa
 
     Jobs stored by an earlier run come back by themselves when the scheduler starts (those missed while
     the bot was down run then). A start-up job, repeated every 10 minutes, schedules what the ledger says
-    is missing: an idle end for each open session, the weekly post of groups that asked for it. In webhook
-    mode a wake-up every minute lets several workers see each other's jobs.
+    is missing: an idle end for each open session, the weekly post of groups that asked for it. A heartbeat
+    file in the data directory, every 30 seconds, feeds the health check. In webhook mode a wake-up every
+    minute lets several workers see each other's jobs.
     """
     from bot.jobs import tasks  # registers the persistent callbacks before any job is loaded
 
@@ -66,6 +82,11 @@ def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, databa
     job_queue.run_once(tasks.reconcile_job, when=0, name="jobs:reconcile-start", job_kwargs=loose)
     job_queue.run_repeating(tasks.reconcile_job, interval=RECONCILE_SECONDS, first=RECONCILE_SECONDS,
                             name="jobs:reconcile", job_kwargs=loose)
+    from bot.health import HEARTBEAT_SECONDS
+
+    job_queue.run_once(_heartbeat_job, when=0, name="jobs:heartbeat-start", job_kwargs=loose)
+    job_queue.run_repeating(_heartbeat_job, interval=HEARTBEAT_SECONDS, first=HEARTBEAT_SECONDS,
+                            name="jobs:heartbeat", job_kwargs=loose)
     if getattr(settings, "mode", "polling") == "webhook":
         job_queue.run_repeating(_wakeup_job, interval=WAKEUP_SECONDS, first=WAKEUP_SECONDS,
                                 name="jobs:wakeup", job_kwargs=loose)

@@ -1,0 +1,74 @@
+"""The container health check (`python -m bot.health`) and the heartbeat the running bot writes for it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from jobs_fakebot import RecordingRequest, build_app
+from sqlalchemy import create_engine, text
+
+from bot.health import database_problem, heartbeat_path, heartbeat_problem, main, write_heartbeat
+from bot.jobs import setup_jobs
+
+
+def sqlite_file(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'mahjong.db'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE t (x INTEGER)"))
+    engine.dispose()
+    return url
+
+
+def test_heartbeat_fresh_stale_missing(tmp_path: Path) -> None:
+    path = heartbeat_path(tmp_path)
+    assert "no heartbeat file" in (heartbeat_problem(path) or "")
+    write_heartbeat(path)
+    assert heartbeat_problem(path) is None
+    assert "old (limit 120s)" in (heartbeat_problem(path, now=time.time() + 300) or "")
+
+
+def test_database_check(tmp_path: Path) -> None:
+    assert database_problem(sqlite_file(tmp_path)) is None
+    assert "does not exist" in (database_problem(f"sqlite:///{tmp_path / 'nope.db'}") or "")
+    problem = database_problem("postgresql+psycopg://bot:hunter2@127.0.0.1:1/mahjong", timeout=1) or ""
+    assert "does not answer" in problem and "hunter2" not in problem
+
+
+def test_main_exit_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env from the project directory
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("DATABASE_URL", sqlite_file(tmp_path))
+    assert main([]) == 1
+    assert "no heartbeat file" in capsys.readouterr().err
+    write_heartbeat(heartbeat_path(tmp_path))
+    assert main([]) == 0
+    assert capsys.readouterr().out.strip() == "healthy"
+    old = time.time() - 600
+    os.utime(heartbeat_path(tmp_path), (old, old))
+    assert main(["--max-age", "60"]) == 1
+
+
+async def test_running_bot_writes_the_heartbeat(tmp_path: Path) -> None:
+    settings = SimpleNamespace(data_dir=tmp_path / "data", mode="polling",
+                               database_url=f"sqlite:///{tmp_path / 'bot.db'}")
+    app = build_app(RecordingRequest(), settings=settings)
+    setup_jobs(app)
+    await app.initialize()
+    await app.start()
+    try:
+        path = heartbeat_path(settings.data_dir)
+        for _ in range(100):
+            if path.exists():
+                break
+            await asyncio.sleep(0.05)
+        assert heartbeat_problem(path) is None
+    finally:
+        await app.stop()
+        await app.shutdown()
