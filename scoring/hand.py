@@ -424,6 +424,28 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
     return validate_hand(concealed, melds, _split_flowers(flowers, field), winning, tiles=tiles, field=field)
 
 
+def hand_to_json(hand: Hand) -> dict[str, Any]:
+    """The RULES.md §3 `hand` object of a Hand; `hand_from_json` reads it back to an equal Hand.
+
+    >>> hand_to_json(parse_hand("123m9p+9p [555p:N] (7777m) 中"))["melds"][0]
+    {'type': 'pung', 'tiles': '555p', 'exposed': True, 'from': 'N'}
+    """
+    melds: list[dict[str, Any]] = []
+    for m in hand.melds:
+        meld: dict[str, Any] = {"type": m.kind, "tiles": render_tiles(m.tiles()), "exposed": m.exposed}
+        if m.kong_kind is not None:
+            meld["kind"] = m.kong_kind
+        if m.source is not None:
+            meld["from"] = m.source
+        melds.append(meld)
+    obj: dict[str, Any] = {"concealed": render_tiles(hand.concealed)}
+    if hand.winning_tile is not None:
+        obj["winning_tile"] = tile_name(hand.winning_tile)
+    obj["melds"] = melds
+    obj["flowers"] = list(hand.flowers)
+    return obj
+
+
 def _split_flowers(names: Iterable[str], field: str) -> list[str]:
     """Accept each list item as one flower name, or as several run together ("中发春")."""
     out: list[str] = []

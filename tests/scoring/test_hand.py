@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring.decompose import decompositions, is_complete
 from scoring.errors import ScoringError
-from scoring.hand import Hand, Meld, hand_from_json, parse_hand, render_hand, render_meld
+from scoring.hand import Hand, Meld, hand_from_json, hand_to_json, parse_hand, render_hand, render_meld
 from scoring.tiles import (
     FLOWER_COPIES,
     FLOWER_NAMES,
@@ -21,6 +22,7 @@ from scoring.tiles import (
     tile_name_zh,
     tile_unicode,
 )
+from scoring.waits import waiting_tiles
 
 T = tile_from_name
 
@@ -270,6 +272,17 @@ def test_render_then_parse_gives_the_same_hand(hand: Hand) -> None:
 @given(legal_hands(tiles=13))
 def test_waiting_hands_round_trip_too(hand: Hand) -> None:
     assert parse_hand(render_hand(hand), tiles=13) == hand
+    assert hand_from_json(hand_to_json(hand), tiles=13) == hand
+    waits = waiting_tiles(hand.concealed, hand.melds)  # a legal waiting hand never raises
+    assert all(is_complete([*hand.concealed, t]) for t in waits)
+
+
+@settings(max_examples=100)
+@given(legal_hands(), st.sampled_from([None, *range(34)]))
+def test_a_legal_hand_never_raises(hand: Hand, wild: int | None) -> None:
+    assert hand_from_json(hand_to_json(hand)) == hand
+    readings = decompositions(hand.concealed, wild=wild)
+    assert bool(readings) == is_complete(hand.concealed, wild=wild)
 
 
 def _tile_form(draw: st.DrawFn, t: int) -> str:
