@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from bot.grammar import vocab
@@ -54,6 +55,7 @@ class _How:
     other_token: Token | None = None
 
 
+@lru_cache(maxsize=4096)
 def _find_pattern_id(word: str) -> str | None:
     from scoring import find_pattern
 
@@ -69,25 +71,42 @@ def lower_suits(text: str) -> str:
     return _UPPER_SUIT.sub(lambda m: m.group(0).lower(), text)
 
 
-def _scan_kinds(text: str) -> list[str] | None:
+@lru_cache(maxsize=4096)
+def _scan_kinds(text: str) -> tuple[str, ...] | None:
     """The kinds ("tile", "flower", "punct") of tile shorthand, or None when it is not shorthand."""
     from scoring import ScoringError
     from scoring.tiles import scan
 
     try:
-        return [tok.kind for tok in scan(lower_suits(text))]
+        return tuple(tok.kind for tok in scan(lower_suits(text)))
     except ScoringError:
         return None
 
 
+@lru_cache(maxsize=4096)
 def _flower_count(text: str) -> int | None:
-    """The number of flower tiles in a word made only of flower names (中发春梅百搭 → 5)."""
-    kinds = _scan_kinds(text)
-    if not kinds or any(kind != "flower" for kind in kinds):
+    """The number of flower tiles in a word made only of flower names (中发春梅百搭 → 5).
+
+    As in the hand shorthand, winds after the first flower are flowers too (宿州's 令风): 中东东 → 3.
+    """
+    from scoring import ScoringError
+    from scoring.tiles import scan
+
+    try:
+        tokens = scan(text)
+    except ScoringError:
         return None
-    return len(kinds)
+    if not tokens or tokens[0].kind != "flower":
+        return None
+    if any(tok.kind != "flower" and tok.text not in _WIND_FLOWER_TEXT for tok in tokens):
+        return None
+    return len(tokens)
 
 
+_WIND_FLOWER_TEXT = frozenset("东東南西北")
+
+
+@lru_cache(maxsize=4096)
 def _wild_tile(text: str) -> str | None:
     """The canonical name of exactly one typed tile (五筒 → 5p), else None."""
     from scoring import ScoringError
@@ -104,6 +123,7 @@ class _HuParser:
         self.tokens = tokenize(text)
         self.resolve_fn = resolve
         self.resolved: dict[str, str | None] = {}
+        self.labels: dict[tuple[str, bool], str | None] = {}
         self.winners: list[_Winner] = []
         self.how: _How | None = None
         self.wild: tuple[str, Token] | None = None
@@ -117,6 +137,12 @@ class _HuParser:
 
     def label(self, text: str, *, in_hand: bool) -> str | None:
         """What a whole word is, or None when it is not one known unit."""
+        key = (text, in_hand)
+        if key not in self.labels:
+            self.labels[key] = self._label(text, in_hand=in_hand)
+        return self.labels[key]
+
+    def _label(self, text: str, *, in_hand: bool) -> str | None:
         word = text.casefold()
         if word in vocab.HOW_WORDS:
             return HOW
@@ -134,7 +160,7 @@ class _HuParser:
         kinds = _scan_kinds(text)
         if kinds and (in_hand or vocab.looks_like_tiles(text)):
             return TILES
-        if kinds and all(kind == "flower" for kind in kinds):
+        if kinds and _flower_count(text) is not None:
             return FLOWERS
         if vocab.parse_hua(text) is not None:
             return HUA

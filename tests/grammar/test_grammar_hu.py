@@ -257,3 +257,8 @@ def test_a_spaced_count_glued_to_the_next_word(typed: str) -> None:
 def test_a_bare_count_before_a_word_that_starts_with_hua() -> None:
     assert parse_hu("南 自摸 5 花开", resolve) == entry(
         win("S", hard=5, patterns=("huakai",), after_flower=True))
+
+
+def test_round_wind_flowers_in_the_quick_form_follow_another_flower() -> None:
+    """宿州: the 令风 winds are flowers; after a flower name they count (中东东 = 3), alone 东 is a seat."""
+    assert parse_hu("南 自摸 中东东 混子 5p", resolve) == entry(win("S", hard=3, wild="5p"))
