@@ -145,6 +145,41 @@ async def bench_echo(messages: int) -> float:
         await stop_application(app)
 
 
+def install_breakdown() -> dict[str, list[float]]:
+    """Times every public LedgerService method and the persistent job store's writes (name → [calls, s])."""
+    import functools
+
+    from bot.ledger.service import LedgerService
+
+    spent: dict[str, list[float]] = {}
+
+    def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                entry = spent.setdefault(name, [0, 0.0])
+                entry[0] += 1
+                entry[1] += time.perf_counter() - start
+
+        return wrapper
+
+    for name, fn in list(vars(LedgerService).items()):
+        if not name.startswith("_") and callable(fn):
+            setattr(LedgerService, name, timed(f"ledger.{name}", fn))
+    try:
+        from apscheduler.jobstores.base import BaseJobStore
+    except ImportError:
+        return spent
+    for store in BaseJobStore.__subclasses__():
+        for name in ("add_job", "update_job", "remove_job"):
+            if name in vars(store):
+                setattr(store, name, timed(f"jobstore.{name}", vars(store)[name]))
+    return spent
+
+
 def best_of(runs: int, fn: Callable[[], float]) -> float:
     return min(fn() for _ in range(runs))
 
@@ -154,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=96, help="hands per measured run (default 96)")
     parser.add_argument("--echo", type=int, default=500, help="updates for the reply_text peer (default 500)")
     parser.add_argument("--runs", type=int, default=1, help="runs of each measurement, best kept (default 1)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also time one instant run by ledger method and job-store write")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("bot").setLevel(logging.ERROR)
@@ -182,6 +219,15 @@ def main(argv: list[str] | None = None) -> int:
     ratio = results["instant"] / echo_rate
     print(f"ratio instant / reply_text:                  {ratio:8.3f}  (target >= 0.3)")
     print(f"ratio confirm / reply_text:                  {results['confirm'] / echo_rate:8.3f}")
+    if args.breakdown:
+        spent = install_breakdown()
+        with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
+            (Path(tmp) / "b").mkdir()
+            elapsed, committed = asyncio.run(bench_bot(args.hands, instant=True, workdir=Path(tmp) / "b"))
+        per_hand = elapsed / committed * 1000
+        print(f"\nwhere an instant hand's {per_hand:.1f} ms go (ms a hand; setup, nested calls counted):")
+        for name, (calls, seconds) in sorted(spent.items(), key=lambda kv: -kv[1][1])[:12]:
+            print(f"  {name:32s} {seconds / committed * 1000:7.2f}   ({int(calls)} calls)")
     return 0
 
 
