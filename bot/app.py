@@ -16,6 +16,8 @@ from telegram.ext import (
     ContextTypes,
     InvalidCallbackData,
     MessageHandler,
+    PersistenceInput,
+    PicklePersistence,
     TypeHandler,
     filters,
 )
@@ -30,6 +32,7 @@ log = logging.getLogger(__name__)
 
 CONSOLE_TOKEN = "123456:console-mode-no-token"  # syntactically valid; only ever sent to the in-process API
 RECENT_UPDATES = 2048  # update ids remembered to drop a redelivered update
+STATE_FILE = "bot-state.pickle"  # under data_dir: button callback data and per-chat card ids
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
@@ -51,6 +54,18 @@ def make_ledger(settings: Settings) -> Any:
     )
 
 
+def make_persistence(settings: Settings) -> PicklePersistence[Any, Any, Any]:
+    """What must outlive a restart besides the database: the objects behind inline buttons (so a
+    Confirm under a preview still works after the bot restarts) and each chat's pinned-card message id.
+    Hands, players and pending entries are in the ledger, never here."""
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return PicklePersistence(
+        filepath=settings.data_dir / STATE_FILE,
+        store_data=PersistenceInput(bot_data=False, chat_data=True, user_data=False, callback_data=True),
+        update_interval=30,
+    )
+
+
 async def drop_redelivered(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Stop an update already handled by this process (Telegram redelivers when an answer got lost).
     Writes are idempotent in the ledger too; this keeps a second preview or reply from appearing."""
@@ -67,14 +82,16 @@ async def drop_redelivered(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 def register_handlers(application: AnyApplication) -> None:
     """Every handler, from the command table plus the buttons, unknown commands and the error handler."""
     application.add_handler(TypeHandler(Update, drop_redelivered), group=-1)
+    # New messages only: editing a sent "/hu …" must not record the hand a second time.
+    fresh = filters.UpdateType.MESSAGE
     for command in COMMANDS:
-        application.add_handler(CommandHandler(command.name, command.callback))
+        application.add_handler(CommandHandler(command.name, command.callback, filters=fresh))
     application.add_handler(CallbackQueryHandler(recording.pending_pressed, pattern=recording.PendingPress))
     application.add_handler(CallbackQueryHandler(flow.flow_pressed, pattern=flow.HuFlow))
     application.add_handler(CallbackQueryHandler(session.join_pressed, pattern=table.JoinPress))
     application.add_handler(CallbackQueryHandler(rules.rules_pressed, pattern=rules.RulesPress))
     application.add_handler(CallbackQueryHandler(errors.stale_button, pattern=InvalidCallbackData))
-    application.add_handler(MessageHandler(filters.COMMAND, errors.unknown_command))
+    application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))
     application.add_error_handler(errors.error_handler)
 
 
@@ -104,6 +121,7 @@ def build_application(
         if base.rstrip("/").endswith("/bot"):
             builder = builder.base_file_url(base.rstrip("/")[: -len("/bot")] + "/file/bot")
     builder = builder.rate_limiter(AIORateLimiter()).arbitrary_callback_data(True).post_init(post_init)
+    builder = builder.persistence(make_persistence(settings))
     if request is not None:
         builder = builder.request(request)
     if get_updates_request is not None:

@@ -86,7 +86,7 @@ async def test_a_win_below_the_threshold_is_refused_with_its_reason(seated_table
 
 
 @pytest.mark.parametrize(("entry", "expected"), [
-    ("/hu 南 自摸 111222333444555p", "“111222333444555p”"),  # 15 tiles
+    ("/hu 南 自摸 111222333444555p", "111222333444555p"),  # 15 tiles
     ("/hu 南 自摸 99999p1122334455m", "9p"),  # a fifth 9p
     ("/hu 张三 自摸 5花", "张三"),  # not seated
     ("/hu 南 5花", "自摸"),  # how is missing
@@ -311,3 +311,44 @@ async def test_button_flow_is_for_seated_players(seated_table: Table) -> None:
     await seated_table.say("bob", "/hu")
     turn = await seated_table.press("eve", "南 Bob")
     assert turn.answers == ["只有入座的玩家或群管理员可以这样做。"]
+
+
+async def test_anhui_dealer_self_draw_through_the_bot(table: Table) -> None:
+    await table.say("ann", "/newgame 宿州 1")
+    for name in ("ann", "bob", "cat", "dan"):
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    line = await record(table, "/hu 东 自摸 3花", by="ann", confirmer="bob")
+    assert line == "第1局 东 自摸 3花 → 东 +30 · 南 −10 · 西 −10 · 北 −10 · 下局庄 东 (连庄1)"
+    line = await record(table, "/hu 南 冲 北 3花", by="bob", confirmer="cat")
+    assert line.startswith("第2局 南 冲 北 3花 → 南 +7 · 北 −7 · 下局庄 南")
+
+
+async def test_double_dice_doubles_the_hand_and_the_next_is_diling(seated_table: Table) -> None:
+    seated_table.force_dice(4, 4)
+    await seated_table.say("ann", "/roll")
+    preview = (await seated_table.say("bob", "/hu 南 自摸 5花 清一色")).text
+    assert "  ×2\n" in preview and "输赢：南 +120 · 东 −40 · 西 −40 · 北 −40" in preview
+    assert "下局滴零 ×2" in preview
+    await seated_table.press("cat", CONFIRM)
+    assert "本局滴零（×2）" in seated_table.pinned().text
+
+
+async def test_confirm_still_works_after_a_restart(bot_settings: Any, transport: Any) -> None:
+    from bot.app import build_application
+
+    first = await Table.start(build_application(bot_settings, request=transport), transport)
+    await first.say("ann", "/newgame")
+    for name in ("ann", "bob", "cat", "dan"):
+        await first.say(name, "/join")
+    card = first.pins()[-1]
+    preview = (await first.say("bob", "/hu 南 自摸 5花 清一色")).sent[0]
+    await first.stop()
+
+    second = await Table.start(build_application(bot_settings, request=transport), transport)
+    try:
+        turn = await second.press("cat", CONFIRM, message_id=preview.message_id)
+        assert turn.texts == ["第1局 南 自摸 20花 → 南 +60 · 东 −20 · 西 −20 · 北 −20 · 下局庄 南"]
+        assert second.pins()[-1] == card and "1 南 自摸 20花" in second.message(card).text
+    finally:
+        await second.stop()
