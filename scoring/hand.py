@@ -427,7 +427,7 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
 def hand_to_json(hand: Hand) -> dict[str, Any]:
     """The RULES.md §3 `hand` object of a Hand; `hand_from_json` reads it back to an equal Hand.
 
-    >>> hand_to_json(parse_hand("123m9p+9p [555p:N] (7777m) 中"))["melds"][0]
+    >>> hand_to_json(parse_hand("123456m9p+9p [555p:N] (7777m) 中"))["melds"][0]
     {'type': 'pung', 'tiles': '555p', 'exposed': True, 'from': 'N'}
     """
     melds: list[dict[str, Any]] = []
