@@ -12,7 +12,7 @@ from scoring.hand import Hand, hand_from_json, parse_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
 from scoring.patterns import TERMS, Flags, WinType, find_pattern, term_name
 from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, resolve_rules, ruleset, validate_options
-from scoring.score import Declared, WinScore, flags_from_declared, score_declared, score_hand
+from scoring.score import Declared, WinScore, flags_from_declared, score_declared, score_hand, table_for
 from scoring.settle import (
     SEATS,
     Settlement,
@@ -301,10 +301,10 @@ def _score_win(req: ScoreRequest, win: WinEntry) -> tuple[WinScore, Flags]:
         flags = flags_from_declared(req.rule, win.declared, win.flags)
         checked = WinEntry(win.winner, win.type, None, win.declared, flags, win.wild, win.field)
         _check_wins_one(req, checked)
-        return score_declared(req.rule, req.options, win.declared, win_type=win.type, flags=flags,
-                              field=f"{win.field}.declared"), flags
+        return score_declared(table_for(req.rule, req.options), win.declared, win_type=win.type,
+                              flags=flags, field=f"{win.field}.declared"), flags
     assert win.hand is not None
-    return score_hand(req.rule, req.options, win.hand, win_type=win.type, flags=win.flags,
+    return score_hand(table_for(req.rule, req.options), win.hand, win_type=win.type, flags=win.flags,
                       is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
                       field=f"{win.field}.hand"), win.flags
 

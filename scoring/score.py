@@ -51,28 +51,52 @@ class WinScore:
     need: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A rule set with one table's options applied: pattern values, predicates to walk, thresholds."""
+
+    rule: RuleSet
+    options: Mapping[str, OptionValue]
+    values: Mapping[str, int]
+    predicates: tuple[tuple[str, Predicate], ...]
+    yinghua_factor_qidui: int
+    dadiaoche_x2: bool
+    self_need: int
+    discard_need: int
+    counts_soft: bool
+    self_draw_only: bool
+
+
+def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
+    """The Table of a rule set and (validated) options; built once per distinct set of options."""
+    return _table(rule.id, tuple(sorted(options.items())))
+
+
 def pattern_values(rule: RuleSet, options: Mapping[str, OptionValue]) -> Mapping[str, int]:
     """The patterns a table scores and their 花 (with the options applied), in registry order."""
-    return _table(rule.id, bool(options.get("extended")), str(options.get("qidui")),
-                  str(options.get("dadiaoche")))[0]
+    return table_for(rule, options).values
 
 
-@lru_cache(maxsize=32)
-def _table(rules: str, extended: bool, qidui: str, dadiaoche: str) -> tuple[
-        Mapping[str, int], tuple[tuple[str, Predicate], ...]]:
+@lru_cache(maxsize=64)
+def _table(rules: str, option_items: tuple[tuple[str, OptionValue], ...]) -> Table:
     rule = ruleset(rules)
+    options = dict(option_items)
     values = dict(rule.patterns)
-    if extended:
+    if options.get("extended"):
         values.update(rule.extended_patterns)
     if rule.id == SUZHOU:
-        if qidui == "10":
+        if options.get("qidui") == "10":
             values["qidui"] = 10
-        if dadiaoche == "x2":
+        if options.get("dadiaoche") == "x2":
             values["dadiaoche"] = 0
     ordered = {pid: values[pid] for pid in PATTERNS if pid in values}
     predicates = tuple((pid, pattern.predicate) for pid, pattern in PATTERNS.items()
                        if pid in ordered and pattern.predicate is not None)
-    return MappingProxyType(ordered), predicates
+    self_need, discard_need = THRESHOLDS[str(options.get("threshold", "3/4"))]
+    return Table(rule, MappingProxyType(options), MappingProxyType(ordered), predicates,
+                 2 if options.get("qidui", "15x2") == "15x2" else 1, options.get("dadiaoche") == "x2",
+                 self_need, discard_need, bool(options.get("threshold_counts_soft")),
+                 bool(options.get("self_draw_only")))
 
 
 def _drop_superseded(found: list[str]) -> list[str]:
@@ -80,15 +104,16 @@ def _drop_superseded(found: list[str]) -> list[str]:
     return [pid for pid in found if pid not in dropped]
 
 
-def _score(rule: RuleSet, options: Mapping[str, OptionValue], win_type: WinType, flags: Flags,
-           found: list[str], counts: Mapping[str, int]) -> WinScore:
+def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
+           counts: Mapping[str, int]) -> WinScore:
     """Turn found patterns and 花 item counts into T or f and the allowed verdict."""
-    values = pattern_values(rule, options)
+    rule = table.rule
+    values = table.values
     found = _drop_superseded([pid for pid in values if pid in found])
     seven_pairs = "qidui" in found or "haohua_qidui" in found
     items = [Item(pid, values[pid]) for pid in found]
     if rule.id == SUZHOU:
-        factor = 2 if seven_pairs and options.get("qidui") == "15x2" else 1
+        factor = table.yinghua_factor_qidui if seven_pairs else 1
         items += item_list(rule.items, counts, yinghua_factor=factor, base=True)
         baojiaozi = flags.kong_fed_by is not None
         if baojiaozi:
@@ -96,11 +121,10 @@ def _score(rule: RuleSet, options: Mapping[str, OptionValue], win_type: WinType,
         if win_type == "rob_kong":
             items.append(Item("qianggang", 0))
         hua = sum(item.hua for item in items)
-        doubled = "dadiaoche" in found and options.get("dadiaoche") == "x2"
-        self_need, discard_need = THRESHOLDS[str(options.get("threshold", "3/4"))]
-        need = discard_need if win_type == "discard" else self_need
+        doubled = table.dadiaoche_x2 and "dadiaoche" in found
+        need = table.discard_need if win_type == "discard" else table.self_need
         have = counts.get("yinghua", 0)
-        if options.get("threshold_counts_soft"):
+        if table.counts_soft:
             have += soft_hua(items)
         exempt = baojiaozi or any(pid in rule.exempt for pid in found)
         allowed = exempt or have >= need
@@ -112,7 +136,7 @@ def _score(rule: RuleSet, options: Mapping[str, OptionValue], win_type: WinType,
     if win_type == "rob_kong":
         items.append(Item("qianggang", 0))
     hua = sum(item.hua for item in items)
-    if options.get("self_draw_only") and win_type != "self_draw":
+    if table.self_draw_only and win_type != "self_draw":
         return WinScore(False, "self_draw_only", hua, tuple(items), frozenset(found))
     return WinScore(True, None, hua, tuple(items), frozenset(found))
 
@@ -123,24 +147,23 @@ def _better(a: WinScore, b: WinScore | None) -> bool:
     return (a.allowed, a.hua * (2 if a.doubled else 1)) > (b.allowed, b.hua * (2 if b.doubled else 1))
 
 
-def score_hand(rule: RuleSet, options: Mapping[str, OptionValue], hand: Hand, *, win_type: WinType,
-               flags: Flags, is_dealer: bool, wild: int | None, round_wind: str, field: str) -> WinScore:
+def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_dealer: bool,
+               wild: int | None, round_wind: str, field: str) -> WinScore:
     """Score every decomposition of a winning hand and keep the best one for the winner."""
     from scoring.decompose import decompositions
 
     splits: list[Decomposition] = decompositions(hand.concealed, wild=wild, seven_pairs=True)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
-    predicates = _table(rule.id, bool(options.get("extended")), str(options.get("qidui")),
-                        str(options.get("dadiaoche")))[1]
+    rule = table.rule
     best: WinScore | None = None
     for split in splits:
         if wild is not None and not all(is_playing_tile(rule.id, tile, round_wind) for tile in split.wilds):
             continue  # a 混子 stands for playing tiles only, never for a flower
-        ctx = WinContext(rule.id, options, win_type, is_dealer, hand.melds, hand.flowers, split, flags)
-        found = [pid for pid, predicate in predicates if predicate(ctx)]
+        ctx = WinContext(rule.id, table.options, win_type, is_dealer, hand.melds, hand.flowers, split, flags)
+        found = [pid for pid, predicate in table.predicates if predicate(ctx)]
         counts = hand_item_counts(rule.id, hand, split)
-        score = _score(rule, options, win_type, flags, found, counts)
+        score = _score(table, win_type, flags, found, counts)
         if _better(score, best):
             best = score
     if best is None:
@@ -175,10 +198,10 @@ _EXCLUSIVE = (
 )
 
 
-def score_declared(rule: RuleSet, options: Mapping[str, OptionValue], declared: Declared, *,
-                   win_type: WinType, flags: Flags, field: str) -> WinScore:
+def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags: Flags,
+                   field: str) -> WinScore:
     """Score the quick entry: 硬花 and 软花 counts and the declared patterns, checked for consistency."""
-    values = pattern_values(rule, options)
+    rule, options, values = table.rule, table.options, table.values
     wanted = set(declared.patterns)
     for pid in declared.patterns:
         if pid not in values:
@@ -209,5 +232,5 @@ def score_declared(rule: RuleSet, options: Mapping[str, OptionValue], declared: 
         counts["yinghua"] = declared.hard_flowers
     if declared.soft_flowers:
         counts["ruanhua"] = declared.soft_flowers
-    return _score(rule, options, win_type, flags, found, counts)
+    return _score(table, win_type, flags, found, counts)
 
