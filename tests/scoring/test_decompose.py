@@ -195,7 +195,7 @@ def any_hands(draw: st.DrawFn) -> list[int]:
     return sorted(shape)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(any_hands())
 def test_every_reading_agrees_with_brute_force(tiles: list[int]) -> None:
     ds = decompositions(tiles)
@@ -236,7 +236,7 @@ def wild_hands(draw: st.DrawFn) -> tuple[list[int], int]:
     return sorted(tiles), wild
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(wild_hands(), st.booleans())
 def test_wild_completeness_agrees_with_substituting_every_tile(case: tuple[list[int], int], sp: bool) -> None:
     tiles, wild = case

@@ -290,7 +290,7 @@ def _tile_form(draw: st.DrawFn, t: int) -> str:
     return draw(st.sampled_from(forms))
 
 
-@settings(max_examples=100)
+@settings(max_examples=80)
 @given(legal_hands(), st.data())
 def test_any_way_of_typing_a_legal_hand_parses_to_it(hand: Hand, data: st.DataObject) -> None:
     draw = data.draw
