@@ -26,8 +26,10 @@ _LONGEST_GLUED = 32  # longest word we try to split into several (南自摸5花�
 _MULTIWORD = 6  # most ASCII words an English term spans ("single wait on the last tile")
 
 # Labels of a recognized word.
-HOW, WILD, WILD_GLUED, PLAYER, TILES, HUA, FLAG, PATTERN, STATE, FLOWERS = (
-    "how", "wild", "wild_glued", "player", "tiles", "hua", "flag", "pattern", "state", "flowers")
+HOW, WILD, WILD_GLUED, PLAYER, TILES, HUA, FLAG, PATTERN, STATE, FLOWERS, FILLER = (
+    "how", "wild", "wild_glued", "player", "tiles", "hua", "flag", "pattern", "state", "flowers", "filler")
+# Flags that only happen on a self-draw: with one of them the way of winning may be left out (南 杠开 5花).
+_SELF_DRAW_FLAGS = ("after_kong", "after_flower", "last_tile", "heavenly", "earthly")
 
 
 @dataclass
@@ -152,6 +154,8 @@ class _HuParser:
             return FLAG
         if word in vocab.TABLE_STATE_WORDS:
             return STATE
+        if word in vocab.FILLER_WORDS:
+            return FILLER
         glued = vocab.split_wild(text)
         if glued is not None and _wild_tile(glued) is not None:
             return WILD_GLUED
@@ -272,6 +276,9 @@ class _HuParser:
                 self.add_winner(token)
                 i += 1
                 continue
+            if label == FILLER:
+                i += 1
+                continue
             if label is None:
                 raise self.unknown(token, current)
             if current is None:
@@ -382,7 +389,10 @@ class _HuParser:
             raise GrammarError("missing_winner", **self.tokens[0].params())
         how = self.how
         if how is None:
-            raise GrammarError("missing_how", **self.winners[-1].token.params())
+            implied = [flag for _, _, flag in self.winners[0].words if flag in _SELF_DRAW_FLAGS]
+            if len(self.winners) > 1 or not implied:
+                raise GrammarError("missing_how", **self.winners[-1].token.params())
+            how = _How(vocab.SELF_DRAW, self.winners[0].words[0][0])  # 杠开 海底 天胡 …: a self-draw
         if how.kind in (vocab.SELF_DRAW, vocab.BAO) and len(self.winners) > 1:
             raise GrammarError("too_many_winners", how=how.token.text, **self.winners[1].token.params())
         if how.other is not None:

@@ -68,11 +68,14 @@ FLAG_WORDS: Final[dict[str, str]] = {
     **_words("shangpai", "上牌|shangpai|declared wait"),
 }
 
+# Words that say nothing the entry needs: 南胡了 自摸, "S wins by tsumo", "E ron on N".
+FILLER_WORDS: Final = _set("胡|和|胡了|和了|了|hu|win|wins|won|by|on|from")
+
 # Table state that /roll and the ledger keep; typed in /hu it is a mistake worth naming.
 TABLE_STATE_WORDS: Final = _set("豹子|baozi|滴零|diling|连庄|連莊|lianzhuang")
 
 COUNT_KINDS: Final[dict[str, str]] = {
-    **_words("hard", "花|h|hua|个花|個花|朵花|朵|硬花|硬|hard|yinghua|yh"),
+    **_words("hard", "花|h|hua|个花|個花|朵花|朵|硬花|硬|hard|yinghua|yh|flowers|flower"),
     **_words("soft", "软花|軟花|软|軟|soft|ruanhua|rh"),
 }
 COUNT_WORDS_LONGEST_FIRST: Final = tuple(sorted(COUNT_KINDS, key=len, reverse=True))

@@ -262,3 +262,26 @@ def test_a_bare_count_before_a_word_that_starts_with_hua() -> None:
 def test_round_wind_flowers_in_the_quick_form_follow_another_flower() -> None:
     """宿州: the 令风 winds are flowers; after a flower name they count (中东东 = 3), alone 东 is a seat."""
     assert parse_hu("南 自摸 中东东 混子 5p", resolve) == entry(win("S", hard=3, wild="5p"))
+
+
+@pytest.mark.parametrize("typed", ["南 杠开 5花", "南 5花 杠上开花", "南杠开5花"])
+def test_a_replacement_win_needs_no_zimo(typed: str) -> None:
+    """杠开, 花开, 海底, 天胡 and 地胡 only happen on a self-draw: the way of winning may be left out."""
+    assert parse_hu(typed, resolve) == entry(win("S", hard=5, patterns=("gangkai",), after_kong=True))
+
+
+@pytest.mark.parametrize("typed", ["南胡了 自摸 5花", "南 胡 自摸 5花", "bob wins by tsumo 5 flowers",
+                                   "S zimo 5花"])
+def test_filler_words(typed: str) -> None:
+    assert parse_hu(typed, resolve) == entry(win("S", hard=5))
+
+
+@pytest.mark.parametrize("typed", ["南 自摸 5花 清一色+七对", "南 自摸 5花 qys+qd",
+                                   "南 自摸 5花+清一色+七对"])
+def test_plus_between_words(typed: str) -> None:
+    assert parse_hu(typed, resolve) == entry(win("S", hard=5, patterns=("qingyise", "qidui")))
+
+
+def test_plus_before_the_winning_tile_stays_in_the_hand() -> None:
+    got = parse_hu("南 自摸 123m456m789s9p +9p [555p]", resolve)
+    assert got["wins"][0]["hand"]["winning_tile"] == "9p"
