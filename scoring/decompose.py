@@ -361,31 +361,45 @@ def _split(c: list[int], need_pair: bool) -> bool:
 
 
 def is_complete_counts(counts: Sequence[int], *, seven_pairs: bool = True) -> bool:
-    """`is_complete` on a 34-entry count array without wilds (the hot path of the win check)."""
-    n = sum(counts)
+    """`is_complete` on a 34-entry count array without wilds (the hot path of the win check).
+
+    Each suit and the honours are looked up in a table filled on first sight: 0 = no split, 1 = sets
+    only, 2 = sets and the pair.
+    """
+    t = tuple(counts)
+    n = sum(t)
     if n % 3 != 2:
         return False
-    if seven_pairs and n == 14 and 1 not in counts and 3 not in counts:
+    if seven_pairs and n == 14 and 1 not in t and 3 not in t:
         return True
-    suit_ok = _SUIT_OK.get
+    get = _GROUP_CLASS.get
     pairs = 0
-    for b in (0, 9, 18):
-        key = tuple(counts[b : b + 9])
-        if key == _ZERO9:
-            continue
-        ok = suit_ok(key)
-        if ok is None:
-            ok = _suit_ok(key)
-        if not ok:
+    for key in (t[0:9], t[9:18], t[18:27], t[27:34]):
+        v = get(key)
+        if v is None:
+            v = _classify(key)
+        if not v:
             return False
-        if sum(key) % 3 == 2:
-            pairs += 1
-    for c in counts[27:]:
-        if c == 2:
-            pairs += 1
-        elif c and c != 3:
-            return False
+        pairs += v - 1
     return pairs == 1
+
+
+_GROUP_CLASS: dict[tuple[int, ...], int] = {}
+
+
+def _classify(key: tuple[int, ...]) -> int:
+    """0, 1 or 2 for one suit (9 counts) or the honours (7 counts, which never form chows)."""
+    total = sum(key)
+    if total % 3 == 1:
+        v = 0
+    elif len(key) == 9:
+        v = (1 + (total % 3 == 2)) if _suit_ok(key) else 0
+    else:
+        pairs = key.count(2)
+        ok = all(c in (0, 2, 3) for c in key) and pairs <= 1
+        v = (1 + pairs) if ok else 0
+    _GROUP_CLASS[key] = v
+    return v
 
 
 def is_complete(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True) -> bool:
