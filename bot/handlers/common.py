@@ -154,7 +154,7 @@ class Turn:
     @property
     def text(self) -> str:
         """The message text after the command word (`/hu@bot 南 自摸` → `南 自摸`)."""
-        message = self.update.effective_message
+        message = self.update.message  # typed by a person; a button press has no text of its own
         raw = (message.text or message.caption or "") if message else ""
         parts = raw.split(maxsplit=1)
         if parts and parts[0].startswith("/"):

@@ -70,6 +70,7 @@ async def test_tile_form_with_username_and_english_words(seated_table: Table) ->
 async def test_discard_win_the_discarder_alone_pays(seated_table: Table) -> None:
     line = await record(seated_table, "/hu 南 冲 西 5花 清一色")
     assert line == "第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"
+    assert hands(seated_table)[0].text == "南 冲 西 5花 清一色"
 
 
 async def test_one_discard_two_winners(seated_table: Table) -> None:
@@ -298,6 +299,7 @@ async def test_button_flow_winner_how_discarder_flowers_patterns_confirm(seated_
     assert preview.text.startswith("📝 预览 · 第 1 局\n南 Bob 吃 西 的冲 · 20 花")
     turn = await seated_table.press("cat", CONFIRM)
     assert turn.texts[0] == "第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"
+    assert hands(seated_table)[0].text is None  # nothing was typed: the bot's question is not the entry
 
 
 async def test_button_flow_cancel(seated_table: Table) -> None:
@@ -352,3 +354,24 @@ async def test_confirm_still_works_after_a_restart(bot_settings: Any, transport:
         assert second.pins()[-1] == card and "1 南 自摸 20花" in second.message(card).text
     finally:
         await second.stop()
+
+
+async def test_an_edited_command_records_nothing(seated_table: Table) -> None:
+    await seated_table.say("ann", "/rules instant on")
+    update = seated_table.state.message(seated_table.chat_id, "bob", "/hu 南 自摸 5花 清一色")
+    await deliver(seated_table.app, update)
+    edited = {"update_id": update["update_id"] + 1000,
+              "edited_message": {**update["message"], "edit_date": update["message"]["date"] + 5}}
+    await deliver(seated_table.app, edited)
+    assert len(hands(seated_table)) == 1
+
+
+async def test_guests_are_named_by_their_seated_names(table: Table) -> None:
+    await table.say("ann", "/newgame")
+    await table.say("ann", "/join")
+    for guest in ("老王", "小李", "小张"):
+        await table.say("ann", f"/join {guest}")
+    line = await record(table, "/hu 老王 冲 小张 5花 清一色", by="ann", confirmer="ann")
+    assert line == "第1局 南 冲 北 20花 → 南 +20 · 北 −20 · 下局庄 南"
+    preview = await table.say("ann", "/adjust 小李 老王 5")
+    assert "调账：西 小李 付给 南 老王 5" in preview.text
