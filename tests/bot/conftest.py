@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import GROUP_ID, PLAYERS, Table
+from harness import GROUP_ID, Table, seat_four
 
 from bot.console.transport import InProcessBotAPI
 
@@ -22,18 +22,23 @@ def _build_application() -> Callable[..., Any]:
     return build_application
 
 
-@pytest.fixture
-def bot_settings(tmp_path: Path) -> Any:
-    """Settings of a test bot: fake token, no .env, SQLite in tmp_path, data files in tmp_path."""
+def make_settings(database_url: str, data_dir: Path) -> Any:
+    """Settings of a test bot: fake token, no .env, this database, data files in data_dir."""
     from bot.settings import Settings
 
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
         telegram_bot_token="123:TEST",
-        data_dir=tmp_path,
-        database_url=f"sqlite:///{tmp_path / 'bot.db'}",
+        data_dir=data_dir,
+        database_url=database_url,
         telegram_base_url=None,
     )
+
+
+@pytest.fixture
+def bot_settings(sqlite_url: str, tmp_path: Path) -> Any:
+    """Settings on a fresh SQLite file (tests/conftest.py's sqlite_url), data files in tmp_path."""
+    return make_settings(sqlite_url, tmp_path)
 
 
 @pytest.fixture
@@ -42,11 +47,9 @@ def transport() -> InProcessBotAPI:
     return InProcessBotAPI(seed=0)
 
 
-@pytest.fixture
-async def table(bot_settings: Any, transport: InProcessBotAPI) -> AsyncIterator[Table]:
-    """The real bot (bot.app.build_application) in the group GROUP_ID, started; nobody seated yet."""
+async def _running_table(settings: Any, transport: InProcessBotAPI) -> AsyncIterator[Table]:
     build_application = _build_application()
-    app = build_application(bot_settings, request=transport, get_updates_request=transport)
+    app = build_application(settings, request=transport, get_updates_request=transport)
     table = await Table.start(app, transport, chat_id=GROUP_ID)
     try:
         yield table
@@ -55,13 +58,20 @@ async def table(bot_settings: Any, transport: InProcessBotAPI) -> AsyncIterator[
 
 
 @pytest.fixture
+async def table(bot_settings: Any, transport: InProcessBotAPI) -> AsyncIterator[Table]:
+    """The real bot (bot.app.build_application) in the group GROUP_ID, started; nobody seated yet."""
+    async for running in _running_table(bot_settings, transport):
+        yield running
+
+
+@pytest.fixture
+async def pg_table(pg_url: str, tmp_path: Path, transport: InProcessBotAPI) -> AsyncIterator[Table]:
+    """`table` on this run's PostgreSQL database (skips without TEST_DATABASE_URL)."""
+    async for running in _running_table(make_settings(pg_url, tmp_path), transport):
+        yield running
+
+
+@pytest.fixture
 async def seated_table(table: Table) -> Table:
     """A session opened by ann with /newgame 苏州 1 and ann, bob, cat, dan seated E, S, W, N."""
-    await table.say("ann", "/newgame 苏州 1")
-    for name in PLAYERS:
-        await table.say(name, "/join")
-    session = table.app.bot_data["ledger"].current_session(table.chat_id)
-    assert session is not None, f"/newgame opened no session: {table.last_text()!r}"
-    seated = {seat: player.username for seat, player in session.seats.items()}
-    assert seated == dict(zip("ESWN", PLAYERS, strict=True)), f"seating went wrong: {seated}"
-    return table
+    return await seat_four(table)

@@ -260,3 +260,15 @@ async def open_table(build: Callable[[InProcessBotAPI], Application[Any, Any, An
     """Builds an application on a transport (`build(transport)`) and starts a Table around it."""
     transport = transport or InProcessBotAPI(seed=0)
     return await Table.start(build(transport), transport, **options)
+
+
+async def seat_four(table: Table) -> Table:
+    """Opens a session (ann: /newgame 苏州 1) and seats ann, bob, cat, dan at E, S, W, N."""
+    await table.say("ann", "/newgame 苏州 1")
+    for name in PLAYERS:
+        await table.say(name, "/join")
+    session = table.app.bot_data["ledger"].current_session(table.chat_id)
+    assert session is not None, f"/newgame opened no session: {table.last_text()!r}"
+    seated = {seat: player.username for seat, player in session.seats.items()}
+    assert seated == dict(zip("ESWN", PLAYERS, strict=True)), f"seating went wrong: {seated}"
+    return table

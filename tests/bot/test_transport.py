@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from harness import HandlerError, Table
+from harness import HandlerError, Table, seat_four
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import BadRequest
 from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
@@ -369,3 +369,15 @@ async def test_console_prints_replies_buttons_edits_and_saves_files(tmp_path: Pa
     more = io.StringIO("dan: /newgame\n")
     await run_console_async(settings, stdin=more, stdout=again, build=tiny_application)
     assert "bot #10 新牌局 苏州 5" in again.getvalue()
+
+
+@pytest.mark.postgres
+async def test_real_bot_records_a_confirmed_hand_on_postgresql(pg_table: Table) -> None:
+    table = await seat_four(pg_table)
+    await table.say("ann", "/dealer 东")
+    preview = await table.say("ann", "/hu 南 自摸 5花")
+    assert preview.sent and preview.sent[-1].buttons
+    done = await table.press("bob", preview.sent[-1].buttons[0])
+    assert any(text.startswith("第1局") for text in done.texts), done.texts
+    session = table.app.bot_data["ledger"].current_session(table.chat_id)
+    assert session is not None and session.seats["S"].username == "bob"
