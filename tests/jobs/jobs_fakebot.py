@@ -38,6 +38,7 @@ class RecordingRequest(BaseRequest):
 
     def __init__(self, calls: list[Call] | None = None) -> None:
         self.calls: list[Call] = calls if calls is not None else []
+        self.members: set[int] = set()  # user ids answered as plain members; everyone else is an admin
         self._ids = itertools.count(100)
 
     @property
@@ -86,6 +87,9 @@ class RecordingRequest(BaseRequest):
                                                     "height": 540}])
         elif name == "sendDocument":
             result = self._message(chat_id, document={"file_id": "d1", "file_unique_id": "d1"})
+        elif name == "getChatMember" and int(params["user_id"]) in self.members:
+            result = {"status": "member", "user": {"id": int(params["user_id"]), "is_bot": False,
+                                                    "first_name": "member"}}
         elif name == "getChatMember":
             result = {"status": "administrator", "user": {"id": int(params["user_id"]), "is_bot": False,
                                                            "first_name": "admin"},
