@@ -106,8 +106,8 @@ def decompositions(
         counts[wild] = 0
     if not w:
         return _plain_decompositions(counts, seven_pairs and n == 14)
-    found: set[Decomposition] = set()
-    _search(counts, 0, w, wild, True, [], None, [], found)
+    assert wild is not None
+    found = _wild_readings(counts, w, wild)
     if seven_pairs and n == 14:
         odd = [t for t in range(34) if counts[t] % 2]
         if len(odd) <= w:
@@ -127,100 +127,74 @@ def _order(d: Decomposition) -> _SortKey:
     return (d.pair is None, -1 if d.pair is None else d.pair, d.sets, d.pairs, d.wilds)
 
 
-def _search(
-    counts: list[int],
-    i: int,
-    w: int,
-    wild: Tile | None,
-    need_pair: bool,
-    sets: list[TileSet],
-    pair: Tile | None,
-    subs: list[Tile],
-    found: set[Decomposition],
-) -> None:
-    """Place the lowest remaining real tile in every possible pair or set (filling gaps with wilds)."""
-    while i < 34 and counts[i] == 0:
-        i += 1
-    if i == 34:
-        # Only wild tiles are left: they stand for themselves, as the pair and as pungs.
-        left, p = w, pair
-        extra_subs: list[Tile] = []
-        extra_sets: list[TileSet] = []
-        if need_pair:
-            if left < 2:
-                return
-            assert wild is not None
-            left -= 2
-            p = wild
-            extra_subs += [wild, wild]
-        if left % 3:
-            return
-        if left:
-            assert wild is not None
-            extra_sets = [("pung", wild)] * (left // 3)
-            extra_subs += [wild] * left
-        assert p is not None
-        all_sets: list[TileSet] = sorted([*sets, *extra_sets], key=lambda s: (s[1], s[0]))
-        found.add(Decomposition(p, tuple(all_sets), (), tuple(sorted(subs + extra_subs))))
-        return
-    c = counts[i]
-    # The pair, from 2 real tiles or 1 real + 1 wild.
-    if need_pair:
-        for real in (2, 1):
-            if c >= real and w >= 2 - real:
-                counts[i] -= real
-                _search(counts, i, w - (2 - real), wild, False, sets, i, subs + [i] * (2 - real), found)
-                counts[i] += real
-    # A pung from 3, 2 or 1 real tiles.
-    for real in (3, 2, 1):
-        if c >= real and w >= 3 - real:
-            counts[i] -= real
-            sets.append(("pung", i))
-            _search(counts, i, w - (3 - real), wild, need_pair, sets, pair, subs + [i] * (3 - real), found)
-            sets.pop()
-            counts[i] += real
-    # A chow holding tile i; positions below i can only be wilds (nothing real is left there).
-    if i < 27:
-        base, r = i - i % 9, i % 9
-        for a in (r - 2, r - 1, r):
-            if not 0 <= a <= 6:
-                continue
-            lows = [base + k for k in range(a, r)]
-            highs = [base + k for k in range(r + 1, a + 3)]
-            if len(lows) > w:
-                continue
-            counts[i] -= 1
-            _chow_highs(counts, i, w - len(lows), wild, need_pair, sets, pair, subs + lows, found,
-                        base + a, highs)
-            counts[i] += 1
+_Partial = tuple[Tile | None, tuple[TileSet, ...], tuple[Tile, ...]]  # pair, sets, what wilds stood for
 
 
-def _chow_highs(
-    counts: list[int],
-    i: int,
-    w: int,
-    wild: Tile | None,
-    need_pair: bool,
-    sets: list[TileSet],
-    pair: Tile | None,
-    subs: list[Tile],
-    found: set[Decomposition],
-    start: Tile,
-    highs: list[Tile],
-) -> None:
-    """Fill the chow positions above tile i with a real tile or a wild, each way."""
-    if not highs:
-        sets.append(("chow", start))
-        _search(counts, i, w, wild, need_pair, sets, pair, subs, found)
-        sets.pop()
-        return
-    t, rest = highs[0], highs[1:]
-    if counts[t]:
-        counts[t] -= 1
-        _chow_highs(counts, i, w, wild, need_pair, sets, pair, subs, found, start, rest)
-        counts[t] += 1
-    if w:
-        _chow_highs(counts, i, w - 1, wild, need_pair, sets, pair, [*subs, t], found, start, rest)
+def _set_key(s: TileSet) -> tuple[int, str]:
+    return (s[1], s[0])
+
+
+def _wild_readings(counts: list[int], w: int, wild: Tile) -> set[Decomposition]:
+    """Every reading with `w` wilds: place the lowest real tile in each pair or set it can join (gaps
+    filled by wilds); leftover wilds stand for the wild tile. Memoized on the remaining state."""
+    memo: dict[tuple[int, tuple[int, ...], int, bool], frozenset[_Partial]] = {}
+
+    def solve(i: int, w: int, need_pair: bool) -> frozenset[_Partial]:
+        while i < 34 and counts[i] == 0:
+            i += 1
+        key = (i, tuple(counts[i:]), w, need_pair)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        out: set[_Partial] = set()
+        if i == 34:
+            left = w - (2 if need_pair else 0)
+            if left >= 0 and left % 3 == 0:
+                pair = wild if need_pair else None
+                out.add((pair, (("pung", wild),) * (left // 3), (wild,) * w))
+        else:
+            c = counts[i]
+            # (pair?, set?, tiles taken besides one copy of i, wild substitutions)
+            moves: list[tuple[bool, TileSet | None, list[Tile], list[Tile]]] = []
+            if need_pair:
+                if c >= 2:
+                    moves.append((True, None, [i], []))
+                if w >= 1:
+                    moves.append((True, None, [], [i]))
+            for real in (3, 2, 1):
+                if c >= real and w >= 3 - real:
+                    moves.append((False, ("pung", i), [i] * (real - 1), [i] * (3 - real)))
+            if i < 27:
+                base, r = i - i % 9, i % 9
+                for a in (r - 2, r - 1, r):
+                    if not 0 <= a <= 6:
+                        continue
+                    lows = [base + k for k in range(a, r)]
+                    highs = [base + k for k in range(r + 1, a + 3)]
+                    for mask in range(1 << len(highs)):  # bit set: that slot is a wild
+                        taken = [t for k, t in enumerate(highs) if not mask >> k & 1]
+                        subs = lows + [t for k, t in enumerate(highs) if mask >> k & 1]
+                        if len(subs) <= w and all(counts[t] > 0 for t in taken):
+                            moves.append((False, ("chow", base + a), taken, subs))
+            for is_pair, tile_set, taken, subs in moves:
+                counts[i] -= 1
+                for t in taken:
+                    counts[t] -= 1
+                rest = solve(i, w - len(subs), need_pair and not is_pair)
+                counts[i] += 1
+                for t in taken:
+                    counts[t] += 1
+                for pair, sets, more in rest:
+                    if is_pair:
+                        pair = i
+                    if tile_set is not None:
+                        sets = tuple(sorted((*sets, tile_set), key=_set_key))
+                    out.add((pair, sets, tuple(sorted((*subs, *more)))))
+        frozen = frozenset(out)
+        memo[key] = frozen
+        return frozen
+
+    return {Decomposition(pair, sets, (), subs) for pair, sets, subs in solve(0, w, True) if pair is not None}
 
 
 _Reading = tuple[Tile | None, tuple[TileSet, ...]]
