@@ -5,9 +5,9 @@ first use (importing this module builds nothing).
 
 Wild tiles (宿州 混子): every copy of the wild tile may stand for any playing tile, itself included. In a
 decomposition, `wilds` says what each copy stood for. A set or pair made of wild tiles alone is reported as
-the wild tile itself (three wilds = a pung of the wild tile); any other choice would score no better in a
-rule set that uses wilds.
+the wild tile itself (three wilds = a pung of the wild tile, as they lie on the table).
 
+>>> from scoring.tiles import parse_tiles
 >>> for d in decompositions(parse_tiles("111222333m789s55p")):
 ...     print(d.pair, d.sets)
 13 (('chow', 0), ('chow', 0), ('chow', 0), ('chow', 24))
@@ -27,12 +27,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scoring.errors import ScoringError
-from scoring.tiles import Tile, parse_tiles
+from scoring.tiles import Tile
 
 SetKind = Literal["pung", "chow"]
 TileSet = tuple[SetKind, Tile]
 
-__all__ = ["Decomposition", "decompositions", "is_complete", "is_complete_counts", "parse_tiles"]
+__all__ = ["Decomposition", "decompositions", "is_complete", "is_complete_counts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +88,8 @@ def decompositions(
 
     Other tile counts have none. Winds and dragons never form chows.
 
-    >>> d = decompositions(parse_tiles("1122m"), wild=None)
-    >>> [(x.pair, x.sets) for x in d]
+    >>> from scoring.tiles import parse_tiles
+    >>> decompositions(parse_tiles("1122m"))  # 4 tiles: not 3k+2
     []
     >>> [(x.pair, x.sets, x.wilds) for x in decompositions(parse_tiles("13m5p5p5s"), wild=22)]
     [(13, (('chow', 0),), (1,))]
@@ -379,6 +379,7 @@ def _classify(key: tuple[int, ...]) -> int:
 def is_complete(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True) -> bool:
     """True when the concealed tiles (3k+2 of them) form k sets and a pair, or seven pairs (14 tiles).
 
+    >>> from scoring.tiles import parse_tiles
     >>> is_complete(parse_tiles("123m456m789m13p55s9s"))
     False
     >>> is_complete(parse_tiles("123m456m789m13p55s9s"), wild=26)
