@@ -208,7 +208,7 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-_ENTITY_RE = re.compile(r"(?<![\w/@])(/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?|@[A-Za-z0-9_]{4,32})")
+_ENTITY_RE = re.compile(r"(?<![\w/@])(/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?|@[A-Za-z0-9_]{3,32})")
 
 
 def incoming_entities(text: str) -> list[dict[str, object]]:

@@ -6,6 +6,7 @@ import copy
 import itertools
 import json
 import random
+import re
 import threading
 import time
 import zlib
@@ -96,6 +97,11 @@ class ChatState:
         return {"id": self.id, "type": self.type, "title": self.title}
 
 
+def _username_from(name: str) -> str | None:
+    """The name as a Telegram username when it can be one (ASCII); a Chinese name has no username."""
+    return name if re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{2,31}", name) else None
+
+
 def stable_user_id(name: str) -> int:
     """A user id derived from the name, the same in every run (the console keeps its ledger across runs)."""
     return 100_000 + zlib.crc32(name.lower().encode()) % 900_000_000
@@ -173,16 +179,17 @@ class BotAPIState:
         last_name: str | None = None,
         language_code: str | None = None,
     ) -> JSON:
-        """Registers a Telegram user under `name` (the handle tests and the console use)."""
+        """Registers a Telegram user under `name` (the handle tests and the console use). The username
+        defaults to the name when it is ASCII (`ann`); a name like 小王 gets a first name and no username."""
         with self.lock:
             key = name.lower()
             user: JSON = {
                 "id": user_id if user_id is not None else stable_user_id(key),
                 "is_bot": False,
                 "first_name": first_name or name[:1].upper() + name[1:],
-                "username": username if username is not None else name,
+                "username": username if username is not None else _username_from(name),
             }
-            if user["username"] is None or user["username"] == "":
+            if not user["username"]:
                 del user["username"]
             if last_name:
                 user["last_name"] = last_name

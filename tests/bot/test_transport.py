@@ -381,3 +381,11 @@ async def test_real_bot_records_a_confirmed_hand_on_postgresql(pg_table: Table) 
     assert any(text.startswith("第1局") for text in done.texts), done.texts
     session = table.app.bot_data["ledger"].current_session(table.chat_id)
     assert session is not None and session.seats["S"].username == "bob"
+
+
+def test_users_get_ascii_usernames_and_chinese_names_none() -> None:
+    api = BotAPIState()
+    assert api.user("ann")["username"] == "ann" and api.user("ann")["first_name"] == "Ann"
+    wang = api.user("小王")
+    assert "username" not in wang and wang["first_name"] == "小王"
+    assert api.user("小王")["id"] == wang["id"] == BotAPIState().user("小王")["id"]
