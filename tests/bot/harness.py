@@ -101,13 +101,20 @@ class HandlerError(AssertionError):
 class Table:
     """A Telegram group chat with the bot in it, driven in-process.
 
-    >>> table = await Table.start(app, transport)          # doctest: +SKIP
-    >>> turn = await table.say("ann", "/newgame 苏州 5")     # doctest: +SKIP
-    >>> await table.press("bob", "加入")                     # doctest: +SKIP
-    >>> table.last_reply().text                             # doctest: +SKIP
+    In a test (fixtures in tests/bot/conftest.py: `table`, `seated_table`, `pg_table`, `transport`):
 
-    Users are registered with ids and usernames (`PLAYERS`, `OTHERS`, or any name on first use).
-    Handler exceptions fail the call (`strict=True`) with the original traceback attached.
+        async def test_self_draw(seated_table: Table) -> None:
+            await seated_table.say("ann", "/dealer 东")
+            turn = await seated_table.say("ann", "/hu 南 自摸 5花")   # what the bot did in answer
+            assert turn.sent[-1].buttons == ("✅ 确认", "✖ 取消")
+            done = await seated_table.press("bob", "确认")          # newest message with that label
+            assert done.texts[-1].startswith("第1局 南 自摸")
+            assert "南 Bob" in seated_table.pinned().text            # the pinned card, as edited
+
+    Users are registered with ids and usernames (`PLAYERS` ann bob cat dan = 1001-1004, `OTHERS` zoe, the
+    group's creator, and eve; any other name on first use). `set_admins`, `set_can_pin`, `force_dice`
+    change the chat; `run_jobs` runs scheduled jobs now. Handler exceptions fail the call (`strict=True`)
+    with the original exception chained.
     """
 
     def __init__(self, app: AnyApplication, transport: InProcessBotAPI, chat_id: int = GROUP_ID,
