@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, create_engine, text
@@ -74,10 +76,24 @@ def _empty_pg(url: str) -> None:
         engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite file, made once per run; each test gets a copy (migrating is the slow part)."""
+    path = tmp_path_factory.mktemp("template") / "ledger.db"
+    open_database(f"sqlite:///{path}").dispose()  # the last connection closing checkpoints the WAL
+    return path
+
+
+def _fresh_sqlite(template: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("db") / "ledger.db"
+    shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
+
 @pytest.fixture
-def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A fresh SQLite file database (not yet migrated) in a new temporary directory."""
-    return f"sqlite:///{tmp_path_factory.mktemp('db') / 'ledger.db'}"
+def sqlite_url(_sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A fresh, migrated, empty SQLite file database in a new temporary directory."""
+    return _fresh_sqlite(_sqlite_template, tmp_path_factory)
 
 
 @pytest.fixture
@@ -93,7 +109,7 @@ def pg_url(_pg_database: str | None) -> str:
 def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
     """An empty database per test: SQLite always, PostgreSQL too when TEST_DATABASE_URL is set."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path_factory.mktemp('db') / 'ledger.db'}"
+        return _fresh_sqlite(request.getfixturevalue("_sqlite_template"), tmp_path_factory)
     pg: str | None = request.getfixturevalue("_pg_database")
     if pg is None:
         pytest.skip("TEST_DATABASE_URL not set: PostgreSQL variant skipped")

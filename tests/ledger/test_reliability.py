@@ -78,7 +78,7 @@ def test_a_kill_before_commit_leaves_nothing(table: Table, db_url: str) -> None:
 
 @pytest.mark.slow
 def test_two_processes_racing_never_fork_or_double_record(table: Table, db_url: str) -> None:
-    count = 12
+    count = 8
     workers = [_spawn(db_url, "race", str(CHAT), str(count), name) for name in ("a", "b")]
     for proc in workers:
         _expect(proc, "READY")
