@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from scoring.errors import ScoringError
 from scoring.tiles import Tile
@@ -197,6 +197,14 @@ def _wild_readings(counts: list[int], w: int, wild: Tile) -> set[Decomposition]:
     return {Decomposition(pair, sets, (), subs) for pair, sets, subs in solve(0, w, True) if pair is not None}
 
 
+_MEMO_LIMIT = 200_000  # entries per table; real hands reach a few thousand, so this only caps abuse
+
+
+def _bound(memo: dict[Any, Any]) -> None:
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+
+
 _Reading = tuple[Tile | None, tuple[TileSet, ...]]
 _SUIT_READINGS: dict[tuple[int, tuple[int, ...]], tuple[_Reading, ...]] = {}
 
@@ -282,6 +290,7 @@ def _suit_readings(base: Tile, key: tuple[int, ...]) -> tuple[_Reading, ...]:
 
     walk(list(key), 0, sum(key) % 3 == 2, None)
     readings = tuple(sorted(found, key=lambda r: (-1 if r[0] is None else r[0], r[1])))
+    _bound(_SUIT_READINGS)
     _SUIT_READINGS[(base, key)] = readings
     return readings
 
@@ -299,6 +308,7 @@ def _suit_ok(key: tuple[int, ...]) -> bool:
     if ok is None:
         total = sum(key)
         ok = total % 3 != 1 and _split(list(key), total % 3 == 2)
+        _bound(_SUIT_OK)
         _SUIT_OK[key] = ok
     return ok
 
@@ -372,6 +382,7 @@ def _classify(key: tuple[int, ...]) -> int:
         pairs = key.count(2)
         ok = all(c in (0, 2, 3) for c in key) and pairs <= 1
         v = (1 + pairs) if ok else 0
+    _bound(_GROUP_CLASS)
     _GROUP_CLASS[key] = v
     return v
 
@@ -418,6 +429,7 @@ def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:
     got = _SUIT_NEED.get(memo_key)
     if got is None:
         got = _need_search(list(key), pair, chows)
+        _bound(_SUIT_NEED)
         _SUIT_NEED[memo_key] = got
     return got
 
