@@ -121,7 +121,8 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
         win = wins[0]
         return t(lang, "row.win", winner=wind(lang, win["winner"]),
                  how=_how(lang, "result", entry, win), hua=hua.get(win["winner"], 0))
-    winners = "、".join(f"{wind(lang, w['winner'])}{hua.get(w['winner'], 0)}" for w in wins)
+    winners = "、".join(t(lang, "result.winner_hua", winner=wind(lang, w["winner"]),
+                         hua=hua.get(w["winner"], 0)) for w in wins)
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
 
 

@@ -6,7 +6,7 @@ import logging
 
 from bot.handlers.common import Refusal, Turn, button, command
 from bot.handlers.recording import keep_alive
-from bot.handlers.table import JoinPress, refresh_card
+from bot.handlers.table import JoinPress, refresh_card, unpin_card
 from bot.ledger.results import SEATS, SessionInfo
 
 log = logging.getLogger(__name__)
@@ -158,4 +158,5 @@ async def end(turn: Turn) -> None:
     summary = await turn.run(turn.ledger.end_session, turn.chat_id, by=turn.user, session_id=session.id)
     cancel_idle_end(turn.context.application, turn.chat_id)
     await refresh_card(turn, summary.session)
+    await unpin_card(turn, session.id)
     await post_summary(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)

@@ -66,3 +66,14 @@ async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False) -
         if session.id not in refused:
             refused.add(session.id)
             await turn.reply("book.pin_refused")
+
+
+async def unpin_card(turn: Turn, session_id: int) -> None:
+    """Unpin an ended session's card, so the chat's pin shows the table in play (failures only logged)."""
+    message_id = turn.context.application.chat_data[turn.chat_id].get("cards", {}).get(session_id)
+    if message_id is None:
+        return
+    try:
+        await turn.context.bot.unpin_chat_message(turn.chat_id, message_id=message_id)
+    except TelegramError as exc:
+        log.info("could not unpin the card of session %s: %s", session_id, exc)

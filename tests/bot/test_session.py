@@ -174,6 +174,7 @@ async def test_end_posts_the_summary_and_closes_the_card(seated_table: Table) ->
     assert session(seated_table) is None
     assert turn.of("sendPhoto") and turn.of("sendDocument")
     assert "牌局结束。" in seated_table.message(seated_table.replies()[0].message_id).text
+    assert seated_table.pins() == []  # the ended session's card is unpinned
 
 
 async def test_commands_in_a_private_chat_point_to_the_group(table: Table) -> None:

@@ -43,7 +43,7 @@ async def test_ledger_lists_every_row_with_totals(seated_table: Table) -> None:
         "局 | 东Ann 南Bob 西Cat 北Dan",
         "1 南 自摸 40花 | −40 +120 −40 −40",
         "2 西 冲 东 20花 | −20 0 +20 0",
-        "调 调账 北→南 10 | 0 +10 0 −10",
+        "调 北→南 10 | 0 +10 0 −10",
         "合计 | −60 +130 −20 −50",
     ]
 
