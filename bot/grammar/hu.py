@@ -450,6 +450,8 @@ def hand_object(parts: list[Token]) -> dict[str, Any]:
     from scoring import ScoringError, parse_hand
     from scoring.tiles import render_tiles, tile_name
 
+    if not parts:
+        raise GrammarError("hand_error", reason="no tiles", token="", position=0, index=0)
     text = " ".join(part.text for part in parts)
     first = parts[0]
     try:
