@@ -139,13 +139,18 @@ def touch_session(application: App, chat_id: int, session_id: int, *,
     after `last_activity` (default now).
 
     Calling it when a session opens is enough: when the job fires it reads the session's last activity
-    from the ledger and moves itself if a hand was recorded since. Calling it after each hand is harmless.
+    from the ledger and moves itself if a hand was recorded since. Calling it after each hand is cheap:
+    without `last_activity`, an existing job for the same session is kept as it is (one read, no write).
     """
     from bot.jobs.tasks import idle_end_job
 
     hours = idle_hours(application) if hours is None else hours
     if hours <= 0:
         raise ValueError(f"idle_end_hours must be positive, not {hours}")
+    if last_activity is None:
+        existing = get_persistent_job(application, idle_job_id(chat_id))
+        if existing is not None and existing.data == {"session_id": session_id, "hours": hours}:
+            return existing
     due = _aware(last_activity or utcnow()) + dtm.timedelta(hours=hours)
     return _job_queue(application).run_once(
         idle_end_job, when=due, chat_id=chat_id, name=idle_job_id(chat_id),

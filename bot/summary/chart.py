@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +25,9 @@ CJK_FAMILIES = (
 FALLBACK_FAMILY = "DejaVu Sans"  # matplotlib's own font, for Latin text and anything the CJK font lacks
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+# rc_context changes matplotlib's global rcParams: charts drawn in worker threads take turns.
+_RENDER_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +117,8 @@ def render_chart(data: ChartData, *, width: float = 8.0, height: float = 4.5, dp
     from matplotlib.ticker import MaxNLocator
 
     families = font_families()
-    # A Figure with its own canvas, not pyplot: no global state, safe in a worker thread.
-    with matplotlib.rc_context({"font.family": families, "axes.unicode_minus": False}):
+    # A Figure with its own canvas, not pyplot's figure manager; the lock covers the rcParams change.
+    with _RENDER_LOCK, matplotlib.rc_context({"font.family": families, "axes.unicode_minus": False}):
         figure = Figure(figsize=(width, height), dpi=dpi, layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()

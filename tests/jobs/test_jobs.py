@@ -189,3 +189,17 @@ async def test_weekly_off_removes_the_job(db_url: str) -> None:
         assert weekly_schedule(bot.app, CHAT) is not None
         set_weekly(bot.app, CHAT, enabled=False)
         assert weekly_schedule(bot.app, CHAT) is None
+
+
+async def test_touch_after_each_hand_keeps_one_job(db_url: str) -> None:
+    async with Bot(db_url) as bot:
+        table = play(bot.ledger, hands=HANDS[:1], adjust=False)
+        first = touch_session(bot.app, table.chat_id, table.session_id)
+        again = touch_session(bot.app, table.chat_id, table.session_id)  # after the next hand: no write
+        assert again.next_t == first.next_t
+        # an explicit activity time, or another session, moves it
+        later = utcnow() + dtm.timedelta(hours=1)
+        moved = touch_session(bot.app, table.chat_id, table.session_id, last_activity=later)
+        assert moved.next_t == later + dtm.timedelta(hours=6)
+        assert [j.name for j in bot.app.job_queue.jobs() if j.name == idle_job_id(table.chat_id)] == [
+            idle_job_id(table.chat_id)]
