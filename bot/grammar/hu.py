@@ -208,9 +208,11 @@ class _HuParser:
             if len(group) < size or not all(_ENGLISH_WORD.match(t.text) for t in group):
                 continue
             text = " ".join(t.text for t in group)
-            label = self.label(text, in_hand=False)
-            if label in (HOW, FLAG, PATTERN, PLAYER):
+            if self.label(text, in_hand=False) in (HOW, FLAG, PATTERN, PLAYER):
                 return text, size
+            compact = "".join(t.text for t in group)  # pinyin by syllables: zi mo, gang kai
+            if self.label(compact, in_hand=False) in (HOW, FLAG, PATTERN):
+                return compact, size
         return None
 
     def spaced_count(self, i: int) -> tuple[str, int] | None:

@@ -285,3 +285,9 @@ def test_plus_between_words(typed: str) -> None:
 def test_plus_before_the_winning_tile_stays_in_the_hand() -> None:
     got = parse_hu("南 自摸 123m456m789s9p +9p [555p]", resolve)
     assert got["wins"][0]["hand"]["winning_tile"] == "9p"
+
+
+def test_pinyin_typed_by_syllables() -> None:
+    assert parse_hu("S zi mo 5h qing yi se gang kai", resolve) == entry(
+        win("S", hard=5, patterns=("qingyise", "gangkai"), after_kong=True))
+    assert parse_hu("E dian pao N", resolve) == entry(win("E", "discard"), discarder="N")
