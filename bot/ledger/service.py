@@ -1327,7 +1327,9 @@ class LedgerService:
 
     def _pending_row(self, s: Session, pending_id: str, *, lock: bool) -> PendingEntry:
         query = select(PendingEntry).where(PendingEntry.id == pending_id)
-        pending = s.scalars(query.with_for_update() if lock else query).first()
+        if lock:
+            query = query.with_for_update().execution_options(populate_existing=True)
+        pending = s.scalars(query).first()
         if pending is None:
             raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
         return pending
@@ -1359,11 +1361,10 @@ class LedgerService:
         key = f"pending:{pending_id}"
 
         def op(s: Session) -> CommitResult:
+            # Lock order session -> pending, as every other writer: no deadlock with end_session.
+            session_id = self._pending_row(s, pending_id, lock=False).session_id
+            ts = s.scalars(select(TableSession).where(TableSession.id == session_id).with_for_update()).one()
             pending = self._pending_row(s, pending_id, lock=True)
-            ts = s.scalars(
-                select(TableSession).where(TableSession.id == pending.session_id).with_for_update()
-            ).one()
-            s.refresh(pending)
             if pending.status == "committed" and pending.hand_id is not None:
                 hand = s.get(Hand, pending.hand_id)
                 assert hand is not None

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,22 @@ def test_two_processes_racing_never_fork_or_double_record(table: Table, db_url: 
         assert s.scalars(select(Hand).where(Hand.source_key == "shared-0")).all()[0].voided is False
     assert table.ledger.require_session(CHAT).hands_played == 3 * count
     check_invariants(table.ledger, table.session.id)
+
+
+def test_two_confirm_taps_at_once_record_one_hand(table: Table) -> None:
+    ledger = table.ledger
+    pending = ledger.create_pending(CHAT, "hand", {"event": "draw"})
+    results: list[bool] = []
+    barrier = threading.Barrier(3)
+
+    def tap() -> None:
+        barrier.wait()
+        results.append(ledger.confirm_pending(pending.id).created)
+
+    threads = [threading.Thread(target=tap) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [False, False, True]
+    assert len(ledger.hands(table.session.id)) == 1

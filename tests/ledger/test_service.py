@@ -212,8 +212,10 @@ def test_no_open_session(ledger: LedgerService) -> None:
         ledger.preview(CHAT, DRAW)
     table = seat_table(ledger)
     ledger.end_session(CHAT)
+    before = row_counts(ledger)
     with pytest.raises(errors.NoOpenSession):
-        ledger.commit(CHAT, DRAW)
+        ledger.commit(CHAT, DRAW, by=UserRef(78, "New"), source_key="update:3")
+    assert row_counts(ledger) == before
     with pytest.raises(errors.SessionNotOpen):
         ledger.end_session(CHAT, session_id=table.session.id)
 
@@ -320,8 +322,10 @@ def test_edit_unknown_hand_and_adjust_rules(table: Table) -> None:
     with pytest.raises(errors.InvalidValue):
         ledger.adjust(CHAT, table.ids["E"], table.ids["E"], 5)
     outsider = ledger.ensure_player(CHAT, UserRef(77, "Zed"))
+    before = row_counts(ledger)
     with pytest.raises(errors.PlayerNotSeated):
-        ledger.adjust(CHAT, outsider.id, table.ids["E"], 5)
+        ledger.adjust(CHAT, outsider.id, table.ids["E"], 5, by=UserRef(78, "New"))
+    assert row_counts(ledger) == before  # not even the new recorder's player row
     assert ledger.require_session(CHAT).hands_played == 0  # adjustments are not hands
     standings = {s.seat: s.net for s in ledger.standings(CHAT).session_rows}
     assert standings == {"E": -10, "S": 0, "W": 10, "N": 0}
