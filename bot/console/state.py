@@ -157,6 +157,7 @@ class BotAPIState:
         self.files: dict[str, UploadedFile] = {}
         self.commands: dict[str, list[JSON]] = {}
         self.webhook_url = ""
+        self.webhook_secret: str | None = None
         self.pending: list[JSON] = []
         self.polls_started = 0  # getUpdates requests received, counted when they arrive (before any wait)
         self.open_queries: dict[str, JSON] = {}
@@ -379,6 +380,11 @@ class BotAPIState:
             self.pending.append(update)
             self._emit("update", update)
             self.updates_changed.notify_all()
+
+    def acknowledge(self, update_id: int) -> None:
+        """Forgets one delivered update (a webhook answered 200 for it)."""
+        with self.lock:
+            self.pending = [u for u in self.pending if u["update_id"] != update_id]
 
     def take_updates(self, offset: int | None = None, limit: int | None = None) -> list[JSON]:
         """getUpdates without waiting: drops updates below `offset`, returns up to `limit` (1-100) after."""
@@ -669,6 +675,7 @@ def _get_updates(api: BotAPIState, params: JSON, files: dict[str, UploadedFile])
 @_method("deleteWebhook")
 def _delete_webhook(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) -> bool:
     api.webhook_url = ""
+    api.webhook_secret = None
     if params.get("drop_pending_updates"):
         api.pending.clear()
     return True
@@ -677,6 +684,10 @@ def _delete_webhook(api: BotAPIState, params: JSON, files: dict[str, UploadedFil
 @_method("setWebhook")
 def _set_webhook(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) -> bool:
     api.webhook_url = str(_required(params, "url"))
+    api.webhook_secret = str(params["secret_token"]) if params.get("secret_token") else None
+    if params.get("drop_pending_updates"):
+        api.pending.clear()
+    api.updates_changed.notify_all()
     return True
 
 

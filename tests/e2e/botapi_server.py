@@ -66,7 +66,8 @@ def call_json(call: Call) -> JSON:
 class BotAPIServer:
     """Serves `/bot<token>/<method>` from a BotAPIState over HTTP on 127.0.0.1, in a thread.
 
-    getUpdates long-polls (waits up to `timeout` seconds for an update past `offset`). The control API,
+    getUpdates long-polls (waits up to `timeout` seconds for an update past `offset`); after setWebhook the
+    queued updates are POSTed to the bot's webhook instead. The control API,
     JSON in and out, plays the people in the chat:
       POST /control/group {chat_id, title, admins, creator, can_pin}   POST /control/user {name, user_id}
       POST /control/message {chat_id, user, text, reply_to}             POST /control/press {chat_id, user,
@@ -81,6 +82,9 @@ class BotAPIServer:
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), name="bot-api-server",
                                        daemon=True)
+        self._stopping = threading.Event()
+        self.pusher = threading.Thread(target=self._push_webhook, name="bot-api-webhook", daemon=True)
+        self.webhook_deliveries: list[tuple[int, int]] = []  # (update_id, HTTP status of the bot's answer)
 
     @property
     def port(self) -> int:
@@ -97,9 +101,11 @@ class BotAPIServer:
 
     def start(self) -> BotAPIServer:
         self.thread.start()
+        self.pusher.start()
         return self
 
     def stop(self) -> None:
+        self._stopping.set()
         self.httpd.shutdown()
         self.httpd.server_close()
         with self.state.lock:
@@ -110,6 +116,28 @@ class BotAPIServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def _push_webhook(self) -> None:
+        """While a webhook is set, POSTs queued updates to it in order, as Telegram does (with the secret
+        token header); an update is dropped from the queue once the bot answers 200, retried otherwise."""
+        with httpx.Client(timeout=10) as http:
+            while not self._stopping.is_set():
+                with self.state.updates_changed:
+                    url, secret = self.state.webhook_url, self.state.webhook_secret
+                    update = self.state.pending[0] if url and self.state.pending else None
+                    if update is None:
+                        self.state.updates_changed.wait(0.1)
+                        continue
+                headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}
+                try:
+                    status = http.post(url, json=update, headers=headers).status_code
+                except httpx.HTTPError:
+                    status = 0
+                self.webhook_deliveries.append((update["update_id"], status))
+                if status == 200:
+                    self.state.acknowledge(update["update_id"])
+                else:
+                    self._stopping.wait(0.2)
 
     # ------------------------------------------------------------------ HTTP
 
