@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from botapi_server import BotAPIServer, ControlClient
 
@@ -26,9 +28,10 @@ pytestmark = pytest.mark.slow
 class BotProcess:
     """`python -m bot` in a subprocess against the test server, output collected in a log file."""
 
-    def __init__(self, server: BotAPIServer, workdir: Path) -> None:
+    def __init__(self, server: BotAPIServer, workdir: Path, **env: str) -> None:
         self.server = server
         self.workdir = workdir
+        self.env = env
         self.log = workdir / "bot.log"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -40,6 +43,7 @@ class BotProcess:
             "DATABASE_URL": f"sqlite:///{self.workdir / 'e2e.db'}",
             "DATA_DIR": str(self.workdir / "data"),
             "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            **self.env,
         }
         with self.log.open("ab") as log:
             # cwd is the temp dir, so a developer's .env in the repository is not read.
@@ -176,3 +180,48 @@ def test_four_players_play_through_a_kill_and_restart(
         # the card's message id in chat_data, which does not survive a restart without persistence.
         pytest.xfail(f"after the restart the bot pinned a second ledger card (#{pinned['message_id']}) "
                      f"instead of editing #{card_before['message_id']}")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_webhook_mode_takes_updates_with_the_secret_and_refuses_without(
+    world: tuple[BotAPIServer, ControlClient, BotProcess],
+) -> None:
+    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks]")
+    server, control, polling_bot = world
+    port = free_port()
+    hook = f"http://127.0.0.1:{port}/hook"
+    bot = BotProcess(server, polling_bot.workdir, MODE="webhook", WEBHOOK_URL=hook,
+                     WEBHOOK_LISTEN="127.0.0.1", WEBHOOK_PORT=str(port), WEBHOOK_SECRET="s3cret-Token_1")
+    bot.start()
+    try:
+        try:
+            control.wait_for(lambda c: c["method"] == "setWebhook" and c["status"] == 200, timeout=90,
+                             what="setWebhook")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; bot output:\n{bot.output()[-3000:]}") from None
+        setup = control.calls()[-1]
+        assert server.state.webhook_url == hook and server.state.webhook_secret == "s3cret-Token_1", setup
+        control.say("ann", "/newgame 苏州 1")
+        control.wait_sent("新牌局", timeout=30)
+        for name in PLAYERS:
+            control.say(name, "/join")
+            control.wait_sent(f"{name.capitalize()} 入座")
+        control.say("ann", "/dealer 东")
+        control.wait_sent("庄")
+        paid = play_hand(control, "/hu 南 自摸 5花", "bob", 1)
+        assert paid["南"] > 0 and sum(paid.values()) == 0
+        assert all(status == 200 for _, status in server.webhook_deliveries), server.webhook_deliveries
+        # Anyone else posting to the webhook without Telegram's secret header is turned away.
+        ann = {"id": 2001, "is_bot": False, "first_name": "Ann"}
+        forged = {"update_id": 999999, "message": {"message_id": 1, "date": 0, "text": "/end", "from": ann,
+                                                   "chat": {"id": CHAT, "type": "supergroup"}}}
+        assert httpx.post(hook, json=forged, timeout=10).status_code == 403
+        wrong = httpx.post(hook, json=forged, headers={"X-Telegram-Bot-Api-Secret-Token": "nope"}, timeout=10)
+        assert wrong.status_code == 403
+    finally:
+        bot.stop()
