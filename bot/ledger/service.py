@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, case, func, insert, select, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
@@ -855,10 +855,18 @@ class LedgerService:
         s.add(hand)
         s.flush()
         hua = _hua_by_seat(preview.response)
-        for seat, amount in preview.payments.items():
-            s.add(
-                Payment(hand_id=_id(hand), player_id=seat_players[seat], amount=amount, hua=hua.get(seat, 0))
-            )
+        s.execute(
+            insert(Payment.__table__),  # type: ignore[attr-defined]
+            [
+                {
+                    "hand_id": _id(hand),
+                    "player_id": seat_players[seat],
+                    "amount": amount,
+                    "hua": hua.get(seat, 0),
+                }
+                for seat, amount in preview.payments.items()
+            ],
+        )
         self._apply(s, group, ts, _deltas(hand), +1)
         return hand
 
@@ -882,29 +890,37 @@ class LedgerService:
     def _apply(
         self, s: Session, group: ChatGroup, ts: TableSession, deltas: dict[int, _Delta], sign: int
     ) -> None:
-        """Add (sign +1) or take back (sign -1) a row's deltas in the session and all-time running totals."""
-        scopes: tuple[tuple[type[SessionTotal] | type[GroupTotal], Any, int], ...] = (
-            (SessionTotal, SessionTotal.session_id, _id(ts)),
-            (GroupTotal, GroupTotal.group_id, _id(group)),
+        """Add (sign +1) or take back (sign -1) a row's deltas in the session and all-time running totals:
+        one UPDATE per table (a CASE on the player), an INSERT only for a player without a row yet."""
+        if not deltas:
+            return
+        player_ids = sorted(deltas)
+        scopes: tuple[tuple[type[SessionTotal] | type[GroupTotal], str, int], ...] = (
+            (SessionTotal, "session_id", _id(ts)),
+            (GroupTotal, "group_id", _id(group)),
         )
-        for player_id, delta in deltas.items():
+        amounts = {
+            name: {pid: sign * getattr(delta, name) for pid, delta in deltas.items()}
+            for name in _Delta.__slots__
+        }
+        for model, scope_name, scope_id in scopes:
+            table = model.__table__  # type: ignore[attr-defined]
+            where = (table.c[scope_name] == scope_id, table.c.player_id.in_(player_ids))
             values = {
-                "net": sign * delta.net,
-                "hands": sign * delta.hands,
-                "wins": sign * delta.wins,
-                "self_draws": sign * delta.self_draws,
-                "dealt_in": sign * delta.dealt_in,
+                table.c[name]: table.c[name] + case(by_player, value=table.c.player_id, else_=0)
+                for name, by_player in amounts.items()
+                if any(by_player.values())
             }
-            for model, scope_column, scope_id in scopes:
-                table = model.__table__  # type: ignore[attr-defined]
-                result = s.execute(
-                    update(table)
-                    .where(scope_column == scope_id, table.c.player_id == player_id)
-                    .values({table.c[name]: table.c[name] + amount for name, amount in values.items()})
-                )
-                if result.rowcount == 0:  # type: ignore[attr-defined]
-                    scope = {scope_column.key: scope_id}
-                    s.execute(insert(table).values(player_id=player_id, **scope, **values))
+            if not values:
+                continue
+            result = s.execute(update(table).where(*where).values(values))
+            if result.rowcount == len(player_ids):  # type: ignore[attr-defined]
+                continue
+            present = set(s.scalars(select(table.c.player_id).where(*where)))
+            for pid in player_ids:
+                if pid not in present:
+                    row = {name: by_player[pid] for name, by_player in amounts.items()}
+                    s.execute(insert(table).values(player_id=pid, **{scope_name: scope_id}, **row))
 
     def _existing(self, s: Session, source_key: str | None, *, void: bool = False) -> Hand | None:
         if source_key is None:
