@@ -163,7 +163,7 @@ class BotAPIState:
         self.open_queries: dict[str, JSON] = {}
         self.answered_queries: dict[str, JSON] = {}
         self.forced_dice: list[int] = []
-        self._update_ids = itertools.count(1)
+        self.next_update_id = 1
         self._query_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
         self._listeners: list[Callable[[str, Any], None]] = []
@@ -369,7 +369,8 @@ class BotAPIState:
             return self._update({"callback_query": query}, enqueue)
 
     def _update(self, body: JSON, enqueue: bool) -> JSON:
-        update = {"update_id": next(self._update_ids), **body}
+        update = {"update_id": self.next_update_id, **body}
+        self.next_update_id += 1
         if enqueue:
             self.enqueue(update)
         return update
@@ -445,13 +446,13 @@ class BotAPIState:
                 ],
                 "files": {k: {"filename": f.filename, "mime_type": f.mime_type, "size": f.size}
                           for k, f in self.files.items()},
-                "next_update_id": next(self._update_ids),
+                "next_update_id": self.next_update_id,
             }
 
     def restore(self, data: Mapping[str, Any]) -> None:
         """Loads a snapshot() back (messages and pins; file contents are not kept)."""
         with self.lock:
-            self._update_ids = itertools.count(int(data.get("next_update_id", 1)))
+            self.next_update_id = max(self.next_update_id, int(data.get("next_update_id", 1)))
             for key, user in data.get("users", {}).items():
                 self.users[key] = user
                 self.users_by_id[user["id"]] = user

@@ -295,11 +295,13 @@ def test_snapshot_round_trip_keeps_messages_and_pins() -> None:
     chat = first.add_group(title="牌桌")
     sent = first.handle("sendMessage", {"chat_id": str(chat), "text": "账本"})[1]["result"]
     first.handle("pinChatMessage", {"chat_id": str(chat), "message_id": str(sent["message_id"])})
+    last = first.message(chat, "ann", "/score")["update_id"]
     second = BotAPIState()
     second.restore(first.snapshot())
     assert second.chat(chat).pinned == [sent["message_id"]]
+    assert second.message(chat, "bob", "/score")["update_id"] == last + 1
     status, body = second.handle("sendMessage", {"chat_id": str(chat), "text": "下一条"})
-    assert status == 200 and body["result"]["message_id"] == sent["message_id"] + 1
+    assert status == 200 and body["result"]["message_id"] == sent["message_id"] + 3
 
 
 async def boom(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
