@@ -68,9 +68,19 @@ def _find_pattern_id(word: str) -> str | None:
 _UPPER_SUIT = re.compile(r"(?<=\d)[MPSZ]")
 
 
+_QUALIFIER = re.compile(r":([A-Za-z]+)")
+
+
 def lower_suits(text: str) -> str:
-    """Suit letters typed in capitals (123M 5P) as the shorthand spells them; E S W N stay winds."""
-    return _UPPER_SUIT.sub(lambda m: m.group(0).lower(), text)
+    """The shorthand's letters in its own case: suits 123M → 123m, meld qualifiers [555p:n] → [555p:N],
+    [7777s:Direct] → [7777s:direct]; E S W N typed as tiles stay winds."""
+    text = _UPPER_SUIT.sub(lambda m: m.group(0).lower(), text)
+    return _QUALIFIER.sub(_qualifier_case, text)
+
+
+def _qualifier_case(match: re.Match[str]) -> str:
+    word = match.group(1)
+    return ":" + (word.upper() if len(word) == 1 else word.lower())
 
 
 @lru_cache(maxsize=4096)
@@ -222,6 +232,8 @@ class _HuParser:
             return None
         number, kind = pair
         if number.word in vocab.COUNT_KINDS or kind.word in vocab.COUNT_KINDS:
+            if self.multiword(i + 1) is not None:
+                return None  # "0 flower bloom" is 0 then 花开
             text = number.text + kind.text
             return (text, 2) if vocab.parse_hua(text) is not None else None
         if parse_count(number.text) is None or self.label(kind.text, in_hand=False) is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grammar_builders import entry, resolve, resolve_with_guests, win
+from grammar_builders import entry, hand, resolve, resolve_with_guests, win
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -41,6 +41,16 @@ PATTERN_WORDS = {
 SHANGPAI_WORDS = [w for w, flag in FLAG_WORDS.items() if flag == "shangpai"]
 CN = "零一二三四五六七八九"
 SEPARATORS = [" ", "  ", "\u3000", "，", "、", " , ", ";", " \u3000 "]
+# Hands in the shorthand and the §3 hand object each one is.
+HANDS = [
+    ("11223355778899p 中发春梅百搭", hand("11223355778899p", "9p", flowers=("中", "发", "春", "梅", "百搭"))),
+    ("123m456m789s9p+9p [555p] 中春菊", hand("123456m99p789s", "9p",
+                                             {"type": "pung", "tiles": "555p", "exposed": True},
+                                             flowers=("中", "春", "菊"))),
+    ("123m456m9p+9p [555p:N] (7777m)", hand("123456m99p", "9p",
+                                            {"type": "pung", "tiles": "555p", "exposed": True, "from": "N"},
+                                            {"type": "kong", "tiles": "7777m", "exposed": False})),
+]
 WILDS = [("5p", ["5p", "五筒", "5筒"]), ("9m", ["9m", "九万", "九萬"]), ("2s", ["2s", "二条", "二索"])]
 
 
@@ -68,8 +78,22 @@ def hu_command(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
 
     items: list[list[str]] = []  # each item is one or more words that stay together
     wins = []
+    no_glue: set[str] = set()
     for seat in winners:
         items.append([cased(draw, draw(st.sampled_from(SEAT_WORDS[seat])))])
+        how_type = "self_draw" if kind == "bao" else kind
+        if draw(st.integers(0, 3)) == 0:  # the tile form: the hand, then words for how it happened
+            typed, hand_object = draw(st.sampled_from(HANDS))
+            typed = cased(draw, typed)
+            no_glue.add(typed)
+            items.append([typed])
+            words = draw(st.lists(st.sampled_from(sorted(FLAG_WORDS)), max_size=2, unique=True))
+            flag_values = {FLAG_WORDS[w]: True for w in words}
+            if kind == "bao":
+                flag_values.update(after_kong=True, kong_fed_by=other)
+            wins.append(win(seat, how_type, hand=hand_object, **flag_values))
+            items.extend([cased(draw, word)] for word in words)
+            continue
         details: list[tuple[str, str, Any]] = []  # (word, what it is, its value)
         if draw(st.booleans()):
             n = draw(st.integers(0, 40))
@@ -88,7 +112,6 @@ def hu_command(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         patterns = tuple(value for _, what, value in details if what == "pattern")
         flag_values: dict[str, Any] = {PATTERN_FLAG[pid]: True for pid in patterns if pid in PATTERN_FLAG}
         flag_values.update({value: True for _, what, value in details if what == "flag"})
-        how_type = "self_draw" if kind == "bao" else kind
         if kind == "bao":
             flag_values.update(after_kong=True, kong_fed_by=other)
         wins.append(win(seat, how_type, hard=counts.get("hard", 0), soft=counts.get("soft", 0),
@@ -116,7 +139,8 @@ def hu_command(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     text = draw(st.sampled_from(["", " ", "\u3000"]))
     for i, word in enumerate(words):
         if i:
-            glue = words[i - 1][-1] > "\u3400" and word[0] > "\u3400" and draw(st.integers(0, 3)) == 0
+            glue = (words[i - 1][-1] > "\u3400" and word[0] > "\u3400" and draw(st.integers(0, 3)) == 0
+                    and words[i - 1] not in no_glue and word not in no_glue)
             text += "" if glue else draw(st.sampled_from(SEPARATORS))
         text += word
     discarder = other if kind in ("discard", "rob_kong") else None
