@@ -209,3 +209,38 @@ def test_store_needs_a_database() -> None:
     with pytest.raises(ValueError, match="database url or an engine"):
         DatabaseJobStore(JobQueue())
     assert JOBSTORE == "persistent"
+
+
+@pytest.mark.slow
+async def test_two_worker_processes_run_each_job_once(db_url: str) -> None:
+    """Two real bot processes on one database, both running when 12 jobs fall due: each runs once."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import jobs_worker
+
+    engine = create_engine(db_url)
+    jobs_worker.RUNS.create(engine, checkfirst=True)
+    app = await start(db_url)
+    due = now() + dtm.timedelta(seconds=8)  # both workers are up by then and wake together
+    for i in range(12):
+        app.job_queue.run_once(jobs_worker.count_run, when=due, name=f"job{i}",
+                               job_kwargs=_persistent_kwargs(f"t:job{i}", None))
+    app.job_queue.scheduler.pause()
+    await stop(app)
+    script = Path(jobs_worker.__file__)
+    env = {**os.environ, "PYTHONPATH": str(script.parents[2])}
+    workers = [subprocess.Popen([sys.executable, str(script), db_url, name, "14"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for name in ("w1", "w2")]
+    results = [await asyncio.to_thread(w.communicate, timeout=120) for w in workers]
+    for worker, (out, err) in zip(workers, results, strict=True):
+        assert worker.returncode == 0, err
+        assert "started" in out
+    with engine.connect() as conn:
+        runs = conn.execute(select(jobs_worker.RUNS.c.job, jobs_worker.RUNS.c.worker)).all()
+    engine.dispose()
+    assert sorted(job for job, _ in runs) == sorted(f"job{i}" for i in range(12))  # each exactly once
+    assert not rows(db_url)
