@@ -136,7 +136,7 @@ def test_four_players_play_through_a_kill_and_restart(
         control.say(name, "/join")
         control.wait_sent(f"{name.capitalize()} 入座")
     control.say("ann", "/dealer 东")
-    control.wait_sent("庄")
+    control.wait_sent("首局庄家")
 
     totals = {seat: 0 for seat in "东南西北"}
     for number, (hu, confirmer) in enumerate([("/hu 南 自摸 5花", "bob"), ("/hu 东 冲 西 8花", "cat")], 1):
@@ -212,7 +212,7 @@ def test_webhook_mode_takes_updates_with_the_secret_and_refuses_without(
             control.say(name, "/join")
             control.wait_sent(f"{name.capitalize()} 入座")
         control.say("ann", "/dealer 东")
-        control.wait_sent("庄")
+        control.wait_sent("首局庄家")
         paid = play_hand(control, "/hu 南 自摸 5花", "bob", 1)
         assert paid["南"] > 0 and sum(paid.values()) == 0
         assert all(status == 200 for _, status in server.webhook_deliveries), server.webhook_deliveries
