@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.render import term_name
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.report import SessionReport
 
@@ -46,7 +47,8 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     if big is None:
         lines.append(t(lang, "summary.no_biggest"))
     else:
-        items = "、".join(big.items) if lang != "en" else ", ".join(big.items)
+        names = [term_name(lang, term_id, name) for term_id, name in big.items]
+        items = ", ".join(names) if lang == "en" else "、".join(names)
         lines.append(t(lang, "summary.biggest", number=big.number, seat=_seat(lang, big.seat),
                        name=big.player.display_name, how=t(lang, f"summary.how_{big.win_type}"),
                        hua=big.hua, amount=signed(big.amount),

@@ -8,6 +8,7 @@ import io
 import json
 
 from bot.i18n import t
+from bot.render import term_name
 from bot.summary.report import SessionReport
 
 BOM = "\ufeff"
@@ -38,7 +39,8 @@ def ledger_csv(report: SessionReport, lang: str | None) -> bytes:
         wins = [w for w in hand.response.get("wins", []) if w.get("allowed", True)]
         winners = " ".join(t(lang, f"wind.{w['winner']}") for w in wins)
         hua = " ".join(str(w.get("hua", "")) for w in wins)
-        items = " ".join(str(i.get("name") or i.get("id")) for w in wins for i in w.get("items", []))
+        items = " ".join(term_name(lang, str(i.get("id") or ""), i.get("name"))
+                         for w in wins for i in w.get("items", []))
         for line in report.players:
             writer.writerow([
                 session.number,

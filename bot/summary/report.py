@@ -32,7 +32,7 @@ class BiggestHand:
     amount: int  # what the winner received, stake applied
     hua: int  # 花 (T per payer for suzhou, f for suzhou-anhui)
     win_type: str  # self_draw / discard / rob_kong
-    items: tuple[str, ...]  # names of the scoring items and patterns, as the scoring core gave them
+    items: tuple[tuple[str, str], ...]  # (id, name) of each scoring item and pattern, as scored
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,8 @@ def biggest_hand(session: SessionInfo, hands: list[HandRecord]) -> BiggestHand |
             seat = win["winner"]
             amount = int(hand.payments.get(seat, 0))
             if best is None or amount > best.amount:
-                items = tuple(str(item.get("name") or item.get("id")) for item in win.get("items", []))
+                items = tuple((str(item.get("id") or ""), str(item.get("name") or item.get("id")))
+                              for item in win.get("items", []))
                 best = BiggestHand(number=hand.number, seat=seat, player=session.seats[seat], amount=amount,
                                    hua=int(win.get("hua") or 0), win_type=str(win.get("type") or ""),
                                    items=items)

@@ -71,7 +71,7 @@ def test_biggest_hand_and_longest_streak(table: Table) -> None:
     assert (big.number, big.seat, big.win_type) == (3, "S", "self_draw")
     assert big.amount == table.ledger.get_hand(table.session_id, 3).payments["S"]
     assert big.amount == max(s.biggest_win for s in stats)
-    assert "七对" in big.items
+    assert ("qidui", "七对") in big.items
     streak = report.longest_streak
     assert streak is not None
     # 南 took the deal on hand 1 and kept it on hands 2 and 3
@@ -125,6 +125,7 @@ def test_card_names_every_number_in_each_language(table: Table) -> None:
     assert "第1场结束" in zh and "最大一手：第3局 南 李四 自摸" in zh and "最长连庄：南 李四 连庄 2" in zh
     idle = render_card(report, "en", idle_hours=6)
     assert idle.startswith("⏰ No hand for 6 hours")
+    assert "七对" not in idle  # item names in the group's language
 
 
 def test_session_without_hands(ledger: object) -> None:
