@@ -262,6 +262,12 @@ class _HuParser:
         label = self.label(token.text, in_hand=in_hand)
         if label is not None:
             return label
+        if (len(token.text) > 2 and token.text[0] + token.text[-1] in ("()", "[]")
+                and not vocab.looks_like_tiles(token.text[1:-1])):
+            token = self.tokens[i] = token.piece(1, len(token.text) - 1)  # (清一色): words in brackets
+            label = self.label(token.text, in_hand=in_hand)
+            if label is not None:
+                return label
         pieces = self.segment(token, in_hand=in_hand)
         if pieces is None:
             # Malformed shorthand (1230m, [555p): parse_hand will say what is wrong with it.
@@ -355,7 +361,7 @@ class _HuParser:
                 how.other = self.resolve(how.other_token.text)
                 consumed = 2
             elif (len(self.winners) >= 2 and self.winners[-1].bare()
-                  and self.winners[-1].token is self.tokens[i - 1]):
+                  and self.winners[-1].token is self.previous_word(i)):
                 # 东 北点炮: the player just before the word is the one who discarded.
                 named = self.winners.pop()
                 how.other, how.other_token = named.seat, named.token
@@ -368,6 +374,13 @@ class _HuParser:
         if self.how is None:
             self.how = how
         return i + consumed
+
+    def previous_word(self, i: int) -> Token | None:
+        """The last word before tokens[i] that is not a filler (北 被 抢杠)."""
+        for j in range(i - 1, -1, -1):
+            if self.label(self.tokens[j].text, in_hand=False) != FILLER:
+                return self.tokens[j]
+        return None
 
     def read_wild(self, i: int, label: str) -> int:
         token = self.tokens[i]

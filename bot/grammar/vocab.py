@@ -29,7 +29,7 @@ HOW_WORDS: Final[dict[str, str]] = {
     **_words(DISCARD, "冲|沖|铳|銃|点炮|點炮|放冲|放沖|放铳|放銃|放炮|炮|点冲|點沖|"
              "pao|chong|dianpao|fangchong|fangpao|"
              "dp|ron|discard"),
-    **_words(ROB_KONG, "抢杠|搶槓|抢槓|搶杠|抢杠胡|搶槓胡|qianggang|qg|rob|"
+    **_words(ROB_KONG, "抢杠|搶槓|抢槓|搶杠|抢杠胡|搶槓胡|抢|搶|qianggang|qg|rob|"
              "robkong|rob_kong|rob-kong|chankan|"
              "rob kong|robbing the kong|"
              "rob the kong"),
@@ -69,7 +69,7 @@ FLAG_WORDS: Final[dict[str, str]] = {
 }
 
 # Words that say nothing the entry needs: 南胡了 自摸, "S wins by tsumo", "E ron on N".
-FILLER_WORDS: Final = _set("胡|和|胡了|和了|了|hu|win|wins|won|by|on|from")
+FILLER_WORDS: Final = _set("胡|和|胡了|和了|了|被|hu|win|wins|won|by|on|from")
 
 # Table state that /roll and the ledger keep; typed in /hu it is a mistake worth naming.
 TABLE_STATE_WORDS: Final = _set("豹子|baozi|滴零|diling|连庄|連莊|lianzhuang")

@@ -291,3 +291,13 @@ def test_pinyin_typed_by_syllables() -> None:
     assert parse_hu("S zi mo 5h qing yi se gang kai", resolve) == entry(
         win("S", hard=5, patterns=("qingyise", "gangkai"), after_kong=True))
     assert parse_hu("E dian pao N", resolve) == entry(win("E", "discard"), discarder="N")
+
+
+@pytest.mark.parametrize(("typed", "expected"), [
+    ("西 抢 北 3花", entry(win("W", "rob_kong", hard=3), discarder="N")),
+    ("西 北 被抢杠 3花", entry(win("W", "rob_kong", hard=3), discarder="N")),
+    ("南 自摸 5花 （清一色）", entry(win("S", hard=5, patterns=("qingyise",)))),
+    ("南 自摸 5花 【清一色】", entry(win("S", hard=5, patterns=("qingyise",)))),
+])
+def test_more_table_talk(typed: str, expected: dict[str, object]) -> None:
+    assert parse_hu(typed, resolve) == expected
