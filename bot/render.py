@@ -243,9 +243,12 @@ def row_amounts(payments: Mapping[str, int]) -> str:
     return " ".join(signed(payments.get(s, 0)) for s in SEATS)
 
 
-def table_card(lang: str | None, session: SessionInfo, rows: Sequence[LedgerRow]) -> str:
-    """The pinned message of a session: seats with totals, the coming hand, the latest rows."""
-    totals = dict(rows[-1].running) if rows else {s: 0 for s in SEATS}
+def table_card(lang: str | None, session: SessionInfo, recent: Sequence[HandRecord],
+               totals: Mapping[str, int], rows: int) -> str:
+    """The pinned message of a session: seats with totals, the coming hand, the latest rows.
+
+    `recent` are the last live rows (at most CARD_HANDS are shown), `rows` how many live rows there are.
+    """
     title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
     lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
     lines += seats_block(lang, session, totals if rows else None)
@@ -257,11 +260,12 @@ def table_card(lang: str | None, session: SessionInfo, rows: Sequence[LedgerRow]
         lines.append(state_line(lang, session))
     if rows:
         lines.append("—")
-        if len(rows) > CARD_HANDS:
+        shown = list(recent)[-CARD_HANDS:]
+        if rows > len(shown):
             lines.append("…")
-        for row in rows[-CARD_HANDS:]:
-            lines.append(t(lang, "book.row", n=_row_label(lang, row.hand), what=hand_summary(lang, row.hand),
-                           amounts=row_amounts(row.hand.payments)))
+        for hand in shown:
+            lines.append(t(lang, "book.row", n=_row_label(lang, hand), what=hand_summary(lang, hand),
+                           amounts=row_amounts(hand.payments)))
     return "\n".join(lines)
 
 

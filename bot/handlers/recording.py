@@ -88,8 +88,7 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
     `shown` replaces the rendered preview (the undo question); `edit_message_id` turns an existing
     message (the /hu button flow) into the preview instead of sending a new one."""
     ledger = turn.ledger
-    group = await turn.run(ledger.get_group, turn.chat_id)
-    if group.instant and kind != "undo":
+    if kind != "undo" and await instant_group(turn):
         result = await turn.run(commit_now, turn, kind, payload)
         await after_commit(turn, kind, result, edit_message_id=edit_message_id)
         return
@@ -105,6 +104,15 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
         message_id = (await turn.say(text, markup)).message_id
     pending = await turn.run(ledger.set_pending_message, pending.id, message_id)
     schedule_expiry(turn.context.application, pending)
+
+
+async def instant_group(turn: Turn) -> bool:
+    """The group's `instant` setting, cached in chat_data (/rules refreshes it)."""
+    chat_data = turn.context.application.chat_data[turn.chat_id]
+    if "instant" not in chat_data:
+        group = await turn.run(turn.ledger.get_group, turn.chat_id)
+        chat_data["instant"] = group.instant
+    return bool(chat_data["instant"])
 
 
 def commit_now(turn: Turn, kind: PendingKind, payload: dict[str, Any]) -> CommitResult:
@@ -134,8 +142,8 @@ async def after_commit(turn: Turn, kind: PendingKind, result: CommitResult, *,
         await turn.context.bot.edit_message_text(text, chat_id=turn.chat_id, message_id=edit_message_id)
     else:
         await turn.say(text)
-    await refresh_card(turn, result.session)
-    keep_alive(turn, result.session)
+    added = result.hand if kind in ("hand", "adjust") and result.created else None
+    await refresh_card(turn, result.session, added=added)
 
 
 def keep_alive(turn: Turn, session: SessionInfo) -> None:

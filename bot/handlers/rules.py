@@ -104,6 +104,7 @@ async def apply_option(turn: Turn, session: SessionInfo | None, rules: str, opti
     if option == INSTANT:
         flag = _bool(option, value)
         await turn.run(ledger.update_group, turn.chat_id, instant=flag)
+        turn.context.application.chat_data[turn.chat_id]["instant"] = flag
         return turn.t("rules.changed", option=option, value=show_value(turn.lang, flag))
     if option == TIMEOUT:
         seconds = str(value).strip()

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
 
 from bot.handlers.common import Turn
-from bot.ledger.results import SEATS, SessionInfo
-from bot.render import table_card
+from bot.ledger.results import SEATS, HandRecord, SessionInfo
+from bot.render import CARD_HANDS, table_card
 
 log = logging.getLogger(__name__)
 
@@ -31,14 +32,61 @@ def lobby_markup(turn: Turn, session: SessionInfo) -> InlineKeyboardMarkup | Non
     )
 
 
-async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False) -> None:
+@dataclass
+class CardRows:
+    """What the card shows of the ledger, kept between changes so a new hand does not re-read the session:
+    the last rows, every seat's total, how many live rows, and the newest row's sequence number."""
+
+    session_id: int
+    recent: list[HandRecord]
+    totals: dict[str, int]
+    rows: int
+    last_seq: int
+
+    def add(self, hand: HandRecord) -> bool:
+        """Append the row just recorded; False when the cache is not the row before it (reload then)."""
+        if hand.session_id != self.session_id or hand.seq != self.last_seq + 1 or hand.voided:
+            return False
+        self.recent = [*self.recent, hand][-CARD_HANDS:]
+        for seat, amount in hand.payments.items():
+            self.totals[seat] = self.totals.get(seat, 0) + amount
+        self.rows += 1
+        self.last_seq = hand.seq
+        return True
+
+
+def _load_rows(ledger: Any, session_id: int) -> CardRows:
+    rows = ledger.ledger(session_id)
+    totals = dict(rows[-1].running) if rows else {seat: 0 for seat in SEATS}
+    # A voided row may carry a later seq: the next hand then misses the cache once and reloads.
+    last_seq = max((row.hand.seq for row in rows), default=0)
+    return CardRows(session_id, [row.hand for row in rows[-CARD_HANDS:]], totals, len(rows), last_seq)
+
+
+async def card_rows(turn: Turn, session: SessionInfo, added: HandRecord | None) -> CardRows:
+    """The card's rows: the cached ones plus `added`, or read afresh from the ledger."""
+    chat_data = turn.context.application.chat_data[turn.chat_id]
+    cached = chat_data.get("card_rows")
+    if isinstance(cached, CardRows) and cached.session_id == session.id:
+        if added is None and not session.hands_played and not cached.rows:
+            return cached  # lobby changes: no rows yet
+        if added is not None and cached.add(added):
+            return cached
+    fresh = await turn.run(_load_rows, turn.ledger, session.id)
+    chat_data["card_rows"] = fresh
+    return fresh
+
+
+async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
+                       added: HandRecord | None = None) -> None:
     """Edit the session's card in place (or post and pin it when there is none yet, or `new`).
 
-    The card's message id lives in chat_data. If the bot may not pin, it says so once per session and
-    goes on; if the old card cannot be edited (deleted, too old), a fresh one is posted.
+    `added` is the row just recorded (the card then needs no ledger read). The card's message id lives
+    in chat_data. If the bot may not pin, it says so once per session and goes on; if the old card
+    cannot be edited (deleted, too old), a fresh one is posted.
     """
-    rows = await turn.run(turn.ledger.ledger, session.id)
-    text = table_card(turn.lang, session, rows)
+    rows = await card_rows(turn, session, added)
+    text = table_card(turn.lang, session, rows.recent, rows.totals, rows.rows)
     markup = lobby_markup(turn, session)
     chat_data = turn.context.application.chat_data[turn.chat_id]
     cards: dict[int, int] = chat_data.setdefault("cards", {})

@@ -375,3 +375,28 @@ async def test_guests_are_named_by_their_seated_names(table: Table) -> None:
     assert line == "第1局 南 冲 北 20花 → 南 +20 · 北 −20 · 下局庄 南"
     preview = await table.say("ann", "/adjust 小李 老王 5")
     assert "调账：西 小李 付给 南 老王 5" in preview.text
+
+
+async def test_the_card_does_not_reread_the_ledger_for_each_new_hand(seated_table: Table,
+                                                                   monkeypatch: Any) -> None:
+    service = ledger(seated_table)
+    reads: list[int] = []
+    original = service.ledger
+    def counted(session_id: int) -> Any:
+        reads.append(session_id)
+        return original(session_id)
+
+    monkeypatch.setattr(service, "ledger", counted)
+    await seated_table.say("ann", "/rules instant on")
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    first = len(reads)
+    for _ in range(3):
+        await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    assert len(reads) == first  # appended from the commit result
+    card = seated_table.pinned()
+    assert card is not None and "4 南 自摸 20花 | −20 +60 −20 −20" in card.text
+    assert "南 Bob 🀄庄  +240" in card.text
+    await seated_table.say("ann", "/undo")
+    await seated_table.press("bob", "撤销")
+    assert len(reads) == first + 1  # an undo reloads
+    assert "南 Bob 🀄庄  +180" in seated_table.pinned().text
