@@ -118,6 +118,11 @@ def _flower_count(text: str) -> int | None:
 _WIND_FLOWER_TEXT = frozenset("东東南西北")
 
 
+def _several_winds(text: str) -> bool:
+    """西北: two different winds typed as one word are players, never 令风 flowers (one round wind)."""
+    return set(text) <= _WIND_FLOWER_TEXT and len(set(text.replace("東", "东"))) > 1
+
+
 @lru_cache(maxsize=4096)
 def _wild_tile(text: str) -> str | None:
     """The canonical name of exactly one typed tile (五筒 → 5p), else None."""
@@ -172,7 +177,7 @@ class _HuParser:
         if self.resolve(text) is not None:
             return PLAYER
         kinds = _scan_kinds(text)
-        if kinds and (in_hand or vocab.looks_like_tiles(text)):
+        if kinds and (vocab.looks_like_tiles(text) or (in_hand and not _several_winds(text))):
             return TILES
         if kinds and _flower_count(text) is not None:
             return FLOWERS

@@ -301,3 +301,10 @@ def test_pinyin_typed_by_syllables() -> None:
 ])
 def test_more_table_talk(typed: str, expected: dict[str, object]) -> None:
     assert parse_hu(typed, resolve) == expected
+
+
+def test_after_a_hand_two_different_winds_are_players_and_one_repeated_wind_is_flowers() -> None:
+    got = parse_hu("东 11223355778899p 中 西北 冲", resolve)
+    assert [w["winner"] for w in got["wins"]] == ["E", "W"] and got["discarder"] == "N"
+    got = parse_hu("东 自摸 11223355778899p 中 东东", resolve)
+    assert got["wins"][0]["hand"]["flowers"] == ["中", "东", "东"]
