@@ -3,9 +3,9 @@
 matplotlib is only imported when a chart is drawn (`bot.summary.chart`), never by importing this package.
 """
 
-from bot.summary.card import chart_data, render_card, signed
+from bot.summary.card import chart_data, history_chart_data, render_card, signed
 from bot.summary.csvfile import ledger_csv
-from bot.summary.post import PostedSummary, chart_png, post_summary, send_chart
+from bot.summary.post import PostedSummary, chart_png, post_summary, send_chart, send_history_chart
 from bot.summary.report import BiggestHand, LongestStreak, PlayerLine, SessionReport, build_report
 
 __all__ = [
@@ -17,9 +17,11 @@ __all__ = [
     "build_report",
     "chart_data",
     "chart_png",
+    "history_chart_data",
     "ledger_csv",
     "post_summary",
     "render_card",
     "send_chart",
+    "send_history_chart",
     "signed",
 ]

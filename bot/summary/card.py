@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import t
+from bot.ledger import SessionSummary
 from bot.render import term_name
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.report import SessionReport
@@ -83,4 +84,35 @@ def chart_data(report: SessionReport, lang: str | None) -> ChartData:
                         totals=tuple(int(row.running.get(seat, 0)) for row in report.rows))
             for seat in seats
         ),
+    )
+
+
+def history_chart_data(summaries: list[SessionSummary], lang: str | None, *,
+                       player_id: int | None = None) -> ChartData | None:
+    """Each player's all-time running net after each session (oldest first), from `LedgerService.history`
+    (newest first, as it returns them); one player's line with `player_id`. None without a session."""
+    ordered = [s for s in reversed(summaries) if s.totals]
+    if not ordered:
+        return None
+    names: dict[int, str] = {}
+    for summary in ordered:
+        for player in summary.session.seats.values():
+            names[player.id] = player.display_name
+    players = sorted({pid for s in ordered for pid in s.totals}, key=lambda pid: names.get(pid, str(pid)))
+    if player_id is not None:
+        players = [pid for pid in players if pid == player_id]
+        if not players:
+            return None
+    running = dict.fromkeys(players, 0)
+    lines: dict[int, list[int]] = {pid: [] for pid in players}
+    for summary in ordered:
+        for pid in players:
+            running[pid] += summary.totals.get(pid, 0)
+            lines[pid].append(running[pid])
+    return ChartData(
+        title=t(lang, "summary.history_chart_title"),
+        xlabel=t(lang, "summary.history_chart_x"),
+        ylabel=t(lang, "summary.chart_y"),
+        hands=tuple(str(s.session.number) for s in ordered),
+        series=tuple(ChartSeries(name=names.get(pid, str(pid)), totals=tuple(lines[pid])) for pid in players),
     )

@@ -10,7 +10,7 @@ from telegram import Bot, InputFile, Message
 from telegram.error import TelegramError
 
 from bot.ledger import LedgerService
-from bot.summary.card import chart_data, render_card
+from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv
 from bot.summary.report import SessionReport, build_report
 
@@ -113,3 +113,29 @@ async def send_chart(
         chat_id, InputFile(png, filename=chart_filename(report)), caption=caption,
         reply_to_message_id=reply_to_message_id,
     )
+
+
+async def send_history_chart(
+    bot: Bot,
+    ledger: LedgerService,
+    chat_id: int,
+    *,
+    lang: str | None = None,
+    player_id: int | None = None,
+    limit: int = 50,
+    caption: str | None = None,
+) -> Message | None:
+    """Send the group's all-time running net by session (for /history, or /stats with one player's line
+    via `player_id`); None when the group has no session with a result yet."""
+    from bot.i18n import t
+    from bot.summary.chart import render_chart
+
+    lang = await _language(ledger, chat_id, lang)
+    summaries = await asyncio.to_thread(ledger.history, chat_id, limit=limit)
+    data = history_chart_data(summaries, lang, player_id=player_id)
+    if data is None:
+        return None
+    png = await asyncio.to_thread(render_chart, data)
+    if caption is None:
+        caption = t(lang, "summary.history_chart_caption")
+    return await bot.send_photo(chat_id, InputFile(png, filename="mahjong-history.png"), caption=caption)

@@ -7,10 +7,10 @@ import csv
 import io
 
 from jobs_fakebot import RecordingRequest, build_app
-from jobs_game import Table, play
+from jobs_game import CHAT, HANDS, Table, play
 
 from bot.ledger import LedgerService
-from bot.summary import post_summary, send_chart
+from bot.summary import history_chart_data, post_summary, send_chart, send_history_chart
 from bot.summary.chart import PNG_SIGNATURE, png_size
 
 
@@ -68,3 +68,31 @@ async def test_send_chart_for_history(table: Table) -> None:
     [photo] = request.of("sendPhoto")
     assert photo.params["caption"] == "第1場各家累計得分"
     assert photo.files["photo"][:8] == PNG_SIGNATURE
+
+
+async def test_history_chart_over_sessions(ledger: LedgerService) -> None:
+    first = play(ledger)
+    ledger.end_session(first.chat_id, session_id=first.session_id)
+    second = play(ledger, hands=HANDS[:2], adjust=False)
+    ledger.end_session(second.chat_id, session_id=second.session_id)
+    summaries = ledger.history(CHAT)
+    data = history_chart_data(summaries, "zh-Hans")
+    assert data is not None and data.hands == ("1", "2")
+    # each line ends at the player's all-time net, which the standings agree with
+    alltime = {row.player.display_name: row.net for row in ledger.standings(CHAT).alltime_rows}
+    assert {line.name: line.totals[-1] for line in data.series} == alltime
+    lisi = ledger.find_player(CHAT, "李四")
+    only = history_chart_data(summaries, "en", player_id=lisi.id)
+    assert only is not None and [line.name for line in only.series] == ["李四"]
+
+    request = RecordingRequest()
+    app = build_app(request)
+    await app.initialize()
+    try:
+        message = await send_history_chart(app.bot, ledger, CHAT, player_id=lisi.id)
+        nothing = await send_history_chart(app.bot, ledger, CHAT + 1)
+    finally:
+        await app.shutdown()
+    assert message is not None and nothing is None
+    [photo] = request.of("sendPhoto")
+    assert photo.files["photo"][:8] == PNG_SIGNATURE and photo.params["caption"] == "本群各位的历史累计得分"
