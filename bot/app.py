@@ -26,21 +26,21 @@ from telegram.request import BaseRequest
 from bot.commands import COMMANDS, bot_commands
 from bot.handlers import errors, flow, recording, rules, session, table
 from bot.jobs import setup_jobs
+from bot.ledger import LedgerService
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
 CONSOLE_TOKEN = "123456:console-mode-no-token"  # syntactically valid; only ever sent to the in-process API
+RATE_LIMIT_RETRIES = 3  # a flood-control RetryAfter is waited out and retried this often
 RECENT_UPDATES = 2048  # update ids remembered to drop a redelivered update
 STATE_FILE = "bot-state.pickle"  # under data_dir: button callback data and per-chat card ids
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
 
-def make_ledger(settings: Settings) -> Any:
+def make_ledger(settings: Settings) -> LedgerService:
     """The ledger service on the configured database (created and migrated on first use)."""
-    from bot.ledger import LedgerService
-
     if settings.database_url.startswith("sqlite:///"):
         path = settings.database_url.removeprefix("sqlite:///")
         if path and path != ":memory:":
@@ -96,7 +96,7 @@ def register_handlers(application: AnyApplication) -> None:
 
 
 async def post_init(application: AnyApplication) -> None:
-    """After the bot is initialized: the Telegram menu per language, and expiry jobs of open previews."""
+    """After the bot is initialized: the Telegram menu from the command table (default zh-Hans, and en)."""
     try:
         await application.bot.set_my_commands(bot_commands("zh-Hans"))
         await application.bot.set_my_commands(bot_commands("en"), language_code="en")
@@ -109,10 +109,14 @@ def build_application(
     *,
     request: BaseRequest | None = None,
     get_updates_request: BaseRequest | None = None,
-    ledger: Any | None = None,
+    ledger: LedgerService | None = None,
 ) -> AnyApplication:
     """The real Application: token (or a console placeholder), Bot API base URL, rate limiter, arbitrary
-    callback data, the ledger in `bot_data["ledger"]`, every handler, jobs and the command menu."""
+    callback data kept across restarts, the ledger in `bot_data["ledger"]` (built from the settings unless
+    given), every handler, the persistent jobs and the command menu.
+
+    `request` / `get_updates_request` replace PTB's HTTP transport (the in-process Bot API of console mode
+    and the tests)."""
     builder = ApplicationBuilder().token(settings.token or CONSOLE_TOKEN)
     if settings.telegram_base_url:
         # Given as the Bot API documents it (`http://127.0.0.1:8081/bot`); files live under `/file/bot`.
@@ -120,7 +124,8 @@ def build_application(
         builder = builder.base_url(base)
         if base.rstrip("/").endswith("/bot"):
             builder = builder.base_file_url(base.rstrip("/")[: -len("/bot")] + "/file/bot")
-    builder = builder.rate_limiter(AIORateLimiter()).arbitrary_callback_data(True).post_init(post_init)
+    builder = builder.rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+    builder = builder.arbitrary_callback_data(True).post_init(post_init)
     builder = builder.persistence(make_persistence(settings))
     if request is not None:
         builder = builder.request(request)

@@ -201,7 +201,11 @@ class Turn:
         """Whether the sender is an administrator or the owner of the group (getChatMember, once per turn)."""
         if self._admin is None:
             user = self.update.effective_user
-            if user is None:
+            message = self.update.effective_message
+            sender_chat = message.sender_chat if message is not None else None
+            if sender_chat is not None and sender_chat.id == self.chat_id:
+                self._admin = True  # an anonymous admin, posting as the group itself
+            elif user is None:
                 self._admin = False
             else:
                 try:
