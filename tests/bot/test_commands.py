@@ -119,3 +119,12 @@ def test_redacting_filter_scrubs_messages_and_tracebacks() -> None:
     RedactingFilter("42:SECRET").filter(record)
     assert "42:SECRET" not in record.getMessage()
     assert "bot<token>/getUpdates" in record.getMessage()
+
+
+async def test_a_button_whose_data_is_gone_says_so(seated_table: Table) -> None:
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    seated_table.app.bot.callback_data_cache.clear_callback_data()
+    turn = await seated_table.press("cat", "✅ 确认")
+    assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"]
+    ledger = seated_table.app.bot_data["ledger"]
+    assert ledger.hands(ledger.current_session(seated_table.chat_id).id) == []
