@@ -402,10 +402,10 @@ class LedgerService:
             raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
         return group, ts
 
-    def _touch(self, ts: TableSession, *, change: bool = True) -> None:
+    def _touch(self, ts: TableSession) -> None:
+        """The table changed: note the activity (idle end), bump the version (pending previews go stale)."""
         ts.last_activity_at = self._now()
-        if change:
-            ts.version += 1
+        ts.version += 1
 
     def open_session(
         self,
