@@ -167,7 +167,7 @@ def preview_text(lang: str | None, preview: HandPreview, session: SessionInfo, *
     if preview.kind == "draw":
         lines.append(t(lang, "preview.draw"))
     elif preview.kind == "escape":
-        escaper = entry.get("escaper")
+        escaper = str(entry.get("escaper"))
         who = f"{wind(lang, escaper)} {player_name(session, escaper)}"
         lines.append(t(lang, "preview.escape", player=who))
     elif preview.kind == "adjust":

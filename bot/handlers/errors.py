@@ -80,7 +80,7 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     chat = update.effective_chat if isinstance(update, Update) else None
     if chat is not None and not isinstance(error, TelegramError):
         try:
-            lang = await chat_language(context, update)
+            lang = await chat_language(context, chat_id=chat.id)
             await context.bot.send_message(chat.id, t(lang, "err.internal"))
         except Exception:  # the error reply itself must never raise from the error handler
             log.exception("could not report the error to the chat")

@@ -42,7 +42,7 @@ def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
     names: dict[str, list[str]] = {}
     for seat, player in session.seats.items():
         names[seat] = [player.name, *([f"@{player.username}"] if player.username else [])]
-    return make_resolver(names)  # type: ignore[return-value]
+    return make_resolver(names)
 
 
 def confirm_markup(turn: Turn, pending_id: str, kind: PendingKind) -> InlineKeyboardMarkup:

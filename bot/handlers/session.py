@@ -140,7 +140,9 @@ async def dealer(turn: Turn) -> None:
     session = await turn.require_session()
     await turn.require_writer(session)
     word = words[0]
-    target = SEAT_WORDS.get(word.lower()) or await turn.run(turn.ledger.find_seat, turn.chat_id, word)
+    target = SEAT_WORDS.get(word.lower())
+    if target is None:
+        target = await turn.run(turn.ledger.find_seat, turn.chat_id, word)
     session = await turn.run(turn.ledger.set_dealer, turn.chat_id, target)
     player = session.seats.get(target)
     await turn.reply("seat.dealer_set", wind=turn.wind(target), player=player.name if player else "—")
