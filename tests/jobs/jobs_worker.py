@@ -1,7 +1,7 @@
 """A bot worker process for the multi-process job test: runs an Application with the persistent job store
 on a database for a few seconds; its one job callback records each run in the table `job_runs`.
 
-    python jobs_worker.py <database url> <worker name> <seconds>
+    python jobs_worker.py <database url> <worker name> <Unix time to stop at>
 """
 
 from __future__ import annotations
@@ -47,13 +47,13 @@ def slow_reads(store: DatabaseJobStore, delay: float) -> None:
     store.due_rows = due_rows  # type: ignore[method-assign]
 
 
-async def run(url: str, seconds: float) -> None:
+async def run(url: str, stop_at: float) -> None:
     app = build_app(RecordingRequest(), runs_engine=create_engine(url))
     slow_reads(setup_jobs(app, database_url=url), 0.5)
     await app.initialize()
     await app.start()
     print("started", flush=True)
-    await asyncio.sleep(seconds)
+    await asyncio.sleep(max(0.0, stop_at - time.time()))
     await app.stop()
     await app.shutdown()
 

@@ -224,7 +224,7 @@ async def test_two_worker_processes_run_each_job_once(db_url: str) -> None:
     engine = create_engine(db_url)
     jobs_worker.RUNS.create(engine, checkfirst=True)
     app = await start(db_url)
-    due = now() + dtm.timedelta(seconds=8)  # both workers are up by then and wake together
+    due = now() + dtm.timedelta(seconds=6)  # both workers are up by then and wake together
     for i in range(12):
         app.job_queue.run_once(jobs_worker.count_run, when=due, name=f"job{i}",
                                job_kwargs=_persistent_kwargs(f"t:job{i}", None))
@@ -232,7 +232,8 @@ async def test_two_worker_processes_run_each_job_once(db_url: str) -> None:
     await stop(app)
     script = Path(jobs_worker.__file__)
     env = {**os.environ, "PYTHONPATH": str(script.parents[2])}
-    workers = [subprocess.Popen([sys.executable, str(script), db_url, name, "14"], env=env,
+    stop_at = str(due.timestamp() + 3)
+    workers = [subprocess.Popen([sys.executable, str(script), db_url, name, stop_at], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                for name in ("w1", "w2")]
     results = [await asyncio.to_thread(w.communicate, timeout=120) for w in workers]
