@@ -19,7 +19,7 @@ from bot.handlers.common import Refusal, Turn, button, chat_language, command, l
 from bot.handlers.table import refresh_card
 from bot.ledger.errors import PendingCancelled, PendingExpired, PendingStale
 from bot.ledger.results import CommitResult, PendingInfo, SessionInfo
-from bot.render import hand_summary, preview_text, result_line
+from bot.render import hand_summary, payments_text, preview_text, result_line
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +61,10 @@ async def writable_session(turn: Turn) -> SessionInfo:
     return session
 
 
-def pending_text(turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint: bool = True) -> str:
-    """The message that shows a pending entry: the itemized preview (or the undo question)."""
+def pending_text(turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint: bool = True,
+                 extra: str = "") -> str:
+    """The message that shows a pending entry: the itemized preview (or the undo question), `extra`
+    lines (an edit's later hands), and how long it waits for Confirm."""
     if pending.kind == "undo":
         return turn.t("undo.ask_short")
     assert pending.preview is not None
@@ -71,7 +73,7 @@ def pending_text(turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint
     if pending.kind == "edit":
         number = pending.payload.get("number")
         note = turn.t("preview.replace", n=number)
-    text = preview_text(turn.lang, pending.preview, session, number=number, note=note)
+    text = preview_text(turn.lang, pending.preview, session, number=number, note=note) + extra
     if hint:
         seconds = round((pending.expires_at - pending.created_at).total_seconds())
         if seconds % 60:
@@ -94,7 +96,8 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
         return
     pending = await turn.run(ledger.create_pending, turn.chat_id, kind, payload, by=turn.user,
                              text=turn.text or None)
-    text = shown or pending_text(turn, pending, session)
+    extra = await later_hands_text(turn, payload) if kind == "edit" else ""
+    text = shown or pending_text(turn, pending, session, extra=extra)
     markup = confirm_markup(turn, pending.id, kind)
     if edit_message_id is not None:
         await turn.context.bot.edit_message_text(text, chat_id=turn.chat_id, message_id=edit_message_id,
@@ -104,6 +107,21 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
         message_id = (await turn.say(text, markup)).message_id
     pending = await turn.run(ledger.set_pending_message, pending.id, message_id)
     schedule_expiry(turn.context.application, pending)
+
+
+async def later_hands_text(turn: Turn, payload: dict[str, Any]) -> str:
+    """For an /edit preview: how every later hand comes out once re-scored from the corrected state."""
+    previews = await turn.run(turn.ledger.preview_edit, turn.chat_id, payload["number"], payload["entry"])
+    later = previews[1:]
+    if not later:
+        return ""
+    lines = [turn.t("preview.later", count=len(later))]
+    for preview in later:
+        lines.append(turn.t("preview.later_row", n=preview.before.hand_number,
+                            what=hand_summary(turn.lang, preview),
+                            payments=payments_text(turn.lang, preview.payments,
+                                                   [w["winner"] for w in preview.entry.get("wins") or []])))
+    return "\n" + "\n".join(lines)
 
 
 async def instant_group(turn: Turn) -> bool:

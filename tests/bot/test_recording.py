@@ -261,6 +261,8 @@ async def test_edit_replaces_a_hand_and_recomputes_later_ones(seated_table: Tabl
     await record(seated_table, "/hu 南 自摸 5花")
     turn = await seated_table.say("ann", "/edit 1 西 自摸 5花 清一色")
     assert "修改第 1 局，后面各局重算。" in turn.text
+    later = "之后 1 局重算后：\n  第2局 南 自摸 10花 → 南 +30 · 东 −10 · 西 −10 · 北 −10\n入座玩家"
+    assert later in turn.text
     turn = await seated_table.press("bob", CONFIRM)
     assert turn.texts[0].startswith("第1局已修改")
     assert [h.number for h in hands(seated_table)] == [1, 2]
