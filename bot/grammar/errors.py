@@ -22,8 +22,8 @@ MESSAGES: dict[str, str] = {
         "seated name."
     ),
     "unknown_word": (
-        "I don't understand “{token}” (word {index}). Write a 花 count (5花), patterns (清一色 "
-        "七对) or 杠开 海底 天胡."
+        "I don't understand “{token}” (word {index}): not a player at this table, a 花 count (5花), "
+        "a pattern (清一色 七对) or 杠开 海底 天胡."
     ),
     "bad_hua": "“{token}” is not a 花 count. Write e.g. 5花, 5h, hua5 or 五花 (0 to 99).",
     "duplicate_hua": "Two 花 counts for the same winner: “{token}”.",
