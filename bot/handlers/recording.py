@@ -16,7 +16,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bot.handlers.common import Refusal, Turn, button, chat_language, command, ledger_of
-from bot.handlers.table import refresh_card
+from bot.handlers.table import refresh_card, save_state
 from bot.ledger.errors import PendingCancelled, PendingExpired, PendingStale
 from bot.ledger.results import CommitResult, PendingInfo, SessionInfo
 from bot.render import hand_summary, payments_text, preview_text, result_line
@@ -107,6 +107,7 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
         message_id = (await turn.say(text, markup)).message_id
     pending = await turn.run(ledger.set_pending_message, pending.id, message_id)
     schedule_expiry(turn.context.application, pending)
+    await save_state(turn)  # its Confirm button works after a restart, even a hard kill
 
 
 async def later_hands_text(turn: Turn, payload: dict[str, Any]) -> str:

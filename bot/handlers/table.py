@@ -104,6 +104,7 @@ async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
                      turn.chat_id, exc)
     message = await turn.say(text, markup)
     cards[session.id] = message.message_id
+    await save_state(turn)  # the card id must survive even a hard kill, or a restart pins a second card
     if not session.is_open:
         return
     try:
@@ -114,6 +115,14 @@ async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
         if session.id not in refused:
             refused.add(session.id)
             await turn.reply("book.pin_refused")
+
+
+async def save_state(turn: Turn) -> None:
+    """Write the persisted chat data and button objects now instead of at the next interval."""
+    try:
+        await turn.context.application.update_persistence()
+    except Exception as exc:  # persistence is a convenience; the ledger holds everything that counts
+        log.warning("could not save the bot state: %s", exc)
 
 
 async def unpin_card(turn: Turn, session_id: int) -> None:
