@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from scoring.rules import SUZHOU, OptionValue, resolve_rules
@@ -31,16 +31,40 @@ def _allowed_winners(response: Mapping[str, Any]) -> list[str]:
     return [win["winner"] for win in response.get("wins", []) if win.get("allowed")]
 
 
-def _keep(state: TableState, *, diling: bool) -> TableState:
-    """The same dealer deals again: 连庄 grows."""
-    return TableState(state.dealer, state.streak + 1, diling, state.round_wind, state.hand_number + 1,
-                      state.first_dealer)
+StateFields = tuple[str, int, bool, str, int, str]
+"""A TableState's fields in order: dealer, streak, diling, round_wind, hand_number, first_dealer."""
 
 
-def _pass(state: TableState, dealer: str, *, diling: bool, round_wind: str | None = None) -> TableState:
-    """A new dealer: 连庄 starts again."""
-    return TableState(dealer, 0, diling, round_wind or state.round_wind, state.hand_number + 1,
-                      state.first_dealer)
+def next_state_fields(rules: str, options: Mapping[str, OptionValue], state: StateFields, event: str,
+                      discarder: object, baozi: bool, winners: list[str]) -> StateFields:
+    """`next_table_state` on plain values: `rules` a rule-set id, `winners` the allowed winners in order."""
+    dealer, streak, diling, round_wind, hand_number, first_dealer = state
+    number = hand_number + 1
+    suzhou = rules == SUZHOU
+    baozi = baozi and suzhou
+    if event == "escape" or (event == "win" and not winners):
+        return dealer, streak, suzhou and (diling or baozi), round_wind, number, first_dealer
+    if suzhou:
+        if event == "draw":
+            if options.get("dealer_after_draw", "next") == "stay":
+                return dealer, streak + 1, True, round_wind, number, first_dealer
+            return next_seat(dealer), 0, True, round_wind, number, first_dealer
+        multi = len(winners) > 1
+        diling = baozi or multi
+        if dealer in winners:
+            return dealer, streak + 1, diling, round_wind, number, first_dealer
+        if multi and isinstance(discarder, str) and discarder in SEATS:
+            first = next(seat for seat in seats_after(discarder) if seat in winners)
+        else:
+            first = winners[0]
+        return first, 0, diling, round_wind, number, first_dealer
+    # 宿州
+    if event == "draw" or dealer in winners:
+        return dealer, streak + 1, False, round_wind, number, first_dealer
+    after = next_seat(dealer)
+    if after == first_dealer:
+        round_wind = next_seat(round_wind)
+    return after, 0, False, round_wind, number, first_dealer
 
 
 def next_table_state(rules: str, options: Mapping[str, OptionValue], state: TableState,
@@ -63,31 +87,8 @@ def next_table_state(rules: str, options: Mapping[str, OptionValue], state: Tabl
     """
     rules = resolve_rules(rules)
     event = request.get("event", "win")
-    baozi = bool(request.get("baozi", False)) and rules == SUZHOU
     winners = _allowed_winners(response) if event == "win" else []
-    if event == "escape" or (event == "win" and not winners):
-        return replace(state, hand_number=state.hand_number + 1,
-                       diling=rules == SUZHOU and (state.diling or baozi))
-    if rules == SUZHOU:
-        if event == "draw":
-            if options.get("dealer_after_draw", "next") == "stay":
-                return _keep(state, diling=True)
-            return _pass(state, next_seat(state.dealer), diling=True)
-        multi = len(winners) > 1
-        diling = baozi or multi
-        if state.dealer in winners:
-            return _keep(state, diling=diling)
-        discarder = request.get("discarder")
-        if multi and isinstance(discarder, str) and discarder in SEATS:
-            first = next(seat for seat in seats_after(discarder) if seat in winners)
-        else:
-            first = winners[0]
-        return _pass(state, first, diling=diling)
-    # 宿州
-    if event == "draw" or state.dealer in winners:
-        return _keep(state, diling=False)
-    dealer = next_seat(state.dealer)
-    round_wind = state.round_wind
-    if dealer == state.first_dealer:
-        round_wind = next_seat(round_wind)
-    return _pass(state, dealer, diling=False, round_wind=round_wind)
+    fields = (state.dealer, state.streak, state.diling, state.round_wind, state.hand_number,
+              state.first_dealer)
+    return TableState(*next_state_fields(rules, options, fields, event, request.get("discarder"),
+                                         bool(request.get("baozi", False)), winners))

@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -32,7 +33,7 @@ from scoring.tiles import Tile
 SetKind = Literal["pung", "chow"]
 TileSet = tuple[SetKind, Tile]
 
-__all__ = ["Decomposition", "decompositions", "is_complete", "is_complete_counts"]
+__all__ = ["Decomposition", "decompositions", "is_complete", "is_complete_counts", "plain_decompositions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ def decompositions(
         w = counts[wild]
         counts[wild] = 0
     if not w:
-        return _plain_decompositions(counts, seven_pairs and n == 14)
+        return _plain_decompositions(concealed, counts, seven_pairs and n == 14)
     assert wild is not None
     found = _wild_readings(counts, w, wild)
     if seven_pairs and n == 14:
@@ -206,53 +207,83 @@ def _bound(memo: dict[Any, Any]) -> None:
 
 
 _Reading = tuple[Tile | None, tuple[TileSet, ...]]
-_SUIT_READINGS: dict[tuple[int, tuple[int, ...]], tuple[_Reading, ...]] = {}
+# A suit's (or the honours') sorted tiles -> its readings: what a hand's tiles of that suit can be.
+_GROUP_READINGS: dict[tuple[Tile, ...], tuple[_Reading, ...]] = {}
 
 
-def _plain_decompositions(counts: list[int], seven_pairs: bool) -> list[Decomposition]:
-    """Without wilds: combine the memoized readings of each suit (one of them holds the pair)."""
-    out: list[Decomposition] = []
-    if seven_pairs and 1 not in counts and 3 not in counts:
-        pairs = tuple(t for t in range(34) for _ in range(counts[t] // 2))
-        seven = Decomposition(None, (), pairs)
-    else:
-        seven = None
-    honour_sets: list[TileSet] = []
-    honour_pair: Tile | None = None
-    plain = True
-    for t in range(27, 34):
-        c = counts[t]
-        if c == 3:
-            honour_sets.append(("pung", t))
-        elif c == 2 and honour_pair is None:
-            honour_pair = t
-        elif c:
-            plain = False
-            break
-    if plain:
-        combos: list[tuple[Tile | None, tuple[TileSet, ...]]] = [(None, ())]
-        for b in (0, 9, 18):
-            key = tuple(counts[b : b + 9])
-            if key == _ZERO9:
-                continue
-            group = _SUIT_READINGS.get((b, key))
-            if group is None:
-                group = _suit_readings(b, key)
+def _plain_decompositions(concealed: Sequence[Tile], counts: list[int],
+                          seven_pairs: bool) -> list[Decomposition]:
+    """Without wilds, for checked tiles and their count array (see `plain_decompositions`)."""
+    tiles = tuple(sorted(concealed))
+    if seven_pairs and max(counts) > 4:  # not a real hand: seven pairs read from the counts as such
+        out = plain_decompositions(tiles, False)
+        if 1 not in counts and 3 not in counts:
+            out.append(Decomposition(None, (), tuple(t for t in range(34) for _ in range(counts[t] // 2))))
+        return out
+    return plain_decompositions(tiles, seven_pairs)
+
+
+def plain_decompositions(tiles: tuple[Tile, ...], seven_pairs: bool) -> list[Decomposition]:
+    """`decompositions` without wilds, for sorted valid tiles (3k+2 of them; at most 4 copies of a tile).
+
+    Each suit's tiles (and the honours) are read once per distinct shape and remembered; a hand's readings
+    combine one reading of each suit, exactly one of them holding the pair. Seven pairs (when
+    `seven_pairs`, for 14 tiles) comes last.
+    """
+    n = len(tiles)
+    i1 = bisect_left(tiles, 9)
+    i2 = bisect_left(tiles, 18, i1)
+    i3 = bisect_left(tiles, 27, i2)
+    memo = _GROUP_READINGS
+    combos: list[_Reading] | None = None
+    for lo, hi in ((0, i1), (i1, i2), (i2, i3), (i3, n)):
+        if lo == hi:
+            continue
+        group = tiles[lo:hi]
+        readings = memo.get(group)
+        if readings is None:
+            readings = _group_readings(group)
+        if combos is None:
+            combos = list(readings)
+        elif len(readings) == 1 and len(combos) == 1:  # the common case: one way to read each suit
+            (p, sets), (q, more) = combos[0], readings[0]
+            combos = [(q if p is None else p, sets + more)] if p is None or q is None else []
+        else:
             combos = [
                 (q if p is None else p, sets + more)
                 for p, sets in combos
-                for q, more in group
+                for q, more in readings
                 if p is None or q is None
             ]
-        out = [
-            Decomposition(p if p is not None else honour_pair, (*sets, *honour_sets))
-            for p, sets in combos
-            if (p is None) != (honour_pair is None)
-        ]
+        if not combos:
+            break
+    out = [Decomposition(p, sets) for p, sets in combos or () if p is not None]
+    if len(out) > 1:
         out.sort(key=_order)
-    if seven is not None:
-        out.append(seven)
+    if seven_pairs and n == 14 and tiles[0::2] == tiles[1::2]:
+        out.append(Decomposition(None, (), tiles[0::2]))
     return out
+
+
+def _group_readings(group: tuple[Tile, ...]) -> tuple[_Reading, ...]:
+    """The readings of one suit's or the honours' sorted tiles, remembered (a bounded table)."""
+    first = group[0]
+    if first >= 27:  # honours never form chows: every count is a pung (3) or the pair (2)
+        counts = [group.count(t) for t in sorted(set(group))]
+        pairs = counts.count(2)
+        readings: tuple[_Reading, ...] = ()
+        if pairs <= 1 and all(c in (2, 3) for c in counts):
+            pair = next((t for t in sorted(set(group)) if group.count(t) == 2), None)
+            readings = ((pair, tuple(("pung", t) for t in sorted(set(group)) if group.count(t) == 3)),)
+    else:
+        base = first - first % 9
+        key = [0] * 9
+        for t in group:
+            key[t - base] += 1
+        readings = _suit_readings(base, tuple(key))
+    _bound(_GROUP_READINGS)
+    _GROUP_READINGS[group] = readings
+    return readings
 
 
 def _suit_readings(base: Tile, key: tuple[int, ...]) -> tuple[_Reading, ...]:
@@ -289,16 +320,12 @@ def _suit_readings(base: Tile, key: tuple[int, ...]) -> tuple[_Reading, ...]:
             c[i + 2] += 1
 
     walk(list(key), 0, sum(key) % 3 == 2, None)
-    readings = tuple(sorted(found, key=lambda r: (-1 if r[0] is None else r[0], r[1])))
-    _bound(_SUIT_READINGS)
-    _SUIT_READINGS[(base, key)] = readings
-    return readings
+    return tuple(sorted(found, key=lambda r: (-1 if r[0] is None else r[0], r[1])))
 
 
 # ---------------------------------------------------------------------------------------------------------
 # Fast yes/no
 
-_ZERO9 = (0,) * 9
 _SUIT_OK: dict[tuple[int, ...], bool] = {}  # suit counts -> splits into sets (and one pair if 3k+2)
 _SUIT_NEED: dict[tuple[tuple[int, ...], bool, bool], int] = {}  # (counts, pair, chows) -> wilds needed
 

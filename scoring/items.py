@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.errors import ScoringError
 from scoring.rules import SUZHOU, SUZHOU_ANHUI
@@ -29,8 +27,7 @@ SUZHOU_FLOWERS: Mapping[str, int] = {
 ANHUI_FLOWERS: Mapping[str, int] = {"中": 4, "发": 4, "白": 4, **{name: 1 for name in _SEASONS_PLANTS}}
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
+class Item(NamedTuple):
     """One line of a breakdown: a 花 item, a pattern or a settlement term, and its 花."""
 
     id: str
@@ -82,7 +79,10 @@ def _seat_of_wind(tile: int) -> str:
 def check_flowers(rules: str, flowers: Iterable[str], round_wind: str, *, field: str) -> None:
     """Every flower must exist in the rule set, no more copies than the set holds."""
     copies = flower_copies(rules, round_wind)
-    for name, count in Counter(flowers).items():
+    seen: dict[str, int] = {}
+    for name in flowers:
+        seen[name] = seen.get(name, 0) + 1
+    for name, count in seen.items():
         if name not in copies:
             if rules == SUZHOU_ANHUI and name in WIND_FLOWER_NAME.values():
                 raise ScoringError(
@@ -115,38 +115,46 @@ def meld_item(rules: str, meld: Meld) -> str | None:
     return "minggang" if meld.exposed else "angang"
 
 
-def hand_item_counts(rules: str, hand: Hand, decomposition: Decomposition) -> Counter[str]:
-    """How many of each 花 item (besides 底) one decomposition of a winning hand has."""
-    counts: Counter[str] = Counter()
+def meld_item_counts(rules: str, hand: Hand) -> dict[str, int]:
+    """How many of each 花 item the flowers and melds of a hand give (the same for every decomposition)."""
+    counts: dict[str, int] = {}
     if hand.flowers:
         counts["yinghua"] = len(hand.flowers)
     for meld in hand.melds:
         item = meld_item(rules, meld)
         if item:
-            counts[item] += 1
-    for kind, tile in decomposition.sets:
-        if kind == "pung" and tile in WINDS:
-            counts["feng_anke"] += 1
+            counts[item] = counts.get(item, 0) + 1
+    return counts
+
+
+def hand_item_counts(rules: str, hand: Hand, decomposition: Decomposition,
+                     melded: Mapping[str, int] | None = None) -> dict[str, int]:
+    """How many of each 花 item (besides 底) one decomposition of a winning hand has.
+
+    `melded` is `meld_item_counts(rules, hand)` when the caller already has it.
+    """
+    counts = dict(meld_item_counts(rules, hand) if melded is None else melded)
+    anke = sum(1 for kind, tile in decomposition.sets if kind == "pung" and 27 <= tile <= 30)
+    if anke:
+        counts["feng_anke"] = counts.get("feng_anke", 0) + anke
     return counts
 
 
 ITEM_ORDER = ("di", "yinghua", "ruanhua", "minggang", "angang", "fengpeng", "feng_anke",
               "feng_minggang", "feng_angang")
+_COUNTED = ITEM_ORDER[1:]
 
 
 def item_list(values: Mapping[str, int], counts: Mapping[str, int], *, yinghua_factor: int = 1,
               base: bool) -> list[Item]:
     """The 花 items in table order: count × value (硬花 × factor for 七对), 底 first when it applies."""
-    items: list[Item] = []
-    for item_id in ITEM_ORDER:
-        if item_id == "di":
-            if base:
-                items.append(Item("di", values["di"]))
-            continue
-        count = counts.get(item_id, 0)
-        if count:
-            factor = yinghua_factor if item_id == "yinghua" else 1
-            items.append(Item(item_id, count * values[item_id] * factor))
+    items = [Item("di", values["di"])] if base else []
+    if counts:
+        for item_id in _COUNTED:
+            count = counts.get(item_id)
+            if count:
+                factor = yinghua_factor if item_id == "yinghua" else 1
+                items.append(Item(item_id, count * values[item_id] * factor))
     return items
 
 

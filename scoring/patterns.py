@@ -53,19 +53,51 @@ class WinContext:
         self.flags = flags
         pair = decomposition.pair
         self.seven_pairs = pair is None
-        sets = decomposition.sets
-        self.chows = frozenset(tile for kind, tile in sets if kind == "chow")
-        self.all_pungs = pair is not None and not self.chows
-        triplets = [tile for kind, tile in sets if kind == "pung"] + [meld.tile for meld in melds]
-        self.wind_triplets = sum(1 for tile in triplets if tile in _WINDS)
-        self.wind_pair = pair is not None and pair in _WINDS
-        # A chow's suit is its lowest tile's, so the set tiles stand for their whole set here.
-        tiles = [tile for _, tile in sets] + [meld.tile for meld in melds] + list(decomposition.pairs)
-        if pair is not None:
-            tiles.append(pair)
-        self.suits = frozenset(tile // 9 for tile in tiles if tile < 27)
-        self.honours = any(tile >= 27 for tile in tiles)
-        self.exposed = any(meld.exposed for meld in melds)
+        # One pass over the sets, melds and pairs. A chow's suit is its lowest tile's, so a set's tile
+        # stands for the whole set here.
+        chows: list[int] = []
+        suits: set[int] = set()
+        winds = 0
+        honours = False
+        for kind, tile in decomposition.sets:
+            if kind == "chow":
+                chows.append(tile)
+            elif 27 <= tile <= 30:
+                winds += 1
+            if tile < 27:
+                suits.add(tile // 9)
+            else:
+                honours = True
+        exposed = False
+        for meld in melds:
+            tile = meld.tile
+            if tile < 27:
+                suits.add(tile // 9)
+            else:
+                honours = True
+                if tile <= 30:
+                    winds += 1
+            if meld.exposed:
+                exposed = True
+        if pair is None:
+            for tile in decomposition.pairs:
+                if tile < 27:
+                    suits.add(tile // 9)
+                else:
+                    honours = True
+            self.wind_pair = False
+        else:
+            if pair < 27:
+                suits.add(pair // 9)
+            else:
+                honours = True
+            self.wind_pair = 27 <= pair <= 30
+        self.chows = frozenset(chows)
+        self.all_pungs = pair is not None and not chows
+        self.wind_triplets = winds
+        self.suits = frozenset(suits)
+        self.honours = honours
+        self.exposed = exposed
 
 
 Predicate = Callable[[WinContext], bool]

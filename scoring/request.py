@@ -6,16 +6,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
-from scoring.dealer import TableState, next_table_state
+from scoring.dealer import TableState, next_state_fields
 from scoring.errors import ScoringError
-from scoring.hand import Hand, hand_from_json, parse_hand
+from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
 from scoring.patterns import TERMS, Flags, WinType, find_pattern, term_name
 from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, resolve_rules, ruleset, validate_options
-from scoring.score import Declared, WinScore, flags_from_declared, score_declared, score_hand, table_for
+from scoring.score import (
+    Declared,
+    Table,
+    WinScore,
+    flags_from_declared,
+    score_declared,
+    score_hand,
+    table_for,
+)
 from scoring.settle import (
     SEATS,
-    Settlement,
     collect,
     escape_payments,
     seats_after,
@@ -39,9 +46,9 @@ _SEAT_WORDS = {**{s: s for s in SEATS}, **{s.lower(): s for s in SEATS},
                "东": "E", "東": "E", "南": "S", "西": "W", "北": "N"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WinEntry:
-    """One claimed win of a request, validated."""
+    """One claimed win of a request, validated (read-only by convention; built once per request)."""
 
     winner: str
     type: WinType
@@ -52,27 +59,41 @@ class WinEntry:
     field: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ScoreRequest:
-    """A validated request: the table, the hand's event and its wins."""
+    """A validated request: the table, the hand's event and its wins (read-only by convention).
+
+    The table state is kept as its fields (`state` builds the TableState); `table` is the rule set with
+    the options applied.
+    """
 
     rule: RuleSet
     options: dict[str, OptionValue]
     stake: int
-    state: TableState
+    dealer: str
+    streak: int
+    diling: bool
+    round_wind: str
+    hand_number: int
+    first_dealer: str
     baozi: bool
     event: Event
     discarder: str | None
     escaper: str | None
     wins: tuple[WinEntry, ...]
+    table: Table
 
     @property
-    def dealer(self) -> str:
-        return self.state.dealer
+    def state(self) -> TableState:
+        """The table state this hand is played in."""
+        return TableState(self.dealer, self.streak, self.diling, self.round_wind, self.hand_number,
+                          self.first_dealer)
 
-    @property
-    def round_wind(self) -> str:
-        return self.state.round_wind
+    def with_wins(self, event: Event, discarder: str | None, wins: tuple[WinEntry, ...]) -> ScoreRequest:
+        """The same table with other wins."""
+        return ScoreRequest(self.rule, self.options, self.stake, self.dealer, self.streak, self.diling,
+                            self.round_wind, self.hand_number, self.first_dealer, self.baozi, event,
+                            discarder, None, wins, self.table)
 
 
 # ---------------------------------------------------------------- field readers
@@ -88,6 +109,10 @@ def _unknown_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -
 
 
 def _seat(value: Any, field: str) -> str:
+    if type(value) is str:
+        seat = _SEAT_WORDS.get(value)
+        if seat is not None:
+            return seat
     if isinstance(value, str) and value.strip() in _SEAT_WORDS:
         return _SEAT_WORDS[value.strip()]
     raise ScoringError(f"{field}: bad seat {value!r} (use E, S, W or N)")
@@ -128,9 +153,12 @@ def _one_tile(value: Any, field: str) -> int:
     return tiles[0]
 
 
+_NO_FLAGS = Flags()
+
+
 def _flags(raw: Any, field: str) -> Flags:
     if raw is None:
-        return Flags()
+        return _NO_FLAGS
     if not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object of flags")
     _unknown_keys(raw, _FLAG_KEYS, field)
@@ -171,8 +199,8 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
 def _hand(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Hand:
     if isinstance(raw, str):
         hand = parse_hand(raw, field=field)
-    elif isinstance(raw, Hand):
-        hand = raw
+    elif isinstance(raw, Hand):  # checked like any other hand: the scorer relies on a validated Hand
+        hand = validate_hand(raw.concealed, raw.melds, raw.flowers, raw.winning_tile, field=field)
     else:
         hand = hand_from_json(raw, field=field)
     check_hand_tiles(rule.id, hand, round_wind, field=field)
@@ -212,14 +240,10 @@ def parse_request(request: Any) -> ScoreRequest:
     stake = _int(request, "stake", "", 1, 1)
     dealer = _seat(request.get("dealer", "E"), "dealer")
     round_wind = _seat(request.get("round_wind", "E"), "round_wind")
-    state = TableState(
-        dealer=dealer,
-        streak=_int(request, "streak", "", 0, 0),
-        diling=_bool(request, "diling", "") and rule.id == SUZHOU,
-        round_wind=round_wind,
-        hand_number=_int(request, "hand_number", "", 1, 1),
-        first_dealer=_seat(request.get("first_dealer", "E"), "first_dealer"),
-    )
+    streak = _int(request, "streak", "", 0, 0)
+    diling = _bool(request, "diling", "") and rule.id == SUZHOU
+    hand_number = _int(request, "hand_number", "", 1, 1)
+    first_dealer = _seat(request.get("first_dealer", "E"), "first_dealer")
     event = request.get("event", "win")
     if event not in ("win", "draw", "escape"):
         raise ScoringError(f"event: expected win, draw or escape, got {event!r}")
@@ -237,8 +261,9 @@ def parse_request(request: Any) -> ScoreRequest:
     if event == "win" and not raw_wins:
         raise ScoringError("wins: a win needs at least one entry")
     wins = tuple(_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins))
-    parsed = ScoreRequest(rule, options, stake, state, _bool(request, "baozi", "") and rule.id == SUZHOU,
-                          cast(Event, event), discarder, escaper, wins)
+    parsed = ScoreRequest(rule, options, stake, dealer, streak, diling, round_wind, hand_number, first_dealer,
+                          _bool(request, "baozi", "") and rule.id == SUZHOU, cast(Event, event), discarder,
+                          escaper, wins, table_for(rule, options))
     if event == "win":
         _check_wins(parsed)
     elif discarder is not None:
@@ -300,19 +325,13 @@ def _score_win(req: ScoreRequest, win: WinEntry) -> tuple[WinScore, Flags]:
     if win.declared is not None:
         flags = flags_from_declared(req.rule, win.declared, win.flags)
         checked = WinEntry(win.winner, win.type, None, win.declared, flags, win.wild, win.field)
-        _check_wins_one(req, checked)
-        return score_declared(table_for(req.rule, req.options), win.declared, win_type=win.type,
-                              flags=flags, field=f"{win.field}.declared"), flags
+        _check_wins(req.with_wins(req.event, req.discarder, (checked,)))
+        return score_declared(req.table, win.declared, win_type=win.type, flags=flags,
+                              field=f"{win.field}.declared"), flags
     assert win.hand is not None
-    return score_hand(table_for(req.rule, req.options), win.hand, win_type=win.type, flags=win.flags,
+    return score_hand(req.table, win.hand, win_type=win.type, flags=win.flags,
                       is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
                       field=f"{win.field}.hand"), win.flags
-
-
-def _check_wins_one(req: ScoreRequest, win: WinEntry) -> None:
-    """Re-check one entry after declared patterns became flags (杠开 on a discard, 天胡 by a 闲 …)."""
-    _check_wins(ScoreRequest(req.rule, req.options, req.stake, req.state, req.baozi, req.event,
-                             req.discarder, req.escaper, (win,)))
 
 
 _ZH_NAMES = {term_id: term_name(term_id) for term_id in TERMS}
@@ -325,8 +344,9 @@ def _win_json(winner: str, score: WinScore, multiplier: int) -> dict[str, Any]:
         if score.reason == "below_threshold":
             out["threshold"] = {"have": score.have, "need": score.need}
         return out
+    names = _ZH_NAMES
     return {"winner": winner, "allowed": True, "reason": None, "hua": score.hua,
-            "items": [{"id": item.id, "name": _ZH_NAMES[item.id], "hua": item.hua} for item in score.items],
+            "items": [{"id": item_id, "name": names[item_id], "hua": hua} for item_id, hua in score.items],
             "multiplier": multiplier}
 
 
@@ -349,6 +369,7 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
     """Score a validated request (see score_request)."""
     payments = zero_payments()
     wins_json: list[dict[str, Any]] = []
+    winners: list[str] = []
     if req.event == "escape":
         assert req.escaper is not None
         payments = escape_payments(req.escaper, req.stake)
@@ -356,34 +377,37 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
         scored = [_score_win(req, win) for win in req.wins]
         scores = _multi_win_off(req, [score for score, _ in scored])
         for win, score, (_, flags) in zip(req.wins, scores, scored, strict=True):
-            settlement: Settlement | None = None
+            multiplier = 1
             if score.allowed:
-                settlement = _settle(req, win, score, flags)
-                collect(payments, win.winner, settlement)
+                multiplier = _settle(req, win, score, flags, payments)
+                winners.append(win.winner)
                 # 豹子/滴零 double the hand: list them so that a preview can show every factor.
-                doubling = [Item(term, 0) for term, on in (("baozi", req.baozi), ("diling", req.state.diling))
-                            if on]
-                if doubling:
+                if req.baozi or req.diling:
+                    doubling = [Item(term, 0) for term, on in (("baozi", req.baozi), ("diling", req.diling))
+                                if on]
                     score = replace(score, items=score.items + tuple(doubling))
-            wins_json.append(_win_json(win.winner, score, settlement.multiplier if settlement else 1))
-    response: dict[str, Any] = {"wins": wins_json, "payments": payments}
+            wins_json.append(_win_json(win.winner, score, multiplier))
     assert sum(payments.values()) == 0
-    raw = {"event": req.event, "discarder": req.discarder, "baozi": req.baozi}
-    nxt = next_table_state(req.rule.id, req.options, req.state, raw, response)
-    response.update({"next_dealer": nxt.dealer, "next_diling": nxt.diling, "next_round_wind": nxt.round_wind,
-                     "next_streak": nxt.streak, "next_hand_number": nxt.hand_number})
-    return response
+    nxt = next_state_fields(req.rule.id, req.options, (req.dealer, req.streak, req.diling, req.round_wind,
+                                                       req.hand_number, req.first_dealer),
+                            req.event, req.discarder, req.baozi, winners)
+    return {"wins": wins_json, "payments": payments, "next_dealer": nxt[0], "next_diling": nxt[2],
+            "next_round_wind": nxt[3], "next_streak": nxt[1], "next_hand_number": nxt[4]}
 
 
-def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, flags: Flags) -> Settlement:
+def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, flags: Flags, payments: dict[str, int]) -> int:
+    """Settle one allowed win into the running payments; the win's multiplier."""
     if req.rule.id == SUZHOU:
         triple = flags.kong_fed_by is not None or win.type == "rob_kong"
-        multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.state.diling, triple=triple,
+        multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.diling, triple=triple,
                                        doubled=score.doubled)
-        return settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
-                             multiplier=multiplier, kong_fed_by=flags.kong_fed_by)
-    return settle_anhui(win.type, win.winner, req.discarder, score.hua, stake=req.stake, dealer=req.dealer,
-                        shangpai=flags.shangpai)
+        settlement = settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
+                                   multiplier=multiplier, kong_fed_by=flags.kong_fed_by)
+    else:
+        settlement = settle_anhui(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
+                                  dealer=req.dealer, shangpai=flags.shangpai)
+    collect(payments, win.winner, settlement)
+    return settlement.multiplier
 
 
 def score_request(request: dict[str, Any]) -> dict[str, Any]:
@@ -450,9 +474,8 @@ def ting_request(request: dict[str, Any]) -> dict[str, Any]:
         won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)
         entry: dict[str, Any] = {"tile": tile_name(tile)}
         for case, win_type in (("self_draw", "self_draw"), ("discard", "discard")):
-            win = WinEntry(seat, cast(WinType, win_type), won, None, Flags(), wild, "hand")
-            req = ScoreRequest(base.rule, base.options, base.stake, base.state, base.baozi, "win",
-                               discarder if case == "discard" else None, None, (win,))
+            win = WinEntry(seat, cast(WinType, win_type), won, None, _NO_FLAGS, wild, "hand")
+            req = base.with_wins("win", discarder if case == "discard" else None, (win,))
             result = score_parsed(req)
             summary = dict(result["wins"][0])
             summary.pop("winner")

@@ -145,7 +145,15 @@ def option_specs(rules: str) -> list[OptionSpec]:
 
 def default_options(rules: str) -> dict[str, OptionValue]:
     """Every option of a rule set at its default."""
-    return {spec.id: spec.default for spec in ruleset(rules).options}
+    defaults = _DEFAULTS.get(rules)
+    if defaults is None:
+        defaults = {spec.id: spec.default for spec in ruleset(rules).options}
+        if rules in _RULESETS:
+            _DEFAULTS[rules] = defaults
+    return dict(defaults)
+
+
+_DEFAULTS: dict[str, dict[str, OptionValue]] = {}
 
 
 _TRUE = {"true", "yes", "on", "1", "是", "开"}

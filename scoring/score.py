@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -10,7 +9,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from scoring.errors import ScoringError
-from scoring.items import Item, hand_item_counts, is_playing_tile, item_list, soft_hua
+from scoring.items import Item, hand_item_counts, is_playing_tile, item_list, meld_item_counts, soft_hua
 from scoring.patterns import PATTERNS, Flags, Predicate, WinContext, WinType
 from scoring.rules import SUZHOU, OptionValue, RuleSet, ruleset
 
@@ -69,7 +68,17 @@ class Table:
 
 def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
     """The Table of a rule set and (validated) options; built once per distinct set of options."""
-    return _table(rule.id, tuple(sorted(options.items())))
+    key = (rule.id, tuple(options.items()))
+    table = _TABLES.get(key)
+    if table is None:
+        table = _table(rule.id, tuple(sorted(options.items())))
+        if len(_TABLES) < 256:
+            _TABLES[key] = table
+    return table
+
+
+# (rule-set id, option items as given) -> Table; validated options always list their keys in one order.
+_TABLES: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], Table] = {}
 
 
 def pattern_values(rule: RuleSet, options: Mapping[str, OptionValue]) -> Mapping[str, int]:
@@ -101,18 +110,18 @@ def _table(rules: str, option_items: tuple[tuple[str, OptionValue], ...]) -> Tab
 
 def _drop_superseded(found: list[str]) -> list[str]:
     dropped = {old for pid in found for old in PATTERNS[pid].supersedes}
-    return [pid for pid in found if pid not in dropped]
+    return [pid for pid in found if pid not in dropped] if dropped else found
 
 
 def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
            counts: Mapping[str, int]) -> WinScore:
-    """Turn found patterns and 花 item counts into T or f and the allowed verdict."""
+    """Turn found patterns (in table order) and 花 item counts into T or f and the allowed verdict."""
     rule = table.rule
     values = table.values
-    found = _drop_superseded([pid for pid in values if pid in found])
-    seven_pairs = "qidui" in found or "haohua_qidui" in found
+    found = _drop_superseded(found)
     items = [Item(pid, values[pid]) for pid in found]
     if rule.id == SUZHOU:
+        seven_pairs = "qidui" in found or "haohua_qidui" in found
         factor = table.yinghua_factor_qidui if seven_pairs else 1
         items += item_list(rule.items, counts, yinghua_factor=factor, base=True)
         baojiaozi = flags.kong_fed_by is not None
@@ -120,14 +129,15 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
             items.append(Item("baojiaozi", 0))
         if win_type == "rob_kong":
             items.append(Item("qianggang", 0))
-        hua = sum(item.hua for item in items)
+        hua = 0
+        for item in items:
+            hua += item.hua
         doubled = table.dadiaoche_x2 and "dadiaoche" in found
         need = table.discard_need if win_type == "discard" else table.self_need
         have = counts.get("yinghua", 0)
         if table.counts_soft:
             have += soft_hua(items)
-        exempt = baojiaozi or any(pid in rule.exempt for pid in found)
-        allowed = exempt or have >= need
+        allowed = have >= need or baojiaozi or not rule.exempt.isdisjoint(found)
         return WinScore(allowed, None if allowed else "below_threshold", hua, tuple(items),
                         frozenset(found), doubled, have, need)
     items += item_list(rule.items, counts, base=False)
@@ -149,22 +159,30 @@ def _better(a: WinScore, b: WinScore | None) -> bool:
 
 def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_dealer: bool,
                wild: int | None, round_wind: str, field: str) -> WinScore:
-    """Score every decomposition of a winning hand and keep the best one for the winner."""
-    from scoring.decompose import decompositions
+    """Score every decomposition of a winning hand and keep the best one for the winner.
 
-    splits: list[Decomposition] = decompositions(hand.concealed, wild=wild, seven_pairs=True)
+    `hand` is a validated Hand (from `parse_hand`, `hand_from_json` or `validate_hand`: sorted concealed
+    tiles, no fifth copy).
+    """
+    from scoring.decompose import decompositions, plain_decompositions
+
+    if wild is None:
+        splits: list[Decomposition] = plain_decompositions(hand.concealed, len(hand.concealed) == 14)
+    else:
+        splits = decompositions(hand.concealed, wild=wild, seven_pairs=True)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
     rule = table.rule
+    predicates = table.predicates
+    melded = meld_item_counts(rule.id, hand)
     best: WinScore | None = None
     for split in splits:
         if wild is not None and not all(is_playing_tile(rule.id, tile, round_wind) for tile in split.wilds):
             continue  # a 混子 stands for playing tiles only, never for a flower
         ctx = WinContext(rule.id, table.options, win_type, is_dealer, hand.melds, hand.flowers, split, flags)
-        found = [pid for pid, predicate in table.predicates if predicate(ctx)]
-        counts = hand_item_counts(rule.id, hand, split)
-        score = _score(table, win_type, flags, found, counts)
-        if _better(score, best):
+        found = [pid for pid, predicate in predicates if predicate(ctx)]
+        score = _score(table, win_type, flags, found, hand_item_counts(rule.id, hand, split, melded))
+        if best is None or _better(score, best):
             best = score
     if best is None:
         raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only")
@@ -227,10 +245,10 @@ def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags
                                    and flags.kong_fed_by is None),
                                   ("tianhu", flags.heavenly), ("dihu", flags.earthly),
                                   ("haidi", flags.last_tile and win_type == "self_draw")) if on]
-    counts: Counter[str] = Counter()
+    counts: dict[str, int] = {}
     if declared.hard_flowers:
         counts["yinghua"] = declared.hard_flowers
     if declared.soft_flowers:
         counts["ruanhua"] = declared.soft_flowers
-    return _score(table, win_type, flags, found, counts)
+    return _score(table, win_type, flags, [pid for pid in table.values if pid in found], counts)
 
