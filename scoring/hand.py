@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import eq
 from typing import Any, Literal
 
 from scoring.errors import ScoringError
@@ -47,6 +48,7 @@ from scoring.tiles import (
     Token,
     canonical_flower,
     is_wind,
+    parse_plain,
     parse_tiles,
     render_tiles,
     scan,
@@ -63,6 +65,7 @@ _KONG_WORDS: dict[str, KongKind] = {
     "added": "added", "补": "added", "補": "added", "补杠": "added", "補槓": "added", "加": "added",
 }
 _HAND_KEYS: frozenset[str] = frozenset({"concealed", "winning_tile", "melds", "flowers"})
+_CANONICAL_FLOWERS: frozenset[str] = frozenset(FLOWER_COPIES)
 _MELD_KEYS: frozenset[str] = frozenset({"type", "tiles", "exposed", "from", "kind"})
 _SEAT_WORDS: dict[str, str] = {
     **{s: s for s in SEATS}, "东": "E", "東": "E", "南": "S", "西": "W", "北": "N",
@@ -145,8 +148,12 @@ def validate_hand(
     *,
     tiles: int = 14,
     field: str = "hand",
+    parsed: bool = False,
 ) -> Hand:
-    """Check the rule-set independent facts of a hand and return it in canonical form (sorted concealed)."""
+    """Check the rule-set independent facts of a hand and return it in canonical form (sorted concealed).
+
+    `parsed` says the concealed tiles come from `parse_tiles` (ints 0-33), which spares checking each one.
+    """
     if tiles not in (13, 14):
         raise ScoringError(f"{field}: a hand has 14 tiles (13 when waiting), not {tiles}")
     count = len(concealed) + 3 * len(melds)
@@ -156,16 +163,21 @@ def validate_hand(
             f"{field}: wrong tile count: {len(concealed)} concealed + {len(melds)} meld(s) × 3 = {count}, "
             f"expected {tiles}" + (" (a kong counts as 3)" if kongs else "")
         )
-    held = [0] * 34
-    for t in concealed:
-        if not 0 <= t < 34:
-            raise ScoringError(f"{field}: not a tile: {t!r}")
-        held[t] += 1
-    for m in melds:
-        held[m.tile] += m.size
-    if max(held) > 4:
-        t = next(t for t in range(34) if held[t] > 4)
-        raise ScoringError(f"{field}: {held[t]} copies of {tile_name(t)}: a set has only 4 (a fifth copy)")
+    # The common case, parsed tiles and no meld: no tile 5 times in the sorted tiles. Else count them all.
+    ordered = sorted(concealed) if parsed else None
+    if ordered is None or melds or any(map(eq, ordered, ordered[4:])):
+        held = [0] * 34
+        for t in concealed:
+            if not 0 <= t < 34:
+                raise ScoringError(f"{field}: not a tile: {t!r}")
+            held[t] += 1
+        for m in melds:
+            held[m.tile] += m.size
+        if max(held) > 4:
+            t = next(t for t in range(34) if held[t] > 4)
+            raise ScoringError(
+                f"{field}: {held[t]} copies of {tile_name(t)}: a set has only 4 (a fifth copy)"
+            )
     if winning_tile is not None:
         if tiles == 13:
             raise ScoringError(f"{field}: a waiting hand (13 tiles) has no winning tile")
@@ -173,6 +185,14 @@ def validate_hand(
             raise ScoringError(
                 f"{field}: winning tile {tile_name(winning_tile)} is not among the concealed tiles"
             )
+    if ordered is None:
+        ordered = sorted(concealed)
+    try:
+        plain = _CANONICAL_FLOWERS.issuperset(flowers) and len(set(flowers)) == len(flowers)
+    except TypeError:  # something unhashable: the loop below names it
+        plain = False
+    if plain:  # canonical names, each once: nothing to check or rename
+        return Hand(tuple(ordered), tuple(melds), tuple(flowers), winning_tile)
     seen: dict[str, int] = {}
     canon: list[str] = []
     for name in flowers:
@@ -190,7 +210,7 @@ def validate_hand(
                 f"{field}: too many {flower}: the set has {copies} {'copy' if copies == 1 else 'copies'}"
             )
         canon.append(flower)
-    return Hand(tuple(sorted(concealed)), tuple(melds), tuple(canon), winning_tile)
+    return Hand(tuple(ordered), tuple(melds), tuple(canon), winning_tile)
 
 
 def _parse_meld(text: str, open_at: int, close_at: int, field: str) -> Meld:
@@ -321,7 +341,7 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
         winning = concealed[-1]
     if not concealed and not melds:
         raise ScoringError(f"{field}: no tiles")
-    return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field)
+    return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field, parsed=True)
 
 
 def render_meld(meld: Meld) -> str:
@@ -359,6 +379,10 @@ def render_hand(hand: Hand) -> str:
 
 def _json_tiles(obj: Mapping[str, Any], key: str, where: str) -> list[Tile]:
     value = obj.get(key)
+    if type(value) is str:
+        tiles = parse_plain(value)  # the common plain ASCII form; anything else gets the full parser
+        if tiles is not None:
+            return tiles
     if not isinstance(value, str):
         raise ScoringError(f"{where}.{key}: expected a string of tiles such as '555p'")
     return parse_tiles(value, field=f"{where}.{key}")
@@ -421,7 +445,9 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
     flowers = obj.get("flowers") or []
     if not isinstance(flowers, list) or not all(isinstance(f, str) for f in flowers):
         raise ScoringError(f"{field}.flowers: expected a list of flower names such as ['中', '春']")
-    return validate_hand(concealed, melds, _split_flowers(flowers, field), winning, tiles=tiles, field=field)
+    if not _CANONICAL_FLOWERS.issuperset(flowers):  # else each name is one canonical flower already
+        flowers = _split_flowers(flowers, field)
+    return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field, parsed=True)
 
 
 def hand_to_json(hand: Hand) -> dict[str, Any]:

@@ -43,8 +43,15 @@ def _tile_label(tile: int) -> str:
 def flower_copies(rules: str, round_wind: str) -> Mapping[str, int]:
     """The flower tiles of a rule set (宿州: with the 令风 of the round) and their number of copies."""
     if rules == SUZHOU_ANHUI:
-        return {**ANHUI_FLOWERS, WIND_FLOWER_NAME[round_wind]: 4}
+        copies = _ANHUI_BY_ROUND.get(round_wind)
+        if copies is None:
+            copies = {**ANHUI_FLOWERS, WIND_FLOWER_NAME[round_wind]: 4}
+            _ANHUI_BY_ROUND[round_wind] = copies
+        return copies
     return SUZHOU_FLOWERS
+
+
+_ANHUI_BY_ROUND: dict[str, Mapping[str, int]] = {}
 
 
 def is_playing_tile(rules: str, tile: int, round_wind: str) -> bool:
@@ -57,7 +64,8 @@ def is_playing_tile(rules: str, tile: int, round_wind: str) -> bool:
 def check_hand_tiles(rules: str, hand: Hand, round_wind: str, *, field: str) -> None:
     """Reject flower tiles among the playing tiles and flowers the rule set does not have."""
     limit = SEAT_WIND[round_wind] if rules == SUZHOU_ANHUI else DRAGONS[0]
-    if all(tile < limit for tile in hand.concealed) and all(meld.tile < limit for meld in hand.melds):
+    concealed = hand.concealed
+    if (not concealed or max(concealed) < limit) and all(meld.tile < limit for meld in hand.melds):
         check_flowers(rules, hand.flowers, round_wind, field=f"{field}.flowers")
         return  # the fast path: every tile is below the first possible flower tile
     tiles: list[tuple[str, int]] = [("concealed", tile) for tile in hand.concealed]
@@ -79,6 +87,10 @@ def _seat_of_wind(tile: int) -> str:
 def check_flowers(rules: str, flowers: Iterable[str], round_wind: str, *, field: str) -> None:
     """Every flower must exist in the rule set, no more copies than the set holds."""
     copies = flower_copies(rules, round_wind)
+    if type(flowers) is tuple:  # the common case: each one a flower of the rule set, none twice
+        distinct = set(flowers)
+        if len(distinct) == len(flowers) and copies.keys() >= distinct:
+            return
     seen: dict[str, int] = {}
     for name in flowers:
         seen[name] = seen.get(name, 0) + 1

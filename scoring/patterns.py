@@ -37,8 +37,8 @@ class WinContext:
     """
 
     __slots__ = ("all_pungs", "chows", "decomposition", "exposed", "flags", "flowers", "honours",
-                 "is_dealer", "melds", "options", "rules", "seven_pairs", "suits", "win_type", "wind_pair",
-                 "wind_triplets")
+                 "is_dealer", "melds", "options", "rules", "seven_pairs", "suits", "win_type", "wind_anke",
+                 "wind_pair", "wind_triplets")
 
     def __init__(self, rules: str, options: Mapping[str, OptionValue], win_type: WinType, is_dealer: bool,
                  melds: tuple[Meld, ...], flowers: tuple[str, ...], decomposition: Decomposition,
@@ -68,6 +68,7 @@ class WinContext:
                 suits.add(tile // 9)
             else:
                 honours = True
+        self.wind_anke = winds  # concealed wind triplets (风暗刻)
         exposed = False
         for meld in melds:
             tile = meld.tile

@@ -11,7 +11,7 @@ from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
 from scoring.patterns import TERMS, Flags, WinType, find_pattern, term_name
-from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, resolve_rules, ruleset, validate_options
+from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, ruleset, validate_options
 from scoring.score import (
     Declared,
     Table,
@@ -124,9 +124,9 @@ def _opt_seat(value: Any, field: str) -> str | None:
 
 def _bool(obj: Mapping[str, Any], key: str, field: str) -> bool:
     value = obj.get(key, False)
-    if value is None:
+    if value is None or value is False:
         return False
-    if not isinstance(value, bool):
+    if value is not True:
         raise ScoringError(f"{field}{key}: expected true or false, got {value!r}")
     return value
 
@@ -134,6 +134,8 @@ def _bool(obj: Mapping[str, Any], key: str, field: str) -> bool:
 def _int(obj: Mapping[str, Any], key: str, field: str, default: int, minimum: int,
          maximum: int | None = None) -> int:
     value = obj.get(key, default)
+    if type(value) is int and value >= minimum and (maximum is None or value <= maximum):
+        return value
     if value is None:
         value = default
     if isinstance(value, bool) or not isinstance(value, int):
@@ -207,51 +209,63 @@ def _hand(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Hand:
     return hand
 
 
+_WIN_SUFFIXES = ("", ".winner", ".wild", ".hand", ".declared", ".flags")
+_WIN_FIELDS = [tuple(f"wins[{index}]{suffix}" for suffix in _WIN_SUFFIXES) for index in range(4)]
+
+
 def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
-    field = f"wins[{index}]"
-    if not isinstance(raw, Mapping):
+    names = _WIN_FIELDS[index] if index < 4 else tuple(f"wins[{index}]{suffix}" for suffix in _WIN_SUFFIXES)
+    field = names[0]
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object with winner, type, hand or declared")
-    _unknown_keys(raw, _WIN_KEYS, field)
+    if not _WIN_KEYS.issuperset(raw):
+        _unknown_keys(raw, _WIN_KEYS, field)
     if "winner" not in raw:
         raise ScoringError(f"{field}.winner: missing")
-    winner = _seat(raw["winner"], f"{field}.winner")
+    winner = _seat(raw["winner"], names[1])
     win_type = raw.get("type")
     if win_type not in _WIN_TYPES:
         raise ScoringError(f"{field}.type: expected self_draw, discard or rob_kong, got {win_type!r}")
-    has_hand = raw.get("hand") is not None
-    has_declared = raw.get("declared") is not None
-    if has_hand == has_declared:
+    raw_hand = raw.get("hand")
+    raw_declared = raw.get("declared")
+    if (raw_hand is None) == (raw_declared is None):
         raise ScoringError(f"{field}: give exactly one of 'hand' (the tiles) or 'declared' (the quick entry)")
-    wild = None if raw.get("wild") is None else _one_tile(raw.get("wild"), f"{field}.wild")
-    check_wild(rule.id, wild, round_wind, field=f"{field}.wild")
-    hand = _hand(raw["hand"], rule, round_wind, f"{field}.hand") if has_hand else None
-    declared = _declared(raw["declared"], rule, round_wind, f"{field}.declared") if has_declared else None
-    flags = _flags(raw.get("flags"), f"{field}.flags")
-    return WinEntry(winner, cast(WinType, win_type), hand, declared, flags, wild, field)
+    wild = None
+    if raw.get("wild") is not None:
+        wild = _one_tile(raw["wild"], names[2])
+        check_wild(rule.id, wild, round_wind, field=names[2])
+    hand = None if raw_hand is None else _hand(raw_hand, rule, round_wind, names[3])
+    declared = None if raw_declared is None else _declared(raw_declared, rule, round_wind, names[4])
+    raw_flags = raw.get("flags")
+    flags = _NO_FLAGS if raw_flags is None else _flags(raw_flags, names[5])
+    return WinEntry(winner, win_type, hand, declared, flags, wild, field)
 
 
 def parse_request(request: Any) -> ScoreRequest:
     """Validate a §3 request; every problem is a ScoringError naming the field."""
-    if not isinstance(request, Mapping):
+    if type(request) is not dict and not isinstance(request, Mapping):
         raise ScoringError("request: expected a JSON object")
-    _unknown_keys(request, _REQUEST_KEYS, "")
-    rule = ruleset(resolve_rules(request.get("rules", SUZHOU)))
-    options = validate_options(rule.id, request.get("options"))
+    if not _REQUEST_KEYS.issuperset(request):
+        _unknown_keys(request, _REQUEST_KEYS, "")
+    get = request.get
+    rule = ruleset(get("rules", SUZHOU))
+    options = validate_options(rule.id, get("options"))
     stake = _int(request, "stake", "", 1, 1)
-    dealer = _seat(request.get("dealer", "E"), "dealer")
-    round_wind = _seat(request.get("round_wind", "E"), "round_wind")
-    streak = _int(request, "streak", "", 0, 0)
-    diling = _bool(request, "diling", "") and rule.id == SUZHOU
-    hand_number = _int(request, "hand_number", "", 1, 1)
-    first_dealer = _seat(request.get("first_dealer", "E"), "first_dealer")
-    event = request.get("event", "win")
+    dealer = _seat(get("dealer", "E"), "dealer")
+    # Keys a request often leaves out are read only when present (absent means the default).
+    round_wind = "E" if "round_wind" not in request else _seat(get("round_wind", "E"), "round_wind")
+    streak = 0 if get("streak") is None else _int(request, "streak", "", 0, 0)
+    diling = get("diling") is not None and _bool(request, "diling", "") and rule.id == SUZHOU
+    hand_number = 1 if get("hand_number") is None else _int(request, "hand_number", "", 1, 1)
+    first_dealer = "E" if "first_dealer" not in request else _seat(get("first_dealer", "E"), "first_dealer")
+    event = get("event", "win")
     if event not in ("win", "draw", "escape"):
         raise ScoringError(f"event: expected win, draw or escape, got {event!r}")
     raw_wins = request.get("wins") or []
     if not isinstance(raw_wins, list):
         raise ScoringError("wins: expected a list")
-    discarder = _opt_seat(request.get("discarder"), "discarder")
-    escaper = _opt_seat(request.get("escaper"), "escaper")
+    discarder = _opt_seat(get("discarder"), "discarder")
+    escaper = None if get("escaper") is None else _seat(get("escaper"), "escaper")
     if event != "win" and raw_wins:
         raise ScoringError(f"wins: a {event} has no wins")
     if event == "escape" and escaper is None:
@@ -260,10 +274,10 @@ def parse_request(request: Any) -> ScoreRequest:
         raise ScoringError("escaper: only an escape has an escaper")
     if event == "win" and not raw_wins:
         raise ScoringError("wins: a win needs at least one entry")
-    wins = tuple(_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins))
+    wins = tuple([_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins)])
+    baozi = get("baozi") is not None and _bool(request, "baozi", "") and rule.id == SUZHOU
     parsed = ScoreRequest(rule, options, stake, dealer, streak, diling, round_wind, hand_number, first_dealer,
-                          _bool(request, "baozi", "") and rule.id == SUZHOU, cast(Event, event), discarder,
-                          escaper, wins, table_for(rule, options))
+                          baozi, event, discarder, escaper, wins, table_for(rule, options))
     if event == "win":
         _check_wins(parsed)
     elif discarder is not None:
@@ -273,16 +287,16 @@ def parse_request(request: Any) -> ScoreRequest:
 
 def _check_wins(req: ScoreRequest) -> None:
     """The cross-field rules: discarder, several winners, flags that must agree with the win."""
-    winners = [win.winner for win in req.wins]
-    if len(set(winners)) != len(winners):
-        raise ScoringError("wins: the same winner twice")
-    types = {win.type for win in req.wins}
-    if len(req.wins) > 1 and (len(types) > 1 or types == {"self_draw"}):
-        raise ScoringError("wins: several winners only on one discard (all 'discard') or one robbed kong "
-                           "(all 'rob_kong')")
+    if len(req.wins) > 1:
+        winners = [win.winner for win in req.wins]
+        if len(set(winners)) != len(winners):
+            raise ScoringError("wins: the same winner twice")
+        types = {win.type for win in req.wins}
+        if len(types) > 1 or types == {"self_draw"}:
+            raise ScoringError("wins: several winners only on one discard (all 'discard') or one robbed "
+                               "kong (all 'rob_kong')")
     for win in req.wins:
         f = win.flags
-        where = f"{win.field}.flags"
         if win.type == "self_draw":
             if req.discarder is not None:
                 raise ScoringError(f"discarder: {win.field} is a self-draw, which has no discarder")
@@ -292,6 +306,11 @@ def _check_wins(req: ScoreRequest) -> None:
                 raise ScoringError(f"discarder: a {win.type} win needs {what}")
             if req.discarder == win.winner:
                 raise ScoringError(f"discarder: {req.discarder} is also the winner of {win.field}")
+        if f is _NO_FLAGS:  # no flags given: of the checks below only the winning tile's applies
+            if win.hand is not None and win.hand.winning_tile is None:
+                raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
+            continue
+        where = f"{win.field}.flags"
         replacement = f.after_kong or f.after_flower or f.kong_fed_by is not None
         if replacement and win.type != "self_draw":
             raise ScoringError(f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw")

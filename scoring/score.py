@@ -8,8 +8,9 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from scoring.decompose import decompositions, plain_decompositions
 from scoring.errors import ScoringError
-from scoring.items import Item, hand_item_counts, is_playing_tile, item_list, meld_item_counts, soft_hua
+from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, soft_hua
 from scoring.patterns import PATTERNS, Flags, Predicate, WinContext, WinType
 from scoring.rules import SUZHOU, OptionValue, RuleSet, ruleset
 
@@ -33,9 +34,9 @@ class Declared:
     patterns: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WinScore:
-    """What one winner scores per payer, before settlement multipliers other than its own.
+    """What one winner scores per payer, before settlement multipliers other than its own (read-only).
 
     `hua` is T (苏州) or f (宿州); `doubled` is the 大吊车 ×2 of option dadiaoche="x2".
     """
@@ -64,6 +65,7 @@ class Table:
     discard_need: int
     counts_soft: bool
     self_draw_only: bool
+    supersedes: bool  # some pattern of the table supersedes another (the extended list)
 
 
 def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
@@ -105,7 +107,7 @@ def _table(rules: str, option_items: tuple[tuple[str, OptionValue], ...]) -> Tab
     return Table(rule, MappingProxyType(options), MappingProxyType(ordered), predicates,
                  2 if options.get("qidui", "15x2") == "15x2" else 1, options.get("dadiaoche") == "x2",
                  self_need, discard_need, bool(options.get("threshold_counts_soft")),
-                 bool(options.get("self_draw_only")))
+                 bool(options.get("self_draw_only")), any(PATTERNS[pid].supersedes for pid in ordered))
 
 
 def _drop_superseded(found: list[str]) -> list[str]:
@@ -118,7 +120,8 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
     """Turn found patterns (in table order) and 花 item counts into T or f and the allowed verdict."""
     rule = table.rule
     values = table.values
-    found = _drop_superseded(found)
+    if table.supersedes:
+        found = _drop_superseded(found)
     items = [Item(pid, values[pid]) for pid in found]
     if rule.id == SUZHOU:
         seven_pairs = "qidui" in found or "haohua_qidui" in found
@@ -164,8 +167,6 @@ def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_
     `hand` is a validated Hand (from `parse_hand`, `hand_from_json` or `validate_hand`: sorted concealed
     tiles, no fifth copy).
     """
-    from scoring.decompose import decompositions, plain_decompositions
-
     if wild is None:
         splits: list[Decomposition] = plain_decompositions(hand.concealed, len(hand.concealed) == 14)
     else:
@@ -181,7 +182,11 @@ def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_
             continue  # a 混子 stands for playing tiles only, never for a flower
         ctx = WinContext(rule.id, table.options, win_type, is_dealer, hand.melds, hand.flowers, split, flags)
         found = [pid for pid, predicate in predicates if predicate(ctx)]
-        score = _score(table, win_type, flags, found, hand_item_counts(rule.id, hand, split, melded))
+        counts = melded
+        if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻 (hand_item_counts, shared facts)
+            counts = dict(melded)
+            counts["feng_anke"] = counts.get("feng_anke", 0) + ctx.wind_anke
+        score = _score(table, win_type, flags, found, counts)
         if best is None or _better(score, best):
             best = score
     if best is None:

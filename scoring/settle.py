@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scoring.patterns import WinType
 from scoring.rules import OptionValue
@@ -20,16 +20,19 @@ def next_seat(seat: str) -> str:
 
 def seats_after(seat: str) -> list[str]:
     """The other three seats in turn order, starting from the seat after `seat`."""
-    start = SEATS.index(seat)
-    return [SEATS[(start + step) % 4] for step in (1, 2, 3)]
+    return list(_AFTER[seat])
+
+
+_AFTER: dict[str, tuple[str, ...]] = {
+    seat: tuple(SEATS[(start + step) % 4] for step in (1, 2, 3)) for start, seat in enumerate(SEATS)
+}
 
 
 def zero_payments() -> dict[str, int]:
-    return dict.fromkeys(SEATS, 0)
+    return {"E": 0, "S": 0, "W": 0, "N": 0}
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(NamedTuple):
     """One win settled: the factor on T/f and what each payer hands the winner, in stake units."""
 
     multiplier: int
@@ -64,7 +67,7 @@ def settle_suzhou(win_type: WinType, winner: str, discarder: str | None, hua: in
     """
     amount = stake * hua * multiplier
     if win_type == "self_draw" and kong_fed_by is None:
-        return Settlement(multiplier, dict.fromkeys(seats_after(winner), amount))
+        return Settlement(multiplier, dict.fromkeys(_AFTER[winner], amount))
     payer = kong_fed_by if win_type == "self_draw" else discarder
     assert payer is not None
     return Settlement(multiplier, {payer: amount})

@@ -292,7 +292,7 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
     """
     if not isinstance(text, str):
         raise ScoringError(f"{field}: expected a string of tiles, got {type(text).__name__}")
-    fast = _parse_plain(text)
+    fast = parse_plain(text)
     if fast is not None:
         return fast
     tiles: list[Tile] = []
@@ -314,7 +314,7 @@ _PLAIN_GROUPS: dict[str, tuple[Tile, ...]] = {}  # "123m" -> (0, 1, 2), filled o
 _plain_findall: list[Any] = []  # the compiled group pattern's findall, built on first use
 
 
-def _parse_plain(text: str) -> list[Tile] | None:
+def parse_plain(text: str) -> list[Tile] | None:
     """The common case, plain ASCII like "123m 456p 77z", quickly; None means "use the full scanner"."""
     if not _plain_findall:
         import re
