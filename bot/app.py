@@ -16,8 +16,6 @@ from telegram.ext import (
     ContextTypes,
     InvalidCallbackData,
     MessageHandler,
-    PersistenceInput,
-    PicklePersistence,
     TypeHandler,
     filters,
 )
@@ -27,6 +25,7 @@ from bot.commands import COMMANDS, bot_commands
 from bot.handlers import errors, flow, recording, rules, session, table
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
+from bot.persistence import CodecError, DatabasePersistence
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -34,7 +33,10 @@ log = logging.getLogger(__name__)
 CONSOLE_TOKEN = "123456:console-mode-no-token"  # syntactically valid; only ever sent to the in-process API
 RATE_LIMIT_RETRIES = 3  # a flood-control RetryAfter is waited out and retried this often
 RECENT_UPDATES = 2048  # update ids remembered to drop a redelivered update
-STATE_FILE = "bot-state.pickle"  # under data_dir: button callback data and per-chat card ids
+SAVE_GROUP = 1000  # the last handler group: writes the state the update changed
+PERSISTENCE_INTERVAL = 60.0  # PTB's own periodic save (each update also saves right away, SAVE_GROUP)
+# The objects behind inline buttons, stored as JSON by bot.persistence (register every new button type).
+CALLBACK_TYPES: tuple[type, ...] = (recording.PendingPress, flow.HuFlow, table.JoinPress, rules.RulesPress)
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
@@ -54,22 +56,23 @@ def make_ledger(settings: Settings) -> LedgerService:
     )
 
 
-def make_persistence(settings: Settings) -> PicklePersistence[Any, Any, Any]:
-    """What must outlive a restart besides the database: the objects behind inline buttons (so a
-    Confirm under a preview still works after the bot restarts) and each chat's pinned-card message id.
+def make_persistence(ledger: LedgerService) -> DatabasePersistence:
+    """The bot's own state in the ledger's database (tables of migration 0002), shared by every worker:
+    the objects behind inline buttons (a Confirm under a preview works after a restart and on another
+    worker) and chat_data (each chat's pinned-card message id, cached language and settings).
     Hands, players and pending entries are in the ledger, never here."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return PicklePersistence(
-        filepath=settings.data_dir / STATE_FILE,
-        store_data=PersistenceInput(bot_data=False, chat_data=True, user_data=False, callback_data=True),
-        update_interval=30,
-    )
+    persistence = DatabasePersistence(ledger.engine, callback_types=CALLBACK_TYPES,
+                                      update_interval=PERSISTENCE_INTERVAL)
+    persistence.check_schema()
+    return persistence
 
 
 async def drop_redelivered(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Stop an update already handled by this process (Telegram redelivers when an answer got lost).
     Writes are idempotent in the ledger too; this keeps a second preview or reply from appearing."""
     seen: dict[int, None] = context.bot_data.setdefault("recent_updates", {})
+    if errors.is_redispatched(context, update):
+        return  # a button press resolved from the database, handled again on purpose
     if update.update_id in seen:
         log.info("dropping redelivered update %s", update.update_id)
         raise ApplicationHandlerStop
@@ -77,6 +80,21 @@ async def drop_redelivered(update: Update, context: ContextTypes.DEFAULT_TYPE) -
     if len(seen) > RECENT_UPDATES:
         for old in list(seen)[: len(seen) - RECENT_UPDATES]:
             del seen[old]
+
+
+async def save_after_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Write what this update changed (its chat's data, new or used keyboards) before the next update:
+    another worker, or this one after a crash, then finds the card id and the buttons in the database."""
+    application = context.application
+    chat = update.effective_chat
+    if chat is not None:
+        application.mark_data_for_update_persistence(chat_ids=chat.id)
+    try:
+        await application.update_persistence()
+    except CodecError:
+        raise  # a value of an unregistered type: a bug to see, not to hide
+    except Exception as exc:  # the ledger holds everything that counts; PTB retries at its interval
+        log.warning("could not save the bot state after update %s: %s", update.update_id, exc)
 
 
 def register_handlers(application: AnyApplication) -> None:
@@ -92,6 +110,7 @@ def register_handlers(application: AnyApplication) -> None:
     application.add_handler(CallbackQueryHandler(rules.rules_pressed, pattern=rules.RulesPress))
     application.add_handler(CallbackQueryHandler(errors.stale_button, pattern=InvalidCallbackData))
     application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))
+    application.add_handler(TypeHandler(Update, save_after_update), group=SAVE_GROUP)
     application.add_error_handler(errors.error_handler)
 
 
@@ -112,8 +131,8 @@ def build_application(
     ledger: LedgerService | None = None,
 ) -> AnyApplication:
     """The real Application: token (or a console placeholder), Bot API base URL, rate limiter, arbitrary
-    callback data kept across restarts, the ledger in `bot_data["ledger"]` (built from the settings unless
-    given), every handler, the persistent jobs and the command menu.
+    callback data and chat_data kept in the database (bot.persistence), the ledger in `bot_data["ledger"]`
+    (built from the settings unless given), every handler, the persistent jobs and the command menu.
 
     `request` / `get_updates_request` replace PTB's HTTP transport (the in-process Bot API of console mode
     and the tests)."""
@@ -125,15 +144,16 @@ def build_application(
         if base.rstrip("/").endswith("/bot"):
             builder = builder.base_file_url(base.rstrip("/")[: -len("/bot")] + "/file/bot")
     builder = builder.rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+    ledger = ledger if ledger is not None else make_ledger(settings)
     builder = builder.arbitrary_callback_data(True).post_init(post_init)
-    builder = builder.persistence(make_persistence(settings))
+    builder = builder.persistence(make_persistence(ledger))
     if request is not None:
         builder = builder.request(request)
     if get_updates_request is not None:
         builder = builder.get_updates_request(get_updates_request)
     application = builder.build()
     application.bot_data["settings"] = settings
-    application.bot_data["ledger"] = ledger if ledger is not None else make_ledger(settings)
+    application.bot_data["ledger"] = ledger
     register_handlers(application)
     setup_jobs(application)  # the persistent job store: confirmation expiry, idle auto-end, weekly post
     return application

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +15,13 @@ from bot.ledger.results import SEATS, HandRecord, SessionInfo
 from bot.render import CARD_HANDS, table_card
 
 log = logging.getLogger(__name__)
+
+# chat_data (stored as JSON by bot.persistence, shared by every worker):
+CARDS = "cards"  # {str(session id): message id of its card}
+PIN_REFUSED = "pin_refused"  # [session ids whose "cannot pin" was said]
+CARD_TOKEN = "card_token"  # changes whenever a process renders the card from rows it changed or re-read
+# bot_data (this process only): chat id → (card token, CardRows) the rows behind the card as last rendered
+CARD_ROWS = "card_rows"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,17 +72,28 @@ def _load_rows(ledger: Any, session_id: int) -> CardRows:
 
 
 async def card_rows(turn: Turn, session: SessionInfo, added: HandRecord | None) -> CardRows:
-    """The card's rows: the cached ones plus `added`, or read afresh from the ledger."""
+    """The card's rows: this process's cached ones plus `added`, or read afresh from the ledger.
+
+    The cache is used only while the chat's card token is the one this process set with it: any other
+    worker that changes the card sets a new token, so its undo or edit is never hidden by a stale cache."""
     chat_data = turn.context.application.chat_data[turn.chat_id]
-    cached = chat_data.get("card_rows")
-    if isinstance(cached, CardRows) and cached.session_id == session.id:
+    caches: dict[int, tuple[str, CardRows]] = turn.context.bot_data.setdefault(CARD_ROWS, {})
+    token, cached = caches.get(turn.chat_id, ("", None))
+    if cached is not None and cached.session_id == session.id and token == chat_data.get(CARD_TOKEN):
         if added is None and not session.hands_played and not cached.rows:
             return cached  # lobby changes: no rows yet
         if added is not None and cached.add(added):
+            _remember(turn, cached)
             return cached
     fresh = await turn.run(_load_rows, turn.ledger, session.id)
-    chat_data["card_rows"] = fresh
+    _remember(turn, fresh)
     return fresh
+
+
+def _remember(turn: Turn, rows: CardRows) -> None:
+    token = secrets.token_hex(6)
+    turn.context.application.chat_data[turn.chat_id][CARD_TOKEN] = token
+    turn.context.bot_data.setdefault(CARD_ROWS, {})[turn.chat_id] = (token, rows)
 
 
 async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
@@ -82,15 +101,16 @@ async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
     """Edit the session's card in place (or post and pin it when there is none yet, or `new`).
 
     `added` is the row just recorded (the card then needs no ledger read). The card's message id lives
-    in chat_data. If the bot may not pin, it says so once per session and goes on; if the old card
-    cannot be edited (deleted, too old), a fresh one is posted.
+    in chat_data (in the database, read fresh at the start of each update: bot.persistence). If the bot
+    may not pin, it says so once per session and goes on; if the old card cannot be edited (deleted, too
+    old), a fresh one is posted.
     """
     rows = await card_rows(turn, session, added)
     text = table_card(turn.lang, session, rows.recent, rows.totals, rows.rows)
     markup = lobby_markup(turn, session)
     chat_data = turn.context.application.chat_data[turn.chat_id]
-    cards: dict[int, int] = chat_data.setdefault("cards", {})
-    message_id = cards.get(session.id)
+    cards: dict[str, int] = chat_data.setdefault(CARDS, {})
+    message_id = cards.get(str(session.id))
     bot = turn.context.bot
     if message_id is not None and not new:
         try:
@@ -103,31 +123,34 @@ async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
             log.info("table card %s of chat %s not editable (%s): posting a new one", message_id,
                      turn.chat_id, exc)
     message = await turn.say(text, markup)
-    cards[session.id] = message.message_id
+    cards[str(session.id)] = message.message_id
     await save_state(turn)  # the card id must survive even a hard kill, or a restart pins a second card
     if not session.is_open:
         return
     try:
         await bot.pin_chat_message(turn.chat_id, message.message_id, disable_notification=True)
     except TelegramError as exc:
-        refused: set[int] = chat_data.setdefault("pin_refused", set())
+        refused: list[int] = chat_data.setdefault(PIN_REFUSED, [])
         log.info("cannot pin in chat %s: %s", turn.chat_id, exc)
         if session.id not in refused:
-            refused.add(session.id)
+            refused.append(session.id)
+            await save_state(turn)
             await turn.reply("book.pin_refused")
 
 
 async def save_state(turn: Turn) -> None:
-    """Write the persisted chat data and button objects now instead of at the next interval."""
+    """Write this chat's data and the new button objects to the database now, not only after the update."""
+    application = turn.context.application
     try:
-        await turn.context.application.update_persistence()
+        application.mark_data_for_update_persistence(chat_ids=turn.chat_id)
+        await application.update_persistence()
     except Exception as exc:  # persistence is a convenience; the ledger holds everything that counts
         log.warning("could not save the bot state: %s", exc)
 
 
 async def unpin_card(turn: Turn, session_id: int) -> None:
     """Unpin an ended session's card, so the chat's pin shows the table in play (failures only logged)."""
-    message_id = turn.context.application.chat_data[turn.chat_id].get("cards", {}).get(session_id)
+    message_id = turn.context.application.chat_data[turn.chat_id].get(CARDS, {}).get(str(session_id))
     if message_id is None:
         return
     try:

@@ -4,7 +4,7 @@ python-telegram-bot's `Job` holds the callback and a weak reference to the appli
 pickled the way `SQLAlchemyJobStore` stores jobs. This store keeps, per job, only what rebuilds it: the
 callback's registered name (see `persistent`), chat id, user id, name, JSON data, the trigger (date or cron)
 and the APScheduler options. On load the `telegram.ext.Job` is rebuilt around the registered callback and
-bound to the running `JobQueue`.
+bound to the running `JobQueue`. The table is created by the Alembic migration 0002, not by this store.
 
 Several bot processes may share one database (webhook mode behind a load balancer). APScheduler 3 does not
 coordinate schedulers, so `get_due_jobs` claims each due job with a compare-and-set on its
@@ -27,7 +27,7 @@ from apscheduler.jobstores.base import BaseJobStore, ConflictingIdError
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.util import datetime_to_utc_timestamp, obj_to_ref, utc_timestamp_to_datetime
-from sqlalchemy import Column, Float, MetaData, Table, Text, Unicode, create_engine, select
+from sqlalchemy import Column, Float, MetaData, Table, Text, Unicode, create_engine, inspect, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from telegram.ext import CallbackContext, Job, JobQueue
@@ -170,7 +170,18 @@ class DatabaseJobStore(BaseJobStore):  # type: ignore[misc]
 
     def start(self, scheduler: Any, alias: str) -> None:
         super().start(scheduler, alias)
-        self.table.create(self.engine, checkfirst=True)
+        self.check_table()
+
+    def check_table(self) -> None:
+        """The table comes from the Alembic migrations (0002): applied here when the database has not
+        been migrated yet (a job store opened on a bare URL); a clear error if it is still missing."""
+        if inspect(self.engine).has_table(self.table.name):
+            return
+        from bot.ledger.db import migrate
+
+        migrate(self.engine)
+        if not inspect(self.engine).has_table(self.table.name):
+            raise RuntimeError(f"the job table {self.table.name!r} does not exist after the migrations")
 
     def shutdown(self) -> None:
         if self._owns_engine:

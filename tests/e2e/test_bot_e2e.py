@@ -175,11 +175,11 @@ def test_four_players_play_through_a_kill_and_restart(
             print(f"{c['at'] - calls[0]['at']:7.2f} {c['method']} {c['status']}")
     failed = [c for c in calls if c["status"] != 200 and c["method"] != "getChatMember"]
     assert not failed, failed
-    if pinned["message_id"] != card_before["message_id"]:
-        # PRODUCT.md: one pinned ledger message per session, edited in place. bot/handlers/table.py keeps
-        # the card's message id in chat_data, which does not survive a restart without persistence.
-        pytest.xfail(f"after the restart the bot pinned a second ledger card (#{pinned['message_id']}) "
-                     f"instead of editing #{card_before['message_id']}")
+    # PRODUCT.md: one pinned ledger message per session, edited in place, also across a kill: the card's
+    # message id is in the database (bot.persistence), saved right after the card was posted.
+    assert pinned["message_id"] == card_before["message_id"], (
+        f"after the restart the bot pinned a second ledger card (#{pinned['message_id']}) "
+        f"instead of editing #{card_before['message_id']}")
 
 
 def free_port() -> int:

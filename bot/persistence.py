@@ -1,0 +1,424 @@
+"""`DatabasePersistence`: PTB's button callback data and chat_data kept as JSON in the project's database."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, Text, delete, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
+from telegram.ext import BasePersistence, PersistenceInput
+
+if TYPE_CHECKING:
+    from telegram.ext._utils.types import CDCData, ConversationDict, ConversationKey
+
+log = logging.getLogger(__name__)
+
+# The two tables, created by migration 0002 (bot/ledger/migrations/versions/0002_bot_state_and_jobs.py).
+# They belong to the bot, not to the ledger's models: a MetaData of their own.
+metadata = MetaData()
+callback_data_table = Table(
+    "bot_callback_data",
+    metadata,
+    Column("keyboard_uuid", String(32), primary_key=True),  # PTB's keyboard uuid (uuid4 hex)
+    Column("access_time", Float, nullable=False, index=True),  # last use, UTC seconds
+    Column("buttons", Text, nullable=False),  # JSON: {button uuid: encoded callback object}
+)
+chat_data_table = Table(
+    "bot_chat_data",
+    metadata,
+    Column("chat_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),  # JSON, encoded by `JsonCodec`
+)
+
+KEYBOARD_KEEP_SECONDS = 30 * 24 * 3600.0  # a keyboard unused this long is deleted (its buttons then expire)
+PRUNE_EVERY_SECONDS = 3600.0
+TAG = "__t"  # the key that marks a tagged value in the JSON form
+
+
+class CodecError(TypeError):
+    """A value the JSON codec cannot store or read back (an unregistered type, a malformed document)."""
+
+
+class JsonCodec:
+    """Values as JSON, losslessly, and only of known types.
+
+    JSON natives pass through: None, bool, int, float, str, lists, dicts with str keys (that do not use the
+    key `__t`). Everything else is a tagged object `{"__t": tag, ...}`: `tuple`, `set`, `frozenset`, a dict
+    with other keys (`{"__t": "dict", "items": [[k, v], ...]}`), and instances of the registered frozen
+    dataclasses (`{"__t": "dataclass", "type": "module.QualName", "fields": {...}}`). Any other type, in
+    either direction, raises `CodecError` naming it: nothing unknown is ever stored or instantiated.
+    """
+
+    def __init__(self, types: Iterable[type] = ()) -> None:
+        self.types: dict[str, type] = {}
+        for cls in types:
+            self.register(cls)
+
+    @staticmethod
+    def type_name(cls: type) -> str:
+        """The registry key of a class: its module-qualified name."""
+        return f"{cls.__module__}.{cls.__qualname__}"
+
+    def register(self, cls: type) -> type:
+        """Allow instances of the dataclass `cls` (its fields must be codec values themselves)."""
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+            raise CodecError(f"only dataclasses can be registered, not {cls!r}")
+        name = self.type_name(cls)
+        if self.types.get(name, cls) is not cls:
+            raise CodecError(f"another class is already registered as {name!r}")
+        self.types[name] = cls
+        return cls
+
+    # -- encoding --
+
+    def encode(self, value: Any) -> Any:
+        """`value` as a JSON-ready structure."""
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value
+        if isinstance(value, list):
+            return [self.encode(item) for item in value]
+        if isinstance(value, dict):
+            if all(isinstance(key, str) for key in value) and TAG not in value:
+                return {key: self.encode(item) for key, item in value.items()}
+            return {TAG: "dict", "items": [[self.encode(k), self.encode(v)] for k, v in value.items()]}
+        if isinstance(value, tuple) and type(value) is tuple:
+            return {TAG: "tuple", "items": [self.encode(item) for item in value]}
+        if isinstance(value, (set, frozenset)):
+            items = [self.encode(item) for item in value]
+            items.sort(key=lambda item: json.dumps(item, sort_keys=True))  # a stable text for equal sets
+            return {TAG: type(value).__name__, "items": items}
+        cls = type(value)
+        name = self.type_name(cls)
+        if self.types.get(name) is cls:
+            fields = {f.name: self.encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            return {TAG: "dataclass", "type": name, "fields": fields}
+        raise CodecError(f"cannot store a {name} as JSON: register the dataclass with the persistence "
+                         f"(bot/app.py CALLBACK_TYPES) or store plain values")
+
+    def dumps(self, value: Any) -> str:
+        """`value` as JSON text (compact, keys sorted, so equal values give equal text)."""
+        return json.dumps(self.encode(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    # -- decoding --
+
+    def decode(self, obj: Any) -> Any:
+        """Inverse of `encode`."""
+        if obj is None or isinstance(obj, (bool, int, float, str)):
+            return obj
+        if isinstance(obj, list):
+            return [self.decode(item) for item in obj]
+        if not isinstance(obj, dict):
+            raise CodecError(f"not a JSON value: {obj!r}")
+        if TAG not in obj:
+            return {key: self.decode(item) for key, item in obj.items()}
+        tag = obj[TAG]
+        if tag == "dict":
+            return {self._key(self.decode(k)): self.decode(v) for k, v in obj["items"]}
+        if tag == "tuple":
+            return tuple(self.decode(item) for item in obj["items"])
+        if tag == "set":
+            return {self._key(self.decode(item)) for item in obj["items"]}
+        if tag == "frozenset":
+            return frozenset(self._key(self.decode(item)) for item in obj["items"])
+        if tag == "dataclass":
+            name = obj.get("type")
+            cls = self.types.get(name) if isinstance(name, str) else None
+            if cls is None:
+                raise CodecError(f"stored object of unknown type {name!r}: not a registered dataclass")
+            fields = obj.get("fields")
+            expected = {f.name for f in dataclasses.fields(cls) if f.init}
+            if not isinstance(fields, dict) or set(fields) != expected:
+                got = sorted(fields) if isinstance(fields, dict) else fields
+                raise CodecError(f"stored {name} has fields {got}, the class has {sorted(expected)}")
+            return cls(**{key: self.decode(item) for key, item in fields.items()})
+        raise CodecError(f"unknown tag {tag!r} in stored JSON")
+
+    @staticmethod
+    def _key(value: Any) -> Any:
+        try:
+            hash(value)
+        except TypeError as exc:
+            raise CodecError(f"stored dict key or set item {value!r} is not hashable") from exc
+        return value
+
+    def loads(self, text: str) -> Any:
+        """Inverse of `dumps`."""
+        try:
+            obj = json.loads(text)
+        except ValueError as exc:
+            raise CodecError(f"stored value is not JSON: {exc}") from exc
+        return self.decode(obj)
+
+
+Keyboard = tuple[str, float, dict[str, object]]
+
+
+def _upsert(conn: Connection, table: Table, rows: list[dict[str, Any]], keys: list[str],
+            update: list[str]) -> None:
+    """INSERT … ON CONFLICT DO UPDATE (SQLite and PostgreSQL): one statement, safe for many processes."""
+    if not rows:
+        return
+    dialect = conn.dialect.name
+    if dialect == "postgresql":
+        pg_stmt = postgresql.insert(table).values(rows)
+        conn.execute(pg_stmt.on_conflict_do_update(
+            index_elements=keys, set_={name: pg_stmt.excluded[name] for name in update}))
+    elif dialect == "sqlite":
+        lite_stmt = sqlite.insert(table).values(rows)
+        conn.execute(lite_stmt.on_conflict_do_update(
+            index_elements=keys, set_={name: lite_stmt.excluded[name] for name in update}))
+    else:
+        raise RuntimeError(f"DatabasePersistence supports SQLite and PostgreSQL, not {dialect}")
+
+
+class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """PTB persistence of arbitrary callback data and chat_data in two tables of the bot's database.
+
+    Several processes (webhook workers) may share the database:
+
+    - **Callback data** is one row per keyboard (`bot_callback_data`), written by upsert when a keyboard
+      is new or was used, never by rewriting the whole cache, so workers do not overwrite each other. A
+      worker that meets a button it does not know reloads that keyboard with `load_keyboard` (the stale
+      button handler in bot/handlers/errors.py does). Keyboards unused for `keep_seconds` are deleted.
+      PTB's map of callback query id → keyboard (only for `drop_callback_data`) stays in memory.
+    - **chat_data** is one row per chat and key (`bot_chat_data`). `refresh_chat_data`, which PTB calls
+      before each update and job of a chat, merges the rows into memory: a key another process changed
+      since this one last read or wrote it takes the stored value; a key only changed here keeps the
+      local value until `update_chat_data` writes it (only the changed keys, by upsert). Keys are
+      written whole, so give each independent fact its own key.
+
+    Nothing is pickled: values go through `JsonCodec`, which knows only `callback_types`.
+    bot_data, user_data and conversations are not stored.
+    """
+
+    def __init__(self, engine: Engine, *, callback_types: Iterable[type] = (), update_interval: float = 60,
+                 keep_seconds: float = KEYBOARD_KEEP_SECONDS) -> None:
+        super().__init__(
+            store_data=PersistenceInput(bot_data=False, chat_data=True, user_data=False, callback_data=True),
+            update_interval=update_interval,
+        )
+        self.engine = engine
+        self._write_engine = (engine.execution_options(sqlite_begin="IMMEDIATE")
+                              if engine.dialect.name == "sqlite" else engine)
+        self.codec = JsonCodec(callback_types)
+        self.keep_seconds = keep_seconds
+        self._chat_base: dict[int, dict[str, str]] = {}  # chat → key → JSON as last read or written here
+        self._keyboards: dict[str, float] = {}  # keyboard uuid → access time as last read or written here
+        self._refused: set[str] = set()  # keyboards whose data cannot be stored (logged once)
+        self._pruned_at = 0.0
+
+    def check_schema(self) -> None:
+        """Raise a clear error when migration 0002 has not created the tables."""
+        from sqlalchemy import inspect
+
+        inspector = inspect(self.engine)
+        missing = [t.name for t in (callback_data_table, chat_data_table) if not inspector.has_table(t.name)]
+        if missing:
+            raise RuntimeError(f"tables {missing} are missing: migrate the database "
+                               "(bot.ledger.db.open_database applies the Alembic migrations)")
+
+    # -- callback data --
+
+    async def get_callback_data(self) -> CDCData | None:
+        """The most recently used keyboards (as many as PTB's cache holds), oldest first."""
+        cache = getattr(getattr(self, "bot", None), "callback_data_cache", None)
+        maxsize = int(getattr(cache, "maxsize", 1024))
+        rows = await asyncio.to_thread(self._read_keyboards, maxsize)
+        keyboards: list[Keyboard] = []
+        for uuid, access_time, text in reversed(rows):
+            keyboard = self._decode_keyboard(uuid, access_time, text)
+            if keyboard is not None:
+                keyboards.append(keyboard)
+        return keyboards, {}
+
+    def _read_keyboards(self, limit: int) -> list[Any]:
+        t = callback_data_table
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(t.c.keyboard_uuid, t.c.access_time, t.c.buttons)
+                                     .order_by(t.c.access_time.desc()).limit(limit)).all())
+
+    def _decode_keyboard(self, uuid: str, access_time: float, text: str) -> Keyboard | None:
+        try:
+            buttons = self.codec.loads(text)
+        except CodecError as exc:
+            # Left in place: a newer version of the bot may know the type. Its buttons answer "expired".
+            log.error("cannot read the stored buttons of keyboard %s: %s", uuid, exc)
+            return None
+        if not isinstance(buttons, dict):
+            log.error("stored buttons of keyboard %s are not an object", uuid)
+            return None
+        self._keyboards[uuid] = access_time
+        return uuid, access_time, buttons
+
+    async def load_keyboard(self, keyboard_uuid: str) -> Keyboard | None:
+        """One keyboard read fresh from the database (another worker may have sent it), or None."""
+        t = callback_data_table
+
+        def read() -> Any:
+            with self.engine.connect() as conn:
+                return conn.execute(select(t.c.access_time, t.c.buttons)
+                                    .where(t.c.keyboard_uuid == keyboard_uuid)).first()
+
+        row = await asyncio.to_thread(read)
+        return self._decode_keyboard(keyboard_uuid, row.access_time, row.buttons) if row else None
+
+    async def update_callback_data(self, data: CDCData) -> None:
+        """Upsert the keyboards that are new or were used since the last call; prune old ones hourly."""
+        keyboards, _queries = data
+        rows: list[dict[str, Any]] = []
+        refused: list[str] = []
+        for uuid, access_time, buttons in keyboards:
+            if self._keyboards.get(uuid) == access_time or uuid in self._refused:
+                continue
+            try:
+                text = self.codec.dumps(buttons)
+            except CodecError as exc:
+                self._refused.add(uuid)
+                refused.append(f"{uuid}: {exc}")
+                continue
+            rows.append({"keyboard_uuid": uuid, "access_time": access_time, "buttons": text})
+        now = time.time()
+        prune = now - self._pruned_at >= PRUNE_EVERY_SECONDS
+        if rows or prune:
+            await asyncio.to_thread(self._write_keyboards, rows, now - self.keep_seconds if prune else None)
+            if prune:
+                self._pruned_at = now
+        current = {uuid for uuid, _, _ in keyboards}
+        self._keyboards = {uuid: t for uuid, t in self._keyboards.items() if uuid in current}
+        self._keyboards.update({row["keyboard_uuid"]: row["access_time"] for row in rows})
+        self._refused &= current
+        if refused:
+            raise CodecError("button callback data not stored: " + "; ".join(refused))
+
+    def _write_keyboards(self, rows: list[dict[str, Any]], cutoff: float | None) -> None:
+        t = callback_data_table
+        with self._write_engine.begin() as conn:
+            _upsert(conn, t, rows, ["keyboard_uuid"], ["access_time"])
+            if cutoff is not None:
+                conn.execute(delete(t).where(t.c.access_time < cutoff))
+
+    # -- chat data --
+
+    async def get_chat_data(self) -> dict[int, dict[Any, Any]]:
+        """Every chat's stored data (read once at start; `refresh_chat_data` keeps it current)."""
+        rows = await asyncio.to_thread(self._read_chat_rows, None)
+        result: dict[int, dict[Any, Any]] = {}
+        for chat_id, key, text in rows:
+            value = self._decode_chat_value(chat_id, key, text)
+            if value is not _UNREADABLE:
+                result.setdefault(chat_id, {})[key] = value
+                self._chat_base.setdefault(chat_id, {})[key] = text
+        return result
+
+    def _read_chat_rows(self, chat_id: int | None) -> list[Any]:
+        t = chat_data_table
+        query = select(t.c.chat_id, t.c.key, t.c.value)
+        if chat_id is not None:
+            query = query.where(t.c.chat_id == chat_id)
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).all())
+
+    def _decode_chat_value(self, chat_id: int, key: str, text: str) -> Any:
+        try:
+            return self.codec.loads(text)
+        except CodecError as exc:
+            log.error("cannot read chat_data[%r] of chat %s: %s", key, chat_id, exc)
+            return _UNREADABLE
+
+    async def refresh_chat_data(self, chat_id: int, chat_data: dict[Any, Any]) -> None:
+        """Merge what other processes stored for this chat into `chat_data` (see the class docstring)."""
+        rows = await asyncio.to_thread(self._read_chat_rows, chat_id)
+        remote = {key: text for _, key, text in rows}
+        base = self._chat_base.setdefault(chat_id, {})
+        for key in set(remote) | set(base):
+            stored, known = remote.get(key), base.get(key)
+            if stored == known:
+                continue  # nobody else wrote it: the local value (perhaps not saved yet) stands
+            if stored is None:
+                chat_data.pop(key, None)  # deleted elsewhere
+                del base[key]
+                continue
+            value = self._decode_chat_value(chat_id, key, stored)
+            if value is not _UNREADABLE:
+                chat_data[key] = value
+                base[key] = stored
+
+    async def update_chat_data(self, chat_id: int, data: dict[Any, Any]) -> None:
+        """Write the keys of this chat that changed since they were last read or written here."""
+        base = self._chat_base.get(chat_id, {})
+        texts: dict[str, str] = {}
+        for key, value in data.items():
+            if not isinstance(key, str):
+                raise CodecError(f"chat_data keys must be strings, not {key!r}")
+            texts[key] = self.codec.dumps(value)
+        changed = [{"chat_id": chat_id, "key": key, "value": text}
+                   for key, text in texts.items() if base.get(key) != text]
+        gone = [key for key in base if key not in texts]
+        if not changed and not gone:
+            return
+        await asyncio.to_thread(self._write_chat, chat_id, changed, gone)
+        self._chat_base[chat_id] = texts
+
+    def _write_chat(self, chat_id: int, rows: list[dict[str, Any]], gone: list[str]) -> None:
+        t = chat_data_table
+        with self._write_engine.begin() as conn:
+            _upsert(conn, t, rows, ["chat_id", "key"], ["value"])
+            if gone:
+                conn.execute(delete(t).where(t.c.chat_id == chat_id, t.c.key.in_(gone)))
+
+    async def drop_chat_data(self, chat_id: int) -> None:
+        """Delete every stored key of the chat."""
+        t = chat_data_table
+
+        def drop() -> None:
+            with self._write_engine.begin() as conn:
+                conn.execute(delete(t).where(t.c.chat_id == chat_id))
+
+        await asyncio.to_thread(drop)
+        self._chat_base.pop(chat_id, None)
+
+    # -- not stored --
+
+    async def get_user_data(self) -> dict[int, dict[Any, Any]]:
+        """Not stored."""
+        return {}
+
+    async def get_bot_data(self) -> dict[Any, Any]:
+        """Not stored (bot_data holds the ledger and settings of this process)."""
+        return {}
+
+    async def get_conversations(self, name: str) -> ConversationDict:
+        """Not stored (the bot has no ConversationHandler)."""
+        return {}
+
+    async def update_conversation(self, name: str, key: ConversationKey, new_state: object | None) -> None:
+        """Not stored."""
+
+    async def update_user_data(self, user_id: int, data: dict[Any, Any]) -> None:
+        """Not stored."""
+
+    async def update_bot_data(self, data: dict[Any, Any]) -> None:
+        """Not stored."""
+
+    async def drop_user_data(self, user_id: int) -> None:
+        """Not stored."""
+
+    async def refresh_user_data(self, user_id: int, user_data: dict[Any, Any]) -> None:
+        """Not stored."""
+
+    async def refresh_bot_data(self, bot_data: dict[Any, Any]) -> None:
+        """Not stored."""
+
+    async def flush(self) -> None:
+        """Every write is committed when made: nothing to flush."""
+
+
+_UNREADABLE = object()
