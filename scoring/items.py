@@ -154,20 +154,23 @@ def hand_item_counts(rules: str, hand: Hand, decomposition: Decomposition,
 
 ITEM_ORDER = ("di", "yinghua", "ruanhua", "minggang", "angang", "fengpeng", "feng_anke",
               "feng_minggang", "feng_angang")
-_COUNTED = ITEM_ORDER[1:]
 
 
 def item_list(values: Mapping[str, int], counts: Mapping[str, int], *, yinghua_factor: int = 1,
               base: bool) -> list[Item]:
     """The 花 items in table order: count × value (硬花 × factor for 七对), 底 first when it applies."""
-    items = [Item("di", values["di"])] if base else []
+    items = [_item(Item, ("di", values["di"]))] if base else []
     if counts:
-        for item_id in _COUNTED:
-            count = counts.get(item_id)
+        for item_id in sorted(counts, key=_RANK.__getitem__) if len(counts) > 1 else counts:
+            count = counts[item_id]
             if count:
                 factor = yinghua_factor if item_id == "yinghua" else 1
-                items.append(Item(item_id, count * values[item_id] * factor))
+                items.append(_item(Item, (item_id, count * values[item_id] * factor)))
     return items
+
+
+_RANK = {item_id: rank for rank, item_id in enumerate(ITEM_ORDER)}
+_item = tuple.__new__  # Item(id, hua) without the keyword handling of NamedTuple.__new__ (the hot path)
 
 
 def soft_hua(items: Iterable[Item]) -> int:

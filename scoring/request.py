@@ -11,11 +11,20 @@ from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
 from scoring.patterns import TERMS, Flags, WinType, find_pattern, term_name
-from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, ruleset, validate_options
+from scoring.rules import (
+    SUZHOU,
+    SUZHOU_ANHUI,
+    OptionValue,
+    RuleSet,
+    default_options,
+    ruleset,
+    validate_options,
+)
 from scoring.score import (
     Declared,
     Table,
     WinScore,
+    default_table,
     flags_from_declared,
     score_declared,
     score_hand,
@@ -29,7 +38,6 @@ from scoring.settle import (
     settle_anhui,
     settle_suzhou,
     suzhou_multiplier,
-    zero_payments,
 )
 from scoring.tiles import parse_tiles, tile_name
 
@@ -249,7 +257,13 @@ def parse_request(request: Any) -> ScoreRequest:
         _unknown_keys(request, _REQUEST_KEYS, "")
     get = request.get
     rule = ruleset(get("rules", SUZHOU))
-    options = validate_options(rule.id, get("options"))
+    raw_options = get("options")
+    if raw_options is None or (type(raw_options) is dict and not raw_options):
+        options = default_options(rule.id)
+        table = default_table(rule)
+    else:
+        options = validate_options(rule.id, raw_options)
+        table = table_for(rule, options)
     stake = _int(request, "stake", "", 1, 1)
     dealer = _seat(get("dealer", "E"), "dealer")
     # Keys a request often leaves out are read only when present (absent means the default).
@@ -277,7 +291,7 @@ def parse_request(request: Any) -> ScoreRequest:
     wins = tuple([_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins)])
     baozi = get("baozi") is not None and _bool(request, "baozi", "") and rule.id == SUZHOU
     parsed = ScoreRequest(rule, options, stake, dealer, streak, diling, round_wind, hand_number, first_dealer,
-                          baozi, event, discarder, escaper, wins, table_for(rule, options))
+                          baozi, event, discarder, escaper, wins, table)
     if event == "win":
         _check_wins(parsed)
     elif discarder is not None:
@@ -386,7 +400,7 @@ def _multi_win_off(req: ScoreRequest, scores: list[WinScore]) -> list[WinScore]:
 
 def score_parsed(req: ScoreRequest) -> dict[str, Any]:
     """Score a validated request (see score_request)."""
-    payments = zero_payments()
+    payments = {"E": 0, "S": 0, "W": 0, "N": 0}
     wins_json: list[dict[str, Any]] = []
     winners: list[str] = []
     if req.event == "escape":
@@ -394,7 +408,9 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
         payments = escape_payments(req.escaper, req.stake)
     elif req.event == "win":
         scored = [_score_win(req, win) for win in req.wins]
-        scores = _multi_win_off(req, [score for score, _ in scored])
+        scores = [score for score, _ in scored]
+        if len(scores) > 1:
+            scores = _multi_win_off(req, scores)
         for win, score, (_, flags) in zip(req.wins, scores, scored, strict=True):
             multiplier = 1
             if score.allowed:

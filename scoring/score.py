@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 from scoring.decompose import decompositions, plain_decompositions
 from scoring.errors import ScoringError
 from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, soft_hua
+from scoring.items import _item as new_item
 from scoring.patterns import PATTERNS, Flags, Predicate, WinContext, WinType
-from scoring.rules import SUZHOU, OptionValue, RuleSet, ruleset
+from scoring.rules import SUZHOU, OptionValue, RuleSet, default_options, ruleset
 
 if TYPE_CHECKING:
     from scoring.decompose import Decomposition
@@ -79,6 +80,15 @@ def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
     return table
 
 
+def default_table(rule: RuleSet) -> Table:
+    """The Table of a rule set with every option at its default."""
+    table = _DEFAULT_TABLES.get(rule.id)
+    if table is None:
+        table = _DEFAULT_TABLES[rule.id] = table_for(rule, default_options(rule.id))
+    return table
+
+
+_DEFAULT_TABLES: dict[str, Table] = {}
 # (rule-set id, option items as given) -> Table; validated options always list their keys in one order.
 _TABLES: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], Table] = {}
 
@@ -122,7 +132,7 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
     values = table.values
     if table.supersedes:
         found = _drop_superseded(found)
-    items = [Item(pid, values[pid]) for pid in found]
+    items = [new_item(Item, (pid, values[pid])) for pid in found]
     if rule.id == SUZHOU:
         seven_pairs = "qidui" in found or "haohua_qidui" in found
         factor = table.yinghua_factor_qidui if seven_pairs else 1
