@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from operator import eq
 from typing import Any, Literal, cast
 
 from scoring.dealer import TableState, next_state_fields
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
-from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
+from scoring.items import (
+    DRAGONS,
+    SEAT_WIND,
+    Item,
+    check_hand_tiles,
+    check_wild,
+    flower_copies,
+    is_playing_tile,
+)
 from scoring.patterns import TERMS, Flags, WinType, find_pattern, term_name
 from scoring.rules import (
+    RULESETS,
     SUZHOU,
     SUZHOU_ANHUI,
     OptionValue,
@@ -39,7 +49,7 @@ from scoring.settle import (
     settle_suzhou,
     suzhou_multiplier,
 )
-from scoring.tiles import parse_tiles, tile_name
+from scoring.tiles import TILE_BY_NAME, parse_plain, parse_tiles, tile_name
 
 Event = Literal["win", "draw", "escape"]
 
@@ -251,6 +261,81 @@ def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
 
 def parse_request(request: Any) -> ScoreRequest:
     """Validate a §3 request; every problem is a ScoringError naming the field."""
+    common = _parse_common(request)
+    return common if common is not None else _parse_full(request)
+
+
+_COMMON_KEYS = frozenset({"rules", "stake", "dealer", "round_wind", "event", "wins", "discarder"})
+_COMMON_WIN_KEYS = frozenset({"winner", "type", "hand"})
+_COMMON_HAND_KEYS = frozenset({"concealed", "winning_tile", "flowers"})
+_SEAT_SET = frozenset(SEATS)
+
+
+def _parse_common(request: Any) -> ScoreRequest | None:
+    """The common request shape, checked against the same rules as `_parse_full` in fewer steps.
+
+    The shape: a rule-set id, no options and no table state but dealer and round wind, one self-draw or
+    discard win whose hand object has plain ASCII concealed tiles (14, no melds), a winning tile and
+    distinct canonical flower names of the rule set; no flags, wild or declared entry. Anything else, and
+    anything that would fail a check, returns None: `_parse_full` then reads the request (and names the
+    error).
+    """
+    if type(request) is not dict or not _COMMON_KEYS.issuperset(request):
+        return None
+    get = request.get
+    rules = get("rules", SUZHOU)
+    stake = get("stake", 1)
+    dealer = get("dealer", "E")
+    round_wind = get("round_wind", "E")
+    wins = get("wins")
+    if (rules not in RULESETS or type(stake) is not int or stake < 1 or type(dealer) is not str
+            or dealer not in _SEAT_SET or type(round_wind) is not str or round_wind not in _SEAT_SET
+            or get("event", "win") != "win" or type(wins) is not list or len(wins) != 1):
+        return None
+    raw = wins[0]
+    if type(raw) is not dict or not _COMMON_WIN_KEYS.issuperset(raw):
+        return None
+    winner = raw.get("winner")
+    win_type = raw.get("type")
+    obj = raw.get("hand")
+    discarder = get("discarder")
+    if (type(winner) is not str or winner not in _SEAT_SET or type(obj) is not dict
+            or not _COMMON_HAND_KEYS.issuperset(obj)):
+        return None
+    if win_type == "self_draw":
+        if discarder is not None:
+            return None
+    elif (win_type != "discard" or type(discarder) is not str or discarder not in _SEAT_SET
+          or discarder == winner):
+        return None
+    concealed = obj.get("concealed")
+    winning_name = obj.get("winning_tile")
+    flowers = obj.get("flowers") or []
+    if type(concealed) is not str or type(winning_name) is not str or type(flowers) is not list:
+        return None
+    tiles = parse_plain(concealed)
+    winning = TILE_BY_NAME.get(winning_name)
+    if tiles is None or len(tiles) != 14 or winning is None:
+        return None
+    rule = ruleset(rules)
+    try:
+        distinct = set(flowers)
+    except TypeError:
+        return None
+    if len(distinct) != len(flowers) or not flower_copies(rule.id, round_wind).keys() >= distinct:
+        return None
+    tiles.sort()
+    limit = SEAT_WIND[round_wind] if rule.id == SUZHOU_ANHUI else DRAGONS[0]
+    if tiles[-1] >= limit or winning not in tiles or any(map(eq, tiles, tiles[4:])):
+        return None
+    hand = Hand(tuple(tiles), (), tuple(flowers), winning)
+    win = WinEntry(winner, win_type, hand, None, _NO_FLAGS, None, "wins[0]")
+    return ScoreRequest(rule, default_options(rule.id), stake, dealer, 0, False, round_wind, 1, "E", False,
+                        "win", discarder, None, (win,), default_table(rule))
+
+
+def _parse_full(request: Any) -> ScoreRequest:
+    """parse_request for every request shape."""
     if type(request) is not dict and not isinstance(request, Mapping):
         raise ScoringError("request: expected a JSON object")
     if not _REQUEST_KEYS.issuperset(request):
