@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.handlers.common import Refusal, Turn, button, command
-from bot.i18n import t
+from bot.i18n import LANGUAGES, has, t
 from bot.ledger.results import GroupInfo, SessionInfo
 from bot.render import rules_name
 
@@ -36,16 +36,70 @@ def show_value(lang: str | None, value: object) -> str:
     return str(value)
 
 
-def _description(lang: str | None, spec: Any) -> str:
-    return str(spec.en if lang == "en" else spec.zh)
+def value_key(value: object) -> str:
+    """The catalog key part of an option value: `true`/`false` for switches, the value itself otherwise."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def option_name(lang: str | None, option: str) -> str:
+    """An option's name in the group's language (`option.<id>.name`), its id when the catalog lacks it."""
+    key = f"option.{option}.name"
+    return t(lang, key) if has(key) else option
+
+
+def option_value(lang: str | None, option: str, value: object) -> str:
+    """What an option value means, in words (`option.<id>.<value>`); on/off or the raw value otherwise."""
+    key = f"option.{option}.{value_key(value)}"
+    return t(lang, key) if has(key) else show_value(lang, value)
 
 
 def options_summary(lang: str | None, rules: str, options: Mapping[str, Any]) -> str:
-    """`threshold=3/4, qidui=15x2, …` for /seat."""
+    """`threshold=3/4, qidui=15x2, …` for /seat (ids and values as typed after /rules)."""
     from scoring import option_specs
 
     return ", ".join(f"{spec.id}={show_value(lang, options.get(spec.id, spec.default))}"
                      for spec in option_specs(rules))
+
+
+def _spoken(text: object) -> str:
+    """Text compared loosely: no spaces, case folded."""
+    return "".join(str(text).split()).casefold()
+
+
+def _matches(word: str, keys: Iterable[str]) -> bool:
+    """Whether `word` is any catalog text of these keys, in any language."""
+    spoken = _spoken(word)
+    return any(has(key, lang) and _spoken(t(lang, key)) == spoken for key in keys for lang in LANGUAGES)
+
+
+def _find_option(word: str, ids: Iterable[str]) -> str | None:
+    """The option id a user typed: the id itself or its name in any of the three languages."""
+    ids = list(ids)
+    lowered = word.strip().lower()
+    if lowered in ids:
+        return lowered
+    return next((option for option in ids if _matches(word, [f"option.{option}.name"])), None)
+
+
+def _typed_value(option: str, choices: tuple[Any, ...], word: str) -> Any:
+    """A typed value: one of the choices by its words in any language, a switch by on/off (开/關 …), else
+    the text as typed (the scoring core validates it)."""
+    for choice in choices:
+        if _matches(word, [f"option.{option}.{value_key(choice)}"]):
+            return choice
+    if all(isinstance(c, bool) for c in choices):
+        text = word.strip().lower()
+        if text in _TRUE | _FALSE:
+            return text in _TRUE
+    return word
+
+
+def _choices_text(lang: str | None, option: str, choices: Iterable[Any]) -> str:
+    """`3/4（自摸 3 张硬花，放冲 4 张）, 2/3（…）`: what may be typed, and what it means."""
+    return ", ".join(t(lang, "rules.choice", value=show_value(lang, c), meaning=option_value(lang, option, c))
+                     for c in choices)
 
 
 async def _table(turn: Turn) -> tuple[GroupInfo, SessionInfo | None, str, dict[str, Any]]:
@@ -63,72 +117,82 @@ def _next_choice(choices: tuple[Any, ...], value: Any) -> Any:
 
 def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None, rules: str,
                options: Mapping[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
-    """The /rules message: every option with its meaning and value, and one button per option that moves
-    it to its next choice."""
+    """The /rules message: every option by name (and id, for typing) with its value in words, and one
+    button per option that moves it to its next choice, labelled in words too."""
     from scoring import option_specs
 
+    lang = turn.lang
     stake = session.stake if session else 1
-    lines = [turn.t("rules.header", rules=rules_name(turn.lang, rules), stake=stake)]
+    lines = [turn.t("rules.header", rules=rules_name(lang, rules), stake=stake)]
     buttons = []
     for spec in option_specs(rules):
         value = options.get(spec.id, spec.default)
-        lines.append(turn.t("rules.option", option=spec.id, description=_description(turn.lang, spec),
-                            value=show_value(turn.lang, value)))
+        name = option_name(lang, spec.id)
+        lines.append(turn.t("rules.option_line", name=name, option=spec.id,
+                            value=option_value(lang, spec.id, value)))
         nxt = _next_choice(spec.choices, value)
-        buttons.append(InlineKeyboardButton(f"{spec.id} → {show_value(turn.lang, nxt)}",
+        buttons.append(InlineKeyboardButton(f"{name} → {option_value(lang, spec.id, nxt)}",
                                             callback_data=RulesPress(spec.id, nxt)))
-    lines.append(turn.t("rules.instant", value=show_value(turn.lang, group.instant)))
+    lines.append(turn.t("rules.instant", value=show_value(lang, group.instant)))
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
-    buttons.append(InlineKeyboardButton(f"{INSTANT} → {show_value(turn.lang, not group.instant)}",
-                                        callback_data=RulesPress(INSTANT, not group.instant)))
+    flip = not group.instant
+    buttons.append(InlineKeyboardButton(f"{option_name(lang, INSTANT)} → {show_value(lang, flip)}",
+                                        callback_data=RulesPress(INSTANT, flip)))
     lines.append(turn.t("rules.choose"))
     return "\n".join(lines), InlineKeyboardMarkup([[b] for b in buttons])
 
 
 async def require_rules_editor(turn: Turn, session: SessionInfo | None) -> None:
-    """Rule changes are for group admins and the player who opened the table."""
+    """Rule changes are for group admins and the player who opened the open table (nobody else, and
+    without an open table only admins). Asking never creates a player record."""
     if await turn.is_admin():
         return
-    if session is not None and session.opened_by is not None and turn.user is not None:
-        me = await turn.run(turn.ledger.ensure_player, turn.chat_id, turn.user)
-        if me.id == session.opened_by:
+    sender = turn.update.effective_user
+    if session is not None and session.opened_by is not None and sender is not None:
+        opener = await turn.run(turn.ledger.get_player, session.opened_by)
+        if opener.telegram_id is not None and opener.telegram_id == sender.id:
             return
     raise Refusal("err.not_allowed_rules")
 
 
 async def apply_option(turn: Turn, session: SessionInfo | None, rules: str, option: str, value: Any) -> str:
-    """Validate and store one option (the open table and the group's default); the text of the change."""
+    """Validate and store one option (the open table and the group's default); the text of the change.
+
+    `option` is an id or an option's name in any language; `value` a choice, its words, or on/off."""
     from scoring import ScoringError, option_specs, validate_options
 
     ledger = turn.ledger
-    if option == INSTANT:
+    specs = {spec.id: spec for spec in option_specs(rules)}
+    found = _find_option(option, [*specs, *GROUP_OPTIONS])
+    if found == INSTANT:
         flag = _bool(option, value)
         await turn.run(ledger.update_group, turn.chat_id, instant=flag)
         turn.context.application.chat_data[turn.chat_id]["instant"] = flag
-        return turn.t("rules.changed", option=option, value=show_value(turn.lang, flag))
-    if option == TIMEOUT:
+        return turn.t("rules.changed", option=INSTANT, value=show_value(turn.lang, flag))
+    if found == TIMEOUT:
         seconds = str(value).strip()
         if not seconds.isdigit() or not MIN_TIMEOUT <= int(seconds) <= MAX_TIMEOUT:
-            raise Refusal("err.bad_option_value", option=option, value=value,
+            raise Refusal("err.bad_option_value", option=TIMEOUT, value=value,
                           choices=f"{MIN_TIMEOUT}–{MAX_TIMEOUT}")
         await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=int(seconds))
-        return turn.t("rules.changed", option=option, value=seconds)
-    specs = {spec.id: spec for spec in option_specs(rules)}
-    spec = specs.get(option.lower())
+        return turn.t("rules.changed", option=TIMEOUT, value=seconds)
+    spec = specs.get(found or "")
     if spec is None:
         raise Refusal("err.unknown_option", usage=True, option=option,
                       choices=", ".join([*specs, *GROUP_OPTIONS]))
+    typed = value if not isinstance(value, str) else _typed_value(spec.id, spec.choices, value)
+    name = option_name(turn.lang, spec.id)
     try:
-        normalized = validate_options(rules, {spec.id: value})[spec.id]
+        normalized = validate_options(rules, {spec.id: typed})[spec.id]
     except ScoringError:
-        raise Refusal("err.bad_option_value", option=spec.id, value=value,
-                      choices=", ".join(show_value(turn.lang, c) for c in spec.choices)) from None
+        raise Refusal("err.bad_option_value", option=name, value=value,
+                      choices=_choices_text(turn.lang, spec.id, spec.choices)) from None
     if session is not None:
         await turn.run(ledger.update_session, turn.chat_id, options={spec.id: normalized})
     group = await turn.run(ledger.get_group, turn.chat_id)
     if group.rules == rules:
         await turn.run(ledger.update_group, turn.chat_id, options={spec.id: normalized})
-    return turn.t("rules.changed", option=spec.id, value=show_value(turn.lang, normalized))
+    return turn.t("rules.changed", option=name, value=option_value(turn.lang, spec.id, normalized))
 
 
 def _bool(option: str, value: Any) -> bool:
@@ -161,10 +225,19 @@ async def rules(turn: Turn) -> None:
         await turn.run(turn.ledger.update_group, turn.chat_id, rules=chosen)
         await turn.reply("rules.default_changed", rules=rules_name(turn.lang, chosen))
         return
-    if len(words) > 2:
-        raise Refusal("err.too_many_args", usage=True, value=" ".join(words[2:]))
+    option, value = words[0], words[-1]
+    if len(words) > 2:  # an option named in words with spaces: `/rules winning threshold 2/3`
+        option = " ".join(words[:-1])
+        if _find_option(option, [*_option_ids(rule_set), *GROUP_OPTIONS]) is None:
+            raise Refusal("err.too_many_args", usage=True, value=" ".join(words[2:]))
     await require_rules_editor(turn, session)
-    await turn.say(await apply_option(turn, session, rule_set, words[0], words[1]))
+    await turn.say(await apply_option(turn, session, rule_set, option, value))
+
+
+def _option_ids(rules: str) -> list[str]:
+    from scoring import option_specs
+
+    return [spec.id for spec in option_specs(rules)]
 
 
 @button

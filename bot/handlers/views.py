@@ -1,9 +1,55 @@
-"""Reading the ledger, open to anyone in the group: /score, /ledger, /history, /stats."""
+"""Reading the ledger, open to anyone in the group: /score, /ledger, /history, /stats (with the chart)."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from telegram import Bot
+from telegram.error import TelegramError
+
 from bot.handlers.common import Refusal, Turn, command
 from bot.render import history_text, ledger_text, signed, standings_text, stats_text
+
+if TYPE_CHECKING:
+    from bot.ledger.service import LedgerService
+
+log = logging.getLogger(__name__)
+
+CHART_SESSIONS = 50  # the newest sessions drawn in the all-time chart
+
+
+async def send_chart_if_any(bot: Bot, ledger: LedgerService, chat_id: int, lang: str, *,
+                            player_id: int | None = None, caption: str | None = None) -> bool:
+    """Send the group's all-time running totals by session (one player's line with `player_id`) when
+    there is a finished session to draw (one the player played in); True if a chart went out.
+
+    The PNG is rendered in a worker thread (bot.summary.post). A chart that cannot be drawn or sent is
+    logged and left out: the text answer has already been given."""
+    from bot.summary.post import send_history_chart
+
+    try:
+        summaries = await asyncio.to_thread(ledger.history, chat_id, limit=CHART_SESSIONS)
+        if not any(s.session.status == "ended" and (s.totals if player_id is None else player_id in s.totals)
+                   for s in summaries):
+            return False
+        sent = await send_history_chart(bot, ledger, chat_id, lang=lang, player_id=player_id,
+                                        limit=CHART_SESSIONS, caption=caption)
+    except (TelegramError, OSError, ValueError, RuntimeError):
+        log.exception("could not send the history chart of chat %s", chat_id)
+        return False
+    return sent is not None
+
+
+def chart_later(turn: Turn, *, player_id: int | None = None, caption: str | None = None) -> None:
+    """Send the chart from a task of the application, after the text: a slow first matplotlib import
+    never holds up the next update."""
+    turn.context.application.create_task(
+        send_chart_if_any(turn.context.bot, turn.ledger, turn.chat_id, turn.lang, player_id=player_id,
+                          caption=caption),
+        update=turn.update, name=f"history-chart:{turn.chat_id}",
+    )
 
 
 @command("score")
@@ -39,7 +85,8 @@ async def ledger(turn: Turn) -> None:
 
 @command("history")
 async def history(turn: Turn) -> None:
-    """/history: the group's past sessions, newest first, with each player's net."""
+    """/history: the group's past sessions, newest first, with each player's net; then the all-time chart
+    when a session has ended."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
     summaries = await turn.run(turn.ledger.history, turn.chat_id)
@@ -47,17 +94,24 @@ async def history(turn: Turn) -> None:
     get_player = turn.ledger.get_player
     names = await turn.run(lambda: {pid: get_player(pid).name for pid in ids})
     await turn.say(history_text(turn.lang, summaries, names))
+    if any(s.status == "ended" for s in (summary.session for summary in summaries)):
+        chart_later(turn)
 
 
 @command("stats")
 async def stats(turn: Turn) -> None:
-    """/stats: lifetime statistics of every player of the group; /stats <player> for one."""
+    """/stats: lifetime statistics of every player of the group and the all-time chart; /stats <player>
+    for one, with that player's line of the chart."""
     ledger = turn.ledger
-    player_id = None
+    player = None
     if turn.text:
-        player_id = (await turn.run(ledger.find_player, turn.chat_id, turn.text)).id
-    rows = await turn.run(ledger.player_stats, turn.chat_id, player_id=player_id)
+        player = await turn.run(ledger.find_player, turn.chat_id, turn.text)
+    rows = await turn.run(ledger.player_stats, turn.chat_id, player_id=player.id if player else None)
     if not rows:
         await turn.reply("stats.empty")
         return
     await turn.say(stats_text(turn.lang, rows))
+    if player is None:
+        chart_later(turn)
+    else:
+        chart_later(turn, player_id=player.id, caption=turn.t("stats.chart_caption", name=player.name))

@@ -1,8 +1,42 @@
-"""Reading the ledger through the bot: /score, /ledger, /history, /stats (anyone in the group may read)."""
+"""Reading the ledger through the bot: /score, /ledger, /history, /stats (anyone in the group may read),
+and the all-time chart /history and /stats send after their text."""
 
 from __future__ import annotations
 
-from harness import Table
+from typing import Any
+
+import pytest
+from harness import Table, Turn, seat_four
+
+import bot.summary.chart as chart_module
+from bot.summary.chart import PNG_SIGNATURE, ChartData, png_size
+
+
+@pytest.fixture
+def charts(monkeypatch: pytest.MonkeyPatch) -> list[ChartData]:
+    """What every rendered chart showed (the real renderer still draws the PNG)."""
+    drawn: list[ChartData] = []
+    render = chart_module.render_chart
+
+    def recording(data: ChartData, **kwargs: Any) -> bytes:
+        drawn.append(data)
+        return render(data, **kwargs)
+
+    monkeypatch.setattr(chart_module, "render_chart", recording)
+    return drawn
+
+
+def photo_of(turn: Turn) -> tuple[bytes, str]:
+    """The one PNG the bot sent in this turn, and its caption."""
+    photos = turn.of("sendPhoto")
+    assert len(photos) == 1, [c.method for c in turn.calls]
+    png = photos[0].files["photo"].content
+    assert png[:8] == PNG_SIGNATURE and png_size(png)[0] > 100
+    return png, str(photos[0].params.get("caption"))
+
+
+def lines_of(data: ChartData) -> dict[str, tuple[int, ...]]:
+    return {series.name: series.totals for series in data.series}
 
 
 async def play(table: Table) -> None:
@@ -53,21 +87,87 @@ async def test_ledger_needs_a_session(table: Table) -> None:
     assert turn.text == "本群没有进行中的牌局。先开一局，例如：/newgame 苏州 5"
 
 
-async def test_history_and_stats_after_a_session(seated_table: Table) -> None:
+async def test_history_and_stats_after_a_session(seated_table: Table, charts: list[ChartData]) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
+    charts.clear()  # /end drew the session's own chart
     turn = await seated_table.say("eve", "/history")
-    lines = turn.text.splitlines()
+    assert [r.kind for r in turn.sent] == ["text", "photo"]  # the text first, then the chart
+    _, caption = photo_of(turn)
+    assert caption == "本群各位的历史累计得分"
+    assert lines_of(charts[-1]) == {"Ann": (-60,), "Bob": (130,), "Cat": (-20,), "Dan": (-50,)}
+    lines = turn.texts[0].splitlines()
     assert lines[0] == "历史牌局："
     assert lines[1].startswith("1. ")
     assert "苏州麻将 · 2 局 · Bob +130 · Cat −20 · Dan −50 · Ann −60" in lines[1]
     turn = await seated_table.say("eve", "/stats bob")
-    assert turn.text == ("Bob 的统计：\n"
-                         "1 场 · 2 局 · 和 1 · 自摸 1 · 放冲 0 · 最大 40 花 · 最长连庄 0 · 净 +130")
+    assert turn.texts[0] == ("Bob 的统计：\n"
+                             "1 场 · 2 局 · 和 1 · 自摸 1 · 放冲 0 · 最大 40 花 · 最长连庄 0 · 净 +130")
+    _, caption = photo_of(turn)
+    assert caption == "Bob 的历史累计得分"
+    assert lines_of(charts[-1]) == {"Bob": (130,)}  # that player's line only
     turn = await seated_table.say("eve", "/stats")
-    assert turn.text.count("的统计：") == 4
+    assert turn.texts[0].count("的统计：") == 4
+    photo_of(turn)
+    assert set(lines_of(charts[-1])) == {"Ann", "Bob", "Cat", "Dan"}
 
 
 async def test_history_when_nothing_was_played(table: Table) -> None:
     turn = await table.say("eve", "/history")
     assert turn.text == "还没有结束的牌局。"
+    assert turn.of("sendPhoto") == []
+    turn = await table.say("eve", "/stats")
+    assert turn.text == "还没有人有记录。"
+    assert turn.of("sendPhoto") == []
+
+
+async def test_no_chart_while_the_only_session_is_still_open(seated_table: Table,
+                                                             charts: list[ChartData]) -> None:
+    await play(seated_table)
+    turn = await seated_table.say("eve", "/history")
+    assert "苏州麻将 · 2 局" in turn.text and [r.kind for r in turn.sent] == ["text"]
+    turn = await seated_table.say("eve", "/stats bob")
+    assert turn.text.startswith("Bob 的统计：") and turn.of("sendPhoto") == []
+    assert charts == []
+
+
+async def test_the_chart_runs_on_across_sessions(seated_table: Table, charts: list[ChartData]) -> None:
+    await play(seated_table)
+    await seated_table.say("ann", "/end")
+    await seat_four(seated_table)
+    await play(seated_table)
+    await seated_table.say("ann", "/end")
+    await seat_four(seated_table)  # a third table, still open: its standing so far is the last point
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色 七对")
+    charts.clear()
+    turn = await seated_table.say("eve", "/history")
+    photo_of(turn)
+    assert charts[-1].hands == ("1", "2", "3") and lines_of(charts[-1])["Bob"] == (130, 260, 380)
+    turn = await seated_table.say("eve", "/stats 西")  # a player named by seat
+    _, caption = photo_of(turn)
+    assert caption == "Cat 的历史累计得分" and lines_of(charts[-1]) == {"Cat": (-20, -40, -80)}
+
+
+async def test_history_chart_in_english(seated_table: Table) -> None:
+    await play(seated_table)
+    await seated_table.say("ann", "/end")
+    await seated_table.say("ann", "/lang en")
+    turn = await seated_table.say("eve", "/stats dan")
+    assert turn.texts[0].startswith("Stats of Dan:")
+    assert photo_of(turn)[1] == "All-time running total of Dan"
+    turn = await seated_table.say("eve", "/history")
+    assert photo_of(turn)[1] == "All-time running totals of this group"
+
+
+async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(seated_table: Table,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    await play(seated_table)
+    await seated_table.say("ann", "/end")
+
+    def broken(data: ChartData, **kwargs: Any) -> bytes:
+        raise RuntimeError("no font")
+
+    monkeypatch.setattr(chart_module, "render_chart", broken)
+    turn = await seated_table.say("eve", "/history")  # the harness fails on any handler error
+    assert turn.text.startswith("历史牌局：\n1. ") and len(turn.sent) == 1
+    assert turn.of("sendPhoto") == []
