@@ -30,6 +30,10 @@ class Flags:
     shangpai: bool = False
 
 
+NO_FLAGS = Flags()
+"""The flags of a win that says nothing about how it happened (shared: Flags are immutable)."""
+
+
 class WinContext:
     """Everything a pattern predicate may look at: one decomposition of one winning hand.
 
@@ -120,6 +124,7 @@ class Pattern:
     kind: Literal["pattern", "item", "settlement"] = "pattern"
     predicate: Predicate | None = None
     supersedes: tuple[str, ...] = ()
+    on_flags: bool = False  # the predicate holds only if some flag is set (never for NO_FLAGS)
 
     def name(self, lang: str = "zh") -> str:
         """The name in a language: "zh"/"zh-Hans" (default), "zh-Hant"/"zh_hant", "en"."""
@@ -189,18 +194,20 @@ _PATTERN_LIST: tuple[Pattern, ...] = (
             predicate=lambda ctx: ctx.seven_pairs),
     Pattern("gangkai", "杠开", "槓開", "Win after a kong",
             ("gk", "gangkai", "杠上开花", "槓上開花", "杠上花", "槓上花", "kong bloom", "after kong"),
-            predicate=_gangkai),
+            predicate=_gangkai, on_flags=True),
     Pattern("huakai", "花开", "花開", "Win after a flower",
-            ("hk", "huakai", "花上开花", "after flower", "flower bloom"), predicate=_huakai),
+            ("hk", "huakai", "花上开花", "after flower", "flower bloom"), predicate=_huakai, on_flags=True),
     Pattern("dadiaoche", "大吊车", "大吊車", "Single wait on the last tile",
             ("ddc", "dadiaoche", "全求人", "全求", "big single wait", "single wait"), predicate=_dadiaoche),
     Pattern("tianhu", "天胡", "天胡", "Heavenly hand",
-            ("th", "tianhu", "天和", "heavenly", "heavenly hand"), predicate=lambda ctx: ctx.flags.heavenly),
+            ("th", "tianhu", "天和", "heavenly", "heavenly hand"), predicate=lambda ctx: ctx.flags.heavenly,
+            on_flags=True),
     Pattern("dihu", "地胡", "地胡", "Earthly hand",
-            ("dh", "dihu", "地和", "earthly", "earthly hand"), predicate=lambda ctx: ctx.flags.earthly),
+            ("dh", "dihu", "地和", "earthly", "earthly hand"), predicate=lambda ctx: ctx.flags.earthly,
+            on_flags=True),
     Pattern("haidi", "海底捞月", "海底撈月", "Last tile self-draw",
             ("hd", "hdly", "haidi", "haidilaoyue", "海底", "海底捞", "last tile", "under the sea"),
-            predicate=lambda ctx: ctx.flags.last_tile and ctx.win_type == "self_draw"),
+            predicate=lambda ctx: ctx.flags.last_tile and ctx.win_type == "self_draw", on_flags=True),
     # Extended list (option `extended`).
     Pattern("yitiaolong", "一条龙", "一條龍", "Pure straight",
             ("ytl", "yitiaolong", "清龙", "清龍", "pure straight", "straight"), predicate=_yitiaolong),

@@ -19,7 +19,7 @@ from scoring.items import (
     flower_copies,
     is_playing_tile,
 )
-from scoring.patterns import TERMS, Flags, WinType, find_pattern, term_name
+from scoring.patterns import NO_FLAGS, TERMS, Flags, WinType, find_pattern, term_name
 from scoring.rules import (
     RULESETS,
     SUZHOU,
@@ -173,7 +173,7 @@ def _one_tile(value: Any, field: str) -> int:
     return tiles[0]
 
 
-_NO_FLAGS = Flags()
+_NO_FLAGS = NO_FLAGS
 
 
 def _flags(raw: Any, field: str) -> Flags:
@@ -493,9 +493,7 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
         payments = escape_payments(req.escaper, req.stake)
     elif req.event == "win":
         scored = [_score_win(req, win) for win in req.wins]
-        scores = [score for score, _ in scored]
-        if len(scores) > 1:
-            scores = _multi_win_off(req, scores)
+        scores = [scored[0][0]] if len(scored) == 1 else _multi_win_off(req, [score for score, _ in scored])
         for win, score, (_, flags) in zip(req.wins, scores, scored, strict=True):
             multiplier = 1
             if score.allowed:
@@ -519,8 +517,10 @@ def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, flags: Flags, pay
     """Settle one allowed win into the running payments; the win's multiplier."""
     if req.rule.id == SUZHOU:
         triple = flags.kong_fed_by is not None or win.type == "rob_kong"
-        multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.diling, triple=triple,
-                                       doubled=score.doubled)
+        multiplier = 1
+        if req.baozi or req.diling or triple or score.doubled:
+            multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.diling, triple=triple,
+                                           doubled=score.doubled)
         settlement = settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
                                    multiplier=multiplier, kong_fed_by=flags.kong_fed_by)
     else:

@@ -12,7 +12,7 @@ from scoring.decompose import decompositions, plain_decompositions
 from scoring.errors import ScoringError
 from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, soft_hua
 from scoring.items import _item as new_item
-from scoring.patterns import PATTERNS, Flags, Predicate, WinContext, WinType
+from scoring.patterns import NO_FLAGS, PATTERNS, Flags, Predicate, WinContext, WinType
 from scoring.rules import SUZHOU, OptionValue, RuleSet, default_options, ruleset
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ class Table:
     options: Mapping[str, OptionValue]
     values: Mapping[str, int]
     predicates: tuple[tuple[str, Predicate], ...]
+    shape_predicates: tuple[tuple[str, Predicate], ...]  # without the `on_flags` ones: for NO_FLAGS
     yinghua_factor_qidui: int
     dadiaoche_x2: bool
     self_need: int
@@ -114,7 +115,8 @@ def _table(rules: str, option_items: tuple[tuple[str, OptionValue], ...]) -> Tab
     predicates = tuple((pid, pattern.predicate) for pid, pattern in PATTERNS.items()
                        if pid in ordered and pattern.predicate is not None)
     self_need, discard_need = THRESHOLDS[str(options.get("threshold", "3/4"))]
-    return Table(rule, MappingProxyType(options), MappingProxyType(ordered), predicates,
+    shape_predicates = tuple((pid, predicate) for pid, predicate in predicates if not PATTERNS[pid].on_flags)
+    return Table(rule, MappingProxyType(options), MappingProxyType(ordered), predicates, shape_predicates,
                  2 if options.get("qidui", "15x2") == "15x2" else 1, options.get("dadiaoche") == "x2",
                  self_need, discard_need, bool(options.get("threshold_counts_soft")),
                  bool(options.get("self_draw_only")), any(PATTERNS[pid].supersedes for pid in ordered))
@@ -184,13 +186,16 @@ def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
     rule = table.rule
-    predicates = table.predicates
-    melded = meld_item_counts(rule.id, hand)
+    predicates = table.shape_predicates if flags is NO_FLAGS else table.predicates
+    flowers = hand.flowers
+    # meld_item_counts, written out for the hand without melds
+    melded = (meld_item_counts(rule.id, hand) if hand.melds
+              else {"yinghua": len(flowers)} if flowers else {})
     best: WinScore | None = None
     for split in splits:
         if wild is not None and not all(is_playing_tile(rule.id, tile, round_wind) for tile in split.wilds):
             continue  # a 混子 stands for playing tiles only, never for a flower
-        ctx = WinContext(rule.id, table.options, win_type, is_dealer, hand.melds, hand.flowers, split, flags)
+        ctx = WinContext(rule.id, table.options, win_type, is_dealer, hand.melds, flowers, split, flags)
         found = [pid for pid, predicate in predicates if predicate(ctx)]
         counts = melded
         if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻 (hand_item_counts, shared facts)

@@ -67,10 +67,13 @@ def settle_suzhou(win_type: WinType, winner: str, discarder: str | None, hua: in
     """
     amount = stake * hua * multiplier
     if win_type == "self_draw" and kong_fed_by is None:
-        return Settlement(multiplier, dict.fromkeys(_AFTER[winner], amount))
+        return _settlement(Settlement, (multiplier, dict.fromkeys(_AFTER[winner], amount)))
     payer = kong_fed_by if win_type == "self_draw" else discarder
     assert payer is not None
-    return Settlement(multiplier, {payer: amount})
+    return _settlement(Settlement, (multiplier, {payer: amount}))
+
+
+_settlement = tuple.__new__  # Settlement(multiplier, paid_by) without NamedTuple.__new__'s argument handling
 
 
 ANHUI_FORMULA: Mapping[str, tuple[int, int]] = {
