@@ -3,12 +3,15 @@ and the all-time chart /history and /stats send after their text."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
 from harness import Table, Turn, seat_four
+from telegram import Update
 
 import bot.summary.chart as chart_module
+from bot.console.driver import settle
 from bot.summary.chart import PNG_SIGNATURE, ChartData, png_size
 
 
@@ -171,3 +174,25 @@ async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(seated_table: 
     turn = await seated_table.say("eve", "/history")  # the harness fails on any handler error
     assert turn.text.startswith("历史牌局：\n1. ") and len(turn.sent) == 1
     assert turn.of("sendPhoto") == []
+
+
+async def test_the_chart_is_drawn_off_the_event_loop(seated_table: Table,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    await play(seated_table)
+    await seated_table.say("ann", "/end")
+    release = threading.Event()
+    render = chart_module.render_chart
+
+    def slow(data: ChartData, **kwargs: Any) -> bytes:  # a first matplotlib import takes this long
+        assert release.wait(10)
+        return render(data, **kwargs)
+
+    monkeypatch.setattr(chart_module, "render_chart", slow)
+    app, state = seated_table.app, seated_table.state
+    start = len(state.calls)
+    await app.process_update(Update.de_json(state.message(seated_table.chat_id, "eve", "/history"), app.bot))
+    # The handler is done and the text is out while the chart is still being drawn in a worker thread.
+    assert [c.method for c in state.calls[start:]] == ["sendMessage"]
+    release.set()
+    await settle(app)
+    assert [c.method for c in state.calls[start:]] == ["sendMessage", "sendPhoto"]
