@@ -317,7 +317,7 @@ def _parse_common(request: Any) -> ScoreRequest | None:
     winning = TILE_BY_NAME.get(winning_name)
     if tiles is None or len(tiles) != 14 or winning is None:
         return None
-    rule = ruleset(rules)
+    rule, options, table = _common_table(rules)
     try:
         distinct = set(flowers)
     except TypeError:
@@ -330,8 +330,20 @@ def _parse_common(request: Any) -> ScoreRequest | None:
         return None
     hand = Hand(tuple(tiles), (), tuple(flowers), winning)
     win = WinEntry(winner, win_type, hand, None, _NO_FLAGS, None, "wins[0]")
-    return ScoreRequest(rule, default_options(rule.id), stake, dealer, 0, False, round_wind, 1, "E", False,
-                        "win", discarder, None, (win,), default_table(rule))
+    return ScoreRequest(rule, dict(options), stake, dealer, 0, False, round_wind, 1, "E", False, "win",
+                        discarder, None, (win,), table)
+
+
+def _common_table(rules: str) -> tuple[RuleSet, dict[str, OptionValue], Table]:
+    """A rule-set id's RuleSet, default options and their Table (remembered; the options are copied)."""
+    got = _COMMON_TABLES.get(rules)
+    if got is None:
+        rule = ruleset(rules)
+        got = _COMMON_TABLES[rules] = (rule, default_options(rules), default_table(rule))
+    return got
+
+
+_COMMON_TABLES: dict[str, tuple[RuleSet, dict[str, OptionValue], Table]] = {}
 
 
 def _parse_full(request: Any) -> ScoreRequest:

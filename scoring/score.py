@@ -46,7 +46,7 @@ class WinScore:
     reason: str | None
     hua: int
     items: tuple[Item, ...]
-    patterns: frozenset[str]
+    patterns: tuple[str, ...]
     doubled: bool = False
     have: int = 0
     need: int = 0
@@ -146,15 +146,15 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
             items.append(Item("qianggang", 0))
         hua = 0
         for item in items:
-            hua += item.hua
+            hua += item[1]
         doubled = table.dadiaoche_x2 and "dadiaoche" in found
         need = table.discard_need if win_type == "discard" else table.self_need
         have = counts.get("yinghua", 0)
         if table.counts_soft:
             have += soft_hua(items)
         allowed = have >= need or baojiaozi or not rule.exempt.isdisjoint(found)
-        return WinScore(allowed, None if allowed else "below_threshold", hua, tuple(items),
-                        frozenset(found), doubled, have, need)
+        return WinScore(allowed, None if allowed else "below_threshold", hua, tuple(items), tuple(found),
+                        doubled, have, need)
     items += item_list(rule.items, counts, base=False)
     if flags.shangpai:
         items.append(Item("shangpai", 0))
@@ -162,8 +162,8 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
         items.append(Item("qianggang", 0))
     hua = sum(item.hua for item in items)
     if table.self_draw_only and win_type != "self_draw":
-        return WinScore(False, "self_draw_only", hua, tuple(items), frozenset(found))
-    return WinScore(True, None, hua, tuple(items), frozenset(found))
+        return WinScore(False, "self_draw_only", hua, tuple(items), tuple(found))
+    return WinScore(True, None, hua, tuple(items), tuple(found))
 
 
 def _better(a: WinScore, b: WinScore | None) -> bool:
