@@ -503,6 +503,15 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
     if req.event == "escape":
         assert req.escaper is not None
         payments = escape_payments(req.escaper, req.stake)
+    elif req.event == "win" and len(req.wins) == 1 and not (req.baozi or req.diling):
+        # The common case: one win and nothing to list besides its own items (the general loop below)
+        win = req.wins[0]
+        score, flags = _score_win(req, win)
+        multiplier = 1
+        if score.allowed:
+            multiplier = _settle(req, win, score, flags, payments)
+            winners.append(win.winner)
+        wins_json.append(_win_json(win.winner, score, multiplier))
     elif req.event == "win":
         scored = [_score_win(req, win) for win in req.wins]
         scores = [scored[0][0]] if len(scored) == 1 else _multi_win_off(req, [score for score, _ in scored])
