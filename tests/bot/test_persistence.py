@@ -348,3 +348,11 @@ def test_job_store_migrates_a_bare_database(tmp_path: Path) -> None:
     finally:
         store.shutdown()
     create_engine(url).dispose()
+
+
+async def test_harness_runs_named_jobs(workers: Workers) -> None:
+    table = await seat_four(await workers.start())
+    preview = (await table.say("bob", "/hu 南 自摸 5花 清一色")).sent[0]
+    assert await table.run_jobs("expire:") == 1  # the preview's expiry, not due yet: it leaves the entry
+    assert table.message(preview.message_id).buttons == (CONFIRM, "✖ 取消")
+    assert await table.run_jobs("no such job") == 0
