@@ -234,42 +234,42 @@ def plain_decompositions(tiles: tuple[Tile, ...], seven_pairs: bool) -> list[Dec
     i1 = bisect_left(tiles, 9)
     i2 = bisect_left(tiles, 18, i1)
     i3 = bisect_left(tiles, 27, i2)
+    groups = [tiles[lo:hi] for lo, hi in ((0, i1), (i1, i2), (i2, i3), (i3, n)) if lo != hi]
     memo = _GROUP_READINGS
-    groups: list[tuple[_Reading, ...]] = []
-    for lo, hi in ((0, i1), (i1, i2), (i2, i3), (i3, n)):
-        if lo != hi:
-            group = tiles[lo:hi]
-            readings = memo.get(group)
-            if readings is None:
-                readings = _group_readings(group)
-            if not readings:  # this suit cannot be read as sets (and a pair): no reading at all
-                groups = []
-                break
-            groups.append(readings)
     out: list[Decomposition] = []
-    if groups and max(map(len, groups)) == 1:  # the common case: one way to read each suit
-        pair: Tile | None = None
-        sets: tuple[TileSet, ...] = ()
-        for ((q, more),) in groups:
+    pair: Tile | None = None
+    sets: tuple[TileSet, ...] = ()
+    several: list[tuple[_Reading, ...]] = []
+    for group in groups:
+        readings = memo.get(group)
+        if readings is None:
+            readings = _group_readings(group)
+        if len(readings) == 1:  # the common case: one way to read this suit
+            q, more = readings[0]
             if q is not None:
-                if pair is not None:
-                    pair = None  # two suits each want the pair: no reading
+                if pair is not None:  # two suits each want the pair: no reading
                     break
                 pair = q
             sets += more
-        if pair is not None:
-            out.append(Decomposition(pair, sets))
-    elif groups:
-        combos: list[_Reading] = [(None, ())]
-        for readings in groups:
-            combos = [
-                (q if p is None else p, sets + more)
-                for p, sets in combos
-                for q, more in readings
-                if p is None or q is None
-            ]
-        out = [Decomposition(p, sets) for p, sets in combos if p is not None]
-        out.sort(key=_order)
+        elif readings:
+            several.append(readings)
+        else:  # this suit cannot be read as sets (and a pair): no reading at all
+            break
+    else:
+        if not several:
+            if pair is not None:
+                out.append(Decomposition(pair, sets))
+        else:
+            combos: list[_Reading] = [(pair, sets)]
+            for readings in several:
+                combos = [
+                    (q if p is None else p, done + more)
+                    for p, done in combos
+                    for q, more in readings
+                    if p is None or q is None
+                ]
+            out = [Decomposition(p, tuple(sorted(done, key=_set_key))) for p, done in combos if p is not None]
+            out.sort(key=_order)
     if seven_pairs and n == 14 and tiles[0] == tiles[1] and tiles[0::2] == tiles[1::2]:
         out.append(Decomposition(None, (), tiles[0::2]))
     return out
