@@ -159,18 +159,19 @@ ITEM_ORDER = ("di", "yinghua", "ruanhua", "minggang", "angang", "fengpeng", "fen
 def item_list(values: Mapping[str, int], counts: Mapping[str, int], *, yinghua_factor: int = 1,
               base: bool) -> list[Item]:
     """The 花 items in table order: count × value (硬花 × factor for 七对), 底 first when it applies."""
-    items = [_item(Item, ("di", values["di"]))] if base else []
+    items = [new_item(Item, ("di", values["di"]))] if base else []
     if counts:
         for item_id in sorted(counts, key=_RANK.__getitem__) if len(counts) > 1 else counts:
             count = counts[item_id]
             if count:
                 factor = yinghua_factor if item_id == "yinghua" else 1
-                items.append(_item(Item, (item_id, count * values[item_id] * factor)))
+                items.append(new_item(Item, (item_id, count * values[item_id] * factor)))
     return items
 
 
 _RANK = {item_id: rank for rank, item_id in enumerate(ITEM_ORDER)}
-_item = tuple.__new__  # Item(id, hua) without the keyword handling of NamedTuple.__new__ (the hot path)
+new_item = tuple.__new__
+"""`new_item(Item, (id, hua))` is `Item(id, hua)` without NamedTuple.__new__'s argument handling."""
 
 
 def soft_hua(items: Iterable[Item]) -> int:

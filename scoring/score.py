@@ -8,15 +8,13 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from scoring.decompose import decompositions, plain_decompositions
+from scoring.decompose import Decomposition, decompositions, plain_decompositions
 from scoring.errors import ScoringError
-from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, soft_hua
-from scoring.items import _item as new_item
+from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, new_item, soft_hua
 from scoring.patterns import NO_FLAGS, PATTERNS, Flags, Predicate, WinContext, WinType
 from scoring.rules import SUZHOU, OptionValue, RuleSet, default_options, ruleset
 
 if TYPE_CHECKING:
-    from scoring.decompose import Decomposition
     from scoring.hand import Hand
 
 THRESHOLDS: Mapping[str, tuple[int, int]] = {"3/4": (3, 4), "2/3": (2, 3)}
@@ -116,10 +114,21 @@ def _table(rules: str, option_items: tuple[tuple[str, OptionValue], ...]) -> Tab
                        if pid in ordered and pattern.predicate is not None)
     self_need, discard_need = THRESHOLDS[str(options.get("threshold", "3/4"))]
     shape_predicates = tuple((pid, predicate) for pid, predicate in predicates if not PATTERNS[pid].on_flags)
+    _check_on_flags(rule.id, options)
     return Table(rule, MappingProxyType(options), MappingProxyType(ordered), predicates, shape_predicates,
                  2 if options.get("qidui", "15x2") == "15x2" else 1, options.get("dadiaoche") == "x2",
                  self_need, discard_need, bool(options.get("threshold_counts_soft")),
                  bool(options.get("self_draw_only")), any(PATTERNS[pid].supersedes for pid in ordered))
+
+
+def _check_on_flags(rules: str, options: Mapping[str, OptionValue]) -> None:
+    """Patterns marked `on_flags` are skipped for wins without flags: make sure they do not hold then."""
+    for win_type in ("self_draw", "discard", "rob_kong"):
+        for split in (Decomposition(0, ()), Decomposition(None, (), (0,))):
+            ctx = WinContext(rules, options, win_type, False, (), (), split, NO_FLAGS)
+            for pid, pattern in PATTERNS.items():
+                if pattern.on_flags and pattern.predicate is not None and pattern.predicate(ctx):
+                    raise AssertionError(f"pattern {pid} is marked on_flags but holds without flags")
 
 
 def _drop_superseded(found: list[str]) -> list[str]:
