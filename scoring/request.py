@@ -504,7 +504,7 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
         assert req.escaper is not None
         payments = escape_payments(req.escaper, req.stake)
     elif req.event == "win" and len(req.wins) == 1 and not (req.baozi or req.diling):
-        # The common case: one win and nothing to list besides its own items (the general loop below)
+        # The common case: one win, and no 豹子/滴零 line to add to its items (else the loop below).
         win = req.wins[0]
         score, flags = _score_win(req, win)
         multiplier = 1
