@@ -146,29 +146,69 @@ async def bench_echo(messages: int) -> float:
 
 
 def install_breakdown() -> dict[str, list[float]]:
-    """Times every public LedgerService method and the persistent job store's writes (name → [calls, s])."""
+    """Times every public LedgerService method, the persistence and job-store writes, every Bot API call
+    through the in-process transport, the renderers and the grammar (name → [calls, s])."""
     import functools
+    import inspect
 
+    from telegram.ext import BasePersistence
+
+    import bot.handlers.recording
+    import bot.handlers.table
     from bot.ledger.service import LedgerService
 
     spent: dict[str, list[float]] = {}
 
+    def note(name: str, start: float) -> None:
+        entry = spent.setdefault(name, [0, 0.0])
+        entry[0] += 1
+        entry[1] += time.perf_counter() - start
+
     def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def awrapper(*args: Any, **kwargs: Any) -> Any:
+                start = time.perf_counter()
+                try:
+                    return await fn(*args, **kwargs)
+                finally:
+                    note(name, start)
+
+            return awrapper
+
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             start = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
-                entry = spent.setdefault(name, [0, 0.0])
-                entry[0] += 1
-                entry[1] += time.perf_counter() - start
+                note(name, start)
 
         return wrapper
 
     for name, fn in list(vars(LedgerService).items()):
         if not name.startswith("_") and callable(fn):
             setattr(LedgerService, name, timed(f"ledger.{name}", fn))
+    for module, name in ((bot.handlers.table, "table_card"), (bot.handlers.recording, "result_line"),
+                         (bot.handlers.recording, "preview_text"), (bot.handlers.recording, "parse_hu")):
+        if hasattr(module, name):
+            label = f"{module.__name__.rsplit('.', 1)[-1]}.{name}"
+            setattr(module, name, timed(label, getattr(module, name)))
+    for persistence in BasePersistence.__subclasses__():
+        for name, fn in list(vars(persistence).items()):
+            if name.startswith(("update_", "refresh_", "flush")) and inspect.iscoroutinefunction(fn):
+                setattr(persistence, name, timed(f"persistence.{name}", fn))
+    original_request = InProcessBotAPI.do_request
+
+    async def request(self: InProcessBotAPI, url: str, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        start = time.perf_counter()
+        try:
+            return await original_request(self, url, *args, **kwargs)
+        finally:
+            note(f"api.{url.rstrip('/').rsplit('/', 1)[-1]}", start)
+
+    InProcessBotAPI.do_request = request  # type: ignore[method-assign]
     try:
         from apscheduler.jobstores.base import BaseJobStore
     except ImportError:
@@ -226,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
             elapsed, committed = asyncio.run(bench_bot(args.hands, instant=True, workdir=Path(tmp) / "b"))
         per_hand = elapsed / committed * 1000
         print(f"\nwhere an instant hand's {per_hand:.1f} ms go (ms a hand; setup, nested calls counted):")
-        for name, (calls, seconds) in sorted(spent.items(), key=lambda kv: -kv[1][1])[:12]:
+        for name, (calls, seconds) in sorted(spent.items(), key=lambda kv: -kv[1][1])[:16]:
             print(f"  {name:32s} {seconds / committed * 1000:7.2f}   ({int(calls)} calls)")
     return 0
 

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import copy
+import functools
 import logging
 import random
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, case, func, insert, select, update
+from sqlalchemy import Connection, Engine, Insert, Select, bindparam, func, insert, select, update
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
@@ -165,6 +168,24 @@ class LedgerService:
                     session.begin(),
                 ):
                     return fn(session)
+            except (IntegrityError, OperationalError) as exc:
+                if not _retryable(exc):
+                    raise
+                log.info("ledger write conflict (attempt %d): %s", attempt, exc.orig)
+                time.sleep(min(0.5, 0.005 * 2**attempt) * random.random())
+        raise errors.Conflict(f"gave up after {self._max_attempts} conflicting attempts", attempts=attempt)
+
+    def _read_core(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn` on a plain connection (Core statements, no ORM session) in one read transaction."""
+        with self._engine.connect() as conn:
+            return fn(conn)
+
+    def _write_core(self, fn: Callable[[Connection], T]) -> T:
+        """`_write` for Core statements on a plain connection: one transaction, retried on a conflict."""
+        for attempt in range(1, self._max_attempts + 1):
+            try:
+                with self._write_engine.begin() as conn:
+                    return fn(conn)
             except (IntegrityError, OperationalError) as exc:
                 if not _retryable(exc):
                     raise
@@ -460,12 +481,11 @@ class LedgerService:
     def current_session(self, chat_id: int) -> SessionInfo | None:
         """The group's open session, or None."""
 
-        def op(s: Session) -> SessionInfo | None:
-            group = self._group(s, chat_id, create=False)
-            ts = _open_session_row(s, _id(group), lock=False) if group is not None else None
-            return _session_info(s, ts, chat_id) if ts is not None else None
+        def op(conn: Connection) -> SessionInfo | None:
+            table = _load_table(conn, chat_id, lock=False)
+            return _table_info(table) if table is not None else None
 
-        return self._read(op)
+        return self._read_core(op)
 
     def require_session(self, chat_id: int) -> SessionInfo:
         """The group's open session, or NoOpenSession."""
@@ -710,8 +730,8 @@ class LedgerService:
 
     def _score(
         self,
-        ts: TableSession,
-        seats: dict[str, Player],
+        ts: TableSession | _Table,
+        seats: Mapping[str, Player | PlayerInfo],
         state: DealerState,
         entry: object,
         *,
@@ -890,37 +910,8 @@ class LedgerService:
     def _apply(
         self, s: Session, group: ChatGroup, ts: TableSession, deltas: dict[int, _Delta], sign: int
     ) -> None:
-        """Add (sign +1) or take back (sign -1) a row's deltas in the session and all-time running totals:
-        one UPDATE per table (a CASE on the player), an INSERT only for a player without a row yet."""
-        if not deltas:
-            return
-        player_ids = sorted(deltas)
-        scopes: tuple[tuple[type[SessionTotal] | type[GroupTotal], str, int], ...] = (
-            (SessionTotal, "session_id", _id(ts)),
-            (GroupTotal, "group_id", _id(group)),
-        )
-        amounts = {
-            name: {pid: sign * getattr(delta, name) for pid, delta in deltas.items()}
-            for name in _Delta.__slots__
-        }
-        for model, scope_name, scope_id in scopes:
-            table = model.__table__  # type: ignore[attr-defined]
-            where = (table.c[scope_name] == scope_id, table.c.player_id.in_(player_ids))
-            values = {
-                table.c[name]: table.c[name] + case(by_player, value=table.c.player_id, else_=0)
-                for name, by_player in amounts.items()
-                if any(by_player.values())
-            }
-            if not values:
-                continue
-            result = s.execute(update(table).where(*where).values(values))
-            if result.rowcount == len(player_ids):  # type: ignore[attr-defined]
-                continue
-            present = set(s.scalars(select(table.c.player_id).where(*where)))
-            for pid in player_ids:
-                if pid not in present:
-                    row = {name: by_player[pid] for name, by_player in amounts.items()}
-                    s.execute(insert(table).values(player_id=pid, **{scope_name: scope_id}, **row))
+        """Add (sign +1) or take back (sign -1) a row's deltas in the session and all-time running totals."""
+        _apply_totals(s.connection(), _id(group), _id(ts), deltas, sign)
 
     def _existing(self, s: Session, source_key: str | None, *, void: bool = False) -> Hand | None:
         if source_key is None:
@@ -945,14 +936,152 @@ class LedgerService:
         Idempotent on `source_key` (e.g. "update:<update_id>"): a repeat returns the existing hand with
         `created == False`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession."""
 
-        def op(s: Session) -> CommitResult:
-            existing = self._existing(s, source_key)
-            if existing is not None:
-                return self._repeat(s, existing)
-            group, ts = self._lock_open(s, chat_id)
-            return self._commit_in(s, group, ts, entry, by=by, source_key=source_key, text=text)
+        def op(conn: Connection) -> CommitResult | int:
+            if source_key is not None:
+                existing = conn.execute(_HAND_BY_SOURCE, {"source_key": source_key}).scalar()
+                if existing is not None:
+                    return int(existing)
+            table = _load_table(conn, chat_id, lock=True)
+            if table is None:
+                raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+            preview = self._score(table, table.seats, DealerState.from_json(table.state), entry)
+            actor = self._actor_core(conn, table, by)
+            return self._record(conn, table, preview, actor=actor, source_key=source_key, text=text)
 
-        return self._write(op)
+        result = self._write_core(op)
+        if isinstance(result, int):  # a repeat: the hand recorded by the first delivery
+            hand_id = result
+            return self._read(lambda s: self._repeat(s, _hand_row(s, hand_id)))
+        return result
+
+    def _actor_core(self, conn: Connection, table: _Table, by: UserRef | None) -> int | None:
+        """`_actor` on a Core connection; a seated player whose name has not changed costs no statement."""
+        if by is None:
+            return None
+        name = _clean_name(by.display_name) or (by.username or str(by.telegram_id))
+        username = by.username.lstrip("@") if by.username else None
+        seat = next((x for x, p in table.seats.items() if p.telegram_id == by.telegram_id), None)
+        seated = table.seats[seat] if seat is not None else None
+        if seated is not None and (seated.username, seated.display_name) == (username, name):
+            return seated.id
+        row = conn.execute(
+            _PLAYER_BY_TELEGRAM, {"group_id": table.group_id, "telegram_id": by.telegram_id}
+        ).first()
+        if row is None:
+            inserted = conn.execute(
+                _INSERT_PLAYER,
+                {
+                    "group_id": table.group_id,
+                    "telegram_id": by.telegram_id,
+                    "username": username,
+                    "display_name": name,
+                    "guest_key": None,
+                    "created_at": self._now(),
+                },
+            )
+            return int(inserted.inserted_primary_key[0])
+        player_id = int(row.id)
+        if (row.username, row.display_name) != (username, name):
+            conn.execute(_RENAME_PLAYER, {"b_id": player_id, "b_username": username, "b_display_name": name})
+            if seat is not None:
+                table.seats[seat] = replace(table.seats[seat], username=username, display_name=name)
+        return player_id
+
+    def _record(
+        self,
+        conn: Connection,
+        table: _Table,
+        preview: HandPreview,
+        *,
+        actor: int | None,
+        source_key: str | None,
+        text: str | None,
+    ) -> CommitResult:
+        """Write a scored hand (win, draw or escape) as the next row of the open table, in Core: the hand, its
+        payments, the running totals and the session's dealer state. Returns without re-reading anything."""
+        if not preview.allowed:
+            raise errors.WinNotAllowed(_refusal(preview), reasons=preview.reasons, number=table.live_rows + 1)
+        total = sum(preview.payments.values())
+        if total != 0:
+            raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
+        seat_players = {seat: p.id for seat, p in table.seats.items()}
+        now = self._now()
+        seq, number = table.last_seq + 1, table.live_rows + 1
+        inserted = conn.execute(
+            _INSERT_HAND,
+            {
+                "session_id": table.id,
+                "seq": seq,
+                "number": number,
+                "kind": preview.kind,
+                "text": text,
+                "entry": preview.entry,
+                "request": preview.request,
+                "response": preview.response,
+                "state_before": preview.before.to_json(),
+                "state_after": preview.after.to_json(),
+                "seat_players": seat_players,
+                "note": preview.note,
+                "dealer_after_player_id": seat_players.get(preview.after.dealer),
+                "streak_after": preview.after.streak,
+                "recorded_by": actor,
+                "recorded_at": now,
+                "source_key": source_key,
+                "voided": False,
+                "voided_by": None,
+                "voided_at": None,
+                "void_key": None,
+                "replaced_by": None,
+                "replaces": None,
+            },
+        )
+        hand_id = int(inserted.inserted_primary_key[0])
+        hua = _hua_by_seat(preview.response)
+        conn.execute(
+            _INSERT_PAYMENTS,
+            [
+                {"hand_id": hand_id, "player_id": seat_players[seat], "amount": amount,
+                 "hua": hua.get(seat, 0)}
+                for seat, amount in preview.payments.items()
+            ],
+        )
+        deltas = _row_deltas(preview.kind, seat_players, preview.request, preview.response)
+        _apply_totals(conn, table.group_id, table.id, deltas, +1)
+        state = preview.after.to_json()
+        played = 0 if preview.kind == "adjust" else 1
+        conn.execute(
+            _SESSION_AFTER_HAND,
+            {"b_id": table.id, "b_state": state, "b_seq": seq, "b_played": played, "b_now": now},
+        )
+        table.state, table.last_seq, table.live_rows = state, seq, number
+        table.hands_played += played
+        table.version += 1
+        table.last_activity_at = now
+        hand = HandRecord(
+            id=hand_id,
+            session_id=table.id,
+            seq=seq,
+            number=number,
+            kind=preview.kind,
+            text=text,
+            entry=dict(preview.entry),
+            request=dict(preview.request),
+            response=dict(preview.response),
+            payments=_payments_of(preview.response),
+            player_payments=dict(preview.player_payments),
+            before=preview.before,
+            after=preview.after,
+            note=preview.note,
+            recorded_by=actor,
+            recorded_at=now,
+            source_key=source_key,
+            voided=False,
+            voided_by=None,
+            voided_at=None,
+            replaced_by=None,
+            replaces=None,
+        )
+        return CommitResult(hand=hand, created=True, session=_table_info(table))
 
     def _commit_in(
         self,
@@ -1808,18 +1937,25 @@ def _hua_by_seat(response: dict[str, Any]) -> dict[str, int]:
 
 def _deltas(hand: Hand) -> dict[int, _Delta]:
     """What a ledger row contributes to each player's totals (net, hands, wins, 自摸, 放冲)."""
-    seat_players = {seat: int(pid) for seat, pid in hand.seat_players.items()}
+    return _row_deltas(hand.kind, hand.seat_players, hand.request, hand.response)
+
+
+def _row_deltas(
+    kind: str, seat_players: Mapping[str, Any], request: dict[str, Any], response: dict[str, Any]
+) -> dict[int, _Delta]:
+    """`_deltas` of a row given by its kind, seat -> player id, scoring request and response."""
+    seat_players = {seat: int(pid) for seat, pid in seat_players.items()}
     deltas: dict[int, _Delta] = defaultdict(_Delta)
-    for seat, amount in _payments_of(hand.response).items():
+    for seat, amount in _payments_of(response).items():
         deltas[seat_players[seat]].net += amount
-    if hand.kind == "adjust":
+    if kind == "adjust":
         return dict(deltas)
     for pid in seat_players.values():
         deltas[pid].hands += 1
-    if hand.kind == "win":
-        types = {str(w.get("winner")): str(w.get("type")) for w in hand.request.get("wins", [])}
+    if kind == "win":
+        types = {str(w.get("winner")): str(w.get("type")) for w in request.get("wins", [])}
         dealt = False
-        for win in hand.response.get("wins", []):
+        for win in response.get("wins", []):
             if not win.get("allowed", True) or win.get("winner") not in seat_players:
                 continue
             deltas[seat_players[win["winner"]]].wins += 1
@@ -1828,7 +1964,7 @@ def _deltas(hand: Hand) -> dict[int, _Delta]:
                 deltas[seat_players[win["winner"]]].self_draws += 1
             elif win_type in ("discard", "rob_kong"):
                 dealt = True
-        discarder = hand.request.get("discarder")
+        discarder = request.get("discarder")
         if dealt and discarder in seat_players:
             deltas[seat_players[discarder]].dealt_in += 1
     return dict(deltas)
@@ -1846,6 +1982,13 @@ def _session_row(s: Session, session_id: int) -> TableSession:
     if ts is None:
         raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
     return ts
+
+
+def _hand_row(s: Session, hand_id: int) -> Hand:
+    hand = s.get(Hand, hand_id)
+    if hand is None:
+        raise errors.NotFound(f"no hand {hand_id}", what="hand", id=hand_id)
+    return hand
 
 
 def _player_row(s: Session, player_id: int) -> Player:
@@ -2066,3 +2209,181 @@ def _pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
         status=pending.status,  # type: ignore[arg-type]
         hand_id=pending.hand_id,
     )
+
+
+# ---- the hot path in SQLAlchemy Core ----------------------------------------------------------------------
+# Recording a hand and looking up the open table run on every /hu. They use prebuilt Core statements (compiled
+# once, then served from SQLAlchemy's statement cache) instead of ORM objects: the open session, its group and
+# its seated players in one SELECT, one INSERT of the hand, one executemany of its payments, one upsert
+# executemany per running-totals table and one UPDATE of the session.
+
+_GROUP_T = ChatGroup.__table__  # type: ignore[attr-defined]
+_SESSION_T = TableSession.__table__  # type: ignore[attr-defined]
+_SEAT_T = Seat.__table__  # type: ignore[attr-defined]
+_PLAYER_T = Player.__table__  # type: ignore[attr-defined]
+_HAND_T = Hand.__table__  # type: ignore[attr-defined]
+_PAYMENT_T = Payment.__table__  # type: ignore[attr-defined]
+_TOTAL_TABLES = {"session_id": SessionTotal.__table__, "group_id": GroupTotal.__table__}  # type: ignore[attr-defined]
+
+
+@dataclass(slots=True)
+class _Table:
+    """The open session row with its group and seated players, as one SELECT returns them."""
+
+    id: int
+    group_id: int
+    chat_id: int
+    confirm_timeout_seconds: int
+    number: int
+    rules: str
+    options: dict[str, Any]
+    stake: int
+    status: str
+    opened_by: int | None
+    opened_at: datetime
+    ended_at: datetime | None
+    end_reason: str | None
+    last_activity_at: datetime
+    state: dict[str, Any]
+    dealer_set: bool
+    last_seq: int
+    live_rows: int
+    hands_played: int
+    version: int
+    seats: dict[str, PlayerInfo] = field(default_factory=dict)
+
+
+_TABLE_COLUMNS = (
+    _SESSION_T.c.id,
+    _SESSION_T.c.group_id,
+    _GROUP_T.c.chat_id,
+    _GROUP_T.c.confirm_timeout_seconds,
+    *(
+        _SESSION_T.c[name]
+        for name in (
+            "number", "rules", "options", "stake", "status", "opened_by", "opened_at", "ended_at",
+            "end_reason", "last_activity_at", "state", "dealer_set", "last_seq", "live_rows",
+            "hands_played", "version",
+        )
+    ),
+)  # fmt: skip
+_SEAT_COLUMNS = (
+    _SEAT_T.c.seat,
+    _PLAYER_T.c.id.label("seat_player_id"),
+    _PLAYER_T.c.telegram_id,
+    _PLAYER_T.c.username,
+    _PLAYER_T.c.display_name,
+)
+
+
+def _table_select(*, lock: bool) -> Select[Any]:
+    joined = (
+        _SESSION_T.join(_GROUP_T, _GROUP_T.c.id == _SESSION_T.c.group_id)
+        .outerjoin(_SEAT_T, _SEAT_T.c.session_id == _SESSION_T.c.id)
+        .outerjoin(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id)
+    )
+    query = (
+        select(*_TABLE_COLUMNS, *_SEAT_COLUMNS)
+        .select_from(joined)
+        .where(_GROUP_T.c.chat_id == bindparam("chat_id"), _SESSION_T.c.status == "open")
+    )
+    # PostgreSQL: lock the session row only (SQLite ignores FOR UPDATE; BEGIN IMMEDIATE holds the lock).
+    return query.with_for_update(of=_SESSION_T) if lock else query
+
+
+_OPEN_TABLE = _table_select(lock=False)
+_OPEN_TABLE_LOCKED = _table_select(lock=True)
+_HAND_BY_SOURCE = select(_HAND_T.c.id).where(_HAND_T.c.source_key == bindparam("source_key"))
+_PLAYER_BY_TELEGRAM = select(_PLAYER_T.c.id, _PLAYER_T.c.username, _PLAYER_T.c.display_name).where(
+    _PLAYER_T.c.group_id == bindparam("group_id"), _PLAYER_T.c.telegram_id == bindparam("telegram_id")
+)
+_RENAME_PLAYER = (
+    update(_PLAYER_T)
+    .where(_PLAYER_T.c.id == bindparam("b_id"))
+    .values(username=bindparam("b_username"), display_name=bindparam("b_display_name"))
+)
+_INSERT_PLAYER = insert(_PLAYER_T)
+_INSERT_HAND = insert(_HAND_T)
+_INSERT_PAYMENTS = insert(_PAYMENT_T)
+_SESSION_AFTER_HAND = (
+    update(_SESSION_T)
+    .where(_SESSION_T.c.id == bindparam("b_id"))
+    .values(
+        state=bindparam("b_state"),
+        last_seq=bindparam("b_seq"),
+        live_rows=_SESSION_T.c.live_rows + 1,
+        hands_played=_SESSION_T.c.hands_played + bindparam("b_played"),
+        version=_SESSION_T.c.version + 1,
+        last_activity_at=bindparam("b_now"),
+    )
+)
+
+
+def _load_table(conn: Connection, chat_id: int, *, lock: bool) -> _Table | None:
+    """The group's open session with its seats (one statement), or None; `lock` for writers."""
+    rows = conn.execute(_OPEN_TABLE_LOCKED if lock else _OPEN_TABLE, {"chat_id": chat_id}).all()
+    if not rows:
+        return None
+    width = len(_TABLE_COLUMNS)
+    table = _Table(*rows[0][:width])
+    seated = {row[width]: row for row in rows if row[width] in SEATS}
+    for seat in SEATS:
+        row = seated.get(seat)
+        if row is not None:
+            table.seats[seat] = PlayerInfo(
+                id=int(row[width + 1]),
+                chat_id=table.chat_id,
+                display_name=row[width + 4],
+                telegram_id=row[width + 2],
+                username=row[width + 3],
+            )
+    return table
+
+
+def _table_info(table: _Table) -> SessionInfo:
+    return SessionInfo(
+        id=table.id,
+        chat_id=table.chat_id,
+        number=table.number,
+        rules=table.rules,
+        options=dict(table.options),
+        stake=table.stake,
+        seats=dict(table.seats),
+        status="open" if table.status == "open" else "ended",
+        opened_by=table.opened_by,
+        opened_at=_aware(table.opened_at),
+        ended_at=_aware(table.ended_at) if table.ended_at else None,
+        end_reason=table.end_reason,
+        last_activity_at=_aware(table.last_activity_at),
+        state=DealerState.from_json(table.state),
+        hands_played=table.hands_played,
+        dealer_set=bool(table.dealer_set),
+    )
+
+
+@functools.cache
+def _totals_upsert(dialect: str, scope: str) -> Insert:
+    """INSERT ... ON CONFLICT DO UPDATE adding deltas to a running-totals row (SQLite and PostgreSQL)."""
+    table = _TOTAL_TABLES[scope]
+    insert_of = postgresql.insert if dialect == "postgresql" else sqlite_dialect.insert
+    stmt = insert_of(table)
+    return stmt.on_conflict_do_update(
+        index_elements=[table.c[scope], table.c.player_id],
+        set_={name: table.c[name] + stmt.excluded[name] for name in _Delta.__slots__},
+    )
+
+
+def _apply_totals(
+    conn: Connection, group_id: int, session_id: int, deltas: dict[int, _Delta], sign: int
+) -> None:
+    """Add (sign +1) or take back (sign -1) a row's deltas in the session and all-time running totals: one
+    upsert executemany per table, players in id order (the same lock order in every transaction)."""
+    if not deltas:
+        return
+    rows = [
+        {"player_id": pid, **{name: sign * getattr(deltas[pid], name) for name in _Delta.__slots__}}
+        for pid in sorted(deltas)
+    ]
+    dialect = conn.dialect.name
+    for scope, scope_id in (("session_id", session_id), ("group_id", group_id)):
+        conn.execute(_totals_upsert(dialect, scope), [{scope: scope_id, **row} for row in rows])

@@ -7,11 +7,9 @@ import time
 from typing import Any
 
 from sqlalchemy import event
-from sqlmodel import Session
 
 from bot.ledger import LedgerService
 from bot.ledger.db import open_database
-from bot.ledger.models import Hand
 
 
 def entry_for(k: int) -> dict[str, Any]:
@@ -39,18 +37,20 @@ def main(argv: list[str]) -> int:
         print(f"COMMITTED {result.hand.id}", flush=True)
         time.sleep(120)
     elif mode == "kill-before-commit":
+        # Engine-level hooks: they see the ORM and the Core write paths alike.
+        wrote: list[bool] = []
 
-        def note(session: Session, _context: object) -> None:
-            if any(isinstance(obj, Hand) for obj in session.new):
-                session.info["wrote_hand"] = True
+        def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
+            if statement.lstrip().upper().startswith("INSERT INTO HAND"):
+                wrote.append(True)
 
-        def hold(session: Session) -> None:
-            if session.info.get("wrote_hand"):
+        def hold(_conn: object) -> None:
+            if wrote:
                 print("IN_TRANSACTION", flush=True)
                 time.sleep(120)
 
-        event.listen(Session, "after_flush", note)
-        event.listen(Session, "before_commit", hold)
+        event.listen(ledger.engine, "before_cursor_execute", note)
+        event.listen(ledger.engine, "commit", hold)
         ledger.commit(chat, entry_for(0), source_key=argv[4])
         print("UNEXPECTED_COMMIT", flush=True)
     elif mode == "race":

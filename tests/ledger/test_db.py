@@ -23,14 +23,58 @@ def test_default_url_is_a_sqlite_file_in_the_data_dir(
     assert default_url(tmp_path) == "postgresql+psycopg://u@h/db"
 
 
-def test_sqlite_file_is_created_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
+def test_sqlite_file_is_created_in_wal_mode_with_foreign_keys(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("SQLITE_SYNCHRONOUS", raising=False)
     engine = open_database(f"sqlite:///{tmp_path / 'nested' / 'dir' / 'ledger.db'}")
     with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
+        # NORMAL (1): durable across a process kill (see test_reliability), no fsync per commit
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 1
     engine.dispose()
     assert (tmp_path / "nested" / "dir" / "ledger.db").exists()
+
+
+def test_sqlite_synchronous_full_on_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("SQLITE_SYNCHRONOUS", "full")
+    engine = open_database(f"sqlite:///{tmp_path / 'env.db'}")
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+    engine.dispose()
+    monkeypatch.delenv("SQLITE_SYNCHRONOUS")
+    engine = open_database(f"sqlite:///{tmp_path / 'arg.db'}", synchronous="EXTRA")
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 3
+    engine.dispose()
+    with pytest.raises(ValueError, match=r"synchronous mode must be one of .* got 'SOMETIMES'"):
+        open_database(f"sqlite:///{tmp_path / 'bad.db'}", synchronous="sometimes")
+
+
+def test_a_locked_database_is_an_operational_error_the_ledger_retries(tmp_path: Path) -> None:
+    """BEGIN IMMEDIATE goes straight to the driver; its failure still arrives as SQLAlchemy's
+    OperationalError, which the ledger's write loop retries."""
+    from sqlalchemy.exc import OperationalError
+
+    from bot.ledger.db import IMMEDIATE, create_db_engine
+    from bot.ledger.service import _retryable
+
+    url = f"sqlite:///{tmp_path / 'locked.db'}"
+    engine = open_database(url)
+    holder = engine.execution_options(**IMMEDIATE).connect()
+    holder.begin()  # holds the write lock
+    busy = create_db_engine(url)
+    with busy.connect() as connection:
+        connection.connection.driver_connection.execute("PRAGMA busy_timeout=50")  # not 30 s: short here
+        with pytest.raises(OperationalError, match="database is locked") as caught:
+            connection.execution_options(**IMMEDIATE).begin()
+    assert _retryable(caught.value)
+    holder.rollback()
+    holder.close()
+    engine.dispose()
+    busy.dispose()
 
 
 def test_migrations_build_the_schema_and_rerun_harmlessly(engine: Engine, db_url: str) -> None:
@@ -39,7 +83,23 @@ def test_migrations_build_the_schema_and_rerun_harmlessly(engine: Engine, db_url
             "group_total", "pending_entry", "alembic_version"} <= tables  # fmt: skip
     open_database(db_url).dispose()  # a second start-up finds the schema current
     with engine.connect() as connection:
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        current = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    assert current == _script_head()
+
+
+def _script_head() -> str:
+    """The newest revision among the migration scripts (every later migration moves it)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from bot.ledger.db import MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("path_separator", "os")
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None
+    return head
 
 
 def test_database_allows_one_open_session_per_group(engine: Engine) -> None:

@@ -6,9 +6,9 @@ import itertools
 import threading
 from typing import Any
 
-from conftest import DRAW, check_invariants, discard, seat_table, self_draw
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from ledger_helpers import DRAW, check_invariants, discard, seat_table, self_draw
 
 from bot.ledger import LedgerService, errors
 

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import CHAT, Table, check_invariants, row_counts
+from ledger_helpers import CHAT, Table, check_invariants, row_counts
 from sqlalchemy import select
 from sqlmodel import Session
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from conftest import CHAT, DRAW, Table, check_invariants, discard, row_counts, seat_table, self_draw
+from ledger_helpers import CHAT, DRAW, Table, check_invariants, discard, row_counts, seat_table, self_draw
 
 from bot.ledger import LedgerService, UserRef, errors
 

@@ -1,0 +1,129 @@
+"""Ledger test helpers (a seated table of four, the invariants every ledger state must satisfy)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlmodel import Session
+
+from bot.ledger import LedgerService, SessionInfo, UserRef
+from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal
+
+CHAT = -1001
+
+
+def self_draw(winner: str, hard: int = 5, *patterns: str) -> dict[str, Any]:
+    """Quick-form entry: `winner` self-draws with `hard` 硬花 and the given patterns."""
+    return {
+        "event": "win",
+        "wins": [
+            {
+                "winner": winner,
+                "type": "self_draw",
+                "declared": {"hard_flowers": hard, "patterns": list(patterns)},
+            }
+        ],
+    }
+
+
+def discard(winner: str, discarder: str, hard: int = 5, *patterns: str) -> dict[str, Any]:
+    """Quick-form entry: `winner` wins on `discarder`'s discard."""
+    return {
+        "event": "win",
+        "discarder": discarder,
+        "wins": [
+            {
+                "winner": winner,
+                "type": "discard",
+                "declared": {"hard_flowers": hard, "patterns": list(patterns)},
+            }
+        ],
+    }
+
+
+DRAW: dict[str, Any] = {"event": "draw"}
+
+
+@dataclass
+class Table:
+    """A group with an open session and four seated players (Ann E, Bob S, Cat W, guest Dan N)."""
+
+    ledger: LedgerService
+    chat_id: int
+    session: SessionInfo
+    users: list[UserRef]
+
+    @property
+    def ids(self) -> dict[str, int]:
+        """Seat -> player id."""
+        return {seat: p.id for seat, p in self.session.seats.items()}
+
+
+def seat_table(ledger: LedgerService, chat_id: int = CHAT, stake: int = 1, **options: Any) -> Table:
+    """Open a session and seat four players."""
+    users = [UserRef(11, "Ann", "ann"), UserRef(12, "Bob", "bob"), UserRef(13, "Cat", None)]
+    ledger.open_session(chat_id, by=users[0], stake=stake, options=options or None)
+    for user in users:
+        ledger.join(chat_id, user)
+    session = ledger.join(chat_id, guest_name="Dan").session
+    return Table(ledger, chat_id, session, users)
+
+
+def row_counts(ledger: LedgerService) -> dict[str, int]:
+    """How many rows each ledger table holds (to show that a refused operation wrote nothing)."""
+    from bot.ledger import models
+
+    counts = {}
+    with Session(ledger.engine) as s:
+        for model in (
+            models.ChatGroup,
+            models.Player,
+            models.TableSession,
+            models.Seat,
+            Hand,
+            Payment,
+            SessionTotal,
+            GroupTotal,
+            models.PendingEntry,
+        ):
+            counts[model.__tablename__] = s.scalar(select(func.count()).select_from(model))
+    return counts
+
+
+def check_invariants(ledger: LedgerService, session_id: int) -> None:
+    """Every hand sums to zero; running totals equal the sum of live payments; totals sum to zero."""
+    with Session(ledger.engine) as s:
+        for hand_id, total in s.execute(
+            select(Payment.hand_id, func.sum(Payment.amount)).group_by(Payment.hand_id)
+        ):
+            assert total == 0, f"hand {hand_id} sums to {total}"
+        live = dict(
+            s.execute(
+                select(Payment.player_id, func.sum(Payment.amount))
+                .join(Hand, Hand.id == Payment.hand_id)
+                .where(Hand.session_id == session_id, Hand.voided.is_(False))
+                .group_by(Payment.player_id)
+            )
+            .all()
+        )
+        totals = {
+            t.player_id: t.net
+            for t in s.scalars(select(SessionTotal).where(SessionTotal.session_id == session_id))
+        }
+        for pid, net in totals.items():
+            assert live.get(pid, 0) == net, (
+                f"player {pid}: running total {net} != payments {live.get(pid, 0)}"
+            )
+        assert sum(totals.values()) == 0
+        group_sum = s.scalar(select(func.sum(GroupTotal.net)))
+        assert (group_sum or 0) == 0
+    # the dealer state chain of live hands is unbroken
+    hands = ledger.hands(session_id)
+    for earlier, later in itertools.pairwise(hands):
+        assert later.before.dealer == earlier.after.dealer
+        assert later.before.streak == earlier.after.streak
+        assert later.before.hand_number == earlier.after.hand_number
+    assert [h.number for h in hands] == list(range(1, len(hands) + 1))
