@@ -39,6 +39,7 @@ chat_data_table = Table(
 )
 
 KEYBOARD_KEEP_SECONDS = 30 * 24 * 3600.0  # a keyboard unused this long is deleted (its buttons then expire)
+TOUCH_SECONDS = 3600.0  # a used keyboard's stored access time is moved on only when this much older
 PRUNE_EVERY_SECONDS = 3600.0
 TAG = "__t"  # the key that marks a tagged value in the JSON form
 
@@ -185,7 +186,8 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
     Several processes (webhook workers) may share the database:
 
     - **Callback data** is one row per keyboard (`bot_callback_data`), written by upsert when a keyboard
-      is new or was used, never by rewriting the whole cache, so workers do not overwrite each other. A
+      is new (and its access time again when used an hour or more later), never by rewriting the whole
+      cache, so workers do not overwrite each other. A
       worker that meets a button it does not know reloads that keyboard with `load_keyboard` (the stale
       button handler in bot/handlers/errors.py does). Keyboards unused for `keep_seconds` are deleted.
       PTB's map of callback query id → keyboard (only for `drop_callback_data`) stays in memory.
@@ -276,8 +278,9 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         rows: list[dict[str, Any]] = []
         refused: list[str] = []
         for uuid, access_time, buttons in keyboards:
-            if self._keyboards.get(uuid) == access_time or uuid in self._refused:
-                continue
+            stored = self._keyboards.get(uuid)
+            if uuid in self._refused or (stored is not None and access_time - stored < TOUCH_SECONDS):
+                continue  # written already; a press only moves the stored time on hourly (for pruning)
             try:
                 text = self.codec.dumps(buttons)
             except CodecError as exc:

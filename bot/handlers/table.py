@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 # chat_data (stored as JSON by bot.persistence, shared by every worker):
 CARDS = "cards"  # {str(session id): message id of its card}
 PIN_REFUSED = "pin_refused"  # [session ids whose "cannot pin" was said]
-CARD_TOKEN = "card_token"  # changes whenever a process renders the card from rows it changed or re-read
+CARD_TOKEN = "card_token"  # set anew whenever a process re-reads the card's rows (see card_rows)
 # bot_data (this process only): chat id → (card token, CardRows) the rows behind the card as last rendered
 CARD_ROWS = "card_rows"
 
@@ -74,16 +74,20 @@ def _load_rows(ledger: Any, session_id: int) -> CardRows:
 async def card_rows(turn: Turn, session: SessionInfo, added: HandRecord | None) -> CardRows:
     """The card's rows: this process's cached ones plus `added`, or read afresh from the ledger.
 
-    The cache is used only while the chat's card token is the one this process set with it: any other
-    worker that changes the card sets a new token, so its undo or edit is never hidden by a stale cache."""
+    The cache is used only while the chat's card token is the one this process set with it. Every reload
+    (after an undo, an edit, a new card) and the first row of a session set a new token, so another
+    worker's cache of the older rows is not used again; a plain append keeps the token (no write per hand):
+    another worker's next append then misses the sequence number it expects and reloads."""
     chat_data = turn.context.application.chat_data[turn.chat_id]
     caches: dict[int, tuple[str, CardRows]] = turn.context.bot_data.setdefault(CARD_ROWS, {})
     token, cached = caches.get(turn.chat_id, ("", None))
     if cached is not None and cached.session_id == session.id and token == chat_data.get(CARD_TOKEN):
         if added is None and not session.hands_played and not cached.rows:
             return cached  # lobby changes: no rows yet
+        first = not cached.rows
         if added is not None and cached.add(added):
-            _remember(turn, cached)
+            if first:
+                _remember(turn, cached)  # a worker holding the empty lobby would not notice the row
             return cached
     fresh = await turn.run(_load_rows, turn.ledger, session.id)
     _remember(turn, fresh)

@@ -356,3 +356,28 @@ async def test_harness_runs_named_jobs(workers: Workers) -> None:
     assert await table.run_jobs("expire:") == 1  # the preview's expiry, not due yet: it leaves the entry
     assert table.message(preview.message_id).buttons == (CONFIRM, "✖ 取消")
     assert await table.run_jobs("no such job") == 0
+
+
+async def test_a_card_cached_by_one_worker_shows_an_undo_made_on_another(workers: Workers) -> None:
+    from bot.handlers.table import _load_rows
+    from bot.render import table_card
+
+    a = await workers.start()
+    b = await workers.start()
+    await seat_four(a)
+    card = a.pinned()
+    assert card is not None
+    for hand in ("/hu 南 自摸 5花 清一色", "/hu 西 冲 东 6花"):
+        await a.say("bob", hand)
+        await a.press("cat", CONFIRM)  # A caches the card's rows
+    await b.say("ann", "/undo")
+    assert "已撤销" in (await b.press("dan", "撤销")).text  # B voids hand 2
+    assert len(hands(a)) == 1
+    await a.say("bob", "/hu 北 自摸 5花 清一色")
+    await a.press("cat", CONFIRM)  # A appends hand 2 again: its cache of the voided row must not be used
+    ledger = a.app.bot_data["ledger"]
+    session = ledger.current_session(GROUP_ID)
+    rows = _load_rows(ledger, session.id)
+    expected = table_card("zh-Hans", session, rows.recent, rows.totals, rows.rows)
+    assert a.message(card.message_id).text == expected
+    assert a.pins() == [card.message_id]
