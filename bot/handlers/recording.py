@@ -95,7 +95,9 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
         await after_commit(turn, kind, result, edit_message_id=edit_message_id)
         return
     pending = await turn.run(ledger.create_pending, turn.chat_id, kind, payload, by=turn.user,
-                             text=turn.text or None)
+                             text=turn.text or None, source_key=turn.source_key)
+    if pending.message_id is not None or pending.status != "pending":
+        return  # a redelivered update (e.g. after a restart): its preview is already in the chat
     extra = await later_hands_text(turn, payload) if kind == "edit" else ""
     text = shown or pending_text(turn, pending, session, extra=extra)
     markup = confirm_markup(turn, pending.id, kind)

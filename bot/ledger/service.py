@@ -8,6 +8,7 @@ import logging
 import random
 import secrets
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -83,6 +84,8 @@ SEAT_WORDS = {
     "北家": "N",
 }
 EVENT_KIND = {"win": "win", "draw": "draw", "escape": "escape"}
+# Pending entries created under a source key get the id uuid5(PENDING_KEYS, key): a repeat finds the first.
+PENDING_KEYS = uuid.UUID("5b0f3c2e-8a4d-4e1b-9c57-6d2f1a0e7b43")
 
 
 def normalize_seat(value: object) -> str:
@@ -1413,17 +1416,25 @@ class LedgerService:
         by: UserRef | None = None,
         text: str | None = None,
         timeout_seconds: int | None = None,
+        source_key: str | None = None,
     ) -> PendingInfo:
         """Store an entry awaiting confirmation, with its preview, expiring after `timeout_seconds`
         (default the group's). payload by kind: "hand" -> the entry; "edit" -> {"number", "entry"};
         "adjust" -> {"payer", "payee", "amount", "note"} (player ids); "undo" -> {}.
-        Validation is the same as the direct operation (errors raised here, nothing stored)."""
+        Validation is the same as the direct operation (errors raised here, nothing stored).
+        Idempotent on `source_key` (e.g. "update:<update_id>"): a repeat returns the entry the first call
+        stored, whatever its status now (its `message_id` tells whether the preview was already shown)."""
         if kind not in PENDING_KINDS:
             raise errors.InvalidValue(f"unknown pending kind {kind!r}", field="kind", value=kind)
         if not isinstance(payload, dict):
             raise errors.InvalidValue("payload must be an object", field="payload", value=repr(payload))
+        keyed_id = pending_id_for(source_key) if source_key is not None else None
 
         def op(s: Session) -> PendingInfo:
+            if keyed_id is not None:
+                earlier = s.get(PendingEntry, keyed_id)
+                if earlier is not None:
+                    return _pending_info(earlier, _chat_of_session(s, earlier.session_id))
             group, ts = self._lock_open(s, chat_id)
             stored = copy.deepcopy(payload)
             preview: HandPreview | None
@@ -1452,7 +1463,7 @@ class LedgerService:
             now = self._now()
             timeout = timeout_seconds if timeout_seconds is not None else group.confirm_timeout_seconds
             pending = PendingEntry(
-                id=secrets.token_hex(6),
+                id=keyed_id or secrets.token_hex(6),
                 session_id=_id(ts),
                 kind=kind,
                 payload=stored,
@@ -1810,6 +1821,11 @@ class LedgerService:
 
 
 # ---- module helpers -----------------------------------------------------------------------------------
+
+
+def pending_id_for(source_key: str) -> str:
+    """The id of the pending entry created under `source_key` (32 hex digits, the same in every process)."""
+    return uuid.uuid5(PENDING_KEYS, source_key).hex
 
 
 def _retryable(exc: DBAPIError) -> bool:

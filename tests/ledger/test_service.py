@@ -426,6 +426,49 @@ def test_pending_undo_edit_adjust(table: Table) -> None:
     check_invariants(ledger, table.session.id)
 
 
+def test_pending_creation_is_idempotent_on_its_source_key(table: Table) -> None:
+    ledger = table.ledger
+    first = ledger.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700")
+    repeat = ledger.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700")
+    assert repeat.id == first.id and repeat.message_id is None and len(first.id) == 32
+    ledger.set_pending_message(first.id, 77)
+    # The redelivered update (another process, after a restart) finds the preview already shown.
+    other = LedgerService(ledger.engine)
+    assert other.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700").message_id == 77
+    assert [p.id for p in ledger.open_pending(CHAT)] == [first.id]
+    # A different update is a different entry; an entry without a key never collides.
+    different = ledger.create_pending(CHAT, "hand", DRAW, source_key="update:701")
+    unkeyed = [ledger.create_pending(CHAT, "hand", DRAW).id for _ in range(2)]
+    assert len({first.id, different.id, *unkeyed}) == 4
+    # Once confirmed, a repeat still returns the same entry (committed) and stores nothing new.
+    ledger.confirm_pending(first.id)
+    before = row_counts(ledger)
+    again = ledger.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700")
+    assert (again.id, again.status) == (first.id, "committed")
+    assert row_counts(ledger) == before
+    assert len(ledger.hands(table.session.id)) == 1
+
+
+def test_pending_with_one_key_from_two_threads_is_stored_once(table: Table) -> None:
+    import threading
+
+    ledger = table.ledger
+    ids: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def create() -> None:
+        barrier.wait()
+        ids.append(ledger.create_pending(CHAT, "hand", DRAW, source_key="update:900").id)
+
+    threads = [threading.Thread(target=create) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(ids) == 4 and len(set(ids)) == 1
+    assert [p.id for p in ledger.open_pending(CHAT)] == ids[:1]
+
+
 def test_ending_a_session_expires_its_pending_entries(table: Table) -> None:
     ledger = table.ledger
     pending = ledger.create_pending(CHAT, "hand", DRAW)
