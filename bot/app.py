@@ -25,7 +25,7 @@ from bot.commands import COMMANDS, bot_commands
 from bot.handlers import errors, flow, recording, rules, session, table
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
-from bot.persistence import CodecError, DatabasePersistence
+from bot.persistence import CodecError, DatabasePersistence, save_now
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,9 @@ CONSOLE_TOKEN = "123456:console-mode-no-token"  # syntactically valid; only ever
 RATE_LIMIT_RETRIES = 3  # a flood-control RetryAfter is waited out and retried this often
 RECENT_UPDATES = 2048  # update ids remembered to drop a redelivered update
 SAVE_GROUP = 1000  # the last handler group: writes the state the update changed
-PERSISTENCE_INTERVAL = 60.0  # PTB's own periodic save (each update also saves right away, SAVE_GROUP)
+# PTB's own periodic save, a fallback: each update saves what it changed at once (SAVE_GROUP), and PTB's
+# save deep-copies the whole button cache (blocking the event loop for a moment once the cache is full).
+PERSISTENCE_INTERVAL = 300.0
 # The objects behind inline buttons, stored as JSON by bot.persistence (register every new button type).
 CALLBACK_TYPES: tuple[type, ...] = (recording.PendingPress, flow.HuFlow, table.JoinPress, rules.RulesPress)
 
@@ -85,12 +87,9 @@ async def drop_redelivered(update: Update, context: ContextTypes.DEFAULT_TYPE) -
 async def save_after_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """Write what this update changed (its chat's data, new or used keyboards) before the next update:
     another worker, or this one after a crash, then finds the card id and the buttons in the database."""
-    application = context.application
     chat = update.effective_chat
-    if chat is not None:
-        application.mark_data_for_update_persistence(chat_ids=chat.id)
     try:
-        await application.update_persistence()
+        await save_now(context.application, chat.id if chat is not None else None)
     except CodecError:
         raise  # a value of an unregistered type: a bug to see, not to hide
     except Exception as exc:  # the ledger holds everything that counts; PTB retries at its interval

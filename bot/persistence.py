@@ -216,6 +216,19 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         self._keyboards: dict[str, float] = {}  # keyboard uuid → access time as last read or written here
         self._refused: set[str] = set()  # keyboards whose data cannot be stored (logged once)
         self._pruned_at = 0.0
+        self._lock = asyncio.Lock()  # one write at a time: `save` and PTB's periodic update_persistence
+
+    async def save(self, application: Any, chat_id: int | None = None) -> None:
+        """Write now, cheaply, what changed: new keyboards of the bot's cache and the chat's data.
+
+        PTB's `Application.update_persistence` deep-copies the whole callback-data cache first (hundreds
+        of milliseconds once it holds ~1000 keyboards); this reads the cache and the chat's dict in place,
+        which is safe because both are encoded before the first await."""
+        cache = getattr(application.bot, "callback_data_cache", None)
+        if cache is not None:
+            await self.update_callback_data(cache.persistence_data)
+        if chat_id is not None:
+            await self.update_chat_data(chat_id, application.chat_data[chat_id])
 
     def check_schema(self) -> None:
         """Raise a clear error when migration 0002 has not created the tables."""
@@ -274,6 +287,10 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
 
     async def update_callback_data(self, data: CDCData) -> None:
         """Upsert the keyboards that are new or were used since the last call; prune old ones hourly."""
+        async with self._lock:
+            await self._update_callback_data(data)
+
+    async def _update_callback_data(self, data: CDCData) -> None:
         keyboards, _queries = data
         rows: list[dict[str, Any]] = []
         refused: list[str] = []
@@ -356,6 +373,10 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
 
     async def update_chat_data(self, chat_id: int, data: dict[Any, Any]) -> None:
         """Write the keys of this chat that changed since they were last read or written here."""
+        async with self._lock:
+            await self._update_chat_data(chat_id, data)
+
+    async def _update_chat_data(self, chat_id: int, data: dict[Any, Any]) -> None:
         base = self._chat_base.get(chat_id, {})
         texts: dict[str, str] = {}
         for key, value in data.items():
@@ -425,3 +446,15 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
 
 
 _UNREADABLE = object()
+
+
+async def save_now(application: Any, chat_id: int | None = None) -> None:
+    """Write the new keyboards and the chat's data now: `DatabasePersistence.save`, or PTB's full
+    `update_persistence` under another persistence."""
+    persistence = application.persistence
+    if isinstance(persistence, DatabasePersistence):
+        await persistence.save(application, chat_id)
+    elif persistence is not None:
+        if chat_id is not None:
+            application.mark_data_for_update_persistence(chat_ids=chat_id)
+        await application.update_persistence()

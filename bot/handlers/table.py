@@ -12,6 +12,7 @@ from telegram.error import BadRequest, TelegramError
 
 from bot.handlers.common import Turn
 from bot.ledger.results import SEATS, HandRecord, SessionInfo
+from bot.persistence import save_now
 from bot.render import CARD_HANDS, table_card
 
 log = logging.getLogger(__name__)
@@ -144,10 +145,8 @@ async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
 
 async def save_state(turn: Turn) -> None:
     """Write this chat's data and the new button objects to the database now, not only after the update."""
-    application = turn.context.application
     try:
-        application.mark_data_for_update_persistence(chat_ids=turn.chat_id)
-        await application.update_persistence()
+        await save_now(turn.context.application, turn.chat_id)
     except Exception as exc:  # persistence is a convenience; the ledger holds everything that counts
         log.warning("could not save the bot state: %s", exc)
 
