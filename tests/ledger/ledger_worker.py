@@ -6,7 +6,7 @@ import sys
 import time
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 
 from bot.ledger import LedgerService
 from bot.ledger.db import open_database
@@ -37,21 +37,17 @@ def main(argv: list[str]) -> int:
         print(f"COMMITTED {result.hand.id}", flush=True)
         time.sleep(120)
     elif mode == "kill-before-commit":
-        # Engine-level hooks: they see the ORM and the Core write paths alike.
-        wrote: list[bool] = []
+        # An engine-level hook: whichever way the ledger writes (ORM, Core, DB-API cursor), hold the
+        # transaction open at COMMIT once the hand row is in it.
+        key = argv[4]
 
-        def note(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-            if statement.lstrip().upper().startswith("INSERT INTO HAND"):
-                wrote.append(True)
-
-        def hold(_conn: object) -> None:
-            if wrote:
+        def hold(conn: Any) -> None:
+            if conn.execute(text("SELECT 1 FROM hand WHERE source_key = :key"), {"key": key}).first():
                 print("IN_TRANSACTION", flush=True)
                 time.sleep(120)
 
-        event.listen(ledger.engine, "before_cursor_execute", note)
         event.listen(ledger.engine, "commit", hold)
-        ledger.commit(chat, entry_for(0), source_key=argv[4])
+        ledger.commit(chat, entry_for(0), source_key=key)
         print("UNEXPECTED_COMMIT", flush=True)
     elif mode == "race":
         count, prefix = int(argv[4]), argv[5]
