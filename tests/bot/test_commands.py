@@ -11,6 +11,7 @@ from telegram.ext import AIORateLimiter, CommandHandler
 
 from bot.commands import COMMANDS, bot_commands
 from bot.i18n import t
+from bot.persistence import callback_data_table
 
 PRODUCT_COMMANDS = {"newgame", "join", "seat", "dealer", "roll", "hu", "draw", "escape", "adjust", "undo",
                     "edit", "score", "ledger", "end", "history", "stats", "rules", "calc", "ting", "help",
@@ -123,7 +124,10 @@ def test_redacting_filter_scrubs_messages_and_tracebacks() -> None:
 
 async def test_a_button_whose_data_is_gone_says_so(seated_table: Table) -> None:
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    # Gone from this process's memory and from the shared store alike (a keyboard pruned after 30 days).
     seated_table.app.bot.callback_data_cache.clear_callback_data()
+    with seated_table.app.bot_data["ledger"].engine.begin() as conn:
+        conn.execute(callback_data_table.delete())
     turn = await seated_table.press("cat", "✅ 确认")
     assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"]
     ledger = seated_table.app.bot_data["ledger"]
