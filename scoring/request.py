@@ -8,6 +8,7 @@ from operator import eq
 from typing import Any, Literal, cast
 
 from scoring.dealer import TableState, next_state_fields
+from scoring.decompose import plain_decompositions
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import (
@@ -34,6 +35,7 @@ from scoring.score import (
     Declared,
     Table,
     WinScore,
+    common_win_score,
     default_table,
     flags_from_declared,
     score_declared,
@@ -280,6 +282,27 @@ def _parse_common(request: Any) -> ScoreRequest | None:
     anything that would fail a check, returns None: `_parse_full` then reads the request (and names the
     error).
     """
+    fields = _common_fields(request)
+    if fields is None:
+        return None
+    rule, options, table, stake, dealer, round_wind, winner, win_type, discarder, tiles, winning, flowers = (
+        fields)
+    hand = Hand(tuple(tiles), (), tuple(flowers), winning)
+    win = WinEntry(winner, win_type, hand, None, _NO_FLAGS, None, "wins[0]")
+    return ScoreRequest(rule, dict(options), stake, dealer, 0, False, round_wind, 1, "E", False, "win",
+                        discarder, None, (win,), table)
+
+
+_CommonFields = tuple[RuleSet, dict[str, OptionValue], Table, int, str, str, str, WinType, "str | None",
+                      list[int], int, list[str]]
+
+
+def _common_fields(request: Any) -> _CommonFields | None:
+    """The checks of `_parse_common`, without building objects: the request's values, or None.
+
+    The values: rule set, default options (shared: do not change), their Table, stake, dealer, round wind,
+    winner, win type, discarder, the sorted concealed tiles, the winning tile and the flower names.
+    """
     if type(request) is not dict or not _COMMON_KEYS.issuperset(request):
         return None
     get = request.get
@@ -328,10 +351,8 @@ def _parse_common(request: Any) -> ScoreRequest | None:
     limit = SEAT_WIND[round_wind] if rule.id == SUZHOU_ANHUI else DRAGONS[0]
     if tiles[-1] >= limit or winning not in tiles or any(map(eq, tiles, tiles[4:])):
         return None
-    hand = Hand(tuple(tiles), (), tuple(flowers), winning)
-    win = WinEntry(winner, win_type, hand, None, _NO_FLAGS, None, "wins[0]")
-    return ScoreRequest(rule, dict(options), stake, dealer, 0, False, round_wind, 1, "E", False, "win",
-                        discarder, None, (win,), table)
+    return (rule, options, table, stake, dealer, round_wind, winner, win_type, discarder, tiles, winning,
+            flowers)
 
 
 def _common_table(rules: str) -> tuple[RuleSet, dict[str, OptionValue], Table]:
@@ -536,19 +557,63 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
 
 def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, flags: Flags, payments: dict[str, int]) -> int:
     """Settle one allowed win into the running payments; the win's multiplier."""
-    if req.rule.id == SUZHOU:
-        triple = flags.kong_fed_by is not None or win.type == "rob_kong"
+    return _settle_values(req.rule.id, req.options, req.stake, req.dealer, req.discarder, req.baozi,
+                          req.diling, win.type, win.winner, score, flags, payments)
+
+
+def _settle_values(rules: str, options: Mapping[str, OptionValue], stake: int, dealer: str,
+                   discarder: str | None, baozi: bool, diling: bool, win_type: WinType, winner: str,
+                   score: WinScore, flags: Flags, payments: dict[str, int]) -> int:
+    """`_settle` on plain values."""
+    if rules == SUZHOU:
+        triple = flags.kong_fed_by is not None or win_type == "rob_kong"
         multiplier = 1
-        if req.baozi or req.diling or triple or score.doubled:
-            multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.diling, triple=triple,
+        if baozi or diling or triple or score.doubled:
+            multiplier = suzhou_multiplier(options, baozi=baozi, diling=diling, triple=triple,
                                            doubled=score.doubled)
-        settlement = settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
+        settlement = settle_suzhou(win_type, winner, discarder, score.hua, stake=stake,
                                    multiplier=multiplier, kong_fed_by=flags.kong_fed_by)
     else:
-        settlement = settle_anhui(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
-                                  dealer=req.dealer, shangpai=flags.shangpai)
-    collect(payments, win.winner, settlement)
+        settlement = settle_anhui(win_type, winner, discarder, score.hua, stake=stake,
+                                  dealer=dealer, shangpai=flags.shangpai)
+    collect(payments, winner, settlement)
     return settlement.multiplier
+
+
+def _score_common(fields: _CommonFields) -> dict[str, Any]:
+    """score_parsed(_parse_common(request)) for the common shape, on the checked values without objects.
+
+    The single-win branch of score_parsed with score_hand's plain-tiles, no-flags, no-melds case inlined;
+    each reading's WinScore comes from `common_win_score`, keyed by the shape facts it depends on.
+    """
+    rule, options, table, stake, dealer, round_wind, winner, win_type, discarder, tiles, _, flowers = fields
+    splits = plain_decompositions(tuple(tiles), True)
+    if not splits:
+        raise ScoringError("wins[0].hand: not a complete hand (no four sets and a pair, no seven pairs)")
+    honours = tiles[-1] >= 27
+    suits = len({tile // 9 for tile in tiles}) - honours
+    is_dealer = winner == dealer
+    n_flowers = len(flowers)
+    best: WinScore | None = None
+    for split in splits:
+        score = common_win_score(table, win_type, is_dealer, n_flowers, suits, honours, split)
+        if best is None or (score.allowed, score.hua * (2 if score.doubled else 1)) > (
+                best.allowed, best.hua * (2 if best.doubled else 1)):
+            best = score
+    assert best is not None
+    payments = {"E": 0, "S": 0, "W": 0, "N": 0}
+    winners: list[str] = []
+    multiplier = 1
+    if best.allowed:
+        multiplier = _settle_values(rule.id, options, stake, dealer, discarder, False, False, win_type,
+                                    winner, best, _NO_FLAGS, payments)
+        winners.append(winner)
+    assert sum(payments.values()) == 0
+    nxt = next_state_fields(rule.id, options, (dealer, 0, False, round_wind, 1, "E"), "win", discarder, False,
+                            winners)
+    return {"wins": [_win_json(winner, best, multiplier)], "payments": payments, "next_dealer": nxt[0],
+            "next_diling": nxt[2], "next_round_wind": nxt[3], "next_streak": nxt[1],
+            "next_hand_number": nxt[4]}
 
 
 def score_request(request: dict[str, Any]) -> dict[str, Any]:
@@ -564,7 +629,10 @@ def score_request(request: dict[str, Any]) -> dict[str, Any]:
     >>> r["wins"][0]["hua"], r["payments"]
     (40, {'E': -200, 'S': 600, 'W': -200, 'N': -200})
     """
-    return score_parsed(parse_request(request))
+    fields = _common_fields(request)
+    if fields is not None:
+        return _score_common(fields)
+    return score_parsed(_parse_full(request))
 
 
 # ---------------------------------------------------------------- waits

@@ -23,24 +23,31 @@ ODD_VALUES = [None, True, False, 0, 1, -1, 2.0, "", " ", "E", "e", "东", "X", "
               "suzhou", "苏州", [], {}, ["中"], {"a": 1}]
 
 
+POOLS = [PLAYING, PLAYING, list(range(9)), list(range(9, 18)), [*range(18, 27), 27, 28, 29, 30],
+         [*range(9), 28, 30], [27, 28, 29, 30, 4, 13, 22]]
+"""Tiles a hand is drawn from: any, one suit (清一色), one suit and winds (混一色), wind-heavy."""
+
+
 @st.composite
 def winning_tiles(draw: st.DrawFn) -> list[int]:
     """Four sets and a pair, or seven pairs, of 万筒条 and winds; at most 4 copies of a tile."""
-    if draw(st.integers(0, 6)) == 0:
-        pairs = draw(st.lists(st.sampled_from(PLAYING), min_size=7, max_size=7, unique=True))
+    pool = draw(st.sampled_from(POOLS))
+    if draw(st.integers(0, 6)) == 0 and len(pool) >= 7:
+        pairs = draw(st.lists(st.sampled_from(pool), min_size=7, max_size=7, unique=True))
         return sorted(pairs * 2)
+    starts = [t for t in pool if t < 27 and t % 9 <= 6 and t + 2 in pool]
     while True:
         counts = [0] * 34
-        tiles: list[int] = []
-        pair = draw(st.sampled_from(PLAYING))
-        for kind, tile in [("pair", pair)] + [
-                (draw(st.sampled_from(["chow", "pung"])), draw(st.sampled_from(PLAYING))) for _ in range(4)]:
-            if kind == "chow" and (tile >= 27 or tile % 9 > 6):
-                tile = tile % 9 % 7 + 9 * (tile // 9 % 3)
-            group = {"pair": [tile] * 2, "pung": [tile] * 3, "chow": [tile, tile + 1, tile + 2]}[kind]
-            tiles += group
-            for t in group:
-                counts[t] += 1
+        tiles = [draw(st.sampled_from(pool))] * 2
+        for _ in range(4):
+            tile = draw(st.sampled_from(pool))
+            if starts and draw(st.booleans()):
+                start = draw(st.sampled_from(starts))
+                tiles += [start, start + 1, start + 2]
+            else:
+                tiles += [tile] * 3
+        for t in tiles:
+            counts[t] += 1
         if max(counts) <= 4:
             return sorted(tiles)
 
