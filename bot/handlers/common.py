@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 GROUP_TYPES = (Chat.GROUP, Chat.SUPERGROUP)
+SESSION_HINTS = "session_hints"  # bot_data key (bot_data is not persisted): chat id -> last SessionInfo seen
 ADMIN_STATUSES = (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
 
 
@@ -230,8 +231,24 @@ class Turn:
         raise Refusal("err.not_allowed")
 
     async def require_session(self) -> SessionInfo:
-        """The open table of this group (LedgerError NoOpenSession otherwise)."""
-        return await self.run(self.ledger.require_session, self.chat_id)
+        """The open table of this group (LedgerError NoOpenSession otherwise), remembered as its hint."""
+        session = await self.run(self.ledger.require_session, self.chat_id)
+        self.remember_session(session)
+        return session
+
+    def session_hint(self) -> SessionInfo | None:
+        """The open table as this process last read or wrote it, without a database read. Only a guess: a
+        write made from it must let the ledger check it (e.g. `commit(expect_seats=...)`)."""
+        hints: dict[int, SessionInfo] = self.context.bot_data.get(SESSION_HINTS, {})
+        return hints.get(self.chat_id)
+
+    def remember_session(self, session: SessionInfo | None) -> None:
+        """Keep `session` as the chat's hint (in memory only; an ended session drops it)."""
+        hints: dict[int, SessionInfo] = self.context.bot_data.setdefault(SESSION_HINTS, {})
+        if session is None or not session.is_open:
+            hints.pop(self.chat_id, None)
+        else:
+            hints[self.chat_id] = session
 
 
 def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:

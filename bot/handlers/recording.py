@@ -15,7 +15,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
-from bot.handlers.common import Refusal, Turn, button, chat_language, command, ledger_of
+from bot.handlers.common import USER_ERRORS, Refusal, Turn, button, chat_language, command, ledger_of
 from bot.handlers.table import refresh_card, save_state
 from bot.ledger.errors import PendingCancelled, PendingExpired, PendingStale
 from bot.ledger.results import CommitResult, PendingInfo, SessionInfo
@@ -52,6 +52,33 @@ def confirm_markup(turn: Turn, pending_id: str, kind: PendingKind) -> InlineKeyb
         InlineKeyboardButton(turn.t(yes), callback_data=PendingPress(pending_id, "confirm")),
         InlineKeyboardButton(turn.t(no), callback_data=PendingPress(pending_id, "cancel")),
     ]])
+
+
+async def record_hand(turn: Turn, parse: Callable[[SessionInfo], dict[str, Any]]) -> None:
+    """Parse a hand against the table and preview or commit it.
+
+    In an instant group, a sender seated at the table this process last saw parses against that table and
+    commits in one ledger call that checks the seating (no read of the table first); if the seating
+    changed, or the remembered table does not parse the text, it reads the table and goes the usual way."""
+    hint = turn.session_hint()
+    if hint is not None and turn.is_seated(hint) and await instant_group(turn):
+        try:
+            entry: dict[str, Any] | None = parse(hint)
+        except USER_ERRORS:
+            entry = None  # e.g. a renamed player: the fresh table decides
+        if entry is not None:
+            seats = {seat: player.id for seat, player in hint.seats.items()}
+            try:
+                result = await turn.run(turn.ledger.commit, turn.chat_id, entry, by=turn.user,
+                                        source_key=turn.source_key, text=turn.text or None,
+                                        expect_seats=seats)
+            except PendingStale:
+                turn.remember_session(None)
+            else:
+                await after_commit(turn, "hand", result)
+                return
+    session = await writable_session(turn)
+    await submit(turn, session, "hand", parse(session))
 
 
 async def writable_session(turn: Turn) -> SessionInfo:
@@ -164,6 +191,7 @@ async def after_commit(turn: Turn, kind: PendingKind, result: CommitResult, *,
     else:
         await turn.say(text)
     added = result.hand if kind in ("hand", "adjust") and result.created else None
+    turn.remember_session(result.session)
     await refresh_card(turn, result.session, added=added)
 
 
@@ -184,12 +212,10 @@ async def hu(turn: Turn) -> None:
     from bot.grammar import parse_hu
     from bot.handlers.flow import start_flow
 
-    session = await writable_session(turn)
     if not turn.text:
-        await start_flow(turn, session)
+        await start_flow(turn, await writable_session(turn))
         return
-    entry = parse_hu(turn.text, seat_resolver(session))
-    await submit(turn, session, "hand", entry)
+    await record_hand(turn, lambda session: parse_hu(turn.text, seat_resolver(session)))
 
 
 @command("draw")
@@ -199,8 +225,7 @@ async def draw(turn: Turn) -> None:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
     from bot.grammar import parse_draw
 
-    session = await writable_session(turn)
-    await submit(turn, session, "hand", parse_draw(turn.text))
+    await record_hand(turn, lambda _session: parse_draw(turn.text))
 
 
 @command("escape")
@@ -208,9 +233,7 @@ async def escape(turn: Turn) -> None:
     """/escape <player>: 逃跑, the leaver pays 120 花 split among the other three."""
     from bot.grammar import parse_escape
 
-    session = await writable_session(turn)
-    entry = parse_escape(turn.text, seat_resolver(session))
-    await submit(turn, session, "hand", entry)
+    await record_hand(turn, lambda session: parse_escape(turn.text, seat_resolver(session)))
 
 
 @command("adjust")

@@ -942,10 +942,14 @@ class LedgerService:
         by: UserRef | None = None,
         source_key: str | None = None,
         text: str | None = None,
+        expect_seats: Mapping[str, int] | None = None,
     ) -> CommitResult:
         """Score and record a hand in one transaction: hand row, payments, running totals, dealer state.
         Idempotent on `source_key` (e.g. "update:<update_id>"): a repeat returns the existing hand with
-        `created == False`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession."""
+        `created == False`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession.
+        `expect_seats` (seat -> player id): the seating the entry was read against (e.g. a table the caller
+        remembers instead of reading it again); if the open table is seated otherwise, PendingStale
+        (params: reason="seats") and nothing is written."""
 
         def op(conn: Connection) -> CommitResult | int:
             if source_key is not None:
@@ -955,6 +959,8 @@ class LedgerService:
             table = _load_table(self._hot, conn, chat_id, lock=True)
             if table is None:
                 raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+            if expect_seats is not None and {x: p.id for x, p in table.seats.items()} != dict(expect_seats):
+                raise errors.PendingStale("the table is seated otherwise than assumed", reason="seats")
             preview = self._score(table, table.seats, DealerState.from_json(table.state), entry)
             actor = self._actor_core(conn, table, by)
             return self._record(conn, table, preview, actor=actor, source_key=source_key, text=text)

@@ -426,6 +426,19 @@ def test_pending_undo_edit_adjust(table: Table) -> None:
     check_invariants(ledger, table.session.id)
 
 
+def test_commit_checks_the_seating_the_entry_was_read_against(table: Table) -> None:
+    ledger = table.ledger
+    before = row_counts(ledger)
+    wrong = {**table.ids, "S": table.ids["W"], "W": table.ids["S"]}
+    with pytest.raises(errors.PendingStale) as caught:
+        ledger.commit(CHAT, QYS_QIDUI, source_key="update:31", expect_seats=wrong)
+    assert caught.value.params == {"reason": "seats"}
+    assert row_counts(ledger) == before
+    result = ledger.commit(CHAT, QYS_QIDUI, source_key="update:31", expect_seats=table.ids)
+    assert result.created and result.session.seats == table.session.seats
+    check_invariants(ledger, table.session.id)
+
+
 def test_pending_creation_is_idempotent_on_its_source_key(table: Table) -> None:
     ledger = table.ledger
     first = ledger.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700")
