@@ -33,7 +33,8 @@ from scoring.tiles import Tile
 SetKind = Literal["pung", "chow"]
 TileSet = tuple[SetKind, Tile]
 
-__all__ = ["Decomposition", "decompositions", "is_complete", "is_complete_counts", "plain_decompositions"]
+__all__ = ["Decomposition", "ShapeFacts", "decompositions", "is_complete", "is_complete_counts",
+           "plain_decompositions", "plain_shape_facts", "reading_facts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +274,77 @@ def plain_decompositions(tiles: tuple[Tile, ...], seven_pairs: bool) -> list[Dec
     if seven_pairs and n == 14 and tiles[0] == tiles[1] and tiles[0::2] == tiles[1::2]:
         out.append(Decomposition(None, (), tiles[0::2]))
     return out
+
+
+ShapeFacts = tuple[bool, bool, int, bool]
+"""What a reading shows the default patterns: seven pairs, some chow, concealed wind triplets, a wind pair."""
+
+
+def reading_facts(split: Decomposition) -> ShapeFacts:
+    """The ShapeFacts of one decomposition."""
+    pair = split.pair
+    chows = False
+    winds = 0
+    for kind, tile in split.sets:
+        if kind == "chow":
+            chows = True
+        elif 27 <= tile <= 30:
+            winds += 1
+    return pair is None, chows, winds, pair is not None and 27 <= pair <= 30
+
+
+def plain_shape_facts(tiles: tuple[Tile, ...]) -> tuple[int, bool, list[ShapeFacts]] | None:
+    """For 14 sorted valid tiles: how many suits, whether honours, and the ShapeFacts of each reading.
+
+    The readings are those of `plain_decompositions(tiles, True)`, in its order, found from the same
+    remembered per-suit readings without building them. None when a suit has several readings (then use
+    `plain_decompositions`).
+    """
+    n = len(tiles)
+    i1 = bisect_left(tiles, 9)
+    i2 = bisect_left(tiles, 18, i1)
+    i3 = bisect_left(tiles, 27, i2)
+    memo = _GROUP_READINGS
+    out: list[ShapeFacts] = []
+    pair: Tile | None = None
+    chows = False
+    winds = 0
+    suits = (i1 != 0) + (i2 != i1) + (i3 != i2)
+    for lo, hi in ((0, i1), (i1, i2), (i2, i3), (i3, n)):
+        if lo == hi:
+            continue
+        group = tiles[lo:hi]
+        readings = memo.get(group)
+        if readings is None:
+            readings = _group_readings(group)
+        if len(readings) != 1:
+            if readings:
+                return None
+            break  # this suit cannot be read as sets (and a pair): no reading at all
+        q, more = readings[0]
+        if q is not None:
+            if pair is not None:  # two suits each want the pair: no reading
+                break
+            pair = q
+        if lo < i3:
+            if not chows:
+                for kind, _ in more:
+                    if kind == "chow":
+                        chows = True
+                        break
+        else:
+            for _, tile in more:
+                if tile <= 30:
+                    winds += 1
+    else:
+        if pair is not None:
+            out.append((False, chows, winds, 27 <= pair <= 30))
+    if n == 14 and tiles[0] == tiles[1] and tiles[0::2] == tiles[1::2]:
+        out.append(_SEVEN_PAIRS_FACTS)
+    return suits, i3 != n, out
+
+
+_SEVEN_PAIRS_FACTS: ShapeFacts = (True, False, 0, False)
 
 
 def _group_readings(group: tuple[Tile, ...]) -> tuple[_Reading, ...]:

@@ -8,7 +8,7 @@ from operator import eq
 from typing import Any, Literal, cast
 
 from scoring.dealer import TableState, next_state_fields
-from scoring.decompose import plain_decompositions
+from scoring.decompose import plain_decompositions, plain_shape_facts, reading_facts
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import (
@@ -587,20 +587,23 @@ def _score_common(fields: _CommonFields) -> dict[str, Any]:
     each reading's WinScore comes from `common_win_score`, keyed by the shape facts it depends on.
     """
     rule, options, table, stake, dealer, round_wind, winner, win_type, discarder, tiles, _, flowers = fields
-    splits = plain_decompositions(tuple(tiles), True)
-    if not splits:
+    concealed = tuple(tiles)
+    shape = plain_shape_facts(concealed)
+    if shape is None:  # a suit with several readings: the facts of each decomposition
+        splits = plain_decompositions(concealed, True)
+        honours = tiles[-1] >= 27
+        shape = (len({tile // 9 for tile in tiles}) - honours, honours, [reading_facts(d) for d in splits])
+    suits, honours, readings = shape
+    if not readings:
         raise ScoringError("wins[0].hand: not a complete hand (no four sets and a pair, no seven pairs)")
-    honours = tiles[-1] >= 27
-    suits = len({tile // 9 for tile in tiles}) - honours
     is_dealer = winner == dealer
     n_flowers = len(flowers)
-    best: WinScore | None = None
-    for split in splits:
-        score = common_win_score(table, win_type, is_dealer, n_flowers, suits, honours, split)
-        if best is None or (score.allowed, score.hua * (2 if score.doubled else 1)) > (
+    best = common_win_score(table, win_type, is_dealer, n_flowers, suits, honours, readings[0], concealed)
+    for facts in readings[1:]:
+        score = common_win_score(table, win_type, is_dealer, n_flowers, suits, honours, facts, concealed)
+        if (score.allowed, score.hua * (2 if score.doubled else 1)) > (
                 best.allowed, best.hua * (2 if best.doubled else 1)):
             best = score
-    assert best is not None
     payments = {"E": 0, "S": 0, "W": 0, "N": 0}
     winners: list[str] = []
     multiplier = 1

@@ -8,7 +8,13 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from scoring.decompose import Decomposition, decompositions, plain_decompositions
+from scoring.decompose import (
+    Decomposition,
+    ShapeFacts,
+    decompositions,
+    plain_decompositions,
+    reading_facts,
+)
 from scoring.errors import ScoringError
 from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, new_item, soft_hua
 from scoring.patterns import NO_FLAGS, PATTERNS, Flags, Predicate, WinContext, WinType
@@ -219,37 +225,31 @@ def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_
 
 
 def common_win_score(table: Table, win_type: WinType, is_dealer: bool, n_flowers: int, suits: int,
-                     honours: bool, split: Decomposition) -> WinScore:
-    """score_hand's score of one plain reading of a hand without melds, flags or wild (read-only result).
+                     honours: bool, facts: ShapeFacts, tiles: tuple[int, ...]) -> WinScore:
+    """score_hand's score of one plain reading of 14 tiles without melds, flags or wild (read-only result).
 
     `suits` is how many of 万筒条 the hand holds, `honours` whether it holds winds, `n_flowers` its flower
-    count. The score depends only on those, the table, the win and a few facts of the reading (seven pairs,
-    all pungs, concealed wind triplets, wind pair): it is remembered by them, so any hand of the same shape
-    shares it. Each new key is scored the long way, on a WinContext and the table's predicates. Only for
-    the default tables (the default patterns read nothing else of a reading).
+    count, `facts` the reading's ShapeFacts (`plain_shape_facts`, `reading_facts`). The score depends only on
+    those, the table and the win: it is remembered by them, so any hand of the same shape shares it. Each new
+    key is scored the long way, on the reading of `tiles` with those facts: a WinContext and the table's
+    predicates. Only for the default tables (their patterns read nothing else of a reading).
     """
-    pair = split.pair
-    wind_anke = 0
-    chows = False
-    for kind, tile in split.sets:
-        if kind == "chow":
-            chows = True
-        elif tile >= 27:
-            wind_anke += 1
-    key = (id(table), win_type, is_dealer, n_flowers, suits, honours, pair is None, chows, wind_anke,
-           pair is not None and pair >= 27)
+    key = (id(table), win_type, is_dealer, n_flowers, suits, honours, facts)
     score = _COMMON_SCORES.get(key)
     if score is None:
         if table is not _DEFAULT_TABLES.get(table.rule.id):
             raise ValueError("common_win_score: only for a rule set's default table")
+        split = next((d for d in plain_decompositions(tiles, True) if reading_facts(d) == facts), None)
+        if split is None:
+            raise AssertionError(f"common_win_score: no reading of {tiles} has the facts {facts}")
         flowers = ("花",) * n_flowers  # predicates and items look at the number of flowers only
         ctx = WinContext(table.rule.id, table.options, win_type, is_dealer, (), flowers, split, NO_FLAGS)
-        if (len(ctx.suits), ctx.honours, ctx.wind_anke) != (suits, honours, wind_anke):
-            raise AssertionError("common_win_score: shape facts disagree with the WinContext")
+        if (len(ctx.suits), ctx.honours) != (suits, honours):
+            raise AssertionError("common_win_score: suits or honours disagree with the WinContext")
         found = [pid for pid, predicate in table.shape_predicates if predicate(ctx)]
         counts = {"yinghua": n_flowers} if n_flowers else {}
-        if wind_anke:
-            counts["feng_anke"] = wind_anke
+        if ctx.wind_anke:
+            counts["feng_anke"] = ctx.wind_anke
         score = _score(table, win_type, NO_FLAGS, found, counts)
         if len(_COMMON_SCORES) < 4096:
             _COMMON_SCORES[key] = score

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import score_request
+from scoring.decompose import plain_decompositions, plain_shape_facts, reading_facts
 from scoring.errors import ScoringError
 from scoring.request import _parse_common, _parse_full, score_parsed
 from scoring.tiles import tile_name
@@ -402,3 +403,19 @@ def test_every_single_change_agrees() -> None:
                     assert full == ("ok", fast), (path, value)
                 assert _outcome(score_request, request) == _outcome(_full_only, request), (path, value)
     assert taken > 100  # the valid changes do keep the fast path
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(winning_tiles(), st.lists(st.sampled_from(range(34)), min_size=14, max_size=14).map(sorted)))
+def test_shape_facts_are_those_of_the_decompositions(tiles: list[int]) -> None:
+    # plain_shape_facts reads the facts of each decomposition without building it: the same list, in order.
+    if max(tiles.count(t) for t in tiles) > 4:
+        return
+    concealed = tuple(tiles)
+    splits = plain_decompositions(concealed, True)
+    shape = plain_shape_facts(concealed)
+    if shape is not None:
+        suits = len({t // 9 for t in tiles if t < 27})
+        assert shape == (suits, tiles[-1] >= 27, [reading_facts(d) for d in splits])
+    else:
+        assert len(splits) > 1
