@@ -44,6 +44,7 @@ from scoring.score import (
 )
 from scoring.settle import (
     SEATS,
+    SEATS_AFTER,
     collect,
     escape_payments,
     seats_after,
@@ -608,8 +609,19 @@ def _score_common(fields: _CommonFields) -> dict[str, Any]:
     winners: list[str] = []
     multiplier = 1
     if best.allowed:
-        multiplier = _settle_values(rule.id, options, stake, dealer, discarder, False, False, win_type,
-                                    winner, best, _NO_FLAGS, payments)
+        if rule.id == SUZHOU and not best.doubled:  # settle_suzhou + collect for multiplier 1, no 包饺子
+            amount = stake * best.hua
+            if win_type == "self_draw":
+                for seat in SEATS_AFTER[winner]:
+                    payments[seat] = -amount
+                payments[winner] = 3 * amount
+            else:
+                assert discarder is not None
+                payments[discarder] = -amount
+                payments[winner] = amount
+        else:
+            multiplier = _settle_values(rule.id, options, stake, dealer, discarder, False, False, win_type,
+                                        winner, best, _NO_FLAGS, payments)
         winners.append(winner)
     assert sum(payments.values()) == 0
     nxt = next_state_fields(rule.id, options, (dealer, 0, False, round_wind, 1, "E"), "win", discarder, False,

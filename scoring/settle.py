@@ -26,6 +26,8 @@ def seats_after(seat: str) -> list[str]:
 _AFTER: dict[str, tuple[str, ...]] = {
     seat: tuple(SEATS[(start + step) % 4] for step in (1, 2, 3)) for start, seat in enumerate(SEATS)
 }
+SEATS_AFTER: Mapping[str, tuple[str, ...]] = _AFTER
+"""The other three seats of each seat in turn order, from the next one (`seats_after` as tuples)."""
 
 
 def zero_payments() -> dict[str, int]:
