@@ -304,7 +304,7 @@ def plain_shape_facts(tiles: tuple[Tile, ...]) -> tuple[int, bool, list[ShapeFac
     i1 = bisect_left(tiles, 9)
     i2 = bisect_left(tiles, 18, i1)
     i3 = bisect_left(tiles, 27, i2)
-    memo = _GROUP_READINGS
+    memo = _GROUP_FACTS
     out: list[ShapeFacts] = []
     pair: Tile | None = None
     chows = False
@@ -314,28 +314,20 @@ def plain_shape_facts(tiles: tuple[Tile, ...]) -> tuple[int, bool, list[ShapeFac
         if lo == hi:
             continue
         group = tiles[lo:hi]
-        readings = memo.get(group)
-        if readings is None:
-            readings = _group_readings(group)
-        if len(readings) != 1:
+        facts = memo.get(group)
+        if facts is None:
+            facts = _group_facts(group)
+        readings, q, chow, wind = facts
+        if readings != 1:
             if readings:
                 return None
             break  # this suit cannot be read as sets (and a pair): no reading at all
-        q, more = readings[0]
         if q is not None:
             if pair is not None:  # two suits each want the pair: no reading
                 break
             pair = q
-        if lo < i3:
-            if not chows:
-                for kind, _ in more:
-                    if kind == "chow":
-                        chows = True
-                        break
-        else:
-            for _, tile in more:
-                if tile <= 30:
-                    winds += 1
+        chows = chows or chow
+        winds += wind
     else:
         if pair is not None:
             out.append((False, chows, winds, 27 <= pair <= 30))
@@ -345,6 +337,25 @@ def plain_shape_facts(tiles: tuple[Tile, ...]) -> tuple[int, bool, list[ShapeFac
 
 
 _SEVEN_PAIRS_FACTS: ShapeFacts = (True, False, 0, False)
+
+
+def _group_facts(group: tuple[Tile, ...]) -> tuple[int, Tile | None, bool, int]:
+    """A suit's (or the honours') number of readings and, for one reading, its pair, some chow, wind pungs."""
+    readings = _GROUP_READINGS.get(group)
+    if readings is None:
+        readings = _group_readings(group)
+    facts: tuple[int, Tile | None, bool, int] = (len(readings), None, False, 0)
+    if len(readings) == 1:
+        q, more = readings[0]
+        facts = (1, q, any(kind == "chow" for kind, _ in more),
+                 sum(1 for kind, tile in more if kind == "pung" and 27 <= tile <= 30))
+    _bound(_GROUP_FACTS)
+    _GROUP_FACTS[group] = facts
+    return facts
+
+
+# A suit's (or the honours') sorted tiles -> _group_facts: the shape facts of its one reading.
+_GROUP_FACTS: dict[tuple[Tile, ...], tuple[int, Tile | None, bool, int]] = {}
 
 
 def _group_readings(group: tuple[Tile, ...]) -> tuple[_Reading, ...]:
