@@ -234,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--echo", type=int, default=500, help="updates for the reply_text peer (default 500)")
     parser.add_argument("--runs", type=int, default=3,
                         help="runs: the peer around each of the instant and the confirm bot (default 3)")
-    parser.add_argument("--breakdown", action="store_true",
-                        help="also time one instant run by ledger method and job-store write")
+    parser.add_argument("--breakdown", nargs="?", const="instant", choices=("instant", "confirm"),
+                        help="also time one run (instant, or confirm) by ledger method, persistence and "
+                             "job-store write, Bot API call and renderer")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("bot").setLevel(logging.ERROR)
@@ -276,13 +277,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ratio confirm / reply_text:                  {statistics.median(confirm_ratios):8.3f}")
     if args.breakdown:
         spent = install_breakdown()
+        instant = args.breakdown == "instant"
         with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
             (Path(tmp) / "b").mkdir()
-            elapsed, committed = asyncio.run(bench_bot(args.hands, instant=True, workdir=Path(tmp) / "b"))
+            elapsed, committed = asyncio.run(bench_bot(args.hands, instant=instant, workdir=Path(tmp) / "b"))
         per_hand = elapsed / committed * 1000
-        print(f"\nwhere an instant hand's {per_hand:.1f} ms go (ms a hand; timed hands only, nested calls in "
-              "their callers too):")
-        for name, (calls, seconds) in sorted(spent.items(), key=lambda kv: -kv[1][1])[:16]:
+        print(f"\nwhere {'an instant' if instant else 'a preview + Confirm'} hand's {per_hand:.1f} ms go "
+              "(ms a hand; timed hands only, nested calls in their callers too):")
+        for name, (calls, seconds) in sorted(spent.items(), key=lambda kv: -kv[1][1])[:20]:
             print(f"  {name:32s} {seconds / committed * 1000:7.2f}   ({int(calls)} calls)")
     return 0
 

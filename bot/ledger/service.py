@@ -142,6 +142,7 @@ class LedgerService:
         self._default_timeout = default_confirm_timeout_seconds
         self._max_attempts = max_attempts
         self._hot_statements: _HotStatements | None = None
+        self._pending_statements: _PendingStatements | None = None
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> LedgerService:
@@ -154,6 +155,13 @@ class LedgerService:
         if self._hot_statements is None:
             self._hot_statements = _HotStatements(self._engine.dialect)
         return self._hot_statements
+
+    @property
+    def _pending_sql(self) -> _PendingStatements:
+        """The preview + Confirm path's statements, compiled for this engine's dialect on first use."""
+        if self._pending_statements is None:
+            self._pending_statements = _PendingStatements(self._engine.dialect)
+        return self._pending_statements
 
     @property
     def engine(self) -> Engine:
@@ -507,7 +515,14 @@ class LedgerService:
 
     def get_session(self, session_id: int) -> SessionInfo:
         """A session by id, open or ended (NotFound)."""
-        return self._read(lambda s: _session_info(s, _session_row(s, session_id)))
+
+        def op(conn: Connection) -> SessionInfo:
+            table = _load_table(self._hot, conn, None, lock=False, session_id=session_id)
+            if table is None:
+                raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
+            return _table_info(table)
+
+        return self._read_core(op)
 
     def update_session(
         self, chat_id: int, *, options: dict[str, Any] | None = None, stake: int | None = None
@@ -1445,6 +1460,11 @@ class LedgerService:
         if not isinstance(payload, dict):
             raise errors.InvalidValue("payload must be an object", field="payload", value=repr(payload))
         keyed_id = pending_id_for(source_key) if source_key is not None else None
+        if kind == "hand":
+            timeout = timeout_seconds
+            return self._write_core(
+                lambda conn: self._create_pending_hand(conn, chat_id, payload, by, text, timeout, keyed_id)
+            )
 
         def op(s: Session) -> PendingInfo:
             if keyed_id is not None:
@@ -1497,6 +1517,49 @@ class LedgerService:
 
         return self._write(op)
 
+    def _create_pending_hand(
+        self,
+        conn: Connection,
+        chat_id: int,
+        payload: dict[str, Any],
+        by: UserRef | None,
+        text: str | None,
+        timeout_seconds: int | None,
+        keyed_id: str | None,
+    ) -> PendingInfo:
+        """`create_pending` of a hand, in Core: one SELECT of the table, the scoring, one INSERT."""
+        sql = self._pending_sql
+        if keyed_id is not None:
+            earlier = sql.by_id.rows(conn, {"pending_id": keyed_id})
+            if earlier:
+                return _pending_from_row(earlier[0])[1]
+        table = _load_table(self._hot, conn, chat_id, lock=True)
+        if table is None:
+            raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+        preview = self._score(table, table.seats, DealerState.from_json(table.state), payload)
+        if not preview.allowed:
+            raise errors.WinNotAllowed(_refusal(preview), reasons=preview.reasons)
+        now = self._now()
+        timeout = timeout_seconds if timeout_seconds is not None else table.confirm_timeout_seconds
+        values = {
+            "id": keyed_id or secrets.token_hex(6),
+            "session_id": table.id,
+            "kind": "hand",
+            "payload": _copy_json(payload),
+            "text": text,
+            "preview": _preview_json(preview),
+            "base_version": table.version,
+            "created_by": self._actor_core(conn, table, by),
+            "created_at": now,
+            "expires_at": now + timedelta(seconds=timeout),
+            "message_id": None,
+            "status": "pending",
+            "consumed_at": None,
+            "hand_id": None,
+        }
+        sql.insert.run(conn, values)
+        return _pending_from_row((*(values[name] for name in _PENDING_NAMES), table.chat_id))[1]
+
     def _pending_row(self, s: Session, pending_id: str, *, lock: bool) -> PendingEntry:
         query = select(PendingEntry).where(PendingEntry.id == pending_id)
         if lock:
@@ -1509,28 +1572,73 @@ class LedgerService:
     def set_pending_message(self, pending_id: str, message_id: int) -> PendingInfo:
         """Remember the chat message that shows the preview (to edit it on confirm/cancel/expiry)."""
 
-        def op(s: Session) -> PendingInfo:
-            pending = self._pending_row(s, pending_id, lock=True)
-            pending.message_id = message_id
-            s.add(pending)
-            return _pending_info(pending, _chat_of_session(s, pending.session_id))
+        def op(conn: Connection) -> PendingInfo:
+            sql = self._pending_sql
+            sql.message.run(conn, {"b_id": pending_id, "b_message": message_id})
+            return self._pending_core(conn, pending_id, lock=False)[1]
 
-        return self._write(op)
+        return self._write_core(op)
+
+    def _pending_core(
+        self, conn: Connection, pending_id: str, *, lock: bool
+    ) -> tuple[dict[str, Any], PendingInfo]:
+        rows = (self._pending_sql.by_id_locked if lock else self._pending_sql.by_id).rows(
+            conn, {"pending_id": pending_id}
+        )
+        if not rows:
+            raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
+        return _pending_from_row(rows[0])
 
     def get_pending(self, pending_id: str) -> PendingInfo:
         """A pending entry by id (NotFound)."""
 
-        def op(s: Session) -> PendingInfo:
-            pending = self._pending_row(s, pending_id, lock=False)
-            return _pending_info(pending, _chat_of_session(s, pending.session_id))
-
-        return self._read(op)
+        return self._read_core(lambda conn: self._pending_core(conn, pending_id, lock=False)[1])
 
     def confirm_pending(self, pending_id: str, *, by: UserRef | None = None) -> CommitResult:
         """Carry out a pending entry exactly once (source key "pending:<id>"); a second confirm returns the
         same result with `created == False`. PendingExpired, PendingCancelled, PendingStale (the table
         changed since the preview), SessionNotOpen, NotFound."""
         key = f"pending:{pending_id}"
+
+        def fast(conn: Connection) -> CommitResult | int | None:
+            """Kind "hand" in Core; None for the other kinds (the ORM path below), a hand id on a repeat."""
+            values, _info = self._pending_core(conn, pending_id, lock=False)
+            if values["kind"] != "hand":
+                return None
+            # Lock order session -> pending, as every other writer.
+            table = _load_table(self._hot, conn, None, lock=True, session_id=values["session_id"])
+            assert table is not None  # the pending row's foreign key
+            values, _info = self._pending_core(conn, pending_id, lock=True)
+            if values["status"] == "committed" and values["hand_id"] is not None:
+                return int(values["hand_id"])
+            if values["status"] == "cancelled":
+                raise errors.PendingCancelled("this entry was cancelled", pending_id=pending_id)
+            if values["status"] == "expired" or _aware(values["expires_at"]) <= self._now():
+                raise errors.PendingExpired(
+                    "this entry expired before it was confirmed", pending_id=pending_id
+                )
+            if table.status != "open":
+                raise errors.SessionNotOpen(
+                    f"session {table.number} has ended", session_id=table.id, number=table.number
+                )
+            if table.version != values["base_version"]:
+                raise errors.PendingStale(
+                    "the table changed since this preview; enter it again", pending_id=pending_id
+                )
+            preview = self._score(table, table.seats, DealerState.from_json(table.state), values["payload"])
+            actor = self._actor_core(conn, table, by)
+            result = self._record(conn, table, preview, actor=actor, source_key=key, text=values["text"])
+            now, hand_id = self._now(), result.hand.id
+            done = {"b_id": pending_id, "b_status": "committed", "b_at": now, "b_hand": hand_id}
+            self._pending_sql.done.run(conn, done)
+            return result
+
+        outcome = self._write_core(fast)
+        if isinstance(outcome, int):  # confirmed before: the hand it recorded
+            hand_id = outcome
+            return self._read(lambda s: self._repeat(s, _hand_row(s, hand_id)))
+        if outcome is not None:
+            return outcome
 
         def op(s: Session) -> CommitResult:
             # Lock order session -> pending, as every other writer: no deadlock with end_session.
@@ -2320,17 +2428,17 @@ _SEAT_COLUMNS = (
 )
 
 
-def _table_select(*, lock: bool) -> Select[Any]:
+def _table_select(*, lock: bool, by_id: bool = False) -> Select[Any]:
     joined = (
         _SESSION_T.join(_GROUP_T, _GROUP_T.c.id == _SESSION_T.c.group_id)
         .outerjoin(_SEAT_T, _SEAT_T.c.session_id == _SESSION_T.c.id)
         .outerjoin(_PLAYER_T, _PLAYER_T.c.id == _SEAT_T.c.player_id)
     )
-    query = (
-        select(*_TABLE_COLUMNS, *_SEAT_COLUMNS)
-        .select_from(joined)
-        .where(_GROUP_T.c.chat_id == bindparam("chat_id"), _SESSION_T.c.status == "open")
-    )
+    query = select(*_TABLE_COLUMNS, *_SEAT_COLUMNS).select_from(joined)
+    if by_id:  # a session by id, open or ended
+        query = query.where(_SESSION_T.c.id == bindparam("session_id"))
+    else:  # the group's open session
+        query = query.where(_GROUP_T.c.chat_id == bindparam("chat_id"), _SESSION_T.c.status == "open")
     # PostgreSQL: lock the session row only (SQLite ignores FOR UPDATE; BEGIN IMMEDIATE holds the lock).
     return query.with_for_update(of=_SESSION_T) if lock else query
 
@@ -2363,9 +2471,16 @@ _SESSION_AFTER_HAND = (
 )
 
 
-def _load_table(hot: _HotStatements, conn: Connection, chat_id: int, *, lock: bool) -> _Table | None:
-    """The group's open session with its seats (one statement), or None; `lock` for writers."""
-    rows = (hot.open_table_locked if lock else hot.open_table).rows(conn, {"chat_id": chat_id})
+def _load_table(
+    hot: _HotStatements, conn: Connection, chat_id: int | None, *, lock: bool, session_id: int | None = None
+) -> _Table | None:
+    """The group's open session (or the session `session_id`, open or ended) with its seats, in one
+    statement, or None; `lock` for writers."""
+    if session_id is not None:
+        statement = hot.table_by_id_locked if lock else hot.table_by_id
+        rows = statement.rows(conn, {"session_id": session_id})
+    else:
+        rows = (hot.open_table_locked if lock else hot.open_table).rows(conn, {"chat_id": chat_id})
     if not rows:
         return None
     width = len(_TABLE_COLUMNS)
@@ -2528,6 +2643,8 @@ class _HotStatements:
     def __init__(self, dialect: Any) -> None:
         self.open_table = _Raw(_OPEN_TABLE, dialect)
         self.open_table_locked = _Raw(_OPEN_TABLE_LOCKED, dialect)
+        self.table_by_id = _Raw(_table_select(lock=False, by_id=True), dialect)
+        self.table_by_id_locked = _Raw(_table_select(lock=True, by_id=True), dialect)
         self.hand_by_source = _Raw(_HAND_BY_SOURCE, dialect)
         self.insert_hand = _Raw(_INSERT_HAND.returning(_HAND_T.c.id), dialect, _HAND_COLUMNS)
         self.insert_payments = _Raw(_INSERT_PAYMENTS, dialect, ["hand_id", "player_id", "amount", "hua"])
@@ -2536,3 +2653,65 @@ class _HotStatements:
             for scope in _TOTAL_TABLES
         }
         self.session_after_hand = _Raw(_SESSION_AFTER_HAND, dialect)
+
+
+_PENDING_T = PendingEntry.__table__  # type: ignore[attr-defined]
+_PENDING_NAMES = (
+    "id", "session_id", "kind", "payload", "text", "preview", "base_version", "created_by", "created_at",
+    "expires_at", "message_id", "status", "consumed_at", "hand_id",
+)  # fmt: skip
+
+
+def _pending_select(*, lock: bool) -> Select[Any]:
+    query = (
+        select(*(_PENDING_T.c[name] for name in _PENDING_NAMES), _GROUP_T.c.chat_id)
+        .select_from(
+            _PENDING_T.join(_SESSION_T, _SESSION_T.c.id == _PENDING_T.c.session_id).join(
+                _GROUP_T, _GROUP_T.c.id == _SESSION_T.c.group_id
+            )
+        )
+        .where(_PENDING_T.c.id == bindparam("pending_id"))
+    )
+    return query.with_for_update(of=_PENDING_T) if lock else query
+
+
+_PENDING_DONE = (
+    update(_PENDING_T)
+    .where(_PENDING_T.c.id == bindparam("b_id"))
+    .values(status=bindparam("b_status"), consumed_at=bindparam("b_at"), hand_id=bindparam("b_hand"))
+)
+_PENDING_MESSAGE = (
+    update(_PENDING_T).where(_PENDING_T.c.id == bindparam("b_id")).values(message_id=bindparam("b_message"))
+)
+
+
+class _PendingStatements:
+    """The preview + Confirm path's statements compiled for one dialect."""
+
+    def __init__(self, dialect: Any) -> None:
+        self.by_id = _Raw(_pending_select(lock=False), dialect)
+        self.by_id_locked = _Raw(_pending_select(lock=True), dialect)
+        self.insert = _Raw(insert(_PENDING_T), dialect, list(_PENDING_NAMES))
+        self.done = _Raw(_PENDING_DONE, dialect)
+        self.message = _Raw(_PENDING_MESSAGE, dialect)
+
+
+def _pending_from_row(row: tuple[Any, ...]) -> tuple[dict[str, Any], PendingInfo]:
+    """(the row's columns by name, its PendingInfo) from a `_pending_select` row."""
+    values = dict(zip(_PENDING_NAMES, row, strict=False))
+    info = PendingInfo(
+        id=values["id"],
+        session_id=values["session_id"],
+        chat_id=int(row[len(_PENDING_NAMES)]),
+        kind=values["kind"],
+        payload=dict(values["payload"]),
+        text=values["text"],
+        preview=_preview_from_json(values["preview"]) if values["preview"] else None,
+        created_by=values["created_by"],
+        created_at=_aware(values["created_at"]),
+        expires_at=_aware(values["expires_at"]),
+        message_id=values["message_id"],
+        status=values["status"],
+        hand_id=values["hand_id"],
+    )
+    return values, info
