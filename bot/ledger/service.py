@@ -2478,12 +2478,14 @@ def _load_table(
     statement, or None; `lock` for writers."""
     if session_id is not None:
         statement = hot.table_by_id_locked if lock else hot.table_by_id
-        rows = statement.rows(conn, {"session_id": session_id})
+        params: dict[str, Any] = {"session_id": session_id}
     else:
-        rows = (hot.open_table_locked if lock else hot.open_table).rows(conn, {"chat_id": chat_id})
+        statement = hot.open_table_locked if lock else hot.open_table
+        params = {"chat_id": chat_id}
+    width = len(_TABLE_COLUMNS)
+    rows = statement.rows(conn, params, repeated=width)  # the session's columns repeat on every seat's row
     if not rows:
         return None
-    width = len(_TABLE_COLUMNS)
     table = _Table(*rows[0][:width])
     seated = {row[width]: row for row in rows if row[width] in SEATS}
     for seat in SEATS:
@@ -2592,8 +2594,11 @@ class _Raw:
     def _fail(self, error: Exception, params: Any) -> DBAPIError:
         return DBAPIError.instance(self.sql, params, error, self.error)
 
-    def rows(self, conn: Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
-        """Execute and fetch every row, processed."""
+    def rows(
+        self, conn: Connection, params: Mapping[str, Any], *, repeated: int = 0
+    ) -> list[tuple[Any, ...]]:
+        """Execute and fetch every row, processed. The first `repeated` columns are the same in every row
+        (a joined parent): only the first row's are processed, the others are left raw."""
         bound = self._params(params)
         cursor = conn.connection.cursor()
         try:
@@ -2606,10 +2611,11 @@ class _Raw:
         if not self.results:
             return [tuple(row) for row in fetched]
         processed = []
-        for row in fetched:
+        for number, row in enumerate(fetched):
             values = list(row)
             for index, processor in self.results:
-                values[index] = processor(values[index])
+                if number == 0 or index >= repeated:
+                    values[index] = processor(values[index])
             processed.append(tuple(values))
         return processed
 
