@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -10,7 +11,8 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, Text, delete, select
+from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, Text, cast, delete, select
+from sqlalchemy import Integer as SAInteger
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from telegram.ext import BasePersistence, PersistenceInput
@@ -42,6 +44,7 @@ KEYBOARD_KEEP_SECONDS = 30 * 24 * 3600.0  # a keyboard unused this long is delet
 TOUCH_SECONDS = 3600.0  # a used keyboard's stored access time is moved on only when this much older
 PRUNE_EVERY_SECONDS = 3600.0
 TAG = "__t"  # the key that marks a tagged value in the JSON form
+VERSION_KEY = "__version"  # bot_chat_data row of a chat counting its writes (never deleted, never chat_data)
 
 
 class CodecError(TypeError):
@@ -196,6 +199,11 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
       since this one last read or wrote it takes the stored value; a key only changed here keeps the
       local value until `update_chat_data` writes it (only the changed keys, by upsert). Keys are
       written whole, so give each independent fact its own key.
+      Every write of a chat (and `drop_chat_data`) also bumps the chat's version row (key `__version`,
+      in the same transaction; the row is never deleted, so versions only grow). The refresh first reads
+      that one row by primary key and loads and merges the chat's rows only when it moved since this
+      process last saw it: on SQLite with a dedicated connection on the event loop (microseconds, no
+      thread hop), elsewhere in a worker thread.
 
     Nothing is pickled: values go through `JsonCodec`, which knows only `callback_types`.
     bot_data, user_data and conversations are not stored.
@@ -213,6 +221,9 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         self.codec = JsonCodec(callback_types)
         self.keep_seconds = keep_seconds
         self._chat_base: dict[int, dict[str, str]] = {}  # chat → key → JSON as last read or written here
+        self._chat_versions: dict[int, int] = {}  # chat → version row whose rows `_chat_base` reflects
+        self._version_conn: Any = None  # SQLite: a DBAPI connection kept for the version check
+        self._fast_version = engine.dialect.name == "sqlite"
         self._keyboards: dict[str, float] = {}  # keyboard uuid → access time as last read or written here
         self._refused: set[str] = set()  # keyboards whose data cannot be stored (logged once)
         self._pruned_at = 0.0
@@ -331,7 +342,10 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         """Every chat's stored data (read once at start; `refresh_chat_data` keeps it current)."""
         rows = await asyncio.to_thread(self._read_chat_rows, None)
         result: dict[int, dict[Any, Any]] = {}
+        self._chat_versions = {chat_id: _version(text) for chat_id, key, text in rows if key == VERSION_KEY}
         for chat_id, key, text in rows:
+            if key == VERSION_KEY:
+                continue
             value = self._decode_chat_value(chat_id, key, text)
             if value is not _UNREADABLE:
                 result.setdefault(chat_id, {})[key] = value
@@ -353,10 +367,51 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
             log.error("cannot read chat_data[%r] of chat %s: %s", key, chat_id, exc)
             return _UNREADABLE
 
+    def _read_version_fast(self, chat_id: int) -> int | None:
+        """The chat's stored version read on the calling thread (SQLite), or None when that failed.
+
+        One primary-key lookup on a connection of its own in autocommit mode: WAL readers do not wait for
+        writers, and a short busy timeout sends the rare wait (a checkpoint) to the threaded full read."""
+        try:
+            if self._version_conn is None:
+                conn = self.engine.raw_connection()
+                conn.driver_connection.execute("PRAGMA busy_timeout=20")
+                self._version_conn = conn
+            row = self._version_conn.driver_connection.execute(
+                "SELECT value FROM bot_chat_data WHERE chat_id = ? AND key = ?", (chat_id, VERSION_KEY)
+            ).fetchone()
+        except Exception as exc:  # any failure: the full read decides
+            log.debug("fast version read of chat %s failed: %s", chat_id, exc)
+            self._close_version_conn()
+            return None
+        return _version(row[0]) if row else 0
+
+    def _close_version_conn(self) -> None:
+        conn, self._version_conn = self._version_conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):  # a broken connection is dropped either way
+                conn.close()
+
+    def _read_version(self, chat_id: int) -> int:
+        t = chat_data_table
+        with self.engine.connect() as conn:
+            text = conn.execute(select(t.c.value).where(t.c.chat_id == chat_id,
+                                                        t.c.key == VERSION_KEY)).scalar()
+        return _version(text) if text is not None else 0
+
     async def refresh_chat_data(self, chat_id: int, chat_data: dict[Any, Any]) -> None:
         """Merge what other processes stored for this chat into `chat_data` (see the class docstring)."""
+        known = self._chat_versions.get(chat_id)
+        if known is not None:
+            stored = self._read_version_fast(chat_id) if self._fast_version else None
+            if stored is None and not self._fast_version:
+                stored = await asyncio.to_thread(self._read_version, chat_id)
+            if stored == known:
+                return  # nobody wrote this chat since this process last read or wrote it
         rows = await asyncio.to_thread(self._read_chat_rows, chat_id)
         remote = {key: text for _, key, text in rows}
+        version_text = remote.pop(VERSION_KEY, None)
+        self._chat_versions[chat_id] = _version(version_text) if version_text is not None else 0
         base = self._chat_base.setdefault(chat_id, {})
         for key in set(remote) | set(base):
             stored, known = remote.get(key), base.get(key)
@@ -382,32 +437,45 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         for key, value in data.items():
             if not isinstance(key, str):
                 raise CodecError(f"chat_data keys must be strings, not {key!r}")
+            if key == VERSION_KEY:
+                raise CodecError(f"the chat_data key {VERSION_KEY!r} is reserved for the persistence")
             texts[key] = self.codec.dumps(value)
         changed = [{"chat_id": chat_id, "key": key, "value": text}
                    for key, text in texts.items() if base.get(key) != text]
         gone = [key for key in base if key not in texts]
         if not changed and not gone:
             return
-        await asyncio.to_thread(self._write_chat, chat_id, changed, gone)
+        version = await asyncio.to_thread(self._write_chat, chat_id, changed, gone)
         self._chat_base[chat_id] = texts
+        self._note_write(chat_id, version)
 
-    def _write_chat(self, chat_id: int, rows: list[dict[str, Any]], gone: list[str]) -> None:
+    def _note_write(self, chat_id: int, version: int) -> None:
+        """After this process's write made `version`: still current only if nobody wrote in between."""
+        if self._chat_versions.get(chat_id) == version - 1:
+            self._chat_versions[chat_id] = version
+        else:
+            self._chat_versions.pop(chat_id, None)  # the next refresh loads and merges the rows
+
+    def _write_chat(self, chat_id: int, rows: list[dict[str, Any]], gone: list[str]) -> int:
         t = chat_data_table
         with self._write_engine.begin() as conn:
             _upsert(conn, t, rows, ["chat_id", "key"], ["value"])
             if gone:
                 conn.execute(delete(t).where(t.c.chat_id == chat_id, t.c.key.in_(gone)))
+            return _bump_version(conn, chat_id)
 
     async def drop_chat_data(self, chat_id: int) -> None:
         """Delete every stored key of the chat."""
         t = chat_data_table
 
-        def drop() -> None:
+        def drop() -> int:
             with self._write_engine.begin() as conn:
-                conn.execute(delete(t).where(t.c.chat_id == chat_id))
+                conn.execute(delete(t).where(t.c.chat_id == chat_id, t.c.key != VERSION_KEY))
+                return _bump_version(conn, chat_id)
 
-        await asyncio.to_thread(drop)
-        self._chat_base.pop(chat_id, None)
+        version = await asyncio.to_thread(drop)
+        self._chat_base[chat_id] = {}
+        self._note_write(chat_id, version)
 
     # -- not stored --
 
@@ -442,10 +510,36 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         """Not stored."""
 
     async def flush(self) -> None:
-        """Every write is committed when made: nothing to flush."""
+        """Every write is committed when made: only the version-check connection is closed (at shutdown)."""
+        self._close_version_conn()
 
 
 _UNREADABLE = object()
+
+
+def _version(text: str) -> int:
+    """The integer of a stored version row (-1 when unreadable)."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return -1
+
+
+def _bump_version(conn: Connection, chat_id: int) -> int:
+    """Add one to the chat's version row (creating it at 1) in the caller's transaction; the new value."""
+    t = chat_data_table
+    row = {"chat_id": chat_id, "key": VERSION_KEY, "value": "1"}
+    bumped = cast(cast(t.c.value, SAInteger) + 1, String)
+    dialect = conn.dialect.name
+    stmt: Any
+    if dialect == "postgresql":
+        stmt = postgresql.insert(t).values(row)
+    elif dialect == "sqlite":
+        stmt = sqlite.insert(t).values(row)
+    else:
+        raise RuntimeError(f"DatabasePersistence supports SQLite and PostgreSQL, not {dialect}")
+    stmt = stmt.on_conflict_do_update(index_elements=["chat_id", "key"], set_={"value": bumped})
+    return _version(conn.execute(stmt.returning(t.c.value)).scalar_one())
 
 
 async def save_now(application: Any, chat_id: int | None = None) -> None:

@@ -381,3 +381,67 @@ async def test_a_card_cached_by_one_worker_shows_an_undo_made_on_another(workers
     expected = table_card("zh-Hans", session, rows.recent, rows.totals, rows.rows)
     assert a.message(card.message_id).text == expected
     assert a.pins() == [card.message_id]
+
+
+async def test_refresh_reads_the_rows_only_when_the_chat_version_moved(db_url: str) -> None:
+    engine = open_database(db_url)
+    try:
+        one, two = DatabasePersistence(engine), DatabasePersistence(engine)
+        full_reads: list[int | None] = []
+        read_rows = two._read_chat_rows
+
+        def counting(chat_id: int | None) -> list[Any]:
+            full_reads.append(chat_id)
+            return read_rows(chat_id)
+
+        two._read_chat_rows = counting  # type: ignore[method-assign]
+        await one.update_chat_data(7, {"lang": "en"})
+        local: dict[str, Any] = {}
+        await two.refresh_chat_data(7, local)  # never seen: loaded
+        assert local == {"lang": "en"} and full_reads == [7]
+        await two.refresh_chat_data(7, local)  # nobody wrote since: only the version row is read
+        assert full_reads == [7]
+        local["instant"] = True
+        await two.update_chat_data(7, local)  # its own write keeps it current
+        await two.refresh_chat_data(7, local)
+        assert full_reads == [7]
+        await one.update_chat_data(7, {"lang": "zh-Hant"})  # another worker writes: loaded and merged
+        await two.refresh_chat_data(7, local)
+        assert full_reads == [7, 7] and local == {"lang": "zh-Hant", "instant": True}
+        await two.refresh_chat_data(7, local)
+        assert full_reads == [7, 7]
+        # Written by both in between: this worker's version is no longer trusted, the next refresh merges.
+        await one.update_chat_data(7, {"lang": "en", "instant": True})
+        local["cards"] = 3
+        await two.update_chat_data(7, local)
+        await two.refresh_chat_data(7, local)
+        assert full_reads == [7, 7, 7] and local == {"lang": "en", "instant": True, "cards": 3}
+        with engine.connect() as conn:
+            stored = dict(conn.execute(text("SELECT key, value FROM bot_chat_data WHERE chat_id = 7")).all())
+        assert stored == {"__version": "5", "lang": json.dumps("en"), "instant": "true", "cards": "3"}
+        await one.flush()
+        await two.flush()
+    finally:
+        engine.dispose()
+
+
+async def test_a_dropped_chat_written_again_is_never_mistaken_for_an_old_version(db_url: str) -> None:
+    engine = open_database(db_url)
+    try:
+        one, two = DatabasePersistence(engine), DatabasePersistence(engine)
+        await one.update_chat_data(9, {"lang": "en"})
+        local: dict[str, Any] = {}
+        await two.refresh_chat_data(9, local)  # two has seen version 1
+        await one.drop_chat_data(9)
+        await one.update_chat_data(9, {"lang": "zh-Hant"})  # a fresh write after the drop: version 3, not 1
+        await two.refresh_chat_data(9, local)
+        assert local == {"lang": "zh-Hant"}
+        await one.drop_chat_data(9)
+        await two.refresh_chat_data(9, local)
+        assert local == {}
+        assert await DatabasePersistence(engine).get_chat_data() == {}  # the version row is not chat_data
+        with pytest.raises(CodecError, match="__version"):
+            await one.update_chat_data(9, {"__version": 1})
+        await two.flush()
+    finally:
+        engine.dispose()
