@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import t
@@ -243,11 +243,19 @@ def row_amounts(payments: Mapping[str, int]) -> str:
     return " ".join(signed(payments.get(s, 0)) for s in SEATS)
 
 
+def card_row(lang: str | None, hand: HandRecord) -> str:
+    """One row of the pinned card: `7  南 自摸 40花  +600 −200 −200 −200`."""
+    return t(lang, "book.row", n=_row_label(lang, hand), what=hand_summary(lang, hand),
+             amounts=row_amounts(hand.payments))
+
+
 def table_card(lang: str | None, session: SessionInfo, recent: Sequence[HandRecord],
-               totals: Mapping[str, int], rows: int) -> str:
+               totals: Mapping[str, int], rows: int,
+               row_text: Callable[[str | None, HandRecord], str] = card_row) -> str:
     """The pinned message of a session: seats with totals, the coming hand, the latest rows.
 
-    `recent` are the last live rows (at most CARD_HANDS are shown), `rows` how many live rows there are.
+    `recent` are the last live rows (at most CARD_HANDS are shown), `rows` how many live rows there are;
+    `row_text` renders one row (`card_row`, or a cache of its lines).
     """
     title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
     lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
@@ -263,9 +271,7 @@ def table_card(lang: str | None, session: SessionInfo, recent: Sequence[HandReco
         shown = list(recent)[-CARD_HANDS:]
         if rows > len(shown):
             lines.append("…")
-        for hand in shown:
-            lines.append(t(lang, "book.row", n=_row_label(lang, hand), what=hand_summary(lang, hand),
-                           amounts=row_amounts(hand.payments)))
+        lines += [row_text(lang, hand) for hand in shown]
     return "\n".join(lines)
 
 

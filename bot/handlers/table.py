@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -13,7 +13,7 @@ from telegram.error import BadRequest, TelegramError
 from bot.handlers.common import Turn
 from bot.ledger.results import SEATS, HandRecord, SessionInfo
 from bot.persistence import save_now
-from bot.render import CARD_HANDS, table_card
+from bot.render import CARD_HANDS, card_row, table_card
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +51,24 @@ class CardRows:
     totals: dict[str, int]
     rows: int
     last_seq: int
+    lines: dict[tuple[str | None, int], str] = field(default_factory=dict)  # (lang, seq) -> card row
+
+    def line(self, lang: str | None, hand: HandRecord) -> str:
+        """The card's line of one of these rows, rendered once per language (a row never changes here:
+        an undo or an edit reloads the rows into a new CardRows)."""
+        key = (lang, hand.seq)
+        text = self.lines.get(key)
+        if text is None:
+            text = self.lines[key] = card_row(lang, hand)
+        return text
 
     def add(self, hand: HandRecord) -> bool:
         """Append the row just recorded; False when the cache is not the row before it (reload then)."""
         if hand.session_id != self.session_id or hand.seq != self.last_seq + 1 or hand.voided:
             return False
         self.recent = [*self.recent, hand][-CARD_HANDS:]
+        shown = {row.seq for row in self.recent}
+        self.lines = {key: text for key, text in self.lines.items() if key[1] in shown}
         for seat, amount in hand.payments.items():
             self.totals[seat] = self.totals.get(seat, 0) + amount
         self.rows += 1
@@ -111,7 +123,7 @@ async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
     old), a fresh one is posted.
     """
     rows = await card_rows(turn, session, added)
-    text = table_card(turn.lang, session, rows.recent, rows.totals, rows.rows)
+    text = table_card(turn.lang, session, rows.recent, rows.totals, rows.rows, rows.line)
     markup = lobby_markup(turn, session)
     chat_data = turn.context.application.chat_data[turn.chat_id]
     cards: dict[str, int] = chat_data.setdefault(CARDS, {})
