@@ -4,26 +4,9 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.ledger import SessionSummary
-from bot.render import term_name
+from bot.render import rules_name, signed, term_name, wind
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.report import SessionReport
-
-
-def signed(amount: int) -> str:
-    """A money figure with its sign: +600, −200 (a real minus sign), 0."""
-    if amount > 0:
-        return f"+{amount}"
-    if amount < 0:
-        return f"−{-amount}"
-    return "0"
-
-
-def _seat(lang: str | None, seat: str) -> str:
-    return t(lang, f"wind.{seat}")
-
-
-def _rules(lang: str | None, rules: str) -> str:
-    return t(lang, f"rules_name.{rules}")
 
 
 def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> str:
@@ -33,14 +16,14 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     """
     s = report.session
     title_key = "summary.title_idle" if idle_hours is not None else "summary.title"
-    lines = [t(lang, title_key, number=s.number, rules=_rules(lang, s.rules), stake=s.stake,
+    lines = [t(lang, title_key, number=s.number, rules=rules_name(lang, s.rules), stake=s.stake,
                hands=report.hands_played, hours=f"{idle_hours:g}" if idle_hours is not None else "")]
     if report.hands_played == 0 and not report.rows:
         lines.append(t(lang, "summary.no_hands"))
         return "\n".join(lines)
     lines.append("")
     for line in sorted(report.players, key=lambda p: -p.net):
-        lines.append(t(lang, "summary.player", seat=_seat(lang, line.seat), name=line.player.display_name,
+        lines.append(t(lang, "summary.player", seat=wind(lang, line.seat), name=line.player.display_name,
                        net=signed(line.net), hands=line.hands, wins=line.wins, self_draws=line.self_draws,
                        dealt_in=line.dealt_in))
     lines.append("")
@@ -50,7 +33,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     else:
         names = [term_name(lang, term_id, name) for term_id, name in big.items]
         items = ", ".join(names) if lang == "en" else "、".join(names)
-        lines.append(t(lang, "summary.biggest", number=big.number, seat=_seat(lang, big.seat),
+        lines.append(t(lang, "summary.biggest", number=big.number, seat=wind(lang, big.seat),
                        name=big.player.display_name, how=t(lang, f"summary.how_{big.win_type}"),
                        hua=big.hua, amount=signed(big.amount),
                        items=t(lang, "summary.items", items=items) if items else ""))
@@ -58,7 +41,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     if streak is None:
         lines.append(t(lang, "summary.no_streak"))
     else:
-        lines.append(t(lang, "summary.streak", seat=_seat(lang, streak.seat), name=streak.player.display_name,
+        lines.append(t(lang, "summary.streak", seat=wind(lang, streak.seat), name=streak.player.display_name,
                        count=streak.count, number=streak.number))
     lines.append("")
     if report.transfers:
@@ -75,12 +58,12 @@ def chart_data(report: SessionReport, lang: str | None) -> ChartData:
     s = report.session
     seats = [line.seat for line in report.players]
     return ChartData(
-        title=t(lang, "summary.chart_title", number=s.number, rules=_rules(lang, s.rules), stake=s.stake),
+        title=t(lang, "summary.chart_title", number=s.number, rules=rules_name(lang, s.rules), stake=s.stake),
         xlabel=t(lang, "summary.chart_x"),
         ylabel=t(lang, "summary.chart_y"),
         hands=tuple(str(row.hand.number) for row in report.rows),
         series=tuple(
-            ChartSeries(name=f"{_seat(lang, seat)} {report.seat_name(seat)}",
+            ChartSeries(name=f"{wind(lang, seat)} {report.seat_name(seat)}",
                         totals=tuple(int(row.running.get(seat, 0)) for row in report.rows))
             for seat in seats
         ),
