@@ -442,6 +442,18 @@ class LedgerService:
             raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
         return group, ts
 
+    def _change_open(self, chat_id: int, change: Callable[[TableSession], None]) -> SessionInfo:
+        """Lock the open session, apply `change` to it, bump its version; one write transaction."""
+
+        def op(s: Session) -> SessionInfo:
+            _group_row, ts = self._lock_open(s, chat_id)
+            change(ts)
+            self._touch(ts)
+            s.add(ts)
+            return _session_info(s, ts, chat_id)
+
+        return self._write(op)
+
     def _touch(self, ts: TableSession) -> None:
         """The table changed: note the activity (idle end), bump the version (pending previews go stale)."""
         ts.last_activity_at = self._now()
@@ -531,17 +543,13 @@ class LedgerService:
         if stake is not None:
             _check_stake(stake)
 
-        def op(s: Session) -> SessionInfo:
-            _group_row, ts = self._lock_open(s, chat_id)
+        def change(ts: TableSession) -> None:
             if options is not None:
                 ts.options = _validate_options(ts.rules, {**ts.options, **options})
             if stake is not None:
                 ts.stake = stake
-            self._touch(ts)
-            s.add(ts)
-            return _session_info(s, ts, chat_id)
 
-        return self._write(op)
+        return self._change_open(chat_id, change)
 
     def join(
         self,
@@ -659,29 +667,21 @@ class LedgerService:
         """Choose the first dealer (also the round's first dealer) before the first hand (SeatsLocked)."""
         dealer = normalize_seat(seat)
 
-        def op(s: Session) -> SessionInfo:
-            _group_row, ts = self._lock_open(s, chat_id)
+        def change(ts: TableSession) -> None:
             _check_unlocked(ts)
             current = DealerState.from_json(ts.state)
             ts.state = DealerState(dealer=dealer, first_dealer=dealer, baozi=current.baozi).to_json()
             ts.dealer_set = True
-            self._touch(ts)
-            s.add(ts)
-            return _session_info(s, ts, chat_id)
 
-        return self._write(op)
+        return self._change_open(chat_id, change)
 
     def mark_baozi(self, chat_id: int, baozi: bool = True) -> SessionInfo:
         """Mark (or clear) 豹子 for the coming hand: the dice of /roll showed a double."""
 
-        def op(s: Session) -> SessionInfo:
-            _group_row, ts = self._lock_open(s, chat_id)
+        def change(ts: TableSession) -> None:
             ts.state = replace(DealerState.from_json(ts.state), baozi=bool(baozi)).to_json()
-            self._touch(ts)
-            s.add(ts)
-            return _session_info(s, ts, chat_id)
 
-        return self._write(op)
+        return self._change_open(chat_id, change)
 
     def end_session(
         self,
