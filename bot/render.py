@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from bot.i18n import t
@@ -24,7 +25,13 @@ MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters per message
 
 def wind(lang: str | None, seat: object) -> str:
     """东 / 東 / E for a seat letter; anything else as given."""
-    return t(lang, f"wind.{seat}") if seat in SEATS else str(seat)
+    return _wind_text(lang, seat) if seat in SEATS else str(seat)
+
+
+@lru_cache(maxsize=64)
+def _wind_text(lang: str | None, seat: str) -> str:
+    # A seat's name is a catalog text without fields: the same for a language every time.
+    return t(lang, f"wind.{seat}")
 
 
 def signed(amount: int) -> str:

@@ -135,6 +135,42 @@ def _wild_tile(text: str) -> str | None:
         return None
 
 
+@lru_cache(maxsize=4096)
+def _word_label(text: str) -> str | None:
+    """The label of a grammar word (looked up before player names), else None. Pure: cached."""
+    word = text.casefold()
+    if word in vocab.HOW_WORDS:
+        return HOW
+    if word in vocab.WILD_WORDS:
+        return WILD
+    if word in vocab.FLAG_WORDS:
+        return FLAG
+    if word in vocab.TABLE_STATE_WORDS:
+        return STATE
+    if word in vocab.FILLER_WORDS:
+        return FILLER
+    glued = vocab.split_wild(text)
+    if glued is not None and _wild_tile(glued) is not None:
+        return WILD_GLUED
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _unit_label(text: str, in_hand: bool) -> str | None:
+    """The label of a word that is neither a grammar word nor a player (tiles, flowers, 花, pattern, flag)."""
+    kinds = _scan_kinds(text)
+    if kinds and (vocab.looks_like_tiles(text) or (in_hand and not _several_winds(text))):
+        return TILES
+    if kinds and _flower_count(text) is not None:
+        return FLOWERS
+    if vocab.parse_hua(text) is not None:
+        return HUA
+    pattern_id = _find_pattern_id(text)
+    if pattern_id is not None:
+        return FLAG if pattern_id in vocab.PATTERN_FLAG else PATTERN
+    return None
+
+
 class _HuParser:
     def __init__(self, text: str, resolve: Resolve[str]) -> None:
         self.tokens = tokenize(text)
@@ -160,33 +196,12 @@ class _HuParser:
         return self.labels[key]
 
     def _label(self, text: str, *, in_hand: bool) -> str | None:
-        word = text.casefold()
-        if word in vocab.HOW_WORDS:
-            return HOW
-        if word in vocab.WILD_WORDS:
-            return WILD
-        if word in vocab.FLAG_WORDS:
-            return FLAG
-        if word in vocab.TABLE_STATE_WORDS:
-            return STATE
-        if word in vocab.FILLER_WORDS:
-            return FILLER
-        glued = vocab.split_wild(text)
-        if glued is not None and _wild_tile(glued) is not None:
-            return WILD_GLUED
+        label = _word_label(text)
+        if label is not None:
+            return label
         if self.resolve(text) is not None:
             return PLAYER
-        kinds = _scan_kinds(text)
-        if kinds and (vocab.looks_like_tiles(text) or (in_hand and not _several_winds(text))):
-            return TILES
-        if kinds and _flower_count(text) is not None:
-            return FLOWERS
-        if vocab.parse_hua(text) is not None:
-            return HUA
-        pattern_id = _find_pattern_id(text)
-        if pattern_id is not None:
-            return FLAG if pattern_id in vocab.PATTERN_FLAG else PATTERN
-        return None
+        return _unit_label(text, in_hand)
 
     def segment(self, token: Token, *, in_hand: bool) -> list[Token] | None:
         """Split a word typed without spaces into known units (fewest pieces), else None."""
@@ -218,10 +233,14 @@ class _HuParser:
 
     def multiword(self, i: int) -> tuple[str, int] | None:
         """A term or a name spread over several ASCII words ("seven pairs", "self draw", "Bob Chen") at i."""
-        for size in range(_MULTIWORD, 1, -1):
+        # Only the words from i on that are all ASCII words can form a term: count that run once.
+        run = 0
+        for token in self.tokens[i:i + _MULTIWORD]:
+            if not _ENGLISH_WORD.match(token.text):
+                break
+            run += 1
+        for size in range(run, 1, -1):
             group = self.tokens[i:i + size]
-            if len(group) < size or not all(_ENGLISH_WORD.match(t.text) for t in group):
-                continue
             text = " ".join(t.text for t in group)
             if self.label(text, in_hand=False) in (HOW, FLAG, PATTERN, PLAYER):
                 return text, size
@@ -479,18 +498,27 @@ def _is_cjk(char: str) -> bool:
 
 def hand_object(parts: list[Token]) -> dict[str, Any]:
     """The RULES.md §3 `hand` object of typed tile shorthand (validated by scoring.parse_hand)."""
-    from scoring import ScoringError, parse_hand
-    from scoring.tiles import render_tiles, tile_name
+    from scoring import ScoringError
 
     if not parts:
         raise GrammarError("hand_error", reason="no tiles", token="", position=0, index=0)
     text = " ".join(part.text for part in parts)
     first = parts[0]
     try:
-        hand = parse_hand(lower_suits(text))
+        hand = _hand_object(text)
     except ScoringError as exc:
         raise GrammarError("hand_error", reason=str(exc), token=text, position=first.position,
                            index=first.index) from exc
+    return _copy_dict(hand)
+
+
+@lru_cache(maxsize=1024)
+def _hand_object(text: str) -> dict[str, Any]:
+    """hand_object of the joined shorthand (a ScoringError when it is not a hand); shared: copy it."""
+    from scoring import parse_hand
+    from scoring.tiles import render_tiles, tile_name
+
+    hand = parse_hand(lower_suits(text))
     melds: list[dict[str, Any]] = []
     for meld in hand.melds:
         size = 4 if meld.kind == "kong" else 3
@@ -509,6 +537,19 @@ def hand_object(parts: list[Token]) -> dict[str, Any]:
     }
 
 
+def _copy_dict(value: dict[str, Any]) -> dict[str, Any]:
+    return {k: _copy_json(v) for k, v in value.items()}
+
+
+def _copy_json(value: Any) -> Any:
+    """A deep copy of nested dicts and lists (the leaves, str int bool None and the like, are shared)."""
+    if type(value) is dict:
+        return {k: _copy_json(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_copy_json(v) for v in value]
+    return value
+
+
 def parse_hu(text: str, resolve: Resolve[str]) -> dict[str, Any]:
     """Read the arguments of /hu into an entry: the partial RULES.md §3 request of a win.
 
@@ -522,4 +563,35 @@ def parse_hu(text: str, resolve: Resolve[str]) -> dict[str, Any]:
     >>> entry["discarder"], [w["winner"] for w in entry["wins"]]
     ('N', ['E', 'W'])
     """
-    return _HuParser(text, resolve).parse()
+    key_of = getattr(resolve, HU_CACHE_KEY, None)
+    if key_of is None:
+        return _HuParser(text, resolve).parse()
+    return _copy_dict(_parse_keyed(text, _Keyed(key_of(), resolve)))
+
+
+HU_CACHE_KEY = "grammar_cache_key"
+"""A resolver may carry this attribute: a function returning a hashable key of everything the resolver
+answers (``make_resolver`` sets it), so that parse_hu may reuse the entry it read from the same text."""
+
+
+class _Keyed:
+    """A resolver compared by its key only: the cache below keeps one entry per (text, key)."""
+
+    __slots__ = ("key", "resolve")
+
+    def __init__(self, key: object, resolve: Resolve[str]) -> None:
+        self.key = key
+        self.resolve = resolve
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Keyed) and self.key == other.key
+
+
+@lru_cache(maxsize=512)
+def _parse_keyed(text: str, keyed: _Keyed) -> dict[str, Any]:
+    """The entry of `text` for resolvers with this key (errors are raised anew every time, never kept);
+    shared by every caller: copy it."""
+    return _HuParser(text, keyed.resolve).parse()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Word separators besides white space (after NFKC: ， → ,  ； → ;  ！ → !  ？ → ?); ":" and "|" belong
 # to the hand shorthand ([555p:N], flowers after |).
@@ -60,6 +61,11 @@ def tokenize(text: str) -> list[Token]:
     >>> [t.text for t in tokenize("/hu 南　自摸，５花、清一色")]
     ['南', '自摸', '5花', '清一色']
     """
+    return list(_tokenize(text))  # a fresh list (callers edit it); the tokens themselves are frozen
+
+
+@lru_cache(maxsize=1024)
+def _tokenize(text: str) -> tuple[Token, ...]:
     tokens: list[Token] = []
     current: list[str] = []
     start = 0
@@ -79,7 +85,7 @@ def tokenize(text: str) -> list[Token]:
         tokens.append(Token("".join(current), start + 1, len(tokens) + 1))
     if tokens and tokens[0].text.startswith("/"):
         tokens = [Token(t.text, t.position, t.index - 1) for t in tokens[1:]]
-    return tokens
+    return tuple(tokens)
 
 
 def parse_count(text: str) -> int | None:

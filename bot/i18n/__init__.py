@@ -15,7 +15,7 @@ import logging
 import string
 import tomllib
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -85,18 +85,41 @@ def _resolve(lang: str | None) -> str:
     return normalize_language(lang) or DEFAULT_LANGUAGE
 
 
-def t(lang: str | None, key: str, /, **params: object) -> str:
-    """The text of `key` in `lang`, formatted with `params`.
-
-    Falls back to the default language, then to the key itself, so a missing message never breaks a reply.
-    """
+@lru_cache(maxsize=1024)
+def _template(lang: str | None, key: str) -> tuple[str, str | None, str | None]:
+    """(resolved language, template or None when no catalog knows `key`, the text when the template has no
+    fields to fill, else None). The catalogs are loaded once and never change, so this is a pure function."""
     code = _resolve(lang)
     template = catalog(code).get(key)
     if template is None:
         template = catalog(DEFAULT_LANGUAGE).get(key)
         if template is None:
-            log.warning("missing message key %s", key)
-            return key
+            return code, None, None
+    try:
+        plain: str | None = template.format_map({})
+    except (KeyError, IndexError, ValueError, AttributeError):
+        plain = None  # it has fields: formatted (and any problem logged) on every call
+    return code, template, plain
+
+
+def t(lang: str | None, key: str, /, **params: object) -> str:
+    """The text of `key` in `lang`, formatted with `params`.
+
+    Falls back to the default language, then to the key itself, so a missing message never breaks a reply.
+    """
+    code, template, plain = _template(lang, key)
+    if template is None:
+        log.warning("missing message key %s", key)
+        return key
+    if not params and plain is not None:
+        return plain
+    try:
+        return template.format_map(params)
+    except KeyError:
+        pass  # a missing parameter: the slow way below renders it empty and logs it
+    except (IndexError, ValueError, AttributeError):
+        log.warning("bad template or parameters for message %s in %s: %s", key, code, sorted(params))
+        return template
     try:
         return template.format_map(_Params(key, params))
     except (IndexError, ValueError, AttributeError):
