@@ -113,6 +113,11 @@ def register_handlers(application: AnyApplication) -> None:
     application.add_error_handler(errors.error_handler)
 
 
+async def post_stop(application: AnyApplication) -> None:
+    """After the last update: the pinned cards' waiting edits are made (bot/handlers/table.py)."""
+    await table.make_waiting_edits(application)
+
+
 async def post_init(application: AnyApplication) -> None:
     """After the bot is initialized: the Telegram menu from the command table (default zh-Hans, and en)."""
     try:
@@ -144,7 +149,7 @@ def build_application(
             builder = builder.base_file_url(base.rstrip("/")[: -len("/bot")] + "/file/bot")
     builder = builder.rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
     ledger = ledger if ledger is not None else make_ledger(settings)
-    builder = builder.arbitrary_callback_data(True).post_init(post_init)
+    builder = builder.arbitrary_callback_data(True).post_init(post_init).post_stop(post_stop)
     builder = builder.persistence(make_persistence(ledger))
     if request is not None:
         builder = builder.request(request)

@@ -33,6 +33,10 @@ class Settings(BaseSettings):
     default_language: Literal["zh-Hans", "zh-Hant", "en"] = "zh-Hans"
     confirm_timeout_seconds: int = 120
     idle_end_hours: float = 6
+    # The pinned card is edited this long after a change, once for every change made meanwhile: Telegram asks
+    # bots for at most about one message a second in a chat, and the one-line result goes out at once.
+    # 0 edits it at once, after every change.
+    card_edit_seconds: float = 1.0
 
     @field_validator("telegram_bot_token", "webhook_secret", mode="before")
     @classmethod
@@ -54,6 +58,13 @@ class Settings(BaseSettings):
     def _positive_timeout(cls, value: int) -> int:
         if value <= 0:
             raise ValueError("confirm_timeout_seconds must be positive")
+        return value
+
+    @field_validator("card_edit_seconds")
+    @classmethod
+    def _not_negative(cls, value: float) -> float:
+        if not 0 <= value <= 60:
+            raise ValueError("card_edit_seconds must be between 0 and 60")
         return value
 
     @model_validator(mode="after")

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
 from bot.grammar.errors import GrammarError
-from bot.grammar.hu import HU_CACHE_KEY, parse_hu
+from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import Token, parse_count, tokenize
 
 T = TypeVar("T")
@@ -195,9 +195,4 @@ def make_resolver(seats: Mapping[str, Iterable[str]],
             return seat if seat in seats else None
         return names.get(_name_key(word))
 
-    if not others:
-        # Everything this resolver answers, for parse_hu's cache of parsed entries: the names (fixed here)
-        # and the occupied seats (read when asked, as resolve reads them).
-        names_key = frozenset(names.items())
-        setattr(resolve, HU_CACHE_KEY, lambda: (names_key, frozenset(seats)))
     return resolve

@@ -563,35 +563,4 @@ def parse_hu(text: str, resolve: Resolve[str]) -> dict[str, Any]:
     >>> entry["discarder"], [w["winner"] for w in entry["wins"]]
     ('N', ['E', 'W'])
     """
-    key_of = getattr(resolve, HU_CACHE_KEY, None)
-    if key_of is None:
-        return _HuParser(text, resolve).parse()
-    return _copy_dict(_parse_keyed(text, _Keyed(key_of(), resolve)))
-
-
-HU_CACHE_KEY = "grammar_cache_key"
-"""A resolver may carry this attribute: a function returning a hashable key of everything the resolver
-answers (``make_resolver`` sets it), so that parse_hu may reuse the entry it read from the same text."""
-
-
-class _Keyed:
-    """A resolver compared by its key only: the cache below keeps one entry per (text, key)."""
-
-    __slots__ = ("key", "resolve")
-
-    def __init__(self, key: object, resolve: Resolve[str]) -> None:
-        self.key = key
-        self.resolve = resolve
-
-    def __hash__(self) -> int:
-        return hash(self.key)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Keyed) and self.key == other.key
-
-
-@lru_cache(maxsize=512)
-def _parse_keyed(text: str, keyed: _Keyed) -> dict[str, Any]:
-    """The entry of `text` for resolvers with this key (errors are raised anew every time, never kept);
-    shared by every caller: copy it."""
-    return _HuParser(text, keyed.resolve).parse()
+    return _HuParser(text, resolve).parse()

@@ -192,7 +192,7 @@ async def after_commit(turn: Turn, kind: PendingKind, result: CommitResult, *,
         await turn.say(text)
     added = result.hand if kind in ("hand", "adjust") and result.created else None
     turn.remember_session(result.session)
-    await refresh_card(turn, result.session, added=added)
+    await refresh_card(turn, result.session, added=added, later=True)
 
 
 def keep_alive(turn: Turn, session: SessionInfo) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -23,6 +24,8 @@ PIN_REFUSED = "pin_refused"  # [session ids whose "cannot pin" was said]
 CARD_TOKEN = "card_token"  # set anew whenever a process re-reads the card's rows (see card_rows)
 # bot_data (this process only): chat id → (card token, CardRows) the rows behind the card as last rendered
 CARD_ROWS = "card_rows"
+CARD_EDITS = "card_edits"  # bot_data: chat id → the CardEdit waiting for its time (see refresh_card)
+CARD_LOCKS = "card_locks"  # bot_data: chat id → asyncio.Lock, so edits of one chat never overlap
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,15 +117,82 @@ def _remember(turn: Turn, rows: CardRows) -> None:
 
 
 async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
-                       added: HandRecord | None = None) -> None:
+                       added: HandRecord | None = None, later: bool = False) -> None:
     """Edit the session's card in place (or post and pin it when there is none yet, or `new`).
 
     `added` is the row just recorded (the card then needs no ledger read). The card's message id lives
     in chat_data (in the database, read fresh at the start of each update: bot.persistence). If the bot
     may not pin, it says so once per session and goes on; if the old card cannot be edited (deleted, too
     old), a fresh one is posted.
+
+    `later` (after a recorded change, whose one-line result was just sent): the edit is made
+    `card_edit_seconds` from now, showing every change made meanwhile, so a chat gets about one message a
+    second at most (Telegram's advice) and a burst of changes one edit. An edit made at once (any other
+    change) shows everything, so a waiting one is dropped; edits of one chat never overlap.
     """
     rows = await card_rows(turn, session, added)
+    chat_data = turn.context.application.chat_data[turn.chat_id]
+    known = str(session.id) in chat_data.get(CARDS, {})
+    waiting: dict[int, CardEdit] = turn.context.bot_data.setdefault(CARD_EDITS, {})
+    delay = turn.settings.card_edit_seconds
+    if later and delay > 0 and known and not new:
+        edit = waiting.get(turn.chat_id)
+        if edit is not None:
+            handle = edit.handle  # the edit already due shows this change too
+        else:
+            handle = asyncio.get_running_loop().call_later(delay, _edit_due, turn.context.application,
+                                                           turn.chat_id)
+        waiting[turn.chat_id] = CardEdit(turn, session, rows, handle)
+        return
+    edit = waiting.pop(turn.chat_id, None)
+    if edit is not None:
+        edit.handle.cancel()  # this edit shows everything the waiting one would
+    async with _card_lock(turn):
+        await _show_card(turn, session, rows, new=new)
+
+
+@dataclass(frozen=True, slots=True)
+class CardEdit:
+    """A card edit waiting for its time: the newest state to show, and the timer that will show it."""
+
+    turn: Turn
+    session: SessionInfo
+    rows: CardRows
+    handle: asyncio.TimerHandle
+
+
+def _edit_due(application: Any, chat_id: int) -> None:
+    application.create_task(make_waiting_edit(application, chat_id), name=f"card edit {chat_id}")
+
+
+async def make_waiting_edit(application: Any, chat_id: int) -> None:
+    """Make the chat's waiting card edit now, if there is one."""
+    edit = application.bot_data.get(CARD_EDITS, {}).pop(chat_id, None)
+    if edit is None:
+        return  # an edit made at once showed it already
+    edit.handle.cancel()
+    try:
+        async with _card_lock(edit.turn):
+            await _show_card(edit.turn, edit.session, edit.rows)
+    except TelegramError as exc:  # the next change edits the card again; the ledger has it all
+        log.warning("could not edit the table card of chat %s: %s", chat_id, exc)
+
+
+async def make_waiting_edits(application: Any) -> None:
+    """Make every waiting card edit now: at shutdown (post_stop), so none is lost with a clean stop."""
+    for chat_id in list(application.bot_data.get(CARD_EDITS, {})):
+        await make_waiting_edit(application, chat_id)
+
+
+def _card_lock(turn: Turn) -> asyncio.Lock:
+    locks: dict[int, asyncio.Lock] = turn.context.bot_data.setdefault(CARD_LOCKS, {})
+    lock = locks.get(turn.chat_id)
+    if lock is None:
+        lock = locks[turn.chat_id] = asyncio.Lock()
+    return lock
+
+
+async def _show_card(turn: Turn, session: SessionInfo, rows: CardRows, *, new: bool = False) -> None:
     text = table_card(turn.lang, session, rows.recent, rows.totals, rows.rows, rows.line)
     markup = lobby_markup(turn, session)
     chat_data = turn.context.application.chat_data[turn.chat_id]

@@ -39,7 +39,8 @@ def settings_for(db_url: str, data_dir: Path) -> Any:
     from bot.settings import Settings
 
     return Settings(_env_file=None, telegram_bot_token="123:TEST", data_dir=data_dir,  # type: ignore[call-arg]
-                    database_url=db_url, telegram_base_url=None)
+                    database_url=db_url, telegram_base_url=None,
+                    card_edit_seconds=0)  # each card edit at once: the cross-worker checks read it right away
 
 
 class Workers:

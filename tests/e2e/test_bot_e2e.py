@@ -123,6 +123,18 @@ def result_of(control: ControlClient, number: int) -> dict[str, int]:
     return paid
 
 
+def wait_card(control: ControlClient, *contains: str, timeout: float = 10) -> dict[str, object]:
+    """The pinned card once its text contains every one of `contains` (the bot edits it a moment after a
+    change: settings.card_edit_seconds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        card = control.pinned()
+        if card is not None and all(part in str(card.get("text", "")) for part in contains):
+            return card
+        assert time.monotonic() < deadline, f"the pinned card never showed {contains}: {card}"
+        time.sleep(0.05)
+
+
 def test_four_players_play_through_a_kill_and_restart(
     world: tuple[BotAPIServer, ControlClient, BotProcess],
 ) -> None:
@@ -143,8 +155,7 @@ def test_four_players_play_through_a_kill_and_restart(
         paid = play_hand(control, hu, confirmer, number)
         for seat, value in paid.items():
             totals[seat] += value
-    card_before = control.pinned()
-    assert card_before is not None and "账本" in card_before["text"]
+    card_before = wait_card(control, "账本", "第 3 局")  # edited within card_edit_seconds of the change
     wait_acknowledged(control)
     bot.kill()
 
@@ -167,8 +178,7 @@ def test_four_players_play_through_a_kill_and_restart(
         shown = re.search(r"本局 ([+−-]?\d+)", line)
         assert shown is not None, line
         assert int(shown.group(1).replace("−", "-")) == totals[seat], (name, line, totals)
-    pinned = control.pinned()
-    assert pinned is not None and "账本" in pinned["text"]
+    pinned = wait_card(control, "账本", "第 5 局")
     calls = control.calls()
     if os.environ.get("E2E_TIMELINE"):
         for c in calls:
