@@ -118,6 +118,11 @@ async def post_stop(application: AnyApplication) -> None:
     await table.make_waiting_edits(application)
 
 
+async def post_shutdown(application: AnyApplication) -> None:
+    """The ledger's event-loop connection is closed (LedgerService.nonblocking)."""
+    application.bot_data["ledger"].close()
+
+
 async def post_init(application: AnyApplication) -> None:
     """After the bot is initialized: the Telegram menu from the command table (default zh-Hans, and en)."""
     try:
@@ -149,7 +154,8 @@ def build_application(
             builder = builder.base_file_url(base.rstrip("/")[: -len("/bot")] + "/file/bot")
     builder = builder.rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
     ledger = ledger if ledger is not None else make_ledger(settings)
-    builder = builder.arbitrary_callback_data(True).post_init(post_init).post_stop(post_stop)
+    builder = builder.arbitrary_callback_data(True).post_init(post_init)
+    builder = builder.post_stop(post_stop).post_shutdown(post_shutdown)
     builder = builder.persistence(make_persistence(ledger))
     if request is not None:
         builder = builder.request(request)

@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 
 from bot.grammar.errors import GrammarError
 from bot.i18n import has, t
-from bot.ledger.errors import LedgerError
+from bot.ledger.errors import LedgerError, WouldBlock
 from bot.ledger.results import SEATS, SessionInfo, UserRef
 from scoring.errors import ScoringError
 
@@ -178,6 +178,19 @@ class Turn:
     async def run(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
         """Run a blocking ledger/scoring call off the event loop."""
         return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def quick(self, op: Callable[[LedgerService], R]) -> R:
+        """A short ledger call (a hand's commit, a pending entry's confirmation): made on the event loop when
+        SQLite can take it at once (`LedgerService.nonblocking`: its write lock free, commits not waiting
+        for the disk), since the hop to a worker thread and back costs more than the transaction; else, and
+        on PostgreSQL, in a worker thread like `run`."""
+        view = self.ledger.nonblocking()
+        if view is not None:
+            try:
+                return op(view)
+            except WouldBlock:
+                log.debug("the database is busy: the ledger call goes to a worker thread")
+        return await asyncio.to_thread(op, self.ledger)
 
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
         """Send `text` to the chat (not as a quote, so it survives a deleted command message)."""

@@ -1,7 +1,8 @@
 """Recording: /hu /draw /escape /adjust /undo /edit → preview with Confirm/Cancel → commit → card + result.
 
-Every write reads like: update → parse → scoring (the ledger's preview) → ledger (one transaction, in a
-thread) → render → reply. Nothing counts before Confirm unless the group set `instant`.
+Every write reads like: update → parse → scoring (the ledger's preview) → ledger (one transaction: on the
+event loop when SQLite takes it at once, else in a thread; `Turn.quick`) → render → reply. Nothing counts
+before Confirm unless the group set `instant`.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
@@ -20,6 +21,9 @@ from bot.handlers.table import refresh_card, save_state
 from bot.ledger.errors import PendingCancelled, PendingExpired, PendingStale
 from bot.ledger.results import CommitResult, PendingInfo, SessionInfo
 from bot.render import hand_summary, payments_text, preview_text, result_line
+
+if TYPE_CHECKING:
+    from bot.ledger.service import LedgerService
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +72,10 @@ async def record_hand(turn: Turn, parse: Callable[[SessionInfo], dict[str, Any]]
             entry = None  # e.g. a renamed player: the fresh table decides
         if entry is not None:
             seats = {seat: player.id for seat, player in hint.seats.items()}
+            by, key, text = turn.user, turn.source_key, turn.text or None
             try:
-                result = await turn.run(turn.ledger.commit, turn.chat_id, entry, by=turn.user,
-                                        source_key=turn.source_key, text=turn.text or None,
-                                        expect_seats=seats)
+                result = await turn.quick(lambda ledger: ledger.commit(
+                    turn.chat_id, entry, by=by, source_key=key, text=text, expect_seats=seats))
             except PendingStale:
                 turn.remember_session(None)
             else:
@@ -118,7 +122,7 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
     message (the /hu button flow) into the preview instead of sending a new one."""
     ledger = turn.ledger
     if kind != "undo" and await instant_group(turn):
-        result = await turn.run(commit_now, turn, kind, payload)
+        result = await turn.quick(lambda ledger: commit_now(ledger, turn, kind, payload))
         await after_commit(turn, kind, result, edit_message_id=edit_message_id)
         return
     pending = await turn.run(ledger.create_pending, turn.chat_id, kind, payload, by=turn.user,
@@ -163,9 +167,9 @@ async def instant_group(turn: Turn) -> bool:
     return bool(chat_data["instant"])
 
 
-def commit_now(turn: Turn, kind: PendingKind, payload: dict[str, Any]) -> CommitResult:
-    """The direct ledger operation of an `instant` group (runs in a thread), idempotent on the update."""
-    ledger, chat_id, key, by = turn.ledger, turn.chat_id, turn.source_key, turn.user
+def commit_now(ledger: LedgerService, turn: Turn, kind: PendingKind, payload: dict[str, Any]) -> CommitResult:
+    """The direct ledger operation of an `instant` group (through `Turn.quick`), idempotent on the update."""
+    chat_id, key, by = turn.chat_id, turn.source_key, turn.user
     text = turn.text or None
     if kind == "hand":
         return ledger.commit(chat_id, payload, by=by, source_key=key, text=text)
@@ -292,7 +296,8 @@ async def pending_pressed(turn: Turn, data: PendingPress) -> None:
         await _close_preview(turn, pending, session, turn.t("preview.cancelled"))
         return
     try:
-        result = await turn.run(ledger.confirm_pending, pending.id, by=turn.user)
+        by = turn.user
+        result = await turn.quick(lambda view: view.confirm_pending(pending.id, by=by))
     except (PendingExpired, PendingCancelled, PendingStale) as exc:
         from bot.handlers.common import error_text
 

@@ -14,6 +14,7 @@ this kind of disk, more than the whole rest of recording a hand); set `SQLITE_SY
 from __future__ import annotations
 
 import os
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DATA_DIR = Path("data")
@@ -50,24 +52,47 @@ def sqlite_synchronous(value: str | None = None) -> str:
     return mode
 
 
-def create_db_engine(url: str, *, synchronous: str | None = None, **kwargs: Any) -> Engine:
+def create_db_engine(url: str, *, synchronous: str | None = None, busy_timeout_ms: int = 30000,
+                     **kwargs: Any) -> Engine:
     """An engine for `url` with the ledger's connection settings, without touching the schema.
-    `synchronous` (SQLite only): see `sqlite_synchronous` and the module docstring."""
+    `synchronous` and `busy_timeout_ms` (how long a writer waits for another's write lock), SQLite only: see
+    `sqlite_synchronous` and the module docstring."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        connect_args = {"timeout": 30, "check_same_thread": False}
+        connect_args = {"timeout": busy_timeout_ms / 1000, "check_same_thread": False}
         connect_args.update(kwargs.pop("connect_args", {}))
         engine = create_engine(parsed, connect_args=connect_args, **kwargs)
-        _sqlite_events(engine, sqlite_synchronous(synchronous))
+        mode = sqlite_synchronous(synchronous)
+        _sqlite_events(engine, mode, busy_timeout_ms)
+        SQLITE_MODES[engine] = mode
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_engine(parsed, **kwargs)
 
 
-def _sqlite_events(engine: Engine, synchronous: str) -> None:
+# The synchronous mode of each SQLite engine made here (LedgerService.nonblocking reads it).
+SQLITE_MODES: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
+
+
+def nonblocking_engine(engine: Engine) -> Engine | None:
+    """A sibling of a SQLite file engine for the event loop's own thread: one connection, and a write that
+    finds the write lock taken fails at once ("database is locked") instead of waiting for it.
+
+    None where a write could keep the loop waiting anyway: PostgreSQL (a network round trip per
+    statement), in-memory SQLite (another engine would see another database), synchronous FULL or EXTRA
+    (every commit waits for the disk)."""
+    mode = SQLITE_MODES.get(engine)
+    database = engine.url.database or ""
+    if mode not in ("OFF", "NORMAL") or database in ("", ":memory:") or database.startswith("file:"):
+        return None
+    return create_db_engine(engine.url.render_as_string(hide_password=False), synchronous=mode,
+                            busy_timeout_ms=0, poolclass=StaticPool)
+
+
+def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 30000) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Pragmas once per pooled connection. Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's
@@ -76,7 +101,7 @@ def _sqlite_events(engine: Engine, synchronous: str) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.close()
 

@@ -158,3 +158,8 @@ class Conflict(LedgerError):
     """Concurrent writers kept colliding; retried and gave up (params: attempts)."""
 
     code = "conflict"
+
+
+class WouldBlock(Exception):
+    """A write through `LedgerService.nonblocking()` found SQLite's write lock taken (another thread or
+    process is writing): nothing was done; make the same call on the service itself, in a worker thread."""

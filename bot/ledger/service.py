@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.ledger import errors
-from bot.ledger.db import IMMEDIATE, is_sqlite, open_database
+from bot.ledger.db import IMMEDIATE, is_sqlite, nonblocking_engine, open_database
 from bot.ledger.models import (
     ChatGroup,
     GroupTotal,
@@ -143,6 +143,37 @@ class LedgerService:
         self._max_attempts = max_attempts
         self._hot_statements: _HotStatements | None = None
         self._pending_statements: _PendingStatements | None = None
+        self._nonblocking: LedgerService | bool | None = False  # False: not made yet (see nonblocking)
+        self._fail_fast = False  # this service is a nonblocking() view
+
+    def nonblocking(self) -> LedgerService | None:
+        """This service on a connection for the event loop's thread, that never waits for a lock, or None.
+
+        On a SQLite file in WAL mode with synchronous NORMAL or OFF, a hand's whole write transaction takes
+        less time than handing it to a worker thread and back. Through this view a write either gets
+        SQLite's write lock at once, or raises `errors.WouldBlock` before doing anything (another thread or
+        process is writing): then make the call on the service itself in a worker thread. Reads never wait
+        in WAL mode. For the event loop's thread only (one connection). None on PostgreSQL, in-memory SQLite
+        and synchronous FULL/EXTRA (see `bot.ledger.db.nonblocking_engine`)."""
+        if self._nonblocking is False:
+            engine = nonblocking_engine(self._engine) if not self._fail_fast else None
+            view: LedgerService | None = None
+            if engine is not None:
+                view = copy.copy(self)
+                view._engine = engine
+                view._write_engine = engine.execution_options(**IMMEDIATE)
+                view._max_attempts = 1
+                view._fail_fast = True
+                view._nonblocking = None
+            self._nonblocking = view
+        return self._nonblocking or None
+
+    def close(self) -> None:
+        """Release the nonblocking view's connection (the main engine is the caller's to dispose of)."""
+        view = self._nonblocking
+        if isinstance(view, LedgerService):
+            view._engine.dispose()
+        self._nonblocking = False
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> LedgerService:
@@ -190,6 +221,8 @@ class LedgerService:
             except (IntegrityError, OperationalError) as exc:
                 if not _retryable(exc):
                     raise
+                if self._fail_fast:  # nothing was written: the caller takes the waiting road
+                    raise errors.WouldBlock(str(exc.orig)) from exc
                 log.info("ledger write conflict (attempt %d): %s", attempt, exc.orig)
                 time.sleep(min(0.5, 0.005 * 2**attempt) * random.random())
         raise errors.Conflict(f"gave up after {self._max_attempts} conflicting attempts", attempts=attempt)
@@ -208,6 +241,8 @@ class LedgerService:
             except (IntegrityError, OperationalError) as exc:
                 if not _retryable(exc):
                     raise
+                if self._fail_fast:  # nothing was written: the caller takes the waiting road
+                    raise errors.WouldBlock(str(exc.orig)) from exc
                 log.info("ledger write conflict (attempt %d): %s", attempt, exc.orig)
                 time.sleep(min(0.5, 0.005 * 2**attempt) * random.random())
         raise errors.Conflict(f"gave up after {self._max_attempts} conflicting attempts", attempts=attempt)
@@ -781,7 +816,7 @@ class LedgerService:
             "streak": state.streak,
             "hand_number": state.hand_number,
             "first_dealer": state.first_dealer,
-            **_copy_json(clean),
+            **clean,  # a private copy already (_check_entry); nothing below changes it
         }
         response = _call_scoring(request)
         payments = _payments_of(response)
@@ -2055,7 +2090,7 @@ def _call_scoring(request: dict[str, Any]) -> dict[str, Any]:
     import scoring
 
     try:
-        response = scoring.score_request(_copy_json(request))
+        response = scoring.score_request(request)  # never changes its input (tests/scoring/test_fast_path.py)
     except scoring.ScoringError as exc:
         raise errors.InvalidEntry(str(exc), detail=str(exc)) from exc
     return dict(response)

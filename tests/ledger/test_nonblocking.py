@@ -1,0 +1,68 @@
+"""LedgerService.nonblocking(): the event loop's view of a SQLite ledger, which commits at once or raises
+WouldBlock having written nothing (another connection holds the write lock); None where it cannot help."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from ledger_helpers import CHAT, row_counts, seat_table, self_draw
+
+from bot.ledger import LedgerService
+from bot.ledger.db import open_database
+from bot.ledger.errors import WouldBlock
+
+
+def sqlite_file(url: str) -> str:
+    return url.removeprefix("sqlite:///")
+
+
+def test_the_view_commits_like_the_service(sqlite_ledger: LedgerService) -> None:
+    table = seat_table(sqlite_ledger)
+    view = sqlite_ledger.nonblocking()
+    assert view is not None and sqlite_ledger.nonblocking() is view  # made once
+    result = view.commit(CHAT, self_draw("S", 5), by=table.users[1], source_key="update:1")
+    assert result.created and result.hand.number == 1 and result.hand.payments["S"] == 30
+    # The same update again, through the service: the hand the view recorded.
+    again = sqlite_ledger.commit(CHAT, self_draw("S", 5), by=table.users[1], source_key="update:1")
+    assert not again.created and again.hand.id == result.hand.id
+    rows = sqlite_ledger.standings(CHAT).session_rows
+    assert {row.seat: row.net for row in rows} == {"E": -10, "S": 30, "W": -10, "N": -10}
+    sqlite_ledger.close()
+
+
+def test_a_taken_write_lock_raises_would_block_and_writes_nothing(sqlite_url: str) -> None:
+    ledger = LedgerService(open_database(sqlite_url))
+    table = seat_table(ledger)
+    view = ledger.nonblocking()
+    assert view is not None
+    before = row_counts(ledger)
+    other = sqlite3.connect(sqlite_file(sqlite_url), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer: a worker thread, or another process
+    try:
+        with pytest.raises(WouldBlock):
+            view.commit(CHAT, self_draw("S", 5), by=table.users[1], source_key="update:2")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert row_counts(ledger) == before
+    # The lock free again, the same call goes through (the bot makes it on the service, in a thread).
+    assert view.commit(CHAT, self_draw("S", 5), by=table.users[1], source_key="update:2").created
+    ledger.close()
+    ledger.engine.dispose()
+
+
+def test_no_view_where_a_commit_would_wait_anyway(tmp_path: Path) -> None:
+    full = LedgerService(open_database(f"sqlite:///{tmp_path / 'full.db'}", synchronous="FULL"))
+    assert full.nonblocking() is None  # every commit waits for the disk
+    normal = LedgerService(open_database(f"sqlite:///{tmp_path / 'normal.db'}"))
+    view = normal.nonblocking()
+    assert view is not None and view.nonblocking() is None  # a view has no view of its own
+    normal.close()
+
+
+def test_no_view_on_postgresql(pg_url: str) -> None:
+    ledger = LedgerService(open_database(pg_url))
+    assert ledger.nonblocking() is None
+    ledger.engine.dispose()
