@@ -8,19 +8,23 @@ import dataclasses
 import json
 import logging
 import time
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, Text, cast, delete, select
 from sqlalchemy import Integer as SAInteger
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError
 from telegram.ext import BasePersistence, PersistenceInput
+
+from bot.ledger.db import nonblocking_engine
 
 if TYPE_CHECKING:
     from telegram.ext._utils.types import CDCData, ConversationDict, ConversationKey
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # The two tables, created by migration 0002 (bot/ledger/migrations/versions/0002_bot_state_and_jobs.py).
 # They belong to the bot, not to the ledger's models: a MetaData of their own.
@@ -218,6 +222,11 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         self.engine = engine
         self._write_engine = (engine.execution_options(sqlite_begin="IMMEDIATE")
                               if engine.dialect.name == "sqlite" else engine)
+        # SQLite: writes are made on the event loop through a connection that never waits for the write lock
+        # (a write of a few rows costs less than the hop to a worker thread); a taken lock sends the write to
+        # a thread like everywhere else (bot.ledger.db.nonblocking_engine).
+        quick = nonblocking_engine(engine)
+        self._quick_engine = quick.execution_options(sqlite_begin="IMMEDIATE") if quick is not None else None
         self.codec = JsonCodec(callback_types)
         self.keep_seconds = keep_seconds
         self._chat_base: dict[int, dict[str, str]] = {}  # chat → key → JSON as last read or written here
@@ -228,6 +237,17 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         self._refused: set[str] = set()  # keyboards whose data cannot be stored (logged once)
         self._pruned_at = 0.0
         self._lock = asyncio.Lock()  # one write at a time: `save` and PTB's periodic update_persistence
+
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(engine, *args)`, a write transaction: on the event loop when SQLite's write lock is free at
+        once (see __init__), else in a worker thread on the waiting engine."""
+        if self._quick_engine is not None:
+            try:
+                return fn(self._quick_engine, *args)
+            except OperationalError as exc:
+                if "locked" not in str(exc.orig).lower() and "busy" not in str(exc.orig).lower():
+                    raise
+        return await asyncio.to_thread(fn, self._write_engine, *args)
 
     async def save(self, application: Any, chat_id: int | None = None) -> None:
         """Write now, cheaply, what changed: new keyboards of the bot's cache and the chat's data.
@@ -319,7 +339,7 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         now = time.time()
         prune = now - self._pruned_at >= PRUNE_EVERY_SECONDS
         if rows or prune:
-            await asyncio.to_thread(self._write_keyboards, rows, now - self.keep_seconds if prune else None)
+            await self._write(self._write_keyboards, rows, now - self.keep_seconds if prune else None)
             if prune:
                 self._pruned_at = now
         current = {uuid for uuid, _, _ in keyboards}
@@ -329,9 +349,10 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         if refused:
             raise CodecError("button callback data not stored: " + "; ".join(refused))
 
-    def _write_keyboards(self, rows: list[dict[str, Any]], cutoff: float | None) -> None:
+    @staticmethod
+    def _write_keyboards(engine: Engine, rows: list[dict[str, Any]], cutoff: float | None) -> None:
         t = callback_data_table
-        with self._write_engine.begin() as conn:
+        with engine.begin() as conn:
             _upsert(conn, t, rows, ["keyboard_uuid"], ["access_time"])
             if cutoff is not None:
                 conn.execute(delete(t).where(t.c.access_time < cutoff))
@@ -445,7 +466,7 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         gone = [key for key in base if key not in texts]
         if not changed and not gone:
             return
-        version = await asyncio.to_thread(self._write_chat, chat_id, changed, gone)
+        version = await self._write(self._write_chat, chat_id, changed, gone)
         self._chat_base[chat_id] = texts
         self._note_write(chat_id, version)
 
@@ -456,9 +477,10 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         else:
             self._chat_versions.pop(chat_id, None)  # the next refresh loads and merges the rows
 
-    def _write_chat(self, chat_id: int, rows: list[dict[str, Any]], gone: list[str]) -> int:
+    @staticmethod
+    def _write_chat(engine: Engine, chat_id: int, rows: list[dict[str, Any]], gone: list[str]) -> int:
         t = chat_data_table
-        with self._write_engine.begin() as conn:
+        with engine.begin() as conn:
             _upsert(conn, t, rows, ["chat_id", "key"], ["value"])
             if gone:
                 conn.execute(delete(t).where(t.c.chat_id == chat_id, t.c.key.in_(gone)))
@@ -468,12 +490,12 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         """Delete every stored key of the chat."""
         t = chat_data_table
 
-        def drop() -> int:
-            with self._write_engine.begin() as conn:
+        def drop(engine: Engine) -> int:
+            with engine.begin() as conn:
                 conn.execute(delete(t).where(t.c.chat_id == chat_id, t.c.key != VERSION_KEY))
                 return _bump_version(conn, chat_id)
 
-        version = await asyncio.to_thread(drop)
+        version = await self._write(drop)
         self._chat_base[chat_id] = {}
         self._note_write(chat_id, version)
 
@@ -510,8 +532,11 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         """Not stored."""
 
     async def flush(self) -> None:
-        """Every write is committed when made: only the version-check connection is closed (at shutdown)."""
+        """Every write is committed when made: only the connections of the event loop are closed (at
+        shutdown)."""
         self._close_version_conn()
+        if self._quick_engine is not None:
+            self._quick_engine.dispose()
 
 
 _UNREADABLE = object()
