@@ -5,13 +5,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import BigInteger, Column, Float, MetaData, String, Table, Text, cast, delete, select
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    MetaData,
+    String,
+    Table,
+    Text,
+    bindparam,
+    cast,
+    delete,
+    select,
+)
 from sqlalchemy import Integer as SAInteger
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
@@ -171,20 +184,23 @@ Keyboard = tuple[str, float, dict[str, object]]
 
 def _upsert(conn: Connection, table: Table, rows: list[dict[str, Any]], keys: list[str],
             update: list[str]) -> None:
-    """INSERT … ON CONFLICT DO UPDATE (SQLite and PostgreSQL): one statement, safe for many processes."""
-    if not rows:
-        return
-    dialect = conn.dialect.name
-    if dialect == "postgresql":
-        pg_stmt = postgresql.insert(table).values(rows)
-        conn.execute(pg_stmt.on_conflict_do_update(
-            index_elements=keys, set_={name: pg_stmt.excluded[name] for name in update}))
-    elif dialect == "sqlite":
-        lite_stmt = sqlite.insert(table).values(rows)
-        conn.execute(lite_stmt.on_conflict_do_update(
-            index_elements=keys, set_={name: lite_stmt.excluded[name] for name in update}))
-    else:
+    """INSERT … ON CONFLICT DO UPDATE (SQLite and PostgreSQL): safe for many processes; one statement,
+    built once, executed for every row."""
+    if rows:
+        conn.execute(_upsert_statement(conn.dialect.name, table, tuple(keys), tuple(update)), rows)
+
+
+@functools.cache
+def _upsert_statement(dialect: str, table: Table, keys: tuple[str, ...], update: tuple[str, ...]) -> Any:
+    insert_of = _INSERTS.get(dialect)
+    if insert_of is None:
         raise RuntimeError(f"DatabasePersistence supports SQLite and PostgreSQL, not {dialect}")
+    stmt = insert_of(table)
+    changes = {name: stmt.excluded[name] for name in update}
+    return stmt.on_conflict_do_update(index_elements=list(keys), set_=changes)
+
+
+_INSERTS: dict[str, Callable[[Table], Any]] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
@@ -552,19 +568,20 @@ def _version(text: str) -> int:
 
 def _bump_version(conn: Connection, chat_id: int) -> int:
     """Add one to the chat's version row (creating it at 1) in the caller's transaction; the new value."""
+    stmt = _bump_statement(conn.dialect.name)
+    return _version(conn.execute(stmt, {"chat_id": chat_id}).scalar_one())
+
+
+@functools.cache
+def _bump_statement(dialect: str) -> Any:
     t = chat_data_table
-    row = {"chat_id": chat_id, "key": VERSION_KEY, "value": "1"}
-    bumped = cast(cast(t.c.value, SAInteger) + 1, String)
-    dialect = conn.dialect.name
-    stmt: Any
-    if dialect == "postgresql":
-        stmt = postgresql.insert(t).values(row)
-    elif dialect == "sqlite":
-        stmt = sqlite.insert(t).values(row)
-    else:
+    insert_of = _INSERTS.get(dialect)
+    if insert_of is None:
         raise RuntimeError(f"DatabasePersistence supports SQLite and PostgreSQL, not {dialect}")
+    stmt = insert_of(t).values(chat_id=bindparam("chat_id"), key=VERSION_KEY, value="1")
+    bumped = cast(cast(t.c.value, SAInteger) + 1, String)
     stmt = stmt.on_conflict_do_update(index_elements=["chat_id", "key"], set_={"value": bumped})
-    return _version(conn.execute(stmt.returning(t.c.value)).scalar_one())
+    return stmt.returning(t.c.value)
 
 
 async def save_now(application: Any, chat_id: int | None = None) -> None:
