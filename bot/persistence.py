@@ -31,7 +31,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError
 from telegram.ext import BasePersistence, PersistenceInput
 
-from bot.ledger.db import nonblocking_engine
+from bot.ledger.db import lock_busy, nonblocking_engine
 
 if TYPE_CHECKING:
     from telegram.ext._utils.types import CDCData, ConversationDict, ConversationKey
@@ -261,7 +261,7 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
             try:
                 return fn(self._quick_engine, *args)
             except OperationalError as exc:
-                if "locked" not in str(exc.orig).lower() and "busy" not in str(exc.orig).lower():
+                if not lock_busy(exc):
                     raise
         return await asyncio.to_thread(fn, self._write_engine, *args)
 

@@ -117,6 +117,12 @@ def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 3000
             raise exc.DBAPIError.instance(statement, None, error, dbapi.Error) from error
 
 
+def lock_busy(error: exc.DBAPIError) -> bool:
+    """SQLite's "database is locked" / busy: another connection holds the lock; nothing was done."""
+    message = str(error.orig).lower()
+    return "database is locked" in message or "busy" in message
+
+
 def is_sqlite(engine: Engine) -> bool:
     """True for a SQLite engine."""
     return engine.dialect.name == "sqlite"

@@ -22,7 +22,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.ledger import errors
-from bot.ledger.db import IMMEDIATE, is_sqlite, nonblocking_engine, open_database
+from bot.ledger.db import IMMEDIATE, is_sqlite, lock_busy, nonblocking_engine, open_database
 from bot.ledger.models import (
     ChatGroup,
     GroupTotal,
@@ -162,7 +162,6 @@ class LedgerService:
                 view = copy.copy(self)
                 view._engine = engine
                 view._write_engine = engine.execution_options(**IMMEDIATE)
-                view._max_attempts = 1
                 view._fail_fast = True
                 view._nonblocking = None
             self._nonblocking = view
@@ -211,21 +210,15 @@ class LedgerService:
 
     def _write(self, fn: Callable[[Session], T]) -> T:
         """Run `fn` in one write transaction; retry the whole of it on a write conflict."""
-        for attempt in range(1, self._max_attempts + 1):
-            try:
-                with (
-                    Session(self._write_engine, expire_on_commit=False, autoflush=False) as session,
-                    session.begin(),
-                ):
-                    return fn(session)
-            except (IntegrityError, OperationalError) as exc:
-                if not _retryable(exc):
-                    raise
-                if self._fail_fast:  # nothing was written: the caller takes the waiting road
-                    raise errors.WouldBlock(str(exc.orig)) from exc
-                log.info("ledger write conflict (attempt %d): %s", attempt, exc.orig)
-                time.sleep(min(0.5, 0.005 * 2**attempt) * random.random())
-        raise errors.Conflict(f"gave up after {self._max_attempts} conflicting attempts", attempts=attempt)
+
+        def once() -> T:
+            with (
+                Session(self._write_engine, expire_on_commit=False, autoflush=False) as session,
+                session.begin(),
+            ):
+                return fn(session)
+
+        return self._retrying(once)
 
     def _read_core(self, fn: Callable[[Connection], T]) -> T:
         """Run `fn` on a plain connection (Core statements, no ORM session) in one read transaction."""
@@ -234,10 +227,19 @@ class LedgerService:
 
     def _write_core(self, fn: Callable[[Connection], T]) -> T:
         """`_write` for Core statements on a plain connection: one transaction, retried on a conflict."""
+
+        def once() -> T:
+            with self._write_engine.begin() as conn:
+                return fn(conn)
+
+        return self._retrying(once)
+
+    def _retrying(self, once: Callable[[], T]) -> T:
+        """`once()` (one whole transaction), again after a write conflict, up to `_max_attempts` times; in a
+        `nonblocking` view, WouldBlock at the first conflict instead (nothing was written)."""
         for attempt in range(1, self._max_attempts + 1):
             try:
-                with self._write_engine.begin() as conn:
-                    return fn(conn)
+                return once()
             except (IntegrityError, OperationalError) as exc:
                 if not _retryable(exc):
                     raise
@@ -1993,8 +1995,7 @@ def _retryable(exc: DBAPIError) -> bool:
     sqlstate = getattr(orig, "sqlstate", None) or getattr(getattr(orig, "diag", None), "sqlstate", None)
     if sqlstate is not None:
         return sqlstate in {"23505", "40001", "40P01", "55P03"}
-    message = str(orig).lower()
-    return "unique constraint failed" in message or "database is locked" in message or "busy" in message
+    return "unique constraint failed" in str(orig).lower() or lock_busy(exc)
 
 
 def _pairs(rows: Iterable[Any]) -> dict[Any, Any]:
