@@ -63,8 +63,9 @@ def make_persistence(ledger: LedgerService) -> DatabasePersistence:
     the objects behind inline buttons (a Confirm under a preview works after a restart and on another
     worker) and chat_data (each chat's pinned-card message id, cached language and settings).
     Hands, players and pending entries are in the ledger, never here."""
-    persistence = DatabasePersistence(ledger.engine, callback_types=CALLBACK_TYPES,
-                                      update_interval=PERSISTENCE_INTERVAL)
+    persistence = DatabasePersistence(
+        ledger.engine, callback_types=CALLBACK_TYPES, update_interval=PERSISTENCE_INTERVAL
+    )
     persistence.check_schema()
     return persistence
 

@@ -32,16 +32,18 @@ def write_heartbeat(path: Path, now: float | None = None) -> None:
     tmp.replace(path)  # atomic: the checker never reads half a file
 
 
-def heartbeat_problem(path: Path, *, max_age: float = MAX_AGE_SECONDS,
-                      now: float | None = None) -> str | None:
+def heartbeat_problem(
+    path: Path, *, max_age: float = MAX_AGE_SECONDS, now: float | None = None
+) -> str | None:
     """None when the heartbeat is younger than `max_age` seconds, else what is wrong."""
     try:
         age = (time.time() if now is None else now) - path.stat().st_mtime
     except FileNotFoundError:
         return f"no heartbeat file at {path} (the bot has not started, or DATA_DIR differs)"
     if age > max_age:
-        return (f"heartbeat at {path} is {age:.0f}s old (limit {max_age:.0f}s): "
-                "the bot's loop is stuck or down")
+        return (
+            f"heartbeat at {path} is {age:.0f}s old (limit {max_age:.0f}s): the bot's loop is stuck or down"
+        )
     return None
 
 
@@ -73,8 +75,12 @@ def database_problem(url: str, *, timeout: float = 5.0) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Check the heartbeat and the database of the configured bot; exit status 0 = healthy."""
     parser = argparse.ArgumentParser(prog="python -m bot.health", description=__doc__)
-    parser.add_argument("--max-age", type=float, default=MAX_AGE_SECONDS,
-                        help="oldest acceptable heartbeat in seconds (default %(default)s)")
+    parser.add_argument(
+        "--max-age",
+        type=float,
+        default=MAX_AGE_SECONDS,
+        help="oldest acceptable heartbeat in seconds (default %(default)s)",
+    )
     parser.add_argument("--no-database", action="store_true", help="skip the database check")
     args = parser.parse_args(argv)
 

@@ -121,8 +121,10 @@ class JsonCodec:
         if self.types.get(name) is cls:
             fields = {f.name: self.encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
             return {TAG: "dataclass", "type": name, "fields": fields}
-        raise CodecError(f"cannot store a {name} as JSON: register the dataclass with the persistence "
-                         f"(bot/app.py CALLBACK_TYPES) or store plain values")
+        raise CodecError(
+            f"cannot store a {name} as JSON: register the dataclass with the persistence "
+            f"(bot/app.py CALLBACK_TYPES) or store plain values"
+        )
 
     def dumps(self, value: Any) -> str:
         """`value` as JSON text (compact, keys sorted, so equal values give equal text)."""
@@ -182,8 +184,9 @@ class JsonCodec:
 Keyboard = tuple[str, float, dict[str, object]]
 
 
-def _upsert(conn: Connection, table: Table, rows: list[dict[str, Any]], keys: list[str],
-            update: list[str]) -> None:
+def _upsert(
+    conn: Connection, table: Table, rows: list[dict[str, Any]], keys: list[str], update: list[str]
+) -> None:
     """INSERT … ON CONFLICT DO UPDATE (SQLite and PostgreSQL): safe for many processes; one statement,
     built once, executed for every row."""
     if rows:
@@ -229,15 +232,22 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
     bot_data, user_data and conversations are not stored.
     """
 
-    def __init__(self, engine: Engine, *, callback_types: Iterable[type] = (), update_interval: float = 60,
-                 keep_seconds: float = KEYBOARD_KEEP_SECONDS) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        callback_types: Iterable[type] = (),
+        update_interval: float = 60,
+        keep_seconds: float = KEYBOARD_KEEP_SECONDS,
+    ) -> None:
         super().__init__(
             store_data=PersistenceInput(bot_data=False, chat_data=True, user_data=False, callback_data=True),
             update_interval=update_interval,
         )
         self.engine = engine
-        self._write_engine = (engine.execution_options(sqlite_begin="IMMEDIATE")
-                              if engine.dialect.name == "sqlite" else engine)
+        self._write_engine = (
+            engine.execution_options(sqlite_begin="IMMEDIATE") if engine.dialect.name == "sqlite" else engine
+        )
         # SQLite: writes are made on the event loop through a connection that never waits for the write lock
         # (a write of a few rows costs less than the hop to a worker thread); a taken lock sends the write to
         # a thread like everywhere else (bot.ledger.db.nonblocking_engine).
@@ -284,8 +294,10 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         inspector = inspect(self.engine)
         missing = [t.name for t in (callback_data_table, chat_data_table) if not inspector.has_table(t.name)]
         if missing:
-            raise RuntimeError(f"tables {missing} are missing: migrate the database "
-                               "(bot.ledger.db.open_database applies the Alembic migrations)")
+            raise RuntimeError(
+                f"tables {missing} are missing: migrate the database "
+                "(bot.ledger.db.open_database applies the Alembic migrations)"
+            )
 
     # -- callback data --
 
@@ -304,8 +316,13 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
     def _read_keyboards(self, limit: int) -> list[Any]:
         t = callback_data_table
         with self.engine.connect() as conn:
-            return list(conn.execute(select(t.c.keyboard_uuid, t.c.access_time, t.c.buttons)
-                                     .order_by(t.c.access_time.desc()).limit(limit)).all())
+            return list(
+                conn.execute(
+                    select(t.c.keyboard_uuid, t.c.access_time, t.c.buttons)
+                    .order_by(t.c.access_time.desc())
+                    .limit(limit)
+                ).all()
+            )
 
     def _decode_keyboard(self, uuid: str, access_time: float, text: str) -> Keyboard | None:
         try:
@@ -326,8 +343,9 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
 
         def read() -> Any:
             with self.engine.connect() as conn:
-                return conn.execute(select(t.c.access_time, t.c.buttons)
-                                    .where(t.c.keyboard_uuid == keyboard_uuid)).first()
+                return conn.execute(
+                    select(t.c.access_time, t.c.buttons).where(t.c.keyboard_uuid == keyboard_uuid)
+                ).first()
 
         row = await asyncio.to_thread(read)
         return self._decode_keyboard(keyboard_uuid, row.access_time, row.buttons) if row else None
@@ -432,8 +450,9 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
     def _read_version(self, chat_id: int) -> int:
         t = chat_data_table
         with self.engine.connect() as conn:
-            text = conn.execute(select(t.c.value).where(t.c.chat_id == chat_id,
-                                                        t.c.key == VERSION_KEY)).scalar()
+            text = conn.execute(
+                select(t.c.value).where(t.c.chat_id == chat_id, t.c.key == VERSION_KEY)
+            ).scalar()
         return _version(text) if text is not None else 0
 
     async def refresh_chat_data(self, chat_id: int, chat_data: dict[Any, Any]) -> None:
@@ -477,8 +496,11 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
             if key == VERSION_KEY:
                 raise CodecError(f"the chat_data key {VERSION_KEY!r} is reserved for the persistence")
             texts[key] = self.codec.dumps(value)
-        changed = [{"chat_id": chat_id, "key": key, "value": text}
-                   for key, text in texts.items() if base.get(key) != text]
+        changed = [
+            {"chat_id": chat_id, "key": key, "value": text}
+            for key, text in texts.items()
+            if base.get(key) != text
+        ]
         gone = [key for key in base if key not in texts]
         if not changed and not gone:
             return

@@ -120,16 +120,28 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
     if hand.kind == "adjust":
         payer = next((s for s, a in hand.payments.items() if a < 0), "?")
         payee = next((s for s, a in hand.payments.items() if a > 0), "?")
-        return t(lang, "row.adjust", payer=wind(lang, payer), payee=wind(lang, payee),
-                 amount=max(hand.payments.values(), default=0))
+        return t(
+            lang,
+            "row.adjust",
+            payer=wind(lang, payer),
+            payee=wind(lang, payee),
+            amount=max(hand.payments.values(), default=0),
+        )
     hua = _hua_by_winner(response)
     wins = _wins(entry)
     if len(wins) == 1:
         win = wins[0]
-        return t(lang, "row.win", winner=wind(lang, win["winner"]),
-                 how=_how(lang, "result", entry, win), hua=hua.get(win["winner"], 0))
-    winners = "、".join(t(lang, "result.winner_hua", winner=wind(lang, w["winner"]),
-                         hua=hua.get(w["winner"], 0)) for w in wins)
+        return t(
+            lang,
+            "row.win",
+            winner=wind(lang, win["winner"]),
+            how=_how(lang, "result", entry, win),
+            hua=hua.get(win["winner"], 0),
+        )
+    winners = "、".join(
+        t(lang, "result.winner_hua", winner=wind(lang, w["winner"]), hua=hua.get(w["winner"], 0))
+        for w in wins
+    )
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
 
 
@@ -143,30 +155,65 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
         payer = next((s for s, a in hand.payments.items() if a < 0), "?")
         payee = next((s for s, a in hand.payments.items() if a > 0), "?")
         note = f" ({hand.note})" if hand.note else ""
-        return t(lang, "result.adjust", payer=wind(lang, payer), payee=wind(lang, payee),
-                 amount=max(hand.payments.values(), default=0), note=note)
+        return t(
+            lang,
+            "result.adjust",
+            payer=wind(lang, payer),
+            payee=wind(lang, payee),
+            amount=max(hand.payments.values(), default=0),
+            note=note,
+        )
     if hand.kind == "draw":
         return t(lang, "result.draw", n=hand.number, dealer=dealer, streak=streak)
     if hand.kind == "escape":
         escaper = entry.get("escaper")
-        return t(lang, "result.escape", n=hand.number, player=wind(lang, escaper),
-                 payments=payments_text(lang, hand.payments), dealer=dealer, streak=streak)
+        return t(
+            lang,
+            "result.escape",
+            n=hand.number,
+            player=wind(lang, escaper),
+            payments=payments_text(lang, hand.payments),
+            dealer=dealer,
+            streak=streak,
+        )
     wins = _wins(entry)
     winners = [w["winner"] for w in wins]
     payments = payments_text(lang, hand.payments, winners)
     hua = _hua_by_winner(hand.response)
     if len(wins) == 1:
         win = wins[0]
-        return t(lang, "result.win", n=hand.number, winner=wind(lang, win["winner"]),
-                 how=_how(lang, "result", entry, win), hua=hua.get(win["winner"], 0),
-                 payments=payments, dealer=dealer, streak=streak)
+        return t(
+            lang,
+            "result.win",
+            n=hand.number,
+            winner=wind(lang, win["winner"]),
+            how=_how(lang, "result", entry, win),
+            hua=hua.get(win["winner"], 0),
+            payments=payments,
+            dealer=dealer,
+            streak=streak,
+        )
     listed = "、".join(t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
-    return t(lang, "result.multi", n=hand.number, winners=listed,
-             discarder=wind(lang, entry.get("discarder")), payments=payments, dealer=dealer, streak=streak)
+    return t(
+        lang,
+        "result.multi",
+        n=hand.number,
+        winners=listed,
+        discarder=wind(lang, entry.get("discarder")),
+        payments=payments,
+        dealer=dealer,
+        streak=streak,
+    )
 
 
-def preview_text(lang: str | None, preview: HandPreview, session: SessionInfo, *,
-                 number: int | None = None, note: str | None = None) -> str:
+def preview_text(
+    lang: str | None,
+    preview: HandPreview,
+    session: SessionInfo,
+    *,
+    number: int | None = None,
+    note: str | None = None,
+) -> str:
     """The itemized preview: each 花 item, T, multipliers, every player's amount, the next dealer."""
     n = number if number is not None else preview.before.hand_number
     lines = [t(lang, "preview.title", n=n)]
@@ -180,10 +227,16 @@ def preview_text(lang: str | None, preview: HandPreview, session: SessionInfo, *
     elif preview.kind == "adjust":
         payer = next((s for s, a in preview.payments.items() if a < 0), "?")
         payee = next((s for s, a in preview.payments.items() if a > 0), "?")
-        lines.append(t(lang, "preview.adjust", payer=f"{wind(lang, payer)} {player_name(session, payer)}",
-                       payee=f"{wind(lang, payee)} {player_name(session, payee)}",
-                       amount=max(preview.payments.values(), default=0),
-                       note=f" ({preview.note})" if preview.note else ""))
+        lines.append(
+            t(
+                lang,
+                "preview.adjust",
+                payer=f"{wind(lang, payer)} {player_name(session, payer)}",
+                payee=f"{wind(lang, payee)} {player_name(session, payee)}",
+                amount=max(preview.payments.values(), default=0),
+                note=f" ({preview.note})" if preview.note else "",
+            )
+        )
     else:
         by_winner = {w.get("winner"): w for w in response.get("wins", [])}
         for win in _wins(entry):
@@ -193,8 +246,15 @@ def preview_text(lang: str | None, preview: HandPreview, session: SessionInfo, *
             if not scored.get("allowed", True):
                 lines.append(t(lang, "preview.not_allowed", winner=who, reason=scored.get("reason") or ""))
                 continue
-            lines.append(t(lang, "preview.win_line", winner=who, how=_how(lang, "preview", entry, win),
-                           hua=scored.get("hua", 0)))
+            lines.append(
+                t(
+                    lang,
+                    "preview.win_line",
+                    winner=who,
+                    how=_how(lang, "preview", entry, win),
+                    hua=scored.get("hua", 0),
+                )
+            )
             for item in scored.get("items", []):
                 name = term_name(lang, item.get("id", ""), item.get("name"))
                 lines.append(t(lang, "preview.item", name=name, hua=item.get("hua", 0)))
@@ -235,8 +295,14 @@ def state_line(lang: str | None, session: SessionInfo) -> str:
     if not session.dealer_set and session.hands_played == 0:
         line = t(lang, "seat.state_no_dealer", hand=state.hand_number)
     else:
-        line = t(lang, "seat.state", hand=state.hand_number, dealer=wind(lang, state.dealer),
-                 streak=state.streak, round_wind=wind(lang, state.round_wind))
+        line = t(
+            lang,
+            "seat.state",
+            hand=state.hand_number,
+            dealer=wind(lang, state.dealer),
+            streak=state.streak,
+            round_wind=wind(lang, state.round_wind),
+        )
     marks = []
     if state.baozi:
         marks.append(t(lang, "seat.baozi"))
@@ -252,13 +318,23 @@ def row_amounts(payments: Mapping[str, int]) -> str:
 
 def card_row(lang: str | None, hand: HandRecord) -> str:
     """One row of the pinned card: `7  南 自摸 40花  +600 −200 −200 −200`."""
-    return t(lang, "book.row", n=_row_label(lang, hand), what=hand_summary(lang, hand),
-             amounts=row_amounts(hand.payments))
+    return t(
+        lang,
+        "book.row",
+        n=_row_label(lang, hand),
+        what=hand_summary(lang, hand),
+        amounts=row_amounts(hand.payments),
+    )
 
 
-def table_card(lang: str | None, session: SessionInfo, recent: Sequence[HandRecord],
-               totals: Mapping[str, int], rows: int,
-               row_text: Callable[[str | None, HandRecord], str] = card_row) -> str:
+def table_card(
+    lang: str | None,
+    session: SessionInfo,
+    recent: Sequence[HandRecord],
+    totals: Mapping[str, int],
+    rows: int,
+    row_text: Callable[[str | None, HandRecord], str] = card_row,
+) -> str:
     """The pinned message of a session: seats with totals, the coming hand, the latest rows.
 
     `recent` are the last live rows (at most CARD_HANDS are shown), `rows` how many live rows there are;
@@ -288,13 +364,22 @@ def _row_label(lang: str | None, hand: HandRecord) -> str:
 
 def ledger_text(lang: str | None, session: SessionInfo, rows: Sequence[LedgerRow]) -> list[str]:
     """The /ledger table, split into messages under Telegram's length limit."""
-    header = [t(lang, "book.title", rules=rules_name(lang, session.rules), stake=session.stake),
-              t(lang, "book.header", names=" ".join(f"{wind(lang, s)}{player_name(session, s)}"
-                                                    for s in SEATS))]
+    header = [
+        t(lang, "book.title", rules=rules_name(lang, session.rules), stake=session.stake),
+        t(lang, "book.header", names=" ".join(f"{wind(lang, s)}{player_name(session, s)}" for s in SEATS)),
+    ]
     if not rows:
         return ["\n".join([*header, t(lang, "book.empty")])]
-    body = [t(lang, "book.row", n=_row_label(lang, row.hand), what=hand_summary(lang, row.hand),
-              amounts=row_amounts(row.hand.payments)) for row in rows]
+    body = [
+        t(
+            lang,
+            "book.row",
+            n=_row_label(lang, row.hand),
+            what=hand_summary(lang, row.hand),
+            amounts=row_amounts(row.hand.payments),
+        )
+        for row in rows
+    ]
     body.append(t(lang, "book.total", amounts=row_amounts(rows[-1].running)))
     return split_messages([*header, *body])
 
@@ -315,8 +400,12 @@ def split_messages(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str
     return chunks
 
 
-def standings_text(lang: str | None, session: SessionInfo | None, session_rows: Sequence[Standing],
-                   alltime_rows: Sequence[Standing]) -> str:
+def standings_text(
+    lang: str | None,
+    session: SessionInfo | None,
+    session_rows: Sequence[Standing],
+    alltime_rows: Sequence[Standing],
+) -> str:
     """/score: the session's standings by seat, then the group's all-time totals."""
     lines = []
     if session is not None:
@@ -332,20 +421,30 @@ def standings_text(lang: str | None, session: SessionInfo | None, session_rows: 
     return "\n".join(lines)
 
 
-def history_text(lang: str | None, summaries: Sequence[SessionSummary],
-                 names: Mapping[int, str]) -> str:
+def history_text(lang: str | None, summaries: Sequence[SessionSummary], names: Mapping[int, str]) -> str:
     """/history: one line per session, newest first."""
     if not summaries:
         return t(lang, "history.none")
     lines = [t(lang, "history.header")]
     for summary in summaries:
         s = summary.session
-        results = " · ".join(f"{names.get(pid, str(pid))} {signed(net)}"
-                             for pid, net in sorted(summary.totals.items(), key=lambda kv: -kv[1]))
+        results = " · ".join(
+            f"{names.get(pid, str(pid))} {signed(net)}"
+            for pid, net in sorted(summary.totals.items(), key=lambda kv: -kv[1])
+        )
         status = "" if s.status == "ended" else t(lang, "history.open")
-        lines.append(t(lang, "history.line", n=s.number, date=f"{s.opened_at:%Y-%m-%d}",
-                       rules=rules_name(lang, s.rules), hands=summary.hands_played, results=results or "—")
-                     + status)
+        lines.append(
+            t(
+                lang,
+                "history.line",
+                n=s.number,
+                date=f"{s.opened_at:%Y-%m-%d}",
+                rules=rules_name(lang, s.rules),
+                hands=summary.hands_played,
+                results=results or "—",
+            )
+            + status
+        )
     return "\n".join(lines)
 
 
@@ -354,7 +453,18 @@ def stats_text(lang: str | None, stats: Sequence[PlayerStats]) -> str:
     lines = []
     for row in stats:
         lines.append(t(lang, "stats.header", name=row.player.name))
-        lines.append(t(lang, "stats.body", hands=row.hands, wins=row.wins, self_draws=row.self_draws,
-                       discards=row.dealt_in, biggest=row.biggest_hua, net=signed(row.net),
-                       sessions=row.sessions, streak=row.longest_streak))
+        lines.append(
+            t(
+                lang,
+                "stats.body",
+                hands=row.hands,
+                wins=row.wins,
+                self_draws=row.self_draws,
+                discards=row.dealt_in,
+                biggest=row.biggest_hua,
+                net=signed(row.net),
+                sessions=row.sessions,
+                streak=row.longest_streak,
+            )
+        )
     return "\n".join(lines)

@@ -83,19 +83,28 @@ class ConsolePrinter:
             return
         head = f"bot #{result['message_id']}"
         if method.startswith("edit"):
-            self._print(f"bot ✎ #{result['message_id']}", result.get("text") or result.get("caption") or "",
-                        result.get("reply_markup"))
+            self._print(
+                f"bot ✎ #{result['message_id']}",
+                result.get("text") or result.get("caption") or "",
+                result.get("reply_markup"),
+            )
         elif "dice" in result:
             dice = result["dice"]
             self._print(f"bot 🎲 #{result['message_id']}", f"{dice['emoji']} {dice['value']}")
         elif "photo" in result:
             path = self._save(call, "photo", result)
-            self._print(f"bot 🖼 #{result['message_id']}", f"{path}\n{result.get('caption', '')}".rstrip(),
-                        result.get("reply_markup"))
+            self._print(
+                f"bot 🖼 #{result['message_id']}",
+                f"{path}\n{result.get('caption', '')}".rstrip(),
+                result.get("reply_markup"),
+            )
         elif "document" in result:
             path = self._save(call, "document", result)
-            self._print(f"bot 📎 #{result['message_id']}", f"{path}\n{result.get('caption', '')}".rstrip(),
-                        result.get("reply_markup"))
+            self._print(
+                f"bot 📎 #{result['message_id']}",
+                f"{path}\n{result.get('caption', '')}".rstrip(),
+                result.get("reply_markup"),
+            )
         else:
             self._print(head, result.get("text", ""), result.get("reply_markup"))
 
@@ -103,8 +112,9 @@ class ConsolePrinter:
 class ConsoleChat:
     """Turns console lines into Updates for the application, one at a time, in order."""
 
-    def __init__(self, app: AnyApplication, transport: InProcessBotAPI, chat_id: int, out: TextIO,
-                 snapshot_path: Path) -> None:
+    def __init__(
+        self, app: AnyApplication, transport: InProcessBotAPI, chat_id: int, out: TextIO, snapshot_path: Path
+    ) -> None:
         self.app = app
         self.transport = transport
         self.state = transport.state

@@ -7,8 +7,24 @@ from html.parser import HTMLParser
 
 # Tags the Bot API accepts in parse_mode=HTML (https://core.telegram.org/bots/api#html-style).
 _HTML_TAGS = frozenset(
-    {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre", "span",
-     "tg-spoiler", "tg-emoji", "blockquote"}
+    {
+        "b",
+        "strong",
+        "i",
+        "em",
+        "u",
+        "ins",
+        "s",
+        "strike",
+        "del",
+        "a",
+        "code",
+        "pre",
+        "span",
+        "tg-spoiler",
+        "tg-emoji",
+        "blockquote",
+    }
 )
 _MDV2_RESERVED = frozenset("_*[]()~`>#+-=|{}.!")
 
@@ -47,7 +63,7 @@ class _TelegramHTML(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if not self.stack or self.stack[-1] != tag:
             raise EntityParseError(
-                f'Unexpected end tag at byte offset {self._offset()}'
+                f"Unexpected end tag at byte offset {self._offset()}"
                 if self.stack
                 else f'Unmatched end tag at byte offset {self._offset()}, expected "</{tag}>"'
             )
@@ -86,8 +102,9 @@ def _parse_markdown_v2(text: str) -> str:
         c = text[i]
         if c == "\\":
             if i + 1 >= n:
-                raise EntityParseError("Character '\\' is reserved and must be escaped with the preceding "
-                                       "'\\'")
+                raise EntityParseError(
+                    "Character '\\' is reserved and must be escaped with the preceding '\\'"
+                )
             out.append(text[i + 1])
             i += 2
             continue
@@ -95,10 +112,12 @@ def _parse_markdown_v2(text: str) -> str:
             fence = "```" if text.startswith("```", i) else "`"
             end = text.find(fence, i + len(fence))
             if end < 0:
-                raise EntityParseError(f"Can't find end of Pre entity at byte offset {byte_offset(i)}"
-                                       if fence == "```"
-                                       else f"Can't find end of Code entity at byte offset {byte_offset(i)}")
-            body = text[i + len(fence): end]
+                raise EntityParseError(
+                    f"Can't find end of Pre entity at byte offset {byte_offset(i)}"
+                    if fence == "```"
+                    else f"Can't find end of Code entity at byte offset {byte_offset(i)}"
+                )
+            body = text[i + len(fence) : end]
             if fence == "```" and "\n" in body:
                 first, rest = body.split("\n", 1)
                 body = rest if re.fullmatch(r"[\w+-]*", first) else body
@@ -163,7 +182,7 @@ def _parse_markdown(text: str) -> str:
                 raise EntityParseError(
                     f"Can't find end of the entity starting at byte offset {len(text[:i].encode())}"
                 )
-            out.append(text[i + len(fence): end])
+            out.append(text[i + len(fence) : end])
             i = end + len(fence)
             continue
         if c == "[":
@@ -172,7 +191,7 @@ def _parse_markdown(text: str) -> str:
                 raise EntityParseError(
                     f"Can't find end of the entity starting at byte offset {len(text[:i].encode())}"
                 )
-            out.append(text[i + 1: close])
+            out.append(text[i + 1 : close])
             i = close + 1
             if text.startswith("(", i):
                 end = text.find(")", i)

@@ -20,9 +20,26 @@ JSON = dict[str, Any]
 
 # Parameters that stay strings even when they look like JSON ("123", "true").
 _STRING_PARAMS = frozenset(
-    {"text", "caption", "emoji", "callback_query_id", "parse_mode", "url", "action", "language_code",
-     "title", "description", "short_description", "name", "secret_token", "file_id", "business_connection_id",
-     "inline_message_id", "message_effect_id", "custom_title"}
+    {
+        "text",
+        "caption",
+        "emoji",
+        "callback_query_id",
+        "parse_mode",
+        "url",
+        "action",
+        "language_code",
+        "title",
+        "description",
+        "short_description",
+        "name",
+        "secret_token",
+        "file_id",
+        "business_connection_id",
+        "inline_message_id",
+        "message_effect_id",
+        "custom_title",
+    }
 )
 # Highest value of each animated dice emoji (https://core.telegram.org/bots/api#senddice).
 DICE_FACES = {"🎲": 6, "🎯": 6, "🎳": 6, "🏀": 5, "⚽": 5, "🎰": 64}
@@ -420,8 +437,11 @@ class BotAPIState:
         """The bot's live messages in a chat, in message-id order, as they look now (after edits)."""
         with self.lock:
             chat = self.chat(chat_id)
-            return [copy.deepcopy(m) for i, m in sorted(chat.messages.items())
-                    if m["from"]["id"] == self.bot_user["id"] and i not in chat.deleted]
+            return [
+                copy.deepcopy(m)
+                for i, m in sorted(chat.messages.items())
+                if m["from"]["id"] == self.bot_user["id"] and i not in chat.deleted
+            ]
 
     def stored_message(self, chat_id: int, message_id: int) -> JSON:
         """One message as it looks now; KeyError if it never existed or was deleted."""
@@ -437,15 +457,25 @@ class BotAPIState:
             return {
                 "users": self.users,
                 "chats": [
-                    {"id": c.id, "title": c.title, "type": c.type, "creator": c.creator,
-                     "admins": sorted(c.admins), "can_pin": c.can_pin, "bot_is_admin": c.bot_is_admin,
-                     "next_message_id": c.next_message_id,
-                     "messages": [m for i, m in sorted(c.messages.items()) if i not in c.deleted],
-                     "pinned": c.pinned, "members": sorted(c.members)}
+                    {
+                        "id": c.id,
+                        "title": c.title,
+                        "type": c.type,
+                        "creator": c.creator,
+                        "admins": sorted(c.admins),
+                        "can_pin": c.can_pin,
+                        "bot_is_admin": c.bot_is_admin,
+                        "next_message_id": c.next_message_id,
+                        "messages": [m for i, m in sorted(c.messages.items()) if i not in c.deleted],
+                        "pinned": c.pinned,
+                        "members": sorted(c.members),
+                    }
                     for c in self.chats.values()
                 ],
-                "files": {k: {"filename": f.filename, "mime_type": f.mime_type, "size": f.size}
-                          for k, f in self.files.items()},
+                "files": {
+                    k: {"filename": f.filename, "mime_type": f.mime_type, "size": f.size}
+                    for k, f in self.files.items()
+                },
                 "next_update_id": self.next_update_id,
             }
 
@@ -458,18 +488,28 @@ class BotAPIState:
                 self.users_by_id[user["id"]] = user
             for c in data.get("chats", []):
                 chat = ChatState(
-                    id=c["id"], title=c["title"], type=c.get("type", "supergroup"), creator=c.get("creator"),
-                    admins=set(c.get("admins", [])), can_pin=c.get("can_pin", True),
-                    bot_is_admin=c.get("bot_is_admin", True), next_message_id=c["next_message_id"],
+                    id=c["id"],
+                    title=c["title"],
+                    type=c.get("type", "supergroup"),
+                    creator=c.get("creator"),
+                    admins=set(c.get("admins", [])),
+                    can_pin=c.get("can_pin", True),
+                    bot_is_admin=c.get("bot_is_admin", True),
+                    next_message_id=c["next_message_id"],
                     messages={m["message_id"]: m for m in c.get("messages", [])},
-                    pinned=list(c.get("pinned", [])), members=set(c.get("members", [])),
+                    pinned=list(c.get("pinned", [])),
+                    members=set(c.get("members", [])),
                 )
                 self.chats[chat.id] = chat
 
     # ------------------------------------------------------------- Bot API
 
-    def handle(self, method: str, params: Mapping[str, Any], files: Mapping[str, UploadedFile] | None = None,
-               ) -> tuple[int, JSON]:
+    def handle(
+        self,
+        method: str,
+        params: Mapping[str, Any],
+        files: Mapping[str, UploadedFile] | None = None,
+    ) -> tuple[int, JSON]:
         """Answers one Bot API request: (HTTP status, JSON body {"ok": ..., "result" | "description": ...}).
 
         `method` is matched case-insensitively as Telegram does; `params` may hold raw form strings.
@@ -517,13 +557,17 @@ class BotAPIState:
                 if not (allow or params.get("allow_sending_without_reply")):
                     raise bad_request("message to be replied not found") from None
         message = self._new_message(
-            chat, self.bot_user, reply_to_message=reply,
-            reply_markup=markup if markup and "inline_keyboard" in markup else None, **fields
+            chat,
+            self.bot_user,
+            reply_to_message=reply,
+            reply_markup=markup if markup and "inline_keyboard" in markup else None,
+            **fields,
         )
         return dict(message)
 
-    def _store_upload(self, params: JSON, files: Mapping[str, UploadedFile], field_name: str,
-                      default_mime: str) -> UploadedFile:
+    def _store_upload(
+        self, params: JSON, files: Mapping[str, UploadedFile], field_name: str, default_mime: str
+    ) -> UploadedFile:
         value = params.get(field_name)
         if isinstance(value, str) and value.startswith("attach://"):
             upload = files.get(value.removeprefix("attach://"))
@@ -611,12 +655,23 @@ def _check_markup(markup: Any) -> JSON | None:
                 data = button.get("callback_data")
                 if data is not None and not 1 <= len(str(data).encode()) <= 64:
                     raise bad_request("BUTTON_DATA_INVALID")
-                kinds = {"callback_data", "url", "switch_inline_query", "switch_inline_query_current_chat",
-                         "copy_text", "web_app", "login_url", "pay", "callback_game",
-                         "switch_inline_query_chosen_chat"}
+                kinds = {
+                    "callback_data",
+                    "url",
+                    "switch_inline_query",
+                    "switch_inline_query_current_chat",
+                    "copy_text",
+                    "web_app",
+                    "login_url",
+                    "pay",
+                    "callback_game",
+                    "switch_inline_query_chosen_chat",
+                }
                 if not kinds & set(button):
-                    raise bad_request("can't parse inline keyboard button: "
-                                      "Text buttons are unallowed in the inline keyboard")
+                    raise bad_request(
+                        "can't parse inline keyboard button: "
+                        "Text buttons are unallowed in the inline keyboard"
+                    )
     return markup
 
 
@@ -657,8 +712,16 @@ def _get_me(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) -> J
     return dict(api.bot_user)
 
 
-@_method("logOut", "close", "sendChatAction", "setMyDescription", "setMyShortDescription", "setMyName",
-         "setChatMenuButton", "setMyDefaultAdministratorRights")
+@_method(
+    "logOut",
+    "close",
+    "sendChatAction",
+    "setMyDescription",
+    "setMyShortDescription",
+    "setMyName",
+    "setChatMenuButton",
+    "setMyDefaultAdministratorRights",
+)
 def _true(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) -> bool:
     if "chat_id" in params:
         api.chat(params["chat_id"])
@@ -668,8 +731,11 @@ def _true(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) -> boo
 @_method("getUpdates")
 def _get_updates(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) -> list[JSON]:
     if api.webhook_url:
-        raise BotAPIError(409, "Conflict: can't use getUpdates method while webhook is active; "
-                               "use deleteWebhook to delete the webhook first")
+        raise BotAPIError(
+            409,
+            "Conflict: can't use getUpdates method while webhook is active; "
+            "use deleteWebhook to delete the webhook first",
+        )
     return api.take_updates(params.get("offset"), params.get("limit"))
 
 
@@ -712,8 +778,10 @@ def _set_my_commands(api: BotAPIState, params: JSON, files: dict[str, UploadedFi
     for command in commands:
         name = str(command.get("command", "")).removeprefix("/")
         description = str(command.get("description", ""))
-        if not (1 <= len(name) <= 32 and all(c.isascii() and (c.islower() or c.isdigit() or c == "_")
-                                             for c in name)):
+        if not (
+            1 <= len(name) <= 32
+            and all(c.isascii() and (c.islower() or c.isdigit() or c == "_") for c in name)
+        ):
             raise bad_request("BOT_COMMAND_INVALID")
         if not 1 <= len(description) <= 256:
             raise bad_request("command description is empty" if not description else "BOT_COMMAND_INVALID")
@@ -753,8 +821,16 @@ def _send_photo(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) 
     api.chat(_required(params, "chat_id"))
     caption = _text(params, "caption", MAX_CAPTION, required=False)
     upload = api._store_upload(params, files, "photo", "image/png")
-    sizes = [{"file_id": f"{upload.file_id}-{w}", "file_unique_id": f"{upload.file_id}-{w}u", "width": w,
-              "height": w * 3 // 4, "file_size": upload.size} for w in (90, 320, 800)]
+    sizes = [
+        {
+            "file_id": f"{upload.file_id}-{w}",
+            "file_unique_id": f"{upload.file_id}-{w}u",
+            "width": w,
+            "height": w * 3 // 4,
+            "file_size": upload.size,
+        }
+        for w in (90, 320, 800)
+    ]
     sizes[-1]["file_id"] = upload.file_id
     api.files.setdefault(upload.file_id, upload)
     return api._bot_says(params, photo=sizes, caption=caption)
@@ -765,8 +841,13 @@ def _send_document(api: BotAPIState, params: JSON, files: dict[str, UploadedFile
     api.chat(_required(params, "chat_id"))
     caption = _text(params, "caption", MAX_CAPTION, required=False)
     upload = api._store_upload(params, files, "document", "application/octet-stream")
-    document = {"file_id": upload.file_id, "file_unique_id": upload.file_id + "u",
-                "file_name": upload.filename, "mime_type": upload.mime_type, "file_size": upload.size}
+    document = {
+        "file_id": upload.file_id,
+        "file_unique_id": upload.file_id + "u",
+        "file_name": upload.filename,
+        "mime_type": upload.mime_type,
+        "file_size": upload.size,
+    }
     return api._bot_says(params, document=document, caption=caption)
 
 
@@ -786,8 +867,10 @@ def _editable(api: BotAPIState, params: JSON) -> tuple[ChatState, JSON]:
 def _apply_edit(api: BotAPIState, message: JSON, changes: JSON) -> JSON:
     unchanged = all(message.get(k) == v for k, v in changes.items())
     if unchanged and api.not_modified_errors:
-        raise bad_request("message is not modified: specified new message content and reply markup are "
-                          "exactly the same as a current content and reply markup of the message")
+        raise bad_request(
+            "message is not modified: specified new message content and reply markup are "
+            "exactly the same as a current content and reply markup of the message"
+        )
     for key, value in changes.items():
         if value is None:
             message.pop(key, None)
@@ -888,8 +971,13 @@ def _get_chat(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) ->
         **chat.as_chat(),
         "accent_color_id": 0,
         "max_reaction_count": 11,
-        "accepted_gift_types": {"unlimited_gifts": False, "limited_gifts": False, "unique_gifts": False,
-                                "premium_subscription": False, "gifts_from_channels": False},
+        "accepted_gift_types": {
+            "unlimited_gifts": False,
+            "limited_gifts": False,
+            "unique_gifts": False,
+            "premium_subscription": False,
+            "gifts_from_channels": False,
+        },
     }
     if chat.pinned:
         info["pinned_message"] = copy.deepcopy(chat.messages[chat.pinned[-1]])
@@ -897,10 +985,20 @@ def _get_chat(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) ->
 
 
 _ADMIN_RIGHTS = {
-    "can_be_edited": False, "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
-    "can_manage_video_chats": True, "can_restrict_members": True, "can_promote_members": False,
-    "can_change_info": True, "can_invite_users": True, "can_post_stories": False, "can_edit_stories": False,
-    "can_delete_stories": False, "can_pin_messages": True, "can_manage_topics": False,
+    "can_be_edited": False,
+    "is_anonymous": False,
+    "can_manage_chat": True,
+    "can_delete_messages": True,
+    "can_manage_video_chats": True,
+    "can_restrict_members": True,
+    "can_promote_members": False,
+    "can_change_info": True,
+    "can_invite_users": True,
+    "can_post_stories": False,
+    "can_edit_stories": False,
+    "can_delete_stories": False,
+    "can_pin_messages": True,
+    "can_manage_topics": False,
 }
 
 
@@ -908,8 +1006,12 @@ def _member(api: BotAPIState, chat: ChatState, user: JSON) -> JSON:
     uid = user["id"]
     if uid == api.bot_user["id"]:
         if chat.bot_is_admin:
-            return {"status": "administrator", "user": user, **_ADMIN_RIGHTS,
-                    "can_pin_messages": chat.can_pin}
+            return {
+                "status": "administrator",
+                "user": user,
+                **_ADMIN_RIGHTS,
+                "can_pin_messages": chat.can_pin,
+            }
         return {"status": "member", "user": user}
     if uid == chat.creator:
         return {"status": "creator", "user": user, "is_anonymous": False}
@@ -964,5 +1066,9 @@ def _get_file(api: BotAPIState, params: JSON, files: dict[str, UploadedFile]) ->
     stored = api.files.get(file_id)
     if stored is None:
         raise bad_request("invalid file_id")
-    return {"file_id": file_id, "file_unique_id": file_id + "u", "file_size": stored.size,
-            "file_path": f"documents/{stored.filename}"}
+    return {
+        "file_id": file_id,
+        "file_unique_id": file_id + "u",
+        "file_size": stored.size,
+        "file_path": f"documents/{stored.filename}",
+    }

@@ -131,13 +131,24 @@ class InProcessBotAPI(BaseRequest):
         """A user's message Update dict (see BotAPIState.message)."""
         return self.state.message(chat_id, user, text, **options)
 
-    def press(self, chat_id: int, user: str | Mapping[str, Any], message_id: int | None,
-              button: str | int | tuple[int, int], **options: Any) -> JSON:
+    def press(
+        self,
+        chat_id: int,
+        user: str | Mapping[str, Any],
+        message_id: int | None,
+        button: str | int | tuple[int, int],
+        **options: Any,
+    ) -> JSON:
         """A callback_query Update dict for tapping a button (see BotAPIState.press)."""
         return self.state.press(chat_id, user, message_id, button, **options)
 
     def sent(self, chat_id: int | None = None) -> list[Call]:
         """Successful calls that put a new message in a chat (sendMessage, sendPhoto, sendDice, ...)."""
-        return [c for c in self.state.calls
-                if c.ok and c.method.startswith("send") and c.method != "sendChatAction"
-                and (chat_id is None or c.result["chat"]["id"] == chat_id)]
+        return [
+            c
+            for c in self.state.calls
+            if c.ok
+            and c.method.startswith("send")
+            and c.method != "sendChatAction"
+            and (chat_id is None or c.result["chat"]["id"] == chat_id)
+        ]

@@ -13,12 +13,16 @@ from bot.grammar.lexer import Token, parse_count, tokenize
 T = TypeVar("T")
 
 SEAT_WORDS: dict[str, str] = {
-    **{w.casefold(): seat for seat, words in {
-        "E": ("E", "东", "東", "east", "东家", "東家", "东风", "東風"),
-        "S": ("S", "南", "south", "南家", "南风", "南風"),
-        "W": ("W", "西", "west", "西家", "西风", "西風"),
-        "N": ("N", "北", "north", "北家", "北风", "北風"),
-    }.items() for w in words},
+    **{
+        w.casefold(): seat
+        for seat, words in {
+            "E": ("E", "东", "東", "east", "东家", "東家", "东风", "東風"),
+            "S": ("S", "南", "south", "南家", "南风", "南風"),
+            "W": ("W", "西", "west", "西家", "西风", "西風"),
+            "N": ("N", "北", "north", "北家", "北风", "北風"),
+        }.items()
+        for w in words
+    },
 }
 
 
@@ -111,8 +115,9 @@ def parse_adjust(text: str, resolve: Callable[[str], Any], *, strict: bool = Fal
         raise GrammarError("missing_amount", **tokens[0].params())
     words = [t for i, t in enumerate(tokens[:4]) if not (i == 1 and t.word in _PAYS_WORDS)]
     if len(words) < 3:
-        raise GrammarError("missing_amount", **(tokens[-1].params() if tokens else
-                                                {"token": "", "position": 0, "index": 0}))
+        raise GrammarError(
+            "missing_amount", **(tokens[-1].params() if tokens else {"token": "", "position": 0, "index": 0})
+        )
     payer = _player(words[0], resolve, strict)
     payee = _player(words[1], resolve, strict)
     if payer == payee:
@@ -162,7 +167,7 @@ def parse_entry(text: str, resolve: Callable[[str], str | None]) -> dict[str, An
     if words & ESCAPE_WORDS:
         return parse_escape(text, resolve)
     if tokens and tokens[0].word in _HU_WORDS:
-        return parse_hu(text[tokens[0].position - 1 + len(tokens[0].text):], resolve)
+        return parse_hu(text[tokens[0].position - 1 + len(tokens[0].text) :], resolve)
     return parse_hu(text, resolve)
 
 
@@ -170,8 +175,9 @@ def _name_key(word: str) -> str:
     return word.strip().removeprefix("@").casefold()
 
 
-def make_resolver(seats: Mapping[str, Iterable[str]],
-                  others: Mapping[str, T] | None = None) -> Callable[[str], str | T | None]:
+def make_resolver(
+    seats: Mapping[str, Iterable[str]], others: Mapping[str, T] | None = None
+) -> Callable[[str], str | T | None]:
     """A resolve function: seat words of occupied seats, then seated players' names, then `others`.
 
     `seats` maps a seat ("E") to the names its player answers to (username, first name, guest name);

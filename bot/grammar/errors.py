@@ -14,8 +14,7 @@ MESSAGES: dict[str, str] = {
         "How did “{token}” win? Add 自摸/zimo, 冲 <discarder>, 抢杠 <robbed player> or 包 <feeder>."
     ),
     "missing_discarder": (
-        "After “{token}” name the player who discarded (or was robbed, or fed the kong), e.g. 冲 "
-        "北."
+        "After “{token}” name the player who discarded (or was robbed, or fed the kong), e.g. 冲 北."
     ),
     "unknown_player": (
         "“{token}” is not a player at this table. Use @username, a seat (E S W N or 东南西北) or a "

@@ -27,7 +27,18 @@ _MULTIWORD = 6  # most ASCII words an English term spans ("single wait on the la
 
 # Labels of a recognized word.
 HOW, WILD, WILD_GLUED, PLAYER, TILES, HUA, FLAG, PATTERN, STATE, FLOWERS, FILLER = (
-    "how", "wild", "wild_glued", "player", "tiles", "hua", "flag", "pattern", "state", "flowers", "filler")
+    "how",
+    "wild",
+    "wild_glued",
+    "player",
+    "tiles",
+    "hua",
+    "flag",
+    "pattern",
+    "state",
+    "flowers",
+    "filler",
+)
 # Flags that only happen on a self-draw: with one of them the way of winning may be left out (南 杠开 5花).
 _SELF_DRAW_FLAGS = ("after_kong", "after_flower", "last_tile", "heavenly", "earthly")
 
@@ -235,12 +246,12 @@ class _HuParser:
         """A term or a name spread over several ASCII words ("seven pairs", "self draw", "Bob Chen") at i."""
         # Only the words from i on that are all ASCII words can form a term: count that run once.
         run = 0
-        for token in self.tokens[i:i + _MULTIWORD]:
+        for token in self.tokens[i : i + _MULTIWORD]:
             if not _ENGLISH_WORD.match(token.text):
                 break
             run += 1
         for size in range(run, 1, -1):
-            group = self.tokens[i:i + size]
+            group = self.tokens[i : i + size]
             text = " ".join(t.text for t in group)
             if self.label(text, in_hand=False) in (HOW, FLAG, PATTERN, PLAYER):
                 return text, size
@@ -251,7 +262,7 @@ class _HuParser:
 
     def spaced_count(self, i: int) -> tuple[str, int] | None:
         """A 花 count typed as two words ("5 花", "hua 5") at i."""
-        pair = self.tokens[i:i + 2]
+        pair = self.tokens[i : i + 2]
         if len(pair) < 2:
             return None
         number, kind = pair
@@ -265,13 +276,15 @@ class _HuParser:
         # "5 花上牌": the count word is glued to the next word.
         for word in vocab.COUNT_WORDS_LONGEST_FIRST:
             cut = len(word)
-            if (kind.word.startswith(word) and len(kind.text) > cut
-                    and not _joined(kind.text[cut - 1], kind.text[cut])):
+            if (
+                kind.word.startswith(word)
+                and len(kind.text) > cut
+                and not _joined(kind.text[cut - 1], kind.text[cut])
+            ):
                 rest = kind.piece(cut, len(kind.text))
-                if (self.label(rest.text, in_hand=False) is None
-                        and self.segment(rest, in_hand=False) is None):
+                if self.label(rest.text, in_hand=False) is None and self.segment(rest, in_hand=False) is None:
                     return None  # "5 花上开花…" is 5 then 花上开花…
-                self.tokens[i + 1:i + 2] = [kind.piece(0, cut), rest]
+                self.tokens[i + 1 : i + 2] = [kind.piece(0, cut), rest]
                 return number.text + kind.text[:cut], 2
         return None
 
@@ -281,13 +294,16 @@ class _HuParser:
         if joined is not None:
             text, size = joined
             first = self.tokens[i]
-            self.tokens[i:i + size] = [Token(text, first.position, first.index)]
+            self.tokens[i : i + size] = [Token(text, first.position, first.index)]
         token = self.tokens[i]
         label = self.label(token.text, in_hand=in_hand)
         if label is not None:
             return label
-        if (len(token.text) > 2 and token.text[0] + token.text[-1] in ("()", "[]")
-                and not vocab.looks_like_tiles(token.text[1:-1])):
+        if (
+            len(token.text) > 2
+            and token.text[0] + token.text[-1] in ("()", "[]")
+            and not vocab.looks_like_tiles(token.text[1:-1])
+        ):
             token = self.tokens[i] = token.piece(1, len(token.text) - 1)  # (清一色): words in brackets
             label = self.label(token.text, in_hand=in_hand)
             if label is not None:
@@ -296,7 +312,7 @@ class _HuParser:
         if pieces is None:
             # Malformed shorthand (1230m, [555p): parse_hand will say what is wrong with it.
             return TILES if vocab.looks_like_tiles(token.text) else None
-        self.tokens[i:i + 1] = pieces
+        self.tokens[i : i + 1] = pieces
         return self.label(pieces[0].text, in_hand=in_hand)
 
     # ---- reading the words in order ----------------------------------------------------------------
@@ -384,8 +400,11 @@ class _HuParser:
                 how.other_token = self.tokens[i + 1]
                 how.other = self.resolve(how.other_token.text)
                 consumed = 2
-            elif (len(self.winners) >= 2 and self.winners[-1].bare()
-                  and self.winners[-1].token is self.previous_word(i)):
+            elif (
+                len(self.winners) >= 2
+                and self.winners[-1].bare()
+                and self.winners[-1].token is self.previous_word(i)
+            ):
                 # 东 北点炮: the player just before the word is the one who discarded.
                 named = self.winners.pop()
                 how.other, how.other_token = named.seat, named.token
@@ -419,8 +438,10 @@ class _HuParser:
                 # 混子 五筒南包: the tile may be glued to the words after it.
                 for cut in range(len(tile_text) - 1, 0, -1):
                     if _wild_tile(tile_text[:cut]) is not None:
-                        self.tokens[i + 1:i + 2] = [following.piece(0, cut),
-                                                    following.piece(cut, len(tile_text))]
+                        self.tokens[i + 1 : i + 2] = [
+                            following.piece(0, cut),
+                            following.piece(cut, len(tile_text)),
+                        ]
                         tile_text = tile_text[:cut]
                         break
         else:
@@ -456,13 +477,24 @@ class _HuParser:
         return {"event": "win", "discarder": discarder, "escaper": None, "wins": wins}
 
     def win(self, winner: _Winner, how: _How) -> dict[str, Any]:
-        flags: dict[str, Any] = {"after_kong": False, "after_flower": False, "kong_fed_by": None,
-                                 "last_tile": False, "heavenly": False, "earthly": False, "shangpai": False}
+        flags: dict[str, Any] = {
+            "after_kong": False,
+            "after_flower": False,
+            "kong_fed_by": None,
+            "last_tile": False,
+            "heavenly": False,
+            "earthly": False,
+            "shangpai": False,
+        }
         if how.kind == vocab.BAO:
             flags["after_kong"] = True
             flags["kong_fed_by"] = how.other
-        win_type = {vocab.SELF_DRAW: "self_draw", vocab.BAO: "self_draw", vocab.DISCARD: "discard",
-                    vocab.ROB_KONG: "rob_kong"}[how.kind]
+        win_type = {
+            vocab.SELF_DRAW: "self_draw",
+            vocab.BAO: "self_draw",
+            vocab.DISCARD: "discard",
+            vocab.ROB_KONG: "rob_kong",
+        }[how.kind]
         result: dict[str, Any] = {"winner": winner.seat, "type": win_type}
         patterns: list[str] = []
         for token, pattern_id, flag in winner.words:
@@ -507,8 +539,9 @@ def hand_object(parts: list[Token]) -> dict[str, Any]:
     try:
         hand = _hand_object(text)
     except ScoringError as exc:
-        raise GrammarError("hand_error", reason=str(exc), token=text, position=first.position,
-                           index=first.index) from exc
+        raise GrammarError(
+            "hand_error", reason=str(exc), token=text, position=first.position, index=first.index
+        ) from exc
     return _copy_dict(hand)
 
 
@@ -522,8 +555,11 @@ def _hand_object(text: str) -> dict[str, Any]:
     melds: list[dict[str, Any]] = []
     for meld in hand.melds:
         size = 4 if meld.kind == "kong" else 3
-        obj: dict[str, Any] = {"type": meld.kind, "tiles": render_tiles([meld.tile] * size),
-                               "exposed": meld.exposed}
+        obj: dict[str, Any] = {
+            "type": meld.kind,
+            "tiles": render_tiles([meld.tile] * size),
+            "exposed": meld.exposed,
+        }
         if meld.kong_kind is not None:
             obj["kind"] = meld.kong_kind
         if meld.source is not None:

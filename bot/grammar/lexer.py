@@ -13,10 +13,24 @@ SEPARATORS = frozenset(",、;!?。～~")
 
 # "+" marks the winning tile in the shorthand (9p+9p, +五筒, +东); elsewhere it joins words: 清一色+七对.
 _WINNING_TILE = re.compile(
-    r"\s*([0-9０-９]|[一二三四五六七八九][万萬筒饼餅条條索]|[东東南西北]|[\U0001F000-\U0001F02B])")
+    r"\s*([0-9０-９]|[一二三四五六七八九][万萬筒饼餅条條索]|[东東南西北]|[\U0001F000-\U0001F02B])"
+)
 
-_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
-              "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "兩": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100}
 _CN_NUMERAL = re.compile(r"^[零〇一二两兩三四五六七八九十拾百佰]+$")
 
@@ -72,8 +86,12 @@ def _tokenize(text: str) -> tuple[Token, ...]:
     for i, raw in enumerate(text):
         norm = normalize_char(raw)
         for char in norm:
-            if (char.isspace() or char in SEPARATORS or unicodedata.category(char) in ("Cc", "Cf")
-                    or (char == "+" and not _WINNING_TILE.match(text, i + 1))):
+            if (
+                char.isspace()
+                or char in SEPARATORS
+                or unicodedata.category(char) in ("Cc", "Cf")
+                or (char == "+" and not _WINNING_TILE.match(text, i + 1))
+            ):
                 if current:
                     tokens.append(Token("".join(current), start + 1, len(tokens) + 1))
                     current = []

@@ -23,16 +23,20 @@ def _set(words: str) -> frozenset[str]:
 
 
 HOW_WORDS: Final[dict[str, str]] = {
-    **_words(SELF_DRAW, "自摸|自摸胡|自摸和|zimo|tsumo|zm|self|"
-             "selfdraw|self-draw|self_draw|"
-             "self draw"),
-    **_words(DISCARD, "冲|沖|铳|銃|点炮|點炮|放冲|放沖|放铳|放銃|放炮|炮|点冲|點沖|"
-             "pao|chong|dianpao|fangchong|fangpao|"
-             "dp|ron|discard"),
-    **_words(ROB_KONG, "抢杠|搶槓|抢槓|搶杠|抢杠胡|搶槓胡|抢|搶|qianggang|qg|rob|"
-             "robkong|rob_kong|rob-kong|chankan|"
-             "rob kong|robbing the kong|"
-             "rob the kong"),
+    **_words(SELF_DRAW, "自摸|自摸胡|自摸和|zimo|tsumo|zm|self|selfdraw|self-draw|self_draw|self draw"),
+    **_words(
+        DISCARD,
+        "冲|沖|铳|銃|点炮|點炮|放冲|放沖|放铳|放銃|放炮|炮|点冲|點沖|"
+        "pao|chong|dianpao|fangchong|fangpao|"
+        "dp|ron|discard",
+    ),
+    **_words(
+        ROB_KONG,
+        "抢杠|搶槓|抢槓|搶杠|抢杠胡|搶槓胡|抢|搶|qianggang|qg|rob|"
+        "robkong|rob_kong|rob-kong|chankan|"
+        "rob kong|robbing the kong|"
+        "rob the kong",
+    ),
     **_words(BAO, "包|包饺子|包餃子|bao|baojiaozi|bjz"),
 }
 # Ways that name a second player: the discarder, the robbed player, the feeder of the kong.
@@ -53,18 +57,19 @@ FLAG_PATTERN: Final[dict[str, str | None]] = {
 PATTERN_FLAG: Final[dict[str, str]] = {p: f for f, p in FLAG_PATTERN.items() if p is not None}
 
 FLAG_WORDS: Final[dict[str, str]] = {
-    **_words("after_kong", "杠开|槓開|杠開|槓开|杠上开花|槓上開花|杠上花|槓上花|gangkai|"
-             "gk|afterkong|after_kong|rinshan|"
-             "after kong"),
-    **_words("after_flower", "花开|花開|花上开花|huakai|hk|afterflower|"
-             "after_flower|after flower"),
-    **_words("last_tile", "海底|海底捞月|海底撈月|海底摸月|haidi|hd|"
-             "haidilaoyue|lasttile|last_tile|haitei|"
-             "last tile"),
-    **_words("heavenly", "天胡|天和|tianhu|th|heavenly|tenhou|"
-             "heavenly hand"),
-    **_words("earthly", "地胡|地和|dihu|earthly|chiihou|"
-             "earthly hand"),
+    **_words(
+        "after_kong",
+        "杠开|槓開|杠開|槓开|杠上开花|槓上開花|杠上花|槓上花|gangkai|"
+        "gk|afterkong|after_kong|rinshan|"
+        "after kong",
+    ),
+    **_words("after_flower", "花开|花開|花上开花|huakai|hk|afterflower|after_flower|after flower"),
+    **_words(
+        "last_tile",
+        "海底|海底捞月|海底撈月|海底摸月|haidi|hd|haidilaoyue|lasttile|last_tile|haitei|last tile",
+    ),
+    **_words("heavenly", "天胡|天和|tianhu|th|heavenly|tenhou|heavenly hand"),
+    **_words("earthly", "地胡|地和|dihu|earthly|chiihou|earthly hand"),
     **_words("shangpai", "上牌|shangpai|declared wait"),
 }
 
@@ -119,7 +124,8 @@ def split_wild(word: str) -> str | None:
 
 
 _TILE_TEXT = re.compile(
-    r"\d[mpsz]|[\[\]()+]|[一二三四五六七八九1-9][万萬筒饼餅条條索]|[\U0001F000-\U0001F02B]", re.IGNORECASE)
+    r"\d[mpsz]|[\[\]()+]|[一二三四五六七八九1-9][万萬筒饼餅条條索]|[\U0001F000-\U0001F02B]", re.IGNORECASE
+)
 
 
 def looks_like_tiles(word: str) -> bool:

@@ -16,11 +16,21 @@ async def _table(turn: Turn) -> dict[str, Any]:
     """The table keys of a request: the open session's rules, options and stake, else the group's."""
     session = await turn.run(turn.ledger.current_session, turn.chat_id) if turn.is_group else None
     if session is not None:
-        return {"rules": session.rules, "options": dict(session.options), "stake": session.stake,
-                "dealer": "E", "round_wind": session.state.round_wind}
+        return {
+            "rules": session.rules,
+            "options": dict(session.options),
+            "stake": session.stake,
+            "dealer": "E",
+            "round_wind": session.state.round_wind,
+        }
     group = await turn.run(turn.ledger.get_group, turn.chat_id)
-    return {"rules": group.rules, "options": dict(group.options), "stake": 1, "dealer": "E",
-            "round_wind": "E"}
+    return {
+        "rules": group.rules,
+        "options": dict(group.options),
+        "stake": 1,
+        "dealer": "E",
+        "round_wind": "E",
+    }
 
 
 def _hand_object(text: str) -> dict[str, Any]:
@@ -31,8 +41,14 @@ def _hand_object(text: str) -> dict[str, Any]:
 
 
 def _items(turn: Turn, win: dict[str, Any]) -> list[str]:
-    return [turn.t("preview.item", name=term_name(turn.lang, item.get("id", ""), item.get("name")),
-                   hua=item.get("hua", 0)) for item in win.get("items", [])]
+    return [
+        turn.t(
+            "preview.item",
+            name=term_name(turn.lang, item.get("id", ""), item.get("name")),
+            hua=item.get("hua", 0),
+        )
+        for item in win.get("items", [])
+    ]
 
 
 @command("calc", group_only=False)
@@ -61,8 +77,14 @@ async def calc(turn: Turn) -> None:
         lines += _items(turn, win)
         if int(win.get("multiplier") or 1) != 1:
             lines.append(turn.t("preview.multiplier", factor=win["multiplier"]))
-        lines.append(turn.t("calc.total", hua=win.get("hua", 0), stake=table["stake"],
-                            payments=payments_text(turn.lang, response["payments"], [CALC_WINNER])))
+        lines.append(
+            turn.t(
+                "calc.total",
+                hua=win.get("hua", 0),
+                stake=table["stake"],
+                payments=payments_text(turn.lang, response["payments"], [CALC_WINNER]),
+            )
+        )
     await turn.say("\n".join(lines))
 
 
@@ -81,9 +103,13 @@ async def ting(turn: Turn) -> None:
         return
     lines = [turn.t("ting.header", count=len(waits))]
     for wait in waits:
+
         def hua(case: dict[str, Any]) -> str:
             return str(case.get("hua", 0)) if case.get("allowed", True) else turn.t("ting.not_allowed")
 
-        lines.append(turn.t("ting.line", tile=wait["tile"], self_draw=hua(wait["self_draw"]),
-                            discard=hua(wait["discard"])))
+        lines.append(
+            turn.t(
+                "ting.line", tile=wait["tile"], self_draw=hua(wait["self_draw"]), discard=hua(wait["discard"])
+            )
+        )
     await turn.say("\n".join(lines))

@@ -269,8 +269,9 @@ def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
     return context.bot_data["ledger"]  # type: ignore[no-any-return]
 
 
-async def chat_language(context: ContextTypes.DEFAULT_TYPE, update: Update | None = None,
-                        chat_id: int | None = None) -> str:
+async def chat_language(
+    context: ContextTypes.DEFAULT_TYPE, update: Update | None = None, chat_id: int | None = None
+) -> str:
     """The chat's language from the ledger's group settings, cached in chat_data."""
     if chat_id is None:
         chat = update.effective_chat if update else None

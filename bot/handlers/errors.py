@@ -136,5 +136,11 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
             log.exception("could not report the error to the chat")
 
 
-__all__ = ["InvalidCallbackData", "error_handler", "is_redispatched", "resolve_from_database", "stale_button",
-           "unknown_command"]
+__all__ = [
+    "InvalidCallbackData",
+    "error_handler",
+    "is_redispatched",
+    "resolve_from_database",
+    "stale_button",
+    "unknown_command",
+]

@@ -20,8 +20,20 @@ How = Literal["self_draw", "discard", "rob_kong"]
 
 HUA_CHOICES = tuple(range(16))
 PATTERNS_BY_RULES = {
-    "suzhou": ("da_menqing", "xiao_menqing", "hunyise", "qingyise", "duiduihu", "qidui", "gangkai",
-               "huakai", "dadiaoche", "haidi", "tianhu", "dihu"),
+    "suzhou": (
+        "da_menqing",
+        "xiao_menqing",
+        "hunyise",
+        "qingyise",
+        "duiduihu",
+        "qidui",
+        "gangkai",
+        "huakai",
+        "dadiaoche",
+        "haidi",
+        "tianhu",
+        "dihu",
+    ),
     "suzhou-anhui": ("qidui", "dadiaoche", "gangkai", "tianhu", "dihu"),
 }
 EXTENDED = ("yitiaolong", "xiaosanfeng", "sanfengke", "xiaosixi", "dasixi", "haohua_qidui")
@@ -49,9 +61,11 @@ class HuFlow:
     def entry(self) -> dict[str, Any]:
         """The ledger entry of a finished flow (the declared quick form)."""
         assert self.winner is not None and self.how is not None
-        win: dict[str, Any] = {"winner": self.winner, "type": self.how,
-                               "declared": {"hard_flowers": self.hua or 0, "soft_flowers": 0,
-                                            "patterns": list(self.patterns)}}
+        win: dict[str, Any] = {
+            "winner": self.winner,
+            "type": self.how,
+            "declared": {"hard_flowers": self.hua or 0, "soft_flowers": 0, "patterns": list(self.patterns)},
+        }
         entry: dict[str, Any] = {"event": "win", "wins": [win]}
         if self.how != "self_draw":
             entry["discarder"] = self.discarder
@@ -59,7 +73,7 @@ class HuFlow:
 
 
 def _rows(buttons: list[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
-    return [buttons[i:i + width] for i in range(0, len(buttons), width)]
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
 def pattern_choices(session: SessionInfo) -> tuple[str, ...]:
@@ -72,6 +86,7 @@ def pattern_choices(session: SessionInfo) -> tuple[str, ...]:
 
 def question(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, InlineKeyboardMarkup]:
     """The text and buttons of one step."""
+
     def seat_button(seat: str, nxt: HuFlow) -> InlineKeyboardButton:
         player = session.seats.get(seat)
         label = f"{turn.wind(seat)} {player.name}" if player else turn.wind(seat)
@@ -84,32 +99,42 @@ def question(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Inli
         return turn.t("flow.winner"), InlineKeyboardMarkup([*_rows(buttons, 2), cancel])
     if state.step == "how":
         buttons = [
-            InlineKeyboardButton(turn.t("flow.self_draw"),
-                                 callback_data=replace(state, step="hua", how="self_draw")),
-            InlineKeyboardButton(turn.t("flow.discard"),
-                                 callback_data=replace(state, step="discarder", how="discard")),
-            InlineKeyboardButton(turn.t("flow.rob_kong"),
-                                 callback_data=replace(state, step="discarder", how="rob_kong")),
+            InlineKeyboardButton(
+                turn.t("flow.self_draw"), callback_data=replace(state, step="hua", how="self_draw")
+            ),
+            InlineKeyboardButton(
+                turn.t("flow.discard"), callback_data=replace(state, step="discarder", how="discard")
+            ),
+            InlineKeyboardButton(
+                turn.t("flow.rob_kong"), callback_data=replace(state, step="discarder", how="rob_kong")
+            ),
         ]
         return turn.t("flow.how", winner=winner), InlineKeyboardMarkup([buttons, cancel])
     if state.step == "discarder":
-        buttons = [seat_button(s, replace(state, step="hua", discarder=s))
-                   for s in SEATS if s != state.winner]
+        buttons = [
+            seat_button(s, replace(state, step="hua", discarder=s)) for s in SEATS if s != state.winner
+        ]
         return turn.t("flow.discarder"), InlineKeyboardMarkup([buttons, cancel])
     if state.step == "hua":
-        buttons = [InlineKeyboardButton(str(n), callback_data=replace(state, step="patterns", hua=n))
-                   for n in HUA_CHOICES]
+        buttons = [
+            InlineKeyboardButton(str(n), callback_data=replace(state, step="patterns", hua=n))
+            for n in HUA_CHOICES
+        ]
         return turn.t("flow.hua", winner=winner), InlineKeyboardMarkup([*_rows(buttons, 8), cancel])
     # patterns: toggles, then Done
     buttons = []
     for pattern in pattern_choices(session):
         mark = "✅ " if pattern in state.patterns else ""
-        buttons.append(InlineKeyboardButton(mark + term_name(turn.lang, pattern),
-                                            callback_data=state.toggled(pattern)))
+        buttons.append(
+            InlineKeyboardButton(mark + term_name(turn.lang, pattern), callback_data=state.toggled(pattern))
+        )
     done = InlineKeyboardButton(turn.t("flow.done"), callback_data=replace(state, step="done"))
     chosen = "、".join(term_name(turn.lang, p) for p in state.patterns) or turn.t("flow.none")
-    text = turn.t("flow.patterns") + "\n" + turn.t("flow.summary", winner=winner, hua=state.hua or 0,
-                                                    patterns=chosen)
+    text = (
+        turn.t("flow.patterns")
+        + "\n"
+        + turn.t("flow.summary", winner=winner, hua=state.hua or 0, patterns=chosen)
+    )
     return text, InlineKeyboardMarkup([*_rows(buttons, 3), [done, *cancel]])
 
 
@@ -133,12 +158,14 @@ async def flow_pressed(turn: Turn, state: HuFlow) -> None:
     assert query is not None and query.message is not None
     message_id = query.message.message_id
     if state.step == "cancel":
-        await turn.context.bot.edit_message_text(turn.t("flow.cancelled"), chat_id=turn.chat_id,
-                                                 message_id=message_id)
+        await turn.context.bot.edit_message_text(
+            turn.t("flow.cancelled"), chat_id=turn.chat_id, message_id=message_id
+        )
         return
     if state.step == "done":
         await submit(turn, session, "hand", state.entry(), edit_message_id=message_id)
         return
     text, markup = question(turn, session, state)
-    await turn.context.bot.edit_message_text(text, chat_id=turn.chat_id, message_id=message_id,
-                                             reply_markup=markup)
+    await turn.context.bot.edit_message_text(
+        text, chat_id=turn.chat_id, message_id=message_id, reply_markup=markup
+    )

@@ -52,10 +52,14 @@ def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
 def confirm_markup(turn: Turn, pending_id: str, kind: PendingKind) -> InlineKeyboardMarkup:
     """[Confirm] [Cancel] under a preview (or [Void it] [Keep it] under an undo question)."""
     yes, no = ("undo.confirm", "undo.cancel") if kind == "undo" else ("preview.confirm", "preview.cancel")
-    return InlineKeyboardMarkup([[
-        InlineKeyboardButton(turn.t(yes), callback_data=PendingPress(pending_id, "confirm")),
-        InlineKeyboardButton(turn.t(no), callback_data=PendingPress(pending_id, "cancel")),
-    ]])
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(turn.t(yes), callback_data=PendingPress(pending_id, "confirm")),
+                InlineKeyboardButton(turn.t(no), callback_data=PendingPress(pending_id, "cancel")),
+            ]
+        ]
+    )
 
 
 async def record_hand(turn: Turn, parse: Callable[[SessionInfo], dict[str, Any]]) -> None:
@@ -74,8 +78,11 @@ async def record_hand(turn: Turn, parse: Callable[[SessionInfo], dict[str, Any]]
             seats = {seat: player.id for seat, player in hint.seats.items()}
             by, key, text = turn.user, turn.source_key, turn.text or None
             try:
-                result = await turn.quick(lambda ledger: ledger.commit(
-                    turn.chat_id, entry, by=by, source_key=key, text=text, expect_seats=seats))
+                result = await turn.quick(
+                    lambda ledger: ledger.commit(
+                        turn.chat_id, entry, by=by, source_key=key, text=text, expect_seats=seats
+                    )
+                )
             except PendingStale:
                 turn.remember_session(None)
             else:
@@ -92,8 +99,9 @@ async def writable_session(turn: Turn) -> SessionInfo:
     return session
 
 
-def pending_text(turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint: bool = True,
-                 extra: str = "") -> str:
+def pending_text(
+    turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint: bool = True, extra: str = ""
+) -> str:
     """The message that shows a pending entry: the itemized preview (or the undo question), `extra`
     lines (an edit's later hands), and how long it waits for Confirm."""
     if pending.kind == "undo":
@@ -114,8 +122,15 @@ def pending_text(turn: Turn, pending: PendingInfo, session: SessionInfo, *, hint
     return text
 
 
-async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: dict[str, Any],
-                 *, edit_message_id: int | None = None, shown: str | None = None) -> None:
+async def submit(
+    turn: Turn,
+    session: SessionInfo,
+    kind: PendingKind,
+    payload: dict[str, Any],
+    *,
+    edit_message_id: int | None = None,
+    shown: str | None = None,
+) -> None:
     """Preview an entry with Confirm/Cancel, or commit it at once when the group is `instant`.
 
     `shown` replaces the rendered preview (the undo question); `edit_message_id` turns an existing
@@ -125,16 +140,24 @@ async def submit(turn: Turn, session: SessionInfo, kind: PendingKind, payload: d
         result = await turn.quick(lambda ledger: commit_now(ledger, turn, kind, payload))
         await after_commit(turn, kind, result, edit_message_id=edit_message_id)
         return
-    pending = await turn.run(ledger.create_pending, turn.chat_id, kind, payload, by=turn.user,
-                             text=turn.text or None, source_key=turn.source_key)
+    pending = await turn.run(
+        ledger.create_pending,
+        turn.chat_id,
+        kind,
+        payload,
+        by=turn.user,
+        text=turn.text or None,
+        source_key=turn.source_key,
+    )
     if pending.message_id is not None or pending.status != "pending":
         return  # a redelivered update (e.g. after a restart): its preview is already in the chat
     extra = await later_hands_text(turn, payload) if kind == "edit" else ""
     text = shown or pending_text(turn, pending, session, extra=extra)
     markup = confirm_markup(turn, pending.id, kind)
     if edit_message_id is not None:
-        await turn.context.bot.edit_message_text(text, chat_id=turn.chat_id, message_id=edit_message_id,
-                                                 reply_markup=markup)
+        await turn.context.bot.edit_message_text(
+            text, chat_id=turn.chat_id, message_id=edit_message_id, reply_markup=markup
+        )
         message_id = edit_message_id
     else:
         message_id = (await turn.say(text, markup)).message_id
@@ -151,10 +174,16 @@ async def later_hands_text(turn: Turn, payload: dict[str, Any]) -> str:
         return ""
     lines = [turn.t("preview.later", count=len(later))]
     for preview in later:
-        lines.append(turn.t("preview.later_row", n=preview.before.hand_number,
-                            what=hand_summary(turn.lang, preview),
-                            payments=payments_text(turn.lang, preview.payments,
-                                                   [w["winner"] for w in preview.entry.get("wins") or []])))
+        lines.append(
+            turn.t(
+                "preview.later_row",
+                n=preview.before.hand_number,
+                what=hand_summary(turn.lang, preview),
+                payments=payments_text(
+                    turn.lang, preview.payments, [w["winner"] for w in preview.entry.get("wins") or []]
+                ),
+            )
+        )
     return "\n" + "\n".join(lines)
 
 
@@ -176,13 +205,22 @@ def commit_now(ledger: LedgerService, turn: Turn, kind: PendingKind, payload: di
     if kind == "edit":
         return ledger.edit(chat_id, payload["number"], payload["entry"], by=by, source_key=key, text=text)
     if kind == "adjust":
-        return ledger.adjust(chat_id, payload["payer"], payload["payee"], payload["amount"],
-                             note=payload.get("note"), by=by, source_key=key, text=text)
+        return ledger.adjust(
+            chat_id,
+            payload["payer"],
+            payload["payee"],
+            payload["amount"],
+            note=payload.get("note"),
+            by=by,
+            source_key=key,
+            text=text,
+        )
     return ledger.undo(chat_id, by=by, source_key=key)
 
 
-async def after_commit(turn: Turn, kind: PendingKind, result: CommitResult, *,
-                       edit_message_id: int | None = None) -> None:
+async def after_commit(
+    turn: Turn, kind: PendingKind, result: CommitResult, *, edit_message_id: int | None = None
+) -> None:
     """Reply with the one-line result (or turn the button-flow message into it) and edit the pinned card."""
     if kind == "undo":
         text = turn.t("result.undone", n=result.hand.number)

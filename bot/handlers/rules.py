@@ -59,8 +59,9 @@ def options_summary(lang: str | None, rules: str, options: Mapping[str, Any]) ->
     """`threshold=3/4, qidui=15x2, …` for /seat (ids and values as typed after /rules)."""
     from scoring import option_specs
 
-    return ", ".join(f"{spec.id}={show_value(lang, options.get(spec.id, spec.default))}"
-                     for spec in option_specs(rules))
+    return ", ".join(
+        f"{spec.id}={show_value(lang, options.get(spec.id, spec.default))}" for spec in option_specs(rules)
+    )
 
 
 def _spoken(text: object) -> str:
@@ -98,8 +99,10 @@ def _typed_value(option: str, choices: tuple[Any, ...], word: str) -> Any:
 
 def _choices_text(lang: str | None, option: str, choices: Iterable[Any]) -> str:
     """`3/4（自摸 3 张硬花，放冲 4 张）, 2/3（…）`: what may be typed, and what it means."""
-    return ", ".join(t(lang, "rules.choice", value=show_value(lang, c), meaning=option_value(lang, option, c))
-                     for c in choices)
+    return ", ".join(
+        t(lang, "rules.choice", value=show_value(lang, c), meaning=option_value(lang, option, c))
+        for c in choices
+    )
 
 
 async def _table(turn: Turn) -> tuple[GroupInfo, SessionInfo | None, str, dict[str, Any]]:
@@ -115,8 +118,9 @@ def _next_choice(choices: tuple[Any, ...], value: Any) -> Any:
     return choices[(index + 1) % len(choices)]
 
 
-def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None, rules: str,
-               options: Mapping[str, Any]) -> tuple[str, InlineKeyboardMarkup]:
+def rules_view(
+    turn: Turn, group: GroupInfo, session: SessionInfo | None, rules: str, options: Mapping[str, Any]
+) -> tuple[str, InlineKeyboardMarkup]:
     """The /rules message: every option by name (and id, for typing) with its value in words, and one
     button per option that moves it to its next choice, labelled in words too."""
     from scoring import option_specs
@@ -128,16 +132,24 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None, rules:
     for spec in option_specs(rules):
         value = options.get(spec.id, spec.default)
         name = option_name(lang, spec.id)
-        lines.append(turn.t("rules.option_line", name=name, option=spec.id,
-                            value=option_value(lang, spec.id, value)))
+        lines.append(
+            turn.t("rules.option_line", name=name, option=spec.id, value=option_value(lang, spec.id, value))
+        )
         nxt = _next_choice(spec.choices, value)
-        buttons.append(InlineKeyboardButton(f"{name} → {option_value(lang, spec.id, nxt)}",
-                                            callback_data=RulesPress(spec.id, nxt)))
+        buttons.append(
+            InlineKeyboardButton(
+                f"{name} → {option_value(lang, spec.id, nxt)}", callback_data=RulesPress(spec.id, nxt)
+            )
+        )
     lines.append(turn.t("rules.instant", value=show_value(lang, group.instant)))
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
     flip = not group.instant
-    buttons.append(InlineKeyboardButton(f"{option_name(lang, INSTANT)} → {show_value(lang, flip)}",
-                                        callback_data=RulesPress(INSTANT, flip)))
+    buttons.append(
+        InlineKeyboardButton(
+            f"{option_name(lang, INSTANT)} → {show_value(lang, flip)}",
+            callback_data=RulesPress(INSTANT, flip),
+        )
+    )
     lines.append(turn.t("rules.choose"))
     return "\n".join(lines), InlineKeyboardMarkup([[b] for b in buttons])
 
@@ -172,21 +184,27 @@ async def apply_option(turn: Turn, session: SessionInfo | None, rules: str, opti
     if found == TIMEOUT:
         seconds = str(value).strip()
         if not seconds.isdigit() or not MIN_TIMEOUT <= int(seconds) <= MAX_TIMEOUT:
-            raise Refusal("err.bad_option_value", option=TIMEOUT, value=value,
-                          choices=f"{MIN_TIMEOUT}–{MAX_TIMEOUT}")
+            raise Refusal(
+                "err.bad_option_value", option=TIMEOUT, value=value, choices=f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
+            )
         await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=int(seconds))
         return turn.t("rules.changed", option=TIMEOUT, value=seconds)
     spec = specs.get(found or "")
     if spec is None:
-        raise Refusal("err.unknown_option", usage=True, option=option,
-                      choices=", ".join([*specs, *GROUP_OPTIONS]))
+        raise Refusal(
+            "err.unknown_option", usage=True, option=option, choices=", ".join([*specs, *GROUP_OPTIONS])
+        )
     typed = value if not isinstance(value, str) else _typed_value(spec.id, spec.choices, value)
     name = option_name(turn.lang, spec.id)
     try:
         normalized = validate_options(rules, {spec.id: typed})[spec.id]
     except ScoringError:
-        raise Refusal("err.bad_option_value", option=name, value=value,
-                      choices=_choices_text(turn.lang, spec.id, spec.choices)) from None
+        raise Refusal(
+            "err.bad_option_value",
+            option=name,
+            value=value,
+            choices=_choices_text(turn.lang, spec.id, spec.choices),
+        ) from None
     if session is not None:
         await turn.run(ledger.update_session, turn.chat_id, options={spec.id: normalized})
     group = await turn.run(ledger.get_group, turn.chat_id)
@@ -251,5 +269,6 @@ async def rules_pressed(turn: Turn, data: RulesPress) -> None:
     view, markup = rules_view(turn, group, session, rule_set, options)
     query = turn.update.callback_query
     assert query is not None and query.message is not None
-    await turn.context.bot.edit_message_text(view, chat_id=turn.chat_id, message_id=query.message.message_id,
-                                             reply_markup=markup)
+    await turn.context.bot.edit_message_text(
+        view, chat_id=turn.chat_id, message_id=query.message.message_id, reply_markup=markup
+    )

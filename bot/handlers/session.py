@@ -12,8 +12,19 @@ from bot.ledger.results import SEATS, SessionInfo
 log = logging.getLogger(__name__)
 
 SEAT_WORDS = {
-    "e": "E", "s": "S", "w": "W", "n": "N", "east": "E", "south": "S", "west": "W", "north": "N",
-    "东": "E", "南": "S", "西": "W", "北": "N", "東": "E",
+    "e": "E",
+    "s": "S",
+    "w": "W",
+    "n": "N",
+    "east": "E",
+    "south": "S",
+    "west": "W",
+    "north": "N",
+    "东": "E",
+    "南": "S",
+    "西": "W",
+    "北": "N",
+    "東": "E",
 }
 
 
@@ -108,8 +119,11 @@ async def seat(turn: Turn) -> None:
         await turn.say(seats_text(turn, session))
         return
     if len(words) != 2:
-        raise Refusal("err.missing_args" if len(words) < 2 else "err.too_many_args", usage=True,
-                      value=" ".join(words[2:]))
+        raise Refusal(
+            "err.missing_args" if len(words) < 2 else "err.too_many_args",
+            usage=True,
+            value=" ".join(words[2:]),
+        )
     await turn.require_writer(session)
     target = parse_seat(words[1])
     player = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
@@ -135,8 +149,9 @@ async def dealer(turn: Turn) -> None:
     """/dealer <seat|player>: choose the first dealer before the first hand."""
     words = turn.text.split()
     if len(words) != 1:
-        raise Refusal("err.missing_args" if not words else "err.too_many_args", usage=True,
-                      value=" ".join(words[1:]))
+        raise Refusal(
+            "err.missing_args" if not words else "err.too_many_args", usage=True, value=" ".join(words[1:])
+        )
     session = await turn.require_session()
     await turn.require_writer(session)
     word = words[0]

@@ -116,8 +116,14 @@ def _remember(turn: Turn, rows: CardRows) -> None:
     turn.context.bot_data.setdefault(CARD_ROWS, {})[turn.chat_id] = (token, rows)
 
 
-async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
-                       added: HandRecord | None = None, later: bool = False) -> None:
+async def refresh_card(
+    turn: Turn,
+    session: SessionInfo,
+    *,
+    new: bool = False,
+    added: HandRecord | None = None,
+    later: bool = False,
+) -> None:
     """Edit the session's card in place (or post and pin it when there is none yet, or `new`).
 
     `added` is the row just recorded (the card then needs no ledger read). The card's message id lives
@@ -140,8 +146,9 @@ async def refresh_card(turn: Turn, session: SessionInfo, *, new: bool = False,
         if edit is not None:
             handle = edit.handle  # the edit already due shows this change too
         else:
-            handle = asyncio.get_running_loop().call_later(delay, _edit_due, turn.context.application,
-                                                           turn.chat_id)
+            handle = asyncio.get_running_loop().call_later(
+                delay, _edit_due, turn.context.application, turn.chat_id
+            )
         waiting[turn.chat_id] = CardEdit(turn, session, rows, handle)
         return
     edit = waiting.pop(turn.chat_id, None)
@@ -201,14 +208,16 @@ async def _show_card(turn: Turn, session: SessionInfo, rows: CardRows, *, new: b
     bot = turn.context.bot
     if message_id is not None and not new:
         try:
-            await bot.edit_message_text(text, chat_id=turn.chat_id, message_id=message_id,
-                                        reply_markup=markup)
+            await bot.edit_message_text(
+                text, chat_id=turn.chat_id, message_id=message_id, reply_markup=markup
+            )
             return
         except BadRequest as exc:
             if "not modified" in str(exc).lower():
                 return
-            log.info("table card %s of chat %s not editable (%s): posting a new one", message_id,
-                     turn.chat_id, exc)
+            log.info(
+                "table card %s of chat %s not editable (%s): posting a new one", message_id, turn.chat_id, exc
+            )
     message = await turn.say(text, markup)
     cards[str(session.id)] = message.message_id
     await save_state(turn)  # the card id must survive even a hard kill, or a restart pins a second card

@@ -20,8 +20,15 @@ log = logging.getLogger(__name__)
 CHART_SESSIONS = 50  # the newest sessions drawn in the all-time chart
 
 
-async def send_chart_if_any(bot: Bot, ledger: LedgerService, chat_id: int, lang: str, *,
-                            player_id: int | None = None, caption: str | None = None) -> bool:
+async def send_chart_if_any(
+    bot: Bot,
+    ledger: LedgerService,
+    chat_id: int,
+    lang: str,
+    *,
+    player_id: int | None = None,
+    caption: str | None = None,
+) -> bool:
     """Send the group's all-time running totals by session (one player's line with `player_id`) when
     there is a finished session to draw (one the player played in); True if a chart went out.
 
@@ -31,11 +38,14 @@ async def send_chart_if_any(bot: Bot, ledger: LedgerService, chat_id: int, lang:
 
     try:
         summaries = await asyncio.to_thread(ledger.history, chat_id, limit=CHART_SESSIONS)
-        if not any(s.session.status == "ended" and (s.totals if player_id is None else player_id in s.totals)
-                   for s in summaries):
+        if not any(
+            s.session.status == "ended" and (s.totals if player_id is None else player_id in s.totals)
+            for s in summaries
+        ):
             return False
-        sent = await send_history_chart(bot, ledger, chat_id, lang=lang, player_id=player_id,
-                                        limit=CHART_SESSIONS, caption=caption)
+        sent = await send_history_chart(
+            bot, ledger, chat_id, lang=lang, player_id=player_id, limit=CHART_SESSIONS, caption=caption
+        )
     except (TelegramError, OSError, ValueError, RuntimeError):
         log.exception("could not send the history chart of chat %s", chat_id)
         return False
@@ -46,9 +56,11 @@ def chart_later(turn: Turn, *, player_id: int | None = None, caption: str | None
     """Send the chart from a task of the application, after the text: a slow first matplotlib import
     never holds up the next update."""
     turn.context.application.create_task(
-        send_chart_if_any(turn.context.bot, turn.ledger, turn.chat_id, turn.lang, player_id=player_id,
-                          caption=caption),
-        update=turn.update, name=f"history-chart:{turn.chat_id}",
+        send_chart_if_any(
+            turn.context.bot, turn.ledger, turn.chat_id, turn.lang, player_id=player_id, caption=caption
+        ),
+        update=turn.update,
+        name=f"history-chart:{turn.chat_id}",
     )
 
 
@@ -63,8 +75,9 @@ async def score(turn: Turn) -> None:
     player = await turn.run(ledger.find_player, turn.chat_id, turn.text)
     session_net = next((r.net for r in report.session_rows if r.player.id == player.id), 0)
     alltime_net = next((r.net for r in report.alltime_rows if r.player.id == player.id), 0)
-    await turn.reply("score.player", name=player.name, session=signed(session_net),
-                     alltime=signed(alltime_net))
+    await turn.reply(
+        "score.player", name=player.name, session=signed(session_net), alltime=signed(alltime_net)
+    )
 
 
 @command("ledger")

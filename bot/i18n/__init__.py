@@ -27,11 +27,32 @@ _DIR = Path(__file__).parent
 
 # What a user may type after /lang, lower-cased.
 _LANGUAGE_ALIASES = {
-    "zh-hans": "zh-Hans", "zh_hans": "zh-Hans", "zh": "zh-Hans", "zh-cn": "zh-Hans", "cn": "zh-Hans",
-    "简体": "zh-Hans", "简体中文": "zh-Hans", "简": "zh-Hans", "中文": "zh-Hans", "簡體": "zh-Hans",
-    "zh-hant": "zh-Hant", "zh_hant": "zh-Hant", "zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "tw": "zh-Hant",
-    "繁体": "zh-Hant", "繁體": "zh-Hant", "繁體中文": "zh-Hant", "繁体中文": "zh-Hant", "繁": "zh-Hant",
-    "en": "en", "english": "en", "英文": "en", "英语": "en", "英語": "en", "eng": "en",
+    "zh-hans": "zh-Hans",
+    "zh_hans": "zh-Hans",
+    "zh": "zh-Hans",
+    "zh-cn": "zh-Hans",
+    "cn": "zh-Hans",
+    "简体": "zh-Hans",
+    "简体中文": "zh-Hans",
+    "简": "zh-Hans",
+    "中文": "zh-Hans",
+    "簡體": "zh-Hans",
+    "zh-hant": "zh-Hant",
+    "zh_hant": "zh-Hant",
+    "zh-tw": "zh-Hant",
+    "zh-hk": "zh-Hant",
+    "tw": "zh-Hant",
+    "繁体": "zh-Hant",
+    "繁體": "zh-Hant",
+    "繁體中文": "zh-Hant",
+    "繁体中文": "zh-Hant",
+    "繁": "zh-Hant",
+    "en": "en",
+    "english": "en",
+    "英文": "en",
+    "英语": "en",
+    "英語": "en",
+    "eng": "en",
 }
 
 
@@ -70,8 +91,9 @@ def catalog(lang: str) -> dict[str, str]:
 
 def placeholders(template: str) -> set[str]:
     """The named fields of one template: `"{a} pays {b}"` → {"a", "b"}."""
-    return {field.split(".")[0].split("[")[0]
-            for _, field, _, _ in string.Formatter().parse(template) if field}
+    return {
+        field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(template) if field
+    }
 
 
 def has(key: str, lang: str = DEFAULT_LANGUAGE) -> bool:

@@ -54,8 +54,13 @@ def describe(turn: Turn, plan: WeeklySchedule | None) -> str:
     if plan is None:
         return turn.t("jobs.schedule_status_off")
     nxt = plan.next_run.astimezone(ZoneInfo(plan.timezone)) if plan.next_run else None
-    return turn.t("jobs.schedule_status_on", day=turn.t(f"jobs.weekday_{plan.weekday}"),
-                  time=f"{plan.at:%H:%M}", tz=plan.timezone, next=f"{nxt:%Y-%m-%d %H:%M}" if nxt else "-")
+    return turn.t(
+        "jobs.schedule_status_on",
+        day=turn.t(f"jobs.weekday_{plan.weekday}"),
+        time=f"{plan.at:%H:%M}",
+        tz=plan.timezone,
+        next=f"{nxt:%Y-%m-%d %H:%M}" if nxt else "-",
+    )
 
 
 @command("schedule")
@@ -93,5 +98,9 @@ async def schedule(turn: Turn) -> None:
     await turn.run(turn.ledger.update_group, turn.chat_id, weekly_schedule=True)
     plan = set_weekly(application, turn.chat_id, enabled=True, weekday=weekday, at=at)
     assert plan is not None
-    await turn.reply("jobs.schedule_on", day=turn.t(f"jobs.weekday_{plan.weekday}"), time=f"{plan.at:%H:%M}",
-                     tz=plan.timezone)
+    await turn.reply(
+        "jobs.schedule_on",
+        day=turn.t(f"jobs.weekday_{plan.weekday}"),
+        time=f"{plan.at:%H:%M}",
+        tz=plan.timezone,
+    )

@@ -54,15 +54,21 @@ def weekly_job_id(chat_id: int) -> str:
 def _job_queue(application: App) -> JobQueue[Any]:
     job_queue = application.job_queue
     if job_queue is None:
-        raise RuntimeError('the application has no JobQueue: install python-telegram-bot[job-queue]')
+        raise RuntimeError("the application has no JobQueue: install python-telegram-bot[job-queue]")
     if JOBSTORE not in job_queue.scheduler._jobstores:
         raise RuntimeError("persistent jobs are not set up: call bot.jobs.setup_jobs(application) first")
     return job_queue
 
 
 def _persistent_kwargs(job_id: str, grace: int | None) -> dict[str, Any]:
-    return {"id": job_id, "replace_existing": True, "jobstore": JOBSTORE,
-            "misfire_grace_time": grace, "coalesce": True, "max_instances": 1}
+    return {
+        "id": job_id,
+        "replace_existing": True,
+        "jobstore": JOBSTORE,
+        "misfire_grace_time": grace,
+        "coalesce": True,
+        "max_instances": 1,
+    }
 
 
 def _aware(value: dtm.datetime) -> dtm.datetime:
@@ -108,8 +114,7 @@ def _remove(application: App, job_id: str) -> bool:
 # --- pending-entry expiry --------------------------------------------------------------------------------
 
 
-def schedule_expiry(application: App, chat_id: int, pending_id: str,
-                    expires_at: dtm.datetime) -> Job[Any]:
+def schedule_expiry(application: App, chat_id: int, pending_id: str, expires_at: dtm.datetime) -> Job[Any]:
     """Expire pending entry `pending_id` at `expires_at` (the ledger's `PendingInfo.expires_at`): the
     ledger marks it expired and its preview message is edited to say so, without buttons.
 
@@ -119,7 +124,10 @@ def schedule_expiry(application: App, chat_id: int, pending_id: str,
     from bot.jobs.tasks import expire_pending_job
 
     return _job_queue(application).run_once(
-        expire_pending_job, when=_aware(expires_at), chat_id=chat_id, name=expiry_job_id(pending_id),
+        expire_pending_job,
+        when=_aware(expires_at),
+        chat_id=chat_id,
+        name=expiry_job_id(pending_id),
         data={"pending_id": pending_id},
         job_kwargs=_persistent_kwargs(expiry_job_id(pending_id), EXPIRY_GRACE),
     )
@@ -133,8 +141,14 @@ def cancel_expiry(application: App, pending_id: str) -> bool:
 # --- idle session end ------------------------------------------------------------------------------------
 
 
-def touch_session(application: App, chat_id: int, session_id: int, *,
-                  last_activity: dtm.datetime | None = None, hours: float | None = None) -> Job[Any]:
+def touch_session(
+    application: App,
+    chat_id: int,
+    session_id: int,
+    *,
+    last_activity: dtm.datetime | None = None,
+    hours: float | None = None,
+) -> Job[Any]:
     """(Re)schedule the idle auto-end of the group's open session `hours` (setting `idle_end_hours`)
     after `last_activity` (default now).
 
@@ -153,7 +167,10 @@ def touch_session(application: App, chat_id: int, session_id: int, *,
             return existing
     due = _aware(last_activity or utcnow()) + dtm.timedelta(hours=hours)
     return _job_queue(application).run_once(
-        idle_end_job, when=due, chat_id=chat_id, name=idle_job_id(chat_id),
+        idle_end_job,
+        when=due,
+        chat_id=chat_id,
+        name=idle_job_id(chat_id),
         data={"session_id": session_id, "hours": hours},
         job_kwargs=_persistent_kwargs(idle_job_id(chat_id), IDLE_GRACE),
     )
@@ -192,9 +209,15 @@ def weekly_schedule(application: App, chat_id: int) -> WeeklySchedule | None:
     )
 
 
-def set_weekly(application: App, chat_id: int, *, enabled: bool,
-               weekday: str = DEFAULT_WEEKDAY, at: dtm.time = DEFAULT_WEEKLY_TIME,
-               timezone: str | None = None) -> WeeklySchedule | None:
+def set_weekly(
+    application: App,
+    chat_id: int,
+    *,
+    enabled: bool,
+    weekday: str = DEFAULT_WEEKDAY,
+    at: dtm.time = DEFAULT_WEEKLY_TIME,
+    timezone: str | None = None,
+) -> WeeklySchedule | None:
     """Turn the group's weekly leaderboard on (every `weekday` at `at`, in the bot's time zone) or off.
 
     Only schedules; the caller stores the group flag (`LedgerService.update_group(weekly_schedule=...)`)
@@ -211,11 +234,15 @@ def set_weekly(application: App, chat_id: int, *, enabled: bool,
     zone = ZoneInfo(timezone) if timezone else timezone_of(application)
     trigger = CronTrigger(day_of_week=weekday, hour=at.hour, minute=at.minute, second=0, timezone=zone)
     _job_queue(application).run_custom(
-        weekly_board_job, chat_id=chat_id, name=job_id, data={},
+        weekly_board_job,
+        chat_id=chat_id,
+        name=job_id,
+        data={},
         job_kwargs={"trigger": trigger, **_persistent_kwargs(job_id, WEEKLY_GRACE)},
     )
-    return WeeklySchedule(weekday=weekday, at=at, timezone=str(zone),
-                          next_run=trigger.get_next_fire_time(None, utcnow()))
+    return WeeklySchedule(
+        weekday=weekday, at=at, timezone=str(zone), next_run=trigger.get_next_fire_time(None, utcnow())
+    )
 
 
 def store_of(application: App) -> DatabaseJobStore:

@@ -40,8 +40,12 @@ async def _wakeup_job(context: Any) -> None:
     context.job_queue.scheduler.wakeup()
 
 
-def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, database_url: str | None = None,
-               engine: Engine | None = None) -> DatabaseJobStore:
+def setup_jobs(
+    application: Application[Any, Any, Any, Any, Any, Any],
+    *,
+    database_url: str | None = None,
+    engine: Engine | None = None,
+) -> DatabaseJobStore:
     """Add the persistent job store (table `scheduled_jobs` in the ledger's database: the engine of
     `bot_data["ledger"]`, else `database_url` / `settings.database_url`) to the application's JobQueue.
     Called by `build_application`, before the application starts.
@@ -56,7 +60,7 @@ def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, databa
 
     job_queue = application.job_queue
     if job_queue is None:
-        raise RuntimeError('the application has no JobQueue: install python-telegram-bot[job-queue]')
+        raise RuntimeError("the application has no JobQueue: install python-telegram-bot[job-queue]")
     scheduler = job_queue.scheduler
     existing = scheduler._jobstores.get(JOBSTORE)
     if isinstance(existing, DatabaseJobStore):
@@ -80,15 +84,26 @@ def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any], *, databa
     loose = {"misfire_grace_time": None, "coalesce": True}
     # A date trigger keeps a past run time (an interval trigger would skip to its next interval).
     job_queue.run_once(tasks.reconcile_job, when=0, name="jobs:reconcile-start", job_kwargs=loose)
-    job_queue.run_repeating(tasks.reconcile_job, interval=RECONCILE_SECONDS, first=RECONCILE_SECONDS,
-                            name="jobs:reconcile", job_kwargs=loose)
+    job_queue.run_repeating(
+        tasks.reconcile_job,
+        interval=RECONCILE_SECONDS,
+        first=RECONCILE_SECONDS,
+        name="jobs:reconcile",
+        job_kwargs=loose,
+    )
     from bot.health import HEARTBEAT_SECONDS
 
     job_queue.run_once(_heartbeat_job, when=0, name="jobs:heartbeat-start", job_kwargs=loose)
-    job_queue.run_repeating(_heartbeat_job, interval=HEARTBEAT_SECONDS, first=HEARTBEAT_SECONDS,
-                            name="jobs:heartbeat", job_kwargs=loose)
+    job_queue.run_repeating(
+        _heartbeat_job,
+        interval=HEARTBEAT_SECONDS,
+        first=HEARTBEAT_SECONDS,
+        name="jobs:heartbeat",
+        job_kwargs=loose,
+    )
     if getattr(settings, "mode", "polling") == "webhook":
-        job_queue.run_repeating(_wakeup_job, interval=WAKEUP_SECONDS, first=WAKEUP_SECONDS,
-                                name="jobs:wakeup", job_kwargs=loose)
+        job_queue.run_repeating(
+            _wakeup_job, interval=WAKEUP_SECONDS, first=WAKEUP_SECONDS, name="jobs:wakeup", job_kwargs=loose
+        )
     log.info("persistent jobs stored in %r", store)
     return store

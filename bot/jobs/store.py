@@ -145,9 +145,16 @@ def trigger_from_json(obj: dict[str, Any]) -> BaseTrigger:
 class DatabaseJobStore(BaseJobStore):  # type: ignore[misc]
     """Persists `telegram.ext.Job`s of one `JobQueue` in the table `scheduled_jobs` as JSON."""
 
-    def __init__(self, job_queue: JobQueue[Any], *, url: str | None = None, engine: Engine | None = None,
-                 owns_engine: bool = False, tablename: str = TABLE,
-                 lease_seconds: float = LEASE_SECONDS) -> None:
+    def __init__(
+        self,
+        job_queue: JobQueue[Any],
+        *,
+        url: str | None = None,
+        engine: Engine | None = None,
+        owns_engine: bool = False,
+        tablename: str = TABLE,
+        lease_seconds: float = LEASE_SECONDS,
+    ) -> None:
         super().__init__()
         if engine is None:
             if not url:
@@ -208,11 +215,13 @@ class DatabaseJobStore(BaseJobStore):  # type: ignore[misc]
         """The rows due at `timestamp` (UTC seconds): id, next_run_time, job_state."""
         t = self.table
         with self.engine.begin() as conn:
-            return list(conn.execute(
-                select(t.c.id, t.c.next_run_time, t.c.job_state)
-                .where(t.c.next_run_time <= timestamp)
-                .order_by(t.c.next_run_time)
-            ).all())
+            return list(
+                conn.execute(
+                    select(t.c.id, t.c.next_run_time, t.c.job_state)
+                    .where(t.c.next_run_time <= timestamp)
+                    .order_by(t.c.next_run_time)
+                ).all()
+            )
 
     def claim(self, job_id: str, seen_run_time: float, timestamp: float) -> bool:
         """Take this firing of a due job: compare-and-set its next_run_time from the value read to a lease
@@ -230,8 +239,10 @@ class DatabaseJobStore(BaseJobStore):  # type: ignore[misc]
         t = self.table
         with self.engine.begin() as conn:
             value = conn.execute(
-                select(t.c.next_run_time).where(t.c.next_run_time.is_not(None))
-                .order_by(t.c.next_run_time).limit(1)
+                select(t.c.next_run_time)
+                .where(t.c.next_run_time.is_not(None))
+                .order_by(t.c.next_run_time)
+                .limit(1)
             ).scalar()
         return utc_timestamp_to_datetime(value)  # type: ignore[no-any-return]
 
@@ -275,8 +286,10 @@ class DatabaseJobStore(BaseJobStore):  # type: ignore[misc]
     # -- serialization --
 
     def _row(self, job: APSJob) -> dict[str, Any]:
-        return {"next_run_time": datetime_to_utc_timestamp(job.next_run_time),
-                "job_state": json.dumps(self.dump(job), ensure_ascii=False, sort_keys=True)}
+        return {
+            "next_run_time": datetime_to_utc_timestamp(job.next_run_time),
+            "job_state": json.dumps(self.dump(job), ensure_ascii=False, sort_keys=True),
+        }
 
     @staticmethod
     def dump(job: APSJob) -> dict[str, Any]:
@@ -305,28 +318,36 @@ class DatabaseJobStore(BaseJobStore):  # type: ignore[misc]
     def load(self, state: dict[str, Any]) -> APSJob:
         """Rebuild the APScheduler job and its PTB job from `dump`'s state."""
         if state.get("version") != FORMAT_VERSION:
-            raise ValueError(f"stored job has format version {state.get('version')!r}, "
-                             f"this code reads {FORMAT_VERSION}")
+            raise ValueError(
+                f"stored job has format version {state.get('version')!r}, this code reads {FORMAT_VERSION}"
+            )
         name = state["callback"]
         if name not in REGISTRY:
             raise ValueError(f"stored job {state['id']!r} names unknown callback {name!r}")
-        ptb_job: Job[Any] = Job(callback=REGISTRY[name], data=state["data"], name=state["name"],
-                                chat_id=state["chat_id"], user_id=state["user_id"])
+        ptb_job: Job[Any] = Job(
+            callback=REGISTRY[name],
+            data=state["data"],
+            name=state["name"],
+            chat_id=state["chat_id"],
+            user_id=state["user_id"],
+        )
         job = APSJob.__new__(APSJob)
-        job.__setstate__({
-            "version": 1,
-            "id": state["id"],
-            "func": _JOB_CALLBACK_REF,
-            "trigger": trigger_from_json(state["trigger"]),
-            "executor": state["executor"],
-            "args": (self.job_queue, ptb_job),
-            "kwargs": {},
-            "name": state["name"],
-            "misfire_grace_time": state["misfire_grace_time"],
-            "coalesce": state["coalesce"],
-            "max_instances": state["max_instances"],
-            "next_run_time": _dt_from_json(state["next_run_time"]),
-        })
+        job.__setstate__(
+            {
+                "version": 1,
+                "id": state["id"],
+                "func": _JOB_CALLBACK_REF,
+                "trigger": trigger_from_json(state["trigger"]),
+                "executor": state["executor"],
+                "args": (self.job_queue, ptb_job),
+                "kwargs": {},
+                "name": state["name"],
+                "misfire_grace_time": state["misfire_grace_time"],
+                "coalesce": state["coalesce"],
+                "max_instances": state["max_instances"],
+                "next_run_time": _dt_from_json(state["next_run_time"]),
+            }
+        )
         job._scheduler = self._scheduler
         job._jobstore_alias = self._alias
         ptb_job._job = job

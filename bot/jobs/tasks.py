@@ -59,8 +59,12 @@ async def expire_pending_job(context: Context) -> None:
         # Fired early (clocks, or the timeout was extended): try again at the ledger's own expiry time.
         from bot.jobs.scheduling import schedule_expiry
 
-        schedule_expiry(context.application, job.chat_id, pending_id,
-                        max(_aware(pending.expires_at), utcnow() + dtm.timedelta(seconds=1)))
+        schedule_expiry(
+            context.application,
+            job.chat_id,
+            pending_id,
+            max(_aware(pending.expires_at), utcnow() + dtm.timedelta(seconds=1)),
+        )
         return
     if pending.status != "expired" or pending.message_id is None:
         return
@@ -81,7 +85,8 @@ async def close_preview(context: Context, pending: PendingInfo) -> None:
     lang = await _language(_ledger(context), pending.chat_id)
     try:
         await context.bot.edit_message_text(
-            t(lang, "jobs.pending_expired", text=pending.text or ""), chat_id=pending.chat_id,
+            t(lang, "jobs.pending_expired", text=pending.text or ""),
+            chat_id=pending.chat_id,
             message_id=pending.message_id,
         )
     except BadRequest as exc:
@@ -111,8 +116,9 @@ async def idle_end_job(context: Context) -> None:
     due = _aware(session.last_activity_at) + dtm.timedelta(hours=hours)
     if due > utcnow():
         # A hand was recorded since this job was scheduled: wait for the idle time after it.
-        touch_session(context.application, chat_id, session_id, last_activity=session.last_activity_at,
-                      hours=hours)
+        touch_session(
+            context.application, chat_id, session_id, last_activity=session.last_activity_at, hours=hours
+        )
         return
     try:
         await asyncio.to_thread(ledger.end_session, chat_id, session_id=session_id, reason="idle")
@@ -124,8 +130,9 @@ async def idle_end_job(context: Context) -> None:
         log.info("session %s ended for idleness but chat %s refuses messages: %s", session_id, chat_id, exc)
 
 
-def weekly_text(ledger: LedgerService, chat_id: int, lang: str, *,
-                now: dtm.datetime | None = None) -> str | None:
+def weekly_text(
+    ledger: LedgerService, chat_id: int, lang: str, *, now: dtm.datetime | None = None
+) -> str | None:
     """The weekly leaderboard: each player's net over sessions ended in the last 7 days, then the group's
     all-time top. None when the group never played (nothing worth posting)."""
     now = now or utcnow()
@@ -157,8 +164,9 @@ def weekly_text(ledger: LedgerService, chat_id: int, lang: str, *,
         lines.append("")
         lines.append(t(lang, "jobs.weekly_alltime"))
         for rank, row in enumerate(alltime[:WEEKLY_ALLTIME_ROWS], 1):
-            lines.append(t(lang, "jobs.weekly_line", rank=rank, name=row.player.display_name,
-                           amount=signed(row.net)))
+            lines.append(
+                t(lang, "jobs.weekly_line", rank=rank, name=row.player.display_name, amount=signed(row.net))
+            )
     return "\n".join(lines)
 
 

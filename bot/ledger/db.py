@@ -52,8 +52,9 @@ def sqlite_synchronous(value: str | None = None) -> str:
     return mode
 
 
-def create_db_engine(url: str, *, synchronous: str | None = None, busy_timeout_ms: int = 30000,
-                     **kwargs: Any) -> Engine:
+def create_db_engine(
+    url: str, *, synchronous: str | None = None, busy_timeout_ms: int = 30000, **kwargs: Any
+) -> Engine:
     """An engine for `url` with the ledger's connection settings, without touching the schema.
     `synchronous` and `busy_timeout_ms` (how long a writer waits for another's write lock), SQLite only: see
     `sqlite_synchronous` and the module docstring."""
@@ -88,8 +89,12 @@ def nonblocking_engine(engine: Engine) -> Engine | None:
     database = engine.url.database or ""
     if mode not in ("OFF", "NORMAL") or database in ("", ":memory:") or database.startswith("file:"):
         return None
-    return create_db_engine(engine.url.render_as_string(hide_password=False), synchronous=mode,
-                            busy_timeout_ms=0, poolclass=StaticPool)
+    return create_db_engine(
+        engine.url.render_as_string(hide_password=False),
+        synchronous=mode,
+        busy_timeout_ms=0,
+        poolclass=StaticPool,
+    )
 
 
 def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 30000) -> None:

@@ -15,7 +15,18 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, Insert, Select, bindparam, func, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Insert,
+    Select,
+    bindparam,
+    func,
+    insert,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -1110,8 +1121,12 @@ class LedgerService:
         hot.insert_payments.run(
             conn,
             [
-                {"hand_id": hand_id, "player_id": seat_players[seat], "amount": amount,
-                 "hua": hua.get(seat, 0)}
+                {
+                    "hand_id": hand_id,
+                    "player_id": seat_players[seat],
+                    "amount": amount,
+                    "hua": hua.get(seat, 0),
+                }
                 for seat, amount in preview.payments.items()
             ],
         )
@@ -2159,7 +2174,7 @@ def _row_deltas(
 
 
 def _open_session_row(s: Session, group_id: int, *, lock: bool) -> TableSession | None:
-    query = select(TableSession).where(TableSession.group_id == group_id, TableSession.status == "open")
+    query = select(TableSession).where(TableSession.group_id == group_id, TableSession.status == _OPEN)
     if lock:
         query = query.with_for_update()
     return s.scalars(query).first()
@@ -2464,6 +2479,12 @@ _SEAT_COLUMNS = (
 )
 
 
+# `status = 'open'` written into the SQL, not bound: it matches the WHERE of the partial index
+# uq_table_session_one_open as it stands. With a bound parameter SQLite prepares the statement again at every
+# execution to check the index still applies (about 35 µs, more than the lookup itself).
+_OPEN = literal_column("'open'")
+
+
 def _table_select(*, lock: bool, by_id: bool = False) -> Select[Any]:
     joined = (
         _SESSION_T.join(_GROUP_T, _GROUP_T.c.id == _SESSION_T.c.group_id)
@@ -2474,7 +2495,7 @@ def _table_select(*, lock: bool, by_id: bool = False) -> Select[Any]:
     if by_id:  # a session by id, open or ended
         query = query.where(_SESSION_T.c.id == bindparam("session_id"))
     else:  # the group's open session
-        query = query.where(_GROUP_T.c.chat_id == bindparam("chat_id"), _SESSION_T.c.status == "open")
+        query = query.where(_GROUP_T.c.chat_id == bindparam("chat_id"), _SESSION_T.c.status == _OPEN)
     # PostgreSQL: lock the session row only (SQLite ignores FOR UPDATE; BEGIN IMMEDIATE holds the lock).
     return query.with_for_update(of=_SESSION_T) if lock else query
 

@@ -16,16 +16,35 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     """
     s = report.session
     title_key = "summary.title_idle" if idle_hours is not None else "summary.title"
-    lines = [t(lang, title_key, number=s.number, rules=rules_name(lang, s.rules), stake=s.stake,
-               hands=report.hands_played, hours=f"{idle_hours:g}" if idle_hours is not None else "")]
+    lines = [
+        t(
+            lang,
+            title_key,
+            number=s.number,
+            rules=rules_name(lang, s.rules),
+            stake=s.stake,
+            hands=report.hands_played,
+            hours=f"{idle_hours:g}" if idle_hours is not None else "",
+        )
+    ]
     if report.hands_played == 0 and not report.rows:
         lines.append(t(lang, "summary.no_hands"))
         return "\n".join(lines)
     lines.append("")
     for line in sorted(report.players, key=lambda p: -p.net):
-        lines.append(t(lang, "summary.player", seat=wind(lang, line.seat), name=line.player.display_name,
-                       net=signed(line.net), hands=line.hands, wins=line.wins, self_draws=line.self_draws,
-                       dealt_in=line.dealt_in))
+        lines.append(
+            t(
+                lang,
+                "summary.player",
+                seat=wind(lang, line.seat),
+                name=line.player.display_name,
+                net=signed(line.net),
+                hands=line.hands,
+                wins=line.wins,
+                self_draws=line.self_draws,
+                dealt_in=line.dealt_in,
+            )
+        )
     lines.append("")
     big = report.biggest
     if big is None:
@@ -33,21 +52,46 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     else:
         names = [term_name(lang, term_id, name) for term_id, name in big.items]
         items = ", ".join(names) if lang == "en" else "、".join(names)
-        lines.append(t(lang, "summary.biggest", number=big.number, seat=wind(lang, big.seat),
-                       name=big.player.display_name, how=t(lang, f"summary.how_{big.win_type}"),
-                       hua=big.hua, amount=signed(big.amount),
-                       items=t(lang, "summary.items", items=items) if items else ""))
+        lines.append(
+            t(
+                lang,
+                "summary.biggest",
+                number=big.number,
+                seat=wind(lang, big.seat),
+                name=big.player.display_name,
+                how=t(lang, f"summary.how_{big.win_type}"),
+                hua=big.hua,
+                amount=signed(big.amount),
+                items=t(lang, "summary.items", items=items) if items else "",
+            )
+        )
     streak = report.longest_streak
     if streak is None:
         lines.append(t(lang, "summary.no_streak"))
     else:
-        lines.append(t(lang, "summary.streak", seat=wind(lang, streak.seat), name=streak.player.display_name,
-                       count=streak.count, number=streak.number))
+        lines.append(
+            t(
+                lang,
+                "summary.streak",
+                seat=wind(lang, streak.seat),
+                name=streak.player.display_name,
+                count=streak.count,
+                number=streak.number,
+            )
+        )
     lines.append("")
     if report.transfers:
         lines.append(t(lang, "summary.transfers"))
-        lines.extend(t(lang, "summary.transfer", payer=tr.payer.display_name, payee=tr.payee.display_name,
-                       amount=tr.amount) for tr in report.transfers)
+        lines.extend(
+            t(
+                lang,
+                "summary.transfer",
+                payer=tr.payer.display_name,
+                payee=tr.payee.display_name,
+                amount=tr.amount,
+            )
+            for tr in report.transfers
+        )
     else:
         lines.append(t(lang, "summary.settled"))
     return "\n".join(lines)
@@ -63,15 +107,18 @@ def chart_data(report: SessionReport, lang: str | None) -> ChartData:
         ylabel=t(lang, "summary.chart_y"),
         hands=tuple(str(row.hand.number) for row in report.rows),
         series=tuple(
-            ChartSeries(name=f"{wind(lang, seat)} {report.seat_name(seat)}",
-                        totals=tuple(int(row.running.get(seat, 0)) for row in report.rows))
+            ChartSeries(
+                name=f"{wind(lang, seat)} {report.seat_name(seat)}",
+                totals=tuple(int(row.running.get(seat, 0)) for row in report.rows),
+            )
             for seat in seats
         ),
     )
 
 
-def history_chart_data(summaries: list[SessionSummary], lang: str | None, *,
-                       player_id: int | None = None) -> ChartData | None:
+def history_chart_data(
+    summaries: list[SessionSummary], lang: str | None, *, player_id: int | None = None
+) -> ChartData | None:
     """Each player's all-time running net after each session (oldest first), from `LedgerService.history`
     (newest first, as it returns them); one player's line with `player_id`. None without a session."""
     ordered = [s for s in reversed(summaries) if s.totals]

@@ -19,8 +19,16 @@ log = logging.getLogger(__name__)
 # Preferred CJK families, best first: Simplified Chinese forms, then the other Noto CJK regions, then
 # other common CJK fonts a host may have. The first one installed is used for every label.
 CJK_FAMILIES = (
-    "Noto Sans CJK SC", "Noto Sans CJK TC", "Noto Sans CJK HK", "Noto Sans CJK JP", "Noto Sans CJK KR",
-    "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback",
+    "Noto Sans CJK SC",
+    "Noto Sans CJK TC",
+    "Noto Sans CJK HK",
+    "Noto Sans CJK JP",
+    "Noto Sans CJK KR",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "Droid Sans Fallback",
 )
 FALLBACK_FAMILY = "DejaVu Sans"  # matplotlib's own font, for Latin text and anything the CJK font lacks
 
@@ -124,8 +132,14 @@ def render_chart(data: ChartData, *, width: float = 8.0, height: float = 4.5, dp
         axes = figure.add_subplot()
         xs = list(range(len(data.hands) + 1))
         for line in data.series:
-            axes.plot(xs, [0, *line.totals], marker="o" if len(xs) <= 40 else None, markersize=3,
-                      linewidth=1.8, label=line.name)
+            axes.plot(
+                xs,
+                [0, *line.totals],
+                marker="o" if len(xs) <= 40 else None,
+                markersize=3,
+                linewidth=1.8,
+                label=line.name,
+            )
         axes.axhline(0, color="#888888", linewidth=0.8)
         axes.set_title(data.title)
         axes.set_xlabel(data.xlabel)

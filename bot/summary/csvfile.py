@@ -12,8 +12,22 @@ from bot.render import term_name
 from bot.summary.report import SessionReport
 
 BOM = "\ufeff"
-COLUMN_IDS = ("session", "hand", "kind", "time", "dealer", "seat", "player", "amount", "total",
-              "winners", "hua", "items", "note", "entry")
+COLUMN_IDS = (
+    "session",
+    "hand",
+    "kind",
+    "time",
+    "dealer",
+    "seat",
+    "player",
+    "amount",
+    "total",
+    "winners",
+    "hua",
+    "items",
+    "note",
+    "entry",
+)
 
 
 def columns(lang: str | None) -> list[str]:
@@ -39,25 +53,28 @@ def ledger_csv(report: SessionReport, lang: str | None) -> bytes:
         wins = [w for w in hand.response.get("wins", []) if w.get("allowed", True)]
         winners = " ".join(t(lang, f"wind.{w['winner']}") for w in wins)
         hua = " ".join(str(w.get("hua", "")) for w in wins)
-        items = " ".join(term_name(lang, str(i.get("id") or ""), i.get("name"))
-                         for w in wins for i in w.get("items", []))
+        items = " ".join(
+            term_name(lang, str(i.get("id") or ""), i.get("name")) for w in wins for i in w.get("items", [])
+        )
         for line in report.players:
-            writer.writerow([
-                session.number,
-                hand.number,
-                t(lang, f"summary.kind_{hand.kind}"),
-                hand.recorded_at.isoformat(timespec="seconds"),
-                t(lang, f"wind.{hand.before.dealer}"),
-                t(lang, f"wind.{line.seat}"),
-                line.player.display_name,
-                int(hand.payments.get(line.seat, 0)),
-                int(row.running.get(line.seat, 0)),
-                winners,
-                hua,
-                items,
-                hand.note or "",
-                hand.text or json.dumps(hand.entry, ensure_ascii=False, sort_keys=True),
-            ])
+            writer.writerow(
+                [
+                    session.number,
+                    hand.number,
+                    t(lang, f"summary.kind_{hand.kind}"),
+                    hand.recorded_at.isoformat(timespec="seconds"),
+                    t(lang, f"wind.{hand.before.dealer}"),
+                    t(lang, f"wind.{line.seat}"),
+                    line.player.display_name,
+                    int(hand.payments.get(line.seat, 0)),
+                    int(row.running.get(line.seat, 0)),
+                    winners,
+                    hua,
+                    items,
+                    hand.note or "",
+                    hand.text or json.dumps(hand.entry, ensure_ascii=False, sort_keys=True),
+                ]
+            )
     return (BOM + buffer.getvalue()).encode("utf-8")
 
 

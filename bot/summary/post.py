@@ -76,14 +76,20 @@ async def post_summary(
     document: Message | None = None
     try:
         png = await asyncio.to_thread(chart_png, report, lang)
-        chart = await bot.send_photo(chat_id, InputFile(png, filename=chart_filename(report)),
-                                     caption=t(lang, "summary.chart_caption", number=number))
+        chart = await bot.send_photo(
+            chat_id,
+            InputFile(png, filename=chart_filename(report)),
+            caption=t(lang, "summary.chart_caption", number=number),
+        )
     except (TelegramError, OSError, ValueError, RuntimeError):
         log.exception("could not send the chart of session %s", session_id)
     try:
         data = ledger_csv(report, lang)
-        document = await bot.send_document(chat_id, InputFile(data, filename=csv_filename(report)),
-                                           caption=t(lang, "summary.csv_caption", number=number))
+        document = await bot.send_document(
+            chat_id,
+            InputFile(data, filename=csv_filename(report)),
+            caption=t(lang, "summary.csv_caption", number=number),
+        )
     except (TelegramError, OSError, ValueError):
         log.exception("could not send the CSV of session %s", session_id)
     return PostedSummary(report, card, chart, document)
@@ -110,7 +116,9 @@ async def send_chart(
     if caption is None:
         caption = t(lang, "summary.chart_caption", number=report.session.number)
     return await bot.send_photo(
-        chat_id, InputFile(png, filename=chart_filename(report)), caption=caption,
+        chat_id,
+        InputFile(png, filename=chart_filename(report)),
+        caption=caption,
         reply_to_message_id=reply_to_message_id,
     )
 

@@ -83,11 +83,19 @@ def biggest_hand(session: SessionInfo, hands: list[HandRecord]) -> BiggestHand |
             seat = win["winner"]
             amount = int(hand.payments.get(seat, 0))
             if best is None or amount > best.amount:
-                items = tuple((str(item.get("id") or ""), str(item.get("name") or item.get("id")))
-                              for item in win.get("items", []))
-                best = BiggestHand(number=hand.number, seat=seat, player=session.seats[seat], amount=amount,
-                                   hua=int(win.get("hua") or 0), win_type=str(win.get("type") or ""),
-                                   items=items)
+                items = tuple(
+                    (str(item.get("id") or ""), str(item.get("name") or item.get("id")))
+                    for item in win.get("items", [])
+                )
+                best = BiggestHand(
+                    number=hand.number,
+                    seat=seat,
+                    player=session.seats[seat],
+                    amount=amount,
+                    hua=int(win.get("hua") or 0),
+                    win_type=str(win.get("type") or ""),
+                    items=items,
+                )
     return best
 
 
@@ -124,11 +132,17 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
         if player is None:
             continue
         st = stats.get(player.id)
-        lines.append(PlayerLine(
-            seat=seat, player=player, net=nets.get(player.id, 0),
-            hands=st.hands if st else 0, wins=st.wins if st else 0,
-            self_draws=st.self_draws if st else 0, dealt_in=st.dealt_in if st else 0,
-        ))
+        lines.append(
+            PlayerLine(
+                seat=seat,
+                player=player,
+                net=nets.get(player.id, 0),
+                hands=st.hands if st else 0,
+                wins=st.wins if st else 0,
+                self_draws=st.self_draws if st else 0,
+                dealt_in=st.dealt_in if st else 0,
+            )
+        )
     return SessionReport(
         session=session,
         players=tuple(lines),

@@ -78,8 +78,11 @@ class Turn:
     @property
     def edits(self) -> list[Reply]:
         """Messages as they looked right after each successful edit."""
-        return [Reply.of(c.result) for c in self.calls if c.ok and c.method in EDIT_METHODS
-                and isinstance(c.result, dict)]
+        return [
+            Reply.of(c.result)
+            for c in self.calls
+            if c.ok and c.method in EDIT_METHODS and isinstance(c.result, dict)
+        ]
 
     @property
     def answers(self) -> list[str]:
@@ -118,8 +121,9 @@ class Table:
     with the original exception chained.
     """
 
-    def __init__(self, app: AnyApplication, transport: InProcessBotAPI, chat_id: int = GROUP_ID,
-                 *, strict: bool = True) -> None:
+    def __init__(
+        self, app: AnyApplication, transport: InProcessBotAPI, chat_id: int = GROUP_ID, *, strict: bool = True
+    ) -> None:
         self.app = app
         self.transport = transport
         self.state = transport.state
@@ -186,8 +190,9 @@ class Table:
         """`name` sends `text` to the group; returns what the bot did in answer."""
         return await self._run(self.state.message(self.chat_id, name, text, reply_to=reply_to))
 
-    async def press(self, name: str, button: str | int | tuple[int, int], *,
-                    message_id: int | None = None) -> Turn:
+    async def press(
+        self, name: str, button: str | int | tuple[int, int], *, message_id: int | None = None
+    ) -> Turn:
         """`name` taps a button: by label on the newest message that has it, or on `message_id`
         (label, flat index or (row, column))."""
         return await self._run(self.state.press(self.chat_id, name, message_id, button))
@@ -200,9 +205,13 @@ class Table:
         False unless it is set, so it cannot tell scheduled jobs apart.)"""
         assert self.app.job_queue is not None, "the application has no JobQueue"
         now = datetime.now(UTC)
-        jobs = [j for j in self.app.job_queue.jobs()
-                if not j.removed and j.next_t is not None
-                and (name_contains in (j.name or "") if name_contains is not None else j.next_t <= now)]
+        jobs = [
+            j
+            for j in self.app.job_queue.jobs()
+            if not j.removed
+            and j.next_t is not None
+            and (name_contains in (j.name or "") if name_contains is not None else j.next_t <= now)
+        ]
         for job in jobs:
             await job.run(self.app)
         await settle(self.app)
@@ -269,8 +278,11 @@ class Table:
         return [r for r in self.replies() if predicate(r)]
 
 
-async def open_table(build: Callable[[InProcessBotAPI], Application[Any, Any, Any, Any, Any, Any]],
-                     transport: InProcessBotAPI | None = None, **options: Any) -> Table:
+async def open_table(
+    build: Callable[[InProcessBotAPI], Application[Any, Any, Any, Any, Any, Any]],
+    transport: InProcessBotAPI | None = None,
+    **options: Any,
+) -> Table:
     """Builds an application on a transport (`build(transport)`) and starts a Table around it."""
     transport = transport or InProcessBotAPI(seed=0)
     return await Table.start(build(transport), transport, **options)

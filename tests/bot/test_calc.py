@@ -7,8 +7,10 @@ from harness import Table
 
 async def test_calc_itemizes_the_hand(table: Table) -> None:
     turn = await table.say("eve", "/calc 11223355778899p 中发春梅百搭")
-    assert turn.text == ("苏州麻将 · 自摸\n  清一色 10\n  七对 15\n  底 5\n  硬花 10\n"
-                         "合计 40 花；底注 1：南 +120 · 东 −40 · 西 −40 · 北 −40")
+    assert turn.text == (
+        "苏州麻将 · 自摸\n  清一色 10\n  七对 15\n  底 5\n  硬花 10\n"
+        "合计 40 花；底注 1：南 +120 · 东 −40 · 西 −40 · 北 −40"
+    )
 
 
 async def test_calc_on_a_discard_uses_the_open_table_stake(seated_table: Table) -> None:

@@ -20,10 +20,16 @@ DELAY = 0.2  # seconds: long enough for the test's own turns, short enough to wa
 
 async def running(sqlite_url: str, tmp_path: Path, transport: InProcessBotAPI) -> AsyncIterator[Table]:
     """The real bot whose card is edited DELAY seconds after a recorded change, four players seated."""
-    settings = Settings(_env_file=None, telegram_bot_token="123:TEST", data_dir=tmp_path,  # type: ignore[call-arg]
-                        database_url=sqlite_url, card_edit_seconds=DELAY)
-    table = await Table.start(build_application(settings, request=transport, get_updates_request=transport),
-                              transport)
+    settings = Settings(
+        _env_file=None,
+        telegram_bot_token="123:TEST",
+        data_dir=tmp_path,  # type: ignore[call-arg]
+        database_url=sqlite_url,
+        card_edit_seconds=DELAY,
+    )
+    table = await Table.start(
+        build_application(settings, request=transport, get_updates_request=transport), transport
+    )
     try:
         yield await seat_four(table)
     finally:
@@ -80,8 +86,9 @@ async def test_an_immediate_edit_drops_the_waiting_one(slow_card: Table) -> None
     assert slow_card.message(card_id).text == ended and "1 南 自摸 10花" in ended
 
 
-async def test_a_waiting_edit_is_made_when_the_bot_stops(sqlite_url: str, tmp_path: Path,
-                                                         transport: InProcessBotAPI) -> None:
+async def test_a_waiting_edit_is_made_when_the_bot_stops(
+    sqlite_url: str, tmp_path: Path, transport: InProcessBotAPI
+) -> None:
     card_id = 0
     async for table in running(sqlite_url, tmp_path, transport):
         await table.say("ann", "/rules instant on")

@@ -13,9 +13,29 @@ from bot.commands import COMMANDS, bot_commands
 from bot.i18n import t
 from bot.persistence import callback_data_table
 
-PRODUCT_COMMANDS = {"newgame", "join", "seat", "dealer", "roll", "hu", "draw", "escape", "adjust", "undo",
-                    "edit", "score", "ledger", "end", "history", "stats", "rules", "calc", "ting", "help",
-                    "lang"}
+PRODUCT_COMMANDS = {
+    "newgame",
+    "join",
+    "seat",
+    "dealer",
+    "roll",
+    "hu",
+    "draw",
+    "escape",
+    "adjust",
+    "undo",
+    "edit",
+    "score",
+    "ledger",
+    "end",
+    "history",
+    "stats",
+    "rules",
+    "calc",
+    "ting",
+    "help",
+    "lang",
+}
 
 
 def test_the_table_has_every_command_of_the_product_once() -> None:
@@ -28,8 +48,13 @@ def test_every_command_is_registered_from_the_table(bot_settings: Any) -> None:
     from bot.app import build_application
 
     app = build_application(bot_settings)
-    registered = {name for handlers in app.handlers.values() for h in handlers
-                  if isinstance(h, CommandHandler) for name in h.commands}
+    registered = {
+        name
+        for handlers in app.handlers.values()
+        for h in handlers
+        if isinstance(h, CommandHandler)
+        for name in h.commands
+    }
     assert registered == {c.name for c in COMMANDS}
 
 
@@ -86,7 +111,8 @@ async def test_plain_chat_is_ignored(seated_table: Table) -> None:
 
 
 async def test_error_handler_logs_without_the_token_and_tells_the_chat(
-        bot_settings: Any, transport: Any, caplog: pytest.LogCaptureFixture) -> None:
+    bot_settings: Any, transport: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     from bot.app import build_application
 
     app = build_application(bot_settings, request=transport, get_updates_request=transport)
@@ -115,8 +141,9 @@ def test_redacting_filter_scrubs_messages_and_tracebacks() -> None:
     except ValueError:
         import sys
 
-        record = logging.LogRecord("x", logging.ERROR, __file__, 1, "token %s", ("42:SECRET",),
-                                   sys.exc_info())
+        record = logging.LogRecord(
+            "x", logging.ERROR, __file__, 1, "token %s", ("42:SECRET",), sys.exc_info()
+        )
     RedactingFilter("42:SECRET").filter(record)
     assert "42:SECRET" not in record.getMessage()
     assert "bot<token>/getUpdates" in record.getMessage()

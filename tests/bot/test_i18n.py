@@ -17,8 +17,11 @@ def test_every_catalog_has_the_same_keys_and_placeholders(lang: str) -> None:
     base, other = catalog(DEFAULT_LANGUAGE), catalog(lang)
     assert sorted(set(base) - set(other)) == [], f"missing in {lang}"
     assert sorted(set(other) - set(base)) == [], f"only in {lang}"
-    differing = {key: (placeholders(base[key]), placeholders(other[key]))
-                 for key in base if placeholders(base[key]) != placeholders(other[key])}
+    differing = {
+        key: (placeholders(base[key]), placeholders(other[key]))
+        for key in base
+        if placeholders(base[key]) != placeholders(other[key])
+    }
     assert differing == {}
 
 
@@ -56,9 +59,20 @@ def test_missing_key_and_missing_parameter_never_raise() -> None:
     assert t("en", "seat.joined", player="Ann") == "Ann sits at ."
 
 
-@pytest.mark.parametrize(("typed", "lang"), [
-    ("en", "en"), ("English", "en"), ("zh-hant", "zh-Hant"), ("ZH-HANT", "zh-Hant"), ("繁體", "zh-Hant"),
-    ("zh-hans", "zh-Hans"), ("简体", "zh-Hans"), ("zh", "zh-Hans"), ("fr", None), ("", None),
-])
+@pytest.mark.parametrize(
+    ("typed", "lang"),
+    [
+        ("en", "en"),
+        ("English", "en"),
+        ("zh-hant", "zh-Hant"),
+        ("ZH-HANT", "zh-Hant"),
+        ("繁體", "zh-Hant"),
+        ("zh-hans", "zh-Hans"),
+        ("简体", "zh-Hans"),
+        ("zh", "zh-Hans"),
+        ("fr", None),
+        ("", None),
+    ],
+)
 def test_normalize_language(typed: str, lang: str | None) -> None:
     assert normalize_language(typed) == lang

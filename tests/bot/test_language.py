@@ -31,8 +31,9 @@ async def test_a_whole_hand_in_english(table: Table) -> None:
     assert turn.sent[0].buttons == ("Join",)
     await seat_everyone(table)
     turn = await table.say("bob", "/hu S tsumo 5hua qys")
-    assert turn.text.startswith("📝 Preview · hand 1\nS Bob self-draw · 20 flowers\n"
-                                "  Full flush 10\n  Base 5")
+    assert turn.text.startswith(
+        "📝 Preview · hand 1\nS Bob self-draw · 20 flowers\n  Full flush 10\n  Base 5"
+    )
     assert turn.sent[0].buttons == ("✅ Confirm", "✖ Cancel")
     turn = await table.press("cat", "✅ Confirm")
     assert turn.texts == ["Hand 1 S self-draw 20 flowers → S +120 · E −40 · W −40 · N −40 · next dealer S"]
@@ -55,8 +56,9 @@ async def test_grammar_errors_come_in_the_group_language(table: Table) -> None:
     await table.say("ann", "/newgame")
     await seat_everyone(table)
     turn = await table.say("bob", "/hu Zed tsumo 5hua")
-    assert "Zed" in turn.text and turn.text.endswith("Usage: /hu winner how [flowers patterns | tiles], "
-                                                      "e.g. /hu S zimo 5hua qys")
+    assert "Zed" in turn.text and turn.text.endswith(
+        "Usage: /hu winner how [flowers patterns | tiles], e.g. /hu S zimo 5hua qys"
+    )
 
 
 async def test_during_a_session_only_players_and_admins_switch(seated_table: Table) -> None:

@@ -38,9 +38,14 @@ CALLBACK_TYPES = (PendingPress, HuFlow, JoinPress, RulesPress)
 def settings_for(db_url: str, data_dir: Path) -> Any:
     from bot.settings import Settings
 
-    return Settings(_env_file=None, telegram_bot_token="123:TEST", data_dir=data_dir,  # type: ignore[call-arg]
-                    database_url=db_url, telegram_base_url=None,
-                    card_edit_seconds=0)  # each card edit at once: the cross-worker checks read it right away
+    return Settings(
+        _env_file=None,
+        telegram_bot_token="123:TEST",
+        data_dir=data_dir,  # type: ignore[call-arg]
+        database_url=db_url,
+        telegram_base_url=None,
+        card_edit_seconds=0,
+    )  # each card edit at once: the cross-worker checks read it right away
 
 
 class Workers:
@@ -218,8 +223,10 @@ async def test_keyboards_are_upserted_not_overwritten_and_old_ones_pruned(db_url
         await one.update_callback_data(([(a, now - 2, {"b" * 32: PendingPress("p1", "confirm")})], {}))
         await two.update_callback_data(([(b, now - 1, {"d" * 32: JoinPress(3)})], {}))
         loaded = await DatabasePersistence(engine, callback_types=CALLBACK_TYPES).get_callback_data()
-        assert loaded == ([(a, now - 2, {"b" * 32: PendingPress("p1", "confirm")}),
-                           (b, now - 1, {"d" * 32: JoinPress(3)})], {})
+        assert loaded == (
+            [(a, now - 2, {"b" * 32: PendingPress("p1", "confirm")}), (b, now - 1, {"d" * 32: JoinPress(3)})],
+            {},
+        )
         assert await one.load_keyboard(b) == (b, now - 1, {"d" * 32: JoinPress(3)})
         assert await one.load_keyboard("e" * 32) is None
         # A keyboard unused for longer than keep_seconds goes at the next hourly prune.
@@ -317,9 +324,13 @@ def test_a_database_of_0001_and_the_old_self_made_job_table_upgrades(db_url: str
         _alembic(engine, "downgrade", "0001")
         assert not inspect(engine).has_table("scheduled_jobs")
         # What bot/jobs/store.py used to create by itself before migration 0002 existed.
-        old = SATable("scheduled_jobs", MetaData(), Column("id", Unicode(191), primary_key=True),
-                      Column("next_run_time", Float(25), index=True),
-                      Column("job_state", Text, nullable=False))
+        old = SATable(
+            "scheduled_jobs",
+            MetaData(),
+            Column("id", Unicode(191), primary_key=True),
+            Column("next_run_time", Float(25), index=True),
+            Column("job_state", Text, nullable=False),
+        )
         old.create(engine)
         with engine.begin() as conn:
             conn.execute(old.insert().values(id="weekly:1", next_run_time=5.0, job_state="{}"))

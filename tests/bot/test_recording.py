@@ -41,7 +41,8 @@ async def test_preview_lists_items_payments_and_next_dealer_first(seated_table: 
     assert turn.text == (
         "📝 预览 · 第 1 局\n南 Bob 自摸 · 40 花\n  清一色 10\n  七对 15\n  底 5\n  硬花 10\n"
         "输赢：南 +120 · 东 −40 · 西 −40 · 北 −40\n下局庄 南（连庄 0）\n"
-        "入座玩家点 [确认] 记入；2 分钟内不确认就作废。")
+        "入座玩家点 [确认] 记入；2 分钟内不确认就作废。"
+    )
     assert hands(seated_table) == []
 
 
@@ -86,15 +87,19 @@ async def test_a_win_below_the_threshold_is_refused_with_its_reason(seated_table
     assert hands(seated_table) == []
 
 
-@pytest.mark.parametrize(("entry", "expected"), [
-    ("/hu 南 自摸 111222333444555p", "111222333444555p"),  # 15 tiles
-    ("/hu 南 自摸 99999p1122334455m", "9p"),  # a fifth 9p
-    ("/hu 张三 自摸 5花", "张三"),  # not seated
-    ("/hu 南 5花", "自摸"),  # how is missing
-    ("/hu", None),  # starts the button flow instead
-])
-async def test_malformed_entries_say_what_is_wrong_and_record_nothing(seated_table: Table, entry: str,
-                                                                      expected: str | None) -> None:
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ("/hu 南 自摸 111222333444555p", "111222333444555p"),  # 15 tiles
+        ("/hu 南 自摸 99999p1122334455m", "9p"),  # a fifth 9p
+        ("/hu 张三 自摸 5花", "张三"),  # not seated
+        ("/hu 南 5花", "自摸"),  # how is missing
+        ("/hu", None),  # starts the button flow instead
+    ],
+)
+async def test_malformed_entries_say_what_is_wrong_and_record_nothing(
+    seated_table: Table, entry: str, expected: str | None
+) -> None:
     turn = await seated_table.say("bob", entry)
     if expected is None:
         assert turn.sent[0].text == "谁和了？"
@@ -139,8 +144,9 @@ async def test_confirm_pressed_twice_commits_once(seated_table: Table) -> None:
     assert len(hands(seated_table)) == 1
 
 
-async def test_redelivered_update_records_once_even_after_a_restart(seated_table: Table, bot_settings: Any,
-                                                                    transport: Any) -> None:
+async def test_redelivered_update_records_once_even_after_a_restart(
+    seated_table: Table, bot_settings: Any, transport: Any
+) -> None:
     from bot.app import build_application
 
     await seated_table.say("ann", "/rules instant on")
@@ -362,8 +368,10 @@ async def test_an_edited_command_records_nothing(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules instant on")
     update = seated_table.state.message(seated_table.chat_id, "bob", "/hu 南 自摸 5花 清一色")
     await deliver(seated_table.app, update)
-    edited = {"update_id": update["update_id"] + 1000,
-              "edited_message": {**update["message"], "edit_date": update["message"]["date"] + 5}}
+    edited = {
+        "update_id": update["update_id"] + 1000,
+        "edited_message": {**update["message"], "edit_date": update["message"]["date"] + 5},
+    }
     await deliver(seated_table.app, edited)
     assert len(hands(seated_table)) == 1
 
@@ -379,11 +387,13 @@ async def test_guests_are_named_by_their_seated_names(table: Table) -> None:
     assert "调账：西 小李 付给 南 老王 5" in preview.text
 
 
-async def test_the_card_does_not_reread_the_ledger_for_each_new_hand(seated_table: Table,
-                                                                   monkeypatch: Any) -> None:
+async def test_the_card_does_not_reread_the_ledger_for_each_new_hand(
+    seated_table: Table, monkeypatch: Any
+) -> None:
     service = ledger(seated_table)
     reads: list[int] = []
     original = service.ledger
+
     def counted(session_id: int) -> Any:
         reads.append(session_id)
         return original(session_id)

@@ -20,8 +20,12 @@ def current(table: Table) -> Any:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_option_and_choice_has_a_name_and_words_in_every_language(lang: str) -> None:
     messages = catalog(lang)
-    wanted = {f"option.{spec.id}.{part}" for rules in RULESETS for spec in option_specs(rules)
-              for part in ("name", *(value_key(choice) for choice in spec.choices))}
+    wanted = {
+        f"option.{spec.id}.{part}"
+        for rules in RULESETS
+        for spec in option_specs(rules)
+        for part in ("name", *(value_key(choice) for choice in spec.choices))
+    }
     wanted |= {"option.instant.name", "option.timeout.name"}
     assert sorted(wanted - set(messages)) == []
     words = [messages[key] for key in wanted]
@@ -47,9 +51,15 @@ async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_t
         "点按钮修改：",
     ]
     assert message.buttons == (
-        "大小门清 → 大门清另加小门清（10+5）", "七对 → 10 花，硬花不翻倍", "大吊车 → 不加花，结算翻倍",
-        "起胡门槛 → 自摸 2 张硬花，放冲 3 张", "起胡计花 → 杠、风刻等软花也计", "豹子遇滴零 → 翻两次（×4）",
-        "荒庄后坐庄 → 原庄连庄", "扩展番型 → 启用一条龙、三风刻、四喜、豪华七对等", "即时记账 → 开",
+        "大小门清 → 大门清另加小门清（10+5）",
+        "七对 → 10 花，硬花不翻倍",
+        "大吊车 → 不加花，结算翻倍",
+        "起胡门槛 → 自摸 2 张硬花，放冲 3 张",
+        "起胡计花 → 杠、风刻等软花也计",
+        "豹子遇滴零 → 翻两次（×4）",
+        "荒庄后坐庄 → 原庄连庄",
+        "扩展番型 → 启用一条龙、三风刻、四喜、豪华七对等",
+        "即时记账 → 开",
     )
     assert not any("_" in label or "true" in label for label in message.buttons)
 
@@ -157,11 +167,13 @@ async def test_unknown_option_and_bad_value(seated_table: Table) -> None:
     assert turn.text.startswith("没有“speed”这个选项。可以用：menqing_stack, qidui")
     assert "用法：/rules" in turn.text
     turn = await seated_table.say("ann", "/rules threshold 5/6")
-    assert turn.text == ("选项 起胡门槛 不能取“5/6”。可以取：3/4（自摸 3 张硬花，放冲 4 张）, "
-                         "2/3（自摸 2 张硬花，放冲 3 张）")
+    assert turn.text == (
+        "选项 起胡门槛 不能取“5/6”。可以取：3/4（自摸 3 张硬花，放冲 4 张）, 2/3（自摸 2 张硬花，放冲 3 张）"
+    )
     turn = await seated_table.say("ann", "/rules extended maybe")
-    assert turn.text == ("选项 扩展番型 不能取“maybe”。"
-                         "可以取：关（不用）, 开（启用一条龙、三风刻、四喜、豪华七对等）")
+    assert turn.text == (
+        "选项 扩展番型 不能取“maybe”。可以取：关（不用）, 开（启用一条龙、三风刻、四喜、豪华七对等）"
+    )
     turn = await seated_table.say("ann", "/rules instant maybe")
     assert turn.text == "选项 instant 不能取“maybe”。可以取：on, off"
     turn = await seated_table.say("ann", "/rules threshold 2/3 now")
@@ -172,8 +184,10 @@ async def test_unknown_option_and_bad_value(seated_table: Table) -> None:
 async def test_anhui_table_has_its_own_options(table: Table) -> None:
     await table.say("ann", "/newgame 宿州 2")
     turn = await table.say("ann", "/rules")
-    assert turn.text.startswith("规则：宿州麻将 · 底注 2\n一炮多响（multi_win）：每位胡家都赔\n"
-                                "胡牌方式（self_draw_only）：自摸、放冲都能胡\n")
+    assert turn.text.startswith(
+        "规则：宿州麻将 · 底注 2\n一炮多响（multi_win）：每位胡家都赔\n"
+        "胡牌方式（self_draw_only）：自摸、放冲都能胡\n"
+    )
     assert turn.sent[0].buttons[:2] == ("一炮多响 → 只赔放炮者下家起第一位胡家", "胡牌方式 → 只许自摸")
     turn = await table.say("ann", "/rules self_draw_only on")
     assert turn.text == "胡牌方式 已改为 只许自摸。"

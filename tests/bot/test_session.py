@@ -17,8 +17,9 @@ def session(table: Table) -> Any:
 
 async def test_newgame_posts_a_pinned_lobby_with_a_join_button(table: Table) -> None:
     turn = await table.say("ann", "/newgame 苏州 5")
-    assert turn.texts == ["🀄 新牌局：苏州麻将，底注 5\n东 （空）\n南 （空）\n西 （空）\n北 （空）\n"
-                          "点 [入座] 或发 /join 入座。"]
+    assert turn.texts == [
+        "🀄 新牌局：苏州麻将，底注 5\n东 （空）\n南 （空）\n西 （空）\n北 （空）\n点 [入座] 或发 /join 入座。"
+    ]
     assert turn.sent[0].buttons == ("入座",)
     assert table.pins() == [turn.sent[0].message_id]
     current = session(table)
@@ -180,10 +181,17 @@ async def test_end_posts_the_summary_and_closes_the_card(seated_table: Table) ->
 async def test_commands_in_a_private_chat_point_to_the_group(table: Table) -> None:
     from bot.console.driver import deliver
 
-    update = {"update_id": 99999, "message": {
-        "message_id": 1, "date": 0, "chat": {"id": PLAYERS["ann"], "type": "private", "first_name": "Ann"},
-        "from": {"id": PLAYERS["ann"], "is_bot": False, "first_name": "Ann"}, "text": "/newgame",
-        "entities": [{"type": "bot_command", "offset": 0, "length": 8}]}}
+    update = {
+        "update_id": 99999,
+        "message": {
+            "message_id": 1,
+            "date": 0,
+            "chat": {"id": PLAYERS["ann"], "type": "private", "first_name": "Ann"},
+            "from": {"id": PLAYERS["ann"], "is_bot": False, "first_name": "Ann"},
+            "text": "/newgame",
+            "entities": [{"type": "bot_command", "offset": 0, "length": 8}],
+        },
+    }
     await deliver(table.app, update)
     sent = [c for c in table.calls("sendMessage") if c.params.get("chat_id") == PLAYERS["ann"]]
     assert sent and sent[-1].params["text"] == "请在群里使用这个命令。"

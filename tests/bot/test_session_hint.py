@@ -47,10 +47,13 @@ async def test_a_hint_that_no_longer_parses_falls_back_to_the_table(seated_table
     hints = seated_table.app.bot_data["session_hints"]
     # A remembered table where nobody is called "cat" any more (as after a rename the hint missed).
     stale = hints[seated_table.chat_id]
-    renamed = {seat: (p if p.username != "cat" else type(p)(p.id, p.chat_id, "Kitty", p.telegram_id, "kitty"))
-               for seat, p in stale.seats.items()}
-    hints[seated_table.chat_id] = type(stale)(**{**{f: getattr(stale, f) for f in stale.__slots__},
-                                                 "seats": renamed})
+    renamed = {
+        seat: (p if p.username != "cat" else type(p)(p.id, p.chat_id, "Kitty", p.telegram_id, "kitty"))
+        for seat, p in stale.seats.items()
+    }
+    hints[seated_table.chat_id] = type(stale)(
+        **{**{f: getattr(stale, f) for f in stale.__slots__}, "seats": renamed}
+    )
     turn = await seated_table.say("ann", "/hu @cat 冲 东 5花 清一色")
     assert turn.texts[0].startswith("第2局 西 冲 东"), turn.texts
     assert len(current_hands(seated_table)) == 2

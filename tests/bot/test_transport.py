@@ -24,8 +24,12 @@ AppT = tuple[Application, InProcessBotAPI]
 
 async def lobby(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     keyboard = InlineKeyboardMarkup(
-        [[InlineKeyboardButton("加入", callback_data=("join", 1)),
-          InlineKeyboardButton("取消", callback_data="x")]]
+        [
+            [
+                InlineKeyboardButton("加入", callback_data=("join", 1)),
+                InlineKeyboardButton("取消", callback_data="x"),
+            ]
+        ]
     )
     assert update.effective_message is not None
     await update.effective_message.reply_text(
@@ -271,7 +275,8 @@ def test_incoming_entities_use_utf16_offsets() -> None:
     text = "🀄 /hu@suzhou_mahjong_bot 南 冲 @bobby"
     entities = incoming_entities(text)
     assert [(e["type"], e["offset"], e["length"]) for e in entities] == [
-        ("bot_command", 3, 22), ("mention", 30, 6)
+        ("bot_command", 3, 22),
+        ("mention", 30, 6),
     ]
 
 
@@ -286,7 +291,9 @@ def test_visible_text_follows_telegram_parsers() -> None:
 
 def test_decode_params_keeps_text_fields_as_strings() -> None:
     assert decode_params({"chat_id": "-5", "text": "123", "reply_markup": '{"inline_keyboard": []}'}) == {
-        "chat_id": -5, "text": "123", "reply_markup": {"inline_keyboard": []}
+        "chat_id": -5,
+        "text": "123",
+        "reply_markup": {"inline_keyboard": []},
     }
 
 
@@ -338,8 +345,12 @@ async def test_harness_table_reads_turns_replies_edits_and_pins() -> None:
         await table.stop()
 
 
-def tiny_application(settings: object, *, request: InProcessBotAPI, get_updates_request: InProcessBotAPI,
-                     ) -> Application:
+def tiny_application(
+    settings: object,
+    *,
+    request: InProcessBotAPI,
+    get_updates_request: InProcessBotAPI,
+) -> Application:
     builder = ApplicationBuilder().token("123:TEST").request(request).get_updates_request(get_updates_request)
     application = builder.arbitrary_callback_data(True).build()
     for name, callback in {"newgame": lobby, "files": files, "roll": roll, "pin": pin}.items():

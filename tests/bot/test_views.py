@@ -53,8 +53,10 @@ async def play(table: Table) -> None:
 async def test_score_shows_the_session_and_all_time_totals(seated_table: Table) -> None:
     await play(seated_table)
     turn = await seated_table.say("eve", "/score")
-    assert turn.text == ("本局积分（苏州麻将，底注 1）：\n东 Ann −60\n南 Bob +130\n西 Cat −20\n北 Dan −50\n"
-                         "本群历史总分：\nBob +130\nCat −20\nDan −50\nAnn −60")
+    assert turn.text == (
+        "本局积分（苏州麻将，底注 1）：\n东 Ann −60\n南 Bob +130\n西 Cat −20\n北 Dan −50\n"
+        "本群历史总分：\nBob +130\nCat −20\nDan −50\nAnn −60"
+    )
 
 
 async def test_score_of_one_player(seated_table: Table) -> None:
@@ -104,8 +106,9 @@ async def test_history_and_stats_after_a_session(seated_table: Table, charts: li
     assert lines[1].startswith("1. ")
     assert "苏州麻将 · 2 局 · Bob +130 · Cat −20 · Dan −50 · Ann −60" in lines[1]
     turn = await seated_table.say("eve", "/stats bob")
-    assert turn.texts[0] == ("Bob 的统计：\n"
-                             "1 场 · 2 局 · 和 1 · 自摸 1 · 放冲 0 · 最大 40 花 · 最长连庄 0 · 净 +130")
+    assert turn.texts[0] == (
+        "Bob 的统计：\n1 场 · 2 局 · 和 1 · 自摸 1 · 放冲 0 · 最大 40 花 · 最长连庄 0 · 净 +130"
+    )
     _, caption = photo_of(turn)
     assert caption == "Bob 的历史累计得分"
     assert lines_of(charts[-1]) == {"Bob": (130,)}  # that player's line only
@@ -124,8 +127,9 @@ async def test_history_when_nothing_was_played(table: Table) -> None:
     assert turn.of("sendPhoto") == []
 
 
-async def test_no_chart_while_the_only_session_is_still_open(seated_table: Table,
-                                                             charts: list[ChartData]) -> None:
+async def test_no_chart_while_the_only_session_is_still_open(
+    seated_table: Table, charts: list[ChartData]
+) -> None:
     await play(seated_table)
     turn = await seated_table.say("eve", "/history")
     assert "苏州麻将 · 2 局" in turn.text and [r.kind for r in turn.sent] == ["text"]
@@ -162,8 +166,9 @@ async def test_history_chart_in_english(seated_table: Table) -> None:
     assert photo_of(turn)[1] == "All-time running totals of this group"
 
 
-async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(seated_table: Table,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(
+    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
 
@@ -176,8 +181,9 @@ async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(seated_table: 
     assert turn.of("sendPhoto") == []
 
 
-async def test_the_chart_is_drawn_off_the_event_loop(seated_table: Table,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_chart_is_drawn_off_the_event_loop(
+    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
     release = threading.Event()

@@ -56,10 +56,17 @@ class _QuietHTTPServer(ThreadingHTTPServer):
 def call_json(call: Call) -> JSON:
     """A recorded call as the control API shows it (uploads as name, size and MIME type)."""
     return {
-        "index": call.index, "method": call.method, "params": call.params, "status": call.status,
-        "result": call.result, "description": call.description, "at": call.at,
-        "files": {k: {"filename": f.filename, "size": f.size, "mime_type": f.mime_type}
-                  for k, f in call.files.items()},
+        "index": call.index,
+        "method": call.method,
+        "params": call.params,
+        "status": call.status,
+        "result": call.result,
+        "description": call.description,
+        "at": call.at,
+        "files": {
+            k: {"filename": f.filename, "size": f.size, "mime_type": f.mime_type}
+            for k, f in call.files.items()
+        },
     }
 
 
@@ -80,8 +87,9 @@ class BotAPIServer:
         self.token = token
         self.httpd = _QuietHTTPServer(("127.0.0.1", port), self._handler_class())
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), name="bot-api-server",
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, args=(0.05,), name="bot-api-server", daemon=True
+        )
         self._stopping = threading.Event()
         self.pusher = threading.Thread(target=self._push_webhook, name="bot-api-webhook", daemon=True)
         self.webhook_deliveries: list[tuple[int, int]] = []  # (update_id, HTTP status of the bot's answer)
@@ -200,20 +208,29 @@ class BotAPIServer:
         try:
             if action == "group":
                 chat_id = state.add_group(
-                    data.get("chat_id"), data.get("title", "麻将桌"), admins=data.get("admins", ()),
-                    creator=data.get("creator"), can_pin=data.get("can_pin", True),
+                    data.get("chat_id"),
+                    data.get("title", "麻将桌"),
+                    admins=data.get("admins", ()),
+                    creator=data.get("creator"),
+                    can_pin=data.get("can_pin", True),
                 )
                 return 200, {"chat_id": chat_id}
             if action == "user":
                 return 200, {"user": state.add_user(data["name"], user_id=data.get("user_id"))}
             if action == "message":
-                update = state.message(int(data["chat_id"]), data["user"], data["text"],
-                                       reply_to=data.get("reply_to"), enqueue=True)
+                update = state.message(
+                    int(data["chat_id"]),
+                    data["user"],
+                    data["text"],
+                    reply_to=data.get("reply_to"),
+                    enqueue=True,
+                )
                 return 200, {"update": update}
             if action == "press":
                 button = data["label"] if "label" in data else int(data["index"])
-                update = state.press(int(data["chat_id"]), data["user"], data.get("message_id"), button,
-                                     enqueue=True)
+                update = state.press(
+                    int(data["chat_id"]), data["user"], data.get("message_id"), button, enqueue=True
+                )
                 return 200, {"update": update}
             if action == "dice":
                 state.force_dice(*[int(v) for v in data["values"]])
@@ -225,8 +242,11 @@ class BotAPIServer:
                 return 200, {"calls": calls, "next": since + len(calls)}
             if action == "status":
                 with state.lock:
-                    return 200, {"calls": len(state.calls), "polls_started": state.polls_started,
-                                 "pending_updates": len(state.pending)}
+                    return 200, {
+                        "calls": len(state.calls),
+                        "polls_started": state.polls_started,
+                        "pending_updates": len(state.pending),
+                    }
             if action == "messages":
                 return 200, {"messages": state.bot_messages(int(data["chat_id"]))}
             if action == "pinned":
@@ -266,8 +286,9 @@ class ControlClient:
         return dict(self._post("message", chat_id=self.chat_id, user=user, text=text)["update"])
 
     def press(self, user: str, label: str, message_id: int | None = None) -> JSON:
-        return dict(self._post("press", chat_id=self.chat_id, user=user, label=label,
-                               message_id=message_id)["update"])
+        return dict(
+            self._post("press", chat_id=self.chat_id, user=user, label=label, message_id=message_id)["update"]
+        )
 
     def calls(self, since: int = 0) -> list[JSON]:
         response = self.http.get("/control/calls", params={"since": since})
@@ -304,6 +325,7 @@ class ControlClient:
     def wait_sent(self, *contains: str, button: str | None = None, timeout: float = 30) -> JSON:
         """The next message the bot sends or edits whose text contains every one of `contains` (and that
         has a button whose label contains `button`)."""
+
         def match(call: JSON) -> bool:
             result = call["result"]
             if call["status"] != 200 or not isinstance(result, dict) or "message_id" not in result:

@@ -47,8 +47,9 @@ class BotProcess:
         }
         with self.log.open("ab") as log:
             # cwd is the temp dir, so a developer's .env in the repository is not read.
-            self.process = subprocess.Popen([sys.executable, "-m", "bot"], cwd=self.workdir, env=env,
-                                            stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bot"], cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
 
     def kill(self) -> None:
         assert self.process is not None
@@ -189,7 +190,8 @@ def test_four_players_play_through_a_kill_and_restart(
     # message id is in the database (bot.persistence), saved right after the card was posted.
     assert pinned["message_id"] == card_before["message_id"], (
         f"after the restart the bot pinned a second ledger card (#{pinned['message_id']}) "
-        f"instead of editing #{card_before['message_id']}")
+        f"instead of editing #{card_before['message_id']}"
+    )
 
 
 def free_port() -> int:
@@ -205,13 +207,21 @@ def test_webhook_mode_takes_updates_with_the_secret_and_refuses_without(
     server, control, polling_bot = world
     port = free_port()
     hook = f"http://127.0.0.1:{port}/hook"
-    bot = BotProcess(server, polling_bot.workdir, MODE="webhook", WEBHOOK_URL=hook,
-                     WEBHOOK_LISTEN="127.0.0.1", WEBHOOK_PORT=str(port), WEBHOOK_SECRET="s3cret-Token_1")
+    bot = BotProcess(
+        server,
+        polling_bot.workdir,
+        MODE="webhook",
+        WEBHOOK_URL=hook,
+        WEBHOOK_LISTEN="127.0.0.1",
+        WEBHOOK_PORT=str(port),
+        WEBHOOK_SECRET="s3cret-Token_1",
+    )
     bot.start()
     try:
         try:
-            control.wait_for(lambda c: c["method"] == "setWebhook" and c["status"] == 200, timeout=90,
-                             what="setWebhook")
+            control.wait_for(
+                lambda c: c["method"] == "setWebhook" and c["status"] == 200, timeout=90, what="setWebhook"
+            )
         except AssertionError as exc:
             raise AssertionError(f"{exc}; bot output:\n{bot.output()[-3000:]}") from None
         setup = control.calls()[-1]
@@ -228,8 +238,16 @@ def test_webhook_mode_takes_updates_with_the_secret_and_refuses_without(
         assert all(status == 200 for _, status in server.webhook_deliveries), server.webhook_deliveries
         # Anyone else posting to the webhook without Telegram's secret header is turned away.
         ann = {"id": 2001, "is_bot": False, "first_name": "Ann"}
-        forged = {"update_id": 999999, "message": {"message_id": 1, "date": 0, "text": "/end", "from": ann,
-                                                   "chat": {"id": CHAT, "type": "supergroup"}}}
+        forged = {
+            "update_id": 999999,
+            "message": {
+                "message_id": 1,
+                "date": 0,
+                "text": "/end",
+                "from": ann,
+                "chat": {"id": CHAT, "type": "supergroup"},
+            },
+        }
         assert httpx.post(hook, json=forged, timeout=10).status_code == 403
         wrong = httpx.post(hook, json=forged, headers={"X-Telegram-Bot-Api-Secret-Token": "nope"}, timeout=10)
         assert wrong.status_code == 403

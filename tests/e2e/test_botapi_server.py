@@ -28,8 +28,9 @@ async def lobby(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert update.effective_message is not None and update.effective_chat is not None
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("✅ 确认", callback_data={"hand": 1})]])
     await update.effective_message.reply_text("预览 第1局", reply_markup=keyboard)
-    await context.bot.send_document(update.effective_chat.id, io.BytesIO("局,东\n1,+30\n".encode()),
-                                    filename="账本.csv")
+    await context.bot.send_document(
+        update.effective_chat.id, io.BytesIO("局,东\n1,+30\n".encode()), filename="账本.csv"
+    )
 
 
 async def confirmed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -106,9 +107,11 @@ def test_parse_body_reads_json_form_and_multipart() -> None:
     as_json = parse_body("application/json", b'{"chat_id": -5, "text": "x"}')
     assert as_json == ({"chat_id": -5, "text": "x"}, {})
     assert parse_body("application/x-www-form-urlencoded", b"text=%E5%8D%97") == ({"text": "南"}, {})
-    body = (b"--XX\r\nContent-Disposition: form-data; name=\"chat_id\"\r\n\r\n-5\r\n"
-            b"--XX\r\nContent-Disposition: form-data; name=\"document\"; filename=\"a.csv\"\r\n"
-            b"Content-Type: text/csv\r\n\r\nE,S\n1,2\n\r\n--XX--\r\n")
+    body = (
+        b'--XX\r\nContent-Disposition: form-data; name="chat_id"\r\n\r\n-5\r\n'
+        b'--XX\r\nContent-Disposition: form-data; name="document"; filename="a.csv"\r\n'
+        b"Content-Type: text/csv\r\n\r\nE,S\n1,2\n\r\n--XX--\r\n"
+    )
     params, files = parse_body("multipart/form-data; boundary=XX", body)
     assert params == {"chat_id": "-5"}
     assert files["document"].filename == "a.csv" and files["document"].content == b"E,S\n1,2\n"

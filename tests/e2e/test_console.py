@@ -19,22 +19,37 @@ def run_console(workdir: Path, script: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DATABASE_", "WEB"))}
     env["DATA_DIR"] = str(workdir / "data")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-m", "bot"], input=script, capture_output=True, text=True,
-                          cwd=workdir, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=workdir,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_piped_console_plays_a_hand_and_keeps_the_ledger(tmp_path: Path) -> None:
-    script = "\n".join([
-        "ann: /help",
-        "ann: /newgame 苏州 2",
-        "ann: /join", "bob: [入座]", "cat: /join", "dan: /join",
-        "ann: /dealer 东",
-        "ann: /hu 南 自摸 5花",
-        "bob: [确认]",
-        "ann: /hu 15 tiles 111222333444555m",
-        "ann: /score",
-        "ann: /end",
-    ]) + "\n"
+    script = (
+        "\n".join(
+            [
+                "ann: /help",
+                "ann: /newgame 苏州 2",
+                "ann: /join",
+                "bob: [入座]",
+                "cat: /join",
+                "dan: /join",
+                "ann: /dealer 东",
+                "ann: /hu 南 自摸 5花",
+                "bob: [确认]",
+                "ann: /hu 15 tiles 111222333444555m",
+                "ann: /score",
+                "ann: /end",
+            ]
+        )
+        + "\n"
+    )
     done = run_console(tmp_path, script)
     assert done.returncode == 0, done.stderr[-3000:]
     out = done.stdout

@@ -18,12 +18,29 @@ def flags(**on: Any) -> dict[str, Any]:
     """The §3 flags object with the given ones set."""
     unknown = set(on) - set(FLAG_KEYS)
     assert not unknown, unknown
-    return {"after_kong": False, "after_flower": False, "kong_fed_by": None, "last_tile": False,
-            "heavenly": False, "earthly": False, "shangpai": False, **on}
+    return {
+        "after_kong": False,
+        "after_flower": False,
+        "kong_fed_by": None,
+        "last_tile": False,
+        "heavenly": False,
+        "earthly": False,
+        "shangpai": False,
+        **on,
+    }
 
 
-def win(winner: str, how: str = "self_draw", *, hard: int = 0, soft: int = 0, patterns: tuple[str, ...] = (),
-        hand: dict[str, Any] | None = None, wild: str | None = None, **flag_values: Any) -> dict[str, Any]:
+def win(
+    winner: str,
+    how: str = "self_draw",
+    *,
+    hard: int = 0,
+    soft: int = 0,
+    patterns: tuple[str, ...] = (),
+    hand: dict[str, Any] | None = None,
+    wild: str | None = None,
+    **flag_values: Any,
+) -> dict[str, Any]:
     """One expected win: the declared form unless `hand` is given."""
     result: dict[str, Any] = {"winner": winner, "type": how}
     if hand is not None:
@@ -40,8 +57,13 @@ def entry(*wins: dict[str, Any], discarder: str | None = None) -> dict[str, Any]
     return {"event": "win", "discarder": discarder, "escaper": None, "wins": list(wins)}
 
 
-def hand(concealed: str, winning_tile: str | None, *melds: dict[str, Any],
-         flowers: tuple[str, ...] = ()) -> dict[str, Any]:
+def hand(
+    concealed: str, winning_tile: str | None, *melds: dict[str, Any], flowers: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """The expected §3 hand object."""
-    return {"concealed": concealed, "winning_tile": winning_tile, "melds": list(melds),
-            "flowers": list(flowers)}
+    return {
+        "concealed": concealed,
+        "winning_tile": winning_tile,
+        "melds": list(melds),
+        "flowers": list(flowers),
+    }

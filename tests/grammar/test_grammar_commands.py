@@ -22,18 +22,22 @@ ESCAPE_N = {"event": "escape", "discarder": None, "escaper": "N", "wins": []}
 DRAW = {"event": "draw", "discarder": None, "escaper": None, "wins": []}
 
 
-@pytest.mark.parametrize("typed", ["北", "N", "@dan", "阿丹", "北 逃跑", "逃跑 北", "@DAN escaped",
-                                   "/escape 北"])
+@pytest.mark.parametrize(
+    "typed", ["北", "N", "@dan", "阿丹", "北 逃跑", "逃跑 北", "@DAN escaped", "/escape 北"]
+)
 def test_escape(typed: str) -> None:
     assert parse_escape(typed, resolve) == ESCAPE_N
 
 
-@pytest.mark.parametrize(("typed", "code", "token"), [
-    ("", "missing_player", ""),
-    ("逃跑", "missing_player", ""),
-    ("小王", "unknown_player", "小王"),
-    ("北 南", "extra_words", "南"),
-])
+@pytest.mark.parametrize(
+    ("typed", "code", "token"),
+    [
+        ("", "missing_player", ""),
+        ("逃跑", "missing_player", ""),
+        ("小王", "unknown_player", "小王"),
+        ("北 南", "extra_words", "南"),
+    ],
+)
 def test_escape_errors(typed: str, code: str, token: str) -> None:
     with pytest.raises(GrammarError) as info:
         parse_escape(typed, resolve)
@@ -53,17 +57,21 @@ def test_draw_takes_no_player() -> None:
 
 # ---- /adjust -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("typed", "expected"), [
-    ("东 西 50 夜宵", Adjustment("E", "W", 50, "夜宵")),
-    ("东 西 50", Adjustment("E", "W", 50, "")),
-    ("@ann @bob 20 上局算错了，补给他", Adjustment("E", "S", 20, "上局算错了，补给他")),
-    ("东 给 西 50 奶茶", Adjustment("E", "W", 50, "奶茶")),
-    ("东 → 西 ¥30", Adjustment("E", "W", 30, "")),
-    ("东 西 50元 taxi home", Adjustment("E", "W", 50, "taxi home")),
-    ("东 西 五十块", Adjustment("E", "W", 50, "")),
-    ("东，西，50，夜宵", Adjustment("E", "W", 50, "夜宵")),
-    ("/adjust 北 南 +5", Adjustment("N", "S", 5, "")),
-])
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("东 西 50 夜宵", Adjustment("E", "W", 50, "夜宵")),
+        ("东 西 50", Adjustment("E", "W", 50, "")),
+        ("@ann @bob 20 上局算错了，补给他", Adjustment("E", "S", 20, "上局算错了，补给他")),
+        ("东 给 西 50 奶茶", Adjustment("E", "W", 50, "奶茶")),
+        ("东 → 西 ¥30", Adjustment("E", "W", 30, "")),
+        ("东 西 50元 taxi home", Adjustment("E", "W", 50, "taxi home")),
+        ("东 西 五十块", Adjustment("E", "W", 50, "")),
+        ("东，西，50，夜宵", Adjustment("E", "W", 50, "夜宵")),
+        ("/adjust 北 南 +5", Adjustment("N", "S", 5, "")),
+    ],
+)
 def test_adjust(typed: str, expected: Adjustment) -> None:
     assert parse_adjust(typed, resolve) == expected
 
@@ -85,17 +93,20 @@ def test_adjust_returns_an_unknown_name_as_typed_unless_strict() -> None:
     assert (info.value.code, info.value.params["token"]) == ("unknown_player", "@carol")
 
 
-@pytest.mark.parametrize(("typed", "code", "token"), [
-    ("东 西", "missing_amount", "西"),
-    ("", "missing_amount", ""),
-    ("东 西 0", "bad_amount", "0"),
-    ("东 西 -5", "bad_amount", "-5"),
-    ("东 西 5.5", "bad_amount", "5.5"),
-    ("东 西 很多", "bad_amount", "很多"),
-    ("东 东 50", "same_player", "东"),
-    ("@ann 东 50", "same_player", "东"),
-    ("东 5 西", "unknown_player", "5"),
-])
+@pytest.mark.parametrize(
+    ("typed", "code", "token"),
+    [
+        ("东 西", "missing_amount", "西"),
+        ("", "missing_amount", ""),
+        ("东 西 0", "bad_amount", "0"),
+        ("东 西 -5", "bad_amount", "-5"),
+        ("东 西 5.5", "bad_amount", "5.5"),
+        ("东 西 很多", "bad_amount", "很多"),
+        ("东 东 50", "same_player", "东"),
+        ("@ann 东 50", "same_player", "东"),
+        ("东 5 西", "unknown_player", "5"),
+    ],
+)
 def test_adjust_errors(typed: str, code: str, token: str) -> None:
     with pytest.raises(GrammarError) as info:
         parse_adjust(typed, resolve)
@@ -111,39 +122,49 @@ def test_an_empty_seat_word_is_never_a_guest_name() -> None:
 
 # ---- /edit -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("typed", "expected"), [
-    ("3 南 自摸 5花", (3, "南 自摸 5花")),
-    ("#3 南 自摸 5花", (3, "南 自摸 5花")),
-    ("第3局 南 自摸 5花", (3, "南 自摸 5花")),
-    ("第十二局 荒庄", (12, "荒庄")),
-    ("/edit 7 东 冲 北 8花", (7, "东 冲 北 8花")),
-    ("7，东 冲 北", (7, "东 冲 北")),
-])
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("3 南 自摸 5花", (3, "南 自摸 5花")),
+        ("#3 南 自摸 5花", (3, "南 自摸 5花")),
+        ("第3局 南 自摸 5花", (3, "南 自摸 5花")),
+        ("第十二局 荒庄", (12, "荒庄")),
+        ("/edit 7 东 冲 北 8花", (7, "东 冲 北 8花")),
+        ("7，东 冲 北", (7, "东 冲 北")),
+    ],
+)
 def test_edit(typed: str, expected: tuple[int, str]) -> None:
     assert parse_edit(typed) == expected
 
 
-@pytest.mark.parametrize(("typed", "code", "token"), [
-    ("", "bad_hand_number", ""),
-    ("南 自摸", "bad_hand_number", "南"),
-    ("0 南 自摸", "bad_hand_number", "0"),
-    ("3", "missing_entry", "3"),
-])
+@pytest.mark.parametrize(
+    ("typed", "code", "token"),
+    [
+        ("", "bad_hand_number", ""),
+        ("南 自摸", "bad_hand_number", "南"),
+        ("0 南 自摸", "bad_hand_number", "0"),
+        ("3", "missing_entry", "3"),
+    ],
+)
 def test_edit_errors(typed: str, code: str, token: str) -> None:
     with pytest.raises(GrammarError) as info:
         parse_edit(typed)
     assert (info.value.code, info.value.params["token"]) == (code, token)
 
 
-@pytest.mark.parametrize(("typed", "expected"), [
-    ("南 自摸 5花", entry(win("S", hard=5))),
-    ("hu 南 自摸 5花", entry(win("S", hard=5))),
-    ("/hu 南 自摸 5花", entry(win("S", hard=5))),
-    ("荒庄", DRAW),
-    ("draw", DRAW),
-    ("北 逃跑", ESCAPE_N),
-    ("escape @dan", ESCAPE_N),
-])
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("南 自摸 5花", entry(win("S", hard=5))),
+        ("hu 南 自摸 5花", entry(win("S", hard=5))),
+        ("/hu 南 自摸 5花", entry(win("S", hard=5))),
+        ("荒庄", DRAW),
+        ("draw", DRAW),
+        ("北 逃跑", ESCAPE_N),
+        ("escape @dan", ESCAPE_N),
+    ],
+)
 def test_an_edited_entry_may_be_any_event(typed: str, expected: dict[str, object]) -> None:
     number, rest = parse_edit(f"4 {typed}")
     assert number == 4
@@ -152,15 +173,32 @@ def test_an_edited_entry_may_be_any_event(typed: str, expected: dict[str, object
 
 # ---- the resolver ------------------------------------------------------------------------------------
 
+
 def test_resolver_seat_words_only_for_occupied_seats() -> None:
     two = make_resolver({"E": ["@ann"], "S": ["Bob"]})
     assert [two(w) for w in ("E", "e", "东", "東", "east", "南家", "W", "西", "N")] == [
-        "E", "E", "E", "E", "E", "S", None, None, None]
+        "E",
+        "E",
+        "E",
+        "E",
+        "E",
+        "S",
+        None,
+        None,
+        None,
+    ]
 
 
 def test_resolver_names_ignore_case_and_at() -> None:
     assert [resolve(w) for w in ("@ann", "ANN", "Ann", "@Bob Chen", "bob chen", "老王", "小王")] == [
-        "E", "E", "E", "S", "S", "W", None]
+        "E",
+        "E",
+        "E",
+        "S",
+        "S",
+        "W",
+        None,
+    ]
 
 
 def test_resolver_seated_names_win_over_guests_with_the_same_name() -> None:

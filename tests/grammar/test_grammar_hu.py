@@ -12,28 +12,38 @@ from bot.grammar import parse_hu
 
 def test_product_quick_form() -> None:
     assert parse_hu("南 自摸 5花 清一色 七对", resolve) == entry(
-        win("S", hard=5, patterns=("qingyise", "qidui")))
+        win("S", hard=5, patterns=("qingyise", "qidui"))
+    )
 
 
 def test_product_tile_form() -> None:
     assert parse_hu("@ann zimo 11223355778899p 中发春梅百搭", resolve) == entry(
-        win("E", hand=hand("11223355778899p", "9p", flowers=("中", "发", "春", "梅", "百搭"))))
+        win("E", hand=hand("11223355778899p", "9p", flowers=("中", "发", "春", "梅", "百搭")))
+    )
 
 
 def test_product_several_winners_on_one_discard() -> None:
     assert parse_hu("东 8花 西 清一色 冲 北", resolve) == entry(
-        win("E", "discard", hard=8), win("W", "discard", patterns=("qingyise",)), discarder="N")
+        win("E", "discard", hard=8), win("W", "discard", patterns=("qingyise",)), discarder="N"
+    )
 
 
 def test_product_melds_in_brackets() -> None:
     typed = "南 冲 西 123m456m9p+9p [555p] (7777s) 中春菊"
     assert parse_hu(typed, resolve) == entry(
-        win("S", "discard", hand=hand(
-            "123456m99p", "9p",
-            {"type": "pung", "tiles": "555p", "exposed": True},
-            {"type": "kong", "tiles": "7777s", "exposed": False},
-            flowers=("中", "春", "菊"))),
-        discarder="W")
+        win(
+            "S",
+            "discard",
+            hand=hand(
+                "123456m99p",
+                "9p",
+                {"type": "pung", "tiles": "555p", "exposed": True},
+                {"type": "kong", "tiles": "7777s", "exposed": False},
+                flowers=("中", "春", "菊"),
+            ),
+        ),
+        discarder="W",
+    )
 
 
 def test_the_whole_message_with_the_command_is_accepted() -> None:
@@ -42,13 +52,15 @@ def test_the_whole_message_with_the_command_is_accepted() -> None:
 
 # ---- ways to win -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("how", ["自摸", "zimo", "ZiMo", "tsumo", "zm", "self draw", "自摸胡"])
 def test_self_draw_words(how: str) -> None:
     assert parse_hu(f"南 {how} 5花", resolve) == entry(win("S", hard=5))
 
 
-@pytest.mark.parametrize("how", ["冲", "沖", "pao", "点炮", "點炮", "放冲", "放铳", "放銃", "放炮",
-                                 "chong", "ron", "DP"])
+@pytest.mark.parametrize(
+    "how", ["冲", "沖", "pao", "点炮", "點炮", "放冲", "放铳", "放銃", "放炮", "chong", "ron", "DP"]
+)
 def test_discard_words(how: str) -> None:
     assert parse_hu(f"东 {how} 北 6花", resolve) == entry(win("E", "discard", hard=6), discarder="N")
 
@@ -66,22 +78,31 @@ def test_robbing_the_kong(how: str) -> None:
 
 def test_two_players_rob_the_same_kong() -> None:
     assert parse_hu("东 4花 西 5花 抢杠 南", resolve) == entry(
-        win("E", "rob_kong", hard=4), win("W", "rob_kong", hard=5), discarder="S")
+        win("E", "rob_kong", hard=4), win("W", "rob_kong", hard=5), discarder="S"
+    )
 
 
 @pytest.mark.parametrize("how", ["包", "包饺子", "包餃子", "bao", "bjz"])
 def test_bao_jiaozi_is_a_self_draw_after_a_kong_fed_by_one_player(how: str) -> None:
     assert parse_hu(f"东 {how} 北 3花", resolve) == entry(
-        win("E", "self_draw", hard=3, after_kong=True, kong_fed_by="N"))
+        win("E", "self_draw", hard=3, after_kong=True, kong_fed_by="N")
+    )
 
 
 def test_bao_jiaozi_with_the_tiles() -> None:
     assert parse_hu("东 包 北 123m456m9p+9p [555p] [7777s:直:N]", resolve) == entry(
-        win("E", hand=hand("123456m99p", "9p",
-                           {"type": "pung", "tiles": "555p", "exposed": True},
-                           {"type": "kong", "tiles": "7777s", "exposed": True, "kind": "direct",
-                            "from": "N"}),
-            after_kong=True, kong_fed_by="N"))
+        win(
+            "E",
+            hand=hand(
+                "123456m99p",
+                "9p",
+                {"type": "pung", "tiles": "555p", "exposed": True},
+                {"type": "kong", "tiles": "7777s", "exposed": True, "kind": "direct", "from": "N"},
+            ),
+            after_kong=True,
+            kong_fed_by="N",
+        )
+    )
 
 
 def test_the_how_may_come_first() -> None:
@@ -90,7 +111,8 @@ def test_the_how_may_come_first() -> None:
 
 def test_the_same_discard_named_twice_is_one_discard() -> None:
     assert parse_hu("东 冲 北 西 冲 北", resolve) == entry(
-        win("E", "discard"), win("W", "discard"), discarder="N")
+        win("E", "discard"), win("W", "discard"), discarder="N"
+    )
 
 
 def test_three_winners_on_one_discard_in_typed_order() -> None:
@@ -101,16 +123,35 @@ def test_three_winners_on_one_discard_in_typed_order() -> None:
 
 def test_details_after_the_discarder_belong_to_the_last_winner() -> None:
     assert parse_hu("东 8花 西 冲 北 清一色", resolve) == entry(
-        win("E", "discard", hard=8), win("W", "discard", patterns=("qingyise",)), discarder="N")
+        win("E", "discard", hard=8), win("W", "discard", patterns=("qingyise",)), discarder="N"
+    )
 
 
 # ---- players -----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("player", "seat"), [
-    ("东", "E"), ("東", "E"), ("E", "E"), ("e", "E"), ("@ann", "E"), ("@Ann", "E"), ("ann", "E"),
-    ("南", "S"), ("S", "S"), ("@bob", "S"), ("西", "W"), ("w", "W"), ("老王", "W"),
-    ("北", "N"), ("N", "N"), ("阿丹", "N"), ("@DAN", "N"),
-])
+
+@pytest.mark.parametrize(
+    ("player", "seat"),
+    [
+        ("东", "E"),
+        ("東", "E"),
+        ("E", "E"),
+        ("e", "E"),
+        ("@ann", "E"),
+        ("@Ann", "E"),
+        ("ann", "E"),
+        ("南", "S"),
+        ("S", "S"),
+        ("@bob", "S"),
+        ("西", "W"),
+        ("w", "W"),
+        ("老王", "W"),
+        ("北", "N"),
+        ("N", "N"),
+        ("阿丹", "N"),
+        ("@DAN", "N"),
+    ],
+)
 def test_players_by_seat_username_or_name(player: str, seat: str) -> None:
     other = "W" if seat != "W" else "E"
     other_word = {"W": "西", "E": "东"}[other]
@@ -120,12 +161,31 @@ def test_players_by_seat_username_or_name(player: str, seat: str) -> None:
 
 # ---- 花 counts ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("typed", "hard"), [
-    ("5花", 5), ("5 花", 5), ("5h", 5), ("5H", 5), ("hua5", 5), ("hua 5", 5), ("5hua", 5), ("花5", 5),
-    ("五花", 5), ("十二花", 12), ("二十花", 20), ("两花", 2), ("0花", 0), ("5个花", 5), ("7", 7),
-    ("5硬花", 5),
-    ("中发春", 3), ("百搭", 1), ("５花", 5),
-])
+
+@pytest.mark.parametrize(
+    ("typed", "hard"),
+    [
+        ("5花", 5),
+        ("5 花", 5),
+        ("5h", 5),
+        ("5H", 5),
+        ("hua5", 5),
+        ("hua 5", 5),
+        ("5hua", 5),
+        ("花5", 5),
+        ("五花", 5),
+        ("十二花", 12),
+        ("二十花", 20),
+        ("两花", 2),
+        ("0花", 0),
+        ("5个花", 5),
+        ("7", 7),
+        ("5硬花", 5),
+        ("中发春", 3),
+        ("百搭", 1),
+        ("５花", 5),
+    ],
+)
 def test_hua_count_forms(typed: str, hard: int) -> None:
     assert parse_hu(f"南 自摸 {typed}", resolve) == entry(win("S", hard=hard))
 
@@ -137,39 +197,55 @@ def test_soft_flowers(typed: str) -> None:
 
 # ---- patterns and flags ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("typed", "patterns"), [
-    ("清一色 七对", ("qingyise", "qidui")),
-    ("qys qd", ("qingyise", "qidui")),
-    ("QYS", ("qingyise",)),
-    ("full flush seven pairs", ("qingyise", "qidui")),
-    ("對對胡 混一色", ("duiduihu", "hunyise")),
-    ("碰碰胡", ("duiduihu",)),
-    ("大门清", ("da_menqing",)),
-    ("門清", ("xiao_menqing",)),
-    ("大吊车", ("dadiaoche",)),
-    ("ddc", ("dadiaoche",)),
-    ("清一色 清一色", ("qingyise",)),
-])
+
+@pytest.mark.parametrize(
+    ("typed", "patterns"),
+    [
+        ("清一色 七对", ("qingyise", "qidui")),
+        ("qys qd", ("qingyise", "qidui")),
+        ("QYS", ("qingyise",)),
+        ("full flush seven pairs", ("qingyise", "qidui")),
+        ("對對胡 混一色", ("duiduihu", "hunyise")),
+        ("碰碰胡", ("duiduihu",)),
+        ("大门清", ("da_menqing",)),
+        ("門清", ("xiao_menqing",)),
+        ("大吊车", ("dadiaoche",)),
+        ("ddc", ("dadiaoche",)),
+        ("清一色 清一色", ("qingyise",)),
+    ],
+)
 def test_pattern_words(typed: str, patterns: tuple[str, ...]) -> None:
     assert parse_hu(f"南 自摸 {typed}", resolve) == entry(win("S", patterns=patterns))
 
 
-@pytest.mark.parametrize(("typed", "pattern", "flag"), [
-    ("杠开", "gangkai", "after_kong"), ("槓開", "gangkai", "after_kong"),
-    ("杠上开花", "gangkai", "after_kong"), ("gangkai", "gangkai", "after_kong"),
-    ("花开", "huakai", "after_flower"), ("hk", "huakai", "after_flower"),
-    ("海底", "haidi", "last_tile"), ("海底捞月", "haidi", "last_tile"), ("haidi", "haidi", "last_tile"),
-    ("天胡", "tianhu", "heavenly"), ("天和", "tianhu", "heavenly"), ("地胡", "dihu", "earthly"),
-])
+@pytest.mark.parametrize(
+    ("typed", "pattern", "flag"),
+    [
+        ("杠开", "gangkai", "after_kong"),
+        ("槓開", "gangkai", "after_kong"),
+        ("杠上开花", "gangkai", "after_kong"),
+        ("gangkai", "gangkai", "after_kong"),
+        ("花开", "huakai", "after_flower"),
+        ("hk", "huakai", "after_flower"),
+        ("海底", "haidi", "last_tile"),
+        ("海底捞月", "haidi", "last_tile"),
+        ("haidi", "haidi", "last_tile"),
+        ("天胡", "tianhu", "heavenly"),
+        ("天和", "tianhu", "heavenly"),
+        ("地胡", "dihu", "earthly"),
+    ],
+)
 def test_how_the_win_happened_is_a_flag_and_in_the_quick_form_also_its_pattern(
-        typed: str, pattern: str, flag: str) -> None:
+    typed: str, pattern: str, flag: str
+) -> None:
     expected = entry(win("S", hard=5, patterns=(pattern,), **{flag: True}))
     assert parse_hu(f"南 自摸 5花 {typed}", resolve) == expected
 
 
 def test_shangpai_is_a_flag_only() -> None:
-    assert parse_hu("南 冲 北 3花 上牌", resolve) == entry(win("S", "discard", hard=3, shangpai=True),
-                                                        discarder="N")
+    assert parse_hu("南 冲 北 3花 上牌", resolve) == entry(
+        win("S", "discard", hard=3, shangpai=True), discarder="N"
+    )
 
 
 def test_in_the_tile_form_the_win_words_are_flags_only() -> None:
@@ -185,9 +261,11 @@ def test_heavenly_hand_with_the_tiles() -> None:
 
 # ---- the tile form -----------------------------------------------------------------------------------
 
+
 def test_chinese_tiles_and_full_width_brackets() -> None:
     assert parse_hu("南 冲 西 一二三万四五六万七八九条九筒+九筒 【555p】 中春菊", resolve) == parse_hu(
-        "南 冲 西 123m456m789s9p+9p [555p] 中春菊", resolve)
+        "南 冲 西 123m456m789s9p+9p [555p] 中春菊", resolve
+    )
 
 
 def test_flowers_split_over_several_words() -> None:
@@ -208,11 +286,14 @@ def test_two_winners_with_tiles() -> None:
 
 # ---- wild (宿州 混子) --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("typed", ["混子 5p", "wild 5p", "混子5p", "混 五筒", "WILD 5P", "癞子 5筒",
-                                   "混子:5p"])
+
+@pytest.mark.parametrize(
+    "typed", ["混子 5p", "wild 5p", "混子5p", "混 五筒", "WILD 5P", "癞子 5筒", "混子:5p"]
+)
 def test_wild_tile(typed: str) -> None:
-    assert parse_hu(f"东 冲 北 5花 {typed}", resolve) == entry(win("E", "discard", hard=5, wild="5p"),
-                                                            discarder="N")
+    assert parse_hu(f"东 冲 北 5花 {typed}", resolve) == entry(
+        win("E", "discard", hard=5, wild="5p"), discarder="N"
+    )
 
 
 def test_the_wild_applies_to_every_winner() -> None:
@@ -222,19 +303,23 @@ def test_the_wild_applies_to_every_winner() -> None:
 
 # ---- scripts, spacing, punctuation, case ---------------------------------------------------------------
 
-@pytest.mark.parametrize("typed", [
-    "南　自摸　５花　清一色",  # full-width spaces and digits
-    "南，自摸，5花，清一色",
-    "南、自摸、5花、清一色",
-    "南;自摸;5花;清一色",
-    "  南   自摸 5花   清一色  ",
-    "南自摸5花清一色",  # no spaces at all
-    "南 自摸5花 清一色",
-    "bob ZIMO 5H QYS",
-    "@Bob zimo hua5 qingyise",
-    "S tsumo 5 花 full flush",
-    "南 自摸 五花 清一色",
-])
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "南　自摸　５花　清一色",  # full-width spaces and digits
+        "南，自摸，5花，清一色",
+        "南、自摸、5花、清一色",
+        "南;自摸;5花;清一色",
+        "  南   自摸 5花   清一色  ",
+        "南自摸5花清一色",  # no spaces at all
+        "南 自摸5花 清一色",
+        "bob ZIMO 5H QYS",
+        "@Bob zimo hua5 qingyise",
+        "S tsumo 5 花 full flush",
+        "南 自摸 五花 清一色",
+    ],
+)
 def test_the_same_entry_however_it_is_typed(typed: str) -> None:
     assert parse_hu(typed, resolve) == entry(win("S", hard=5, patterns=("qingyise",)))
 
@@ -242,7 +327,8 @@ def test_the_same_entry_however_it_is_typed(typed: str) -> None:
 @pytest.mark.parametrize("typed", ["东8花西清一色冲北", "东 8花 西清一色 冲北", "東 8花 西 清一色 沖 北"])
 def test_several_winners_typed_without_spaces_or_in_traditional(typed: str) -> None:
     assert parse_hu(typed, resolve) == entry(
-        win("E", "discard", hard=8), win("W", "discard", patterns=("qingyise",)), discarder="N")
+        win("E", "discard", hard=8), win("W", "discard", patterns=("qingyise",)), discarder="N"
+    )
 
 
 def test_suit_letters_in_capitals() -> None:
@@ -256,7 +342,8 @@ def test_a_spaced_count_glued_to_the_next_word(typed: str) -> None:
 
 def test_a_bare_count_before_a_word_that_starts_with_hua() -> None:
     assert parse_hu("南 自摸 5 花开", resolve) == entry(
-        win("S", hard=5, patterns=("huakai",), after_flower=True))
+        win("S", hard=5, patterns=("huakai",), after_flower=True)
+    )
 
 
 def test_round_wind_flowers_in_the_quick_form_follow_another_flower() -> None:
@@ -270,14 +357,16 @@ def test_a_replacement_win_needs_no_zimo(typed: str) -> None:
     assert parse_hu(typed, resolve) == entry(win("S", hard=5, patterns=("gangkai",), after_kong=True))
 
 
-@pytest.mark.parametrize("typed", ["南胡了 自摸 5花", "南 胡 自摸 5花", "bob wins by tsumo 5 flowers",
-                                   "S zimo 5花"])
+@pytest.mark.parametrize(
+    "typed", ["南胡了 自摸 5花", "南 胡 自摸 5花", "bob wins by tsumo 5 flowers", "S zimo 5花"]
+)
 def test_filler_words(typed: str) -> None:
     assert parse_hu(typed, resolve) == entry(win("S", hard=5))
 
 
-@pytest.mark.parametrize("typed", ["南 自摸 5花 清一色+七对", "南 自摸 5花 qys+qd",
-                                   "南 自摸 5花+清一色+七对"])
+@pytest.mark.parametrize(
+    "typed", ["南 自摸 5花 清一色+七对", "南 自摸 5花 qys+qd", "南 自摸 5花+清一色+七对"]
+)
 def test_plus_between_words(typed: str) -> None:
     assert parse_hu(typed, resolve) == entry(win("S", hard=5, patterns=("qingyise", "qidui")))
 
@@ -289,16 +378,20 @@ def test_plus_before_the_winning_tile_stays_in_the_hand() -> None:
 
 def test_pinyin_typed_by_syllables() -> None:
     assert parse_hu("S zi mo 5h qing yi se gang kai", resolve) == entry(
-        win("S", hard=5, patterns=("qingyise", "gangkai"), after_kong=True))
+        win("S", hard=5, patterns=("qingyise", "gangkai"), after_kong=True)
+    )
     assert parse_hu("E dian pao N", resolve) == entry(win("E", "discard"), discarder="N")
 
 
-@pytest.mark.parametrize(("typed", "expected"), [
-    ("西 抢 北 3花", entry(win("W", "rob_kong", hard=3), discarder="N")),
-    ("西 北 被抢杠 3花", entry(win("W", "rob_kong", hard=3), discarder="N")),
-    ("南 自摸 5花 （清一色）", entry(win("S", hard=5, patterns=("qingyise",)))),
-    ("南 自摸 5花 【清一色】", entry(win("S", hard=5, patterns=("qingyise",)))),
-])
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("西 抢 北 3花", entry(win("W", "rob_kong", hard=3), discarder="N")),
+        ("西 北 被抢杠 3花", entry(win("W", "rob_kong", hard=3), discarder="N")),
+        ("南 自摸 5花 （清一色）", entry(win("S", hard=5, patterns=("qingyise",)))),
+        ("南 自摸 5花 【清一色】", entry(win("S", hard=5, patterns=("qingyise",)))),
+    ],
+)
 def test_more_table_talk(typed: str, expected: dict[str, object]) -> None:
     assert parse_hu(typed, resolve) == expected
 

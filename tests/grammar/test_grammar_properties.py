@@ -44,12 +44,24 @@ SEPARATORS = [" ", "  ", "\u3000", "，", "、", " , ", ";", " \u3000 "]
 # Hands in the shorthand and the §3 hand object each one is.
 HANDS = [
     ("11223355778899p 中发春梅百搭", hand("11223355778899p", "9p", flowers=("中", "发", "春", "梅", "百搭"))),
-    ("123m456m789s9p+9p [555p] 中春菊", hand("123456m99p789s", "9p",
-                                             {"type": "pung", "tiles": "555p", "exposed": True},
-                                             flowers=("中", "春", "菊"))),
-    ("123m456m9p+9p [555p:N] (7777m)", hand("123456m99p", "9p",
-                                            {"type": "pung", "tiles": "555p", "exposed": True, "from": "N"},
-                                            {"type": "kong", "tiles": "7777m", "exposed": False})),
+    (
+        "123m456m789s9p+9p [555p] 中春菊",
+        hand(
+            "123456m99p789s",
+            "9p",
+            {"type": "pung", "tiles": "555p", "exposed": True},
+            flowers=("中", "春", "菊"),
+        ),
+    ),
+    (
+        "123m456m9p+9p [555p:N] (7777m)",
+        hand(
+            "123456m99p",
+            "9p",
+            {"type": "pung", "tiles": "555p", "exposed": True, "from": "N"},
+            {"type": "kong", "tiles": "7777m", "exposed": False},
+        ),
+    ),
 ]
 WILDS = [("5p", ["5p", "五筒", "5筒"]), ("9m", ["9m", "九万", "九萬"]), ("2s", ["2s", "二条", "二索"])]
 
@@ -97,12 +109,22 @@ def hu_command(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         details: list[tuple[str, str, Any]] = []  # (word, what it is, its value)
         if draw(st.booleans()):
             n = draw(st.integers(0, 40))
-            details.append((draw(st.sampled_from(
-                [f"{n}花", f"{n} 花", f"{n}h", f"hua{n}", f"{cn_number(n)}花", str(n)])), "hard", n))
+            details.append(
+                (
+                    draw(
+                        st.sampled_from(
+                            [f"{n}花", f"{n} 花", f"{n}h", f"hua{n}", f"{cn_number(n)}花", str(n)]
+                        )
+                    ),
+                    "hard",
+                    n,
+                )
+            )
         if draw(st.integers(0, 4)) == 0:
             n = draw(st.integers(0, 40))
-            details.append((draw(st.sampled_from(
-                [f"{n}软花", f"soft{n}", f"{n}軟", f"{cn_number(n)}软花"])), "soft", n))
+            details.append(
+                (draw(st.sampled_from([f"{n}软花", f"soft{n}", f"{n}軟", f"{cn_number(n)}软花"])), "soft", n)
+            )
         for pid in draw(st.lists(st.sampled_from(sorted(PATTERN_WORDS)), max_size=3, unique=True)):
             details.append((draw(st.sampled_from(PATTERN_WORDS[pid])), "pattern", pid))
         if draw(st.integers(0, 5)) == 0:
@@ -114,8 +136,16 @@ def hu_command(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         flag_values.update({value: True for _, what, value in details if what == "flag"})
         if kind == "bao":
             flag_values.update(after_kong=True, kong_fed_by=other)
-        wins.append(win(seat, how_type, hard=counts.get("hard", 0), soft=counts.get("soft", 0),
-                        patterns=patterns, **flag_values))
+        wins.append(
+            win(
+                seat,
+                how_type,
+                hard=counts.get("hard", 0),
+                soft=counts.get("soft", 0),
+                patterns=patterns,
+                **flag_values,
+            )
+        )
         items.extend([cased(draw, word)] for word, _, _ in details)
 
     other_word = cased(draw, draw(st.sampled_from(SEAT_WORDS[other])))
@@ -139,8 +169,13 @@ def hu_command(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     text = draw(st.sampled_from(["", " ", "\u3000"]))
     for i, word in enumerate(words):
         if i:
-            glue = (words[i - 1][-1] > "\u3400" and word[0] > "\u3400" and draw(st.integers(0, 3)) == 0
-                    and words[i - 1] not in no_glue and word not in no_glue)
+            glue = (
+                words[i - 1][-1] > "\u3400"
+                and word[0] > "\u3400"
+                and draw(st.integers(0, 3)) == 0
+                and words[i - 1] not in no_glue
+                and word not in no_glue
+            )
             text += "" if glue else draw(st.sampled_from(SEPARATORS))
         text += word
     discarder = other if kind in ("discard", "rob_kong") else None
@@ -150,30 +185,67 @@ def hu_command(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hu_command())
 def test_any_well_formed_command_parses_to_the_entry_it_was_written_from(
-        case: tuple[str, dict[str, Any]]) -> None:
+    case: tuple[str, dict[str, Any]],
+) -> None:
     text, expected = case
     assert parse_hu(text, resolve) == expected
 
 
-VOCABULARY = sorted(set(HOW_WORDS) | set(FLAG_WORDS) | {w for ws in PATTERN_WORDS.values() for w in ws} | {
-    "东", "南", "西", "北", "@ann", "老王", "5花", "hua", "十二花", "混子", "5p", "[555p]", "(7777s)", "+9p",
-    "11223355778899p", "中发春梅百搭", "|", "东东", "豹子", "第3局", "#", "-5", "0", "→", "给", "逃跑",
-    "荒庄",
-})
-noise = st.text(alphabet=st.characters(codec="utf-8", categories=["L", "N", "P", "S", "Z", "Cc"]),
-                max_size=30)
+VOCABULARY = sorted(
+    set(HOW_WORDS)
+    | set(FLAG_WORDS)
+    | {w for ws in PATTERN_WORDS.values() for w in ws}
+    | {
+        "东",
+        "南",
+        "西",
+        "北",
+        "@ann",
+        "老王",
+        "5花",
+        "hua",
+        "十二花",
+        "混子",
+        "5p",
+        "[555p]",
+        "(7777s)",
+        "+9p",
+        "11223355778899p",
+        "中发春梅百搭",
+        "|",
+        "东东",
+        "豹子",
+        "第3局",
+        "#",
+        "-5",
+        "0",
+        "→",
+        "给",
+        "逃跑",
+        "荒庄",
+    }
+)
+noise = st.text(
+    alphabet=st.characters(codec="utf-8", categories=["L", "N", "P", "S", "Z", "Cc"]), max_size=30
+)
 token_soup = st.lists(st.one_of(st.sampled_from(VOCABULARY), noise), max_size=10).flatmap(
-    lambda words: st.lists(st.sampled_from(["", " ", "，", "\u3000", "、"]), min_size=len(words),
-                           max_size=len(words)).map(lambda seps: "".join(s + w for s, w in zip(seps, words,
-                                                                                                strict=True))))
+    lambda words: st.lists(
+        st.sampled_from(["", " ", "，", "\u3000", "、"]), min_size=len(words), max_size=len(words)
+    ).map(lambda seps: "".join(s + w for s, w in zip(seps, words, strict=True)))
+)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(token_soup, noise))
 def test_any_text_either_parses_or_raises_grammar_error(text: str) -> None:
-    for parse in (lambda t: parse_hu(t, resolve), lambda t: parse_escape(t, resolve),
-                  lambda t: parse_adjust(t, resolve_with_guests), parse_edit, parse_draw,
-                  lambda t: parse_entry(t, resolve)):
+    for parse in (
+        lambda t: parse_hu(t, resolve),
+        lambda t: parse_escape(t, resolve),
+        lambda t: parse_adjust(t, resolve_with_guests),
+        parse_edit,
+        parse_draw,
+        lambda t: parse_entry(t, resolve),
+    ):
         try:
             parse(text)
         except GrammarError as exc:

@@ -17,11 +17,14 @@ def score(entry: dict[str, Any], **table: Any) -> dict[str, Any]:
     return score_request(request)
 
 
-@pytest.mark.parametrize("typed", [
-    "南 自摸 11223355778899p 中发春梅百搭",  # the tile form
-    "南 自摸 5花 清一色 七对",  # the quick form of the same hand
-    "bob zimo 5h qys qd",
-])
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "南 自摸 11223355778899p 中发春梅百搭",  # the tile form
+        "南 自摸 5花 清一色 七对",  # the quick form of the same hand
+        "bob zimo 5h qys qd",
+    ],
+)
 def test_worked_example_self_draw_40_hua(typed: str) -> None:
     result = score(parse_hu(typed, resolve))
     assert result["wins"][0]["hua"] == 40

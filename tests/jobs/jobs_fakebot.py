@@ -56,14 +56,24 @@ class RecordingRequest(BaseRequest):
         return [c for c in self.calls if c.method == method]
 
     def _message(self, chat_id: int, **fields: Any) -> dict[str, Any]:
-        return {"message_id": fields.pop("message_id", None) or next(self._ids), "date": int(time.time()),
-                "chat": {"id": chat_id, "type": "group", "title": "table"},
-                "from": {"id": BOT_ID, "is_bot": True, "first_name": "bot", "username": "mahjong_bot"},
-                **fields}
+        return {
+            "message_id": fields.pop("message_id", None) or next(self._ids),
+            "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "group", "title": "table"},
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "bot", "username": "mahjong_bot"},
+            **fields,
+        }
 
-    async def do_request(self, url: str, method: str, request_data: RequestData | None = None,
-                         read_timeout: Any = None, write_timeout: Any = None, connect_timeout: Any = None,
-                         pool_timeout: Any = None) -> tuple[int, bytes]:
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: Any = None,
+        write_timeout: Any = None,
+        connect_timeout: Any = None,
+        pool_timeout: Any = None,
+    ) -> tuple[int, bytes]:
         name = url.rsplit("/", 1)[-1]
         params: dict[str, Any] = {}
         files: dict[str, bytes] = {}
@@ -76,34 +86,59 @@ class RecordingRequest(BaseRequest):
         chat_id = int(params.get("chat_id", 0) or 0)
         result: Any = True
         if name == "getMe":
-            result = {"id": BOT_ID, "is_bot": True, "first_name": "bot", "username": "mahjong_bot",
-                      "can_join_groups": True, "can_read_all_group_messages": False,
-                      "supports_inline_queries": False}
+            result = {
+                "id": BOT_ID,
+                "is_bot": True,
+                "first_name": "bot",
+                "username": "mahjong_bot",
+                "can_join_groups": True,
+                "can_read_all_group_messages": False,
+                "supports_inline_queries": False,
+            }
         elif name == "sendMessage" or name == "editMessageText":
-            result = self._message(chat_id, text=params.get("text", ""),
-                                   message_id=int(params.get("message_id", 0) or 0) or None)
+            result = self._message(
+                chat_id, text=params.get("text", ""), message_id=int(params.get("message_id", 0) or 0) or None
+            )
         elif name == "sendPhoto":
-            result = self._message(chat_id, photo=[{"file_id": "p1", "file_unique_id": "p1", "width": 960,
-                                                    "height": 540}])
+            result = self._message(
+                chat_id, photo=[{"file_id": "p1", "file_unique_id": "p1", "width": 960, "height": 540}]
+            )
         elif name == "sendDocument":
             result = self._message(chat_id, document={"file_id": "d1", "file_unique_id": "d1"})
         elif name == "getChatMember" and int(params["user_id"]) in self.members:
-            result = {"status": "member", "user": {"id": int(params["user_id"]), "is_bot": False,
-                                                    "first_name": "member"}}
+            result = {
+                "status": "member",
+                "user": {"id": int(params["user_id"]), "is_bot": False, "first_name": "member"},
+            }
         elif name == "getChatMember":
-            result = {"status": "administrator", "user": {"id": int(params["user_id"]), "is_bot": False,
-                                                           "first_name": "admin"},
-                      "can_be_edited": False, "is_anonymous": False, "can_manage_chat": True,
-                      "can_delete_messages": True, "can_manage_video_chats": True,
-                      "can_restrict_members": True, "can_promote_members": True, "can_change_info": True,
-                      "can_invite_users": True, "can_post_stories": True, "can_edit_stories": True,
-                      "can_delete_stories": True}
+            result = {
+                "status": "administrator",
+                "user": {"id": int(params["user_id"]), "is_bot": False, "first_name": "admin"},
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_delete_messages": True,
+                "can_manage_video_chats": True,
+                "can_restrict_members": True,
+                "can_promote_members": True,
+                "can_change_info": True,
+                "can_invite_users": True,
+                "can_post_stories": True,
+                "can_edit_stories": True,
+                "can_delete_stories": True,
+            }
         return 200, json.dumps({"ok": True, "result": result}).encode()
 
 
 def build_app(request: RecordingRequest, **bot_data: Any) -> Application[Any, Any, Any, Any, Any, Any]:
     """A PTB Application on the recording transport (no updater), with `bot_data` filled in."""
-    app = (ApplicationBuilder().token("123456:TEST").request(request).get_updates_request(RecordingRequest())
-           .updater(None).build())
+    app = (
+        ApplicationBuilder()
+        .token("123456:TEST")
+        .request(request)
+        .get_updates_request(RecordingRequest())
+        .updater(None)
+        .build()
+    )
     app.bot_data.update(bot_data)
     return app

@@ -8,15 +8,28 @@ from typing import Any
 from bot.ledger import LedgerService, UserRef
 
 CHAT = -100777
-PLAYERS = [UserRef(1, "张三", "zhangsan"), UserRef(2, "李四", "lisi"), UserRef(3, "王五", "wangwu"),
-           UserRef(4, "Ann", "ann")]
+PLAYERS = [
+    UserRef(1, "张三", "zhangsan"),
+    UserRef(2, "李四", "lisi"),
+    UserRef(3, "王五", "wangwu"),
+    UserRef(4, "Ann", "ann"),
+]
 
 
-def win(winner: str, how: str, patterns: list[str], *, hard: int = 5,
-        discarder: str | None = None) -> dict[str, Any]:
+def win(
+    winner: str, how: str, patterns: list[str], *, hard: int = 5, discarder: str | None = None
+) -> dict[str, Any]:
     """A quick-form entry: winner seat, self_draw/discard, 硬花 count and pattern words."""
-    entry: dict[str, Any] = {"event": "win", "wins": [{"winner": winner, "type": how, "declared": {
-        "hard_flowers": hard, "soft_flowers": 0, "patterns": patterns}}]}
+    entry: dict[str, Any] = {
+        "event": "win",
+        "wins": [
+            {
+                "winner": winner,
+                "type": how,
+                "declared": {"hard_flowers": hard, "soft_flowers": 0, "patterns": patterns},
+            }
+        ],
+    }
     if discarder:
         entry["discarder"] = discarder
     return entry
@@ -41,8 +54,13 @@ class Table:
     session_id: int
 
 
-def play(ledger: LedgerService, chat_id: int = CHAT, hands: list[dict[str, Any]] | None = None,
-         *, adjust: bool = True) -> Table:
+def play(
+    ledger: LedgerService,
+    chat_id: int = CHAT,
+    hands: list[dict[str, Any]] | None = None,
+    *,
+    adjust: bool = True,
+) -> Table:
     """Open a session with four players, E deals first, record `hands` (default HANDS) and a 茶水 payment."""
     session = ledger.open_session(chat_id, by=PLAYERS[0], stake=5)
     for user in PLAYERS:

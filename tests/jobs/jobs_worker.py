@@ -20,8 +20,9 @@ from jobs_fakebot import RecordingRequest, build_app
 
 from bot.jobs import DatabaseJobStore, persistent, setup_jobs
 
-RUNS = Table("job_runs", MetaData(), Column("job", Text, nullable=False),
-             Column("worker", Text, nullable=False))
+RUNS = Table(
+    "job_runs", MetaData(), Column("job", Text, nullable=False), Column("worker", Text, nullable=False)
+)
 WORKER = {"name": "test"}
 
 

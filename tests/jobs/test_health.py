@@ -40,8 +40,9 @@ def test_database_check(tmp_path: Path) -> None:
     assert "does not answer" in problem and "hunter2" not in problem
 
 
-def test_main_exit_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_exit_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)  # no .env from the project directory
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
     monkeypatch.setenv("DATABASE_URL", sqlite_file(tmp_path))
@@ -56,8 +57,9 @@ def test_main_exit_status(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 
 
 async def test_running_bot_writes_the_heartbeat(tmp_path: Path) -> None:
-    settings = SimpleNamespace(data_dir=tmp_path / "data", mode="polling",
-                               database_url=f"sqlite:///{tmp_path / 'bot.db'}")
+    settings = SimpleNamespace(
+        data_dir=tmp_path / "data", mode="polling", database_url=f"sqlite:///{tmp_path / 'bot.db'}"
+    )
     app = build_app(RecordingRequest(), settings=settings)
     setup_jobs(app)
     await app.initialize()

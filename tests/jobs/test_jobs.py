@@ -27,8 +27,13 @@ class Bot:
     def __init__(self, db_url: str, *, idle_end_hours: float = 6) -> None:
         self.request = RecordingRequest()
         self.ledger = LedgerService.from_url(db_url)
-        settings = SimpleNamespace(database_url=db_url, idle_end_hours=idle_end_hours, mode="polling",
-                                   default_language="zh-Hans", timezone="Asia/Shanghai")
+        settings = SimpleNamespace(
+            database_url=db_url,
+            idle_end_hours=idle_end_hours,
+            mode="polling",
+            default_language="zh-Hans",
+            timezone="Asia/Shanghai",
+        )
         self.app: Any = build_app(self.request, ledger=self.ledger, settings=settings)
         setup_jobs(self.app)
 
@@ -58,8 +63,13 @@ async def eventually(check: Any, timeout: float = 8.0) -> None:
 async def test_pending_entry_expires_after_a_restart(db_url: str) -> None:
     async with Bot(db_url) as first:
         table = play(first.ledger, hands=HANDS[:1], adjust=False)
-        pending = first.ledger.create_pending(table.chat_id, "hand", win("N", "self_draw", ["清一色"]),
-                                              text="/hu 北 自摸 5花 清一色", timeout_seconds=1)
+        pending = first.ledger.create_pending(
+            table.chat_id,
+            "hand",
+            win("N", "self_draw", ["清一色"]),
+            text="/hu 北 自摸 5花 清一色",
+            timeout_seconds=1,
+        )
         first.ledger.set_pending_message(pending.id, 555)
         schedule_expiry(first.app, table.chat_id, pending.id, pending.expires_at)
         assert get_persistent_job(first.app, expiry_job_id(pending.id)) is not None
@@ -104,7 +114,10 @@ async def test_idle_session_ends_after_a_restart_and_posts_the_summary(db_url: s
         card = second.request.of("sendMessage")[0].params["text"]
         assert card.startswith("⏰") and "第1场自动结束" in card
         assert [c.method for c in second.request.calls if c.method.startswith("send")] == [
-            "sendMessage", "sendPhoto", "sendDocument"]
+            "sendMessage",
+            "sendPhoto",
+            "sendDocument",
+        ]
         assert get_persistent_job(second.app, idle_job_id(table.chat_id)) is None
 
 
@@ -160,14 +173,18 @@ async def test_weekly_leaderboard_survives_restart_and_runs_when_missed(db_url: 
         assert plan is not None and plan.next_run is not None
         stored = weekly_schedule(first.app, table.chat_id)
         assert stored is not None and (stored.weekday, stored.at, stored.timezone) == (
-            "sun", dtm.time(20, 0), "Asia/Shanghai")
+            "sun",
+            dtm.time(20, 0),
+            "Asia/Shanghai",
+        )
         assert stored.next_run == plan.next_run
         local = plan.next_run.astimezone(dtm.timezone(dtm.timedelta(hours=8)))
         assert (local.weekday(), local.hour, local.minute) == (6, 20, 0)
         # Pretend Sunday 20:00 came ten minutes ago and the bot was down then.
         first.app.job_queue.scheduler.pause()
         get_persistent_job(first.app, weekly_job_id(table.chat_id)).job.modify(
-            next_run_time=utcnow() - dtm.timedelta(minutes=10))
+            next_run_time=utcnow() - dtm.timedelta(minutes=10)
+        )
     async with Bot(db_url) as second:
         await eventually(lambda: second.request.of("sendMessage"))
         [post] = second.request.of("sendMessage")
@@ -202,4 +219,5 @@ async def test_touch_after_each_hand_keeps_one_job(db_url: str) -> None:
         moved = touch_session(bot.app, table.chat_id, table.session_id, last_activity=later)
         assert moved.next_t == later + dtm.timedelta(hours=6)
         assert [j.name for j in bot.app.job_queue.jobs() if j.name == idle_job_id(table.chat_id)] == [
-            idle_job_id(table.chat_id)]
+            idle_job_id(table.chat_id)
+        ]

@@ -75,8 +75,14 @@ async def wait_for(predicate: Any, timeout: float = 5.0) -> None:
 
 async def test_job_survives_restart_and_runs_after_it(db_url: str) -> None:
     app = await start(db_url)
-    app.job_queue.run_once(record, when=now() + dtm.timedelta(hours=1), chat_id=-100, name="later",
-                           data={"table": "苏州", "stake": 5}, job_kwargs=_persistent_kwargs("t:later", None))
+    app.job_queue.run_once(
+        record,
+        when=now() + dtm.timedelta(hours=1),
+        chat_id=-100,
+        name="later",
+        data={"table": "苏州", "stake": 5},
+        job_kwargs=_persistent_kwargs("t:later", None),
+    )
     await stop(app)
     [stored] = rows(db_url)
     # Stored as readable JSON naming the callback, not as a pickle of the PTB job.
@@ -102,11 +108,23 @@ async def test_job_survives_restart_and_runs_after_it(db_url: str) -> None:
 
 async def test_job_missed_during_downtime_runs_on_start(db_url: str) -> None:
     app = await start(db_url)
-    app.job_queue.run_once(record, when=now() + dtm.timedelta(seconds=0.6), chat_id=1, name="missed",
-                           data={"n": 1}, job_kwargs=_persistent_kwargs("t:missed", None))
+    app.job_queue.run_once(
+        record,
+        when=now() + dtm.timedelta(seconds=0.6),
+        chat_id=1,
+        name="missed",
+        data={"n": 1},
+        job_kwargs=_persistent_kwargs("t:missed", None),
+    )
     # Grace of one second: this one is too late to run after the downtime below.
-    app.job_queue.run_once(record, when=now() + dtm.timedelta(seconds=0.6), chat_id=2, name="stale",
-                           data={"n": 2}, job_kwargs=_persistent_kwargs("t:stale", 1))
+    app.job_queue.run_once(
+        record,
+        when=now() + dtm.timedelta(seconds=0.6),
+        chat_id=2,
+        name="stale",
+        data={"n": 2},
+        job_kwargs=_persistent_kwargs("t:stale", 1),
+    )
     app.job_queue.scheduler.pause()  # however slow the shutdown, nothing runs in this process
     await stop(app)  # the bot is down when both were due
     await asyncio.sleep(2.2)
@@ -126,8 +144,14 @@ async def test_fixed_id_replaces_instead_of_duplicating(db_url: str) -> None:
     try:
         for minutes in (10, 20, 30):
             when = now() + dtm.timedelta(minutes=minutes)
-            app.job_queue.run_once(record, when=when, chat_id=5, name="idle", data={"m": minutes},
-                                   job_kwargs=_persistent_kwargs("t:one", None))
+            app.job_queue.run_once(
+                record,
+                when=when,
+                chat_id=5,
+                name="idle",
+                data={"m": minutes},
+                job_kwargs=_persistent_kwargs("t:one", None),
+            )
     finally:
         await stop(app)
     [stored] = rows(db_url)
@@ -137,8 +161,14 @@ async def test_fixed_id_replaces_instead_of_duplicating(db_url: str) -> None:
 async def test_two_processes_claim_each_due_job_once(db_url: str) -> None:
     app = await start(db_url)
     for i in range(5):
-        app.job_queue.run_once(record, when=now() + dtm.timedelta(seconds=30), chat_id=i, name=f"j{i}",
-                               data={"i": i}, job_kwargs=_persistent_kwargs(f"t:j{i}", None))
+        app.job_queue.run_once(
+            record,
+            when=now() + dtm.timedelta(seconds=30),
+            chat_id=i,
+            name=f"j{i}",
+            data={"i": i},
+            job_kwargs=_persistent_kwargs(f"t:j{i}", None),
+        )
     await stop(app)
     # Two workers' stores on one database read the due jobs before either has run or removed them:
     # only the first claims them; the second sees them again only once the lease ran out (its owner died).
@@ -175,8 +205,13 @@ async def test_unregistered_callback_is_refused(db_url: str) -> None:
 
 async def test_unknown_stored_callback_is_skipped_and_kept(db_url: str) -> None:
     app = await start(db_url)
-    app.job_queue.run_once(record, when=now() + dtm.timedelta(hours=1), chat_id=3, name="renamed",
-                           job_kwargs=_persistent_kwargs("t:renamed", None))
+    app.job_queue.run_once(
+        record,
+        when=now() + dtm.timedelta(hours=1),
+        chat_id=3,
+        name="renamed",
+        job_kwargs=_persistent_kwargs("t:renamed", None),
+    )
     await stop(app)
     engine = create_engine(db_url)
     with engine.begin() as conn:
@@ -226,16 +261,24 @@ async def test_two_worker_processes_run_each_job_once(db_url: str) -> None:
     app = await start(db_url)
     due = now() + dtm.timedelta(seconds=6)  # both workers are up by then and wake together
     for i in range(12):
-        app.job_queue.run_once(jobs_worker.count_run, when=due, name=f"job{i}",
-                               job_kwargs=_persistent_kwargs(f"t:job{i}", None))
+        app.job_queue.run_once(
+            jobs_worker.count_run, when=due, name=f"job{i}", job_kwargs=_persistent_kwargs(f"t:job{i}", None)
+        )
     app.job_queue.scheduler.pause()
     await stop(app)
     script = Path(jobs_worker.__file__)
     env = {**os.environ, "PYTHONPATH": str(script.parents[2])}
     stop_at = str(due.timestamp() + 3)
-    workers = [subprocess.Popen([sys.executable, str(script), db_url, name, stop_at], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-               for name in ("w1", "w2")]
+    workers = [
+        subprocess.Popen(
+            [sys.executable, str(script), db_url, name, stop_at],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("w1", "w2")
+    ]
     results = [await asyncio.to_thread(w.communicate, timeout=120) for w in workers]
     for worker, (out, err) in zip(workers, results, strict=True):
         assert worker.returncode == 0, err

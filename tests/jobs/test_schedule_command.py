@@ -26,13 +26,18 @@ async def app(tmp_path: Path) -> Any:
     from bot.app import build_application
     from bot.settings import Settings
 
-    settings = Settings(_env_file=None, telegram_bot_token="123:TEST", data_dir=tmp_path,  # type: ignore[call-arg]
-                        database_url=f"sqlite:///{tmp_path / 'bot.db'}")
+    settings = Settings(
+        _env_file=None,
+        telegram_bot_token="123:TEST",
+        data_dir=tmp_path,  # type: ignore[call-arg]
+        database_url=f"sqlite:///{tmp_path / 'bot.db'}",
+    )
     request = RecordingRequest()
     request.members.add(MEMBER)
     application = build_application(settings, request=request, get_updates_request=request)
-    if not any(isinstance(h, CommandHandler) and "schedule" in h.commands
-               for h in application.handlers.get(0, [])):
+    if not any(
+        isinstance(h, CommandHandler) and "schedule" in h.commands for h in application.handlers.get(0, [])
+    ):
         application.add_handler(CommandHandler("schedule", schedule))
     application.bot_data["request"] = request
     await application.initialize()
@@ -45,13 +50,20 @@ async def app(tmp_path: Path) -> Any:
 async def say(app: Any, text: str, user: int = ADMIN) -> str:
     request: RecordingRequest = app.bot_data["request"]
     before = len(request.of("sendMessage"))
-    update = Update.de_json({
-        "update_id": next(_updates),
-        "message": {"message_id": next(_updates) + 1000, "date": 0, "text": text,
-                    "chat": {"id": CHAT, "type": "supergroup", "title": "table"},
-                    "from": {"id": user, "is_bot": False, "first_name": f"u{user}"},
-                    "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]},
-    }, app.bot)
+    update = Update.de_json(
+        {
+            "update_id": next(_updates),
+            "message": {
+                "message_id": next(_updates) + 1000,
+                "date": 0,
+                "text": text,
+                "chat": {"id": CHAT, "type": "supergroup", "title": "table"},
+                "from": {"id": user, "is_bot": False, "first_name": f"u{user}"},
+                "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+            },
+        },
+        app.bot,
+    )
     await app.process_update(update)
     replies = request.of("sendMessage")[before:]
     assert len(replies) == 1, replies
@@ -83,6 +95,17 @@ async def test_defaults_bad_input_and_permissions(app: Any) -> None:
 
 def test_day_and_time_words() -> None:
     assert [parse_weekday(w) for w in ("日", "星期天", "週三", "Monday", "SAT", "周八")] == [
-        "sun", "sun", "wed", "mon", "sat", None]
+        "sun",
+        "sun",
+        "wed",
+        "mon",
+        "sat",
+        None,
+    ]
     assert [parse_time(w) for w in ("20:00", "8", "20：05", "24:00", "7:5")] == [
-        dtm.time(20), dtm.time(8), dtm.time(20, 5), None, None]
+        dtm.time(20),
+        dtm.time(8),
+        dtm.time(20, 5),
+        None,
+        None,
+    ]

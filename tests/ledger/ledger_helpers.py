@@ -106,8 +106,7 @@ def check_invariants(ledger: LedgerService, session_id: int) -> None:
                 .join(Hand, Hand.id == Payment.hand_id)
                 .where(Hand.session_id == session_id, Hand.voided.is_(False))
                 .group_by(Payment.player_id)
-            )
-            .all()
+            ).all()
         )
         totals = {
             t.player_id: t.net

@@ -66,3 +66,17 @@ def test_no_view_on_postgresql(pg_url: str) -> None:
     ledger = LedgerService(open_database(pg_url))
     assert ledger.nonblocking() is None
     ledger.engine.dispose()
+
+
+def test_the_open_table_lookup_is_prepared_once(sqlite_ledger: LedgerService) -> None:
+    """`status = 'open'` is in the SQL text: a bound status would make SQLite prepare the hot lookup again
+    at every execution, to check that the partial index uq_table_session_one_open still applies."""
+    seat_table(sqlite_ledger)
+    lookup = sqlite_ledger._hot.open_table_locked
+    assert "status = 'open'" in lookup.sql and lookup.names == ["chat_id"]
+    with sqlite_ledger.engine.connect() as conn:
+        plan = conn.exec_driver_sql("EXPLAIN QUERY PLAN " + lookup.sql, (CHAT,)).fetchall()
+        assert any("uq_table_session_one_open" in str(row[-1]) for row in plan)
+        rows = lookup.rows(conn, {"chat_id": CHAT})
+    assert len(rows) == 4  # the session's row once per seat
+    sqlite_ledger.close()

@@ -7,9 +7,17 @@ from typing import Any
 from scoring import score_request
 
 
-def win(winner: str = "S", how: str = "self_draw", hand: str | dict[str, Any] | None = None, *,
-        hard: int | None = None, soft: int = 0, patterns: tuple[str, ...] = (), wild: str | None = None,
-        **flags: Any) -> dict[str, Any]:
+def win(
+    winner: str = "S",
+    how: str = "self_draw",
+    hand: str | dict[str, Any] | None = None,
+    *,
+    hard: int | None = None,
+    soft: int = 0,
+    patterns: tuple[str, ...] = (),
+    wild: str | None = None,
+    **flags: Any,
+) -> dict[str, Any]:
     """One entry of `wins`: a hand in shorthand (or §3 object), or the quick entry when `hard` is given."""
     entry: dict[str, Any] = {"winner": winner, "type": how}
     if hand is not None:

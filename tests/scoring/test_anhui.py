@@ -12,18 +12,21 @@ PLAIN = "123m456m789m234p5s+5s"  # f = 0 from the tiles alone
 # ---------------------------------------------------------------- the flower count f
 
 
-@pytest.mark.parametrize(("hand", "expected"), [
-    (PLAIN + " 春夏秋", {"yinghua": 3}),                           # each flower tile 1
-    (PLAIN + " 中发白", {"yinghua": 3}),                           # 中发白 are flowers in 宿州
-    (PLAIN + " | 东东", {"yinghua": 2}),                             # 令风 of the 东 round
-    ("[222z] 123m456m789m5s+5s", {"fengpeng": 1}),                # 风碰 1
-    ("[7777s] 123m456m789m5s+5s", {"minggang": 2}),               # 明杠 2
-    ("[3333z] 123m456m789m5s+5s", {"minggang": 2}),               # a wind 明杠 is a 明杠
-    ("(7777s) 123m456m789m5s+5s", {"angang": 4}),                 # 暗杠 4
-    ("(3333z) 123m456m789m5s+5s", {"angang": 4}),
-    ("333z 123m456m789m5s+5s", {"feng_anke": 1}),                 # 风暗刻 1
-    ("[555p] 123m456m789m5s+5s", {}),                              # a suited 碰 adds nothing
-])
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        (PLAIN + " 春夏秋", {"yinghua": 3}),  # each flower tile 1
+        (PLAIN + " 中发白", {"yinghua": 3}),  # 中发白 are flowers in 宿州
+        (PLAIN + " | 东东", {"yinghua": 2}),  # 令风 of the 东 round
+        ("[222z] 123m456m789m5s+5s", {"fengpeng": 1}),  # 风碰 1
+        ("[7777s] 123m456m789m5s+5s", {"minggang": 2}),  # 明杠 2
+        ("[3333z] 123m456m789m5s+5s", {"minggang": 2}),  # a wind 明杠 is a 明杠
+        ("(7777s) 123m456m789m5s+5s", {"angang": 4}),  # 暗杠 4
+        ("(3333z) 123m456m789m5s+5s", {"angang": 4}),
+        ("333z 123m456m789m5s+5s", {"feng_anke": 1}),  # 风暗刻 1
+        ("[555p] 123m456m789m5s+5s", {}),  # a suited 碰 adds nothing
+    ],
+)
 def test_flower_count(hand: str, expected: dict[str, int]) -> None:
     r = score(win("S", "self_draw", hand), rules=AH)
     assert items(r) == expected
@@ -114,8 +117,9 @@ def test_gangkai_settles_as_self_draw() -> None:
 
 
 def test_fed_kong_is_an_ordinary_gangkai_in_anhui() -> None:
-    r = score(win("S", "self_draw", "[7777s:direct:W] 123m456m789m5s+5s", kong_fed_by="W"), rules=AH,
-              dealer="E")
+    r = score(
+        win("S", "self_draw", "[7777s:direct:W] 123m456m789m5s+5s", kong_fed_by="W"), rules=AH, dealer="E"
+    )
     assert r["payments"] == {"E": -8, "S": 20, "W": -6, "N": -6}
 
 
@@ -138,10 +142,18 @@ def test_multi_win_pays_each() -> None:
 
 def test_multi_win_off_pays_the_first_from_the_discarder() -> None:
     # N discards: the seats after N are E, S, W, so S counts and W does not.
-    r = score(win("W", "discard", hard=2), win("S", "discard", hard=1), rules=AH, dealer="E", discarder="N",
-              options={"multi_win": False})
+    r = score(
+        win("W", "discard", hard=2),
+        win("S", "discard", hard=1),
+        rules=AH,
+        dealer="E",
+        discarder="N",
+        options={"multi_win": False},
+    )
     assert [(w["winner"], w["allowed"], w["reason"]) for w in r["wins"]] == [
-        ("W", False, "multi_win_off"), ("S", True, None)]
+        ("W", False, "multi_win_off"),
+        ("S", True, None),
+    ]
     assert r["payments"] == {"E": 0, "S": 3, "W": 0, "N": -3}
 
 

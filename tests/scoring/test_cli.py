@@ -11,8 +11,14 @@ pytestmark = pytest.mark.slow
 
 
 def run(*args: str, stdin: str = "") -> tuple[int, str]:
-    proc = subprocess.run([sys.executable, "-m", "scoring", *args], input=stdin, capture_output=True,
-                          text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "scoring", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert "Traceback" not in proc.stderr
     return proc.returncode, proc.stdout
 
@@ -28,20 +34,26 @@ def test_score_json_worked_example() -> None:
 
 
 def test_score_json_not_allowed_is_still_exit_0() -> None:
-    request = {"rules": "suzhou", "discarder": "W",
-               "wins": [{"winner": "S", "type": "discard", "hand": "[555p] 123m456m789m5s+5s 中"}]}
+    request = {
+        "rules": "suzhou",
+        "discarder": "W",
+        "wins": [{"winner": "S", "type": "discard", "hand": "[555p] 123m456m789m5s+5s 中"}],
+    }
     code, out = run("score", "--json", stdin=json.dumps(request, ensure_ascii=False))
     assert code == 0 and json.loads(out)["wins"][0]["allowed"] is False
 
 
-@pytest.mark.parametrize(("stdin", "needle"), [
-    ('{"rules": "suzhou", "options": {"nope": 1}, "event": "draw"}', "nope"),
-    ('{"rules": "suzhou", "dealer": "X", "event": "draw"}', "dealer"),
-    ('{"wins": [{"winner": "S", "type": "self_draw", "hand": "123m456m789m5s+5s"}]}', "wrong tile count"),
-    ('{"wins": [{"winner": "S", "type": "self_draw", "hand": "12345m"}]}', "wins[0].hand"),
-    ("not json", "not valid JSON"),
-    ("[1, 2]", "expected a JSON object"),
-])
+@pytest.mark.parametrize(
+    ("stdin", "needle"),
+    [
+        ('{"rules": "suzhou", "options": {"nope": 1}, "event": "draw"}', "nope"),
+        ('{"rules": "suzhou", "dealer": "X", "event": "draw"}', "dealer"),
+        ('{"wins": [{"winner": "S", "type": "self_draw", "hand": "123m456m789m5s+5s"}]}', "wrong tile count"),
+        ('{"wins": [{"winner": "S", "type": "self_draw", "hand": "12345m"}]}', "wins[0].hand"),
+        ("not json", "not valid JSON"),
+        ("[1, 2]", "expected a JSON object"),
+    ],
+)
 def test_score_json_malformed_exits_2(stdin: str, needle: str) -> None:
     code, out = run("score", "--json", stdin=stdin)
     assert code == 2
@@ -56,8 +68,18 @@ def test_human_score_in_chinese() -> None:
 
 
 def test_human_score_in_english_with_options() -> None:
-    code, out = run("score", "[555p] 123m456m789m5s+5s 中发白", "--winner", "S", "--discarder", "W",
-                    "--option", "threshold=2/3", "--lang", "en")
+    code, out = run(
+        "score",
+        "[555p] 123m456m789m5s+5s 中发白",
+        "--winner",
+        "S",
+        "--discarder",
+        "W",
+        "--option",
+        "threshold=2/3",
+        "--lang",
+        "en",
+    )
     assert code == 0 and "Base 5" in out and "W -8" in out
 
 
@@ -84,7 +106,6 @@ def test_ting() -> None:
 
 
 def test_import_time_is_small() -> None:
-    code = ("import time; t = time.perf_counter(); import scoring; "
-            "print(time.perf_counter() - t)")
+    code = "import time; t = time.perf_counter(); import scoring; print(time.perf_counter() - t)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(proc.stdout) < 0.5  # generous for CI; the real figure (< 50 ms) is in bench/scoring.py

@@ -164,7 +164,8 @@ def winning_shapes(draw: st.DrawFn) -> list[int]:
     tiles += [pair, pair]
     for _ in range(draw(st.integers(0, 4))):
         options = [
-            s for s in SET_KINDS
+            s
+            for s in SET_KINDS
             if s[1] in pool and all(left[t] >= n for t, n in Counter(set_tiles(*s)).items())
         ]
         kind, t = draw(st.sampled_from(options))

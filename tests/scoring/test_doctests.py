@@ -5,8 +5,15 @@ import importlib
 
 import pytest
 
-MODULES = ["scoring.rules", "scoring.patterns", "scoring.items", "scoring.score", "scoring.settle",
-           "scoring.dealer", "scoring.request"]
+MODULES = [
+    "scoring.rules",
+    "scoring.patterns",
+    "scoring.items",
+    "scoring.score",
+    "scoring.settle",
+    "scoring.dealer",
+    "scoring.request",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

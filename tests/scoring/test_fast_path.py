@@ -15,17 +15,63 @@ from scoring.request import _parse_common, _parse_full, score_parsed
 from scoring.tiles import tile_name
 
 SEATS = ["E", "S", "W", "N"]
-SUZHOU_FLOWERS = ["中", "发", "白", "百搭", "春", "夏", "秋", "冬", "梅", "兰", "竹", "菊",
-                  "老鼠", "财神", "猫", "聚宝盆"]
+SUZHOU_FLOWERS = [
+    "中",
+    "发",
+    "白",
+    "百搭",
+    "春",
+    "夏",
+    "秋",
+    "冬",
+    "梅",
+    "兰",
+    "竹",
+    "菊",
+    "老鼠",
+    "财神",
+    "猫",
+    "聚宝盆",
+]
 ANHUI_FLOWERS = ["中", "发", "白", "春", "夏", "秋", "冬", "梅", "兰", "竹", "菊", "东", "南", "西", "北"]
 PLAYING = list(range(31))
 # Values that a broken request may carry in any field.
-ODD_VALUES = [None, True, False, 0, 1, -1, 2.0, "", " ", "E", "e", "东", "X", "5z", "1m", "win", "draw",
-              "suzhou", "苏州", [], {}, ["中"], {"a": 1}]
+ODD_VALUES = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2.0,
+    "",
+    " ",
+    "E",
+    "e",
+    "东",
+    "X",
+    "5z",
+    "1m",
+    "win",
+    "draw",
+    "suzhou",
+    "苏州",
+    [],
+    {},
+    ["中"],
+    {"a": 1},
+]
 
 
-POOLS = [PLAYING, PLAYING, list(range(9)), list(range(9, 18)), [*range(18, 27), 27, 28, 29, 30],
-         [*range(9), 28, 30], [27, 28, 29, 30, 4, 13, 22]]
+POOLS = [
+    PLAYING,
+    PLAYING,
+    list(range(9)),
+    list(range(9, 18)),
+    [*range(18, 27), 27, 28, 29, 30],
+    [*range(9), 28, 30],
+    [27, 28, 29, 30, 4, 13, 22],
+]
 """Tiles a hand is drawn from: any, one suit (清一色), one suit and winds (混一色), wind-heavy."""
 
 
@@ -57,21 +103,33 @@ def winning_tiles(draw: st.DrawFn) -> list[int]:
 def common_requests(draw: st.DrawFn) -> dict[str, Any]:
     """A request of the common shape: one hand-object win, default options, plain ASCII tiles."""
     rules = draw(st.sampled_from(["suzhou", "suzhou", "suzhou-anhui"]))
-    tiles = draw(winning_tiles()) if draw(st.integers(0, 4)) else sorted(
-        draw(st.lists(st.sampled_from(PLAYING), min_size=14, max_size=14)))
+    tiles = (
+        draw(winning_tiles())
+        if draw(st.integers(0, 4))
+        else sorted(draw(st.lists(st.sampled_from(PLAYING), min_size=14, max_size=14)))
+    )
     winner, discarder = draw(st.permutations(SEATS))[:2]
     self_draw = draw(st.booleans())
     pool = SUZHOU_FLOWERS if rules == "suzhou" else ANHUI_FLOWERS
-    hand = {"concealed": "".join(tile_name(t) for t in tiles),
-            "winning_tile": tile_name(draw(st.sampled_from(tiles))),
-            "flowers": draw(st.lists(st.sampled_from(pool), max_size=6, unique=True))}
+    hand = {
+        "concealed": "".join(tile_name(t) for t in tiles),
+        "winning_tile": tile_name(draw(st.sampled_from(tiles))),
+        "flowers": draw(st.lists(st.sampled_from(pool), max_size=6, unique=True)),
+    }
     if draw(st.booleans()):
-        hand["concealed"] = _render_grouped(tiles) if draw(st.booleans()) else " ".join(
-            tile_name(t) for t in tiles)
-    request: dict[str, Any] = {"rules": rules, "wins": [
-        {"winner": winner, "type": "self_draw" if self_draw else "discard", "hand": hand}]}
-    for key, values in (("stake", st.integers(1, 20)), ("dealer", st.sampled_from(SEATS)),
-                        ("round_wind", st.sampled_from(SEATS)), ("event", st.just("win"))):
+        hand["concealed"] = (
+            _render_grouped(tiles) if draw(st.booleans()) else " ".join(tile_name(t) for t in tiles)
+        )
+    request: dict[str, Any] = {
+        "rules": rules,
+        "wins": [{"winner": winner, "type": "self_draw" if self_draw else "discard", "hand": hand}],
+    }
+    for key, values in (
+        ("stake", st.integers(1, 20)),
+        ("dealer", st.sampled_from(SEATS)),
+        ("round_wind", st.sampled_from(SEATS)),
+        ("event", st.just("win")),
+    ):
         if draw(st.booleans()):
             request[key] = draw(values)
     if not self_draw:
@@ -105,14 +163,18 @@ def _hand0(req: dict[str, Any]) -> dict[str, Any] | None:
 
 def _value(specific: list[Any]) -> st.SearchStrategy[Any]:
     """Half the time a value meant for the field, else any odd value."""
-    return st.one_of(st.sampled_from(specific), st.sampled_from(ODD_VALUES)) if specific \
+    return (
+        st.one_of(st.sampled_from(specific), st.sampled_from(ODD_VALUES))
+        if specific
         else st.sampled_from(ODD_VALUES)
+    )
 
 
 # Mutations: each takes the request and a draw function and breaks or bends one thing in place.
 def _set_top(key: str) -> Any:
     def mutate(req: dict[str, Any], draw: st.DrawFn) -> None:
         req[key] = draw(_value(_TOP_EXTRA[key]))
+
     return mutate
 
 
@@ -124,16 +186,28 @@ _TOP_EXTRA: dict[str, list[Any]] = {
     "discarder": [*SEATS, "w", "西"],
     "event": ["escape", "Win"],
     "options": [{}, {"threshold": "2/3"}, {"extended": True}, {"multi_win": False}, {"bad": 1}],
-    "baozi": [True, False], "diling": [True, False], "streak": [0, 2, -1], "hand_number": [1, 5, 0],
-    "first_dealer": SEATS, "escaper": SEATS,
+    "baozi": [True, False],
+    "diling": [True, False],
+    "streak": [0, 2, -1],
+    "hand_number": [1, 5, 0],
+    "first_dealer": SEATS,
+    "escaper": SEATS,
 }
 
 
 def _set_win(key: str) -> Any:
     extra: dict[str, list[Any]] = {
-        "winner": [*SEATS, "s", "北"], "type": ["self_draw", "discard", "rob_kong", "Discard"],
-        "flags": [{}, {"after_kong": True}, {"last_tile": True}, {"after_flower": True}, {"bad": 1},
-                  {"heavenly": True}, {"shangpai": True}],
+        "winner": [*SEATS, "s", "北"],
+        "type": ["self_draw", "discard", "rob_kong", "Discard"],
+        "flags": [
+            {},
+            {"after_kong": True},
+            {"last_tile": True},
+            {"after_flower": True},
+            {"bad": 1},
+            {"heavenly": True},
+            {"shangpai": True},
+        ],
         "wild": ["2p", "5z", "1z", "bad"],
         "declared": [{"hard_flowers": 3}],
     }
@@ -142,19 +216,47 @@ def _set_win(key: str) -> Any:
         win = _win0(req)
         if win is not None:
             win[key] = draw(_value(extra.get(key, [])))
+
     return mutate
 
 
 def _set_hand(key: str) -> Any:
     extra: dict[str, list[Any]] = {
-        "concealed": ["123m456p789s11z22z", "123m456p789s11z2z", "1111m123p456s789s1z", "11122233344455m",
-                      "11111m234p456s11z", "123m456p789s11z5z", "123m456p789s11z8z", "0123m456p789s11z",
-                      "123M456P789S11Z", "123m456p789s11zz", "一二三万456p789s11z", "123m456p789s1z1z",
-                      "123m456p789s11z\n", "123m456p789s 11z", "123m456p789s[11z]"],
+        "concealed": [
+            "123m456p789s11z22z",
+            "123m456p789s11z2z",
+            "1111m123p456s789s1z",
+            "11122233344455m",
+            "11111m234p456s11z",
+            "123m456p789s11z5z",
+            "123m456p789s11z8z",
+            "0123m456p789s11z",
+            "123M456P789S11Z",
+            "123m456p789s11zz",
+            "一二三万456p789s11z",
+            "123m456p789s1z1z",
+            "123m456p789s11z\n",
+            "123m456p789s 11z",
+            "123m456p789s[11z]",
+        ],
         "winning_tile": ["1m", "9s", "1z", "4z", "5z", "8z", "0m", "E", "东", "一万", "1m2m", " 1m", "1M"],
-        "flowers": [["中", "中"], ["春", "春"], ["中"] * 5, ["發"], ["东"], ["南"], ["百搭"], ["老鼠"],
-                    ["bad"], [1], [["中"]], "中",
-                    ["中", "发", "白", "春", "夏", "秋", "冬", "梅"], None, []],
+        "flowers": [
+            ["中", "中"],
+            ["春", "春"],
+            ["中"] * 5,
+            ["發"],
+            ["东"],
+            ["南"],
+            ["百搭"],
+            ["老鼠"],
+            ["bad"],
+            [1],
+            [["中"]],
+            "中",
+            ["中", "发", "白", "春", "夏", "秋", "冬", "梅"],
+            None,
+            [],
+        ],
         "melds": [[], [{"type": "pung", "tiles": "555p", "exposed": True}]],
     }
 
@@ -162,6 +264,7 @@ def _set_hand(key: str) -> Any:
         hand = _hand0(req)
         if hand is not None:
             hand[key] = draw(_value(extra[key]))
+
     return mutate
 
 
@@ -174,6 +277,7 @@ def _drop(path: tuple[str, ...]) -> Any:
                 obj = obj[0] if obj else None
         if isinstance(obj, dict):
             obj.pop(path[-1], None)
+
     return mutate
 
 
@@ -183,7 +287,7 @@ def _tile_edit(req: dict[str, Any], draw: st.DrawFn) -> None:
     text = None if hand is None else hand.get("concealed")
     if hand is None or not isinstance(text, str) or " " in text or len(text) != 28:
         return
-    names = [text[i:i + 2] for i in range(0, len(text), 2)]
+    names = [text[i : i + 2] for i in range(0, len(text), 2)]
     how = draw(st.sampled_from(["add", "drop", "change", "copy"]))
     any_tile = st.sampled_from([tile_name(t) for t in range(34)])
     if how == "add":
@@ -254,10 +358,25 @@ MUTATIONS = [
     [_set_top(key) for key in _TOP_EXTRA],
     [_set_win(key) for key in ("winner", "type", "flags", "wild", "declared", "hand")],
     [_set_hand(key) for key in ("concealed", "winning_tile", "flowers", "melds")],
-    [_drop(path) for path in (("rules",), ("wins",), ("discarder",), ("wins", "winner"), ("wins", "type"),
-                              ("wins", "hand"), ("wins", "hand", "concealed"),
-                              ("wins", "hand", "winning_tile"), ("wins", "hand", "flowers"))],
-    [_tile_edit], [_flower_copies], [_seat_spelling], [_wins_shape], [_extra_key],
+    [
+        _drop(path)
+        for path in (
+            ("rules",),
+            ("wins",),
+            ("discarder",),
+            ("wins", "winner"),
+            ("wins", "type"),
+            ("wins", "hand"),
+            ("wins", "hand", "concealed"),
+            ("wins", "hand", "winning_tile"),
+            ("wins", "hand", "flowers"),
+        )
+    ],
+    [_tile_edit],
+    [_flower_copies],
+    [_seat_spelling],
+    [_wins_shape],
+    [_extra_key],
 ]
 
 
@@ -309,20 +428,64 @@ def test_common_shape_takes_the_fast_path(request: dict[str, Any]) -> None:
 
 
 BASES: list[dict[str, Any]] = [
-    {"rules": "suzhou", "stake": 2, "dealer": "E", "event": "win",
-     "wins": [{"winner": "S", "type": "self_draw",
-               "hand": {"concealed": "123m456p789s111z22z", "winning_tile": "2z",
-                        "flowers": ["中", "春", "梅"]}}]},
-    {"rules": "suzhou", "dealer": "S", "round_wind": "W", "discarder": "W",
-     "wins": [{"winner": "N", "type": "discard",
-               "hand": {"concealed": "11223355778899p", "winning_tile": "9p",
-                        "flowers": ["中", "发", "白", "百搭", "老鼠"]}}]},
-    {"rules": "suzhou-anhui", "round_wind": "S", "discarder": "E",
-     "wins": [{"winner": "W", "type": "discard",
-               "hand": {"concealed": "111222333m456s11z", "winning_tile": "1z", "flowers": ["南", "春"]}}]},
-    {"rules": "suzhou-anhui", "dealer": "N", "stake": 3,
-     "wins": [{"winner": "N", "type": "self_draw",
-               "hand": {"concealed": "234m234m789p33999s", "winning_tile": "3s", "flowers": []}}]},
+    {
+        "rules": "suzhou",
+        "stake": 2,
+        "dealer": "E",
+        "event": "win",
+        "wins": [
+            {
+                "winner": "S",
+                "type": "self_draw",
+                "hand": {
+                    "concealed": "123m456p789s111z22z",
+                    "winning_tile": "2z",
+                    "flowers": ["中", "春", "梅"],
+                },
+            }
+        ],
+    },
+    {
+        "rules": "suzhou",
+        "dealer": "S",
+        "round_wind": "W",
+        "discarder": "W",
+        "wins": [
+            {
+                "winner": "N",
+                "type": "discard",
+                "hand": {
+                    "concealed": "11223355778899p",
+                    "winning_tile": "9p",
+                    "flowers": ["中", "发", "白", "百搭", "老鼠"],
+                },
+            }
+        ],
+    },
+    {
+        "rules": "suzhou-anhui",
+        "round_wind": "S",
+        "discarder": "E",
+        "wins": [
+            {
+                "winner": "W",
+                "type": "discard",
+                "hand": {"concealed": "111222333m456s11z", "winning_tile": "1z", "flowers": ["南", "春"]},
+            }
+        ],
+    },
+    {
+        "rules": "suzhou-anhui",
+        "dealer": "N",
+        "stake": 3,
+        "wins": [
+            {
+                "winner": "N",
+                "type": "self_draw",
+                "hand": {"concealed": "234m234m789p33999s", "winning_tile": "3s", "flowers": []},
+            }
+        ],
+    },
 ]
 # (path, values): every value is tried alone at the path of every base request; "-" deletes the key.
 SINGLE_CHANGES: list[tuple[tuple[Any, ...], list[Any]]] = [
@@ -332,33 +495,114 @@ SINGLE_CHANGES: list[tuple[tuple[Any, ...], list[Any]]] = [
     (("round_wind",), ["E", "S", "W", "N", "s", "北", "N ", "X", None, 0, "-"]),
     (("discarder",), ["E", "S", "W", "N", "w", "西", " E", "X", None, 2, "-"]),
     (("event",), ["win", "draw", "escape", "Win", None, 1, "-"]),
-    (("escaper",), ["E", None]), (("options",), [None, {}, {"threshold": "2/3"}, {"extended": True},
-                                                  {"multi_win": False}, {"bad": 1}, []]),
-    (("baozi",), [None, False, True, 1]), (("diling",), [None, False, True]), (("streak",), [None, 0, 3, -1]),
-    (("hand_number",), [None, 1, 4, 0]), (("first_dealer",), [None, "E", "N", "x"]), (("bogus",), [None, 1]),
+    (("escaper",), ["E", None]),
+    (
+        ("options",),
+        [None, {}, {"threshold": "2/3"}, {"extended": True}, {"multi_win": False}, {"bad": 1}, []],
+    ),
+    (("baozi",), [None, False, True, 1]),
+    (("diling",), [None, False, True]),
+    (("streak",), [None, 0, 3, -1]),
+    (("hand_number",), [None, 1, 4, 0]),
+    (("first_dealer",), [None, "E", "N", "x"]),
+    (("bogus",), [None, 1]),
     (("wins",), [[], None, "x", {}, "-"]),
     (("wins", 0), [None, "x", [], "-"]),
     (("wins", 0, "winner"), ["E", "S", "W", "N", "s", "北", " N", "X", None, 3, "-"]),
     (("wins", 0, "type"), ["self_draw", "discard", "rob_kong", "Discard", None, "-"]),
-    (("wins", 0, "flags"), [None, {}, {"after_kong": True}, {"after_flower": True}, {"last_tile": True},
-                            {"heavenly": True}, {"earthly": True}, {"shangpai": True}, {"kong_fed_by": "E"},
-                            {"bad": 1}, []]),
+    (
+        ("wins", 0, "flags"),
+        [
+            None,
+            {},
+            {"after_kong": True},
+            {"after_flower": True},
+            {"last_tile": True},
+            {"heavenly": True},
+            {"earthly": True},
+            {"shangpai": True},
+            {"kong_fed_by": "E"},
+            {"bad": 1},
+            [],
+        ],
+    ),
     (("wins", 0, "wild"), [None, "2p", "5z", "1z", "x", 3]),
     (("wins", 0, "declared"), [None, {"hard_flowers": 3}, {}]),
     (("wins", 0, "bogus"), [None, 1]),
     (("wins", 0, "hand"), [None, "123m456p789s111z22z", "11223355778899p 中发白", [], "-"]),
-    (("wins", 0, "hand", "concealed"), [
-        "123m456p789s111z2z", "123m456p789s111z222z", "1111m123p456s789s1z", "11111m234p456s111z",
-        "123m456p789s111z55z", "123m456p789s111z88z", "0123m456p789s111z", "123M456P789S111Z22Z",
-        "一二三万456p789s111z22z", "123m456p789s 111z 22z", "123m456p789s[111z]22z",
-        "1m2m3m4p5p6p7s8s9s1z1z1z2z2z",
-        "123m456p789s111z22z\n", "EEE123m456p789sSS", "🀇🀈🀉456p789s111z22z", "", None, 1, ["1m"], "-"]),
-    (("wins", 0, "hand", "winning_tile"), ["1m", "9s", "1z", "2z", "4z", "5z", "8z", "0m", "E", "南", "一万",
-                                           "1m2m", " 1m", "1M", "", None, 5, [], "-"]),
-    (("wins", 0, "hand", "flowers"), [[], None, ["中", "中"], ["春", "春"], ["中"] * 5, ["發"], ["东"],
-                                      ["南"],
-                                      ["西"], ["百搭"], ["老鼠"], ["bad"], [1], [["中"]], "中", ("中",), {},
-                                      ["中", "发", "白", "春", "夏", "秋", "冬", "梅", "兰", "竹"], "-"]),
+    (
+        ("wins", 0, "hand", "concealed"),
+        [
+            "123m456p789s111z2z",
+            "123m456p789s111z222z",
+            "1111m123p456s789s1z",
+            "11111m234p456s111z",
+            "123m456p789s111z55z",
+            "123m456p789s111z88z",
+            "0123m456p789s111z",
+            "123M456P789S111Z22Z",
+            "一二三万456p789s111z22z",
+            "123m456p789s 111z 22z",
+            "123m456p789s[111z]22z",
+            "1m2m3m4p5p6p7s8s9s1z1z1z2z2z",
+            "123m456p789s111z22z\n",
+            "EEE123m456p789sSS",
+            "🀇🀈🀉456p789s111z22z",
+            "",
+            None,
+            1,
+            ["1m"],
+            "-",
+        ],
+    ),
+    (
+        ("wins", 0, "hand", "winning_tile"),
+        [
+            "1m",
+            "9s",
+            "1z",
+            "2z",
+            "4z",
+            "5z",
+            "8z",
+            "0m",
+            "E",
+            "南",
+            "一万",
+            "1m2m",
+            " 1m",
+            "1M",
+            "",
+            None,
+            5,
+            [],
+            "-",
+        ],
+    ),
+    (
+        ("wins", 0, "hand", "flowers"),
+        [
+            [],
+            None,
+            ["中", "中"],
+            ["春", "春"],
+            ["中"] * 5,
+            ["發"],
+            ["东"],
+            ["南"],
+            ["西"],
+            ["百搭"],
+            ["老鼠"],
+            ["bad"],
+            [1],
+            [["中"]],
+            "中",
+            ("中",),
+            {},
+            ["中", "发", "白", "春", "夏", "秋", "冬", "梅", "兰", "竹"],
+            "-",
+        ],
+    ),
     (("wins", 0, "hand", "melds"), [None, [], [{"type": "pung", "tiles": "555p", "exposed": True}], "x"]),
     (("wins", 0, "hand", "bogus"), [None, 1]),
 ]

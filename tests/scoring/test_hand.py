@@ -101,8 +101,10 @@ def test_waiting_hand_has_thirteen_tiles_and_no_winning_tile() -> None:
         ("123m456m789s99p [555p] 中春菊", "123456m9p789s+9p [555p] 中春菊"),
         ("(EEEE) 123m 456m 78s 99p 9s", "123456m99p78s+9s (1111z)"),
         ("一二三万 四五六万 七八九万 东东 南南+南", "123456789m1122z+2z"),
-        ("1m+1m [2222p:added:S] [3333s:direct] (4444m) [555m]",
-         "1m+1m [2222p:added:S] [3333s:direct] (4444m) [555m]"),
+        (
+            "1m+1m [2222p:added:S] [3333s:direct] (4444m) [555m]",
+            "1m+1m [2222p:added:S] [3333s:direct] (4444m) [555m]",
+        ),
         ("123m456m789s123p9p+9p | 东中", "123456m1239p789s+9p | 东中"),
     ],
 )
@@ -196,24 +198,42 @@ def test_json_flowers_accept_traditional_and_run_together_names() -> None:
         ("123m", "hand: expected an object"),
         ({"concealed": 123}, "hand.concealed: expected a string of tiles"),
         ({"concealed": "123m456m789s990p"}, "hand.concealed: unknown tile '0p' at position 15"),
-        ({"concealed": "123m456m789s99p", "winning_tile": "5s", "melds": [{"type": "pung", "tiles": "555p"}]},
-         "winning tile 5s is not among the concealed tiles"),
-        ({"concealed": "123m456m789s99p", "winning_tile": "99p"},
-         "hand.winning_tile: expected exactly one tile"),
-        ({"concealed": "123m456m789s99p", "melds": [{"type": "kong", "tiles": "555p"}]},
-         "hand.melds[0]: type 'kong' but 3 tiles"),
-        ({"concealed": "123m456m789s99p", "melds": [{"type": "chow", "tiles": "555p"}]},
-         "hand.melds[0].type: expected 'pung' or 'kong'"),
-        ({"concealed": "123m456m789s99p", "melds": [{"type": "pung", "tiles": "555p", "from": "X"}]},
-         "hand.melds[0]: unknown seat 'X'"),
-        ({"concealed": "123m456m789s99p", "melds": [{"type": "kong", "tiles": "5555p", "kind": "twice"}]},
-         "hand.melds[0]: unknown kong kind 'twice'"),
+        (
+            {
+                "concealed": "123m456m789s99p",
+                "winning_tile": "5s",
+                "melds": [{"type": "pung", "tiles": "555p"}],
+            },
+            "winning tile 5s is not among the concealed tiles",
+        ),
+        (
+            {"concealed": "123m456m789s99p", "winning_tile": "99p"},
+            "hand.winning_tile: expected exactly one tile",
+        ),
+        (
+            {"concealed": "123m456m789s99p", "melds": [{"type": "kong", "tiles": "555p"}]},
+            "hand.melds[0]: type 'kong' but 3 tiles",
+        ),
+        (
+            {"concealed": "123m456m789s99p", "melds": [{"type": "chow", "tiles": "555p"}]},
+            "hand.melds[0].type: expected 'pung' or 'kong'",
+        ),
+        (
+            {"concealed": "123m456m789s99p", "melds": [{"type": "pung", "tiles": "555p", "from": "X"}]},
+            "hand.melds[0]: unknown seat 'X'",
+        ),
+        (
+            {"concealed": "123m456m789s99p", "melds": [{"type": "kong", "tiles": "5555p", "kind": "twice"}]},
+            "hand.melds[0]: unknown kong kind 'twice'",
+        ),
         ({"concealed": "123m456m789s99p", "melds": "555p"}, "hand.melds: expected a list"),
         ({"concealed": "11223355778899p", "flowers": ["龙"]}, "hand.flowers: unknown flower '龙'"),
         ({"concealed": "11223355778899p", "flowers": "中"}, "hand.flowers: expected a list"),
         ({"concealed": "11223355778899p", "tiles": "x"}, "hand: unknown key 'tiles'"),
-        ({"concealed": "123m456m789s99p", "melds": [{"type": "pung", "tiles": "555p", "exposed": "yes"}]},
-         "hand.melds[0].exposed: expected true or false"),
+        (
+            {"concealed": "123m456m789s99p", "melds": [{"type": "pung", "tiles": "555p", "exposed": "yes"}]},
+            "hand.melds[0].exposed: expected true or false",
+        ),
     ],
 )
 def test_bad_json_hands(obj: object, message: str) -> None:
@@ -227,9 +247,17 @@ def test_bad_json_hands(obj: object, message: str) -> None:
 SEAT_WORDS = {"E": ["E", "东"], "S": ["S", "南"], "W": ["W", "西"], "N": ["N", "北"]}
 KONG_WORDS = {"direct": ["direct", "直"], "added": ["added", "补"]}
 FLOWER_FORMS = {
-    "中": ["中", "🀄", "红中"], "发": ["发", "發", "🀅"], "白": ["白", "🀆"], "百搭": ["百搭", "🀪"],
-    "春": ["春", "🀦"], "兰": ["兰", "蘭", "🀣"], "财神": ["财神", "財神"], "猫": ["猫", "貓"],
-    "聚宝盆": ["聚宝盆", "聚寶盆"], "东": ["东", "東", "🀀", "E", "1z"], "南": ["南", "🀁", "S"],
+    "中": ["中", "🀄", "红中"],
+    "发": ["发", "發", "🀅"],
+    "白": ["白", "🀆"],
+    "百搭": ["百搭", "🀪"],
+    "春": ["春", "🀦"],
+    "兰": ["兰", "蘭", "🀣"],
+    "财神": ["财神", "財神"],
+    "猫": ["猫", "貓"],
+    "聚宝盆": ["聚宝盆", "聚寶盆"],
+    "东": ["东", "東", "🀀", "E", "1z"],
+    "南": ["南", "🀁", "S"],
 }
 
 

@@ -9,8 +9,24 @@ from scoring import option_specs, score_request
 from scoring.tiles import tile_name
 
 SEATS = ["E", "S", "W", "N"]
-SUZHOU_FLOWERS = ["中", "发", "白", "百搭", "春", "夏", "秋", "冬", "梅", "兰", "竹", "菊",
-                  "老鼠", "财神", "猫", "聚宝盆"]
+SUZHOU_FLOWERS = [
+    "中",
+    "发",
+    "白",
+    "百搭",
+    "春",
+    "夏",
+    "秋",
+    "冬",
+    "梅",
+    "兰",
+    "竹",
+    "菊",
+    "老鼠",
+    "财神",
+    "猫",
+    "聚宝盆",
+]
 ANHUI_FLOWERS = ["中", "发", "白", "春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"]
 WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
 
@@ -18,20 +34,30 @@ WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
 @st.composite
 def tables(draw: st.DrawFn) -> dict[str, Any]:
     rules = draw(st.sampled_from(["suzhou", "suzhou-anhui"]))
-    options = {spec.id: draw(st.sampled_from(spec.choices)) for spec in option_specs(rules)
-               if draw(st.booleans())}
-    return {"rules": rules, "options": options, "stake": draw(st.integers(1, 50)),
-            "dealer": draw(st.sampled_from(SEATS)), "round_wind": draw(st.sampled_from(SEATS)),
-            "baozi": draw(st.booleans()), "diling": draw(st.booleans()),
-            "streak": draw(st.integers(0, 5)), "hand_number": draw(st.integers(1, 40)),
-            "first_dealer": draw(st.sampled_from(SEATS))}
+    options = {
+        spec.id: draw(st.sampled_from(spec.choices)) for spec in option_specs(rules) if draw(st.booleans())
+    }
+    return {
+        "rules": rules,
+        "options": options,
+        "stake": draw(st.integers(1, 50)),
+        "dealer": draw(st.sampled_from(SEATS)),
+        "round_wind": draw(st.sampled_from(SEATS)),
+        "baozi": draw(st.booleans()),
+        "diling": draw(st.booleans()),
+        "streak": draw(st.integers(0, 5)),
+        "hand_number": draw(st.integers(1, 40)),
+        "first_dealer": draw(st.sampled_from(SEATS)),
+    }
 
 
 @st.composite
 def declared_entries(draw: st.DrawFn, rules: str, extended: bool) -> dict[str, Any]:
     if rules == "suzhou":
-        patterns = [draw(st.sampled_from([[], ["qingyise"], ["hunyise"]])),
-                    draw(st.sampled_from([[], ["qidui"], ["duiduihu"], ["duiduihu", "dadiaoche"]]))]
+        patterns = [
+            draw(st.sampled_from([[], ["qingyise"], ["hunyise"]])),
+            draw(st.sampled_from([[], ["qidui"], ["duiduihu"], ["duiduihu", "dadiaoche"]])),
+        ]
         flat = [p for group in patterns for p in group]
         if "qidui" not in flat and draw(st.booleans()):
             flat.append("xiao_menqing")
@@ -39,8 +65,11 @@ def declared_entries(draw: st.DrawFn, rules: str, extended: bool) -> dict[str, A
             flat.append(draw(st.sampled_from(["yitiaolong", "sanfengke", "xiaosixi", "dasixi"])))
     else:
         flat = draw(st.sampled_from([[], ["qidui"], ["dadiaoche"]]))
-    return {"hard_flowers": draw(st.integers(0, 8)), "soft_flowers": draw(st.integers(0, 12)),
-            "patterns": flat}
+    return {
+        "hard_flowers": draw(st.integers(0, 8)),
+        "soft_flowers": draw(st.integers(0, 12)),
+        "patterns": flat,
+    }
 
 
 @st.composite
@@ -64,8 +93,11 @@ def hands(draw: st.DrawFn, rules: str, round_wind: str, melds_allowed: bool) -> 
                 break
         else:
             continue
-        meld = draw(st.sampled_from(["no", "pung", "kong", "angang"])) if kind == "pung" and melds_allowed \
+        meld = (
+            draw(st.sampled_from(["no", "pung", "kong", "angang"]))
+            if kind == "pung" and melds_allowed
             else "no"
+        )
         if meld in ("kong", "angang") and counts[tile] > 0:
             meld = "pung"
         for t in tiles:
@@ -85,11 +117,17 @@ def hands(draw: st.DrawFn, rules: str, round_wind: str, melds_allowed: bool) -> 
         counts[extra] += 3
     pool = SUZHOU_FLOWERS if rules == "suzhou" else [*ANHUI_FLOWERS, WIND_NAMES[round_wind]]
     flowers = draw(st.lists(st.sampled_from(pool), max_size=6))
-    flowers = [f for i, f in enumerate(flowers)
-               if flowers[:i].count(f) < (4 if f in ("中", "发", "白", "百搭", *WIND_NAMES.values()) else 1)]
-    return {"concealed": "".join(tile_name(t) for t in concealed),
-            "winning_tile": tile_name(draw(st.sampled_from(concealed))),
-            "melds": melds, "flowers": flowers}
+    flowers = [
+        f
+        for i, f in enumerate(flowers)
+        if flowers[:i].count(f) < (4 if f in ("中", "发", "白", "百搭", *WIND_NAMES.values()) else 1)
+    ]
+    return {
+        "concealed": "".join(tile_name(t) for t in concealed),
+        "winning_tile": tile_name(draw(st.sampled_from(concealed))),
+        "melds": melds,
+        "flowers": flowers,
+    }
 
 
 @st.composite
@@ -106,7 +144,7 @@ def requests(draw: st.DrawFn) -> dict[str, Any]:
     n = 1 if how == "self_draw" else draw(st.integers(1, 3))
     extended = bool(table["options"].get("extended"))
     wins = []
-    for winner in seats[1:1 + n]:
+    for winner in seats[1 : 1 + n]:
         entry: dict[str, Any] = {"winner": winner, "type": how}
         if draw(st.booleans()):
             entry["hand"] = draw(hands(table["rules"], table["round_wind"], draw(st.booleans())))
@@ -152,11 +190,16 @@ def test_stake_scales_payments(request: dict[str, Any]) -> None:
     assert many == {seat: 7 * amount for seat, amount in one.items()}
 
 
-JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 300) | st.floats(allow_nan=False)
-                    | st.text(max_size=6) | st.sampled_from(["E", "W", "5z", "中", "9p", "qys", "2/3", "x2"]),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
-                                                                                 max_size=3),
-                    max_leaves=6)
+JUNK = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 300)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=6)
+    | st.sampled_from(["E", "W", "5z", "中", "9p", "qys", "2/3", "x2"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

@@ -18,15 +18,18 @@ def test_base_and_hard_flowers_self_draw() -> None:
     assert r["payments"] == {"E": -8, "S": 24, "W": -8, "N": -8}
 
 
-@pytest.mark.parametrize(("hand", "item", "hua"), [
-    ("[7777s] [555p] 123m456m5s+5s 中发白", "minggang", 1),        # suited 明杠 (直杠)
-    ("[7777s:added] [555p] 123m456m5s+5s 中发白", "minggang", 1),  # 补杠 counts the same
-    ("(7777s) [555p] 123m456m5s+5s 中发白", "angang", 2),          # suited 暗杠
-    ("[111z] 123m456m789m5s+5s 中发白", "fengpeng", 1),            # 风碰
-    ("[555p] 222z 123m456m5s+5s 中发白", "feng_anke", 2),          # 风暗刻
-    ("[3333z] [555p] 123m456m5s+5s 中发白", "feng_minggang", 3),   # 风明杠
-    ("(4444z) [555p] 123m456m5s+5s 中发白", "feng_angang", 4),     # 风暗杠
-])
+@pytest.mark.parametrize(
+    ("hand", "item", "hua"),
+    [
+        ("[7777s] [555p] 123m456m5s+5s 中发白", "minggang", 1),  # suited 明杠 (直杠)
+        ("[7777s:added] [555p] 123m456m5s+5s 中发白", "minggang", 1),  # 补杠 counts the same
+        ("(7777s) [555p] 123m456m5s+5s 中发白", "angang", 2),  # suited 暗杠
+        ("[111z] 123m456m789m5s+5s 中发白", "fengpeng", 1),  # 风碰
+        ("[555p] 222z 123m456m5s+5s 中发白", "feng_anke", 2),  # 风暗刻
+        ("[3333z] [555p] 123m456m5s+5s 中发白", "feng_minggang", 3),  # 风明杠
+        ("(4444z) [555p] 123m456m5s+5s 中发白", "feng_angang", 4),  # 风暗杠
+    ],
+)
 def test_meld_items(hand: str, item: str, hua: int) -> None:
     r = score(win("S", "self_draw", hand))
     assert items(r) == {"di": 5, "yinghua": 3, item: hua}
@@ -142,8 +145,9 @@ def test_dadiaoche() -> None:
 
 def test_dadiaoche_option_x2() -> None:
     # No 5 花 for 大吊车, the settlement doubled: (5 + 5) × 2 = 20.
-    r = score(win("S", "discard", "[111p] [222s] [333m] [777s] 5s+5s"), discarder="E",
-              options={"dadiaoche": "x2"})
+    r = score(
+        win("S", "discard", "[111p] [222s] [333m] [777s] 5s+5s"), discarder="E", options={"dadiaoche": "x2"}
+    )
     assert one(r)["hua"] == 10 and one(r)["multiplier"] == 2
     assert items(r)["dadiaoche"] == 0
     assert r["payments"]["E"] == -20
@@ -211,8 +215,9 @@ def test_xiaosixi_replaces_sanfengke() -> None:
 
 
 def test_dasixi() -> None:
-    r = score(win("S", "discard", "[111z] [222z] [333z] [444z] 5m+5m"), discarder="E",
-              options={"extended": True})
+    r = score(
+        win("S", "discard", "[111z] [222z] [333z] [444z] 5m+5m"), discarder="E", options={"extended": True}
+    )
     assert items(r) == {"hunyise": 5, "duiduihu": 5, "dadiaoche": 5, "dasixi": 64, "di": 5, "fengpeng": 4}
 
 
@@ -228,8 +233,15 @@ def test_haohua_qidui_replaces_qidui() -> None:
 
 def test_discard_needs_four_hard_flowers() -> None:
     r = score(win("S", "discard", PLAIN + " 中发白"), discarder="W", stake=5)
-    assert one(r) == {"winner": "S", "allowed": False, "reason": "below_threshold", "hua": 0, "items": [],
-                      "multiplier": 1, "threshold": {"have": 3, "need": 4}}
+    assert one(r) == {
+        "winner": "S",
+        "allowed": False,
+        "reason": "below_threshold",
+        "hua": 0,
+        "items": [],
+        "multiplier": 1,
+        "threshold": {"have": 3, "need": 4},
+    }
     assert r["payments"] == {"E": 0, "S": 0, "W": 0, "N": 0}
     r = score(win("S", "discard", PLAIN + " 中发白春"), discarder="W", stake=5)
     assert one(r)["allowed"] and r["payments"]["W"] == -45
@@ -255,25 +267,33 @@ def test_threshold_counts_soft() -> None:
     assert one(r)["allowed"] and one(r)["hua"] == 8
 
 
-@pytest.mark.parametrize(("hand", "flags", "pattern"), [
-    ("123m456m789m234p5s+5s", {}, "da_menqing"),
-    ("123m456m789m234p5s+5s 中", {}, "xiao_menqing"),
-    ("[555p] 123p456p789p1z+1z", {}, "hunyise"),
-    ("[555p] 123p456p789p1p+1p", {}, "qingyise"),
-    ("[555p] [777s] 222m999m1s+1s", {}, "duiduihu"),
-    ("1122m3344p5566s1z+1z", {}, "qidui"),
-    ("[111p] [222s] [333m] [777s] 5s+5s", {}, "dadiaoche"),
-])
-def test_exempt_patterns_win_on_a_discard_without_flowers(hand: str, flags: dict[str, bool],
-                                                         pattern: str) -> None:
+@pytest.mark.parametrize(
+    ("hand", "flags", "pattern"),
+    [
+        ("123m456m789m234p5s+5s", {}, "da_menqing"),
+        ("123m456m789m234p5s+5s 中", {}, "xiao_menqing"),
+        ("[555p] 123p456p789p1z+1z", {}, "hunyise"),
+        ("[555p] 123p456p789p1p+1p", {}, "qingyise"),
+        ("[555p] [777s] 222m999m1s+1s", {}, "duiduihu"),
+        ("1122m3344p5566s1z+1z", {}, "qidui"),
+        ("[111p] [222s] [333m] [777s] 5s+5s", {}, "dadiaoche"),
+    ],
+)
+def test_exempt_patterns_win_on_a_discard_without_flowers(
+    hand: str, flags: dict[str, bool], pattern: str
+) -> None:
     r = score(win("S", "discard", hand, **flags), discarder="W")
     assert one(r)["allowed"] and pattern in items(r)
 
 
 @pytest.mark.parametrize("pattern", ["gangkai", "huakai", "tianhu", "dihu", "qidui", "dadiaoche"])
 def test_exempt_patterns_declared(pattern: str) -> None:
-    flags = {"gangkai": {"after_kong": True}, "huakai": {"after_flower": True},
-             "tianhu": {"heavenly": True}, "dihu": {"earthly": True}}.get(pattern, {})
+    flags = {
+        "gangkai": {"after_kong": True},
+        "huakai": {"after_flower": True},
+        "tianhu": {"heavenly": True},
+        "dihu": {"earthly": True},
+    }.get(pattern, {})
     winner = "E" if pattern == "tianhu" else "S"
     r = score(win(winner, "self_draw", hard=0, patterns=() if flags else (pattern,), **flags), dealer="E")
     assert one(r)["allowed"] and pattern in items(r)
@@ -289,16 +309,24 @@ def test_robbing_a_kong_needs_the_self_draw_threshold() -> None:
 
 def test_one_discard_several_winners() -> None:
     # 一炮多响: W pays each winner that winner's T; the next hand is 滴零; N deals (first from W's next seat).
-    r = score(win("S", "discard", PLAIN + " 中发白春"), win("N", "discard", "123m456m789m234p5s+5s"),
-              discarder="W", dealer="E")
+    r = score(
+        win("S", "discard", PLAIN + " 中发白春"),
+        win("N", "discard", "123m456m789m234p5s+5s"),
+        discarder="W",
+        dealer="E",
+    )
     assert [w["hua"] for w in r["wins"]] == [9, 15]
     assert r["payments"] == {"E": 0, "S": 9, "W": -24, "N": 15}
     assert r["next_diling"] is True and r["next_dealer"] == "N"
 
 
 def test_one_discard_several_winners_one_not_allowed() -> None:
-    r = score(win("S", "discard", PLAIN + " 中"), win("N", "discard", "123m456m789m234p5s+5s"),
-              discarder="W", dealer="E")
+    r = score(
+        win("S", "discard", PLAIN + " 中"),
+        win("N", "discard", "123m456m789m234p5s+5s"),
+        discarder="W",
+        dealer="E",
+    )
     assert [w["allowed"] for w in r["wins"]] == [False, True]
     assert r["payments"] == {"E": 0, "S": 0, "W": -15, "N": 15}
     assert r["next_diling"] is False and r["next_dealer"] == "N"
@@ -320,8 +348,9 @@ def test_qianggang() -> None:
 
 
 def test_qianggang_by_two_robbers() -> None:
-    r = score(win("S", "rob_kong", PLAIN + " 中发白"), win("N", "rob_kong", "123m456m789m234p5s+5s"),
-              discarder="W")
+    r = score(
+        win("S", "rob_kong", PLAIN + " 中发白"), win("N", "rob_kong", "123m456m789m234p5s+5s"), discarder="W"
+    )
     assert r["payments"] == {"E": 0, "S": 24, "W": -69, "N": 45}
 
 
@@ -356,8 +385,9 @@ def test_baozi_and_diling_double_once() -> None:
 
 
 def test_doubling_stack() -> None:
-    r = score(win("S", "self_draw", PLAIN + " 中发白"), baozi=True, diling=True,
-              options={"doubling_stack": True})
+    r = score(
+        win("S", "self_draw", PLAIN + " 中发白"), baozi=True, diling=True, options={"doubling_stack": True}
+    )
     assert one(r)["multiplier"] == 4 and r["payments"]["E"] == -32
 
 

@@ -138,13 +138,35 @@ def test_render_sorts_and_groups_by_suit() -> None:
 @pytest.mark.parametrize(
     ("name", "canonical"),
     [
-        ("中", "中"), ("发", "发"), ("發", "发"), ("白", "白"), ("百搭", "百搭"),
-        ("春", "春"), ("夏", "夏"), ("秋", "秋"), ("冬", "冬"),
-        ("梅", "梅"), ("兰", "兰"), ("蘭", "兰"), ("竹", "竹"), ("菊", "菊"),
-        ("老鼠", "老鼠"), ("财神", "财神"), ("財神", "财神"), ("猫", "猫"), ("貓", "猫"),
-        ("聚宝盆", "聚宝盆"), ("聚寶盆", "聚宝盆"),
-        ("东", "东"), ("東", "东"), ("南", "南"), ("西", "西"), ("北", "北"),
-        ("5p", None), ("龙", None), ("", None),
+        ("中", "中"),
+        ("发", "发"),
+        ("發", "发"),
+        ("白", "白"),
+        ("百搭", "百搭"),
+        ("春", "春"),
+        ("夏", "夏"),
+        ("秋", "秋"),
+        ("冬", "冬"),
+        ("梅", "梅"),
+        ("兰", "兰"),
+        ("蘭", "兰"),
+        ("竹", "竹"),
+        ("菊", "菊"),
+        ("老鼠", "老鼠"),
+        ("财神", "财神"),
+        ("財神", "财神"),
+        ("猫", "猫"),
+        ("貓", "猫"),
+        ("聚宝盆", "聚宝盆"),
+        ("聚寶盆", "聚宝盆"),
+        ("东", "东"),
+        ("東", "东"),
+        ("南", "南"),
+        ("西", "西"),
+        ("北", "北"),
+        ("5p", None),
+        ("龙", None),
+        ("", None),
     ],
 )
 def test_every_flower_by_simplified_or_traditional_name(name: str, canonical: str | None) -> None:
@@ -160,10 +182,7 @@ def test_flower_names_are_the_sixteen_of_the_rules() -> None:
 @given(st.lists(st.integers(0, 33), max_size=20), st.data())
 def test_any_form_round_trips_through_render(tiles: list[int], data: st.DataObject) -> None:
     # Dragons have no Chinese or Unicode tile form: those name the flowers 中 发 白.
-    forms = [
-        data.draw(st.sampled_from(_forms(t)))
-        for t in tiles
-    ]
+    forms = [data.draw(st.sampled_from(_forms(t))) for t in tiles]
     sep = data.draw(st.sampled_from(["", " ", ","]))
     assert parse_tiles(sep.join(forms)) == tiles
     assert sorted(parse_tiles(render_tiles(tiles))) == sorted(tiles)
@@ -180,9 +199,7 @@ def test_arbitrary_text_parses_or_raises_scoring_error(text: str) -> None:
         assert all(0 <= t < 34 for t in tiles)
 
 
-@pytest.mark.parametrize(
-    "module", ["scoring.tiles", "scoring.hand", "scoring.decompose", "scoring.waits"]
-)
+@pytest.mark.parametrize("module", ["scoring.tiles", "scoring.hand", "scoring.decompose", "scoring.waits"])
 def test_docstring_examples_run(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0

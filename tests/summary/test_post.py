@@ -22,8 +22,11 @@ async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
         posted = await post_summary(app.bot, table.ledger, table.chat_id, table.session_id)
     finally:
         await app.shutdown()
-    assert [c.method for c in request.calls if c.method != "getMe"] == ["sendMessage", "sendPhoto",
-                                                                        "sendDocument"]
+    assert [c.method for c in request.calls if c.method != "getMe"] == [
+        "sendMessage",
+        "sendPhoto",
+        "sendDocument",
+    ]
     [message] = request.of("sendMessage")
     assert message.params["chat_id"] == table.chat_id
     assert message.params["text"] == posted.card.text
@@ -60,8 +63,9 @@ async def test_send_chart_for_history(table: Table) -> None:
     app = build_app(request)
     await app.initialize()
     try:
-        message = await send_chart(app.bot, table.ledger, table.chat_id, table.session_id, lang="zh-Hant",
-                                   reply_to_message_id=None)
+        message = await send_chart(
+            app.bot, table.ledger, table.chat_id, table.session_id, lang="zh-Hant", reply_to_message_id=None
+        )
     finally:
         await app.shutdown()
     assert message is not None

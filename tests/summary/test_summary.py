@@ -145,6 +145,5 @@ def test_fewest_transfers_reference(balances: list[int]) -> None:
 
 @pytest.mark.slow
 def test_importing_the_bot_does_not_import_matplotlib() -> None:
-    code = ("import sys, bot.summary, bot.jobs, bot.app; "
-            "sys.exit(1 if 'matplotlib' in sys.modules else 0)")
+    code = "import sys, bot.summary, bot.jobs, bot.app; sys.exit(1 if 'matplotlib' in sys.modules else 0)"
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
