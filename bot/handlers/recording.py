@@ -231,7 +231,7 @@ async def after_commit(
     if edit_message_id is not None:
         await turn.context.bot.edit_message_text(text, chat_id=turn.chat_id, message_id=edit_message_id)
     else:
-        await turn.say(text)
+        await turn.post(text)
     added = result.hand if kind in ("hand", "adjust") and result.created else None
     turn.remember_session(result.session)
     await refresh_card(turn, result.session, added=added, later=True)

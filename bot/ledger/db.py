@@ -18,6 +18,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, exc, text
@@ -52,6 +53,11 @@ def sqlite_synchronous(value: str | None = None) -> str:
     return mode
 
 
+def json_text(value: Any) -> str:
+    """A JSON column's text (orjson: compact, UTF-8 as is; int dict keys become strings as with json)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def create_db_engine(
     url: str, *, synchronous: str | None = None, busy_timeout_ms: int = 30000, **kwargs: Any
 ) -> Engine:
@@ -59,6 +65,10 @@ def create_db_engine(
     `synchronous` and `busy_timeout_ms` (how long a writer waits for another's write lock), SQLite only: see
     `sqlite_synchronous` and the module docstring."""
     parsed = make_url(url)
+    # JSON columns (a hand's entry, request and response, a session's options and state) through orjson:
+    # several times faster than the json module both ways, on the path of every hand.
+    kwargs.setdefault("json_serializer", json_text)
+    kwargs.setdefault("json_deserializer", orjson.loads)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):

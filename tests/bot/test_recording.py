@@ -190,7 +190,9 @@ async def test_unconfirmed_entry_expires(bot_settings: Any, transport: Any) -> N
     from bot.app import build_application
     from bot.ledger import LedgerService
 
-    now = [datetime(2026, 11, 30, 20, 0, tzinfo=UTC)]
+    # The ledger's clock, an hour ahead of the real one: the JobQueue (real time) must not find the expiry
+    # job due before the test runs it.
+    now = [datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)]
     clocked = LedgerService.from_url(bot_settings.database_url, clock=lambda: now[0])
     app = build_application(bot_settings, request=transport, get_updates_request=transport, ledger=clocked)
     table = await Table.start(app, transport)
