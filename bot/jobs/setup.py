@@ -10,11 +10,13 @@ from sqlalchemy.engine import Engine
 from telegram.ext import Application
 
 from bot.jobs.store import JOBSTORE, DatabaseJobStore
+from bot.ledger.db import is_sqlite
 
 log = logging.getLogger(__name__)
 
 WAKEUP_SECONDS = 60.0
 RECONCILE_SECONDS = 600.0
+CHECKPOINT_SECONDS = 5.0
 
 
 async def _heartbeat_job(context: Any) -> None:
@@ -29,6 +31,18 @@ async def _heartbeat_job(context: Any) -> None:
         await asyncio.to_thread(write_heartbeat, heartbeat_path(data_dir))
     except OSError as exc:
         log.warning("cannot write the heartbeat in %s: %s", data_dir, exc)
+
+
+async def _checkpoint_job(context: Any) -> None:
+    """SQLite: copy the WAL into the database file in a worker thread, so that the hands committed on the
+    event loop never pay for it (`LedgerService.checkpoint`, `bot.ledger.db.LOOP_AUTOCHECKPOINT_PAGES`)."""
+    ledger = context.bot_data.get("ledger")
+    if ledger is None:
+        return
+    try:
+        await asyncio.to_thread(ledger.checkpoint)
+    except Exception as exc:  # e.g. the disk is full: the next run tries again, the WAL keeps everything
+        log.warning("WAL checkpoint failed: %s", exc)
 
 
 async def _wakeup_job(context: Any) -> None:
@@ -53,7 +67,8 @@ def setup_jobs(
     Jobs stored by an earlier run come back by themselves when the scheduler starts (those missed while
     the bot was down run then). A start-up job, repeated every 10 minutes, schedules what the ledger says
     is missing: an idle end for each open session, the weekly post of groups that asked for it. A heartbeat
-    file in the data directory, every 30 seconds, feeds the health check. In webhook mode a wake-up every
+    file in the data directory, every 30 seconds, feeds the health check. On SQLite, a checkpoint every 5
+    seconds moves the WAL into the database file off the event loop. In webhook mode a wake-up every
     minute lets several workers see each other's jobs.
     """
     from bot.jobs import tasks  # registers the persistent callbacks before any job is loaded
@@ -101,6 +116,14 @@ def setup_jobs(
         name="jobs:heartbeat",
         job_kwargs=loose,
     )
+    if is_sqlite(engine):
+        job_queue.run_repeating(
+            _checkpoint_job,
+            interval=CHECKPOINT_SECONDS,
+            first=CHECKPOINT_SECONDS,
+            name="jobs:checkpoint",
+            job_kwargs=loose,
+        )
     if getattr(settings, "mode", "polling") == "webhook":
         job_queue.run_repeating(
             _wakeup_job, interval=WAKEUP_SECONDS, first=WAKEUP_SECONDS, name="jobs:wakeup", job_kwargs=loose

@@ -59,11 +59,17 @@ def json_text(value: Any) -> str:
 
 
 def create_db_engine(
-    url: str, *, synchronous: str | None = None, busy_timeout_ms: int = 30000, **kwargs: Any
+    url: str,
+    *,
+    synchronous: str | None = None,
+    busy_timeout_ms: int = 30000,
+    autocheckpoint: int | None = None,
+    **kwargs: Any,
 ) -> Engine:
     """An engine for `url` with the ledger's connection settings, without touching the schema.
-    `synchronous` and `busy_timeout_ms` (how long a writer waits for another's write lock), SQLite only: see
-    `sqlite_synchronous` and the module docstring."""
+    `synchronous`, `busy_timeout_ms` (how long a writer waits for another's write lock) and `autocheckpoint`
+    (the WAL size in pages at which a commit also checkpoints; SQLite's default 1000 if None), SQLite only:
+    see `sqlite_synchronous`, `checkpoint` and the module docstring."""
     parsed = make_url(url)
     # JSON columns (a hand's entry, request and response, a session's options and state) through orjson:
     # several times faster than the json module both ways, on the path of every hand.
@@ -77,7 +83,7 @@ def create_db_engine(
         connect_args.update(kwargs.pop("connect_args", {}))
         engine = create_engine(parsed, connect_args=connect_args, **kwargs)
         mode = sqlite_synchronous(synchronous)
-        _sqlite_events(engine, mode, busy_timeout_ms)
+        _sqlite_events(engine, mode, busy_timeout_ms, autocheckpoint)
         SQLITE_MODES[engine] = mode
         return engine
     kwargs.setdefault("pool_pre_ping", True)
@@ -103,11 +109,33 @@ def nonblocking_engine(engine: Engine) -> Engine | None:
         engine.url.render_as_string(hide_password=False),
         synchronous=mode,
         busy_timeout_ms=0,
+        autocheckpoint=LOOP_AUTOCHECKPOINT_PAGES,
         poolclass=StaticPool,
     )
 
 
-def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 30000) -> None:
+# The event loop's connections leave checkpoints to `checkpoint` in a worker thread (the bot runs it every
+# few seconds, bot/jobs/setup.py). SQLite's own checkpoint at 1000 pages would run inside a hand's commit
+# every 50-70 hands, fsync included: a few ms of a stalled loop, about 0.1 ms a hand on average. This larger
+# limit only bounds the WAL (40 MB) should nobody call `checkpoint`.
+LOOP_AUTOCHECKPOINT_PAGES = 10000
+
+
+def checkpoint(engine: Engine) -> tuple[int, int] | None:
+    """Copy what the WAL holds into the database file as far as readers allow, without waiting for anyone
+    (`PRAGMA wal_checkpoint(PASSIVE)`); (pages in the WAL, pages copied), or None where there is no WAL
+    (PostgreSQL, in-memory SQLite). Meant for a worker thread: it may fsync."""
+    database = engine.url.database or ""
+    if not is_sqlite(engine) or database in ("", ":memory:"):
+        return None
+    with engine.connect() as connection:
+        row = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+    return int(row[1]), int(row[2])
+
+
+def _sqlite_events(
+    engine: Engine, synchronous: str, busy_timeout_ms: int = 30000, autocheckpoint: int | None = None
+) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Pragmas once per pooled connection. Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's
@@ -118,6 +146,8 @@ def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 3000
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
+        if autocheckpoint is not None:
+            cursor.execute(f"PRAGMA wal_autocheckpoint={int(autocheckpoint)}")
         cursor.close()
 
     @event.listens_for(engine, "begin")

@@ -33,7 +33,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.ledger import errors
-from bot.ledger.db import IMMEDIATE, is_sqlite, lock_busy, nonblocking_engine, open_database
+from bot.ledger.db import IMMEDIATE, checkpoint, is_sqlite, lock_busy, nonblocking_engine, open_database
 from bot.ledger.models import (
     ChatGroup,
     GroupTotal,
@@ -184,6 +184,12 @@ class LedgerService:
         if isinstance(view, LedgerService):
             view._engine.dispose()
         self._nonblocking = False
+
+    def checkpoint(self) -> tuple[int, int] | None:
+        """SQLite: move the WAL's pages into the database file (`bot.ledger.db.checkpoint`), which the
+        `nonblocking` view's commits leave to this call; (pages in the WAL, pages copied). None on
+        PostgreSQL and in-memory SQLite. Blocking (it may fsync): for a worker thread."""
+        return checkpoint(self._engine)
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> LedgerService:

@@ -221,3 +221,27 @@ async def test_touch_after_each_hand_keeps_one_job(db_url: str) -> None:
         assert [j.name for j in bot.app.job_queue.jobs() if j.name == idle_job_id(table.chat_id)] == [
             idle_job_id(table.chat_id)
         ]
+
+
+async def test_sqlite_wal_is_checkpointed_by_a_job_off_the_event_loop(db_url: str) -> None:
+    """On SQLite a repeating job moves the WAL into the database file in a worker thread (the hands
+    committed on the event loop leave that to it); PostgreSQL needs no such job."""
+    async with Bot(db_url) as bot:
+        jobs = bot.app.job_queue.get_jobs_by_name("jobs:checkpoint")
+        if not db_url.startswith("sqlite"):
+            assert jobs == ()
+            return
+        assert len(jobs) == 1 and jobs[0].job.trigger.interval == dtm.timedelta(seconds=5)
+        play(bot.ledger)
+        copied: list[tuple[int, int] | None] = []
+        original = bot.ledger.checkpoint
+
+        def checkpoint() -> tuple[int, int] | None:
+            copied.append(original())
+            return copied[-1]
+
+        bot.ledger.checkpoint = checkpoint  # type: ignore[method-assign]
+        await jobs[0].run(bot.app)
+        assert len(copied) == 1 and copied[0] is not None
+        in_wal, done = copied[0]
+        assert in_wal > 0 and done == in_wal

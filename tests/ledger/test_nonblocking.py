@@ -10,7 +10,7 @@ import pytest
 from ledger_helpers import CHAT, row_counts, seat_table, self_draw
 
 from bot.ledger import LedgerService
-from bot.ledger.db import open_database
+from bot.ledger.db import LOOP_AUTOCHECKPOINT_PAGES, open_database
 from bot.ledger.errors import WouldBlock
 
 
@@ -80,3 +80,35 @@ def test_the_open_table_lookup_is_prepared_once(sqlite_ledger: LedgerService) ->
         rows = lookup.rows(conn, {"chat_id": CHAT})
     assert len(rows) == 4  # the session's row once per seat
     sqlite_ledger.close()
+
+
+def test_hands_on_the_view_leave_the_checkpoint_to_a_worker(sqlite_url: str) -> None:
+    """The view's commits do not copy the WAL into the database file (SQLite's checkpoint at 1000 pages
+    would, fsync included, inside a hand); `LedgerService.checkpoint` does, from the bot's worker thread."""
+    ledger = LedgerService(open_database(sqlite_url))
+    table = seat_table(ledger)
+    assert ledger.checkpoint() is not None  # start from an empty WAL
+    view = ledger.nonblocking()
+    assert view is not None
+    with view.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == LOOP_AUTOCHECKPOINT_PAGES
+    for number in range(1, 121):  # well past 1000 pages of WAL
+        view.commit(CHAT, self_draw("S", 5), by=table.users[1], source_key=f"update:{number}")
+    wal, database = Path(sqlite_file(sqlite_url) + "-wal"), Path(sqlite_file(sqlite_url))
+    assert wal.stat().st_size > 1000 * 4096  # nothing was checkpointed on the way
+    before = database.stat().st_size
+    result = ledger.checkpoint()
+    assert result is not None
+    in_wal, copied = result
+    assert in_wal > 1000 and copied == in_wal  # every page reached the database file
+    assert database.stat().st_size > before
+    assert sum(row.net for row in ledger.standings(CHAT).session_rows) == 0
+    ledger.close()
+
+
+def test_no_checkpoint_without_a_wal(pg_url: str) -> None:
+    """PostgreSQL and in-memory SQLite have no WAL file: `checkpoint` has nothing to do there."""
+    for url in (pg_url, "sqlite://"):
+        ledger = LedgerService(open_database(url))
+        assert ledger.checkpoint() is None
+        ledger.engine.dispose()
