@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import orjson
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -128,7 +129,11 @@ class JsonCodec:
 
     def dumps(self, value: Any) -> str:
         """`value` as JSON text (compact, keys sorted, so equal values give equal text)."""
-        return json.dumps(self.encode(value), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        encoded = self.encode(value)
+        try:  # orjson: the same text as json.dumps below, several times faster (this runs on every update)
+            return orjson.dumps(encoded, option=orjson.OPT_SORT_KEYS).decode()
+        except orjson.JSONEncodeError:  # e.g. an int beyond 64 bits
+            return json.dumps(encoded, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     # -- decoding --
 
@@ -175,8 +180,8 @@ class JsonCodec:
     def loads(self, text: str) -> Any:
         """Inverse of `dumps`."""
         try:
-            obj = json.loads(text)
-        except ValueError as exc:
+            obj = orjson.loads(text)
+        except ValueError as exc:  # orjson.JSONDecodeError is one
             raise CodecError(f"stored value is not JSON: {exc}") from exc
         return self.decode(obj)
 

@@ -156,6 +156,7 @@ class LedgerService:
         self._pending_statements: _PendingStatements | None = None
         self._nonblocking: LedgerService | bool | None = False  # False: not made yet (see nonblocking)
         self._fail_fast = False  # this service is a nonblocking() view
+        self._held: Connection | None = None  # a view's one connection, kept open between its writes
 
     def nonblocking(self) -> LedgerService | None:
         """This service on a connection for the event loop's thread, that never waits for a lock, or None.
@@ -182,6 +183,9 @@ class LedgerService:
         """Release the nonblocking view's connection (the main engine is the caller's to dispose of)."""
         view = self._nonblocking
         if isinstance(view, LedgerService):
+            if view._held is not None:
+                view._held.close()
+                view._held = None
             view._engine.dispose()
         self._nonblocking = False
 
@@ -246,6 +250,11 @@ class LedgerService:
         """`_write` for Core statements on a plain connection: one transaction, retried on a conflict."""
 
         def once() -> T:
+            if self._fail_fast:  # a view: its one connection stays checked out (half the cost of a checkout)
+                if self._held is None or self._held.invalidated or self._held.closed:
+                    self._held = self._write_engine.connect()
+                with self._held.begin():
+                    return fn(self._held)
             with self._write_engine.begin() as conn:
                 return fn(conn)
 
