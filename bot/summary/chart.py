@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -79,21 +80,48 @@ class CjkFont:
 def find_cjk_font() -> CjkFont | None:
     """The installed CJK font for names on the chart, by matplotlib's font list; None when none exists.
 
-    fonts-noto-cjk (Debian) provides Noto Sans CJK SC; .ci/run and the Dockerfile install it.
+    fonts-noto-cjk (Debian) provides Noto Sans CJK SC; .ci/run and the Dockerfile install it. matplotlib
+    keeps its font list in a cache file built on first use and never rescans by itself: fonts installed
+    after that (an `apt-get install` on a host where matplotlib already ran) are added here, once.
     """
     from matplotlib import font_manager
 
-    installed: dict[str, list[font_manager.FontEntry]] = {}
-    for entry in font_manager.fontManager.ttflist:
+    font = _pick_cjk(font_manager.fontManager.ttflist)
+    if font is None and _add_fonts_installed_since_the_cache(font_manager):
+        font = _pick_cjk(font_manager.fontManager.ttflist)
+    if font is None:
+        log.warning("no CJK font (install fonts-noto-cjk): Chinese names on the chart will show as boxes")
+    return font
+
+
+def _pick_cjk(entries: Sequence[Any]) -> CjkFont | None:
+    """The first family of CJK_FAMILIES among matplotlib's font entries, at its most regular weight."""
+    installed: dict[str, list[Any]] = {}
+    for entry in entries:
         installed.setdefault(entry.name, []).append(entry)
     for family in CJK_FAMILIES:
-        entries = installed.get(family)
-        if entries:
+        candidates = installed.get(family)
+        if candidates:
             # The regular weight reads best on a small chart; any weight has the same glyphs.
-            entry = min(entries, key=lambda e: (abs(_weight(e.weight) - 400), e.style != "normal"))
+            entry = min(candidates, key=lambda e: (abs(_weight(e.weight) - 400), e.style != "normal"))
             return CjkFont(family=family, path=Path(entry.fname))
-    log.warning("no CJK font found (install fonts-noto-cjk): Chinese names on the chart will show as boxes")
     return None
+
+
+def _add_fonts_installed_since_the_cache(font_manager: Any) -> bool:
+    """Give matplotlib the system fonts its cached list lacks; True if there were any."""
+    known = {entry.fname for entry in font_manager.fontManager.ttflist}
+    added = False
+    for path in font_manager.findSystemFonts():
+        if path in known:
+            continue
+        try:
+            font_manager.fontManager.addfont(path)
+        except Exception as exc:  # an unreadable font file: matplotlib's own scan skips those too
+            log.debug("font %s not added: %s", path, exc)
+            continue
+        added = True
+    return added
 
 
 def _weight(value: object) -> int:

@@ -47,6 +47,24 @@ def test_matplotlib_resolves_the_names_to_that_font() -> None:
     assert missing_glyphs(Path(resolved), "".join(NAMES)) == set()
 
 
+def test_a_font_installed_after_matplotlib_cached_its_list_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    """matplotlib never rescans by itself: a host that ran it before `apt-get install fonts-noto-cjk` has
+    a cached font list without the CJK fonts. The chart adds what the system has and the list lacks."""
+    from matplotlib import font_manager
+
+    installed = cjk_font()
+    stale = [e for e in font_manager.fontManager.ttflist if "CJK" not in e.name and "Han" not in e.name]
+    monkeypatch.setattr(font_manager.fontManager, "ttflist", stale)  # the list of before the install
+    find_cjk_font.cache_clear()
+    try:
+        found = find_cjk_font()
+    finally:
+        find_cjk_font.cache_clear()
+    assert found is not None and "CJK" in found.family
+    assert missing_glyphs(found.path, "".join(NAMES)) == set()
+    assert found.path.parent == installed.path.parent
+
+
 def test_session_chart_is_a_png_without_missing_glyphs(table: Table) -> None:
     report = build_report(table.ledger, table.session_id)
     data = chart_data(report, "zh-Hans")
