@@ -187,10 +187,11 @@ class Turn:
         return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def quick(self, op: Callable[[LedgerService], R]) -> R:
-        """A short ledger call (a hand's commit, a pending entry's confirmation): made on the event loop when
-        SQLite can take it at once (`LedgerService.nonblocking`: its write lock free, commits not waiting
-        for the disk), since the hop to a worker thread and back costs more than the transaction; else, and
-        on PostgreSQL, in a worker thread like `run`."""
+        """A short ledger call (a read of the table or of a pending entry, a hand's commit, a pending entry's
+        creation or confirmation): made on the event loop when SQLite can take it at once
+        (`LedgerService.nonblocking`: its write lock free, commits not waiting for the disk), since the hop
+        to a worker thread and back costs more than the transaction; else, and on PostgreSQL, in a worker
+        thread like `run`."""
         view = self.ledger.nonblocking()
         if view is not None:
             try:
@@ -258,7 +259,8 @@ class Turn:
 
     async def require_session(self) -> SessionInfo:
         """The open table of this group (LedgerError NoOpenSession otherwise), remembered as its hint."""
-        session = await self.run(self.ledger.require_session, self.chat_id)
+        chat_id = self.chat_id
+        session = await self.quick(lambda ledger: ledger.require_session(chat_id))
         self.remember_session(session)
         return session
 

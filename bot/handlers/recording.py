@@ -135,19 +135,13 @@ async def submit(
 
     `shown` replaces the rendered preview (the undo question); `edit_message_id` turns an existing
     message (the /hu button flow) into the preview instead of sending a new one."""
-    ledger = turn.ledger
     if kind != "undo" and await instant_group(turn):
         result = await turn.quick(lambda ledger: commit_now(ledger, turn, kind, payload))
         await after_commit(turn, kind, result, edit_message_id=edit_message_id)
         return
-    pending = await turn.run(
-        ledger.create_pending,
-        turn.chat_id,
-        kind,
-        payload,
-        by=turn.user,
-        text=turn.text or None,
-        source_key=turn.source_key,
+    chat_id, by, text, key = turn.chat_id, turn.user, turn.text or None, turn.source_key
+    pending = await turn.quick(
+        lambda ledger: ledger.create_pending(chat_id, kind, payload, by=by, text=text, source_key=key)
     )
     if pending.message_id is not None or pending.status != "pending":
         return  # a redelivered update (e.g. after a restart): its preview is already in the chat
@@ -161,7 +155,8 @@ async def submit(
         message_id = edit_message_id
     else:
         message_id = (await turn.say(text, markup)).message_id
-    pending = await turn.run(ledger.set_pending_message, pending.id, message_id)
+    pending_id = pending.id
+    pending = await turn.quick(lambda ledger: ledger.set_pending_message(pending_id, message_id))
     schedule_expiry(turn.context.application, pending)
     await save_state(turn)  # its Confirm button works after a restart, even a hard kill
 
@@ -322,8 +317,9 @@ async def edit(turn: Turn) -> None:
 async def pending_pressed(turn: Turn, data: PendingPress) -> None:
     """Confirm commits the pending entry exactly once; Cancel drops it. Seated players or admins only."""
     ledger = turn.ledger
-    pending = await turn.run(ledger.get_pending, data.pending_id)
-    session = await turn.run(ledger.get_session, pending.session_id)
+    pending = await turn.quick(lambda view: view.get_pending(data.pending_id))
+    session_id = pending.session_id
+    session = await turn.quick(lambda view: view.get_session(session_id))
     await turn.require_writer(session)
     query = turn.update.callback_query
     assert query is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import logging
@@ -10,7 +11,7 @@ import secrets
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -164,8 +165,9 @@ class LedgerService:
         On a SQLite file in WAL mode with synchronous NORMAL or OFF, a hand's whole write transaction takes
         less time than handing it to a worker thread and back. Through this view a write either gets
         SQLite's write lock at once, or raises `errors.WouldBlock` before doing anything (another thread or
-        process is writing): then make the call on the service itself in a worker thread. Reads never wait
-        in WAL mode. For the event loop's thread only (one connection). None on PostgreSQL, in-memory SQLite
+        process is writing): then make the call on the service itself in a worker thread. Reads do not wait
+        in WAL mode (the rare exception raises WouldBlock too). For the event loop's thread only (one
+        connection). None on PostgreSQL, in-memory SQLite
         and synchronous FULL/EXTRA (see `bot.ledger.db.nonblocking_engine`)."""
         if self._nonblocking is False:
             engine = nonblocking_engine(self._engine) if not self._fail_fast else None
@@ -226,8 +228,22 @@ class LedgerService:
         return now if now.tzinfo is not None else now.replace(tzinfo=UTC)
 
     def _read(self, fn: Callable[[Session], T]) -> T:
-        with Session(self._engine, expire_on_commit=False) as session, session.begin():
+        with self._reading(), Session(self._engine, expire_on_commit=False) as session, session.begin():
             return fn(session)
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Around a read: in a `nonblocking` view, SQLite's rare "database is locked" for a reader (another
+        connection recovering or resetting the WAL) becomes WouldBlock, for the caller's waiting road."""
+        if not self._fail_fast:
+            yield
+            return
+        try:
+            yield
+        except OperationalError as exc:
+            if not lock_busy(exc):
+                raise
+            raise errors.WouldBlock(str(exc.orig)) from exc
 
     def _write(self, fn: Callable[[Session], T]) -> T:
         """Run `fn` in one write transaction; retry the whole of it on a write conflict."""
@@ -243,7 +259,7 @@ class LedgerService:
 
     def _read_core(self, fn: Callable[[Connection], T]) -> T:
         """Run `fn` on a plain connection (Core statements, no ORM session) in one read transaction."""
-        with self._engine.connect() as conn:
+        with self._reading(), self._engine.connect() as conn:
             return fn(conn)
 
     def _write_core(self, fn: Callable[[Connection], T]) -> T:

@@ -112,3 +112,30 @@ def test_no_checkpoint_without_a_wal(pg_url: str) -> None:
         ledger = LedgerService(open_database(url))
         assert ledger.checkpoint() is None
         ledger.engine.dispose()
+
+
+def test_a_busy_reader_in_the_view_would_block(sqlite_ledger: LedgerService) -> None:
+    """A reader of the view that meets SQLite's "database is locked" (another connection recovering the
+    WAL) raises WouldBlock like a writer, for the caller's thread road; other errors pass unchanged."""
+    from sqlalchemy.exc import OperationalError
+
+    seat_table(sqlite_ledger)
+    view = sqlite_ledger.nonblocking()
+    assert view is not None
+
+    def locked(_conn: object) -> None:
+        raise OperationalError("SELECT 1", {}, sqlite3.OperationalError("database is locked"))
+
+    def broken(_conn: object) -> None:
+        raise OperationalError("SELECT 1", {}, sqlite3.OperationalError("no such table: x"))
+
+    with pytest.raises(WouldBlock):
+        view._read_core(locked)
+    with pytest.raises(WouldBlock):
+        view._read(locked)
+    with pytest.raises(OperationalError, match="no such table"):
+        view._read_core(broken)
+    with pytest.raises(OperationalError, match="database is locked"):
+        sqlite_ledger._read_core(locked)  # the service itself: its caller waits, nothing to turn into
+    assert view.current_session(CHAT) is not None  # and the view reads on
+    sqlite_ledger.close()
