@@ -232,8 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=96, help="hands per measured run (default 96)")
     parser.add_argument("--echo", type=int, default=500, help="updates for the reply_text peer (default 500)")
-    parser.add_argument("--runs", type=int, default=3,
-                        help="runs: the peer around each of the instant and the confirm bot (default 3)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="runs: the peer around each of the instant and the confirm bot (default 5)")
     parser.add_argument("--breakdown", nargs="?", const="instant", choices=("instant", "confirm"),
                         help="also time one run (instant, or confirm) by ledger method, persistence and "
                              "job-store write, Bot API call and renderer")

@@ -30,7 +30,7 @@ from sqlalchemy import Integer as SAInteger
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError
-from telegram.ext import BasePersistence, PersistenceInput
+from telegram.ext import BasePersistence, CallbackDataCache, PersistenceInput
 
 from bot.ledger.db import lock_busy, nonblocking_engine
 
@@ -211,6 +211,44 @@ def _upsert_statement(dialect: str, table: Table, keys: tuple[str, ...], update:
 _INSERTS: dict[str, Callable[[Table], Any]] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
+class CountingCallbackDataCache(CallbackDataCache):
+    """PTB's cache of inline-button data, counting the calls that may change what `persistence_data`
+    returns: a new keyboard, a used one (its access time), a drop or a clear. `DatabasePersistence.save`
+    runs after every update; with this count it skips listing the whole cache (up to 1024 keyboards of
+    every group, about 0.6 ms when full) after the updates that touched no keyboard, most of them."""
+
+    __slots__ = ("changes",)
+
+    def __init__(self, bot: Any, maxsize: int = 1024, persistent_data: CDCData | None = None) -> None:
+        self.changes = 0
+        super().__init__(bot, maxsize=maxsize, persistent_data=persistent_data)
+
+    def load_persistence_data(self, persistent_data: CDCData) -> None:
+        self.changes += 1
+        super().load_persistence_data(persistent_data)
+
+    def process_keyboard(self, reply_markup: Any) -> Any:
+        self.changes += 1
+        return super().process_keyboard(reply_markup)
+
+    def process_message(self, message: Any) -> None:
+        if message.reply_markup:  # only a message with buttons can touch a keyboard
+            self.changes += 1
+        super().process_message(message)
+
+    def process_callback_query(self, callback_query: Any) -> None:
+        self.changes += 1
+        super().process_callback_query(callback_query)
+
+    def drop_data(self, callback_query: Any) -> None:
+        self.changes += 1
+        super().drop_data(callback_query)
+
+    def clear_callback_data(self, time_cutoff: Any = None) -> None:
+        self.changes += 1
+        super().clear_callback_data(time_cutoff)
+
+
 class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
     """PTB persistence of arbitrary callback data and chat_data in two tables of the bot's database.
 
@@ -268,6 +306,15 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         self._refused: set[str] = set()  # keyboards whose data cannot be stored (logged once)
         self._pruned_at = 0.0
         self._lock = asyncio.Lock()  # one write at a time: `save` and PTB's periodic update_persistence
+        self._saved_changes: int | None = None  # CountingCallbackDataCache.changes at the last `save`
+
+    def set_bot(self, bot: Any) -> None:
+        """PTB hands the bot over before loading the stored keyboards: its button cache becomes a
+        `CountingCallbackDataCache` of the same size (ExtBot has no public setter; PTB is pinned)."""
+        super().set_bot(bot)
+        cache = getattr(bot, "callback_data_cache", None)
+        if type(cache) is CallbackDataCache:
+            bot._callback_data_cache = CountingCallbackDataCache(bot, maxsize=cache.maxsize)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(engine, *args)`, a write transaction: on the event loop when SQLite's write lock is free at
@@ -287,8 +334,10 @@ class DatabasePersistence(BasePersistence[dict[Any, Any], dict[Any, Any], dict[A
         of milliseconds once it holds ~1000 keyboards); this reads the cache and the chat's dict in place,
         which is safe because both are encoded before the first await."""
         cache = getattr(application.bot, "callback_data_cache", None)
-        if cache is not None:
+        counted = cache.changes if isinstance(cache, CountingCallbackDataCache) else None
+        if cache is not None and (counted is None or counted != self._saved_changes):
             await self.update_callback_data(cache.persistence_data)
+            self._saved_changes = counted
         if chat_id is not None:
             await self.update_chat_data(chat_id, application.chat_data[chat_id])
 

@@ -484,3 +484,34 @@ async def test_a_dropped_chat_written_again_is_never_mistaken_for_an_old_version
         await two.flush()
     finally:
         engine.dispose()
+
+
+async def test_keyboards_are_listed_for_saving_only_after_an_update_that_touched_one(
+    seated_table: Table,
+) -> None:
+    """The button cache counts its changes (CountingCallbackDataCache): the save after each update lists
+    the whole cache, up to 1024 keyboards of every group, only when a keyboard was made or used."""
+    from bot.persistence import CountingCallbackDataCache
+
+    app = seated_table.app
+    cache = app.bot.callback_data_cache
+    assert isinstance(cache, CountingCallbackDataCache)
+    persistence = app.persistence
+    listed: list[int] = []
+    original = persistence.update_callback_data
+
+    async def spy(data: Any) -> None:
+        listed.append(len(data[0]))
+        await original(data)
+
+    persistence.update_callback_data = spy  # type: ignore[method-assign]
+    await seated_table.say("ann", "/dealer 东")  # no keyboard made or used
+    assert listed == []
+    preview = (await seated_table.say("bob", "/hu 南 自摸 5花")).sent[0]  # a preview with its buttons
+    assert listed and listed[-1] >= 1
+    assert any("PendingPress" in row.buttons for row in stored_rows(seated_table, callback_data_table))
+    count = len(listed)
+    await seated_table.say("cat", "/help")  # nothing to do with buttons
+    assert len(listed) == count
+    await seated_table.press("cat", CONFIRM, message_id=preview.message_id)  # a keyboard used
+    assert len(listed) == count + 1
