@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 # chat_data (stored as JSON by bot.persistence, shared by every worker):
 CARDS = "cards"  # {str(session id): message id of its card}
+KEEP_CARDS = 20  # cards of this many newest sessions are remembered (chat_data stays small)
 PIN_REFUSED = "pin_refused"  # [session ids whose "cannot pin" was said]
 CARD_TOKEN = "card_token"  # set anew whenever a process re-reads the card's rows (see card_rows)
 # bot_data (this process only): chat id → (card token, CardRows) the rows behind the card as last rendered
@@ -220,6 +221,8 @@ async def _show_card(turn: Turn, session: SessionInfo, rows: CardRows, *, new: b
             )
     message = await turn.say(text, markup)
     cards[str(session.id)] = message.message_id
+    for old in sorted(cards, key=int)[:-KEEP_CARDS]:
+        del cards[old]  # a session that old is long ended: its card is never edited again
     await save_state(turn)  # the card id must survive even a hard kill, or a restart pins a second card
     if not session.is_open:
         return
@@ -230,6 +233,7 @@ async def _show_card(turn: Turn, session: SessionInfo, rows: CardRows, *, new: b
         log.info("cannot pin in chat %s: %s", turn.chat_id, exc)
         if session.id not in refused:
             refused.append(session.id)
+            del refused[:-KEEP_CARDS]
             await save_state(turn)
             await turn.reply("book.pin_refused")
 
