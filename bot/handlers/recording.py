@@ -317,9 +317,9 @@ async def edit(turn: Turn) -> None:
 async def pending_pressed(turn: Turn, data: PendingPress) -> None:
     """Confirm commits the pending entry exactly once; Cancel drops it. Seated players or admins only."""
     ledger = turn.ledger
-    pending = await turn.quick(lambda view: view.get_pending(data.pending_id))
+    pending = await turn.quick(lambda ledger: ledger.get_pending(data.pending_id))
     session_id = pending.session_id
-    session = await turn.quick(lambda view: view.get_session(session_id))
+    session = await turn.quick(lambda ledger: ledger.get_session(session_id))
     await turn.require_writer(session)
     query = turn.update.callback_query
     assert query is not None
@@ -331,7 +331,7 @@ async def pending_pressed(turn: Turn, data: PendingPress) -> None:
         return
     try:
         by = turn.user
-        result = await turn.quick(lambda view: view.confirm_pending(pending.id, by=by))
+        result = await turn.quick(lambda ledger: ledger.confirm_pending(pending.id, by=by))
     except (PendingExpired, PendingCancelled, PendingStale) as exc:
         from bot.handlers.common import error_text
 
