@@ -35,6 +35,10 @@ class ChatGroup(SQLModel, table=True):
     instant: bool = False
     confirm_timeout_seconds: int = 120
     weekly_schedule: bool = False
+    weekly_day: str = Field(default="sun", max_length=3)  # mon … sun
+    weekly_time: str = Field(default="20:00", max_length=5)  # HH:MM in `timezone`
+    weekly_last_post_at: datetime | None = None  # the weekly sweep's compare-and-set
+    timezone: str = Field(default="Asia/Shanghai", max_length=64)
     created_at: datetime
 
 
@@ -90,6 +94,8 @@ class TableSession(SQLModel, table=True):
     live_rows: int = 0  # live hand rows of any kind
     hands_played: int = 0  # live win/draw/escape rows
     version: int = 0  # bumped by every change of the table; pending entries remember it
+    card_message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    pin_refused: bool = False  # "cannot pin" was said once for this session
 
 
 class Seat(SQLModel, table=True):
@@ -158,7 +164,7 @@ class Payment(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     hand_id: int = Field(foreign_key="hand.id")
     player_id: int = Field(foreign_key="player.id", index=True)
-    amount: int
+    amount: int = Field(sa_column=Column(BigInteger, nullable=False))
     hua: int = 0  # the player's 花 / f when this row is a win
 
 
@@ -169,11 +175,14 @@ class SessionTotal(SQLModel, table=True):
 
     session_id: int = Field(foreign_key="table_session.id", primary_key=True)
     player_id: int = Field(foreign_key="player.id", primary_key=True)
-    net: int = 0
+    net: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     hands: int = 0
     wins: int = 0
     self_draws: int = 0
     dealt_in: int = 0
+    biggest_win: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    biggest_hua: int = 0
+    longest_streak: int = 0
 
 
 class GroupTotal(SQLModel, table=True):
@@ -183,11 +192,15 @@ class GroupTotal(SQLModel, table=True):
 
     group_id: int = Field(foreign_key="chat_group.id", primary_key=True)
     player_id: int = Field(foreign_key="player.id", primary_key=True)
-    net: int = 0
+    sessions: int = 0  # sessions in which the player played a hand
+    net: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     hands: int = 0
     wins: int = 0
     self_draws: int = 0
     dealt_in: int = 0
+    biggest_win: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    biggest_hua: int = 0
+    longest_streak: int = 0
 
 
 class PendingEntry(SQLModel, table=True):

@@ -2625,7 +2625,14 @@ def _totals_upsert(dialect: str, scope: str) -> Insert:
 def _total_rows(deltas: dict[int, _Delta], sign: int) -> list[dict[str, int]]:
     """Upsert parameters of a row's deltas, players in id order (the same lock order in every transaction)."""
     return [
-        {"player_id": pid, **{name: sign * getattr(deltas[pid], name) for name in _Delta.__slots__}}
+        {
+            "player_id": pid,
+            **{name: sign * getattr(deltas[pid], name) for name in _Delta.__slots__},
+            "biggest_win": 0,
+            "biggest_hua": 0,
+            "longest_streak": 0,
+            "sessions": 0,
+        }
         for pid in sorted(deltas)
     ]
 

@@ -365,7 +365,7 @@ def test_a_database_of_0001_and_the_old_self_made_job_table_upgrades(db_url: str
         inspector = inspect(engine)
         assert {"scheduled_jobs", "bot_callback_data", "bot_chat_data"} <= set(inspector.get_table_names())
         with engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
             assert conn.execute(text("SELECT id FROM scheduled_jobs")).scalars().all() == ["weekly:1"]
         migrate(engine)  # again: nothing to do
     finally:
@@ -383,7 +383,7 @@ def test_job_store_migrates_a_bare_database(tmp_path: Path) -> None:
     try:
         assert inspect(store.engine).has_table("scheduled_jobs")
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0003"
     finally:
         store.shutdown()
     create_engine(url).dispose()
