@@ -223,3 +223,13 @@ class PendingEntry(SQLModel, table=True):
     status: str = Field(max_length=10)  # pending | committed | cancelled | expired
     consumed_at: datetime | None = None
     hand_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("hand.id"), nullable=True))
+
+
+class AppliedKey(SQLModel, table=True):
+    """The idempotency key of a write that makes no hand (a command's chat + message id, a press's query
+    id), written in the same transaction as the write: a redelivered update finds it and changes nothing."""
+
+    __tablename__ = "applied_key"
+
+    key: str = Field(primary_key=True, max_length=128)
+    applied_at: datetime

@@ -9,6 +9,8 @@ Create Date: 2026-12-01
   the weekly sweep claims a post with a compare-and-set on `weekly_last_post_at`) and the group `timezone`.
 - session_total, group_total: `biggest_win`, `biggest_hua`, `longest_streak` (and `sessions` on
   group_total), kept like the running totals so `/stats` never scans hands; backfilled from the hands.
+- applied_key: the idempotency keys of writes that make no hand (/end, /newgame, /join, /dealer, /rules,
+  /lang, /schedule): a redelivered command finds its key and changes nothing.
 - Money (`net`, `payment.amount`, `biggest_win`) as BIGINT on PostgreSQL (SQLite's INTEGER is 64-bit).
 """
 
@@ -48,6 +50,12 @@ def upgrade() -> None:
         for table in ("session_total", "group_total"):
             op.alter_column(table, "net", type_=sa.BigInteger(), existing_type=sa.Integer())
         op.alter_column("payment", "amount", type_=sa.BigInteger(), existing_type=sa.Integer())
+    op.create_table(
+        "applied_key",
+        sa.Column("key", sa.String(length=128), nullable=False),
+        sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("key", name="pk_applied_key"),
+    )
     _backfill()
 
 
@@ -84,6 +92,7 @@ def _backfill() -> None:
 
 def downgrade() -> None:
     """Revert this revision."""
+    op.drop_table("applied_key")
     for table in ("session_total", "group_total"):
         with op.batch_alter_table(table) as batch:
             for column in ("biggest_win", "biggest_hua", "longest_streak"):
