@@ -33,8 +33,7 @@ from scoring.tiles import Tile
 SetKind = Literal["pung", "chow"]
 TileSet = tuple[SetKind, Tile]
 
-__all__ = ["Decomposition", "ShapeFacts", "decompositions", "is_complete", "is_complete_counts",
-           "plain_decompositions", "plain_shape_facts", "reading_facts"]
+__all__ = ["Decomposition", "decompositions", "is_complete", "is_complete_counts", "plain_decompositions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,66 +136,104 @@ def _set_key(s: TileSet) -> tuple[int, str]:
 
 
 def _wild_readings(counts: list[int], w: int, wild: Tile) -> set[Decomposition]:
-    """Every reading with `w` wilds: place the lowest real tile in each pair or set it can join (gaps
-    filled by wilds); leftover wilds stand for the wild tile. Memoized on the remaining state."""
+    """Every reading with `w` wilds: each suit's (and the honours') real tiles read with some of the wilds
+    (`_group_wild_readings`, remembered per suit shape), one of them or the leftover wilds giving the pair;
+    leftover wilds stand for the wild tile (a pair and pungs of it)."""
+    partials: list[_Partial] = [(None, (), ())]
+    for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
+        key = tuple(counts[base:end])
+        if not any(key):
+            continue
+        memo_key = (base, key, w)
+        readings = _GROUP_WILD.get(memo_key)
+        if readings is None:
+            readings = _group_wild_readings(base, key, w)
+        partials = [(q if p is None else p, sets + more, subs + extra)
+                    for p, sets, subs in partials
+                    for q, more, extra in readings
+                    if (p is None or q is None) and len(subs) + len(extra) <= w]
+        if not partials:
+            return set()
+    out: set[Decomposition] = set()
+    for pair, sets, subs in partials:
+        left = w - len(subs)
+        if pair is None:
+            pair = wild
+            left -= 2
+        if left < 0 or left % 3:
+            continue
+        out.add(Decomposition(pair, tuple(sorted((*sets, *(("pung", wild),) * (left // 3)), key=_set_key)),
+                              (), tuple(sorted((*subs, *(wild,) * (w - len(subs)))))))
+    return out
+
+
+def _group_wild_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial, ...]:
+    """The readings of one suit's (base 0, 9, 18) or the honours' (base 27) counts with at most `w` wilds:
+    every set and the pair (at most one) holds at least one real tile; gaps are wilds (`subs`). Each real
+    tile in turn, lowest first, joins a pair, a pung or (in a suit) a chow; remembered (a bounded table)."""
+    chows = base < 27
+    counts = list(key)
+    n = len(counts)
     memo: dict[tuple[int, tuple[int, ...], int, bool], frozenset[_Partial]] = {}
 
-    def solve(i: int, w: int, need_pair: bool) -> frozenset[_Partial]:
-        while i < 34 and counts[i] == 0:
+    def solve(i: int, w: int, pair_free: bool) -> frozenset[_Partial]:
+        while i < n and counts[i] == 0:
             i += 1
-        key = (i, tuple(counts[i:]), w, need_pair)
-        got = memo.get(key)
+        if i == n:
+            return _DONE
+        state = (i, tuple(counts[i:]), w, pair_free)
+        got = memo.get(state)
         if got is not None:
             return got
+        tile = base + i
+        c = counts[i]
+        # (is the pair, the set or None, real tiles taken besides one copy of i, wild substitutions)
+        moves: list[tuple[bool, TileSet | None, list[int], list[Tile]]] = []
+        if pair_free:
+            if c >= 2:
+                moves.append((True, None, [i], []))
+            if w >= 1:
+                moves.append((True, None, [], [tile]))
+        for real in (3, 2, 1):
+            if c >= real and w >= 3 - real:
+                moves.append((False, ("pung", tile), [i] * (real - 1), [tile] * (3 - real)))
+        if chows:
+            for a in (i - 2, i - 1, i):
+                if not 0 <= a <= 6:
+                    continue
+                lows = [base + k for k in range(a, i)]
+                highs = list(range(i + 1, a + 3))
+                for mask in range(1 << len(highs)):  # bit set: that slot is a wild
+                    taken = [k for b, k in enumerate(highs) if not mask >> b & 1]
+                    subs = lows + [base + k for b, k in enumerate(highs) if mask >> b & 1]
+                    if len(subs) <= w and all(counts[k] > 0 for k in taken):
+                        moves.append((False, ("chow", base + a), taken, subs))
         out: set[_Partial] = set()
-        if i == 34:
-            left = w - (2 if need_pair else 0)
-            if left >= 0 and left % 3 == 0:
-                pair = wild if need_pair else None
-                out.add((pair, (("pung", wild),) * (left // 3), (wild,) * w))
-        else:
-            c = counts[i]
-            # (pair?, set?, tiles taken besides one copy of i, wild substitutions)
-            moves: list[tuple[bool, TileSet | None, list[Tile], list[Tile]]] = []
-            if need_pair:
-                if c >= 2:
-                    moves.append((True, None, [i], []))
-                if w >= 1:
-                    moves.append((True, None, [], [i]))
-            for real in (3, 2, 1):
-                if c >= real and w >= 3 - real:
-                    moves.append((False, ("pung", i), [i] * (real - 1), [i] * (3 - real)))
-            if i < 27:
-                base, r = i - i % 9, i % 9
-                for a in (r - 2, r - 1, r):
-                    if not 0 <= a <= 6:
-                        continue
-                    lows = [base + k for k in range(a, r)]
-                    highs = [base + k for k in range(r + 1, a + 3)]
-                    for mask in range(1 << len(highs)):  # bit set: that slot is a wild
-                        taken = [t for k, t in enumerate(highs) if not mask >> k & 1]
-                        subs = lows + [t for k, t in enumerate(highs) if mask >> k & 1]
-                        if len(subs) <= w and all(counts[t] > 0 for t in taken):
-                            moves.append((False, ("chow", base + a), taken, subs))
-            for is_pair, tile_set, taken, subs in moves:
-                counts[i] -= 1
-                for t in taken:
-                    counts[t] -= 1
-                rest = solve(i, w - len(subs), need_pair and not is_pair)
-                counts[i] += 1
-                for t in taken:
-                    counts[t] += 1
-                for pair, sets, more in rest:
-                    if is_pair:
-                        pair = i
-                    if tile_set is not None:
-                        sets = tuple(sorted((*sets, tile_set), key=_set_key))
-                    out.add((pair, sets, tuple(sorted((*subs, *more)))))
+        for is_pair, tile_set, taken, subs in moves:
+            counts[i] -= 1
+            for k in taken:
+                counts[k] -= 1
+            rest = solve(i, w - len(subs), pair_free and not is_pair)
+            counts[i] += 1
+            for k in taken:
+                counts[k] += 1
+            for pair, sets, more in rest:
+                out.add((tile if is_pair else pair, sets if tile_set is None else (tile_set, *sets),
+                         (*subs, *more)))
         frozen = frozenset(out)
-        memo[key] = frozen
+        memo[state] = frozen
         return frozen
 
-    return {Decomposition(pair, sets, (), subs) for pair, sets, subs in solve(0, w, True) if pair is not None}
+    readings = tuple({(pair, tuple(sorted(sets, key=_set_key)), tuple(sorted(subs)))
+                      for pair, sets, subs in solve(0, w, True)})
+    _bound(_GROUP_WILD)
+    _GROUP_WILD[(base, key, w)] = readings
+    return readings
+
+
+_DONE: frozenset[_Partial] = frozenset({(None, (), ())})
+# (suit base, its counts, wilds at most) -> the readings of `_group_wild_readings`
+_GROUP_WILD: dict[tuple[Tile, tuple[int, ...], int], tuple[_Partial, ...]] = {}
 
 
 _MEMO_LIMIT = 200_000  # entries per table; real hands reach a few thousand, so this only caps abuse
@@ -274,88 +311,6 @@ def plain_decompositions(tiles: tuple[Tile, ...], seven_pairs: bool) -> list[Dec
     if seven_pairs and n == 14 and tiles[0] == tiles[1] and tiles[0::2] == tiles[1::2]:
         out.append(Decomposition(None, (), tiles[0::2]))
     return out
-
-
-ShapeFacts = tuple[bool, bool, int, bool]
-"""What a reading shows the default patterns: seven pairs, some chow, concealed wind triplets, a wind pair."""
-
-
-def reading_facts(split: Decomposition) -> ShapeFacts:
-    """The ShapeFacts of one decomposition."""
-    pair = split.pair
-    chows = False
-    winds = 0
-    for kind, tile in split.sets:
-        if kind == "chow":
-            chows = True
-        elif 27 <= tile <= 30:
-            winds += 1
-    return pair is None, chows, winds, pair is not None and 27 <= pair <= 30
-
-
-def plain_shape_facts(tiles: tuple[Tile, ...]) -> tuple[int, bool, list[ShapeFacts]] | None:
-    """For 14 sorted valid tiles: how many suits, whether honours, and the ShapeFacts of each reading.
-
-    The readings are those of `plain_decompositions(tiles, True)`, in its order, found from the same
-    remembered per-suit readings without building them. None when a suit has several readings (then use
-    `plain_decompositions`).
-    """
-    n = len(tiles)
-    i1 = bisect_left(tiles, 9)
-    i2 = bisect_left(tiles, 18, i1)
-    i3 = bisect_left(tiles, 27, i2)
-    memo = _GROUP_FACTS
-    out: list[ShapeFacts] = []
-    pair: Tile | None = None
-    chows = False
-    winds = 0
-    suits = (i1 != 0) + (i2 != i1) + (i3 != i2)
-    for lo, hi in ((0, i1), (i1, i2), (i2, i3), (i3, n)):
-        if lo == hi:
-            continue
-        group = tiles[lo:hi]
-        facts = memo.get(group)
-        if facts is None:
-            facts = _group_facts(group)
-        readings, q, chow, wind = facts
-        if readings != 1:
-            if readings:
-                return None
-            break  # this suit cannot be read as sets (and a pair): no reading at all
-        if q is not None:
-            if pair is not None:  # two suits each want the pair: no reading
-                break
-            pair = q
-        chows = chows or chow
-        winds += wind
-    else:
-        if pair is not None:
-            out.append((False, chows, winds, 27 <= pair <= 30))
-    if n == 14 and tiles[0] == tiles[1] and tiles[0::2] == tiles[1::2]:
-        out.append(_SEVEN_PAIRS_FACTS)
-    return suits, i3 != n, out
-
-
-_SEVEN_PAIRS_FACTS: ShapeFacts = (True, False, 0, False)
-
-
-def _group_facts(group: tuple[Tile, ...]) -> tuple[int, Tile | None, bool, int]:
-    """A suit's (or the honours') number of readings and, for one reading, its pair, some chow, wind pungs."""
-    readings = _GROUP_READINGS.get(group)
-    if readings is None:
-        readings = _group_readings(group)
-    facts: tuple[int, Tile | None, bool, int] = (len(readings), None, False, 0)
-    if len(readings) == 1:
-        q, more = readings[0]
-        facts = (1, q, any(kind == "chow" for kind, _ in more),
-                 sum(1 for kind, tile in more if kind == "pung" and 27 <= tile <= 30))
-    _bound(_GROUP_FACTS)
-    _GROUP_FACTS[group] = facts
-    return facts
-
-
-# A suit's (or the honours') sorted tiles -> _group_facts: the shape facts of its one reading.
-_GROUP_FACTS: dict[tuple[Tile, ...], tuple[int, Tile | None, bool, int]] = {}
 
 
 def _group_readings(group: tuple[Tile, ...]) -> tuple[_Reading, ...]:

@@ -39,9 +39,9 @@ from operator import eq
 from typing import Any, Literal
 
 from scoring.errors import ScoringError
+from scoring.seats import SEATS, parse_seat
 from scoring.tiles import (
     FLOWER_COPIES,
-    SEATS,
     TILE_BY_NAME,
     WIND_FLOWERS,
     Tile,
@@ -67,9 +67,6 @@ _KONG_WORDS: dict[str, KongKind] = {
 _HAND_KEYS: frozenset[str] = frozenset({"concealed", "winning_tile", "melds", "flowers"})
 _CANONICAL_FLOWERS: frozenset[str] = frozenset(FLOWER_COPIES)
 _MELD_KEYS: frozenset[str] = frozenset({"type", "tiles", "exposed", "from", "kind"})
-_SEAT_WORDS: dict[str, str] = {
-    **{s: s for s in SEATS}, "东": "E", "東": "E", "南": "S", "西": "W", "北": "N",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,10 +226,11 @@ def _parse_meld(text: str, open_at: int, close_at: int, field: str) -> Meld:
     source: str | None = None
     for a, b in parts[1:]:
         word = text[a:b].strip()
+        seat = None if word in _KONG_WORDS else parse_seat(word)
         if word in _KONG_WORDS:
             kong_kind = _KONG_WORDS[word]
-        elif word in _SEAT_WORDS:
-            source = _SEAT_WORDS[word]
+        elif seat is not None:
+            source = seat
         else:
             raise ScoringError(
                 f"{where}: unknown qualifier '{word}' at position {a + 1} "
@@ -433,8 +431,10 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         if kind not in ("pung", "kong"):
             raise ScoringError(f"{where}.type: expected 'pung' or 'kong', got {kind!r}")
         source = raw.get("from")
-        if source is not None and not isinstance(source, str):
-            raise ScoringError(f"{where}.from: expected a seat E, S, W or N")
+        if source is not None:
+            if not isinstance(source, str):
+                raise ScoringError(f"{where}.from: expected a seat E, S, W or N")
+            source = parse_seat(source) or source  # an unknown word: make_meld names it
         kong_kind = raw.get("kind")
         if kong_kind is not None and not isinstance(kong_kind, str):
             raise ScoringError(f"{where}.kind: expected 'direct' or 'added'")

@@ -19,7 +19,11 @@ _WINDS = range(27, 31)
 
 @dataclass(frozen=True, slots=True)
 class Flags:
-    """How a win happened (RULES.md §3 `flags`)."""
+    """How a win happened (RULES.md §3 `flags`).
+
+    `kong_fed_by` names the feeder of a 包饺子 only together with `after_kong` (the replacement tile of
+    the fed kong); on its own it changes nothing: a later self-draw is ordinary (`fed_by`).
+    """
 
     after_kong: bool = False
     after_flower: bool = False
@@ -28,6 +32,11 @@ class Flags:
     heavenly: bool = False
     earthly: bool = False
     shangpai: bool = False
+
+    @property
+    def fed_by(self) -> str | None:
+        """The feeder of a 包饺子 (who alone pays 3T), or None."""
+        return self.kong_fed_by if self.after_kong else None
 
 
 NO_FLAGS = Flags()
@@ -154,13 +163,9 @@ def _qingyise(ctx: WinContext) -> bool:
     return len(ctx.suits) == 1 and not ctx.honours
 
 
-def _gangkai(ctx: WinContext) -> bool:
-    return ctx.flags.after_kong or ctx.flags.kong_fed_by is not None
-
-
 def _huakai(ctx: WinContext) -> bool:
     # 杠开 and 花开 are one row of the table: a replacement win scores it once.
-    return ctx.flags.after_flower and not _gangkai(ctx)
+    return ctx.flags.after_flower and not ctx.flags.after_kong
 
 
 def _dadiaoche(ctx: WinContext) -> bool:
@@ -194,7 +199,7 @@ _PATTERN_LIST: tuple[Pattern, ...] = (
             predicate=lambda ctx: ctx.seven_pairs),
     Pattern("gangkai", "杠开", "槓開", "Win after a kong",
             ("gk", "gangkai", "杠上开花", "槓上開花", "杠上花", "槓上花", "kong bloom", "after kong"),
-            predicate=_gangkai, on_flags=True),
+            predicate=lambda ctx: ctx.flags.after_kong, on_flags=True),
     Pattern("huakai", "花开", "花開", "Win after a flower",
             ("hk", "huakai", "花上开花", "after flower", "flower bloom"), predicate=_huakai, on_flags=True),
     Pattern("dadiaoche", "大吊车", "大吊車", "Single wait on the last tile",

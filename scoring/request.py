@@ -4,55 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from operator import eq
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from scoring.dealer import TableState, next_state_fields
-from scoring.decompose import plain_decompositions, plain_shape_facts, reading_facts
+from scoring.decompose import Decomposition
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
-from scoring.items import (
-    DRAGONS,
-    SEAT_WIND,
-    Item,
-    check_hand_tiles,
-    check_wild,
-    flower_copies,
-    is_playing_tile,
-)
+from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
 from scoring.patterns import NO_FLAGS, TERMS, Flags, WinType, find_pattern, term_name
-from scoring.rules import (
-    RULESETS,
-    SUZHOU,
-    SUZHOU_ANHUI,
-    OptionValue,
-    RuleSet,
-    default_options,
-    ruleset,
-    validate_options,
-)
+from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, ruleset, validate_options
 from scoring.score import (
+    DEFAULT_TABLES,
     Declared,
     Table,
     WinScore,
-    common_win_score,
-    default_table,
     flags_from_declared,
+    hand_splits,
     score_declared,
     score_hand,
     table_for,
 )
-from scoring.settle import (
-    SEATS,
-    SEATS_AFTER,
-    collect,
-    escape_payments,
-    seats_after,
-    settle_anhui,
-    settle_suzhou,
-    suzhou_multiplier,
-)
-from scoring.tiles import TILE_BY_NAME, parse_plain, parse_tiles, tile_name
+from scoring.seats import parse_seat, seats_after
+from scoring.settle import collect, escape_payments, settle_anhui, settle_suzhou, suzhou_multiplier
+from scoring.tiles import parse_tiles, tile_name
 
 Event = Literal["win", "draw", "escape"]
 
@@ -63,8 +37,6 @@ _FLAG_KEYS = frozenset({"after_kong", "after_flower", "kong_fed_by", "last_tile"
                         "shangpai"})
 _DECLARED_KEYS = frozenset({"hard_flowers", "soft_flowers", "patterns"})
 _WIN_TYPES: tuple[WinType, ...] = ("self_draw", "discard", "rob_kong")
-_SEAT_WORDS = {**{s: s for s in SEATS}, **{s.lower(): s for s in SEATS},
-               "东": "E", "東": "E", "南": "S", "西": "W", "北": "N"}
 
 
 @dataclass(slots=True)
@@ -89,7 +61,7 @@ class ScoreRequest:
     """
 
     rule: RuleSet
-    options: dict[str, OptionValue]
+    options: Mapping[str, OptionValue]
     stake: int
     dealer: str
     streak: int
@@ -130,12 +102,9 @@ def _unknown_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -
 
 
 def _seat(value: Any, field: str) -> str:
-    if type(value) is str:
-        seat = _SEAT_WORDS.get(value)
-        if seat is not None:
-            return seat
-    if isinstance(value, str) and value.strip() in _SEAT_WORDS:
-        return _SEAT_WORDS[value.strip()]
+    seat = parse_seat(value) if isinstance(value, str) else None
+    if seat is not None:
+        return seat
     raise ScoringError(f"{field}: bad seat {value!r} (use E, S, W or N)")
 
 
@@ -180,13 +149,30 @@ _NO_FLAGS = NO_FLAGS
 
 
 def _flags(raw: Any, field: str) -> Flags:
+    """The flags object read once per distinct content (a bounded table of immutable Flags)."""
     if raw is None:
         return _NO_FLAGS
     if not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object of flags")
+    try:  # the types too: 1 == True, but only true is a flag value
+        key = (tuple(raw.items()), tuple(map(type, raw.values())))
+        flags = _FLAGS.get(key)
+    except TypeError:  # an unhashable value: read it (and name the problem)
+        return _read_flags(raw, field)
+    if flags is None:
+        flags = _read_flags(raw, field)
+        if len(_FLAGS) < 1024:
+            _FLAGS[key] = flags
+    return flags
+
+
+_FLAGS: dict[tuple[tuple[tuple[Any, Any], ...], tuple[type, ...]], Flags] = {}
+
+
+def _read_flags(raw: Mapping[str, Any], field: str) -> Flags:
     _unknown_keys(raw, _FLAG_KEYS, field)
     pre = f"{field}."
-    return Flags(
+    flags = Flags(
         after_kong=_bool(raw, "after_kong", pre),
         after_flower=_bool(raw, "after_flower", pre),
         kong_fed_by=_opt_seat(raw.get("kong_fed_by"), f"{field}.kong_fed_by"),
@@ -195,6 +181,7 @@ def _flags(raw: Any, field: str) -> Flags:
         earthly=_bool(raw, "earthly", pre),
         shangpai=_bool(raw, "shangpai", pre),
     )
+    return _NO_FLAGS if flags == _NO_FLAGS else flags
 
 
 def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
@@ -259,130 +246,20 @@ def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
     declared = None if raw_declared is None else _declared(raw_declared, rule, round_wind, names[4])
     raw_flags = raw.get("flags")
     flags = _NO_FLAGS if raw_flags is None else _flags(raw_flags, names[5])
+    if declared is not None:  # 杠开 花开 天胡 地胡 海底捞月 among the declared patterns are flags
+        flags = flags_from_declared(rule, declared, flags)
     return WinEntry(winner, win_type, hand, declared, flags, wild, field)
 
 
 def parse_request(request: Any) -> ScoreRequest:
     """Validate a §3 request; every problem is a ScoringError naming the field."""
-    common = _parse_common(request)
-    return common if common is not None else _parse_full(request)
-
-
-_COMMON_KEYS = frozenset({"rules", "stake", "dealer", "round_wind", "event", "wins", "discarder"})
-_COMMON_WIN_KEYS = frozenset({"winner", "type", "hand"})
-_COMMON_HAND_KEYS = frozenset({"concealed", "winning_tile", "flowers"})
-_SEAT_SET = frozenset(SEATS)
-
-
-def _parse_common(request: Any) -> ScoreRequest | None:
-    """The common request shape, checked against the same rules as `_parse_full` in fewer steps.
-
-    The shape: a rule-set id, no options and no table state but dealer and round wind, one self-draw or
-    discard win whose hand object has plain ASCII concealed tiles (14, no melds), a winning tile and
-    distinct canonical flower names of the rule set; no flags, wild or declared entry. Anything else, and
-    anything that would fail a check, returns None: `_parse_full` then reads the request (and names the
-    error).
-    """
-    fields = _common_fields(request)
-    if fields is None:
-        return None
-    rule, options, table, stake, dealer, round_wind, winner, win_type, discarder, tiles, winning, flowers = (
-        fields)
-    hand = Hand(tuple(tiles), (), tuple(flowers), winning)
-    win = WinEntry(winner, win_type, hand, None, _NO_FLAGS, None, "wins[0]")
-    return ScoreRequest(rule, dict(options), stake, dealer, 0, False, round_wind, 1, "E", False, "win",
-                        discarder, None, (win,), table)
-
-
-_CommonFields = tuple[RuleSet, dict[str, OptionValue], Table, int, str, str, str, WinType, "str | None",
-                      list[int], int, list[str]]
-
-
-def _common_fields(request: Any) -> _CommonFields | None:
-    """The checks of `_parse_common`, without building objects: the request's values, or None.
-
-    The values: rule set, default options (shared: do not change), their Table, stake, dealer, round wind,
-    winner, win type, discarder, the sorted concealed tiles, the winning tile and the flower names.
-    """
-    if type(request) is not dict or not _COMMON_KEYS.issuperset(request):
-        return None
-    get = request.get
-    rules = get("rules", SUZHOU)
-    stake = get("stake", 1)
-    dealer = get("dealer", "E")
-    round_wind = get("round_wind", "E")
-    wins = get("wins")
-    if (rules not in RULESETS or type(stake) is not int or stake < 1 or type(dealer) is not str
-            or dealer not in _SEAT_SET or type(round_wind) is not str or round_wind not in _SEAT_SET
-            or get("event", "win") != "win" or type(wins) is not list or len(wins) != 1):
-        return None
-    raw = wins[0]
-    if type(raw) is not dict or not _COMMON_WIN_KEYS.issuperset(raw):
-        return None
-    winner = raw.get("winner")
-    win_type = raw.get("type")
-    obj = raw.get("hand")
-    discarder = get("discarder")
-    if (type(winner) is not str or winner not in _SEAT_SET or type(obj) is not dict
-            or not _COMMON_HAND_KEYS.issuperset(obj)):
-        return None
-    if win_type == "self_draw":
-        if discarder is not None:
-            return None
-    elif (win_type != "discard" or type(discarder) is not str or discarder not in _SEAT_SET
-          or discarder == winner):
-        return None
-    concealed = obj.get("concealed")
-    winning_name = obj.get("winning_tile")
-    flowers = obj.get("flowers") or []
-    if type(concealed) is not str or type(winning_name) is not str or type(flowers) is not list:
-        return None
-    tiles = parse_plain(concealed)
-    winning = TILE_BY_NAME.get(winning_name)
-    if tiles is None or len(tiles) != 14 or winning is None:
-        return None
-    rule, options, table = _common_table(rules)
-    try:
-        distinct = set(flowers)
-    except TypeError:
-        return None
-    if len(distinct) != len(flowers) or not flower_copies(rule.id, round_wind).keys() >= distinct:
-        return None
-    tiles.sort()
-    limit = SEAT_WIND[round_wind] if rule.id == SUZHOU_ANHUI else DRAGONS[0]
-    if tiles[-1] >= limit or winning not in tiles or any(map(eq, tiles, tiles[4:])):
-        return None
-    return (rule, options, table, stake, dealer, round_wind, winner, win_type, discarder, tiles, winning,
-            flowers)
-
-
-def _common_table(rules: str) -> tuple[RuleSet, dict[str, OptionValue], Table]:
-    """A rule-set id's RuleSet, default options and their Table (remembered; the options are copied)."""
-    got = _COMMON_TABLES.get(rules)
-    if got is None:
-        rule = ruleset(rules)
-        got = _COMMON_TABLES[rules] = (rule, default_options(rules), default_table(rule))
-    return got
-
-
-_COMMON_TABLES: dict[str, tuple[RuleSet, dict[str, OptionValue], Table]] = {}
-
-
-def _parse_full(request: Any) -> ScoreRequest:
-    """parse_request for every request shape."""
     if type(request) is not dict and not isinstance(request, Mapping):
         raise ScoringError("request: expected a JSON object")
     if not _REQUEST_KEYS.issuperset(request):
         _unknown_keys(request, _REQUEST_KEYS, "")
     get = request.get
     rule = ruleset(get("rules", SUZHOU))
-    raw_options = get("options")
-    if raw_options is None or (type(raw_options) is dict and not raw_options):
-        options = default_options(rule.id)
-        table = default_table(rule)
-    else:
-        options = validate_options(rule.id, raw_options)
-        table = table_for(rule, options)
+    table = _table(rule, get("options"))
     stake = _int(request, "stake", "", 1, 1)
     dealer = _seat(get("dealer", "E"), "dealer")
     # Keys a request often leaves out are read only when present (absent means the default).
@@ -409,13 +286,32 @@ def _parse_full(request: Any) -> ScoreRequest:
         raise ScoringError("wins: a win needs at least one entry")
     wins = tuple([_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins)])
     baozi = get("baozi") is not None and _bool(request, "baozi", "") and rule.id == SUZHOU
-    parsed = ScoreRequest(rule, options, stake, dealer, streak, diling, round_wind, hand_number, first_dealer,
-                          baozi, event, discarder, escaper, wins, table)
+    parsed = ScoreRequest(rule, table.options, stake, dealer, streak, diling, round_wind, hand_number,
+                          first_dealer, baozi, event, discarder, escaper, wins, table)
     if event == "win":
         _check_wins(parsed)
     elif discarder is not None:
         raise ScoringError(f"discarder: a {event} has no discarder")
     return parsed
+
+
+def _table(rule: RuleSet, raw: Any) -> Table:
+    """The Table of a request's options, read once per distinct options object (a bounded table)."""
+    if raw is None or (type(raw) is dict and not raw):
+        return DEFAULT_TABLES[rule.id]
+    try:  # the types too: validate_options reads 1 and True alike, but not 1.0
+        key = (rule.id, tuple(raw.items()), tuple(map(type, raw.values())))
+        table = _OPTION_TABLES.get(key)
+    except (TypeError, AttributeError):  # not a mapping, or an unhashable value: validate_options names it
+        return table_for(rule, validate_options(rule.id, raw))
+    if table is None:
+        table = table_for(rule, validate_options(rule.id, raw))
+        if len(_OPTION_TABLES) < 256:
+            _OPTION_TABLES[key] = table
+    return table
+
+
+_OPTION_TABLES: dict[tuple[str, tuple[tuple[Any, Any], ...], tuple[type, ...]], Table] = {}
 
 
 def _check_wins(req: ScoreRequest) -> None:
@@ -444,8 +340,7 @@ def _check_wins(req: ScoreRequest) -> None:
                 raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
             continue
         where = f"{win.field}.flags"
-        replacement = f.after_kong or f.after_flower or f.kong_fed_by is not None
-        if replacement and win.type != "self_draw":
+        if (f.after_kong or f.after_flower) and win.type != "self_draw":
             raise ScoringError(f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw")
         if f.kong_fed_by == win.winner:
             raise ScoringError(f"{where}.kong_fed_by: {win.winner} cannot feed their own kong")
@@ -463,8 +358,8 @@ def _check_wins(req: ScoreRequest) -> None:
             if f.after_kong and not kongs:
                 raise ScoringError(f"{where}.after_kong: the hand has no kong")
             fed = [m for m in kongs
-                   if m.exposed and m.kong_kind != "added" and m.source in (None, f.kong_fed_by)]
-            if f.kong_fed_by is not None and not fed:
+                   if m.exposed and m.kong_kind != "added" and m.source in (None, f.fed_by)]
+            if f.fed_by is not None and not fed:
                 raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}")
             if (f.heavenly or f.earthly) and hand.melds:
                 raise ScoringError(f"{where}: 天胡/地胡 hands have no melds")
@@ -473,17 +368,14 @@ def _check_wins(req: ScoreRequest) -> None:
 # ---------------------------------------------------------------- scoring
 
 
-def _score_win(req: ScoreRequest, win: WinEntry) -> tuple[WinScore, Flags]:
+def _score_win(req: ScoreRequest, win: WinEntry, splits: list[Decomposition] | None = None) -> WinScore:
     if win.declared is not None:
-        flags = flags_from_declared(req.rule, win.declared, win.flags)
-        checked = WinEntry(win.winner, win.type, None, win.declared, flags, win.wild, win.field)
-        _check_wins(req.with_wins(req.event, req.discarder, (checked,)))
-        return score_declared(req.table, win.declared, win_type=win.type, flags=flags,
-                              field=f"{win.field}.declared"), flags
+        return score_declared(req.table, win.declared, win_type=win.type, flags=win.flags,
+                              field=f"{win.field}.declared")
     assert win.hand is not None
     return score_hand(req.table, win.hand, win_type=win.type, flags=win.flags,
                       is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
-                      field=f"{win.field}.hand"), win.flags
+                      field=f"{win.field}.hand", splits=splits)
 
 
 _ZH_NAMES = {term_id: term_name(term_id) for term_id in TERMS}
@@ -525,29 +417,12 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
     if req.event == "escape":
         assert req.escaper is not None
         payments = escape_payments(req.escaper, req.stake)
-    elif req.event == "win" and len(req.wins) == 1 and not (req.baozi or req.diling):
-        # The common case: one win, and no 豹子/滴零 line to add to its items (else the loop below).
-        win = req.wins[0]
-        score, flags = _score_win(req, win)
-        multiplier = 1
-        if score.allowed:
-            multiplier = _settle(req, win, score, flags, payments)
-            winners.append(win.winner)
-        wins_json.append(_win_json(win.winner, score, multiplier))
     elif req.event == "win":
-        scored = [_score_win(req, win) for win in req.wins]
-        scores = [scored[0][0]] if len(scored) == 1 else _multi_win_off(req, [score for score, _ in scored])
-        for win, score, (_, flags) in zip(req.wins, scores, scored, strict=True):
-            multiplier = 1
+        scores = _multi_win_off(req, [_score_win(req, win) for win in req.wins])
+        for win, score in zip(req.wins, scores, strict=True):
+            wins_json.append(_settled_json(req, win, score, payments))
             if score.allowed:
-                multiplier = _settle(req, win, score, flags, payments)
                 winners.append(win.winner)
-                # 豹子/滴零 double the hand: list them so that a preview can show every factor.
-                if req.baozi or req.diling:
-                    doubling = [Item(term, 0) for term, on in (("baozi", req.baozi), ("diling", req.diling))
-                                if on]
-                    score = replace(score, items=score.items + tuple(doubling))
-            wins_json.append(_win_json(win.winner, score, multiplier))
     assert sum(payments.values()) == 0
     nxt = next_state_fields(req.rule.id, req.options, (req.dealer, req.streak, req.diling, req.round_wind,
                                                        req.hand_number, req.first_dealer),
@@ -556,79 +431,35 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
             "next_round_wind": nxt[3], "next_streak": nxt[1], "next_hand_number": nxt[4]}
 
 
-def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, flags: Flags, payments: dict[str, int]) -> int:
+def _settled_json(req: ScoreRequest, win: WinEntry, score: WinScore,
+                  payments: dict[str, int]) -> dict[str, Any]:
+    """Settle one win into the running payments (if allowed); its response entry."""
+    if not score.allowed:
+        return _win_json(win.winner, score, 1)
+    multiplier = _settle(req, win, score, payments)
+    if req.baozi or req.diling:  # 豹子/滴零 double the hand: listed so that a preview shows every factor
+        doubling = [Item(term, 0) for term, on in (("baozi", req.baozi), ("diling", req.diling)) if on]
+        score = replace(score, items=score.items + tuple(doubling))
+    return _win_json(win.winner, score, multiplier)
+
+
+def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[str, int]) -> int:
     """Settle one allowed win into the running payments; the win's multiplier."""
-    return _settle_values(req.rule.id, req.options, req.stake, req.dealer, req.discarder, req.baozi,
-                          req.diling, win.type, win.winner, score, flags, payments)
-
-
-def _settle_values(rules: str, options: Mapping[str, OptionValue], stake: int, dealer: str,
-                   discarder: str | None, baozi: bool, diling: bool, win_type: WinType, winner: str,
-                   score: WinScore, flags: Flags, payments: dict[str, int]) -> int:
-    """`_settle` on plain values."""
-    if rules == SUZHOU:
-        triple = flags.kong_fed_by is not None or win_type == "rob_kong"
+    flags = win.flags
+    if req.rule.id == SUZHOU:
+        fed_by = flags.fed_by
+        triple = fed_by is not None or win.type == "rob_kong"
         multiplier = 1
-        if baozi or diling or triple or score.doubled:
-            multiplier = suzhou_multiplier(options, baozi=baozi, diling=diling, triple=triple,
+        if req.baozi or req.diling or triple or score.doubled:
+            multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.diling, triple=triple,
                                            doubled=score.doubled)
-        settlement = settle_suzhou(win_type, winner, discarder, score.hua, stake=stake,
-                                   multiplier=multiplier, kong_fed_by=flags.kong_fed_by)
+        settlement = settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
+                                   multiplier=multiplier, kong_fed_by=fed_by)
     else:
-        settlement = settle_anhui(win_type, winner, discarder, score.hua, stake=stake,
-                                  dealer=dealer, shangpai=flags.shangpai)
-    collect(payments, winner, settlement)
+        settlement = settle_anhui(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
+                                  dealer=req.dealer, shangpai=flags.shangpai)
+    collect(payments, win.winner, settlement)
     return settlement.multiplier
-
-
-def _score_common(fields: _CommonFields) -> dict[str, Any]:
-    """score_parsed(_parse_common(request)) for the common shape, on the checked values without objects.
-
-    The single-win branch of score_parsed with score_hand's plain-tiles, no-flags, no-melds case inlined;
-    each reading's WinScore comes from `common_win_score`, keyed by the shape facts it depends on.
-    """
-    rule, options, table, stake, dealer, round_wind, winner, win_type, discarder, tiles, _, flowers = fields
-    concealed = tuple(tiles)
-    shape = plain_shape_facts(concealed)
-    if shape is None:  # a suit with several readings: the facts of each decomposition
-        splits = plain_decompositions(concealed, True)
-        honours = tiles[-1] >= 27
-        shape = (len({tile // 9 for tile in tiles}) - honours, honours, [reading_facts(d) for d in splits])
-    suits, honours, readings = shape
-    if not readings:
-        raise ScoringError("wins[0].hand: not a complete hand (no four sets and a pair, no seven pairs)")
-    is_dealer = winner == dealer
-    n_flowers = len(flowers)
-    best = common_win_score(table, win_type, is_dealer, n_flowers, suits, honours, readings[0], concealed)
-    for facts in readings[1:]:
-        score = common_win_score(table, win_type, is_dealer, n_flowers, suits, honours, facts, concealed)
-        if (score.allowed, score.hua * (2 if score.doubled else 1)) > (
-                best.allowed, best.hua * (2 if best.doubled else 1)):
-            best = score
-    payments = {"E": 0, "S": 0, "W": 0, "N": 0}
-    winners: list[str] = []
-    multiplier = 1
-    if best.allowed:
-        if rule.id == SUZHOU and not best.doubled:  # settle_suzhou + collect for multiplier 1, no 包饺子
-            amount = stake * best.hua
-            if win_type == "self_draw":
-                for seat in SEATS_AFTER[winner]:
-                    payments[seat] = -amount
-                payments[winner] = 3 * amount
-            else:
-                assert discarder is not None
-                payments[discarder] = -amount
-                payments[winner] = amount
-        else:
-            multiplier = _settle_values(rule.id, options, stake, dealer, discarder, False, False, win_type,
-                                        winner, best, _NO_FLAGS, payments)
-        winners.append(winner)
-    assert sum(payments.values()) == 0
-    nxt = next_state_fields(rule.id, options, (dealer, 0, False, round_wind, 1, "E"), "win", discarder, False,
-                            winners)
-    return {"wins": [_win_json(winner, best, multiplier)], "payments": payments, "next_dealer": nxt[0],
-            "next_diling": nxt[2], "next_round_wind": nxt[3], "next_streak": nxt[1],
-            "next_hand_number": nxt[4]}
 
 
 def score_request(request: dict[str, Any]) -> dict[str, Any]:
@@ -644,10 +475,7 @@ def score_request(request: dict[str, Any]) -> dict[str, Any]:
     >>> r["wins"][0]["hua"], r["payments"]
     (40, {'E': -200, 'S': 600, 'W': -200, 'N': -200})
     """
-    fields = _common_fields(request)
-    if fields is not None:
-        return _score_common(fields)
-    return score_parsed(_parse_full(request))
+    return score_parsed(parse_request(request))
 
 
 # ---------------------------------------------------------------- waits
@@ -692,20 +520,23 @@ def ting_request(request: dict[str, Any]) -> dict[str, Any]:
     check_wild(base.rule.id, wild, base.round_wind, field="wild")
     discarder = seats_after(seat)[2]
     waits: list[dict[str, Any]] = []
+    cases: tuple[tuple[str, WinType, str | None], ...] = (("self_draw", "self_draw", None),
+                                                           ("discard", "discard", discarder))
     for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True):
         if not is_playing_tile(base.rule.id, tile, base.round_wind):
             continue
         won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)
+        splits = hand_splits(won, wild)  # read once, scored for both ways of winning
         entry: dict[str, Any] = {"tile": tile_name(tile)}
-        for case, win_type in (("self_draw", "self_draw"), ("discard", "discard")):
-            win = WinEntry(seat, cast(WinType, win_type), won, None, _NO_FLAGS, wild, "hand")
-            req = base.with_wins("win", discarder if case == "discard" else None, (win,))
-            result = score_parsed(req)
-            summary = dict(result["wins"][0])
+        for case, win_type, by in cases:
+            win = WinEntry(seat, win_type, won, None, _NO_FLAGS, wild, "hand")
+            req = base.with_wins("win", by, (win,))
+            payments = {"E": 0, "S": 0, "W": 0, "N": 0}
+            summary = _settled_json(req, win, _score_win(req, win, splits), payments)
             summary.pop("winner")
-            summary["receives"] = result["payments"][seat]
-            if case == "discard":
-                summary["discarder"] = discarder
+            summary["receives"] = payments[seat]
+            if by is not None:
+                summary["discarder"] = by
             entry[case] = summary
         waits.append(entry)
     return {"tenpai": bool(waits), "waits": waits}

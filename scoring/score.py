@@ -4,21 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from scoring.decompose import (
-    Decomposition,
-    ShapeFacts,
-    decompositions,
-    plain_decompositions,
-    reading_facts,
-)
+from scoring.decompose import Decomposition, decompositions, plain_decompositions
 from scoring.errors import ScoringError
 from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, new_item, soft_hua
 from scoring.patterns import NO_FLAGS, PATTERNS, Flags, Predicate, WinContext, WinType
-from scoring.rules import SUZHOU, OptionValue, RuleSet, default_options, ruleset
+from scoring.rules import RULESETS, SUZHOU, OptionValue, RuleSet, default_options, ruleset
 
 if TYPE_CHECKING:
     from scoring.hand import Hand
@@ -79,23 +72,15 @@ def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
     key = (rule.id, tuple(options.items()))
     table = _TABLES.get(key)
     if table is None:
-        table = _table(rule.id, tuple(sorted(options.items())))
+        table = _build_table(rule.id, dict(options))
         if len(_TABLES) < 256:
             _TABLES[key] = table
     return table
 
 
 def default_table(rule: RuleSet) -> Table:
-    """The Table of a rule set with every option at its default."""
-    table = _DEFAULT_TABLES.get(rule.id)
-    if table is None:
-        table = _DEFAULT_TABLES[rule.id] = table_for(rule, default_options(rule.id))
-    return table
-
-
-_DEFAULT_TABLES: dict[str, Table] = {}
-# (rule-set id, option items as given) -> Table; validated options always list their keys in one order.
-_TABLES: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], Table] = {}
+    """The Table of a rule set with every option at its default (built at import)."""
+    return DEFAULT_TABLES[rule.id]
 
 
 def pattern_values(rule: RuleSet, options: Mapping[str, OptionValue]) -> Mapping[str, int]:
@@ -103,10 +88,8 @@ def pattern_values(rule: RuleSet, options: Mapping[str, OptionValue]) -> Mapping
     return table_for(rule, options).values
 
 
-@lru_cache(maxsize=64)
-def _table(rules: str, option_items: tuple[tuple[str, OptionValue], ...]) -> Table:
+def _build_table(rules: str, options: dict[str, OptionValue]) -> Table:
     rule = ruleset(rules)
-    options = dict(option_items)
     values = dict(rule.patterns)
     if options.get("extended"):
         values.update(rule.extended_patterns)
@@ -137,6 +120,13 @@ def _check_on_flags(rules: str, options: Mapping[str, OptionValue]) -> None:
                     raise AssertionError(f"pattern {pid} is marked on_flags but holds without flags")
 
 
+# (rule-set id, validated option items) -> Table; validated options always list their keys in one order.
+_TABLES: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], Table] = {}
+DEFAULT_TABLES: Mapping[str, Table] = MappingProxyType(
+    {rules: table_for(ruleset(rules), default_options(rules)) for rules in RULESETS})
+"""Each rule set's Table with every option at its default."""
+
+
 def _drop_superseded(found: list[str]) -> list[str]:
     dropped = {old for pid in found for old in PATTERNS[pid].supersedes}
     return [pid for pid in found if pid not in dropped] if dropped else found
@@ -154,7 +144,7 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
         seven_pairs = "qidui" in found or "haohua_qidui" in found
         factor = table.yinghua_factor_qidui if seven_pairs else 1
         items += item_list(rule.items, counts, yinghua_factor=factor, base=True)
-        baojiaozi = flags.kong_fed_by is not None
+        baojiaozi = flags.fed_by is not None
         if baojiaozi:
             items.append(Item("baojiaozi", 0))
         if win_type == "rob_kong":
@@ -187,17 +177,23 @@ def _better(a: WinScore, b: WinScore | None) -> bool:
     return (a.allowed, a.hua * (2 if a.doubled else 1)) > (b.allowed, b.hua * (2 if b.doubled else 1))
 
 
+def hand_splits(hand: Hand, wild: int | None) -> list[Decomposition]:
+    """Every decomposition of a validated winning hand's concealed tiles (with the 混子 `wild`), in order."""
+    if wild is None:
+        return plain_decompositions(hand.concealed, len(hand.concealed) == 14)
+    return decompositions(hand.concealed, wild=wild, seven_pairs=True)
+
+
 def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_dealer: bool,
-               wild: int | None, round_wind: str, field: str) -> WinScore:
+               wild: int | None, round_wind: str, field: str,
+               splits: list[Decomposition] | None = None) -> WinScore:
     """Score every decomposition of a winning hand and keep the best one for the winner.
 
     `hand` is a validated Hand (from `parse_hand`, `hand_from_json` or `validate_hand`: sorted concealed
-    tiles, no fifth copy).
+    tiles, no fifth copy); `splits` its `hand_splits` when the caller has them.
     """
-    if wild is None:
-        splits: list[Decomposition] = plain_decompositions(hand.concealed, len(hand.concealed) == 14)
-    else:
-        splits = decompositions(hand.concealed, wild=wild, seven_pairs=True)
+    if splits is None:
+        splits = hand_splits(hand, wild)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
     rule = table.rule
@@ -224,46 +220,10 @@ def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_
     return best
 
 
-def common_win_score(table: Table, win_type: WinType, is_dealer: bool, n_flowers: int, suits: int,
-                     honours: bool, facts: ShapeFacts, tiles: tuple[int, ...]) -> WinScore:
-    """score_hand's score of one plain reading of 14 tiles without melds, flags or wild (read-only result).
-
-    `suits` is how many of 万筒条 the hand holds, `honours` whether it holds winds, `n_flowers` its flower
-    count, `facts` the reading's ShapeFacts (`plain_shape_facts`, `reading_facts`). The score depends only on
-    those, the table and the win: it is remembered by them, so any hand of the same shape shares it. Each new
-    key is scored the long way, on the reading of `tiles` with those facts: a WinContext and the table's
-    predicates. Only for the default tables (their patterns read nothing else of a reading).
-    """
-    key = (id(table), win_type, is_dealer, n_flowers, suits, honours, facts)
-    score = _COMMON_SCORES.get(key)
-    if score is None:
-        if table is not _DEFAULT_TABLES.get(table.rule.id):
-            raise ValueError("common_win_score: only for a rule set's default table")
-        split = next((d for d in plain_decompositions(tiles, True) if reading_facts(d) == facts), None)
-        if split is None:
-            raise AssertionError(f"common_win_score: no reading of {tiles} has the facts {facts}")
-        flowers = ("花",) * n_flowers  # predicates and items look at the number of flowers only
-        ctx = WinContext(table.rule.id, table.options, win_type, is_dealer, (), flowers, split, NO_FLAGS)
-        if (len(ctx.suits), ctx.honours) != (suits, honours):
-            raise AssertionError("common_win_score: suits or honours disagree with the WinContext")
-        found = [pid for pid, predicate in table.shape_predicates if predicate(ctx)]
-        counts = {"yinghua": n_flowers} if n_flowers else {}
-        if ctx.wind_anke:
-            counts["feng_anke"] = ctx.wind_anke
-        score = _score(table, win_type, NO_FLAGS, found, counts)
-        if len(_COMMON_SCORES) < 4096:
-            _COMMON_SCORES[key] = score
-    return score
-
-
-# shape key -> WinScore; the key starts with the id of a default table (built once per rule set, kept).
-_COMMON_SCORES: dict[tuple[object, ...], WinScore] = {}
-
-
 def flags_from_declared(rule: RuleSet, declared: Declared, flags: Flags) -> Flags:
     """Patterns that say how the win happened (杠开 花开 天胡 地胡 海底捞月) become flags."""
     p = set(declared.patterns)
-    return Flags(
+    merged = Flags(
         after_kong=flags.after_kong or "gangkai" in p,
         after_flower=flags.after_flower or "huakai" in p,
         kong_fed_by=flags.kong_fed_by,
@@ -272,6 +232,7 @@ def flags_from_declared(rule: RuleSet, declared: Declared, flags: Flags) -> Flag
         earthly=flags.earthly or "dihu" in p,
         shangpai=flags.shangpai,
     )
+    return flags if merged == flags else merged
 
 
 _EXCLUSIVE = (
@@ -311,9 +272,8 @@ def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags
         if options.get("menqing_stack"):
             wanted.add("xiao_menqing")
     found = [pid for pid in wanted if pid not in _FLAG_PATTERNS]
-    found += [pid for pid, on in (("gangkai", flags.after_kong or flags.kong_fed_by is not None),
-                                  ("huakai", flags.after_flower and not flags.after_kong
-                                   and flags.kong_fed_by is None),
+    found += [pid for pid, on in (("gangkai", flags.after_kong),
+                                  ("huakai", flags.after_flower and not flags.after_kong),
                                   ("tianhu", flags.heavenly), ("dihu", flags.earthly),
                                   ("haidi", flags.last_tile and win_type == "self_draw")) if on]
     counts: dict[str, int] = {}

@@ -7,27 +7,13 @@ from typing import NamedTuple
 
 from scoring.patterns import WinType
 from scoring.rules import OptionValue
+from scoring.seats import SEATS, SEATS_AFTER, next_seat, seats_after
 
-SEATS: tuple[str, ...] = ("E", "S", "W", "N")
+__all__ = ["ANHUI_FORMULA", "ESCAPE_HUA", "SEATS", "SEATS_AFTER", "Settlement", "collect", "escape_payments",
+           "next_seat", "seats_after", "settle_anhui", "settle_suzhou", "suzhou_multiplier", "zero_payments"]
+
 ESCAPE_HUA = 120
 """逃跑: the leaver pays stake × 120 花, split equally among the other three."""
-
-
-def next_seat(seat: str) -> str:
-    """The seat after `seat` in turn order E → S → W → N → E."""
-    return SEATS[(SEATS.index(seat) + 1) % 4]
-
-
-def seats_after(seat: str) -> list[str]:
-    """The other three seats in turn order, starting from the seat after `seat`."""
-    return list(_AFTER[seat])
-
-
-_AFTER: dict[str, tuple[str, ...]] = {
-    seat: tuple(SEATS[(start + step) % 4] for step in (1, 2, 3)) for start, seat in enumerate(SEATS)
-}
-SEATS_AFTER: Mapping[str, tuple[str, ...]] = _AFTER
-"""The other three seats of each seat in turn order, from the next one (`seats_after` as tuples)."""
 
 
 def zero_payments() -> dict[str, int]:
@@ -69,7 +55,7 @@ def settle_suzhou(win_type: WinType, winner: str, discarder: str | None, hua: in
     """
     amount = stake * hua * multiplier
     if win_type == "self_draw" and kong_fed_by is None:
-        return _settlement(Settlement, (multiplier, dict.fromkeys(_AFTER[winner], amount)))
+        return _settlement(Settlement, (multiplier, dict.fromkeys(SEATS_AFTER[winner], amount)))
     payer = kong_fed_by if win_type == "self_draw" else discarder
     assert payer is not None
     return _settlement(Settlement, (multiplier, {payer: amount}))

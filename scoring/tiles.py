@@ -39,7 +39,6 @@ GREEN: Final = 32
 RED: Final = 33
 WINDS: Final[tuple[Tile, ...]] = (EAST, SOUTH, WEST, NORTH)
 DRAGONS: Final[tuple[Tile, ...]] = (WHITE, GREEN, RED)
-SEATS: Final[tuple[str, ...]] = ("E", "S", "W", "N")
 SEAT_WIND: Final[dict[str, Tile]] = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
 ALL_TILES: Final[tuple[Tile, ...]] = tuple(range(34))
 SUITS: Final = "mps"

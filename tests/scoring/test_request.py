@@ -149,7 +149,7 @@ def test_bad_win(match: str, wins: list[dict[str, Any]]) -> None:
         ("after_kong: the hand has no kong", win("S", "self_draw", PLAIN, after_kong=True), {}),
         (
             "kong_fed_by: the hand has no exposed 直杠 from W",
-            win("S", "self_draw", PLAIN, kong_fed_by="W"),
+            win("S", "self_draw", "[7777s:direct:N] 123m456m789m5s+5s", after_kong=True, kong_fed_by="W"),
             {},
         ),
         ("kong_fed_by: S cannot feed their own kong", win("S", "self_draw", hard=0, kong_fed_by="S"), {}),
@@ -216,6 +216,6 @@ def test_declared_menqing_stack_adds_xiao_menqing() -> None:
 
 
 def test_declared_baojiaozi() -> None:
-    r = score(win("S", "self_draw", hard=0, kong_fed_by="N"))
+    r = score(win("S", "self_draw", hard=0, after_kong=True, kong_fed_by="N"))
     assert one(r)["allowed"] and one(r)["multiplier"] == 3
     assert r["payments"] == {"E": 0, "S": 30, "W": 0, "N": -30}

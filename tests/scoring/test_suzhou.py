@@ -334,7 +334,8 @@ def test_one_discard_several_winners_one_not_allowed() -> None:
 
 def test_baojiaozi() -> None:
     # W's discard was 直杠'd by S, who wins on the replacement: W alone pays 3T; also 杠开.
-    r = score(win("S", "self_draw", "[7777s:direct:W] [555p] 123m456m5s+5s", kong_fed_by="W"), stake=2)
+    r = score(win("S", "self_draw", "[7777s:direct:W] [555p] 123m456m5s+5s", after_kong=True, kong_fed_by="W"),
+              stake=2)
     assert items(r) == {"gangkai": 5, "di": 5, "minggang": 1, "baojiaozi": 0}
     assert one(r)["hua"] == 11 and one(r)["multiplier"] == 3
     assert r["payments"] == {"E": 0, "S": 66, "W": -66, "N": 0}
