@@ -115,7 +115,10 @@ def make_meld(
     where: str = "meld",
 ) -> Meld:
     """Build and check a meld from its tiles: 3 equal tiles = pung (exposed), 4 equal tiles = kong."""
-    shown = render_tiles(tiles) if tiles else "nothing"
+    shown = ""
+    if len(tiles) not in (3, 4) or tiles.count(tiles[0]) != len(tiles) or kong_kind is not None or (
+            len(tiles) == 3 and not exposed) or (source is not None and (source not in SEATS or not exposed)):
+        shown = render_tiles(tiles) if tiles else "nothing"  # only an error message shows it
     if len(set(tiles)) != 1 or len(tiles) not in (3, 4):
         raise ScoringError(f"{where}: malformed meld '{shown}': a meld is 3 (碰) or 4 (杠) equal tiles")
     kind: MeldKind = "kong" if len(tiles) == 4 else "pung"
@@ -417,6 +420,14 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         raise ScoringError(f"{field}.melds: expected a list of melds")
     melds: list[Meld] = []
     for idx, raw in enumerate(raw_melds):
+        try:  # a meld object read before: the same Meld (immutable; the types too, as 1 == True)
+            key = (tuple(raw.items()), tuple(map(type, raw.values())))
+            known = _MELDS.get(key)
+        except (TypeError, AttributeError):  # not an object, or an unhashable value: read below
+            key, known = None, None
+        if known is not None:
+            melds.append(known)
+            continue
         where = f"{field}.melds[{idx}]"
         if type(raw) is not dict and not isinstance(raw, Mapping):
             raise ScoringError(f"{where}: expected an object with 'type', 'tiles', 'exposed'")
@@ -441,6 +452,8 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         meld = make_meld(meld_tiles, exposed=exposed, kong_kind=kong_kind, source=source, where=where)
         if meld.kind != kind:
             raise ScoringError(f"{where}: type '{kind}' but {len(meld_tiles)} tiles")
+        if key is not None and len(_MELDS) < 4096:
+            _MELDS[key] = meld
         melds.append(meld)
     flowers = obj.get("flowers") or []
     if not isinstance(flowers, list) or not all(isinstance(f, str) for f in flowers):
@@ -448,6 +461,10 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
     if not _CANONICAL_FLOWERS.issuperset(flowers):  # else each name is one canonical flower already
         flowers = _split_flowers(flowers, field)
     return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field, parsed=True)
+
+
+_MELDS: dict[tuple[tuple[tuple[Any, Any], ...], tuple[type, ...]], Meld] = {}
+"""Meld objects (their items and value types) -> the Meld read from them (a bounded table)."""
 
 
 def hand_to_json(hand: Hand) -> dict[str, Any]:

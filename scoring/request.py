@@ -7,7 +7,6 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from scoring.dealer import TableState, next_state_fields
-from scoring.decompose import Decomposition
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
@@ -19,9 +18,9 @@ from scoring.score import (
     Table,
     WinScore,
     flags_from_declared,
-    hand_splits,
     score_declared,
     score_hand,
+    score_hand_ways,
     table_for,
 )
 from scoring.seats import parse_seat, seats_after
@@ -368,14 +367,14 @@ def _check_wins(req: ScoreRequest) -> None:
 # ---------------------------------------------------------------- scoring
 
 
-def _score_win(req: ScoreRequest, win: WinEntry, splits: list[Decomposition] | None = None) -> WinScore:
+def _score_win(req: ScoreRequest, win: WinEntry) -> WinScore:
     if win.declared is not None:
         return score_declared(req.table, win.declared, win_type=win.type, flags=win.flags,
                               field=f"{win.field}.declared")
     assert win.hand is not None
     return score_hand(req.table, win.hand, win_type=win.type, flags=win.flags,
                       is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
-                      field=f"{win.field}.hand", splits=splits)
+                      field=f"{win.field}.hand")
 
 
 _ZH_NAMES = {term_id: term_name(term_id) for term_id in TERMS}
@@ -526,13 +525,16 @@ def ting_request(request: dict[str, Any]) -> dict[str, Any]:
         if not is_playing_tile(base.rule.id, tile, base.round_wind):
             continue
         won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)
-        splits = hand_splits(won, wild)  # read once, scored for both ways of winning
+        # Each reading of the tiles is read once for both ways of winning.
+        scores = score_hand_ways(base.table, won, ("self_draw", "discard"), flags=_NO_FLAGS,
+                                 is_dealer=seat == base.dealer, wild=wild, round_wind=base.round_wind,
+                                 field="hand")
         entry: dict[str, Any] = {"tile": tile_name(tile)}
-        for case, win_type, by in cases:
+        for (case, win_type, by), score in zip(cases, scores, strict=True):
             win = WinEntry(seat, win_type, won, None, _NO_FLAGS, wild, "hand")
             req = base.with_wins("win", by, (win,))
             payments = {"E": 0, "S": 0, "W": 0, "N": 0}
-            summary = _settled_json(req, win, _score_win(req, win, splits), payments)
+            summary = _settled_json(req, win, score, payments)
             summary.pop("winner")
             summary["receives"] = payments[seat]
             if by is not None:

@@ -192,32 +192,62 @@ def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_
     `hand` is a validated Hand (from `parse_hand`, `hand_from_json` or `validate_hand`: sorted concealed
     tiles, no fifth copy); `splits` its `hand_splits` when the caller has them.
     """
+    return score_hand_ways(table, hand, (win_type,), flags=flags, is_dealer=is_dealer, wild=wild,
+                           round_wind=round_wind, field=field, splits=splits)[0]
+
+
+def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *, flags: Flags,
+                    is_dealer: bool, wild: int | None, round_wind: str, field: str,
+                    splits: list[Decomposition] | None = None) -> list[WinScore]:
+    """`score_hand` for each of several ways of winning the same tiles (several only without flags).
+
+    Each reading is looked at once: its WinContext and the patterns it shows serve every way of winning
+    (the shape predicates never read the win type), and readings that show the same patterns and 花
+    items are scored once. Ties go to the first reading in order, as one at a time.
+    """
     if splits is None:
         splits = hand_splits(hand, wild)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
+    if len(win_types) > 1 and flags is not NO_FLAGS:
+        raise ValueError("score_hand_ways: several win types only for a win without flags")
     rule = table.rule
     predicates = table.shape_predicates if flags is NO_FLAGS else table.predicates
     flowers = hand.flowers
     # meld_item_counts, written out for the hand without melds
     melded = (meld_item_counts(rule.id, hand) if hand.melds
               else {"yinghua": len(flowers)} if flowers else {})
-    best: WinScore | None = None
+    best: list[WinScore | None] = [None] * len(win_types)
+    seen: set[tuple[object, ...]] = set()  # the readings' scores already counted (pattern ids, 风暗刻)
+    contexts: set[tuple[object, ...]] = set()  # wild readings already read (they differ in the wilds)
     for split in splits:
-        if wild is not None and not all(is_playing_tile(rule.id, tile, round_wind) for tile in split.wilds):
-            continue  # a 混子 stands for playing tiles only, never for a flower
-        ctx = WinContext(rule.id, table.options, win_type, is_dealer, hand.melds, flowers, split, flags)
+        if wild is not None:
+            if not all(is_playing_tile(rule.id, tile, round_wind) for tile in split.wilds):
+                continue  # a 混子 stands for playing tiles only, never for a flower
+            shape = (split.pair, split.sets, split.pairs)
+            if shape in contexts:
+                continue
+            contexts.add(shape)
+        ctx = WinContext(rule.id, table.options, win_types[0], is_dealer, hand.melds, flowers, split, flags)
         found = [pid for pid, predicate in predicates if predicate(ctx)]
+        if len(splits) > 1:
+            key = (*found, ctx.wind_anke)
+            if key in seen:
+                continue  # scores as an earlier reading: never better
+            seen.add(key)
         counts = melded
         if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻 (hand_item_counts, shared facts)
             counts = dict(melded)
             counts["feng_anke"] = counts.get("feng_anke", 0) + ctx.wind_anke
-        score = _score(table, win_type, flags, found, counts)
-        if best is None or _better(score, best):
-            best = score
-    if best is None:
+        for i, win_type in enumerate(win_types):
+            score = _score(table, win_type, flags, found, counts)
+            old = best[i]
+            if old is None or _better(score, old):
+                best[i] = score
+    out = [score for score in best if score is not None]
+    if not out:
         raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only")
-    return best
+    return out
 
 
 def flags_from_declared(rule: RuleSet, declared: Declared, flags: Flags) -> Flags:

@@ -118,7 +118,9 @@ def test_gangkai_settles_as_self_draw() -> None:
 
 def test_fed_kong_is_an_ordinary_gangkai_in_anhui() -> None:
     r = score(
-        win("S", "self_draw", "[7777s:direct:W] 123m456m789m5s+5s", after_kong=True, kong_fed_by="W"), rules=AH, dealer="E"
+        win("S", "self_draw", "[7777s:direct:W] 123m456m789m5s+5s", after_kong=True, kong_fed_by="W"),
+        rules=AH,
+        dealer="E",
     )
     assert r["payments"] == {"E": -8, "S": 20, "W": -6, "N": -6}
 

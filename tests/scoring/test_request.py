@@ -1,5 +1,6 @@
 """Malformed requests: every one is a ScoringError that names the field or token, never a traceback."""
 
+import copy
 from typing import Any
 
 import pytest
@@ -219,3 +220,45 @@ def test_declared_baojiaozi() -> None:
     r = score(win("S", "self_draw", hard=0, after_kong=True, kong_fed_by="N"))
     assert one(r)["allowed"] and one(r)["multiplier"] == 3
     assert r["payments"] == {"E": 0, "S": 30, "W": 0, "N": -30}
+
+
+def _bot_request(**flags: Any) -> dict[str, Any]:
+    """A request as the bot's ledger sends it: every table key, the full options, a flags object, melds."""
+    from scoring.rules import default_options
+
+    return {"rules": "suzhou", "options": default_options("suzhou"), "stake": 2, "dealer": "E",
+            "round_wind": "E", "baozi": False, "diling": False, "streak": 0, "hand_number": 3,
+            "first_dealer": "E", "event": "win", "discarder": "W", "escaper": None,
+            "wins": [{"winner": "S", "type": "discard",
+                      "hand": {"concealed": "123m789s11122z", "winning_tile": "2z",
+                               "melds": [{"type": "pung", "tiles": "555p", "exposed": True}],
+                               "flowers": ["中", "春", "梅", "兰"]},
+                      "flags": {"after_kong": False, "after_flower": False, "kong_fed_by": None,
+                                "last_tile": False, "heavenly": False, "earthly": False, "shangpai": False,
+                                **flags},
+                      "wild": None}]}
+
+
+def test_score_request_never_changes_its_input() -> None:
+    request = _bot_request()
+    before = copy.deepcopy(request)
+    first = score_request(request)
+    assert request == before
+    assert score_request(request) == first  # read again (the options, flags and melds from their tables)
+    # 风暗刻 2 + 底 5 + 硬花 4: W alone pays.
+    assert first["wins"][0]["hua"] == 11 and first["payments"] == {"E": 0, "S": 22, "W": -22, "N": 0}
+
+
+@pytest.mark.parametrize("value", [1, 0, 1.0, "true"])
+def test_remembered_objects_still_check_value_types(value: Any) -> None:
+    score_request(_bot_request(last_tile=False))  # the flags object with false, remembered
+    with pytest.raises(ScoringError, match=r"flags\.last_tile: expected true or false"):
+        score_request(_bot_request(last_tile=value))
+    request = _bot_request()
+    request["wins"][0]["hand"]["melds"][0]["exposed"] = value
+    with pytest.raises(ScoringError, match="exposed: expected true or false"):
+        score_request(request)
+    request = _bot_request()
+    request["options"] = {**request["options"], "extended": 1.5 if value == 1.0 else [value]}
+    with pytest.raises(ScoringError, match=r"options\.extended: invalid value"):
+        score_request(request)

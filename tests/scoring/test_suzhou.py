@@ -334,8 +334,8 @@ def test_one_discard_several_winners_one_not_allowed() -> None:
 
 def test_baojiaozi() -> None:
     # W's discard was 直杠'd by S, who wins on the replacement: W alone pays 3T; also 杠开.
-    r = score(win("S", "self_draw", "[7777s:direct:W] [555p] 123m456m5s+5s", after_kong=True, kong_fed_by="W"),
-              stake=2)
+    hand = "[7777s:direct:W] [555p] 123m456m5s+5s"
+    r = score(win("S", "self_draw", hand, after_kong=True, kong_fed_by="W"), stake=2)
     assert items(r) == {"gangkai": 5, "di": 5, "minggang": 1, "baojiaozi": 0}
     assert one(r)["hua"] == 11 and one(r)["multiplier"] == 3
     assert r["payments"] == {"E": 0, "S": 66, "W": -66, "N": 0}
@@ -406,3 +406,20 @@ def test_doubling_terms_are_listed_for_a_preview() -> None:
     r = score(win("S", "self_draw", PLAIN + " 中发白"), baozi=True, diling=True)
     assert items(r) == {"di": 5, "yinghua": 3, "baozi": 0, "diling": 0}
     assert one(r)["hua"] == 8
+
+
+def test_kong_fed_by_alone_is_an_ordinary_self_draw() -> None:
+    # W's discard was 直杠'd by S, but S won later on an ordinary draw (after_kong false): only the immediate
+    # replacement win is 包饺子. Here it is 底 5 + 明杠 1 + 硬花 3 = 9 per payer, all three pay, no 杠开.
+    hand = "[7777s:direct:W] [555p] 123m456m5s+5s 中发白"
+    r = score(win("S", "self_draw", hand, kong_fed_by="W"), stake=2)
+    assert items(r) == {"di": 5, "yinghua": 3, "minggang": 1}
+    assert one(r)["hua"] == 9 and one(r)["multiplier"] == 1
+    assert r["payments"] == {"E": -18, "S": 54, "W": -18, "N": -18}
+    # The same hand on the replacement tile: W alone pays 3 × (9 + 杠开 5) × 2.
+    r = score(win("S", "self_draw", hand, after_kong=True, kong_fed_by="W"), stake=2)
+    assert one(r)["hua"] == 14 and one(r)["multiplier"] == 3
+    assert r["payments"] == {"E": 0, "S": 84, "W": -84, "N": 0}
+    # The quick entry reads it alike.
+    r = score(win("S", "self_draw", hard=3, kong_fed_by="W"))
+    assert "baojiaozi" not in items(r) and r["payments"]["W"] == -8

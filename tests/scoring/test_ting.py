@@ -1,8 +1,15 @@
 """ting_request: the waits of a 13-tile hand and what each would score."""
 
-import pytest
+import random
+from typing import Any
 
-from scoring import ScoringError, ting_request
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import ScoringError, score_request, ting_request
+from scoring.seats import seats_after
+from scoring.tiles import parse_tiles, render_tiles, tile_name
 
 
 def test_nine_gates_waits_on_every_tile() -> None:
@@ -39,3 +46,54 @@ def test_bad_ting_input() -> None:
         ting_request({"hand": "123m"})
     with pytest.raises(ScoringError, match="unknown key 'winner'"):
         ting_request({"hand": "1112345678999m", "winner": "S"})
+
+
+PLAYING_ANHUI = [t for t in range(31) if t != 27]  # round wind 东: 东 is the 令风, a flower
+
+
+def wild_waiting_hand(seed: int) -> tuple[str, str]:
+    """13 tiles of 宿州 with 1-3 copies of the 混子, a third of them one suit (from a seed)."""
+    rng = random.Random(seed)
+    wild = rng.choice(PLAYING_ANHUI)
+    pool = PLAYING_ANHUI
+    if rng.randrange(3) == 0:
+        base = rng.choice([0, 9, 18])
+        pool = list(range(base, base + 9))
+    tiles = [wild] * rng.randint(1, 3)
+    while len(tiles) < 13:
+        tile = rng.choice(pool)
+        if tile != wild and tiles.count(tile) < 4:
+            tiles.append(tile)
+    return render_tiles(tiles), tile_name(wild)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(["E", "S"]))
+def test_ting_with_wilds_is_score_request_on_every_tile(seed: int, seat: str) -> None:
+    # Brute force: every playing tile added to the hand, scored by score_request as a self-draw and as the
+    # 上家's discard; the waits are the tiles that make a complete hand, each with the same summary.
+    hand, wild = wild_waiting_hand(seed)
+    table = {"rules": "suzhou-anhui", "round_wind": "E", "dealer": "E", "stake": 2}
+    got = ting_request({**table, "hand": hand, "wild": wild, "seat": seat})
+    discarder = seats_after(seat)[2]
+    expected = []
+    for tile in PLAYING_ANHUI:
+        if parse_tiles(hand).count(tile) == 4:
+            continue
+        entry: dict[str, Any] = {"tile": tile_name(tile)}
+        won = {"concealed": render_tiles([*parse_tiles(hand), tile]), "winning_tile": tile_name(tile)}
+        try:
+            for case_name, extra in (("self_draw", {}), ("discard", {"discarder": discarder})):
+                r = score_request({**table, **extra, "wins": [
+                    {"winner": seat, "type": case_name, "hand": won, "wild": wild}]})
+                summary = dict(r["wins"][0])
+                summary.pop("winner")
+                summary["receives"] = r["payments"][seat]
+                if extra:
+                    summary["discarder"] = discarder
+                entry[case_name] = summary
+        except ScoringError as error:
+            assert "not a complete hand" in str(error)
+            continue
+        expected.append(entry)
+    assert got == {"tenpai": bool(expected), "waits": expected}
