@@ -1,8 +1,11 @@
 """Persistence and service layer: groups, players, table sessions, hands and payments (issue 3)."""
 
 from bot.ledger.errors import LedgerError
+from bot.ledger.reports import CARD_HANDS
 from bot.ledger.results import (
     SEATS,
+    CardView,
+    ChatState,
     CommitResult,
     DealerState,
     GroupInfo,
@@ -20,10 +23,13 @@ from bot.ledger.results import (
     Transfer,
     UserRef,
 )
-from bot.ledger.service import LedgerService
+from bot.ledger.service import LedgerService, pending_id_for
 
 __all__ = [
+    "CARD_HANDS",
     "SEATS",
+    "CardView",
+    "ChatState",
     "CommitResult",
     "DealerState",
     "GroupInfo",
@@ -42,4 +48,5 @@ __all__ = [
     "StandingsReport",
     "Transfer",
     "UserRef",
+    "pending_id_for",
 ]

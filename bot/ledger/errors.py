@@ -160,6 +160,19 @@ class Conflict(LedgerError):
     code = "conflict"
 
 
+class Repeated(LedgerError):
+    """This write was applied before under the same idempotency key (a redelivered update); nothing changed
+    (params: key)."""
+
+    code = "repeated"
+
+
+class ForeignButton(LedgerError):
+    """A button pressed in another chat, or under another message, than the one it was sent with; nothing
+    changed (params: pending_id)."""
+
+    code = "foreign_button"
+
+
 class WouldBlock(Exception):
-    """A write through `LedgerService.nonblocking()` found SQLite's write lock taken (another thread or
-    process is writing): nothing was done; make the same call on the service itself, in a worker thread."""
+    """Obsolete (the nonblocking view goes with the ledger rewrite)."""

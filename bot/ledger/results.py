@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from scoring.seats import SEATS  # noqa: F401  (re-exported: bot.ledger.SEATS)
+
 Seat = Literal["E", "S", "W", "N"]
-SEATS: tuple[str, ...] = ("E", "S", "W", "N")
 HandKind = Literal["win", "draw", "escape", "adjust"]
 PendingKind = Literal["hand", "adjust", "edit", "undo"]
 PendingStatus = Literal["pending", "committed", "cancelled", "expired"]
@@ -34,6 +35,10 @@ class GroupInfo:
     confirm_timeout_seconds: int
     weekly_schedule: bool
     created_at: datetime
+    weekly_day: str = "sun"  # mon … sun
+    weekly_time: str = "20:00"  # HH:MM in `timezone`
+    weekly_last_post_at: datetime | None = None
+    timezone: str = "Asia/Shanghai"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +121,9 @@ class SessionInfo:
     state: DealerState  # the state the next hand starts from
     hands_played: int  # live hands of kind win/draw/escape (not adjustments, not voided)
     dealer_set: bool  # the first dealer was chosen explicitly (/dealer or /roll)
+    version: int = 0  # bumped by every change of the table; a preview remembers the version it saw
+    card_message_id: int | None = None  # the session's pinned card
+    pin_refused: bool = False  # "cannot pin" was said for this session
 
     @property
     def is_open(self) -> bool:
@@ -205,6 +213,25 @@ class HandRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class CardView:
+    """What the session's card shows: the session, its newest live rows (ledger order), every seat's
+    running net, and how many live rows there are."""
+
+    session: SessionInfo
+    recent: tuple[HandRecord, ...]
+    totals: dict[str, int]
+    rows: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChatState:
+    """What a turn starts from: the group's settings and its open session (None when there is none)."""
+
+    group: GroupInfo
+    session: SessionInfo | None
+
+
+@dataclass(frozen=True, slots=True)
 class CommitResult:
     """What commit/undo/edit/adjust/confirm did: the hand concerned (new, existing on a repeat, or voided),
     whether something was written now, every hand voided by the operation, and the session afterwards."""
@@ -214,6 +241,7 @@ class CommitResult:
     session: SessionInfo
     voided: tuple[HandRecord, ...] = ()
     replaced: tuple[HandRecord, ...] = ()  # replacements written by an edit, in ledger order
+    card: CardView | None = None  # the session's card after the write, read in the same transaction
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from bot.ledger import LedgerService, SessionInfo, UserRef
+from bot.ledger import HandPreview, LedgerService, PendingInfo, SessionInfo, UserRef
+from bot.ledger.results import PendingKind
 from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal
 
 CHAT = -1001
@@ -45,6 +46,29 @@ def discard(winner: str, discarder: str, hard: int = 5, *patterns: str) -> dict[
 
 
 DRAW: dict[str, Any] = {"event": "draw"}
+
+
+def pend(
+    ledger: LedgerService, chat_id: int, kind: PendingKind, payload: dict[str, Any], **options: Any
+) -> PendingInfo:
+    """An entry waiting for Confirm as the bot makes one: scored from the table as read, then stored with the
+    message id of the preview (`message_id`, default None) in one write."""
+    session = ledger.require_session(chat_id)
+    preview: HandPreview | None
+    if kind == "hand":
+        preview = ledger.preview(chat_id, payload, session=session)
+    elif kind == "adjust":
+        payer, payee, amount = payload.get("payer"), payload.get("payee"), payload.get("amount")
+        preview = ledger.preview_adjust(session, payer, payee, amount, payload.get("note"))  # type: ignore[arg-type]
+    elif kind == "edit":
+        preview = ledger.preview_edit(chat_id, payload["number"], payload["entry"])[0]
+    else:
+        last = ledger.last_hand(chat_id)
+        payload, preview = {"hand_id": last.id, "number": last.number}, None
+    options.setdefault("message_id", None)
+    return ledger.create_pending(
+        chat_id, kind, payload, preview=preview, base_version=session.version, **options
+    )
 
 
 @dataclass

@@ -59,7 +59,7 @@ def test_a_locked_database_is_an_operational_error_the_ledger_retries(tmp_path: 
     from sqlalchemy.exc import OperationalError
 
     from bot.ledger.db import IMMEDIATE, create_db_engine
-    from bot.ledger.service import _retryable
+    from bot.ledger.store import _retryable
 
     url = f"sqlite:///{tmp_path / 'locked.db'}"
     engine = open_database(url)

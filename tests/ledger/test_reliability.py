@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from ledger_helpers import CHAT, Table, check_invariants, row_counts
+from ledger_helpers import CHAT, Table, check_invariants, pend, row_counts
 from sqlalchemy import select
 from sqlmodel import Session
 
@@ -104,13 +104,13 @@ def test_two_processes_racing_never_fork_or_double_record(table: Table, db_url: 
 
 def test_two_confirm_taps_at_once_record_one_hand(table: Table) -> None:
     ledger = table.ledger
-    pending = ledger.create_pending(CHAT, "hand", {"event": "draw"})
+    pending = pend(ledger, CHAT, "hand", {"event": "draw"})
     results: list[bool] = []
     barrier = threading.Barrier(3)
 
     def tap() -> None:
         barrier.wait()
-        results.append(ledger.confirm_pending(pending.id).created)
+        results.append(ledger.confirm_pending(pending.id, chat_id=CHAT).created)
 
     threads = [threading.Thread(target=tap) for _ in range(3)]
     for thread in threads:

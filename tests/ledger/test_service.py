@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from ledger_helpers import CHAT, DRAW, Table, check_invariants, discard, row_counts, seat_table, self_draw
+from ledger_helpers import CHAT, DRAW, Table, check_invariants, discard, pend, row_counts, seat_table, self_draw
 
 from bot.ledger import LedgerService, UserRef, errors
 
@@ -374,14 +374,14 @@ def test_idle_sessions(table: Table) -> None:
 
 def test_pending_entry_is_consumed_exactly_once(table: Table) -> None:
     ledger = table.ledger
-    pending = ledger.create_pending(CHAT, "hand", QYS_QIDUI, by=table.users[1], text="/hu 南 自摸")
+    pending = pend(ledger, CHAT, "hand", QYS_QIDUI, by=table.users[1], text="/hu 南 自摸")
     assert (
         pending.status == "pending" and pending.preview is not None and pending.preview.payments["S"] == 120
     )
     assert ledger.set_pending_message(pending.id, 555).message_id == 555
     assert [p.id for p in ledger.open_pending(CHAT)] == [pending.id]
-    first = ledger.confirm_pending(pending.id, by=table.users[2])
-    second = ledger.confirm_pending(pending.id, by=table.users[0])
+    first = ledger.confirm_pending(pending.id, chat_id=CHAT, by=table.users[2])
+    second = ledger.confirm_pending(pending.id, chat_id=CHAT, by=table.users[0])
     assert first.created and not second.created and first.hand.id == second.hand.id
     assert first.hand.source_key == f"pending:{pending.id}"
     assert ledger.get_pending(pending.id).status == "committed"
@@ -390,73 +390,63 @@ def test_pending_entry_is_consumed_exactly_once(table: Table) -> None:
 
 def test_pending_cancel_expire_and_stale(table: Table) -> None:
     ledger = table.ledger
-    cancelled = ledger.create_pending(CHAT, "hand", DRAW)
-    ledger.cancel_pending(cancelled.id)
+    cancelled = pend(ledger, CHAT, "hand", DRAW)
+    ledger.cancel_pending(cancelled.id, chat_id=CHAT)
     with pytest.raises(errors.PendingCancelled):
-        ledger.confirm_pending(cancelled.id)
-    short = ledger.create_pending(CHAT, "hand", DRAW, timeout_seconds=5)
+        ledger.confirm_pending(cancelled.id, chat_id=CHAT)
+    short = pend(ledger, CHAT, "hand", DRAW, timeout_seconds=5)
     expired = ledger.expire_pending(now=short.expires_at + timedelta(seconds=1))
     assert [p.id for p in expired] == [short.id] and expired[0].status == "expired"
     with pytest.raises(errors.PendingExpired):
-        ledger.confirm_pending(short.id)
-    stale = ledger.create_pending(CHAT, "hand", DRAW)
+        ledger.confirm_pending(short.id, chat_id=CHAT)
+    stale = pend(ledger, CHAT, "hand", DRAW)
     ledger.commit(CHAT, QYS_QIDUI)
     with pytest.raises(errors.PendingStale):
-        ledger.confirm_pending(stale.id)
+        ledger.confirm_pending(stale.id, chat_id=CHAT)
     with pytest.raises(errors.NotFound):
-        ledger.confirm_pending("nope")
+        ledger.confirm_pending("nope", chat_id=CHAT)
     assert len(ledger.hands(table.session.id)) == 1
 
 
 def test_pending_undo_edit_adjust(table: Table) -> None:
     ledger = table.ledger
     ledger.commit(CHAT, QYS_QIDUI)
-    edit = ledger.create_pending(CHAT, "edit", {"number": 1, "entry": self_draw("W", 5, "清一色")})
+    edit = pend(ledger, CHAT, "edit", {"number": 1, "entry": self_draw("W", 5, "清一色")})
     assert edit.preview is not None and edit.preview.payments["W"] == 60
-    assert ledger.confirm_pending(edit.id).hand.payments["W"] == 60
-    adjust = ledger.create_pending(CHAT, "adjust", {"payer": table.ids["E"], "payee": table.ids["N"],
+    assert ledger.confirm_pending(edit.id, chat_id=CHAT).hand.payments["W"] == 60
+    adjust = pend(ledger, CHAT, "adjust", {"payer": table.ids["E"], "payee": table.ids["N"],
                                                     "amount": 4, "note": "烟"})  # fmt: skip
-    assert ledger.confirm_pending(adjust.id).hand.note == "烟"
-    undo = ledger.create_pending(CHAT, "undo", {})
+    assert ledger.confirm_pending(adjust.id, chat_id=CHAT).hand.note == "烟"
+    undo = pend(ledger, CHAT, "undo", {})
     assert undo.payload["number"] == 2
-    assert ledger.confirm_pending(undo.id).hand.kind == "adjust"
+    assert ledger.confirm_pending(undo.id, chat_id=CHAT).hand.kind == "adjust"
     assert [h.number for h in ledger.hands(table.session.id)] == [1]
+    preview = ledger.preview(CHAT, DRAW)
     with pytest.raises(errors.InvalidValue):
-        ledger.create_pending(CHAT, "edit", {"number": "one", "entry": DRAW})
-    check_invariants(ledger, table.session.id)
-
-
-def test_commit_checks_the_seating_the_entry_was_read_against(table: Table) -> None:
-    ledger = table.ledger
-    before = row_counts(ledger)
-    wrong = {**table.ids, "S": table.ids["W"], "W": table.ids["S"]}
-    with pytest.raises(errors.PendingStale) as caught:
-        ledger.commit(CHAT, QYS_QIDUI, source_key="update:31", expect_seats=wrong)
-    assert caught.value.params == {"reason": "seats"}
-    assert row_counts(ledger) == before
-    result = ledger.commit(CHAT, QYS_QIDUI, source_key="update:31", expect_seats=table.ids)
-    assert result.created and result.session.seats == table.session.seats
+        ledger.create_pending(
+            CHAT, "edit", {"number": "one", "entry": DRAW}, preview=preview, base_version=0, message_id=None
+        )
     check_invariants(ledger, table.session.id)
 
 
 def test_pending_creation_is_idempotent_on_its_source_key(table: Table) -> None:
     ledger = table.ledger
-    first = ledger.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700")
-    repeat = ledger.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700")
+    first = pend(ledger, CHAT, "hand", QYS_QIDUI, source_key="update:700")
+    repeat = pend(ledger, CHAT, "hand", QYS_QIDUI, source_key="update:700")
     assert repeat.id == first.id and repeat.message_id is None and len(first.id) == 32
     ledger.set_pending_message(first.id, 77)
     # The redelivered update (another process, after a restart) finds the preview already shown.
     other = LedgerService(ledger.engine)
-    assert other.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700").message_id == 77
+    assert pend(other, CHAT, "hand", QYS_QIDUI, source_key="update:700").message_id == 77
     assert [p.id for p in ledger.open_pending(CHAT)] == [first.id]
     # A different update is a different entry; an entry without a key never collides.
-    different = ledger.create_pending(CHAT, "hand", DRAW, source_key="update:701")
-    unkeyed = [ledger.create_pending(CHAT, "hand", DRAW).id for _ in range(2)]
+    different = pend(ledger, CHAT, "hand", DRAW, source_key="update:701")
+    unkeyed = [pend(ledger, CHAT, "hand", DRAW).id for _ in range(2)]
     assert len({first.id, different.id, *unkeyed}) == 4
     # Once confirmed, a repeat still returns the same entry (committed) and stores nothing new.
-    ledger.confirm_pending(first.id)
+    ledger.confirm_pending(first.id, chat_id=CHAT)
     before = row_counts(ledger)
-    again = ledger.create_pending(CHAT, "hand", QYS_QIDUI, source_key="update:700")
+    again = pend(ledger, CHAT, "hand", QYS_QIDUI, source_key="update:700")
     assert (again.id, again.status) == (first.id, "committed")
     assert row_counts(ledger) == before
     assert len(ledger.hands(table.session.id)) == 1
@@ -471,7 +461,7 @@ def test_pending_with_one_key_from_two_threads_is_stored_once(table: Table) -> N
 
     def create() -> None:
         barrier.wait()
-        ids.append(ledger.create_pending(CHAT, "hand", DRAW, source_key="update:900").id)
+        ids.append(pend(ledger, CHAT, "hand", DRAW, source_key="update:900").id)
 
     threads = [threading.Thread(target=create) for _ in range(4)]
     for thread in threads:
@@ -484,11 +474,11 @@ def test_pending_with_one_key_from_two_threads_is_stored_once(table: Table) -> N
 
 def test_ending_a_session_expires_its_pending_entries(table: Table) -> None:
     ledger = table.ledger
-    pending = ledger.create_pending(CHAT, "hand", DRAW)
+    pending = pend(ledger, CHAT, "hand", DRAW)
     ledger.end_session(CHAT)
     assert ledger.get_pending(pending.id).status == "expired"
     with pytest.raises(errors.PendingExpired):
-        ledger.confirm_pending(pending.id)
+        ledger.confirm_pending(pending.id, chat_id=CHAT)
 
 
 def test_errors_carry_code_and_params_for_the_catalog() -> None:

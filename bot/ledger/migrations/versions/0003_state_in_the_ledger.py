@@ -34,7 +34,9 @@ def upgrade() -> None:
         batch.add_column(sa.Column("pin_refused", sa.Boolean(), nullable=False, server_default=sa.false()))
     with op.batch_alter_table("chat_group") as batch:
         batch.add_column(sa.Column("weekly_day", sa.String(length=3), nullable=False, server_default="sun"))
-        batch.add_column(sa.Column("weekly_time", sa.String(length=5), nullable=False, server_default="20:00"))
+        batch.add_column(
+            sa.Column("weekly_time", sa.String(length=5), nullable=False, server_default="20:00")
+        )
         batch.add_column(sa.Column("weekly_last_post_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(
             sa.Column("timezone", sa.String(length=64), nullable=False, server_default="Asia/Shanghai")

@@ -1,0 +1,237 @@
+"""Groups and players: a chat's settings, its players (Telegram users and named guests), finding one."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import or_, select, update
+from sqlmodel import Session
+
+import scoring
+from bot.ledger import errors
+from bot.ledger.models import ChatGroup, Player
+from bot.ledger.results import ChatState, GroupInfo, PlayerInfo, UserRef
+from bot.ledger.rows import (
+    group_info,
+    group_row,
+    open_session_row,
+    player_info,
+    row_id,
+    seats,
+    session_info,
+)
+from scoring.seats import parse_seat
+
+LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+DEFAULT_RULES = "suzhou"
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+class Defaults:
+    """What a new group starts with: language and confirmation timeout (from the bot's settings)."""
+
+    def __init__(self, language: str = "zh-Hans", confirm_timeout_seconds: int = 120) -> None:
+        self.language = language if language in LANGUAGES else "zh-Hans"
+        self.confirm_timeout_seconds = confirm_timeout_seconds
+
+    def group(self, chat_id: int, now: datetime) -> ChatGroup:
+        """A new group row with these defaults (not added to any session)."""
+        return ChatGroup(
+            chat_id=chat_id,
+            language=self.language,
+            rules=DEFAULT_RULES,
+            options={},
+            instant=False,
+            confirm_timeout_seconds=self.confirm_timeout_seconds,
+            weekly_schedule=False,
+            created_at=now,
+        )
+
+
+def ensure_group(s: Session, chat_id: int, defaults: Defaults, now: datetime) -> ChatGroup:
+    """The chat's group row, created with the defaults on first use."""
+    group = group_row(s, chat_id)
+    if group is None:
+        group = defaults.group(chat_id, now)
+        s.add(group)
+        s.flush()
+    return group
+
+
+def chat_state(s: Session, chat_id: int, defaults: Defaults, now: datetime) -> ChatState:
+    """The group's settings (the defaults when it is not stored yet) and its open session."""
+    group = group_row(s, chat_id)
+    if group is None:
+        return ChatState(group=group_info(defaults.group(chat_id, now)), session=None)
+    ts = open_session_row(s, row_id(group), lock=False)
+    return ChatState(group=group_info(group), session=session_info(s, ts, chat_id) if ts else None)
+
+
+def resolve_rules(name: str) -> str:
+    """A rule-set id from 苏州/蘇州/宿州 or an id (InvalidValue)."""
+    try:
+        return str(scoring.resolve_rules(name))
+    except scoring.ScoringError as exc:
+        raise errors.InvalidValue(str(exc), field="rules", value=name) from exc
+
+
+def validate_options(rules: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Options checked and normalized by the scoring core (InvalidValue)."""
+    try:
+        return dict(scoring.validate_options(rules, options))
+    except scoring.ScoringError as exc:
+        raise errors.InvalidValue(str(exc), field="options", value=repr(options)) from exc
+
+
+def check_settings(
+    language: str | None,
+    confirm_timeout_seconds: int | None,
+    weekly_day: str | None,
+    weekly_time: str | None,
+    timezone: str | None,
+) -> None:
+    """InvalidValue for a setting out of range, before any transaction."""
+    if language is not None and language not in LANGUAGES:
+        raise errors.InvalidValue(
+            f"unknown language {language!r} (use {', '.join(LANGUAGES)})", field="language", value=language
+        )
+    if confirm_timeout_seconds is not None and not 5 <= confirm_timeout_seconds <= 86400:
+        raise errors.InvalidValue(
+            f"confirmation timeout must be 5..86400 seconds, got {confirm_timeout_seconds}",
+            field="confirm_timeout_seconds",
+            value=confirm_timeout_seconds,
+        )
+    if weekly_day is not None and weekly_day not in WEEKDAYS:
+        raise errors.InvalidValue(f"weekday must be one of {WEEKDAYS}", field="weekly_day", value=weekly_day)
+    if weekly_time is not None:
+        hour, _, minute = weekly_time.partition(":")
+        if not (hour.isdigit() and minute.isdigit() and int(hour) < 24 and int(minute) < 60):
+            raise errors.InvalidValue("time must be HH:MM", field="weekly_time", value=weekly_time)
+    if timezone is not None:
+        try:
+            ZoneInfo(timezone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise errors.InvalidValue(
+                f"unknown time zone {timezone!r}", field="timezone", value=timezone
+            ) from exc
+
+
+def update_group(s: Session, group: ChatGroup, changes: dict[str, Any]) -> GroupInfo:
+    """Apply checked settings to a group row: `rules` resets the options, `options` merge and validate."""
+    rules = changes.pop("rules", None)
+    options = changes.pop("options", None)
+    if rules is not None and rules != group.rules:
+        group.rules = rules
+        group.options = {}
+    if options is not None:
+        merged = {**group.options, **options}
+        normalized = validate_options(group.rules, merged)
+        group.options = {key: normalized[key] for key in merged}
+    for name, value in changes.items():
+        if value is not None:
+            setattr(group, name, value)
+    s.add(group)
+    s.flush()
+    return group_info(group)
+
+
+def claim_weekly(s: Session, chat_id: int, due: datetime, now: datetime) -> bool:
+    """Compare-and-set of the weekly post: True for exactly one caller per due time."""
+    result = s.execute(
+        update(ChatGroup)
+        .where(
+            ChatGroup.chat_id == chat_id,
+            ChatGroup.weekly_schedule.is_(True),  # type: ignore[attr-defined]
+            or_(ChatGroup.weekly_last_post_at.is_(None), ChatGroup.weekly_last_post_at < due),  # type: ignore[union-attr,operator]
+        )
+        .values(weekly_last_post_at=now)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+# ---- players ---------------------------------------------------------------------------------------------
+
+
+def clean_name(name: str) -> str:
+    """A display name with its white space folded, at most 128 characters."""
+    return " ".join(name.split())[:128]
+
+
+def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) -> Player:
+    """The group's player of a Telegram user, created or refreshed (username, display name)."""
+    player = s.scalars(
+        select(Player).where(Player.group_id == group.id, Player.telegram_id == user.telegram_id)
+    ).first()
+    name = clean_name(user.display_name) or (user.username or str(user.telegram_id))
+    username = user.username.lstrip("@") if user.username else None
+    if player is None:
+        player = Player(
+            group_id=row_id(group), telegram_id=user.telegram_id, username=username, display_name=name,
+            created_at=now,
+        )  # fmt: skip
+        s.add(player)
+        s.flush()
+    elif (player.username, player.display_name) != (username, name):
+        player.username, player.display_name = username, name
+        s.add(player)
+    return player
+
+
+def actor(s: Session, group: ChatGroup, by: UserRef | None, now: datetime) -> int | None:
+    """The player id of whoever made a change (created on first sight), or None."""
+    return row_id(ensure_player(s, group, by, now)) if by is not None else None
+
+
+def guest(s: Session, group: ChatGroup, name: str, now: datetime) -> Player:
+    """The named guest of a group; the same name (any case) is the same guest."""
+    clean = clean_name(name)
+    if not clean:
+        raise errors.InvalidValue("a guest needs a name", field="name", value=name)
+    key = clean.casefold()
+    player = s.scalars(select(Player).where(Player.group_id == group.id, Player.guest_key == key)).first()
+    if player is None:
+        player = Player(group_id=row_id(group), display_name=clean, guest_key=key, created_at=now)
+        s.add(player)
+        s.flush()
+    return player
+
+
+def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | None]:
+    """Resolve `@username`, a seat word or a display/guest name (any case) to a player of the group and
+    their seat at the open table. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""
+    text = ref.strip()
+    group = group_row(s, chat_id)
+    if group is None or not text:
+        raise errors.UnknownPlayer(f"no player {ref!r} in this group", ref=ref)
+    ts = open_session_row(s, row_id(group), lock=False)
+    seated = seats(s, row_id(ts)) if ts is not None else {}
+    seat_of = {row_id(p): seat for seat, p in seated.items()}
+    seat = parse_seat(text)
+    if seat is not None:
+        if ts is None:
+            raise errors.NoOpenSession("no open table to look up a seat", chat_id=chat_id)
+        if seat not in seated:
+            raise errors.PlayerNotSeated(f"seat {seat} is empty", seat=seat, name=text)
+        return player_info(seated[seat], chat_id), seat
+    players = list(s.scalars(select(Player).where(Player.group_id == group.id)))
+    wanted = text.removeprefix("@").casefold()
+    if text.startswith("@"):
+        matches = [p for p in players if p.username and p.username.casefold() == wanted]
+    else:
+        matches = [p for p in players if p.display_name.casefold() == wanted] or [
+            p for p in players if p.username and p.username.casefold() == wanted
+        ]
+    if len(matches) > 1:
+        at_table = [p for p in matches if row_id(p) in seat_of]
+        if len(at_table) == 1:
+            matches = at_table
+    if not matches:
+        raise errors.UnknownPlayer(f"no player {ref!r} in this group", ref=ref)
+    if len(matches) > 1:
+        names = [p.display_name + (f" (@{p.username})" if p.username else "") for p in matches]
+        raise errors.AmbiguousPlayer(
+            f"{ref!r} matches several players: {', '.join(names)}", ref=ref, names=names
+        )
+    return player_info(matches[0], chat_id), seat_of.get(row_id(matches[0]))

@@ -1,0 +1,334 @@
+"""Hands: scoring an entry against the table, and the writes of the ledger's rows: one insert and one void,
+under commit, adjust, undo and edit. Every row is checked to sum to zero before it is written."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlmodel import Session
+
+import scoring
+from bot.ledger import errors, totals
+from bot.ledger.models import Hand, Payment, TableSession
+from bot.ledger.results import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
+from bot.ledger.rows import last_live_hand, one_hand_record, payments_of, row_id, seats
+
+ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
+EVENTS = ("win", "draw", "escape")
+
+
+def check_entry(entry: object) -> dict[str, Any]:
+    """A private copy of an entry, with only the keys an entry may carry (InvalidEntry)."""
+    if not isinstance(entry, dict):
+        raise errors.InvalidEntry(
+            f"an entry must be an object, got {type(entry).__name__}", detail="entry: not an object"
+        )
+    extra = sorted(str(k) for k in entry if k not in ENTRY_KEYS)
+    if extra:
+        detail = f"entry: unexpected field(s) {', '.join(extra)} (allowed: {', '.join(sorted(ENTRY_KEYS))})"
+        raise errors.InvalidEntry(detail, detail=detail)
+    if entry.get("event", "win") not in EVENTS:
+        detail = f"event: unknown event {entry.get('event')!r} (win, draw, escape)"
+        raise errors.InvalidEntry(detail, detail=detail)
+    return copy.deepcopy(entry)
+
+
+def score_request(session_id: int, seat_players: Mapping[str, int], request: dict[str, Any]) -> HandPreview:
+    """Score a full request (RULES.md §3) for a seated table; a refused win comes back `allowed == False`."""
+    missing = [seat for seat in SEATS if seat not in seat_players]
+    if missing:
+        raise errors.TableNotFull(f"empty seats: {' '.join(missing)}", empty=missing)
+    try:
+        response = dict(scoring.score_request(request))
+    except scoring.ScoringError as exc:
+        raise errors.InvalidEntry(str(exc), detail=str(exc)) from exc
+    payments = payments_of(response)
+    before = DealerState.from_json({**request, "baozi": request.get("baozi", False)})
+    after = DealerState(
+        dealer=str(response["next_dealer"]),
+        streak=int(response["next_streak"]),
+        diling=bool(response["next_diling"]),
+        round_wind=str(response["next_round_wind"]),
+        hand_number=int(response["next_hand_number"]),
+        first_dealer=before.first_dealer,
+    )
+    return HandPreview(
+        session_id=session_id,
+        kind=request.get("event", "win"),
+        entry={key: request[key] for key in ENTRY_KEYS if key in request},
+        request=request,
+        response=response,
+        payments=payments,
+        player_payments={seat_players[seat]: amount for seat, amount in payments.items()},
+        before=before,
+        after=after,
+    )
+
+
+def score(
+    session_id: int,
+    seat_players: Mapping[str, int],
+    state: DealerState,
+    entry: object,
+    *,
+    rules: str,
+    options: dict[str, Any],
+    stake: int,
+) -> HandPreview:
+    """Score an entry against a dealer state under the given rules, options and stake."""
+    request: dict[str, Any] = {
+        "rules": rules,
+        "options": copy.deepcopy(options),
+        "stake": stake,
+        **{key: value for key, value in state.to_json().items()},
+        **check_entry(entry),
+    }
+    return score_request(session_id, seat_players, request)
+
+
+def score_snapshot(session: SessionInfo, entry: object) -> HandPreview:
+    """Score an entry against a session as read (no database)."""
+    seat_players = {seat: player.id for seat, player in session.seats.items()}
+    return score(
+        session.id, seat_players, session.state, entry,
+        rules=session.rules, options=session.options, stake=session.stake,
+    )  # fmt: skip
+
+
+def score_at(s: Session, ts: TableSession, entry: object) -> HandPreview:
+    """Score an entry against the session row's own state."""
+    seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
+    state = DealerState.from_json(ts.state)
+    return score(row_id(ts), seat_players, state, entry, rules=ts.rules, options=ts.options, stake=ts.stake)
+
+
+def adjust_preview(
+    session: SessionInfo, payer_id: object, payee_id: object, amount: object, note: str | None
+) -> HandPreview:
+    """A side payment payer → payee of a positive amount between two seated players."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise errors.InvalidValue(
+            f"an adjustment needs a positive whole amount, got {amount!r}", field="amount", value=amount
+        )
+    if payer_id == payee_id:
+        raise errors.InvalidValue("payer and payee are the same player", field="payee", value=payee_id)
+    seat_of = {player.id: seat for seat, player in session.seats.items()}
+    for pid in (payer_id, payee_id):
+        if pid not in seat_of:
+            raise errors.PlayerNotSeated(f"player {pid} has no seat at this table", name=str(pid))
+    assert isinstance(payer_id, int) and isinstance(payee_id, int)
+    payer, payee = seat_of[payer_id], seat_of[payee_id]
+    entry = {"payer": payer, "payee": payee, "amount": amount, "note": note}
+    return HandPreview(
+        session_id=session.id, kind="adjust", entry=entry, request={"adjust": entry},
+        response={"payments": {payer: -amount, payee: amount}}, payments={payer: -amount, payee: amount},
+        player_payments={payer_id: -amount, payee_id: amount}, before=session.state, after=session.state,
+        note=note,
+    )  # fmt: skip
+
+
+def refusal(preview: HandPreview) -> str:
+    """The English reason a win was refused."""
+    return "; ".join(f"{r['winner']}: {r['reason']}" for r in preview.reasons) or "win not allowed"
+
+
+def existing(s: Session, source_key: str | None, *, void: bool = False) -> Hand | None:
+    """The row written (or voided) under an idempotency key, or None."""
+    if source_key is None:
+        return None
+    column = Hand.void_key if void else Hand.source_key
+    return s.scalars(select(Hand).where(column == source_key)).first()
+
+
+def insert_row(
+    s: Session,
+    ts: TableSession,
+    preview: HandPreview,
+    now: datetime,
+    *,
+    number: int,
+    actor: int | None,
+    source_key: str | None,
+    text: str | None,
+    replaces: int | None = None,
+) -> Hand:
+    """The one insert: a ledger row with its payments, added to the running totals."""
+    if preview.kind != "adjust" and not preview.allowed:
+        raise errors.WinNotAllowed(refusal(preview), reasons=preview.reasons, number=number)
+    total = sum(preview.payments.values())
+    if total != 0:
+        raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
+    seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
+    ts.last_seq += 1
+    hand = Hand(
+        session_id=row_id(ts), seq=ts.last_seq, number=number, kind=preview.kind, text=text,
+        entry=preview.entry, request=preview.request, response=preview.response,
+        state_before=preview.before.to_json(), state_after=preview.after.to_json(),
+        seat_players=seat_players, note=preview.note,
+        dealer_after_player_id=seat_players.get(preview.after.dealer) if preview.kind != "adjust" else None,
+        streak_after=preview.after.streak, recorded_by=actor, recorded_at=now, source_key=source_key,
+        replaces=replaces,
+    )  # fmt: skip
+    s.add(hand)
+    s.flush()
+    hua = {
+        str(w["winner"]): int(w.get("hua") or 0)
+        for w in preview.response.get("wins", [])
+        if w.get("allowed", True) and w.get("winner") in SEATS
+    }
+    s.execute(
+        insert(Payment),
+        [
+            {
+                "hand_id": row_id(hand),
+                "player_id": seat_players[seat],
+                "amount": amount,
+                "hua": hua.get(seat, 0),
+            }
+            for seat, amount in preview.payments.items()
+        ],
+    )
+    totals.add(s, ts, hand)
+    return hand
+
+
+def void_row(
+    s: Session, ts: TableSession, hand: Hand, actor: int | None, void_key: str | None, now: datetime
+) -> None:
+    """The one void: a row marked voided (never deleted) and taken out of the running totals."""
+    hand.voided, hand.voided_by, hand.voided_at, hand.void_key = True, actor, now, void_key
+    s.add(hand)
+    s.flush()
+    totals.take_back(s, ts, hand)
+
+
+def record(
+    s: Session, ts: TableSession, preview: HandPreview, now: datetime, *, actor: int | None,
+    source_key: str | None, text: str | None,
+) -> HandRecord:  # fmt: skip
+    """A scored win, 荒庄, 逃跑 or adjustment as the table's next row; the dealer state moves on."""
+    hand = insert_row(
+        s, ts, preview, now, number=ts.live_rows + 1, actor=actor, source_key=source_key, text=text
+    )
+    ts.live_rows += 1
+    if preview.kind != "adjust":
+        ts.state = preview.after.to_json()
+        ts.hands_played += 1
+    _touch(ts, now)
+    return one_hand_record(s, hand)
+
+
+def undo(
+    s: Session, ts: TableSession, now: datetime, *, actor: int | None, void_key: str | None,
+    expected_id: int | None = None,
+) -> HandRecord:  # fmt: skip
+    """Void the last live row; the dealer state, 连庄, 滴零 and 豹子 roll back to before it."""
+    last = last_live_hand(s, row_id(ts))
+    if last is None or (expected_id is not None and last.id != expected_id):
+        if last is None:
+            raise errors.NothingToUndo("no hand to undo in this session")
+        raise errors.PendingStale("the last hand changed since the preview", number=last.number)
+    void_row(s, ts, last, actor, void_key, now)
+    ts.live_rows -= 1
+    if last.kind != "adjust":
+        ts.state = dict(last.state_before)
+        ts.hands_played -= 1
+    _touch(ts, now)
+    return one_hand_record(s, last)
+
+
+def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[tuple[Hand, HandPreview]]:
+    """(old row, replacement) for hand `number` and each later row whose result changes."""
+    live = Hand.voided.is_(False)  # type: ignore[attr-defined]
+    target = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, live)).first()
+    if target is None:
+        raise errors.HandNotFound(f"no hand {number} in this session", number=number)
+    if target.kind == "adjust":
+        raise errors.InvalidValue(
+            f"row {number} is an adjustment: undo it and adjust again", field="number", value=number
+        )
+    seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
+    later = s.scalars(
+        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, live).order_by(Hand.number)  # type: ignore[arg-type]
+    )
+
+    def rescore(row: Hand, state: DealerState, entry: object) -> HandPreview:
+        request = row.request
+        return score(
+            row_id(ts), seat_players, state, entry,
+            rules=request["rules"], options=request["options"], stake=request["stake"],
+        )  # fmt: skip
+
+    first = rescore(target, DealerState.from_json(target.state_before), entry)
+    plan: list[tuple[Hand, HandPreview]] = [(target, first)]
+    state = first.after
+    for row in later:
+        before = replace(state, baozi=DealerState.from_json(row.state_before).baozi)
+        if before.to_json() == row.state_before:
+            break  # the same state as recorded: this and every later row are unchanged
+        if row.kind == "adjust":
+            payments = payments_of(row.response)
+            kept = HandPreview(
+                session_id=row_id(ts), kind="adjust", entry=row.entry, request=row.request,
+                response=row.response, payments=payments,
+                player_payments={int(row.seat_players[seat]): amount for seat, amount in payments.items()},
+                before=before, after=before, note=row.note,
+            )  # fmt: skip
+            plan.append((row, kept))
+            state = before
+            continue
+        try:
+            rescored = rescore(row, before, row.entry)
+        except errors.LedgerError as exc:
+            params = {**exc.params, "number": row.number}
+            raise type(exc)(f"hand {row.number} after the edit: {exc}", **params) from exc
+        if not rescored.allowed:
+            raise errors.WinNotAllowed(
+                f"hand {row.number} after the edit: {refusal(rescored)}",
+                reasons=rescored.reasons,
+                number=row.number,
+            )
+        plan.append((row, rescored))
+        state = rescored.after
+    return plan
+
+
+def edit(
+    s: Session, ts: TableSession, number: int, entry: object, now: datetime, *, actor: int | None,
+    source_key: str | None, text: str | None,
+) -> tuple[tuple[HandRecord, ...], tuple[HandRecord, ...]]:  # fmt: skip
+    """Replace hand `number` and re-score the later rows whose result changes: (replacements, voided)."""
+    plan = plan_edit(s, ts, number, entry)
+    for row, _preview in plan:
+        void_row(s, ts, row, actor, None, now)
+    new_rows: list[Hand] = []
+    for index, (row, preview) in enumerate(plan):
+        new = insert_row(
+            s, ts, preview, now, number=row.number, actor=actor,
+            source_key=source_key if index == 0 else None, text=text if index == 0 else row.text,
+            replaces=row.id,
+        )  # fmt: skip
+        row.replaced_by = new.id
+        s.add(row)
+        new_rows.append(new)
+    last_row, last_preview = plan[-1]
+    live = Hand.voided.is_(False)  # type: ignore[attr-defined]
+    tail = s.scalars(
+        select(Hand.id).where(Hand.session_id == ts.id, Hand.number > last_row.number, live).limit(1)
+    ).first()
+    if tail is None:  # the edit reached the last row: the coming hand starts from the new state (豹子 kept)
+        coming = DealerState.from_json(ts.state)
+        ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()
+    _touch(ts, now)
+    s.flush()
+    return tuple(one_hand_record(s, h) for h in new_rows), tuple(one_hand_record(s, h) for h, _ in plan)
+
+
+def _touch(ts: TableSession, now: datetime) -> None:
+    ts.last_activity_at = now
+    ts.version += 1

@@ -1,0 +1,223 @@
+"""Entries waiting for Confirm: one path for every kind (hand, adjust, edit, undo), stored with the preview
+the group saw and the table version it was scored against; carried out, cancelled or expired once."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlmodel import Session
+
+from bot.ledger import errors, hands
+from bot.ledger.groups import actor
+from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
+from bot.ledger.results import CommitResult, HandPreview, PendingInfo, SessionInfo, UserRef
+from bot.ledger.rows import (
+    aware,
+    chat_of,
+    one_hand_record,
+    pending_info,
+    preview_json,
+    row_id,
+    session_info,
+    session_row,
+)
+
+KINDS = ("hand", "adjust", "edit", "undo")
+# Entries created under a source key get the id uuid5(PENDING_KEYS, key): a repeat finds the first.
+PENDING_KEYS = uuid.UUID("5b0f3c2e-8a4d-4e1b-9c57-6d2f1a0e7b43")
+
+
+def pending_id_for(source_key: str) -> str:
+    """The id of the entry created under `source_key` (32 hex digits, the same in every process)."""
+    return uuid.uuid5(PENDING_KEYS, source_key).hex
+
+
+def new_id() -> str:
+    """A random id for an entry made without a source key."""
+    return secrets.token_hex(16)
+
+
+def _int(payload: dict[str, Any], key: str) -> int:
+    value = payload.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise errors.InvalidValue(
+            f"payload.{key} must be a whole number, got {value!r}", field=key, value=value
+        )
+    return value
+
+
+def check_payload(kind: str, payload: object, preview: HandPreview | None) -> dict[str, Any]:
+    """The payload of a kind, checked (InvalidValue): what `carry_out` needs to redo the write."""
+    if kind not in KINDS:
+        raise errors.InvalidValue(f"unknown pending kind {kind!r}", field="kind", value=kind)
+    if not isinstance(payload, dict):
+        raise errors.InvalidValue("payload must be an object", field="payload", value=repr(payload))
+    if kind == "adjust":
+        for key in ("payer", "payee", "amount"):
+            _int(payload, key)
+    elif kind == "edit":
+        _int(payload, "number")
+    elif kind == "undo":
+        _int(payload, "hand_id")
+    if (preview is None) != (kind == "undo"):
+        raise errors.InvalidValue("every kind but undo is stored with its preview", field="preview")
+    return dict(payload)
+
+
+def create(
+    s: Session,
+    group: ChatGroup,
+    ts: TableSession,
+    pending_id: str,
+    kind: str,
+    payload: dict[str, Any],
+    preview: HandPreview | None,
+    *,
+    base_version: int,
+    message_id: int | None,
+    by: UserRef | None,
+    text: str | None,
+    timeout_seconds: int | None,
+    now: datetime,
+) -> PendingInfo:
+    """Store an entry waiting for Confirm; it expires `timeout_seconds` (default the group's) from now."""
+    timeout = timeout_seconds if timeout_seconds is not None else group.confirm_timeout_seconds
+    pending = PendingEntry(
+        id=pending_id, session_id=row_id(ts), kind=kind, payload=payload, text=text,
+        preview=preview_json(preview) if preview is not None else {}, base_version=base_version,
+        created_by=actor(s, group, by, now), created_at=now, expires_at=now + timedelta(seconds=timeout),
+        message_id=message_id, status="pending",
+    )  # fmt: skip
+    s.add(pending)
+    s.flush()
+    return pending_info(pending, group.chat_id)
+
+
+def row(s: Session, pending_id: str, *, lock: bool = False) -> PendingEntry:
+    """A pending entry by id (NotFound)."""
+    query = select(PendingEntry).where(PendingEntry.id == pending_id)
+    if lock:
+        query = query.with_for_update()
+    pending = s.scalars(query).first()
+    if pending is None:
+        raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
+    return pending
+
+
+def _owned(
+    s: Session, pending_id: str, chat_id: int, message_id: int | None
+) -> tuple[ChatGroup, TableSession]:
+    """The entry's group and session, locked (session first, as every writer), if it belongs to `chat_id`
+    and, when given, to `message_id`; ForeignButton otherwise."""
+    pending = row(s, pending_id)
+    ts = session_row(s, pending.session_id, lock=True)
+    group = s.get(ChatGroup, ts.group_id)
+    assert group is not None
+    if group.chat_id != chat_id or (message_id is not None and pending.message_id not in (None, message_id)):
+        raise errors.ForeignButton("this button belongs to another chat or message", pending_id=pending_id)
+    return group, ts
+
+
+def confirm(
+    s: Session, pending_id: str, *, chat_id: int, message_id: int | None, by: UserRef | None, now: datetime
+) -> tuple[CommitResult, TableSession]:
+    """Carry out an entry exactly once (source key `pending:<id>`); a repeat returns its row, not created."""
+    group, ts = _owned(s, pending_id, chat_id, message_id)
+    pending = row(s, pending_id, lock=True)
+    if pending.status == "committed" and pending.hand_id is not None:
+        hand = s.get(Hand, pending.hand_id)
+        assert hand is not None
+        return CommitResult(hand=one_hand_record(s, hand), created=False, session=session_info(s, ts)), ts
+    if pending.status == "cancelled":
+        raise errors.PendingCancelled("this entry was cancelled", pending_id=pending_id)
+    if pending.status == "expired" or aware(pending.expires_at) <= now:
+        raise errors.PendingExpired("this entry expired before it was confirmed", pending_id=pending_id)
+    if ts.status != "open":
+        raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
+    if ts.version != pending.base_version:
+        raise errors.PendingStale(
+            "the table changed since this preview; enter it again", pending_id=pending_id
+        )
+    result = carry_out(s, group, ts, pending, by, now)
+    pending.status, pending.consumed_at, pending.hand_id = "committed", now, result.hand.id
+    s.add(pending)
+    return result, ts
+
+
+def carry_out(
+    s: Session, group: ChatGroup, ts: TableSession, pending: PendingEntry, by: UserRef | None, now: datetime
+) -> CommitResult:
+    """The write an entry stands for, against the table it was previewed on (the version is unchanged)."""
+    key, text, payload = f"pending:{pending.id}", pending.text, pending.payload
+    who = actor(s, group, by, now)
+    voided: tuple[Any, ...] = ()
+    replaced: tuple[Any, ...] = ()
+    if pending.kind == "hand":
+        preview = hands.score_request(row_id(ts), _seat_ids(s, ts), pending.preview["request"])
+        hand = hands.record(s, ts, preview, now, actor=who, source_key=key, text=text)
+    elif pending.kind == "adjust":
+        info = session_info(s, ts, group.chat_id)
+        note = payload.get("note")
+        preview = hands.adjust_preview(info, payload["payer"], payload["payee"], payload["amount"], note)
+        hand = hands.record(s, ts, preview, now, actor=who, source_key=key, text=text)
+    elif pending.kind == "edit":
+        replaced, voided = hands.edit(
+            s, ts, int(payload["number"]), payload.get("entry"), now, actor=who, source_key=key, text=text
+        )
+        hand = replaced[0]
+    else:
+        hand = hands.undo(s, ts, now, actor=who, void_key=key, expected_id=int(payload["hand_id"]))
+        voided = (hand,)
+    return CommitResult(
+        hand=hand, created=True, session=session_info(s, ts, group.chat_id), voided=voided, replaced=replaced
+    )
+
+
+def _seat_ids(s: Session, ts: TableSession) -> dict[str, int]:
+    info: SessionInfo = session_info(s, ts)
+    return {seat: player.id for seat, player in info.seats.items()}
+
+
+def cancel(
+    s: Session, pending_id: str, *, chat_id: int, message_id: int | None, now: datetime
+) -> PendingInfo:
+    """Drop an entry (nothing changes if it is no longer pending)."""
+    _owned(s, pending_id, chat_id, message_id)
+    pending = row(s, pending_id, lock=True)
+    if pending.status == "pending":
+        pending.status, pending.consumed_at = "cancelled", now
+        s.add(pending)
+    return pending_info(pending, chat_id)
+
+
+def expire(s: Session, now: datetime) -> list[PendingInfo]:
+    """Mark every entry past its expiry expired; each is returned by exactly one caller (row locks, and
+    the status changes from pending only once)."""
+    rows = list(
+        s.scalars(
+            select(PendingEntry)
+            .where(PendingEntry.status == "pending", PendingEntry.expires_at <= now)
+            .with_for_update(skip_locked=True)
+        )
+    )
+    for pending in rows:
+        pending.status, pending.consumed_at = "expired", now
+        s.add(pending)
+    s.flush()
+    return [pending_info(p, chat_of(s, session_row(s, p.session_id).group_id)) for p in rows]
+
+
+def open_entries(s: Session, chat_id: int) -> list[PendingInfo]:
+    """The group's entries still waiting for Confirm."""
+    rows = s.scalars(
+        select(PendingEntry)
+        .join(TableSession)
+        .join(ChatGroup)
+        .where(ChatGroup.chat_id == chat_id, PendingEntry.status == "pending")
+        .order_by(PendingEntry.created_at)  # type: ignore[arg-type]
+    )
+    return [pending_info(p, chat_id) for p in rows]

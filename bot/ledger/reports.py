@@ -1,0 +1,201 @@
+"""Reading the books: standings and stats (from the running totals), history, the ledger's rows with
+running totals, the fewest transfers that settle a session, and what the pinned card shows."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlmodel import Session
+
+from bot.ledger import errors
+from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
+from bot.ledger.results import (
+    SEATS,
+    CardView,
+    HandRecord,
+    LedgerRow,
+    PlayerStats,
+    SessionInfo,
+    SessionSummary,
+    Standing,
+    StandingsReport,
+    Transfer,
+)
+from bot.ledger.rows import (
+    group_row,
+    hand_records,
+    open_session_row,
+    player_info,
+    row_id,
+    session_info,
+    session_row,
+)
+from bot.ledger.tables import summary
+from bot.ledger.transfers import minimal_transfers
+
+CARD_HANDS = 12  # rows shown on the pinned card; /ledger shows them all
+
+_LIVE = Hand.voided.is_(False)  # type: ignore[attr-defined]
+
+
+def hands(s: Session, session_id: int, *, include_voided: bool = False) -> list[HandRecord]:
+    """The session's rows in ledger order (by number, then seq); voided rows only when asked."""
+    session_row(s, session_id)
+    query = select(Hand).where(Hand.session_id == session_id)
+    if not include_voided:
+        query = query.where(_LIVE)
+    return hand_records(s, s.scalars(query.order_by(Hand.number, Hand.seq)))  # type: ignore[arg-type]
+
+
+def hand(s: Session, session_id: int, number: int) -> HandRecord:
+    """The live row with this number (HandNotFound)."""
+    row = s.scalars(select(Hand).where(Hand.session_id == session_id, Hand.number == number, _LIVE)).first()
+    if row is None:
+        raise errors.HandNotFound(f"no hand {number} in this session", number=number)
+    return hand_records(s, [row])[0]
+
+
+def ledger_rows(s: Session, session_id: int) -> list[LedgerRow]:
+    """Live rows with every seat's running total after each."""
+    running: dict[str, int] = dict.fromkeys(SEATS, 0)
+    rows: list[LedgerRow] = []
+    for record in hands(s, session_id):
+        for seat, amount in record.payments.items():
+            running[seat] = running.get(seat, 0) + amount
+        rows.append(LedgerRow(hand=record, running=dict(running)))
+    return rows
+
+
+def card_view(s: Session, ts: TableSession, info: SessionInfo | None = None) -> CardView:
+    """The card's data: the newest CARD_HANDS live rows, each seat's net (running totals), the row count."""
+    info = info or session_info(s, ts)
+    newest = list(
+        s.scalars(
+            select(Hand)
+            .where(Hand.session_id == ts.id, _LIVE)
+            .order_by(Hand.number.desc())  # type: ignore[attr-defined]
+            .limit(CARD_HANDS)
+        )
+    )
+    seat_of = {player.id: seat for seat, player in info.seats.items()}
+    totals = dict.fromkeys(SEATS, 0)
+    for total in s.scalars(select(SessionTotal).where(SessionTotal.session_id == ts.id)):
+        seat = seat_of.get(total.player_id)
+        if seat is not None:
+            totals[seat] = total.net
+    recent = tuple(hand_records(s, reversed(newest)))
+    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows)
+
+
+def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:
+    return Standing(
+        player=player_info(player, chat_id), seat=seat, net=total.net, hands=total.hands, wins=total.wins,
+        self_draws=total.self_draws, dealt_in=total.dealt_in,
+    )  # fmt: skip
+
+
+def standings(s: Session, chat_id: int, session_id: int | None) -> StandingsReport:
+    """Session standings (the open session, or `session_id`) and the group's all-time standings."""
+    group = group_row(s, chat_id)
+    if group is None:
+        return StandingsReport(session=None, session_rows=(), alltime_rows=())
+    ts = (
+        session_row(s, session_id)
+        if session_id is not None
+        else open_session_row(s, row_id(group), lock=False)
+    )
+    info = session_info(s, ts, chat_id) if ts is not None else None
+    session_rows: tuple[Standing, ...] = ()
+    if ts is not None and info is not None:
+        seat_of = {p.id: seat for seat, p in info.seats.items()}
+        rows = [
+            _standing(total, player, chat_id, seat_of.get(row_id(player)))
+            for total, player in s.execute(
+                select(SessionTotal, Player)
+                .join(Player, Player.id == SessionTotal.player_id)
+                .where(SessionTotal.session_id == ts.id)
+            ).tuples()
+        ]
+        rows.sort(key=lambda r: (SEATS.index(r.seat) if r.seat else 9, r.player.id))
+        session_rows = tuple(rows)
+    alltime = s.execute(
+        select(GroupTotal, Player)
+        .join(Player, Player.id == GroupTotal.player_id)
+        .where(GroupTotal.group_id == group.id)
+        .order_by(GroupTotal.net.desc(), Player.id)  # type: ignore[attr-defined]
+    ).tuples()
+    alltime_rows = tuple(_standing(t, p, chat_id, None) for t, p in alltime if t.hands or t.net)
+    return StandingsReport(session=info, session_rows=session_rows, alltime_rows=alltime_rows)
+
+
+def player_stats(
+    s: Session, chat_id: int, *, session_id: int | None = None, player_id: int | None = None
+) -> list[PlayerStats]:
+    """Per-player stats of one session or the group's history, from the running aggregates (flat in the
+    number of hands); one player with `player_id`. Players who never played are left out unless named."""
+    group = group_row(s, chat_id)
+    if group is None:
+        return []
+    model: type[SessionTotal] | type[GroupTotal]
+    if session_id is not None:
+        session_row(s, session_id)
+        model = SessionTotal
+        query = select(SessionTotal, Player).where(SessionTotal.session_id == session_id)
+    else:
+        model = GroupTotal
+        query = select(GroupTotal, Player).where(GroupTotal.group_id == group.id)
+    query = query.join(Player, Player.id == model.player_id)
+    if player_id is not None:
+        query = query.where(model.player_id == player_id)
+    stats = [
+        PlayerStats(
+            player=player_info(player, chat_id),
+            sessions=(1 if total.hands else 0) if isinstance(total, SessionTotal) else total.sessions,
+            hands=total.hands,
+            wins=total.wins,
+            self_draws=total.self_draws,
+            dealt_in=total.dealt_in,
+            biggest_win=total.biggest_win,
+            biggest_hua=total.biggest_hua,
+            longest_streak=total.longest_streak,
+            net=total.net,
+        )
+        for total, player in s.execute(query).tuples()
+        if total.hands or total.net or player_id is not None
+    ]
+    stats.sort(key=lambda st: (-st.net, st.player.id))
+    return stats
+
+
+def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
+    """The group's sessions, newest first, with each player's net."""
+    group = group_row(s, chat_id)
+    if group is None:
+        return []
+    rows = s.scalars(
+        select(TableSession)
+        .where(TableSession.group_id == group.id)
+        .order_by(TableSession.number.desc())  # type: ignore[attr-defined]
+        .limit(limit)
+    )
+    return [summary(s, ts, chat_id) for ts in rows]
+
+
+def transfers(s: Session, session_id: int) -> list[Transfer]:
+    """The fewest payments that settle a session (exact for up to 8 players, greedy beyond)."""
+    ts = session_row(s, session_id)
+    info = session_info(s, ts)
+    rows = s.execute(
+        select(SessionTotal, Player)
+        .join(Player, Player.id == SessionTotal.player_id)
+        .where(SessionTotal.session_id == session_id)
+        .order_by(Player.id)  # type: ignore[arg-type]
+    ).tuples()
+    players, balances = {}, {}
+    for total, player in rows:
+        players[row_id(player)] = player_info(player, info.chat_id)
+        balances[row_id(player)] = total.net
+    if sum(balances.values()) != 0:
+        raise errors.ZeroSumViolation(
+            f"session totals sum to {sum(balances.values())}", total=sum(balances.values())
+        )
+    return [Transfer(players[a], players[b], amount) for a, b, amount in minimal_transfers(balances)]

@@ -1,0 +1,272 @@
+"""Row mappers and look-ups: database rows in, the frozen values of `bot.ledger.results` out."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlmodel import Session
+
+from bot.ledger import errors
+from bot.ledger.models import ChatGroup, Hand, Payment, PendingEntry, Player, Seat, TableSession
+from bot.ledger.results import (
+    SEATS,
+    DealerState,
+    GroupInfo,
+    HandPreview,
+    HandRecord,
+    PendingInfo,
+    PlayerInfo,
+    SessionInfo,
+)
+
+
+def aware(moment: datetime) -> datetime:
+    """SQLite gives datetimes back naive; the ledger stores UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def row_id(row: Any) -> int:
+    """The id of a flushed row."""
+    value = row.id
+    assert value is not None, "row has not been flushed"
+    return int(value)
+
+
+# ---- look-ups -------------------------------------------------------------------------------------------
+
+
+def group_row(s: Session, chat_id: int) -> ChatGroup | None:
+    """The group of a chat, or None."""
+    return s.scalars(select(ChatGroup).where(ChatGroup.chat_id == chat_id)).first()
+
+
+def open_session_row(s: Session, group_id: int, *, lock: bool) -> TableSession | None:
+    """The group's open session (locked for update when `lock`), or None."""
+    query = select(TableSession).where(TableSession.group_id == group_id, TableSession.status == "open")
+    if lock:
+        query = query.with_for_update()
+    return s.scalars(query).first()
+
+
+def session_row(s: Session, session_id: int, *, lock: bool = False) -> TableSession:
+    """A session by id (NotFound)."""
+    query = select(TableSession).where(TableSession.id == session_id)
+    if lock:
+        query = query.with_for_update()
+    ts = s.scalars(query).first()
+    if ts is None:
+        raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
+    return ts
+
+
+def player_row(s: Session, player_id: int) -> Player:
+    """A player by id (UnknownPlayer)."""
+    player = s.get(Player, player_id)
+    if player is None:
+        raise errors.UnknownPlayer(f"no player {player_id}", ref=str(player_id))
+    return player
+
+
+def chat_of(s: Session, group_id: int) -> int:
+    """The chat id of a group row."""
+    group = s.get(ChatGroup, group_id)
+    assert group is not None
+    return group.chat_id
+
+
+def seats(s: Session, session_id: int) -> dict[str, Player]:
+    """Seat -> player of a session, in seat order."""
+    rows = s.execute(
+        select(Seat.seat, Player)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Seat.session_id == session_id)
+    )
+    found = {seat: player for seat, player in rows if seat in SEATS}
+    return {seat: found[seat] for seat in SEATS if seat in found}
+
+
+def last_live_hand(s: Session, session_id: int) -> Hand | None:
+    """The session's last live row, or None."""
+    return s.scalars(
+        select(Hand)
+        .where(Hand.session_id == session_id, Hand.voided.is_(False))  # type: ignore[attr-defined]
+        .order_by(Hand.number.desc())  # type: ignore[attr-defined]
+        .limit(1)
+    ).first()
+
+
+# ---- mappers --------------------------------------------------------------------------------------------
+
+
+def group_info(group: ChatGroup) -> GroupInfo:
+    """A group row as `GroupInfo`."""
+    return GroupInfo(
+        chat_id=group.chat_id,
+        language=group.language,
+        rules=group.rules,
+        options=dict(group.options),
+        instant=group.instant,
+        confirm_timeout_seconds=group.confirm_timeout_seconds,
+        weekly_schedule=group.weekly_schedule,
+        created_at=aware(group.created_at),
+        weekly_day=group.weekly_day,
+        weekly_time=group.weekly_time,
+        weekly_last_post_at=aware(group.weekly_last_post_at) if group.weekly_last_post_at else None,
+        timezone=group.timezone,
+    )
+
+
+def player_info(player: Player, chat_id: int) -> PlayerInfo:
+    """A player row as `PlayerInfo`."""
+    return PlayerInfo(
+        id=row_id(player),
+        chat_id=chat_id,
+        display_name=player.display_name,
+        telegram_id=player.telegram_id,
+        username=player.username,
+    )
+
+
+def session_info(s: Session, ts: TableSession, chat_id: int | None = None) -> SessionInfo:
+    """A session row with its seated players as `SessionInfo`."""
+    chat = chat_id if chat_id is not None else chat_of(s, ts.group_id)
+    return SessionInfo(
+        id=row_id(ts),
+        chat_id=chat,
+        number=ts.number,
+        rules=ts.rules,
+        options=dict(ts.options),
+        stake=ts.stake,
+        seats={seat: player_info(p, chat) for seat, p in seats(s, row_id(ts)).items()},
+        status="open" if ts.status == "open" else "ended",
+        opened_by=ts.opened_by,
+        opened_at=aware(ts.opened_at),
+        ended_at=aware(ts.ended_at) if ts.ended_at else None,
+        end_reason=ts.end_reason,
+        last_activity_at=aware(ts.last_activity_at),
+        state=DealerState.from_json(ts.state),
+        hands_played=ts.hands_played,
+        dealer_set=ts.dealer_set,
+        version=ts.version,
+        card_message_id=ts.card_message_id,
+        pin_refused=ts.pin_refused,
+    )
+
+
+def payments_of(response: dict[str, Any]) -> dict[str, int]:
+    """Seat -> amount of a scoring response, checked: integers that sum to zero (ZeroSumViolation)."""
+    raw = response.get("payments") or {}
+    payments: dict[str, int] = {}
+    for seat in SEATS:
+        value = raw.get(seat, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise errors.ZeroSumViolation(f"payment of {seat} is not an integer: {value!r}", total=None)
+        payments[seat] = value
+    total = sum(payments.values())
+    if total != 0:
+        raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
+    return {seat: amount for seat, amount in payments.items() if amount or seat in raw}
+
+
+def hand_records(s: Session, hands: Iterable[Hand]) -> list[HandRecord]:
+    """Hand rows with their payments (one query per 500 rows)."""
+    rows = list(hands)
+    payments: dict[int, dict[int, int]] = defaultdict(dict)
+    ids = [row_id(h) for h in rows]
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for hand_id, player_id, amount in s.execute(
+            select(Payment.hand_id, Payment.player_id, Payment.amount).where(
+                Payment.hand_id.in_(chunk)  # type: ignore[attr-defined]
+            )
+        ):
+            payments[hand_id][player_id] = amount
+    return [hand_record(h, payments.get(row_id(h), {})) for h in rows]
+
+
+def hand_record(hand: Hand, player_payments: dict[int, int]) -> HandRecord:
+    """A hand row and its payments (player id -> amount) as `HandRecord`."""
+    return HandRecord(
+        id=row_id(hand),
+        session_id=hand.session_id,
+        seq=hand.seq,
+        number=hand.number,
+        kind=hand.kind,  # type: ignore[arg-type]
+        text=hand.text,
+        entry=dict(hand.entry),
+        request=dict(hand.request),
+        response=dict(hand.response),
+        payments=payments_of(hand.response),
+        player_payments=dict(player_payments),
+        before=DealerState.from_json(hand.state_before),
+        after=DealerState.from_json(hand.state_after),
+        note=hand.note,
+        recorded_by=hand.recorded_by,
+        recorded_at=aware(hand.recorded_at),
+        source_key=hand.source_key,
+        voided=hand.voided,
+        voided_by=hand.voided_by,
+        voided_at=aware(hand.voided_at) if hand.voided_at else None,
+        replaced_by=hand.replaced_by,
+        replaces=hand.replaces,
+    )
+
+
+def one_hand_record(s: Session, hand: Hand) -> HandRecord:
+    """`hand_records` of one row."""
+    return hand_records(s, [hand])[0]
+
+
+def preview_json(preview: HandPreview) -> dict[str, Any]:
+    """A preview as the JSON a pending entry stores."""
+    return {
+        "session_id": preview.session_id,
+        "kind": preview.kind,
+        "entry": preview.entry,
+        "request": preview.request,
+        "response": preview.response,
+        "payments": preview.payments,
+        "player_payments": {str(k): v for k, v in preview.player_payments.items()},
+        "before": preview.before.to_json(),
+        "after": preview.after.to_json(),
+        "note": preview.note,
+    }
+
+
+def preview_from_json(obj: dict[str, Any]) -> HandPreview:
+    """Inverse of `preview_json`."""
+    return HandPreview(
+        session_id=int(obj["session_id"]),
+        kind=obj["kind"],
+        entry=obj["entry"],
+        request=obj["request"],
+        response=obj["response"],
+        payments={k: int(v) for k, v in obj["payments"].items()},
+        player_payments={int(k): int(v) for k, v in obj["player_payments"].items()},
+        before=DealerState.from_json(obj["before"]),
+        after=DealerState.from_json(obj["after"]),
+        note=obj.get("note"),
+    )
+
+
+def pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
+    """A pending row as `PendingInfo`."""
+    return PendingInfo(
+        id=pending.id,
+        session_id=pending.session_id,
+        chat_id=chat_id,
+        kind=pending.kind,  # type: ignore[arg-type]
+        payload=dict(pending.payload),
+        text=pending.text,
+        preview=preview_from_json(pending.preview) if pending.preview else None,
+        created_by=pending.created_by,
+        created_at=aware(pending.created_at),
+        expires_at=aware(pending.expires_at),
+        message_id=pending.message_id,
+        status=pending.status,  # type: ignore[arg-type]
+        hand_id=pending.hand_id,
+    )

@@ -1,0 +1,78 @@
+"""The one way to talk to the database: an ORM `Session` in one transaction, retried on a lock or a race."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlmodel import Session
+
+from bot.ledger import errors
+from bot.ledger.db import IMMEDIATE, is_sqlite, lock_busy
+from bot.ledger.models import AppliedKey
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class Store:
+    """Transactions on one engine, and the ledger's clock.
+
+    `read(fn)` runs `fn(session)` in a read transaction; `write(fn, key=...)` in a write transaction (on
+    SQLite BEGIN IMMEDIATE: the write lock up front, so a read-then-write never works on a stale
+    snapshot), the whole of it again after a unique-constraint race, a serialization failure or a busy
+    lock. A `key` makes the write idempotent: it is stored with the write, and a write whose key is
+    already stored raises `errors.Repeated` and changes nothing."""
+
+    def __init__(
+        self, engine: Engine, *, clock: Callable[[], datetime] | None = None, max_attempts: int = 12
+    ) -> None:
+        self.engine = engine
+        self._write_engine = engine.execution_options(**IMMEDIATE) if is_sqlite(engine) else engine
+        self._clock = clock or (lambda: datetime.now(UTC))
+        self._max_attempts = max_attempts
+
+    def now(self) -> datetime:
+        """The ledger's time, aware (UTC when the clock gives a naive one)."""
+        moment = self._clock()
+        return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+    def read(self, fn: Callable[[Session], T]) -> T:
+        """`fn(session)` in one read transaction."""
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            return fn(session)
+
+    def write(self, fn: Callable[[Session], T], *, key: str | None = None) -> T:
+        """`fn(session)` in one write transaction, retried whole on a conflict; idempotent on `key`."""
+        for attempt in range(1, self._max_attempts + 1):
+            try:
+                with (
+                    Session(self._write_engine, expire_on_commit=False, autoflush=False) as session,
+                    session.begin(),
+                ):
+                    if key is not None:
+                        if session.get(AppliedKey, key) is not None:
+                            raise errors.Repeated(f"{key} was applied before", key=key)
+                        session.add(AppliedKey(key=key, applied_at=self.now()))
+                    return fn(session)
+            except (IntegrityError, OperationalError) as exc:
+                if not _retryable(exc):
+                    raise
+                log.info("ledger write conflict (attempt %d): %s", attempt, exc.orig)
+                time.sleep(min(0.5, 0.005 * 2**attempt) * random.random())
+        raise errors.Conflict(f"gave up after {self._max_attempts} conflicting attempts", attempts=attempt)
+
+
+def _retryable(exc: DBAPIError) -> bool:
+    """A unique violation or a serialization / deadlock / lock failure: the transaction can be retried."""
+    orig = exc.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(getattr(orig, "diag", None), "sqlstate", None)
+    if sqlstate is not None:
+        return sqlstate in {"23505", "40001", "40P01", "55P03"}
+    return "unique constraint failed" in str(orig).lower() or lock_busy(exc)

@@ -1,0 +1,247 @@
+"""Table sessions: opening one, seats, the first dealer, 豹子, the pinned card, ending (by hand or idle)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlmodel import Session
+
+from bot.ledger import errors
+from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
+from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
+from bot.ledger.results import SEATS, DealerState, SessionInfo, SessionSummary
+from bot.ledger.rows import aware, group_row, open_session_row, row_id, session_info, session_row
+from scoring.seats import parse_seat
+
+MAX_STAKE = 1_000_000
+
+
+def seat_of(word: object) -> str:
+    """E/S/W/N from a seat word (E, east, 东, 東, 东家 ...); InvalidSeat otherwise.
+
+    >>> seat_of("東"), seat_of("w")
+    ('E', 'W')
+    """
+    seat = parse_seat(word) if isinstance(word, str) else None
+    if seat is None:
+        raise errors.InvalidSeat(f"not a seat: {word!r} (use E S W N or 东南西北)", seat=str(word))
+    return seat
+
+
+def check_stake(stake: object) -> None:
+    """A stake is a whole number from 1 to MAX_STAKE (InvalidValue)."""
+    if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
+        raise errors.InvalidValue(
+            f"stake must be a whole number from 1 to {MAX_STAKE}, got {stake!r}", field="stake", value=stake
+        )
+
+
+def lock_open(s: Session, chat_id: int) -> tuple[ChatGroup, TableSession]:
+    """The group and its open session, locked for update (NoOpenSession)."""
+    group = group_row(s, chat_id)
+    ts = open_session_row(s, row_id(group), lock=True) if group is not None else None
+    if group is None or ts is None:
+        raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+    return group, ts
+
+
+def touch(ts: TableSession, now: datetime) -> None:
+    """The table changed: note the activity (idle end) and bump the version (open previews go stale)."""
+    ts.last_activity_at = now
+    ts.version += 1
+
+
+def check_unlocked(ts: TableSession) -> None:
+    """Seats and the first dealer are fixed once a row is recorded (SeatsLocked)."""
+    if ts.live_rows > 0:
+        raise errors.SeatsLocked("seats and the first dealer are fixed once a hand is recorded")
+
+
+def open_session(
+    s: Session,
+    chat_id: int,
+    defaults: Defaults,
+    now: datetime,
+    *,
+    opened_by: Any,
+    rules: str | None,
+    stake: int,
+    options: dict[str, Any] | None,
+) -> SessionInfo:
+    """A new open session: the group's rules unless named, its options plus these (a snapshot)."""
+    check_stake(stake)
+    chosen = resolve_rules(rules) if rules is not None else None
+    group = ensure_group(s, chat_id, defaults, now)
+    existing = open_session_row(s, row_id(group), lock=False)
+    if existing is not None:
+        raise errors.SessionAlreadyOpen(
+            f"session {existing.number} is still open",
+            chat_id=chat_id, session_id=existing.id, number=existing.number,
+        )  # fmt: skip
+    session_rules = chosen or group.rules
+    base = dict(group.options) if session_rules == group.rules else {}
+    snapshot = validate_options(session_rules, {**base, **(options or {})})
+    number = (
+        s.scalar(select(func.max(TableSession.number)).where(TableSession.group_id == group.id)) or 0
+    ) + 1
+    ts = TableSession(
+        group_id=row_id(group), number=number, rules=session_rules, options=snapshot, stake=stake,
+        status="open", opened_by=opened_by(group), opened_at=now, last_activity_at=now,
+        state=DealerState().to_json(),
+    )  # fmt: skip
+    s.add(ts)
+    s.flush()
+    return session_info(s, ts, chat_id)
+
+
+def change(s: Session, ts: TableSession, now: datetime, **changes: Any) -> SessionInfo:
+    """Apply `options` (merged, validated), `stake`, `dealer` or `baozi` to the open session."""
+    if "options" in changes:
+        ts.options = validate_options(ts.rules, {**ts.options, **changes["options"]})
+    if "stake" in changes:
+        check_stake(changes["stake"])
+        ts.stake = changes["stake"]
+    if "dealer" in changes:
+        check_unlocked(ts)
+        current = DealerState.from_json(ts.state)
+        ts.state = DealerState(
+            dealer=changes["dealer"], first_dealer=changes["dealer"], baozi=current.baozi
+        ).to_json()
+        ts.dealer_set = True
+    if "baozi" in changes:
+        ts.state = replace(DealerState.from_json(ts.state), baozi=bool(changes["baozi"])).to_json()
+    touch(ts, now)
+    s.add(ts)
+    s.flush()
+    return session_info(s, ts)
+
+
+def sit(
+    s: Session, group: ChatGroup, ts: TableSession, player: Player, wanted: str | None, now: datetime
+) -> str:
+    """Seat a player at `wanted` or the next free seat (E S W N order); the seat taken."""
+    taken = {row.seat: row for row in s.scalars(select(Seat).where(Seat.session_id == ts.id))}
+    for seat, row in taken.items():
+        if row.player_id == player.id:
+            raise errors.AlreadySeated(
+                f"{player.display_name} already sits at {seat}", name=player.display_name, seat=seat
+            )
+    check_unlocked(ts)
+    if wanted is not None:
+        if wanted in taken:
+            occupant = s.get(Player, taken[wanted].player_id)
+            name = occupant.display_name if occupant else "?"
+            raise errors.SeatTaken(f"seat {wanted} is taken by {name}", seat=wanted, name=name)
+        target = wanted
+    else:
+        free = [seat for seat in SEATS if seat not in taken]
+        if not free:
+            raise errors.TableFull("all four seats are taken")
+        target = free[0]
+    s.add(Seat(session_id=row_id(ts), seat=target, player_id=row_id(player)))
+    if s.get(SessionTotal, (ts.id, player.id)) is None:
+        s.add(SessionTotal(session_id=row_id(ts), player_id=row_id(player)))
+    if s.get(GroupTotal, (group.id, player.id)) is None:
+        s.add(GroupTotal(group_id=row_id(group), player_id=row_id(player)))
+    touch(ts, now)
+    s.add(ts)
+    s.flush()
+    return target
+
+
+def _seat_row(s: Session, ts: TableSession, player: Player) -> Seat:
+    row = s.scalars(select(Seat).where(Seat.session_id == ts.id, Seat.player_id == player.id)).first()
+    if row is None:
+        raise errors.PlayerNotSeated(
+            f"{player.display_name} has no seat at this table", name=player.display_name
+        )
+    return row
+
+
+def move(s: Session, ts: TableSession, player: Player, target: str, now: datetime) -> None:
+    """Move a seated player to `target` before the first hand; an occupant of that seat swaps places."""
+    mine = _seat_row(s, ts, player)
+    check_unlocked(ts)
+    if mine.seat == target:
+        return
+    other = s.scalars(select(Seat).where(Seat.session_id == ts.id, Seat.seat == target)).first()
+    origin, mine.seat = mine.seat, "-"  # free the unique (session, seat) slot during the swap
+    s.add(mine)
+    s.flush()
+    if other is not None:
+        other.seat = origin
+        s.add(other)
+        s.flush()
+    mine.seat = target
+    s.add(mine)
+    touch(ts, now)
+    s.add(ts)
+    s.flush()
+
+
+def unseat(s: Session, ts: TableSession, player: Player, now: datetime) -> None:
+    """Free a player's seat before the first hand (PlayerNotSeated, SeatsLocked)."""
+    row = _seat_row(s, ts, player)
+    check_unlocked(ts)
+    s.delete(row)
+    total = s.get(SessionTotal, (ts.id, player.id))
+    if total is not None and total.net == 0 and total.hands == 0:
+        s.delete(total)
+    touch(ts, now)
+    s.add(ts)
+    s.flush()
+
+
+def summary(s: Session, ts: TableSession, chat_id: int | None = None) -> SessionSummary:
+    """A session with each player's net and its hand count."""
+    rows = s.execute(select(SessionTotal.player_id, SessionTotal.net).where(SessionTotal.session_id == ts.id))
+    totals = {player_id: net for player_id, net in rows}
+    return SessionSummary(session=session_info(s, ts, chat_id), totals=totals, hands_played=ts.hands_played)
+
+
+def end(s: Session, ts: TableSession, reason: str, now: datetime) -> SessionSummary:
+    """End an open session; its entries still waiting for Confirm expire."""
+    if ts.status != "open":
+        raise errors.SessionNotOpen(
+            f"session {ts.number} has already ended", session_id=ts.id, number=ts.number
+        )
+    ts.status, ts.ended_at, ts.end_reason = "ended", now, reason[:32]
+    touch(ts, now)
+    s.add(ts)
+    for pending in s.scalars(
+        select(PendingEntry).where(PendingEntry.session_id == ts.id, PendingEntry.status == "pending")
+    ):
+        pending.status, pending.consumed_at = "expired", now
+        s.add(pending)
+    s.flush()
+    return summary(s, ts)
+
+
+def idle_ids(s: Session, cutoff: datetime) -> list[int]:
+    """Open sessions with no activity since `cutoff`."""
+    return list(
+        s.scalars(
+            select(TableSession.id)
+            .where(TableSession.status == "open", TableSession.last_activity_at < cutoff)
+            .order_by(TableSession.id)  # type: ignore[arg-type]
+        )
+    )
+
+
+def end_if_idle(s: Session, session_id: int, cutoff: datetime, now: datetime) -> SessionSummary | None:
+    """Compare-and-set of the idle end: the session, locked, is still open and still idle, else None."""
+    ts = session_row(s, session_id, lock=True)
+    if ts.status != "open" or aware(ts.last_activity_at) >= cutoff:
+        return None
+    return end(s, ts, "idle", now)
+
+
+def open_infos(s: Session, cutoff: datetime | None = None) -> list[SessionInfo]:
+    """Every open session (idle since `cutoff` when given)."""
+    query = select(TableSession).where(TableSession.status == "open").order_by(TableSession.id)  # type: ignore[arg-type]
+    if cutoff is not None:
+        query = query.where(TableSession.last_activity_at < cutoff)
+    return [session_info(s, ts) for ts in s.scalars(query)]
