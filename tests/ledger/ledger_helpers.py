@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from bot.ledger import HandPreview, LedgerService, PendingInfo, SessionInfo, UserRef
-from bot.ledger.results import PendingKind
 from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal
+from bot.ledger.results import PendingKind
 
 CHAT = -1001
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from ledger_helpers import CHAT, DRAW, Table, check_invariants, discard, pend, row_counts, seat_table, self_draw
+from ledger_helpers import (
+    CHAT,
+    DRAW,
+    Table,
+    check_invariants,
+    discard,
+    pend,
+    row_counts,
+    seat_table,
+    self_draw,
+)
 
 from bot.ledger import LedgerService, UserRef, errors
 
