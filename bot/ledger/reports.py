@@ -54,26 +54,39 @@ def hand(s: Session, session_id: int, number: int) -> HandRecord:
     return hand_records(s, [row])[0]
 
 
-def ledger_rows(s: Session, session_id: int) -> list[LedgerRow]:
-    """Live rows with every seat's running total after each."""
-    running: dict[str, int] = dict.fromkeys(SEATS, 0)
-    rows: list[LedgerRow] = []
-    for record in hands(s, session_id):
+def ledger_rows(s: Session, session_id: int, last: int | None = None) -> list[LedgerRow]:
+    """Live rows with every seat's running total after each: all of them, or only the `last` newest (their
+    running totals counted back from the session's totals, so a page costs the same at any length)."""
+    if last is None:
+        running: dict[str, int] = dict.fromkeys(SEATS, 0)
+        rows: list[LedgerRow] = []
+        for record in hands(s, session_id):
+            for seat, amount in record.payments.items():
+                running[seat] = running.get(seat, 0) + amount
+            rows.append(LedgerRow(hand=record, running=dict(running)))
+        return rows
+    ts = session_row(s, session_id)
+    view = card_view(s, ts, limit=last)
+    after = dict(view.totals)
+    paged: list[LedgerRow] = []
+    for record in reversed(view.recent):
+        paged.append(LedgerRow(hand=record, running=dict(after)))
         for seat, amount in record.payments.items():
-            running[seat] = running.get(seat, 0) + amount
-        rows.append(LedgerRow(hand=record, running=dict(running)))
-    return rows
+            after[seat] = after.get(seat, 0) - amount
+    return paged[::-1]
 
 
-def card_view(s: Session, ts: TableSession, info: SessionInfo | None = None) -> CardView:
-    """The card's data: the newest CARD_HANDS live rows, each seat's net (running totals), the row count."""
+def card_view(
+    s: Session, ts: TableSession, info: SessionInfo | None = None, *, limit: int = CARD_HANDS
+) -> CardView:
+    """The card's data: the newest `limit` live rows, each seat's net (running totals), the row count."""
     info = info or session_info(s, ts)
     newest = list(
         s.scalars(
             select(Hand)
             .where(Hand.session_id == ts.id, _LIVE)
             .order_by(Hand.number.desc())  # type: ignore[attr-defined]
-            .limit(CARD_HANDS)
+            .limit(limit)
         )
     )
     seat_of = {player.id: seat for seat, player in info.seats.items()}

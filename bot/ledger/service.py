@@ -620,9 +620,10 @@ class LedgerService:
         """The live row with this number (HandNotFound)."""
         return self._read(lambda s: reports.hand(s, session_id, number))  # type: ignore[no-any-return]
 
-    def ledger(self, session_id: int) -> list[LedgerRow]:
-        """Live rows with every seat's running total after each."""
-        return self._read(lambda s: reports.ledger_rows(s, session_id))  # type: ignore[no-any-return]
+    def ledger(self, session_id: int, *, last: int | None = None) -> list[LedgerRow]:
+        """Live rows with every seat's running total after each; only the `last` newest when given (a page
+        of a long session, as cheap at 100,000 rows as at 100)."""
+        return self._read(lambda s: reports.ledger_rows(s, session_id, last))  # type: ignore[no-any-return]
 
     def standings(self, chat_id: int, *, session_id: int | None = None) -> StandingsReport:
         """Session standings (the open session, or `session_id`) and the group's all-time standings, from

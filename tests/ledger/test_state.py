@@ -1,0 +1,129 @@
+"""The ledger keeps the bot's per-group state and its exactly-once guarantees: the pinned card, the weekly
+post's compare-and-set, idle ends, idempotency keys, buttons of another chat, /stats from aggregates."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from ledger_helpers import CHAT, DRAW, Table, check_invariants, discard, pend, seat_table, self_draw
+
+from bot.ledger import CARD_HANDS, LedgerService, errors
+
+OTHER = -2002
+
+
+def test_chat_state_reads_defaults_without_writing(ledger: LedgerService) -> None:
+    state = ledger.chat_state(CHAT)
+    assert state.group.language == "zh-Hans" and state.group.timezone == "Asia/Shanghai"
+    assert state.session is None
+    assert ledger.list_groups() == []  # nothing was stored by reading
+
+
+def test_card_message_and_pin_refusal_live_on_the_session(table: Table) -> None:
+    ledger = table.ledger
+    ledger.set_card(table.session.id, 4242)
+    assert ledger.refuse_pin(table.session.id) is True
+    assert ledger.refuse_pin(table.session.id) is False  # said once
+    session = ledger.chat_state(CHAT).session
+    assert session is not None and session.card_message_id == 4242 and session.pin_refused
+
+
+def test_a_commit_carries_the_card_of_its_transaction(table: Table) -> None:
+    ledger = table.ledger
+    for _ in range(CARD_HANDS + 2):
+        result = ledger.commit(CHAT, DRAW)
+    result = ledger.commit(CHAT, self_draw("S", 5, "清一色", "七对"))
+    assert result.card is not None
+    assert result.card.rows == CARD_HANDS + 3
+    assert [h.number for h in result.card.recent] == list(range(4, CARD_HANDS + 4))
+    assert result.card.totals == {"E": -80, "S": 240, "W": -80, "N": -80}  # 滴零 after the 荒庄: doubled
+    assert ledger.card_view(table.session.id) == result.card
+
+
+def test_a_ledger_page_counts_running_totals_back_from_the_session_totals(table: Table) -> None:
+    ledger = table.ledger
+    ledger.commit(CHAT, self_draw("S", 5, "清一色", "七对"))
+    ledger.commit(CHAT, discard("W", "N", 4, "清一色"))
+    ledger.commit(CHAT, DRAW)
+    whole = ledger.ledger(table.session.id)
+    assert ledger.ledger(table.session.id, last=2) == whole[-2:]
+    assert ledger.ledger(table.session.id, last=10) == whole
+
+
+def test_a_button_of_another_chat_changes_nothing(table: Table) -> None:
+    ledger = table.ledger
+    seat_table(ledger, chat_id=OTHER)
+    entry = pend(ledger, CHAT, "hand", DRAW, message_id=77)
+    with pytest.raises(errors.ForeignButton):
+        ledger.confirm_pending(entry.id, chat_id=OTHER, message_id=77)
+    with pytest.raises(errors.ForeignButton):
+        ledger.cancel_pending(entry.id, chat_id=OTHER)
+    with pytest.raises(errors.ForeignButton):
+        ledger.confirm_pending(entry.id, chat_id=CHAT, message_id=78)  # another message of the same chat
+    assert ledger.get_pending(entry.id).status == "pending"
+    assert ledger.confirm_pending(entry.id, chat_id=CHAT, message_id=77).created
+
+
+def test_confirm_scores_once_from_the_stored_request(table: Table) -> None:
+    ledger = table.ledger
+    entry = pend(ledger, CHAT, "hand", self_draw("S", 5, "清一色", "七对"))
+    assert entry.preview is not None
+    result = ledger.confirm_pending(entry.id, chat_id=CHAT)
+    assert result.hand.request == entry.preview.request
+    assert result.hand.payments == entry.preview.payments
+
+
+def test_a_repeated_key_changes_nothing(ledger: LedgerService) -> None:
+    table = seat_table(ledger)
+    ledger.set_dealer(CHAT, "S", key="msg:1:10")
+    with pytest.raises(errors.Repeated):
+        ledger.set_dealer(CHAT, "W", key="msg:1:10")
+    ledger.end_session(CHAT, key="msg:1:11")
+    seat_table(ledger)
+    with pytest.raises(errors.Repeated):  # a replayed /end must not end the new session
+        ledger.end_session(CHAT, key="msg:1:11")
+    assert ledger.require_session(CHAT).id != table.session.id
+    with pytest.raises(errors.Repeated):
+        ledger.update_group(CHAT, language="en", key="msg:1:10")
+    assert ledger.get_group(CHAT).language == "zh-Hans"
+
+
+def test_idle_sessions_end_once(table: Table) -> None:
+    ledger = table.ledger
+    later = datetime.now(UTC) + timedelta(hours=7)
+    assert ledger.end_idle(timedelta(hours=8), now=later) == []
+    ended = ledger.end_idle(timedelta(hours=6), now=later)
+    assert [s.session.id for s in ended] == [table.session.id] and ended[0].session.end_reason == "idle"
+    assert ledger.end_idle(timedelta(hours=6), now=later) == []  # the second sweep finds nothing
+
+
+def test_the_weekly_post_is_claimed_once_per_due_time(ledger: LedgerService) -> None:
+    ledger.update_group(CHAT, weekly_schedule=True, weekly_day="sun", weekly_time="20:00")
+    due = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+    assert ledger.claim_weekly(CHAT, due, now=due + timedelta(minutes=1)) is True
+    assert ledger.claim_weekly(CHAT, due, now=due + timedelta(minutes=2)) is False
+    assert ledger.claim_weekly(CHAT, due + timedelta(days=7), now=due + timedelta(days=7)) is True
+    ledger.update_group(CHAT, weekly_schedule=False)
+    assert ledger.claim_weekly(CHAT, due + timedelta(days=14), now=due + timedelta(days=14)) is False
+
+
+def test_bad_weekly_settings_are_refused(ledger: LedgerService) -> None:
+    for bad in ({"weekly_day": "someday"}, {"weekly_time": "25:00"}, {"timezone": "Mars/Olympus"}):
+        with pytest.raises(errors.InvalidValue):
+            ledger.update_group(CHAT, **bad)  # type: ignore[arg-type]
+
+
+def test_stats_come_from_aggregates_and_a_void_recounts_them(table: Table) -> None:
+    ledger = table.ledger
+    ledger.set_dealer(CHAT, "S")
+    ledger.commit(CHAT, self_draw("S", 5, "清一色", "七对"))  # dealer S wins: 连庄 1, +120
+    ledger.commit(CHAT, self_draw("S", 3))  # 连庄 2
+    stats = {s.player.display_name: s for s in ledger.player_stats(CHAT)}
+    assert stats["Bob"].biggest_win == 120 and stats["Bob"].biggest_hua == 40
+    assert stats["Bob"].longest_streak == 2 and stats["Bob"].sessions == 1
+    ledger.undo(CHAT)  # the second hand goes: 连庄 back to 1
+    ledger.undo(CHAT)  # and the first: nothing left
+    stats = {s.player.display_name: s for s in ledger.player_stats(CHAT, player_id=table.ids["S"])}
+    assert stats["Bob"].biggest_win == 0 and stats["Bob"].longest_streak == 0 and stats["Bob"].sessions == 0
+    check_invariants(ledger, table.session.id)
