@@ -119,3 +119,44 @@ def test_database_allows_one_open_session_per_group(engine: Engine) -> None:
         s.add(TableSession(group_id=group.id, number=2, rules="suzhou", stake=1, status="open",
                            opened_at=now, last_activity_at=now))  # fmt: skip
         s.commit()
+
+
+def test_migration_0003_backfills_the_stats_aggregates_from_the_hands(tmp_path: Path) -> None:
+    """A database of 0002 with a hand in it: after 0003, /stats shows the biggest win, its 花 and 连庄."""
+    from bot.ledger.db import create_db_engine, migrate
+    from bot.ledger.service import LedgerService
+
+    engine = create_db_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    migrate(engine, "0002")
+    now = "2026-11-30 20:00:00.000000"
+    with engine.begin() as c:
+        c.execute(
+            text("INSERT INTO chat_group VALUES (1, -5, 'zh-Hans', 'suzhou', '{}', 0, 120, 0, :t)"),
+            {"t": now},
+        )
+        for pid, name in enumerate(("Ann", "Bob", "Cat", "Dan"), start=1):
+            c.execute(
+                text("INSERT INTO player (id, group_id, display_name, guest_key, created_at) "
+                     "VALUES (:id, 1, :n, :k, :t)"),
+                {"id": pid, "n": name, "k": name.lower(), "t": now},
+            )  # fmt: skip
+        c.execute(text(
+            "INSERT INTO table_session (id, group_id, number, rules, options, stake, status, opened_at, "
+            "last_activity_at, state, dealer_set, last_seq, live_rows, hands_played, version) "
+            "VALUES (1, 1, 1, 'suzhou', '{}', 1, 'open', :t, :t, '{}', 0, 1, 1, 1, 1)"),
+            {"t": now})  # fmt: skip
+        c.execute(text(
+            "INSERT INTO hand (id, session_id, seq, number, kind, entry, request, response, state_before, "
+            "state_after, seat_players, dealer_after_player_id, streak_after, recorded_at, voided) VALUES "
+            "(1, 1, 1, 1, 'win', '{}', '{}', '{}', '{}', '{}', '{}', 2, 3, :t, 0)"), {"t": now})  # fmt: skip
+        for pid, amount, hua in ((1, -40, 0), (2, 120, 40), (3, -40, 0), (4, -40, 0)):
+            c.execute(text("INSERT INTO payment (hand_id, player_id, amount, hua) VALUES (1, :p, :a, :h)"),
+                      {"p": pid, "a": amount, "h": hua})  # fmt: skip
+            for table, scope in (("session_total", "session_id"), ("group_total", "group_id")):
+                c.execute(text(f"INSERT INTO {table} ({scope}, player_id, net, hands, wins, self_draws, "
+                               "dealt_in) VALUES (1, :p, :a, 1, :w, :w, 0)"),
+                          {"p": pid, "a": amount, "w": int(pid == 2)})  # fmt: skip
+    migrate(engine)
+    stats = {s.player.display_name: s for s in LedgerService(engine).player_stats(-5)}
+    assert (stats["Bob"].biggest_win, stats["Bob"].biggest_hua, stats["Bob"].longest_streak) == (120, 40, 3)
+    assert stats["Bob"].sessions == 1 and stats["Ann"].biggest_win == 0

@@ -28,26 +28,28 @@ LIVE_WIN = "h.voided = false AND h.kind = 'win' AND p.amount > 0"
 
 
 def upgrade() -> None:
-    """Apply this revision."""
-    with op.batch_alter_table("table_session") as batch:
-        batch.add_column(sa.Column("card_message_id", sa.BigInteger(), nullable=True))
-        batch.add_column(sa.Column("pin_refused", sa.Boolean(), nullable=False, server_default=sa.false()))
-    with op.batch_alter_table("chat_group") as batch:
-        batch.add_column(sa.Column("weekly_day", sa.String(length=3), nullable=False, server_default="sun"))
-        batch.add_column(
-            sa.Column("weekly_time", sa.String(length=5), nullable=False, server_default="20:00")
-        )
-        batch.add_column(sa.Column("weekly_last_post_at", sa.DateTime(timezone=True), nullable=True))
-        batch.add_column(
-            sa.Column("timezone", sa.String(length=64), nullable=False, server_default="Asia/Shanghai")
-        )
+    """Apply this revision. Plain ADD COLUMN (SQLite has it): a batch copy of the tables would drop tables
+    that others reference, which SQLite refuses with its foreign keys on."""
+    op.add_column("table_session", sa.Column("card_message_id", sa.BigInteger(), nullable=True))
+    op.add_column(
+        "table_session", sa.Column("pin_refused", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
+    op.add_column(
+        "chat_group", sa.Column("weekly_day", sa.String(length=3), nullable=False, server_default="sun")
+    )
+    op.add_column(
+        "chat_group", sa.Column("weekly_time", sa.String(length=5), nullable=False, server_default="20:00")
+    )
+    op.add_column("chat_group", sa.Column("weekly_last_post_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column(
+        "chat_group",
+        sa.Column("timezone", sa.String(length=64), nullable=False, server_default="Asia/Shanghai"),
+    )
     for table in ("session_total", "group_total"):
-        with op.batch_alter_table(table) as batch:
-            batch.add_column(sa.Column("biggest_win", sa.BigInteger(), nullable=False, server_default="0"))
-            batch.add_column(sa.Column("biggest_hua", sa.Integer(), nullable=False, server_default="0"))
-            batch.add_column(sa.Column("longest_streak", sa.Integer(), nullable=False, server_default="0"))
-            if table == "group_total":
-                batch.add_column(sa.Column("sessions", sa.Integer(), nullable=False, server_default="0"))
+        op.add_column(table, sa.Column("biggest_win", sa.BigInteger(), nullable=False, server_default="0"))
+        op.add_column(table, sa.Column("biggest_hua", sa.Integer(), nullable=False, server_default="0"))
+        op.add_column(table, sa.Column("longest_streak", sa.Integer(), nullable=False, server_default="0"))
+    op.add_column("group_total", sa.Column("sessions", sa.Integer(), nullable=False, server_default="0"))
     if op.get_bind().dialect.name == "postgresql":
         for table in ("session_total", "group_total"):
             op.alter_column(table, "net", type_=sa.BigInteger(), existing_type=sa.Integer())
