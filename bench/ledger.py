@@ -1,11 +1,13 @@
-"""Ledger benchmark: commit throughput and standings latency with 100, 10,000 and 100,000 hands recorded.
+"""Ledger benchmark: commit throughput and the reads a table makes (/score, /stats, /history, /ledger, /end)
+with 100, 10,000 and 100,000 hands recorded.
 
 Usage: python bench/ledger.py [--sizes 100,10000,100000] [--backends sqlite,postgresql] [--commits 40]
 
 Each size gets a fresh database. The history is bulk-loaded with direct inserts (copies of real hands
 committed through the service, with their payments and the running totals they imply), then the bench
-times real `LedgerService.commit` calls and `LedgerService.standings` calls. Standings read running totals,
-so the 100,000-hand time must stay within 1.5x of the 100-hand time. PostgreSQL is used when reachable
+times real `LedgerService.commit` calls and the calls behind /score (`standings`), /stats (`player_stats`),
+/history (`history`), /ledger (`ledger(last=20)`, the page it shows) and /end (`end_session`). Each reads
+running totals or a bounded page, so its 100,000-hand time must stay within 1.5x of the 100-hand time. PostgreSQL is used when reachable
 (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgresql+psycopg://postgres@127.0.0.1:5432/test);
 each run creates and drops its own databases there.
 """
@@ -228,10 +230,11 @@ def run_backend(
             results[size]["load_s"] = time.perf_counter() - start
             ledger.standings(CHAT)  # warm the connection and statement caches
             ledgers[size] = ledger
-        standing_times: dict[int, list[float]] = {size: [] for size in sizes}
+        read_times: dict[str, dict[int, list[float]]] = {name: {size: [] for size in sizes} for name in READS}
         for _round in range(reads):
-            for size in sizes:
-                standing_times[size].extend(timed(lambda ledger=ledgers[size]: ledger.standings(CHAT), 1))
+            for name, call in READS.items():
+                for size in sizes:
+                    read_times[name][size].extend(timed(lambda ledger=ledgers[size]: call(ledger), 1))
         for size in sizes:
             ledger = ledgers[size]
             keys = itertools.count()
@@ -246,8 +249,24 @@ def run_backend(
             assert totals.session is not None and totals.session.hands_played == size + commits
             results[size]["commit_hps"] = commits / sum(commit_times)
             results[size]["commit_ms"] = statistics.median(commit_times) * 1000
-            results[size]["standings_ms"] = statistics.median(standing_times[size]) * 1000
+            for name in READS:
+                results[size][f"{name}_ms"] = statistics.median(read_times[name][size]) * 1000
+        for size in sizes:
+            results[size]["end_ms"] = timed(lambda ledger=ledgers[size]: ledger.end_session(CHAT), 1)[0] * 1000
     return results
+
+
+def _session_id(ledger: LedgerService) -> int:
+    return ledger.require_session(CHAT).id
+
+
+# What each table command reads, by the command's name.
+READS: dict[str, Callable[[LedgerService], object]] = {
+    "score": lambda ledger: ledger.standings(CHAT),
+    "stats": lambda ledger: ledger.player_stats(CHAT),
+    "history": lambda ledger: ledger.history(CHAT),
+    "ledger": lambda ledger: ledger.ledger(_session_id(ledger), last=20),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -271,17 +290,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"unknown backend {backend!r}", file=sys.stderr)
             return 2
         results = run_backend(factory, sizes, args.commits, args.reads)
+        names = [*READS, "end"]
         print(f"\n{backend}: {'hands':>8} {'load s':>8} {'commit hands/s':>15} {'commit ms':>10} "
-              f"{'standings ms':>13}")  # fmt: skip
+              + " ".join(f"{'/' + n + ' ms':>11}" for n in names))  # fmt: skip
         for size, r in results.items():
             print(f"{'':{len(backend) + 1}} {size:>8} {r['load_s']:>8.1f} {r['commit_hps']:>15.1f} "
-                  f"{r['commit_ms']:>10.2f} {r['standings_ms']:>13.2f}", flush=True)  # fmt: skip
+                  f"{r['commit_ms']:>10.2f} " + " ".join(f"{r[n + '_ms']:>11.2f}" for n in names),
+                  flush=True)  # fmt: skip
         if max(sizes) != min(sizes):
-            ratio = results[max(sizes)]["standings_ms"] / results[min(sizes)]["standings_ms"]
-            verdict = "ok" if ratio <= 1.5 else "TOO SLOW"
-            ok = ok and ratio <= 1.5
-            print(f"{backend}: standings {max(sizes)}/{min(sizes)} hands ratio = {ratio:.2f} "
-                  f"(limit 1.5: {verdict})")  # fmt: skip
+            for name in names:
+                ratio = results[max(sizes)][f"{name}_ms"] / results[min(sizes)][f"{name}_ms"]
+                limit = 1.5 if name in READS else 3.0  # /end is one sample: a looser bound
+                verdict = "ok" if ratio <= limit else "TOO SLOW"
+                ok = ok and ratio <= limit
+                print(f"{backend}: /{name} {max(sizes)}/{min(sizes)} hands ratio = {ratio:.2f} "
+                      f"(limit {limit}: {verdict})")  # fmt: skip
     return 0 if ok else 1
 
 

@@ -16,7 +16,7 @@ import scoring
 from bot.ledger import errors, totals
 from bot.ledger.models import Hand, Payment, TableSession
 from bot.ledger.results import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
-from bot.ledger.rows import last_live_hand, one_hand_record, payments_of, row_id, seats
+from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id, seats
 
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
 EVENTS = ("win", "draw", "escape")
@@ -244,8 +244,7 @@ def undo(
 
 def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[tuple[Hand, HandPreview]]:
     """(old row, replacement) for hand `number` and each later row whose result changes."""
-    live = Hand.voided.is_(False)  # type: ignore[attr-defined]
-    target = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, live)).first()
+    target = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, LIVE)).first()
     if target is None:
         raise errors.HandNotFound(f"no hand {number} in this session", number=number)
     if target.kind == "adjust":
@@ -254,7 +253,7 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[
         )
     seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
     later = s.scalars(
-        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, live).order_by(Hand.number)  # type: ignore[arg-type]
+        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, LIVE).order_by(Hand.number)  # type: ignore[arg-type]
     )
 
     def rescore(row: Hand, state: DealerState, entry: object) -> HandPreview:
@@ -317,9 +316,8 @@ def edit(
         s.add(row)
         new_rows.append(new)
     last_row, last_preview = plan[-1]
-    live = Hand.voided.is_(False)  # type: ignore[attr-defined]
     tail = s.scalars(
-        select(Hand.id).where(Hand.session_id == ts.id, Hand.number > last_row.number, live).limit(1)
+        select(Hand.id).where(Hand.session_id == ts.id, Hand.number > last_row.number, LIVE).limit(1)
     ).first()
     if tail is None:  # the edit reached the last row: the coming hand starts from the new state (豹子 kept)
         coming = DealerState.from_json(ts.state)

@@ -21,6 +21,7 @@ from bot.ledger.results import (
     Transfer,
 )
 from bot.ledger.rows import (
+    LIVE,
     group_row,
     hand_records,
     open_session_row,
@@ -34,21 +35,19 @@ from bot.ledger.transfers import minimal_transfers
 
 CARD_HANDS = 12  # rows shown on the pinned card; /ledger shows them all
 
-_LIVE = Hand.voided.is_(False)  # type: ignore[attr-defined]
-
 
 def hands(s: Session, session_id: int, *, include_voided: bool = False) -> list[HandRecord]:
     """The session's rows in ledger order (by number, then seq); voided rows only when asked."""
     session_row(s, session_id)
     query = select(Hand).where(Hand.session_id == session_id)
     if not include_voided:
-        query = query.where(_LIVE)
+        query = query.where(LIVE)
     return hand_records(s, s.scalars(query.order_by(Hand.number, Hand.seq)))  # type: ignore[arg-type]
 
 
 def hand(s: Session, session_id: int, number: int) -> HandRecord:
     """The live row with this number (HandNotFound)."""
-    row = s.scalars(select(Hand).where(Hand.session_id == session_id, Hand.number == number, _LIVE)).first()
+    row = s.scalars(select(Hand).where(Hand.session_id == session_id, Hand.number == number, LIVE)).first()
     if row is None:
         raise errors.HandNotFound(f"no hand {number} in this session", number=number)
     return hand_records(s, [row])[0]
@@ -84,7 +83,7 @@ def card_view(
     newest = list(
         s.scalars(
             select(Hand)
-            .where(Hand.session_id == ts.id, _LIVE)
+            .where(Hand.session_id == ts.id, LIVE)
             .order_by(Hand.number.desc())  # type: ignore[attr-defined]
             .limit(limit)
         )

@@ -23,6 +23,10 @@ from bot.ledger.results import (
     SessionInfo,
 )
 
+# A live (not voided) row, spelled as the partial index uq_hand_live_number says it ("voided = 0"), so that
+# the databases use the index: "voided IS 0" would scan the session's rows.
+LIVE = Hand.voided == False  # noqa: E712
+
 
 def aware(moment: datetime) -> datetime:
     """SQLite gives datetimes back naive; the ledger stores UTC."""
@@ -93,7 +97,7 @@ def last_live_hand(s: Session, session_id: int) -> Hand | None:
     """The session's last live row, or None."""
     return s.scalars(
         select(Hand)
-        .where(Hand.session_id == session_id, Hand.voided.is_(False))  # type: ignore[attr-defined]
+        .where(Hand.session_id == session_id, LIVE)
         .order_by(Hand.number.desc())  # type: ignore[attr-defined]
         .limit(1)
     ).first()

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal, TableSession
-from bot.ledger.rows import payments_of
+from bot.ledger.rows import LIVE, payments_of
 
 
 @dataclass(slots=True)
@@ -124,12 +124,11 @@ def take_back(s: Session, ts: TableSession, hand: Hand) -> None:
 def _recount_maxima(
     s: Session, ts: TableSession, players: list[int], session_rows: dict[int, Any], group_rows: dict[int, Any]
 ) -> None:
-    live = Hand.voided.is_(False)  # type: ignore[attr-defined]
     wins = dict.fromkeys(players, (0, 0))
     for pid, amount, hua in s.execute(
         select(Payment.player_id, func.max(Payment.amount), func.max(Payment.hua))
         .join(Hand, Hand.id == Payment.hand_id)
-        .where(Hand.session_id == ts.id, live, Hand.kind == "win", Payment.amount > 0)
+        .where(Hand.session_id == ts.id, LIVE, Hand.kind == "win", Payment.amount > 0)
         .where(Payment.player_id.in_(players))  # type: ignore[attr-defined]
         .group_by(Payment.player_id)
     ):
@@ -137,7 +136,7 @@ def _recount_maxima(
     streaks = dict.fromkeys(players, 0)
     for pid, streak in s.execute(
         select(Hand.dealer_after_player_id, func.max(Hand.streak_after))
-        .where(Hand.session_id == ts.id, live)
+        .where(Hand.session_id == ts.id, LIVE)
         .where(Hand.dealer_after_player_id.in_(players))  # type: ignore[union-attr]
         .group_by(Hand.dealer_after_player_id)
     ):
