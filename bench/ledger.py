@@ -7,8 +7,8 @@ Each size gets a fresh database. The history is bulk-loaded with direct inserts 
 committed through the service, with their payments and the running totals they imply), then the bench
 times real `LedgerService.commit` calls and the calls behind /score (`standings`), /stats (`player_stats`),
 /history (`history`), /ledger (`ledger(last=20)`, the page it shows) and /end (`end_session`). Each reads
-running totals or a bounded page, so its 100,000-hand time must stay within 1.5x of the 100-hand time. PostgreSQL is used when reachable
-(BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgresql+psycopg://postgres@127.0.0.1:5432/test);
+running totals or a bounded page, so its 100,000-hand time must stay within 1.5x of the 100-hand time.
+PostgreSQL is used when reachable (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgresql+psycopg://postgres@127.0.0.1:5432/test);
 each run creates and drops its own databases there.
 """
 
@@ -234,7 +234,8 @@ def run_backend(
         for _round in range(reads):
             for name, call in READS.items():
                 for size in sizes:
-                    read_times[name][size].extend(timed(lambda ledger=ledgers[size]: call(ledger), 1))
+                    once = timed(lambda ledger=ledgers[size], call=call: call(ledger), 1)
+                    read_times[name][size].extend(once)
         for size in sizes:
             ledger = ledgers[size]
             keys = itertools.count()
@@ -252,7 +253,8 @@ def run_backend(
             for name in READS:
                 results[size][f"{name}_ms"] = statistics.median(read_times[name][size]) * 1000
         for size in sizes:
-            results[size]["end_ms"] = timed(lambda ledger=ledgers[size]: ledger.end_session(CHAT), 1)[0] * 1000
+            end = timed(lambda ledger=ledgers[size]: ledger.end_session(CHAT), 1)
+            results[size]["end_ms"] = end[0] * 1000
     return results
 
 
