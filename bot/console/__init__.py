@@ -23,6 +23,8 @@ __all__ = ["CONSOLE_CHAT_ID", "InProcessBotAPI", "run_console", "run_console_asy
 CONSOLE_CHAT_ID = -1001000000001
 _LINE = re.compile(r"^\s*@?(?P<name>[A-Za-z0-9_\u3400-\u9fff]{1,32})\s*[:：]\s?(?P<text>.*)$")
 _PRESS = re.compile(r"^\[(?P<label>.+)\]$")
+# More message ids than the bot sends while handling one update (a result, card, chart, CSV, ...).
+LOST_MESSAGE_IDS = 1000
 _HELP = """\
 控制台模式 console mode: a group chat with the bot, no Telegram needed.
   name: message      e.g.  ann: /newgame 苏州 5     bob: /join     ann: /hu 南 自摸 5花
@@ -151,6 +153,10 @@ class ConsoleChat:
             update = self.state.message(self.chat_id, name, text)
         else:
             return
+        # Saved before the bot sees the update: after a kill -9 at any point the next line gets a new
+        # update id and message id, never the one of an update the bot may already have handled (and keyed
+        # its writes by), which it would take for a redelivery and drop.
+        self.save(delivering=update["update_id"])
         await deliver(self.app, update)
         self.save()
 
@@ -168,11 +174,33 @@ class ConsoleChat:
         else:
             self.say("？ :help  :admin name  :pin on|off")
 
-    def save(self) -> None:
+    def save(self, *, delivering: int | None = None) -> None:
+        """Writes the chat snapshot atomically; `delivering` marks it as taken while the bot handles that
+        update (see load_state)."""
+        data = self.state.snapshot()
+        if delivering is not None:
+            data["delivering"] = delivering
         self.snapshot_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.snapshot_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.state.snapshot(), ensure_ascii=False), encoding="utf-8")
+        tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         tmp.replace(self.snapshot_path)
+
+
+def load_state(snapshot_path: Path) -> BotAPIState:
+    """The console's chat as the last run left it (a fresh state without a snapshot).
+
+    A snapshot marked `delivering` is from a run that died while the bot handled an update: the messages
+    the bot sent meanwhile are not in it, so each chat's message ids skip LOST_MESSAGE_IDS ahead rather
+    than hand out again ids the bot may have stored (its pinned card, a preview) for messages now gone."""
+    state = BotAPIState()
+    if snapshot_path.exists():
+        data = json.loads(snapshot_path.read_text(encoding="utf-8"))
+        state.restore(data)
+        if data.get("delivering") is not None:
+            with state.lock:
+                for chat in state.chats.values():
+                    chat.next_message_id += LOST_MESSAGE_IDS
+    return state
 
 
 def _read_lines(stream: TextIO, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
@@ -195,23 +223,22 @@ async def run_console_async(
 
     `build(settings, request=..., get_updates_request=...)` defaults to `bot.app.build_application`.
     """
-    if build is None:
-        from bot.app import build_application as build
+    if build is None:  # imported here: the transport and tests use this package without the app
+        from bot.app import build_application
+
+        build = build_application
 
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
     console_dir = Path(settings.data_dir) / "console"
     snapshot_path = console_dir / "chat.json"
     if transport is None:
-        state = BotAPIState()
-        if snapshot_path.exists():
-            state.restore(json.loads(snapshot_path.read_text(encoding="utf-8")))
-        transport = InProcessBotAPI(state)
+        transport = InProcessBotAPI(load_state(snapshot_path))
     if CONSOLE_CHAT_ID not in transport.state.chats:
         transport.add_group(CONSOLE_CHAT_ID, "控制台牌桌 console table")
     app = build(settings, request=transport, get_updates_request=transport)
     # Telegram's flood limits (20 messages a minute in a group) would only stall a terminal session.
-    app.bot._rate_limiter = None  # type: ignore[attr-defined]
+    app.bot._rate_limiter = None
     chat = ConsoleChat(app, transport, CONSOLE_CHAT_ID, out, snapshot_path)
     unsubscribe = transport.state.subscribe(ConsolePrinter(out, console_dir / "files", CONSOLE_CHAT_ID))
     interactive = stdin.isatty()
