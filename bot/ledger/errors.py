@@ -160,6 +160,17 @@ class Conflict(LedgerError):
     code = "conflict"
 
 
+class BadGuestName(LedgerError):
+    """A guest name the table cannot use (params: name, rule: too_long | space | seat_word | taken, limit);
+    the code names the rule: guest_too_long, guest_space, guest_seat_word, guest_taken."""
+
+    code = "guest_name"
+
+    def __init__(self, message: str, /, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = f"guest_{params.get('rule', 'name')}"
+
+
 class Repeated(LedgerError):
     """This write was applied before under the same idempotency key (a redelivered update); nothing changed
     (params: key)."""

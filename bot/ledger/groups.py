@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -182,6 +183,32 @@ def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) ->
 def actor(s: Session, group: ChatGroup, by: UserRef | None, now: datetime) -> int | None:
     """The player id of whoever made a change (created on first sight), or None."""
     return row_id(ensure_player(s, group, by, now)) if by is not None else None
+
+
+GUEST_NAME_LIMIT = 16
+
+
+def check_guest_name(name: str, seated: Iterable[Player]) -> None:
+    """A guest's name: at most GUEST_NAME_LIMIT characters, no white space, not a seat word, and not the
+    name or @username of anyone seated at the table, in any case (BadGuestName, with the rule broken)."""
+    rule = None
+    if len(name) > GUEST_NAME_LIMIT:
+        rule = "too_long"
+    elif not name or any(ch.isspace() for ch in name):
+        rule = "space"
+    elif parse_seat(name) is not None:
+        rule = "seat_word"
+    else:
+        wanted = name.removeprefix("@").casefold()
+        for player in seated:
+            taken = {player.display_name.casefold(), (player.username or "").casefold()}
+            if wanted in taken and player.guest_key != wanted:
+                rule = "taken"
+    if rule is not None:
+        raise errors.BadGuestName(
+            f"guest name {name!r} breaks the rule {rule}", name=name[:GUEST_NAME_LIMIT], rule=rule,
+            limit=GUEST_NAME_LIMIT,
+        )  # fmt: skip
 
 
 def guest(s: Session, group: ChatGroup, name: str, now: datetime) -> Player:

@@ -18,6 +18,7 @@ from bot.ledger.models import Hand, Payment, TableSession
 from bot.ledger.results import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id, seats
 
+MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
 EVENTS = ("win", "draw", "escape")
 
@@ -111,10 +112,11 @@ def adjust_preview(
     session: SessionInfo, payer_id: object, payee_id: object, amount: object, note: str | None
 ) -> HandPreview:
     """A side payment payer → payee of a positive amount between two seated players."""
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_ADJUST:
         raise errors.InvalidValue(
-            f"an adjustment needs a positive whole amount, got {amount!r}", field="amount", value=amount
-        )
+            f"an adjustment needs a whole amount from 1 to {MAX_ADJUST}, got {amount!r}",
+            field="amount", value=amount, limit=MAX_ADJUST,
+        )  # fmt: skip
     if payer_id == payee_id:
         raise errors.InvalidValue("payer and payee are the same player", field="payee", value=payee_id)
     seat_of = {player.id: seat for seat, player in session.seats.items()}

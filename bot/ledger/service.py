@@ -42,6 +42,7 @@ from bot.ledger.rows import (
     player_info,
     player_row,
     row_id,
+    seats,
     session_info,
     session_row,
 )
@@ -278,6 +279,8 @@ class LedgerService:
         now = self._now()
 
         def op(s: Session, group: ChatGroup, ts: Any) -> SeatChange:
+            if guest_name is not None:
+                groups.check_guest_name(groups.clean_name(guest_name), seats(s, row_id(ts)).values())
             player = (
                 groups.ensure_player(s, group, user, now) if user is not None
                 else groups.guest(s, group, guest_name or "", now)

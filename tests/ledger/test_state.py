@@ -127,3 +127,28 @@ def test_stats_come_from_aggregates_and_a_void_recounts_them(table: Table) -> No
     stats = {s.player.display_name: s for s in ledger.player_stats(CHAT, player_id=table.ids["S"])}
     assert stats["Bob"].biggest_win == 0 and stats["Bob"].longest_streak == 0 and stats["Bob"].sessions == 0
     check_invariants(ledger, table.session.id)
+
+
+def test_guest_names_follow_the_table_rules(table: Table) -> None:
+    ledger = table.ledger
+    ledger.end_session(CHAT)
+    ledger.open_session(CHAT, by=table.users[0])
+    ledger.join(CHAT, table.users[1])  # Bob, @bob
+    for name, rule in (("a" * 17, "too_long"), ("路 人", "space"), ("东家", "seat_word"), ("E", "seat_word"),
+                       ("BOB", "taken"), ("@bob", "taken")):  # fmt: skip
+        with pytest.raises(errors.BadGuestName) as refused:
+            ledger.join(CHAT, guest_name=name)
+        assert refused.value.params["rule"] == rule, name
+    assert ledger.join(CHAT, guest_name="a" * 16).seat == "S"
+    assert ledger.join(CHAT, guest_name="Dan").seat == "W"  # the guest of the first session sits again
+
+
+def test_adjustments_are_bounded_so_no_total_overflows(table: Table) -> None:
+    ledger = table.ledger
+    with pytest.raises(errors.InvalidValue):
+        ledger.adjust(CHAT, table.ids["E"], table.ids["S"], 10_000_001)
+    for _ in range(3):
+        ledger.adjust(CHAT, table.ids["E"], table.ids["S"], 10_000_000)
+    rows = {s.seat: s.net for s in ledger.standings(CHAT).session_rows}
+    assert rows["E"] == -30_000_000 and rows["S"] == 30_000_000
+    check_invariants(ledger, table.session.id)
