@@ -14,16 +14,13 @@ this kind of disk, more than the whole rest of recording a hand); set `SQLITE_SY
 from __future__ import annotations
 
 import os
-import weakref
 from pathlib import Path
 from typing import Any
 
-import orjson
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.pool import StaticPool
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DATA_DIR = Path("data")
@@ -53,28 +50,17 @@ def sqlite_synchronous(value: str | None = None) -> str:
     return mode
 
 
-def json_text(value: Any) -> str:
-    """A JSON column's text (orjson: compact, UTF-8 as is; int dict keys become strings as with json)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-
-
 def create_db_engine(
     url: str,
     *,
     synchronous: str | None = None,
     busy_timeout_ms: int = 30000,
-    autocheckpoint: int | None = None,
     **kwargs: Any,
 ) -> Engine:
     """An engine for `url` with the ledger's connection settings, without touching the schema.
-    `synchronous`, `busy_timeout_ms` (how long a writer waits for another's write lock) and `autocheckpoint`
-    (the WAL size in pages at which a commit also checkpoints; SQLite's default 1000 if None), SQLite only:
-    see `sqlite_synchronous`, `checkpoint` and the module docstring."""
+    `synchronous` and `busy_timeout_ms` (how long a writer waits for another's write lock), SQLite only:
+    see `sqlite_synchronous` and the module docstring."""
     parsed = make_url(url)
-    # JSON columns (a hand's entry, request and response, a session's options and state) through orjson:
-    # several times faster than the json module both ways, on the path of every hand.
-    kwargs.setdefault("json_serializer", json_text)
-    kwargs.setdefault("json_deserializer", orjson.loads)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and not database.startswith("file:"):
@@ -83,59 +69,13 @@ def create_db_engine(
         connect_args.update(kwargs.pop("connect_args", {}))
         engine = create_engine(parsed, connect_args=connect_args, **kwargs)
         mode = sqlite_synchronous(synchronous)
-        _sqlite_events(engine, mode, busy_timeout_ms, autocheckpoint)
-        SQLITE_MODES[engine] = mode
+        _sqlite_events(engine, mode, busy_timeout_ms)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
     return create_engine(parsed, **kwargs)
 
 
-# The synchronous mode of each SQLite engine made here (LedgerService.nonblocking reads it).
-SQLITE_MODES: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
-
-
-def nonblocking_engine(engine: Engine) -> Engine | None:
-    """A sibling of a SQLite file engine for the event loop's own thread: one connection, and a write that
-    finds the write lock taken fails at once ("database is locked") instead of waiting for it.
-
-    None where a write could keep the loop waiting anyway: PostgreSQL (a network round trip per
-    statement), in-memory SQLite (another engine would see another database), synchronous FULL or EXTRA
-    (every commit waits for the disk)."""
-    mode = SQLITE_MODES.get(engine)
-    database = engine.url.database or ""
-    if mode not in ("OFF", "NORMAL") or database in ("", ":memory:") or database.startswith("file:"):
-        return None
-    return create_db_engine(
-        engine.url.render_as_string(hide_password=False),
-        synchronous=mode,
-        busy_timeout_ms=0,
-        autocheckpoint=LOOP_AUTOCHECKPOINT_PAGES,
-        poolclass=StaticPool,
-    )
-
-
-# The event loop's connections leave checkpoints to `checkpoint` in a worker thread (the bot runs it every
-# few seconds, bot/jobs/setup.py). SQLite's own checkpoint at 1000 pages would run inside a hand's commit
-# every 50-70 hands, fsync included: a few ms of a stalled loop, about 0.1 ms a hand on average. This larger
-# limit only bounds the WAL (40 MB) should nobody call `checkpoint`.
-LOOP_AUTOCHECKPOINT_PAGES = 10000
-
-
-def checkpoint(engine: Engine) -> tuple[int, int] | None:
-    """Copy what the WAL holds into the database file as far as readers allow, without waiting for anyone
-    (`PRAGMA wal_checkpoint(PASSIVE)`); (pages in the WAL, pages copied), or None where there is no WAL
-    (PostgreSQL, in-memory SQLite). Meant for a worker thread: it may fsync."""
-    database = engine.url.database or ""
-    if not is_sqlite(engine) or database in ("", ":memory:"):
-        return None
-    with engine.connect() as connection:
-        row = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
-    return int(row[1]), int(row[2])
-
-
-def _sqlite_events(
-    engine: Engine, synchronous: str, busy_timeout_ms: int = 30000, autocheckpoint: int | None = None
-) -> None:
+def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 30000) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Pragmas once per pooled connection. Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's
@@ -146,20 +86,14 @@ def _sqlite_events(
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
-        if autocheckpoint is not None:
-            cursor.execute(f"PRAGMA wal_autocheckpoint={int(autocheckpoint)}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
+        # SQLAlchemy's documented pysqlite recipe; "database is locked" comes out as OperationalError,
+        # which the ledger's write loop retries.
         mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
-        statement = f"BEGIN {mode}"
-        # Straight to the driver: a full SQLAlchemy execution here would cost more than the BEGIN itself.
-        dbapi = connection.dialect.loaded_dbapi
-        try:
-            connection.connection.driver_connection.execute(statement)
-        except dbapi.Error as error:  # e.g. "database is locked": the ledger retries OperationalError
-            raise exc.DBAPIError.instance(statement, None, error, dbapi.Error) from error
+        connection.exec_driver_sql(f"BEGIN {mode}")
 
 
 def lock_busy(error: exc.DBAPIError) -> bool:
