@@ -3,7 +3,7 @@ running totals, the fewest transfers that settle a session, and what the pinned 
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlmodel import Session
 
 from bot.ledger import errors
@@ -179,13 +179,15 @@ def player_stats(
 
 
 def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
-    """The group's sessions, newest first, with each player's net."""
+    """The group's sessions, newest first, with each player's net; a session that ended with no row is
+    left out (nothing happened in it)."""
     group = group_row(s, chat_id)
     if group is None:
         return []
     rows = s.scalars(
         select(TableSession)
         .where(TableSession.group_id == group.id)
+        .where(or_(TableSession.status == "open", TableSession.live_rows > 0))
         .order_by(TableSession.number.desc())  # type: ignore[attr-defined]
         .limit(limit)
     )

@@ -152,3 +152,13 @@ def test_adjustments_are_bounded_so_no_total_overflows(table: Table) -> None:
     rows = {s.seat: s.net for s in ledger.standings(CHAT).session_rows}
     assert rows["E"] == -30_000_000 and rows["S"] == 30_000_000
     check_invariants(ledger, table.session.id)
+
+
+def test_a_session_that_ended_with_no_hand_is_not_history(table: Table) -> None:
+    ledger = table.ledger
+    ledger.commit(CHAT, DRAW)
+    ledger.end_session(CHAT)
+    seat_table(ledger)
+    ledger.end_session(CHAT)  # nothing played
+    seat_table(ledger)  # open, nothing played yet: listed
+    assert [h.session.number for h in ledger.history(CHAT)] == [3, 1]
