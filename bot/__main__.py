@@ -7,13 +7,14 @@ import sys
 
 from telegram import Update
 
+from bot import console
+from bot.app import build_application
+from bot.handlers.errors import install_redaction
 from bot.settings import Settings
 
 
 def configure_logging(secret: str | None) -> None:
     """Plain logging to stderr with the token redacted; httpx's per-request lines (with URLs) kept quiet."""
-    from bot.handlers.errors import install_redaction
-
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
@@ -24,12 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the bot as the settings say; returns the process exit code."""
     settings = Settings()
     if settings.token is None:
-        from bot.console import run_console
-
-        return run_console(settings)
+        return console.run_console(settings)
     configure_logging(settings.token)
-    from bot.app import build_application
-
     application = build_application(settings)
     if settings.mode == "webhook":
         assert settings.webhook_url is not None  # checked by Settings

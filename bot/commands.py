@@ -11,8 +11,8 @@ from telegram.ext import ContextTypes
 
 from bot.handlers import calc, language, recording, roll, rules, session, views
 from bot.handlers import help as help_handlers
+from bot.handlers.schedule import schedule
 from bot.i18n import t
-from bot.jobs.command import schedule
 
 Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[Any]]
 
@@ -37,29 +37,34 @@ class Command:
         return t(lang, f"usage.{self.name}")
 
 
-COMMANDS: tuple[Command, ...] = (
-    Command("newgame", session.newgame),
-    Command("join", session.join),
-    Command("seat", session.seat),
-    Command("dealer", session.dealer),
-    Command("roll", roll.roll),
-    Command("hu", recording.hu),
-    Command("draw", recording.draw),
-    Command("escape", recording.escape),
-    Command("adjust", recording.adjust),
-    Command("undo", recording.undo),
-    Command("edit", recording.edit),
-    Command("score", views.score),
-    Command("ledger", views.ledger),
-    Command("end", session.end),
-    Command("history", views.history),
-    Command("stats", views.stats),
-    Command("rules", rules.rules),
-    Command("calc", calc.calc),
-    Command("ting", calc.ting),
-    Command("schedule", schedule),
-    Command("help", help_handlers.help_command),
-    Command("lang", language.lang),
+# The table: name and handler, in menu order; /help is made from the names themselves.
+TABLE: tuple[tuple[str, Callback | None], ...] = (
+    ("newgame", session.newgame),
+    ("join", session.join),
+    ("seat", session.seat),
+    ("dealer", session.dealer),
+    ("roll", roll.roll),
+    ("hu", recording.hu),
+    ("draw", recording.draw),
+    ("escape", recording.escape),
+    ("adjust", recording.adjust),
+    ("undo", recording.undo),
+    ("edit", recording.edit),
+    ("score", views.score),
+    ("ledger", views.ledger),
+    ("end", session.end),
+    ("history", views.history),
+    ("stats", views.stats),
+    ("rules", rules.rules),
+    ("calc", calc.calc),
+    ("ting", calc.ting),
+    ("schedule", schedule),
+    ("help", None),
+    ("lang", language.lang),
+)
+NAMES = tuple(name for name, _ in TABLE)
+COMMANDS: tuple[Command, ...] = tuple(
+    Command(name, callback or help_handlers.help_command(NAMES)) for name, callback in TABLE
 )
 
 BY_NAME: dict[str, Command] = {command.name: command for command in COMMANDS}

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import t
 from bot.ledger.results import (
     SEATS,
+    CardView,
     HandPreview,
     HandRecord,
     LedgerRow,
@@ -17,21 +17,15 @@ from bot.ledger.results import (
     SessionSummary,
     Standing,
 )
+from scoring import TERMS
 
 MINUS = "−"  # U+2212: reads as a minus sign next to CJK text, unlike a hyphen
-CARD_HANDS = 12  # hands shown on the pinned card; /ledger shows them all
 MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters per message
 
 
 def wind(lang: str | None, seat: object) -> str:
     """东 / 東 / E for a seat letter; anything else as given."""
-    return _wind_text(lang, seat) if seat in SEATS else str(seat)
-
-
-@lru_cache(maxsize=64)
-def _wind_text(lang: str | None, seat: str) -> str:
-    # A seat's name is a catalog text without fields: the same for a language every time.
-    return t(lang, f"wind.{seat}")
+    return t(lang, f"wind.{seat}") if seat in SEATS else str(seat)
 
 
 def signed(amount: int) -> str:
@@ -54,8 +48,6 @@ def rules_name(lang: str | None, rules: str) -> str:
 
 def term_name(lang: str | None, term_id: str, fallback: str | None = None) -> str:
     """A pattern, 花 item or settlement term by id in the chat's language (names from scoring.TERMS)."""
-    from scoring import TERMS
-
     term = TERMS.get(term_id)
     if term is None:
         return fallback or term_id
@@ -327,22 +319,13 @@ def card_row(lang: str | None, hand: HandRecord) -> str:
     )
 
 
-def table_card(
-    lang: str | None,
-    session: SessionInfo,
-    recent: Sequence[HandRecord],
-    totals: Mapping[str, int],
-    rows: int,
-    row_text: Callable[[str | None, HandRecord], str] = card_row,
-) -> str:
-    """The pinned message of a session: seats with totals, the coming hand, the latest rows.
-
-    `recent` are the last live rows (at most CARD_HANDS are shown), `rows` how many live rows there are;
-    `row_text` renders one row (`card_row`, or a cache of its lines).
-    """
+def table_card(lang: str | None, card: CardView) -> str:
+    """The pinned message of a session: seats with totals, the coming hand, the latest rows (`card.recent`,
+    the newest live rows; `card.rows` how many live rows there are)."""
+    session, rows = card.session, card.rows
     title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
     lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
-    lines += seats_block(lang, session, totals if rows else None)
+    lines += seats_block(lang, session, card.totals if rows else None)
     if len(session.seats) < 4 and not rows:
         lines.append(t(lang, "lobby.waiting"))
     elif not session.is_open:
@@ -351,10 +334,9 @@ def table_card(
         lines.append(state_line(lang, session))
     if rows:
         lines.append("—")
-        shown = list(recent)[-CARD_HANDS:]
-        if rows > len(shown):
+        if rows > len(card.recent):
             lines.append("…")
-        lines += [row_text(lang, hand) for hand in shown]
+        lines += [card_row(lang, hand) for hand in card.recent]
     return "\n".join(lines)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -33,10 +34,6 @@ class Settings(BaseSettings):
     default_language: Literal["zh-Hans", "zh-Hant", "en"] = "zh-Hans"
     confirm_timeout_seconds: int = 120
     idle_end_hours: float = 6
-    # The pinned card is edited this long after a change, once for every change made meanwhile: Telegram asks
-    # bots for at most about one message a second in a chat, and the one-line result goes out at once.
-    # 0 edits it at once, after every change.
-    card_edit_seconds: float = 1.0
 
     @field_validator("telegram_bot_token", "webhook_secret", mode="before")
     @classmethod
@@ -60,13 +57,6 @@ class Settings(BaseSettings):
             raise ValueError("confirm_timeout_seconds must be positive")
         return value
 
-    @field_validator("card_edit_seconds")
-    @classmethod
-    def _not_negative(cls, value: float) -> float:
-        if not 0 <= value <= 60:
-            raise ValueError("card_edit_seconds must be between 0 and 60")
-        return value
-
     @model_validator(mode="after")
     def _defaults_and_webhook(self) -> Settings:
         if not self.database_url:
@@ -75,8 +65,6 @@ class Settings(BaseSettings):
             if not self.webhook_url:
                 raise ValueError("mode=webhook needs WEBHOOK_URL")
             if not self.webhook_path:
-                from urllib.parse import urlsplit
-
                 self.webhook_path = urlsplit(self.webhook_url).path.lstrip("/")
         return self
 

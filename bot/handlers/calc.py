@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.grammar.hu import hand_object
+from bot.grammar.lexer import tokenize
 from bot.handlers.common import Refusal, Turn, command
 from bot.render import payments_text, rules_name, term_name
+from scoring import score_request, ting_request
 
 DISCARD_WORDS = {"冲", "沖", "衝", "pao", "炮", "点炮", "點炮", "放冲", "放沖", "discard", "ron", "dianpao"}
 SELF_DRAW_WORDS = {"自摸", "zimo", "tsumo", "self-draw", "selfdraw", "zm"}
 CALC_WINNER, CALC_DISCARDER = "S", "N"  # a non-dealer wins; the player before the dealer discards
 
 
-async def _table(turn: Turn) -> dict[str, Any]:
+def _table(turn: Turn) -> dict[str, Any]:
     """The table keys of a request: the open session's rules, options and stake, else the group's."""
-    session = await turn.run(turn.ledger.current_session, turn.chat_id) if turn.is_group else None
+    session = turn.session if turn.is_group else None
     if session is not None:
         return {
             "rules": session.rules,
@@ -23,7 +26,7 @@ async def _table(turn: Turn) -> dict[str, Any]:
             "dealer": "E",
             "round_wind": session.state.round_wind,
         }
-    group = await turn.run(turn.ledger.get_group, turn.chat_id)
+    group = turn.state.group
     return {
         "rules": group.rules,
         "options": dict(group.options),
@@ -34,9 +37,6 @@ async def _table(turn: Turn) -> dict[str, Any]:
 
 
 def _hand_object(text: str) -> dict[str, Any]:
-    from bot.grammar.hu import hand_object
-    from bot.grammar.lexer import tokenize
-
     return hand_object(tokenize(text))
 
 
@@ -54,15 +54,13 @@ def _items(turn: Turn, win: dict[str, Any]) -> list[str]:
 @command("calc", group_only=False)
 async def calc(turn: Turn) -> None:
     """/calc <tiles> [flowers] [自摸|冲]: score a hand without recording it (as 南, a non-dealer)."""
-    from scoring import score_request
-
     words = turn.text.split()
     how = "self_draw"
     if words and words[-1].lower() in DISCARD_WORDS | SELF_DRAW_WORDS:
         how = "discard" if words.pop().lower() in DISCARD_WORDS else "self_draw"
     if not words:
         raise Refusal("err.calc_needs_tiles", usage=True)
-    table = await _table(turn)
+    table = _table(turn)
     win = {"winner": CALC_WINNER, "type": how, "hand": _hand_object(" ".join(words))}
     request: dict[str, Any] = {**table, "event": "win", "wins": [win]}
     if how == "discard":
@@ -91,11 +89,9 @@ async def calc(turn: Turn) -> None:
 @command("ting", group_only=False)
 async def ting(turn: Turn) -> None:
     """/ting <13 tiles> [flowers]: the tiles completing the hand, with their 花 by self-draw and discard."""
-    from scoring import ting_request
-
     if not turn.text:
         raise Refusal("err.missing_args", usage=True)
-    table = await _table(turn)
+    table = _table(turn)
     response = await turn.run(ting_request, {**table, "seat": CALC_WINNER, "hand": turn.text})
     waits = response.get("waits", [])
     if not waits:

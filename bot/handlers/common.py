@@ -1,42 +1,35 @@
-"""What every handler shares: the `Turn` (one update in one language), refusals, permissions, error text."""
+"""What every handler shares: the `Turn` (one update, started from one read of the chat's state), refusals,
+permissions, error text, and the decorators that turn handlers into PTB callbacks."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 import logging
-import warnings
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from telegram import Chat, ChatMember, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
-from telegram.warnings import PTBUserWarning
 
+from bot.grammar import make_resolver
 from bot.grammar.errors import GrammarError
 from bot.i18n import has, t
-from bot.ledger.errors import LedgerError, WouldBlock
-from bot.ledger.results import SEATS, SessionInfo, UserRef
+from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
+from bot.ledger.errors import ForeignButton, LedgerError, NoOpenSession, NotFound, Repeated
+from bot.render import wind
+from bot.settings import Settings
 from scoring.errors import ScoringError
-
-if TYPE_CHECKING:
-    from bot.ledger.service import LedgerService
-    from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
+T = TypeVar("T")
 GROUP_TYPES = (Chat.GROUP, Chat.SUPERGROUP)
-SESSION_HINTS = "session_hints"  # bot_data key (bot_data is not persisted): chat id -> last SessionInfo seen
 ADMIN_STATUSES = (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
-# `Turn.post` sends through Bot.do_api_request on purpose (it needs no Message back); PTB would suggest
-# Bot.sendMessage at every call.
-warnings.filterwarnings(
-    "ignore", message=r"Please use 'Bot\.sendMessage' instead of", category=PTBUserWarning
-)
 
 
 class Refusal(Exception):
@@ -50,11 +43,6 @@ class Refusal(Exception):
         self.key = key
         self.usage = usage
         self.params = params
-
-
-def wind(lang: str | None, seat: object) -> str:
-    """A seat letter as the group reads it: 东 / 東 / E."""
-    return t(lang, f"wind.{seat}") if seat in SEATS else str(seat)
 
 
 def _join(lang: str | None, items: list[str]) -> str:
@@ -115,21 +103,55 @@ def user_ref(update: Update) -> UserRef | None:
     return UserRef(telegram_id=user.id, display_name=user.full_name or str(user.id), username=user.username)
 
 
+def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
+    """The grammar's `resolve(word) -> seat | None` over the seated table, in memory: E/S/W/N, 东南西北/東,
+    @username, or a seated player's name (case-insensitive)."""
+    names = {
+        seat: [player.name, *([f"@{player.username}"] if player.username else [])]
+        for seat, player in session.seats.items()
+    }
+    return make_resolver(names)
+
+
+def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
+    """The ledger service stored by `build_application`."""
+    return context.bot_data["ledger"]  # type: ignore[no-any-return]
+
+
 @dataclass
 class Turn:
-    """One update being handled: the chat, the sender, the group's language and the shared services."""
+    """One update being handled: the chat's state as read once at its start (group settings and open
+    table), the sender, and the shared services."""
 
     update: Update
     context: ContextTypes.DEFAULT_TYPE
-    lang: str
+    state: ChatState
     command: str | None = None
     _admin: bool | None = field(default=None, repr=False)
     _answered: bool = field(default=False, repr=False)
 
     @classmethod
     async def start(cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None) -> Turn:
-        """Look up the chat's language (cached in chat_data) and wrap the update."""
-        return cls(update, context, await chat_language(context, update), command)
+        """Read the chat's state (`ledger.chat_state`: one read) and wrap the update."""
+        chat = update.effective_chat
+        assert chat is not None
+        state = await asyncio.to_thread(ledger_of(context).chat_state, chat.id)
+        return cls(update, context, state, command)
+
+    @property
+    def lang(self) -> str:
+        """The chat's language."""
+        return self.state.group.language
+
+    @property
+    def session(self) -> SessionInfo | None:
+        """The chat's open table when the turn started, or None."""
+        return self.state.session
+
+    @property
+    def instant(self) -> bool:
+        """Whether the group commits entries without a preview."""
+        return self.state.group.instant
 
     @property
     def ledger(self) -> LedgerService:
@@ -171,8 +193,20 @@ class Turn:
 
     @property
     def source_key(self) -> str:
-        """The idempotency key of this update: a redelivered update carries the same one."""
-        return f"update:{self.update.update_id}"
+        """The idempotency key of this update: the message in its chat, or the callback query. A redelivered
+        update carries the same one (update ids are not stable across a week of silence)."""
+        query = self.update.callback_query
+        if query is not None:
+            return f"cbq:{query.id}"
+        message = self.update.effective_message
+        assert message is not None
+        return f"msg:{self.chat_id}:{message.message_id}"
+
+    @property
+    def pressed_message_id(self) -> int | None:
+        """The message whose button was pressed."""
+        query = self.update.callback_query
+        return query.message.message_id if query is not None and query.message is not None else None
 
     def t(self, key: str, /, **params: Any) -> str:
         """A catalog message in this chat's language."""
@@ -186,33 +220,19 @@ class Turn:
         """Run a blocking ledger/scoring call off the event loop."""
         return await asyncio.to_thread(fn, *args, **kwargs)
 
-    async def quick(self, op: Callable[[LedgerService], R]) -> R:
-        """A short ledger call (a read of the table or of a pending entry, a hand's commit, a pending entry's
-        creation or confirmation): made on the event loop when SQLite can take it at once
-        (`LedgerService.nonblocking`: its write lock free, commits not waiting for the disk), since the hop
-        to a worker thread and back costs more than the transaction; else, and on PostgreSQL, in a worker
-        thread like `run`."""
-        view = self.ledger.nonblocking()
-        if view is not None:
-            try:
-                return op(view)
-            except WouldBlock:
-                log.debug("the database is busy: the ledger call goes to a worker thread")
-        return await asyncio.to_thread(op, self.ledger)
-
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
         """Send `text` to the chat (not as a quote, so it survives a deleted command message)."""
         return await self.context.bot.send_message(self.chat_id, text, reply_markup=markup)
 
-    async def post(self, text: str) -> None:
-        """`say` without buttons, for a message the handler does not read back (a hand's one-line result):
-        the same Bot API call through the same rate limiter, but the answer is not parsed into a `Message`
-        (about 0.1 ms, as much as the rest of sending it)."""
-        await self.context.bot.do_api_request("sendMessage", {"chat_id": self.chat_id, "text": text})
-
     async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
         """Send a catalog message to the chat."""
         return await self.say(self.t(key, **params), markup)
+
+    async def edit(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """Edit one of the bot's messages in this chat."""
+        await self.context.bot.edit_message_text(
+            text, chat_id=self.chat_id, message_id=message_id, reply_markup=markup
+        )
 
     async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
         """Answer the callback query of this turn, once (a toast, or an alert box)."""
@@ -257,61 +277,41 @@ class Turn:
             return
         raise Refusal("err.not_allowed")
 
-    async def require_session(self) -> SessionInfo:
-        """The open table of this group (LedgerError NoOpenSession otherwise), remembered as its hint."""
-        chat_id = self.chat_id
-        session = await self.quick(lambda ledger: ledger.require_session(chat_id))
-        self.remember_session(session)
+    def require_session(self) -> SessionInfo:
+        """The open table of this group (LedgerError NoOpenSession otherwise)."""
+        if self.session is None:
+            raise NoOpenSession(f"chat {self.chat_id} has no open session", chat_id=self.chat_id)
+        return self.session
+
+    async def writable_session(self) -> SessionInfo:
+        """The open table, and the sender may write to it."""
+        session = self.require_session()
+        await self.require_writer(session)
         return session
 
-    def session_hint(self) -> SessionInfo | None:
-        """The open table as this process last read or wrote it, without a database read. Only a guess: a
-        write made from it must let the ledger check it (e.g. `commit(expect_seats=...)`)."""
-        hints: dict[int, SessionInfo] = self.context.bot_data.get(SESSION_HINTS, {})
-        return hints.get(self.chat_id)
-
-    def remember_session(self, session: SessionInfo | None) -> None:
-        """Keep `session` as the chat's hint (in memory only; an ended session drops it)."""
-        hints: dict[int, SessionInfo] = self.context.bot_data.setdefault(SESSION_HINTS, {})
-        if session is None or not session.is_open:
-            hints.pop(self.chat_id, None)
-        else:
-            hints[self.chat_id] = session
-
-
-def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
-    """The ledger service stored by `build_application`."""
-    return context.bot_data["ledger"]  # type: ignore[no-any-return]
-
-
-async def chat_language(
-    context: ContextTypes.DEFAULT_TYPE, update: Update | None = None, chat_id: int | None = None
-) -> str:
-    """The chat's language from the ledger's group settings, cached in chat_data."""
-    if chat_id is None:
-        chat = update.effective_chat if update else None
-        if chat is None:
-            return context.bot_data["settings"].default_language  # type: ignore[no-any-return]
-        chat_id = chat.id
-    chat_data = context.application.chat_data[chat_id]
-    lang = chat_data.get("lang")
-    if lang is None:
-        group = await asyncio.to_thread(ledger_of(context).get_group, chat_id)
-        lang = chat_data["lang"] = group.language
-    return str(lang)
-
-
-def set_chat_language(context: ContextTypes.DEFAULT_TYPE, chat_id: int, lang: str) -> None:
-    """Refresh the cached language after /lang."""
-    context.application.chat_data[chat_id]["lang"] = lang
+    async def own_session(self, session_id: int) -> SessionInfo | None:
+        """The open table a button names (None for 0: a button shown while no table was open), which must
+        be this chat's open table: a button of an older table of this chat has expired, one of another
+        chat's table is refused (a forged press) and changes nothing."""
+        if session_id == (self.session.id if self.session else 0):
+            return self.session
+        if session_id:
+            try:
+                named = await self.run(self.ledger.get_session, session_id)
+            except NotFound:
+                named = None
+            if named is None or named.chat_id != self.chat_id:
+                raise Refusal("err.foreign_button")
+        raise Refusal("err.flow_stale")
 
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
 
 
 def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn], Awaitable[None]]], Handler]:
-    """Wrap `async def handler(turn)` as a PTB callback: language lookup, group check, and every user
-    error (refusal, grammar, ledger, scoring) turned into one short reply; nothing else is swallowed."""
+    """Wrap `async def handler(turn)` as a PTB callback: the chat's state, group check, and every user
+    error (refusal, grammar, ledger, scoring) turned into one short reply; a command already applied (a
+    redelivered update) is silent; nothing else is swallowed."""
 
     def decorate(fn: Callable[[Turn], Awaitable[None]]) -> Handler:
         @functools.wraps(fn)
@@ -323,6 +323,8 @@ def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn],
                 if group_only and not turn.is_group:
                     raise Refusal("err.group_only")
                 await fn(turn)
+            except Repeated:
+                log.info("%s already applied: nothing to do", turn.source_key)
             except USER_ERRORS as error:
                 await turn.say(error_text(turn.lang, error, f"usage.{name}"))
 
@@ -331,20 +333,31 @@ def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn],
     return decorate
 
 
-def button(fn: Callable[[Turn, Any], Awaitable[None]]) -> Handler:
-    """Wrap `async def on_press(turn, data)` for a callback query carrying an object: every user error
-    becomes a short answer on the button (an alert), the query is always answered."""
+def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T], Awaitable[None]]], Handler]:
+    """Wrap `async def on_press(turn, data)` for a button whose callback data `parse` reads (None: not a
+    button this bot made, or no longer understood: "expired"). Every user error becomes a short answer on
+    the button (an alert); the query is always answered."""
 
-    @functools.wraps(fn)
-    async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query = update.callback_query
-        if query is None or update.effective_chat is None:
-            return
-        turn = await Turn.start(update, context, None)
-        try:
-            await fn(turn, query.data)
-        except USER_ERRORS as error:
-            await turn.answer(error_text(turn.lang, error), alert=True)
-        await turn.answer()
+    def decorate(fn: Callable[[Turn, T], Awaitable[None]]) -> Handler:
+        @functools.wraps(fn)
+        async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            query = update.callback_query
+            if query is None or update.effective_chat is None:
+                return
+            turn = await Turn.start(update, context, None)
+            data = parse(query.data)
+            try:
+                if data is None:
+                    raise Refusal("err.flow_stale")
+                await fn(turn, data)
+            except ForeignButton:
+                await turn.answer(turn.t("err.foreign_button"), alert=True)
+            except Repeated:
+                log.info("%s already applied: nothing to do", turn.source_key)
+            except USER_ERRORS as error:
+                await turn.answer(error_text(turn.lang, error), alert=True)
+            await turn.answer()
 
-    return callback
+        return callback
+
+    return decorate

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import traceback
 
 from telegram import Update
 from telegram.error import TelegramError
-from telegram.ext import CallbackDataCache, ContextTypes, InvalidCallbackData
+from telegram.ext import ContextTypes
 
-from bot.handlers.common import Turn, chat_language, command
+from bot.handlers.common import Turn, button, command, ledger_of
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
@@ -27,66 +28,14 @@ async def unknown_command(turn: Turn) -> None:
     await turn.reply("err.unknown_command", command=name)
 
 
-REDISPATCH = "redispatch_updates"  # bot_data: ids of updates being handled again with resolved buttons
+def never(_data: object) -> None:
+    """The parser of a button no handler reads: every press of it has expired."""
+    return None
 
 
-def is_redispatched(context: ContextTypes.DEFAULT_TYPE, update: Update) -> bool:
-    """True (once) for an update `stale_button` hands back to the application with its button resolved."""
-    pending: set[int] = context.bot_data.setdefault(REDISPATCH, set())
-    if update.update_id in pending:
-        pending.discard(update.update_id)
-        return True
-    return False
-
-
-async def resolve_from_database(update: Update, context: ContextTypes.DEFAULT_TYPE) -> object | None:
-    """The object behind a button this process does not know, read from the shared database (another
-    worker sent the keyboard, or it was saved after this process loaded its cache); None if it is unknown
-    there too. The keyboard joins this process's cache, so its other buttons resolve directly."""
-    from bot.persistence import DatabasePersistence
-
-    query = update.callback_query
-    persistence = context.application.persistence
-    cache = getattr(context.bot, "callback_data_cache", None)
-    if query is None or not isinstance(persistence, DatabasePersistence) or cache is None:
-        return None
-    data = query.data
-    raw = data.callback_data if isinstance(data, InvalidCallbackData) else None
-    if not raw or len(raw) <= 32:
-        return None  # not one of PTB's keyboard uuid + button uuid strings
-    keyboard_uuid, button_uuid = CallbackDataCache.extract_uuids(raw)
-    keyboard = await persistence.load_keyboard(keyboard_uuid)
-    if keyboard is None or button_uuid not in keyboard[2]:
-        return None
-    cache.load_persistence_data(([keyboard], {}))
-    return keyboard[2][button_uuid]
-
-
-async def stale_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A button whose callback data this process does not have: first looked up in the database and, when
-    found, the update is handled again with the real object (once: a redispatched update never comes
-    back here); only a button unknown everywhere (dropped long ago) answers that it has expired."""
-    query = update.callback_query
-    if query is None:
-        return
-    resolved = await resolve_from_database(update, context)
-    if resolved is not None and not isinstance(resolved, InvalidCallbackData):
-        # The query now carries the object, so this handler (pattern InvalidCallbackData) cannot match the
-        # update again: no loop. PTB's CallbackDataCache puts resolved objects in the same way.
-        with query._unfrozen():
-            query.data = resolved  # type: ignore[assignment]
-        pending: set[int] = context.bot_data.setdefault(REDISPATCH, set())
-        pending.add(update.update_id)  # lets it past drop_redelivered (same update id)
-        try:
-            await context.application.process_update(update)
-        finally:
-            pending.discard(update.update_id)
-        return
-    lang = await chat_language(context, update)
-    try:
-        await query.answer(t(lang, "err.flow_stale"), show_alert=True)
-    except TelegramError:
-        log.debug("stale callback query could not be answered")
+@button(never)
+async def stale_button(turn: Turn, data: None) -> None:
+    """A press whose data no handler reads (garbage, or a button of an older bot): answered "expired"."""
 
 
 class RedactingFilter(logging.Filter):
@@ -130,17 +79,7 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     chat = update.effective_chat if isinstance(update, Update) else None
     if chat is not None and not isinstance(error, TelegramError):
         try:
-            lang = await chat_language(context, chat_id=chat.id)
-            await context.bot.send_message(chat.id, t(lang, "err.internal"))
+            group = await asyncio.to_thread(ledger_of(context).get_group, chat.id)
+            await context.bot.send_message(chat.id, t(group.language, "err.internal"))
         except Exception:  # the error reply itself must never raise from the error handler
             log.exception("could not report the error to the chat")
-
-
-__all__ = [
-    "InvalidCallbackData",
-    "error_handler",
-    "is_redispatched",
-    "resolve_from_database",
-    "stale_button",
-    "unknown_command",
-]

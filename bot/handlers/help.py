@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from bot.handlers.common import Turn, command
+from collections.abc import Sequence
+
+from bot.handlers.common import Handler, Turn, command
 
 
-@command("help", group_only=False)
-async def help_command(turn: Turn) -> None:
-    """/help: one line per command (from the command table) and a few recording examples."""
-    from bot.commands import COMMANDS
+def help_command(names: Sequence[str]) -> Handler:
+    """The /help handler for these commands (the command table passes its own names: bot.commands)."""
 
-    lines = [turn.t("help.header")]
-    lines += [turn.t("help.line", command=c.name, description=c.description(turn.lang)) for c in COMMANDS]
-    lines.append("")
-    lines.append(turn.t("help.examples"))
-    await turn.say("\n".join(lines))
+    @command("help", group_only=False)
+    async def help_(turn: Turn) -> None:
+        """/help: one line per command and a few recording examples."""
+        lines = [turn.t("help.header")]
+        lines += [turn.t("help.line", command=name, description=turn.t(f"cmd.{name}")) for name in names]
+        lines += ["", turn.t("help.examples")]
+        await turn.say("\n".join(lines))
+
+    return help_

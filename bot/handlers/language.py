@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.handlers.common import Refusal, Turn, command, set_chat_language
+from bot.handlers.common import Refusal, Turn, command
 from bot.i18n import normalize_language, t
 
 
@@ -18,10 +18,7 @@ async def lang(turn: Turn) -> None:
     chosen = normalize_language(turn.text)
     if chosen is None:
         raise Refusal("err.unknown_language", usage=True, value=turn.text)
-    if turn.is_group:
-        session = await turn.run(turn.ledger.current_session, turn.chat_id)
-        if session is not None:
-            await turn.require_writer(session)
-    await turn.run(turn.ledger.update_group, turn.chat_id, language=chosen)
-    set_chat_language(turn.context, turn.chat_id, chosen)
+    if turn.is_group and turn.session is not None:
+        await turn.require_writer(turn.session)
+    await turn.run(turn.ledger.update_group, turn.chat_id, language=chosen, key=turn.source_key)
     await turn.say(t(chosen, "lang.set"))

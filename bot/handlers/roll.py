@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.handlers.common import Refusal, Turn, command
-from bot.handlers.table import refresh_card
-from bot.ledger.results import SEATS
+from bot.handlers.table import show_card
+from bot.ledger import SEATS
 
 DICE = "🎲"
 
@@ -23,8 +23,7 @@ async def roll(turn: Turn) -> None:
     """/roll: send two dice; their sum seats the first dealer before hand one, a double marks 豹子."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    session = await turn.require_session()
-    await turn.require_writer(session)
+    session = await turn.writable_session()
     bot = turn.context.bot
     first = await bot.send_dice(turn.chat_id, emoji=DICE)
     second = await bot.send_dice(turn.chat_id, emoji=DICE)
@@ -33,13 +32,13 @@ async def roll(turn: Turn) -> None:
     lines = [turn.t("roll.result", a=a, b=b, total=a + b)]
     if session.hands_played == 0 and not session.dealer_set:
         seat = dealer_by_dice(a + b)
-        session = await turn.run(turn.ledger.set_dealer, turn.chat_id, seat)
+        session = await turn.run(turn.ledger.set_dealer, turn.chat_id, seat, key=f"{turn.source_key}:dealer")
         player = session.seats.get(seat)
         lines.append(turn.t("roll.dealer", wind=turn.wind(seat), player=player.name if player else "—"))
     double = a == b
     if double or session.state.baozi:
-        session = await turn.run(turn.ledger.mark_baozi, turn.chat_id, double)
+        session = await turn.run(turn.ledger.mark_baozi, turn.chat_id, double, key=turn.source_key)
     if double:
         lines.append(turn.t("roll.baozi"))
     await turn.say("\n".join(lines))
-    await refresh_card(turn, session)
+    await show_card(turn, session)

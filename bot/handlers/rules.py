@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.handlers.buttons import RulesPress
 from bot.handlers.common import Refusal, Turn, button, command
 from bot.i18n import LANGUAGES, has, t
-from bot.ledger.results import GroupInfo, SessionInfo
+from bot.ledger import GroupInfo, SessionInfo
 from bot.render import rules_name
+from scoring import ScoringError, option_specs, resolve_rules, validate_options
 
 INSTANT = "instant"
 TIMEOUT = "timeout"
@@ -19,14 +20,6 @@ GROUP_OPTIONS = (INSTANT, TIMEOUT)
 MIN_TIMEOUT, MAX_TIMEOUT = 5, 86400  # seconds, the ledger's bounds
 _TRUE = {"true", "yes", "on", "1", "是", "开", "開"}
 _FALSE = {"false", "no", "off", "0", "否", "关", "關"}
-
-
-@dataclass(frozen=True, slots=True)
-class RulesPress:
-    """Callback data of a rules button: set `option` to `value` (for the table the message was about)."""
-
-    option: str
-    value: Any
 
 
 def show_value(lang: str | None, value: object) -> str:
@@ -57,8 +50,6 @@ def option_value(lang: str | None, option: str, value: object) -> str:
 
 def options_summary(lang: str | None, rules: str, options: Mapping[str, Any]) -> str:
     """`threshold=3/4, qidui=15x2, …` for /seat (ids and values as typed after /rules)."""
-    from scoring import option_specs
-
     return ", ".join(
         f"{spec.id}={show_value(lang, options.get(spec.id, spec.default))}" for spec in option_specs(rules)
     )
@@ -105,12 +96,9 @@ def _choices_text(lang: str | None, option: str, choices: Iterable[Any]) -> str:
     )
 
 
-async def _table(turn: Turn) -> tuple[GroupInfo, SessionInfo | None, str, dict[str, Any]]:
-    group = await turn.run(turn.ledger.get_group, turn.chat_id)
-    session = await turn.run(turn.ledger.current_session, turn.chat_id)
-    rules = session.rules if session else group.rules
-    options = dict(session.options if session else group.options)
-    return group, session, rules, options
+def _rules_of(group: GroupInfo, session: SessionInfo | None) -> tuple[str, dict[str, Any]]:
+    """The rule set and options in force: the open table's, else the group's defaults."""
+    return (session.rules, dict(session.options)) if session else (group.rules, dict(group.options))
 
 
 def _next_choice(choices: tuple[Any, ...], value: Any) -> Any:
@@ -118,14 +106,12 @@ def _next_choice(choices: tuple[Any, ...], value: Any) -> Any:
     return choices[(index + 1) % len(choices)]
 
 
-def rules_view(
-    turn: Turn, group: GroupInfo, session: SessionInfo | None, rules: str, options: Mapping[str, Any]
-) -> tuple[str, InlineKeyboardMarkup]:
+def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tuple[str, InlineKeyboardMarkup]:
     """The /rules message: every option by name (and id, for typing) with its value in words, and one
     button per option that moves it to its next choice, labelled in words too."""
-    from scoring import option_specs
-
     lang = turn.lang
+    rules, options = _rules_of(group, session)
+    session_id = session.id if session else 0
     stake = session.stake if session else 1
     lines = [turn.t("rules.header", rules=rules_name(lang, rules), stake=stake)]
     buttons = []
@@ -136,10 +122,9 @@ def rules_view(
             turn.t("rules.option_line", name=name, option=spec.id, value=option_value(lang, spec.id, value))
         )
         nxt = _next_choice(spec.choices, value)
+        press = RulesPress(session_id, spec.id, spec.choices.index(nxt))
         buttons.append(
-            InlineKeyboardButton(
-                f"{name} → {option_value(lang, spec.id, nxt)}", callback_data=RulesPress(spec.id, nxt)
-            )
+            InlineKeyboardButton(f"{name} → {option_value(lang, spec.id, nxt)}", callback_data=press.data)
         )
     lines.append(turn.t("rules.instant", value=show_value(lang, group.instant)))
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
@@ -147,7 +132,7 @@ def rules_view(
     buttons.append(
         InlineKeyboardButton(
             f"{option_name(lang, INSTANT)} → {show_value(lang, flip)}",
-            callback_data=RulesPress(INSTANT, flip),
+            callback_data=RulesPress(session_id, INSTANT, int(flip)).data,
         )
     )
     lines.append(turn.t("rules.choose"))
@@ -167,19 +152,18 @@ async def require_rules_editor(turn: Turn, session: SessionInfo | None) -> None:
     raise Refusal("err.not_allowed_rules")
 
 
-async def apply_option(turn: Turn, session: SessionInfo | None, rules: str, option: str, value: Any) -> str:
+async def apply_option(turn: Turn, option: str, value: Any) -> str:
     """Validate and store one option (the open table and the group's default); the text of the change.
 
     `option` is an id or an option's name in any language; `value` a choice, its words, or on/off."""
-    from scoring import ScoringError, option_specs, validate_options
-
-    ledger = turn.ledger
+    ledger, group, session = turn.ledger, turn.state.group, turn.session
+    rules, _options = _rules_of(group, session)
+    key = turn.source_key
     specs = {spec.id: spec for spec in option_specs(rules)}
     found = _find_option(option, [*specs, *GROUP_OPTIONS])
     if found == INSTANT:
         flag = _bool(option, value)
-        await turn.run(ledger.update_group, turn.chat_id, instant=flag)
-        turn.context.application.chat_data[turn.chat_id]["instant"] = flag
+        await turn.run(ledger.update_group, turn.chat_id, instant=flag, key=key)
         return turn.t("rules.changed", option=INSTANT, value=show_value(turn.lang, flag))
     if found == TIMEOUT:
         seconds = str(value).strip()
@@ -187,7 +171,7 @@ async def apply_option(turn: Turn, session: SessionInfo | None, rules: str, opti
             raise Refusal(
                 "err.bad_option_value", option=TIMEOUT, value=value, choices=f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
             )
-        await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=int(seconds))
+        await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=int(seconds), key=key)
         return turn.t("rules.changed", option=TIMEOUT, value=seconds)
     spec = specs.get(found or "")
     if spec is None:
@@ -206,10 +190,9 @@ async def apply_option(turn: Turn, session: SessionInfo | None, rules: str, opti
             choices=_choices_text(turn.lang, spec.id, spec.choices),
         ) from None
     if session is not None:
-        await turn.run(ledger.update_session, turn.chat_id, options={spec.id: normalized})
-    group = await turn.run(ledger.get_group, turn.chat_id)
+        await turn.run(ledger.update_session, turn.chat_id, options={spec.id: normalized}, key=f"{key}:table")
     if group.rules == rules:
-        await turn.run(ledger.update_group, turn.chat_id, options={spec.id: normalized})
+        await turn.run(ledger.update_group, turn.chat_id, options={spec.id: normalized}, key=key)
     return turn.t("rules.changed", option=name, value=option_value(turn.lang, spec.id, normalized))
 
 
@@ -226,13 +209,11 @@ def _bool(option: str, value: Any) -> bool:
 async def rules(turn: Turn) -> None:
     """/rules shows the options with buttons; `/rules <option> <value>` changes one;
     `/rules 宿州` sets the group's rule set for the next /newgame."""
-    from scoring import ScoringError, resolve_rules
-
     words = turn.text.split()
-    group, session, rule_set, options = await _table(turn)
+    session = turn.session
+    rule_set, _options = _rules_of(turn.state.group, session)
     if not words:
-        text, markup = rules_view(turn, group, session, rule_set, options)
-        await turn.say(text, markup)
+        await turn.say(*rules_view(turn, turn.state.group, session))
         return
     if len(words) == 1:
         try:
@@ -240,7 +221,7 @@ async def rules(turn: Turn) -> None:
         except ScoringError:
             raise Refusal("err.missing_args", usage=True) from None
         await require_rules_editor(turn, session)
-        await turn.run(turn.ledger.update_group, turn.chat_id, rules=chosen)
+        await turn.run(turn.ledger.update_group, turn.chat_id, rules=chosen, key=turn.source_key)
         await turn.reply("rules.default_changed", rules=rules_name(turn.lang, chosen))
         return
     option, value = words[0], words[-1]
@@ -249,26 +230,29 @@ async def rules(turn: Turn) -> None:
         if _find_option(option, [*_option_ids(rule_set), *GROUP_OPTIONS]) is None:
             raise Refusal("err.too_many_args", usage=True, value=" ".join(words[2:]))
     await require_rules_editor(turn, session)
-    await turn.say(await apply_option(turn, session, rule_set, option, value))
+    await turn.say(await apply_option(turn, option, value))
 
 
 def _option_ids(rules: str) -> list[str]:
-    from scoring import option_specs
-
     return [spec.id for spec in option_specs(rules)]
 
 
-@button
-async def rules_pressed(turn: Turn, data: RulesPress) -> None:
-    """A rules button: change that option, then redraw the rules message in place."""
-    group, session, rule_set, _ = await _table(turn)
+@button(RulesPress.parse)
+async def rules_pressed(turn: Turn, press: RulesPress) -> None:
+    """A rules button: change that option, then redraw the rules message in place. The button must be of
+    this chat's current table (or of the group's defaults while no table is open)."""
+    session = await turn.own_session(press.session_id)
     await require_rules_editor(turn, session)
-    text = await apply_option(turn, session, rule_set, data.option, data.value)
+    rules, _options = _rules_of(turn.state.group, session)
+    specs = {spec.id: spec for spec in option_specs(rules)}
+    choices: tuple[Any, ...] = (False, True) if press.option == INSTANT else ()
+    if press.option in specs:
+        choices = specs[press.option].choices
+    if press.choice >= len(choices):
+        raise Refusal("err.flow_stale")
+    text = await apply_option(turn, press.option, choices[press.choice])
     await turn.answer(text)
-    group, session, rule_set, options = await _table(turn)
-    view, markup = rules_view(turn, group, session, rule_set, options)
-    query = turn.update.callback_query
-    assert query is not None and query.message is not None
-    await turn.context.bot.edit_message_text(
-        view, chat_id=turn.chat_id, message_id=query.message.message_id, reply_markup=markup
-    )
+    state = await turn.run(turn.ledger.chat_state, turn.chat_id)
+    message_id = turn.pressed_message_id
+    if message_id is not None:
+        await turn.edit(message_id, *rules_view(turn, state.group, state.session))

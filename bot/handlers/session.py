@@ -2,39 +2,20 @@
 
 from __future__ import annotations
 
-import logging
-
+from bot.handlers.buttons import JoinPress
 from bot.handlers.common import Refusal, Turn, button, command
-from bot.handlers.recording import keep_alive
-from bot.handlers.table import JoinPress, refresh_card, unpin_card
-from bot.ledger.results import SEATS, SessionInfo
-
-log = logging.getLogger(__name__)
-
-SEAT_WORDS = {
-    "e": "E",
-    "s": "S",
-    "w": "W",
-    "n": "N",
-    "east": "E",
-    "south": "S",
-    "west": "W",
-    "north": "N",
-    "东": "E",
-    "南": "S",
-    "西": "W",
-    "北": "N",
-    "東": "E",
-}
+from bot.handlers.rules import options_summary
+from bot.handlers.table import show_card, unpin_card
+from bot.ledger import SEATS, SessionInfo
+from bot.render import rules_name, seats_block, state_line
+from bot.summary.post import post_summary
+from scoring import ScoringError, resolve_rules
+from scoring.seats import parse_seat
 
 
-def parse_seat(word: str) -> str:
-    """A seat letter from E/S/W/N, east…, 东南西北 or 東 (Refusal otherwise).
-
-    >>> parse_seat("東"), parse_seat("south")
-    ('E', 'S')
-    """
-    seat = SEAT_WORDS.get(word.strip().lower())
+def seat_word(word: str) -> str:
+    """A seat letter from any seat word: E/S/W/N, east…, 东南西北, 東, 东家 … (Refusal otherwise)."""
+    seat = parse_seat(word)
     if seat is None:
         raise Refusal("err.bad_seat", usage=True, value=word)
     return seat
@@ -42,8 +23,6 @@ def parse_seat(word: str) -> str:
 
 def parse_newgame(text: str) -> tuple[str | None, int]:
     """`[rules] [stake]` in either order: `苏州 5`, `5`, `suzhou-anhui`. Refusal on a bad word."""
-    from scoring import ScoringError, resolve_rules
-
     rules: str | None = None
     stake = 1
     for word in text.split():
@@ -67,9 +46,10 @@ def parse_newgame(text: str) -> tuple[str | None, int]:
 async def newgame(turn: Turn) -> None:
     """/newgame [rules] [stake]: open the table and post its card with a Join button."""
     rules, stake = parse_newgame(turn.text)
-    session = await turn.run(turn.ledger.open_session, turn.chat_id, by=turn.user, rules=rules, stake=stake)
-    await refresh_card(turn, session, new=True)
-    keep_alive(turn, session)
+    session = await turn.run(
+        turn.ledger.open_session, turn.chat_id, by=turn.user, rules=rules, stake=stake, key=turn.source_key
+    )
+    await show_card(turn, session, new=True)
 
 
 async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, seat: str, guest: bool) -> None:
@@ -78,7 +58,7 @@ async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, sea
     if len(session.seats) == len(SEATS):
         text += "\n" + turn.t("lobby.ready")
     await turn.say(text)
-    await refresh_card(turn, session)
+    await show_card(turn, session)
 
 
 @command("join")
@@ -88,23 +68,21 @@ async def join(turn: Turn) -> None:
     if guest is not None and guest.startswith("@"):
         raise Refusal("err.guest_name", usage=True, value=guest)
     if guest is not None:
-        session = await turn.require_session()
+        session = turn.require_session()
         if session.seats:  # the first guest may be seated by whoever opened the table
             await turn.require_writer(session)
-        change = await turn.run(turn.ledger.join, turn.chat_id, guest_name=guest)
+        change = await turn.run(turn.ledger.join, turn.chat_id, guest_name=guest, key=turn.source_key)
     else:
-        change = await turn.run(turn.ledger.join, turn.chat_id, turn.user)
+        change = await turn.run(turn.ledger.join, turn.chat_id, turn.user, key=turn.source_key)
     assert change.seat is not None
     await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
 
 
-@button
-async def join_pressed(turn: Turn, data: JoinPress) -> None:
-    """The lobby's Join button: the same as /join by the presser."""
-    session = await turn.require_session()
-    if session.id != data.session_id:
-        raise Refusal("err.flow_stale")
-    change = await turn.run(turn.ledger.join, turn.chat_id, turn.user)
+@button(JoinPress.parse)
+async def join_pressed(turn: Turn, press: JoinPress) -> None:
+    """The lobby's Join button: the same as /join by the presser, at this chat's open table only."""
+    await turn.own_session(press.session_id)
+    change = await turn.run(turn.ledger.join, turn.chat_id, turn.user, key=turn.source_key)
     assert change.seat is not None
     await turn.answer(turn.t("seat.joined", player=change.player.name, wind=turn.wind(change.seat)))
     await _announce_seat(turn, change.session, change.player.name, change.seat, False)
@@ -114,7 +92,7 @@ async def join_pressed(turn: Turn, data: JoinPress) -> None:
 async def seat(turn: Turn) -> None:
     """/seat shows the table; /seat <player> <seat> moves a player before the first hand."""
     words = turn.text.split()
-    session = await turn.require_session()
+    session = turn.require_session()
     if not words:
         await turn.say(seats_text(turn, session))
         return
@@ -125,18 +103,15 @@ async def seat(turn: Turn) -> None:
             value=" ".join(words[2:]),
         )
     await turn.require_writer(session)
-    target = parse_seat(words[1])
+    target = seat_word(words[1])
     player = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
-    change = await turn.run(turn.ledger.move, turn.chat_id, player.id, target)
+    change = await turn.run(turn.ledger.move, turn.chat_id, player.id, target, key=turn.source_key)
     await turn.reply("seat.moved", player=change.player.name, wind=turn.wind(target))
-    await refresh_card(turn, change.session)
+    await show_card(turn, change.session)
 
 
 def seats_text(turn: Turn, session: SessionInfo) -> str:
     """The /seat answer: rules, stake, seats, dealer, 连庄, hand number, options."""
-    from bot.handlers.rules import options_summary
-    from bot.render import rules_name, seats_block, state_line
-
     lines = [turn.t("seat.header", rules=rules_name(turn.lang, session.rules), stake=session.stake)]
     lines += seats_block(turn.lang, session)
     lines.append(state_line(turn.lang, session))
@@ -152,28 +127,21 @@ async def dealer(turn: Turn) -> None:
         raise Refusal(
             "err.missing_args" if not words else "err.too_many_args", usage=True, value=" ".join(words[1:])
         )
-    session = await turn.require_session()
-    await turn.require_writer(session)
-    word = words[0]
-    target = SEAT_WORDS.get(word.lower())
-    if target is None:
-        target = await turn.run(turn.ledger.find_seat, turn.chat_id, word)
-    session = await turn.run(turn.ledger.set_dealer, turn.chat_id, target)
+    await turn.writable_session()
+    target = parse_seat(words[0]) or await turn.run(turn.ledger.find_seat, turn.chat_id, words[0])
+    session = await turn.run(turn.ledger.set_dealer, turn.chat_id, target, key=turn.source_key)
     player = session.seats.get(target)
     await turn.reply("seat.dealer_set", wind=turn.wind(target), player=player.name if player else "—")
-    await refresh_card(turn, session)
+    await show_card(turn, session)
 
 
 @command("end")
 async def end(turn: Turn) -> None:
     """/end: close the session and post the summary card, chart and CSV."""
-    from bot.jobs import cancel_idle_end
-    from bot.summary.post import post_summary
-
-    session = await turn.require_session()
-    await turn.require_writer(session)
-    summary = await turn.run(turn.ledger.end_session, turn.chat_id, by=turn.user, session_id=session.id)
-    cancel_idle_end(turn.context.application, turn.chat_id)
-    await refresh_card(turn, summary.session)
-    await unpin_card(turn, session.id)
+    session = await turn.writable_session()
+    summary = await turn.run(
+        turn.ledger.end_session, turn.chat_id, by=turn.user, session_id=session.id, key=turn.source_key
+    )
+    await show_card(turn, summary.session)
+    await unpin_card(turn, summary.session)
     await post_summary(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)

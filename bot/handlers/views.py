@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from telegram import Bot
 from telegram.error import TelegramError
 
 from bot.handlers.common import Refusal, Turn, command
+from bot.ledger import LedgerService
 from bot.render import history_text, ledger_text, signed, standings_text, stats_text
-
-if TYPE_CHECKING:
-    from bot.ledger.service import LedgerService
+from bot.summary.post import send_history_chart
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +32,6 @@ async def send_chart_if_any(
 
     The PNG is rendered in a worker thread (bot.summary.post). A chart that cannot be drawn or sent is
     logged and left out: the text answer has already been given."""
-    from bot.summary.post import send_history_chart
-
     try:
         summaries = await asyncio.to_thread(ledger.history, chat_id, limit=CHART_SESSIONS)
         if not any(
@@ -85,7 +81,7 @@ async def ledger(turn: Turn) -> None:
     """/ledger: the hand-by-hand table of the open session (or the last one)."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    session = await turn.run(turn.ledger.current_session, turn.chat_id)
+    session = turn.session
     if session is None:
         past = await turn.run(turn.ledger.history, turn.chat_id, limit=1)
         if not past:

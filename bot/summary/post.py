@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from telegram import Bot, InputFile, Message
 from telegram.error import TelegramError
 
+from bot.i18n import t
 from bot.ledger import LedgerService
+from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv
 from bot.summary.report import SessionReport, build_report
@@ -29,9 +31,7 @@ class PostedSummary:
 
 def chart_png(report: SessionReport, lang: str | None) -> bytes:
     """The session chart as PNG bytes (imports matplotlib on first use; run it in a thread)."""
-    from bot.summary.chart import render_chart
-
-    return render_chart(chart_data(report, lang))
+    return charts.render_chart(chart_data(report, lang))
 
 
 def chart_filename(report: SessionReport) -> str:
@@ -63,8 +63,6 @@ async def post_summary(
     result; chart or CSV failures are logged and leave that message out. With no recorded row the card
     says so and nothing else is sent.
     """
-    from bot.i18n import t
-
     lang = await _language(ledger, chat_id, lang)
     if report is None:
         report = await asyncio.to_thread(build_report, ledger, session_id)
@@ -106,8 +104,6 @@ async def send_chart(
     reply_to_message_id: int | None = None,
 ) -> Message | None:
     """Send one session's running-total chart (for /history and /stats); None if the session has no row."""
-    from bot.i18n import t
-
     lang = await _language(ledger, chat_id, lang)
     report = await asyncio.to_thread(build_report, ledger, session_id)
     if not report.rows:
@@ -135,15 +131,12 @@ async def send_history_chart(
 ) -> Message | None:
     """Send the group's all-time running net by session (for /history, or /stats with one player's line
     via `player_id`); None when the group has no session with a result yet."""
-    from bot.i18n import t
-    from bot.summary.chart import render_chart
-
     lang = await _language(ledger, chat_id, lang)
     summaries = await asyncio.to_thread(ledger.history, chat_id, limit=limit)
     data = history_chart_data(summaries, lang, player_id=player_id)
     if data is None:
         return None
-    png = await asyncio.to_thread(render_chart, data)
+    png = await asyncio.to_thread(charts.render_chart, data)
     if caption is None:
         caption = t(lang, "summary.history_chart_caption")
     return await bot.send_photo(chat_id, InputFile(png, filename="mahjong-history.png"), caption=caption)

@@ -32,7 +32,6 @@ def make_settings(database_url: str, data_dir: Path) -> Any:
         data_dir=data_dir,
         database_url=database_url,
         telegram_base_url=None,
-        card_edit_seconds=0,  # the card edited at once after each change (test_card_edits.py: later)
     )
 
 

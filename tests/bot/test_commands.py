@@ -11,7 +11,6 @@ from telegram.ext import AIORateLimiter, CommandHandler
 
 from bot.commands import COMMANDS, bot_commands
 from bot.i18n import t
-from bot.persistence import callback_data_table
 
 PRODUCT_COMMANDS = {
     "newgame",
@@ -58,13 +57,13 @@ def test_every_command_is_registered_from_the_table(bot_settings: Any) -> None:
     assert registered == {c.name for c in COMMANDS}
 
 
-def test_application_has_rate_limiter_callback_data_and_base_url(bot_settings: Any) -> None:
+def test_application_has_rate_limiter_string_buttons_and_base_url(bot_settings: Any) -> None:
     from bot.app import build_application
 
     settings = bot_settings.model_copy(update={"telegram_base_url": "http://127.0.0.1:8081/bot"})
     app = build_application(settings)
     assert isinstance(app.bot.rate_limiter, AIORateLimiter)
-    assert app.bot.callback_data_cache is not None
+    assert app.bot.callback_data_cache is None  # buttons carry short strings: nothing to keep
     assert app.bot.base_url == "http://127.0.0.1:8081/bot123:TEST"
     assert app.bot.base_file_url == "http://127.0.0.1:8081/file/bot123:TEST"
     assert app.job_queue is not None
@@ -149,13 +148,12 @@ def test_redacting_filter_scrubs_messages_and_tracebacks() -> None:
     assert "bot<token>/getUpdates" in record.getMessage()
 
 
-async def test_a_button_whose_data_is_gone_says_so(seated_table: Table) -> None:
+async def test_a_button_whose_data_the_bot_does_not_know_says_so(seated_table: Table) -> None:
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
-    # Gone from this process's memory and from the shared store alike (a keyboard pruned after 30 days).
-    seated_table.app.bot.callback_data_cache.clear_callback_data()
-    with seated_table.app.bot_data["ledger"].engine.begin() as conn:
-        conn.execute(callback_data_table.delete())
-    turn = await seated_table.press("cat", "✅ 确认")
-    assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"]
+    for data in ("pc:" + "0" * 32, "pc:nothex", "garbage", "f:1:zzzz:0:0"):
+        update = seated_table.state.press(seated_table.chat_id, "cat", None, "✅ 确认")
+        update["callback_query"]["data"] = data
+        turn = await seated_table._run(update)
+        assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"], data
     ledger = seated_table.app.bot_data["ledger"]
     assert ledger.hands(ledger.current_session(seated_table.chat_id).id) == []

@@ -198,18 +198,15 @@ async def test_commands_in_a_private_chat_point_to_the_group(table: Table) -> No
     assert ledger(table).current_session(GROUP_ID) is None
 
 
-async def test_chat_data_keeps_the_cards_of_the_newest_sessions_only(table: Table) -> None:
-    """Each session's card id is remembered to edit it; an evening a session, chat_data would grow for ever:
-    only the newest KEEP_CARDS are kept (an old session's card is never edited again)."""
-    from bot.handlers.table import CARDS, KEEP_CARDS
-
-    for _ in range(KEEP_CARDS + 3):
-        await table.say("ann", "/newgame")
-        await table.say("ann", "/join")  # only a seated player (or an admin) may end it
-        turn = await table.say("ann", "/end")
-        assert session(table) is None, turn.texts
+async def test_each_session_keeps_its_own_card_in_the_ledger(table: Table) -> None:
+    """The card's message id is a column of the session: a new session posts and pins its own card, the
+    ended one's card is unpinned."""
     await table.say("ann", "/newgame")
-    cards = table.app.chat_data[table.chat_id][CARDS]
-    assert len(cards) == KEEP_CARDS
-    assert str(session(table).id) in cards and cards[str(session(table).id)] == table.pins()[-1]
-    assert min(map(int, cards)) == session(table).id - KEEP_CARDS + 1
+    first = session(table)
+    assert first.card_message_id == table.pins()[-1]
+    await table.say("ann", "/join")
+    await table.say("ann", "/end")
+    await table.say("ann", "/newgame")
+    second = session(table)
+    assert second.card_message_id == table.pins()[-1] != first.card_message_id
+    assert first.card_message_id not in table.pins()

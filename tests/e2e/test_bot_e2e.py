@@ -125,8 +125,8 @@ def result_of(control: ControlClient, number: int) -> dict[str, int]:
 
 
 def wait_card(control: ControlClient, *contains: str, timeout: float = 10) -> dict[str, object]:
-    """The pinned card once its text contains every one of `contains` (the bot edits it a moment after a
-    change: settings.card_edit_seconds)."""
+    """The pinned card once its text contains every one of `contains` (the bot edits it right after the
+    one-line result of a change)."""
     deadline = time.monotonic() + timeout
     while True:
         card = control.pinned()
@@ -187,7 +187,7 @@ def test_four_players_play_through_a_kill_and_restart(
     failed = [c for c in calls if c["status"] != 200 and c["method"] != "getChatMember"]
     assert not failed, failed
     # PRODUCT.md: one pinned ledger message per session, edited in place, also across a kill: the card's
-    # message id is in the database (bot.persistence), saved right after the card was posted.
+    # message id is a column of the session in the ledger, stored right after the card was posted.
     assert pinned["message_id"] == card_before["message_id"], (
         f"after the restart the bot pinned a second ledger card (#{pinned['message_id']}) "
         f"instead of editing #{card_before['message_id']}"

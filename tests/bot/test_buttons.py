@@ -1,0 +1,148 @@
+"""Buttons carry short string data, read as untrusted input: a button acts only in its own chat.
+
+A press in group B carrying the data of group A's Confirm, Cancel, Join, /hu flow or /rules button changes
+nothing anywhere and is answered "这个按钮不属于这个群。"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from harness import Table
+
+from bot.handlers.buttons import HuFlow, JoinPress, PendingPress, RulesPress
+
+OTHER_GROUP = -1001000000002
+FOREIGN = "这个按钮不属于这个群。"
+CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
+
+
+def ledger(table: Table) -> Any:
+    return table.app.bot_data["ledger"]
+
+
+def hands(table: Table, chat_id: int | None = None) -> list[Any]:
+    session = ledger(table).current_session(chat_id or table.chat_id)
+    return ledger(table).hands(session.id) if session else []
+
+
+def data_of(table: Table, label: str) -> str:
+    """The callback data of the newest button with this label in the table's chat."""
+    _message_id, button = table.state.find_button(table.chat_id, label)
+    return str(button["callback_data"])
+
+
+@pytest.fixture
+async def other(seated_table: Table) -> Table:
+    """Group B on the same bot, with an open table and its lobby (a message with a button to press); eve is
+    an admin there, so a forged press passes B's permission check and meets the chat check."""
+    seated_table.transport.add_group(OTHER_GROUP, "另一桌", creator="zoe")
+    group = Table(seated_table.app, seated_table.transport, OTHER_GROUP)
+    group.set_admins("eve")
+    await group.say("eve", "/newgame")
+    return group
+
+
+async def press_with(table: Table, name: str, data: str) -> Any:
+    """`name` presses the lobby's Join button in `table`'s chat, its data replaced by `data`."""
+    update = table.state.press(table.chat_id, name, None, "入座")
+    update["callback_query"]["data"] = data
+    return await table._run(update)
+
+
+async def test_a_confirm_of_another_group_changes_nothing(seated_table: Table, other: Table) -> None:
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    data = data_of(seated_table, CONFIRM)
+    turn = await press_with(other, "eve", data)
+    assert turn.answers == [FOREIGN]
+    assert not turn.of("sendMessage", "editMessageText")
+    assert hands(seated_table) == [] and len(ledger(seated_table).open_pending(seated_table.chat_id)) == 1
+    done = await seated_table.press("cat", CONFIRM)  # the entry still commits in its own group
+    assert done.texts[0].startswith("第1局 南 自摸")
+
+
+async def test_a_cancel_of_another_group_changes_nothing(seated_table: Table, other: Table) -> None:
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    turn = await press_with(other, "eve", data_of(seated_table, CANCEL))
+    assert turn.answers == [FOREIGN]
+    assert len(ledger(seated_table).open_pending(seated_table.chat_id)) == 1
+
+
+async def test_a_confirm_under_another_message_changes_nothing(seated_table: Table) -> None:
+    await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    data = data_of(seated_table, CONFIRM)
+    await seated_table.say("cat", "/hu")  # another message with buttons in the same group
+    update = seated_table.state.press(seated_table.chat_id, "cat", None, "取消")
+    update["callback_query"]["data"] = data
+    turn = await seated_table._run(update)
+    assert turn.answers == [FOREIGN] and hands(seated_table) == []
+
+
+async def test_join_flow_and_rules_of_another_group_change_nothing(seated_table: Table, other: Table) -> None:
+    session = ledger(seated_table).current_session(seated_table.chat_id)
+    forged = (
+        JoinPress(session.id).data,
+        HuFlow(session.id, "how", winner="S").data,
+        HuFlow(session.id, "done", "S", "self_draw", hua=5).data,
+        RulesPress(session.id, "instant", 1).data,
+    )
+    for data in forged:
+        turn = await press_with(other, "eve", data)
+        assert turn.answers == [FOREIGN], data
+        assert not turn.of("sendMessage", "editMessageText"), data
+    assert ledger(other).current_session(OTHER_GROUP).seats == {}
+    assert ledger(other).get_group(seated_table.chat_id).instant is False
+    assert hands(seated_table) == []
+
+
+async def test_a_button_of_an_ended_table_of_the_same_group_has_expired(table: Table) -> None:
+    await table.say("ann", "/newgame")
+    old = ledger(table).current_session(table.chat_id)
+    await table.say("ann", "/join")
+    await table.say("ann", "/end")
+    await table.say("ann", "/newgame")
+    update = table.state.press(table.chat_id, "bob", None, "入座")
+    update["callback_query"]["data"] = JoinPress(old.id).data
+    turn = await table._run(update)
+    assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"]
+    assert ledger(table).current_session(table.chat_id).seats == {}
+
+
+def test_every_flow_state_fits_in_callback_data_and_reads_back() -> None:
+    states = [
+        HuFlow(123456789012, "winner"),
+        HuFlow(7, "how", "S"),
+        HuFlow(7, "discarder", "S", "discard"),
+        HuFlow(7, "hua", "S", "rob_kong", "N"),
+        HuFlow(7, "patterns", "E", "self_draw", hua=15, patterns=("qingyise", "qidui", "haohua_qidui")),
+        HuFlow(7, "done", "W", "discard", "E", 3, ("dadiaoche",)),
+        HuFlow(7, "cancel", "W", "discard"),
+    ]
+    for state in states:
+        assert len(state.data.encode()) < 64 and HuFlow.parse(state.data) == state, state
+    for press in (PendingPress("a" * 32, "confirm"), PendingPress("0" * 32, "cancel")):
+        assert PendingPress.parse(press.data) == press
+    assert RulesPress.parse(RulesPress(0, "threshold", 1).data) == RulesPress(0, "threshold", 1)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "f:7:hSsN:0:0",  # a discarder on a self-draw
+        "f:7:pS--:3:0",  # patterns before the way of winning
+        "f:7:fSdS:0:0",  # the winner discarding to himself
+        "f:7:wS--:0:0",  # a winner chosen before the winner step
+        "f:7:pSs-:16:0",  # 16 hua: not offered
+        "f:7:pSs-:3:fffff",  # bits past the pattern list
+        "f:0:w---:0:0",
+        "f:7:w---:0:0 ",
+        "pc:" + "A" * 32,
+        "pc:" + "a" * 31,
+        "j:-1",
+        "r:1:Threshold:0",
+        "x" * 80,
+    ],
+)
+def test_malformed_data_is_refused(data: str) -> None:
+    assert HuFlow.parse(data) is None and PendingPress.parse(data) is None
+    assert JoinPress.parse(data) is None and RulesPress.parse(data) is None
