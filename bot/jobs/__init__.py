@@ -1,34 +1,8 @@
-"""Scheduled jobs on PTB's JobQueue, persisted in the bot's database so they survive a restart.
-
-`setup_jobs(application)` adds the job store; then `schedule_expiry`, `touch_session` and `set_weekly`
-schedule the three jobs (pending-entry expiry, idle session end, weekly leaderboard), and `schedule` is the
-/schedule command handler.
+"""Scheduled work as sweeps over ledger state on PTB's JobQueue: overdue previews expire, idle sessions
+end, weekly leaderboards post (bot/jobs/sweeps.py). `setup_jobs(application)` adds them and the heartbeat.
 """
 
-from bot.jobs.scheduling import (
-    WeeklySchedule,
-    cancel_expiry,
-    cancel_idle_end,
-    get_persistent_job,
-    schedule_expiry,
-    set_weekly,
-    touch_session,
-    weekly_schedule,
-)
 from bot.jobs.setup import setup_jobs
-from bot.jobs.store import JOBSTORE, DatabaseJobStore, persistent
+from bot.jobs.sweeps import end_idle_sessions, expire_previews, post_weekly_boards, weekly_text
 
-__all__ = [
-    "JOBSTORE",
-    "DatabaseJobStore",
-    "WeeklySchedule",
-    "cancel_expiry",
-    "cancel_idle_end",
-    "get_persistent_job",
-    "persistent",
-    "schedule_expiry",
-    "set_weekly",
-    "setup_jobs",
-    "touch_session",
-    "weekly_schedule",
-]
+__all__ = ["end_idle_sessions", "expire_previews", "post_weekly_boards", "setup_jobs", "weekly_text"]

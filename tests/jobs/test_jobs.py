@@ -1,8 +1,9 @@
-"""The bot's jobs across real restarts: pending-entry expiry, idle session end, weekly leaderboard.
+"""The sweeps on PTB's JobQueue, over ledger state: overdue previews expire, idle sessions end, weekly
+boards post; each exactly once across two workers on one database, and after a restart.
 
-Each test schedules in one Application, shuts it down (scheduler, job store, ledger engine), builds a new
-Application and ledger service on the same database, and checks the job is restored and runs there, also
-when it fell due while the bot was down. SQLite always, PostgreSQL with TEST_DATABASE_URL.
+A "worker" is an Application with its own LedgerService on the shared database (SQLite always,
+PostgreSQL with TEST_DATABASE_URL). The ledgers run on a test clock; the registered jobs are run by hand
+(`Job.run`), the scheduler is never started, so nothing waits for real time.
 """
 
 from __future__ import annotations
@@ -11,237 +12,271 @@ import asyncio
 import datetime as dtm
 from types import SimpleNamespace
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from jobs_fakebot import RecordingRequest, build_app
-from jobs_game import CHAT, HANDS, play, win
+from jobs_fakebot import Call, RecordingRequest, build_app
+from jobs_game import CHAT, HANDS, PLAYERS, play, win
 
-from bot.jobs import get_persistent_job, schedule_expiry, set_weekly, setup_jobs, touch_session
-from bot.jobs.scheduling import expiry_job_id, idle_job_id, weekly_job_id, weekly_schedule
-from bot.jobs.tasks import weekly_text
-from bot.ledger import LedgerService
+from bot.jobs import post_weekly_boards, setup_jobs, weekly_text
+from bot.jobs.setup import EXPIRE_SECONDS, IDLE_SECONDS, WEEKLY_SECONDS
+from bot.ledger import LedgerService, PendingInfo
+from bot.weekly import WEEKDAYS
+
+START = dtm.datetime(2024, 6, 12, 4, 0, tzinfo=dtm.UTC)  # a Wednesday, noon in Suzhou
+EXPIRED_LINE = "这条记录已过期，没有记入。"
 
 
-class Bot:
-    """One run of the bot: an Application with its own ledger service on the shared database."""
+class Clock:
+    """The ledgers' time: set by the test, shared by both workers."""
 
-    def __init__(self, db_url: str, *, idle_end_hours: float = 6) -> None:
+    def __init__(self, now: dtm.datetime = START) -> None:
+        self.now = now
+
+    def __call__(self) -> dtm.datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += dtm.timedelta(**delta)
+
+
+class Worker:
+    """One bot process: an Application with the sweeps, on its own ledger service and recording Bot API."""
+
+    def __init__(self, db_url: str, clock: Clock, *, idle_end_hours: float = 6) -> None:
         self.request = RecordingRequest()
-        self.ledger = LedgerService.from_url(db_url)
-        settings = SimpleNamespace(
-            database_url=db_url,
-            idle_end_hours=idle_end_hours,
-            mode="polling",
-            default_language="zh-Hans",
-            timezone="Asia/Shanghai",
-        )
+        self.ledger = LedgerService.from_url(db_url, clock=clock)
+        settings = SimpleNamespace(idle_end_hours=idle_end_hours, default_language="zh-Hans", data_dir=None)
         self.app: Any = build_app(self.request, ledger=self.ledger, settings=settings)
+        self.errors: list[BaseException] = []
+        self.app.add_error_handler(self._error)
         setup_jobs(self.app)
 
-    async def __aenter__(self) -> Bot:
+    async def _error(self, _update: object, context: Any) -> None:
+        self.errors.append(context.error)
+
+    async def __aenter__(self) -> Worker:
         await self.app.initialize()
-        await self.app.start()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self.app.stop()
         await self.app.shutdown()
         self.ledger.engine.dispose()
 
+    async def sweep(self, name: str) -> None:
+        """Run the registered job `name` once, as the JobQueue would."""
+        [job] = self.app.job_queue.get_jobs_by_name(name)
+        await job.run(self.app)
+        await asyncio.sleep(0)  # let a failing job's error handler task run
+        assert not self.errors, self.errors
 
-def utcnow() -> dtm.datetime:
+    def sent(self, *methods: str) -> list[Call]:
+        return [c for c in self.request.calls if c.method in methods]
+
+
+def pending_hand(ledger: LedgerService, chat_id: int, message_id: int, seconds: int = 60) -> PendingInfo:
+    """What /hu does: score from the table's snapshot, send the preview (message `message_id`), store."""
+    entry = win("N", "self_draw", ["清一色"])
+    session = ledger.chat_state(chat_id).session
+    assert session is not None
+    return ledger.create_pending(
+        chat_id,
+        "hand",
+        entry,
+        preview=ledger.preview(chat_id, entry, session=session),
+        base_version=session.version,
+        message_id=message_id,
+        text="/hu 北 自摸 5花 清一色",
+        source_key=f"test:preview:{message_id}",
+        timeout_seconds=seconds,
+    )
+
+
+def slot_before(now: dtm.datetime, minutes: int) -> tuple[str, str]:
+    """The weekday and HH:MM (Suzhou time) `minutes` before `now`."""
+    local = (now - dtm.timedelta(minutes=minutes)).astimezone(ZoneInfo("Asia/Shanghai"))
+    return WEEKDAYS[local.weekday()], f"{local:%H:%M}"
+
+
+def real_now() -> dtm.datetime:
     return dtm.datetime.now(dtm.UTC)
 
 
-async def eventually(check: Any, timeout: float = 8.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not check():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("the job did not run in time")
-        await asyncio.sleep(0.05)
+def test_setup_adds_the_sweeps_and_no_job_store() -> None:
+    app: Any = build_app(RecordingRequest())
+    setup_jobs(app)
+    setup_jobs(app)  # again: nothing more
+    jobs = {job.name: job.job.trigger for job in app.job_queue.jobs()}
+    assert set(jobs) == {
+        "jobs:expire",
+        "jobs:idle-end",
+        "jobs:weekly",
+        "jobs:heartbeat",
+        "jobs:heartbeat-start",
+    }
+    assert jobs["jobs:expire"].interval == dtm.timedelta(seconds=EXPIRE_SECONDS)
+    assert jobs["jobs:idle-end"].interval == dtm.timedelta(seconds=IDLE_SECONDS)
+    assert jobs["jobs:weekly"].interval == dtm.timedelta(seconds=WEEKLY_SECONDS)
+    # no job store of ours (APScheduler adds its in-memory default on start): the due times are ledger data
+    assert set(app.job_queue.scheduler._jobstores) <= {"default"}
 
 
-async def test_pending_entry_expires_after_a_restart(db_url: str) -> None:
-    async with Bot(db_url) as first:
-        table = play(first.ledger, hands=HANDS[:1], adjust=False)
-        pending = first.ledger.create_pending(
-            table.chat_id,
-            "hand",
-            win("N", "self_draw", ["清一色"]),
-            text="/hu 北 自摸 5花 清一色",
-            timeout_seconds=1,
-        )
-        first.ledger.set_pending_message(pending.id, 555)
-        schedule_expiry(first.app, table.chat_id, pending.id, pending.expires_at)
-        assert get_persistent_job(first.app, expiry_job_id(pending.id)) is not None
-        first.app.job_queue.scheduler.pause()  # the bot goes down before the entry expires
-    # Down while the entry's two minutes (here one second) ran out.
-    await asyncio.sleep(1.5)
-    async with Bot(db_url) as second:
-        await eventually(lambda: second.request.of("editMessageText"))
-        [edit] = second.request.of("editMessageText")
-        assert edit.params["message_id"] == 555 and edit.params["chat_id"] == table.chat_id
+async def test_overdue_preview_expires_and_its_message_is_edited(db_url: str) -> None:
+    clock = Clock()
+    async with Worker(db_url, clock) as bot:
+        play(bot.ledger, hands=HANDS[:1], adjust=False)
+        pending = pending_hand(bot.ledger, CHAT, 555, seconds=60)
+        clock.advance(seconds=59)
+        await bot.sweep("jobs:expire")
+        assert not bot.sent("editMessageText") and bot.ledger.get_pending(pending.id).status == "pending"
+        clock.advance(seconds=2)
+        await bot.sweep("jobs:expire")
+        [edit] = bot.sent("editMessageText")
+        assert (edit.params["chat_id"], edit.params["message_id"]) == (CHAT, 555)
         assert "reply_markup" not in edit.params  # the Confirm/Cancel buttons are gone
-        assert second.ledger.get_pending(pending.id).status == "expired"
-        await eventually(lambda: get_persistent_job(second.app, expiry_job_id(pending.id)) is None)
-    assert not first.request.of("editMessageText")
+        text = edit.params["text"]
+        assert text.startswith("📝 预览 · 第 2 局") and text.endswith("\n" + EXPIRED_LINE)
+        assert "入座玩家点 [确认]" not in text  # the preview as it was, without the Confirm hint
+        assert bot.ledger.get_pending(pending.id).status == "expired"
+        await bot.sweep("jobs:expire")
+        assert len(bot.sent("editMessageText")) == 1
 
 
-async def test_confirmed_entry_is_left_alone_by_its_expiry(db_url: str) -> None:
-    async with Bot(db_url) as bot:
-        table = play(bot.ledger, hands=[], adjust=False)
-        pending = bot.ledger.create_pending(table.chat_id, "hand", HANDS[0], timeout_seconds=60)
-        bot.ledger.set_pending_message(pending.id, 556)
-        schedule_expiry(bot.app, table.chat_id, pending.id, utcnow() + dtm.timedelta(seconds=0.3))
-        bot.ledger.confirm_pending(pending.id)
-        await eventually(lambda: get_persistent_job(bot.app, expiry_job_id(pending.id)) is None)
-        await asyncio.sleep(0.2)
-        assert not bot.request.of("editMessageText")
+async def test_confirmed_entry_is_left_alone(db_url: str) -> None:
+    clock = Clock()
+    async with Worker(db_url, clock) as bot:
+        play(bot.ledger, hands=[], adjust=False)
+        pending = pending_hand(bot.ledger, CHAT, 556)
+        bot.ledger.confirm_pending(pending.id, chat_id=CHAT, message_id=556, by=PLAYERS[0])
+        clock.advance(minutes=5)
+        await bot.sweep("jobs:expire")
+        assert not bot.sent("editMessageText")
         assert bot.ledger.get_pending(pending.id).status == "committed"
 
 
+async def test_preview_expires_after_a_restart(db_url: str) -> None:
+    clock = Clock()
+    async with Worker(db_url, clock) as first:
+        play(first.ledger, hands=HANDS[:1], adjust=False)
+        pending = pending_hand(first.ledger, CHAT, 557, seconds=60)
+    clock.advance(minutes=10)  # the bot was down while the entry's time ran out
+    async with Worker(db_url, clock) as second:
+        await second.sweep("jobs:expire")
+        [edit] = second.sent("editMessageText")
+        assert edit.params["message_id"] == 557 and edit.params["text"].endswith(EXPIRED_LINE)
+        assert second.ledger.get_pending(pending.id).status == "expired"
+    assert not first.sent("editMessageText")
+
+
 async def test_idle_session_ends_after_a_restart_and_posts_the_summary(db_url: str) -> None:
-    hours = 1.0 / 3600  # one second instead of six hours
-    async with Bot(db_url, idle_end_hours=hours) as first:
+    clock = Clock()
+    async with Worker(db_url, clock) as first:
         table = play(first.ledger)
-        job = touch_session(first.app, table.chat_id, table.session_id)
-        assert job.data == {"session_id": table.session_id, "hours": hours}
-        first.app.job_queue.scheduler.pause()
-    await asyncio.sleep(1.5)  # idle while the bot is down
-    async with Bot(db_url, idle_end_hours=hours) as second:
-        await eventually(lambda: second.request.of("sendDocument"))
+        clock.advance(hours=5, minutes=59)
+        await first.sweep("jobs:idle-end")
+        assert first.ledger.get_session(table.session_id).is_open and not first.request.calls[1:]
+    clock.advance(hours=2)  # down when the six hours ran out
+    async with Worker(db_url, clock) as second:
+        await second.sweep("jobs:idle-end")
         session = second.ledger.get_session(table.session_id)
         assert session.status == "ended" and session.end_reason == "idle"
-        card = second.request.of("sendMessage")[0].params["text"]
-        assert card.startswith("⏰") and "第1场自动结束" in card
-        assert [c.method for c in second.request.calls if c.method.startswith("send")] == [
-            "sendMessage",
-            "sendPhoto",
-            "sendDocument",
-        ]
-        assert get_persistent_job(second.app, idle_job_id(table.chat_id)) is None
+        sends = second.sent("sendMessage", "sendPhoto", "sendDocument")
+        assert [c.method for c in sends] == ["sendMessage", "sendPhoto", "sendDocument"]
+        card = sends[0].params["text"]
+        assert card.startswith("⏰ 6 小时没有新的一局") and "第1场自动结束" in card
+        await second.sweep("jobs:idle-end")
+        assert len(second.sent("sendMessage", "sendPhoto", "sendDocument")) == 3
 
 
 async def test_idle_end_waits_for_the_last_hand(db_url: str) -> None:
-    hours = 1.2 / 3600
-    async with Bot(db_url, idle_end_hours=hours) as bot:
+    clock = Clock()
+    async with Worker(db_url, clock) as bot:
         table = play(bot.ledger, hands=HANDS[:1], adjust=False)
-        touch_session(bot.app, table.chat_id, table.session_id)
-        await asyncio.sleep(0.6)
-        bot.ledger.commit(table.chat_id, HANDS[1], source_key="late-hand")  # activity: the clock restarts
-        last = bot.ledger.get_session(table.session_id).last_activity_at
-        await asyncio.sleep(0.9)  # past the first deadline, before the second
-        assert bot.ledger.get_session(table.session_id).is_open
-        job = get_persistent_job(bot.app, idle_job_id(table.chat_id))
-        assert job is not None and job.next_t is not None
-        assert abs((job.next_t - (last + dtm.timedelta(hours=hours))).total_seconds()) < 0.01
-        await eventually(lambda: not bot.ledger.get_session(table.session_id).is_open)
-        await eventually(lambda: bot.request.of("sendDocument"))
+        clock.advance(hours=5)
+        bot.ledger.commit(table.chat_id, HANDS[1], source_key="late-hand")  # activity: the idle time restarts
+        clock.advance(hours=2)
+        await bot.sweep("jobs:idle-end")
+        assert bot.ledger.get_session(table.session_id).is_open and not bot.sent("sendMessage")
+        clock.advance(hours=4, minutes=1)
+        await bot.sweep("jobs:idle-end")
+        assert not bot.ledger.get_session(table.session_id).is_open
+        assert len(bot.sent("sendMessage")) == 1
 
 
 async def test_session_ended_by_hand_is_not_ended_twice(db_url: str) -> None:
-    async with Bot(db_url, idle_end_hours=0.5 / 3600) as bot:
+    clock = Clock()
+    async with Worker(db_url, clock) as bot:
         table = play(bot.ledger, hands=HANDS[:2], adjust=False)
-        touch_session(bot.app, table.chat_id, table.session_id)
         bot.ledger.end_session(table.chat_id, session_id=table.session_id)  # /end came first
-        await eventually(lambda: get_persistent_job(bot.app, idle_job_id(table.chat_id)) is None)
-        await asyncio.sleep(0.2)
-        assert not [c for c in bot.request.calls if c.method.startswith("send")]
+        clock.advance(hours=7)
+        await bot.sweep("jobs:idle-end")
+        assert not bot.sent("sendMessage", "sendPhoto", "sendDocument")
         assert bot.ledger.get_session(table.session_id).end_reason == "manual"
 
 
-async def test_open_session_without_a_job_gets_one_at_start(db_url: str) -> None:
-    ledger = LedgerService.from_url(db_url)
-    table = play(ledger, hands=HANDS[:1], adjust=False)  # opened with no job scheduled
-    ledger.update_group(table.chat_id, weekly_schedule=True)
-    ledger.engine.dispose()
-    async with Bot(db_url) as bot:
-        await eventually(lambda: get_persistent_job(bot.app, idle_job_id(table.chat_id)) is not None)
-        await eventually(lambda: weekly_schedule(bot.app, table.chat_id) is not None)
-        job = get_persistent_job(bot.app, idle_job_id(table.chat_id))
-        assert job is not None and job.data["session_id"] == table.session_id
-        last = bot.ledger.get_session(table.session_id).last_activity_at
-        assert job.next_t is not None
-        assert abs((job.next_t - last - dtm.timedelta(hours=6)).total_seconds()) < 1
-
-
-async def test_weekly_leaderboard_survives_restart_and_runs_when_missed(db_url: str) -> None:
-    async with Bot(db_url) as first:
+async def test_weekly_board_posts_once_also_after_a_restart(db_url: str) -> None:
+    now = real_now()
+    day, at = slot_before(now, 10)  # the group's slot came ten minutes ago
+    clock = Clock(now - dtm.timedelta(hours=3))
+    async with Worker(db_url, clock) as first:
         table = play(first.ledger)
         first.ledger.end_session(table.chat_id, session_id=table.session_id)
-        first.ledger.update_group(table.chat_id, weekly_schedule=True)
-        plan = set_weekly(first.app, table.chat_id, enabled=True, weekday="sun", at=dtm.time(20, 0))
-        assert plan is not None and plan.next_run is not None
-        stored = weekly_schedule(first.app, table.chat_id)
-        assert stored is not None and (stored.weekday, stored.at, stored.timezone) == (
-            "sun",
-            dtm.time(20, 0),
-            "Asia/Shanghai",
-        )
-        assert stored.next_run == plan.next_run
-        local = plan.next_run.astimezone(dtm.timezone(dtm.timedelta(hours=8)))
-        assert (local.weekday(), local.hour, local.minute) == (6, 20, 0)
-        # Pretend Sunday 20:00 came ten minutes ago and the bot was down then.
-        first.app.job_queue.scheduler.pause()
-        get_persistent_job(first.app, weekly_job_id(table.chat_id)).job.modify(
-            next_run_time=utcnow() - dtm.timedelta(minutes=10)
-        )
-    async with Bot(db_url) as second:
-        await eventually(lambda: second.request.of("sendMessage"))
-        [post] = second.request.of("sendMessage")
+        first.ledger.update_group(CHAT, weekly_schedule=True, weekly_day=day, weekly_time=at)
+    clock.now = now
+    async with Worker(db_url, clock) as second:  # the bot was down at the slot
+        await second.sweep("jobs:weekly")
+        [post] = second.sent("sendMessage")
         assert post.params["chat_id"] == CHAT
-        assert post.params["text"] == weekly_text(second.ledger, CHAT, "zh-Hans")
+        due = now.replace(second=0, microsecond=0) - dtm.timedelta(minutes=10)
+        assert post.params["text"] == weekly_text(second.ledger, CHAT, "zh-Hans", now=due)
         week = post.params["text"].split("\n\n")[0]
         assert week.splitlines()[1] == "1. 李四 +850"  # 南's net of the session that ended this week
-        # posted once, and the next post is next Sunday 20:00 again
-        job = get_persistent_job(second.app, weekly_job_id(CHAT))
-        assert job is not None and job.next_t is not None and job.next_t > utcnow()
-        assert job.next_t == plan.next_run
-        await asyncio.sleep(0.3)
-        assert len(second.request.of("sendMessage")) == 1
+        await second.sweep("jobs:weekly")
+        assert len(second.sent("sendMessage")) == 1
+        last = second.ledger.get_group(CHAT).weekly_last_post_at
+        assert last is not None and last.replace(tzinfo=dtm.UTC) >= due
 
 
-async def test_weekly_off_removes_the_job(db_url: str) -> None:
-    async with Bot(db_url) as bot:
-        set_weekly(bot.app, CHAT, enabled=True)
-        assert weekly_schedule(bot.app, CHAT) is not None
-        set_weekly(bot.app, CHAT, enabled=False)
-        assert weekly_schedule(bot.app, CHAT) is None
+async def test_weekly_board_is_skipped_when_a_day_late_or_just_turned_on(db_url: str) -> None:
+    now = real_now()
+    clock = Clock(now - dtm.timedelta(days=3))
+    async with Worker(db_url, clock) as bot:
+        table = play(bot.ledger)
+        bot.ledger.end_session(table.chat_id, session_id=table.session_id)
+        day, at = slot_before(now, 25 * 60)  # more than a day ago: next week's comes instead
+        bot.ledger.update_group(CHAT, weekly_schedule=True, weekly_day=day, weekly_time=at)
+        await bot.sweep("jobs:weekly")
+        day, at = slot_before(now, 10)  # what /schedule stores: the last post is the moment it was turned on
+        bot.ledger.update_group(CHAT, weekly_day=day, weekly_time=at, weekly_last_post_at=now)
+        await bot.sweep("jobs:weekly")
+        assert not bot.sent("sendMessage")
+        # a week later the slot comes round
+        assert await post_weekly_boards(bot.app.bot, bot.ledger, now=now + dtm.timedelta(days=7)) == 1
+        assert len(bot.sent("sendMessage")) == 1
 
 
-async def test_touch_after_each_hand_keeps_one_job(db_url: str) -> None:
-    async with Bot(db_url) as bot:
-        table = play(bot.ledger, hands=HANDS[:1], adjust=False)
-        first = touch_session(bot.app, table.chat_id, table.session_id)
-        again = touch_session(bot.app, table.chat_id, table.session_id)  # after the next hand: no write
-        assert again.next_t == first.next_t
-        # an explicit activity time, or another session, moves it
-        later = utcnow() + dtm.timedelta(hours=1)
-        moved = touch_session(bot.app, table.chat_id, table.session_id, last_activity=later)
-        assert moved.next_t == later + dtm.timedelta(hours=6)
-        assert [j.name for j in bot.app.job_queue.jobs() if j.name == idle_job_id(table.chat_id)] == [
-            idle_job_id(table.chat_id)
+async def test_each_job_runs_once_across_two_workers(db_url: str) -> None:
+    rounds = 3  # each worker sweeps three times at once
+    clock = Clock()
+    async with Worker(db_url, clock) as one, Worker(db_url, clock) as two:
+        chats = [CHAT - i for i in range(3)]
+        pendings = []
+        for i, chat in enumerate(chats):
+            play(one.ledger, chat, hands=HANDS[:1], adjust=False)
+            pendings.append(pending_hand(one.ledger, chat, 600 + i, seconds=60))
+        day, at = slot_before(real_now(), 10)
+        for chat in chats:
+            one.ledger.update_group(chat, weekly_schedule=True, weekly_day=day, weekly_time=at)
+        clock.advance(hours=7)  # every preview overdue, every session idle
+        for name in ("jobs:expire", "jobs:idle-end", "jobs:weekly"):
+            await asyncio.gather(*(worker.sweep(name) for _ in range(rounds) for worker in (one, two)))
+        edits = one.sent("editMessageText") + two.sent("editMessageText")
+        assert sorted(c.params["message_id"] for c in edits) == [600, 601, 602]
+        cards = [
+            c for c in one.sent("sendMessage") + two.sent("sendMessage") if c.params["text"].startswith("⏰")
         ]
-
-
-async def test_sqlite_wal_is_checkpointed_by_a_job_off_the_event_loop(db_url: str) -> None:
-    """On SQLite a repeating job moves the WAL into the database file in a worker thread (the hands
-    committed on the event loop leave that to it); PostgreSQL needs no such job."""
-    async with Bot(db_url) as bot:
-        jobs = bot.app.job_queue.get_jobs_by_name("jobs:checkpoint")
-        if not db_url.startswith("sqlite"):
-            assert jobs == ()
-            return
-        assert len(jobs) == 1 and jobs[0].job.trigger.interval == dtm.timedelta(seconds=5)
-        play(bot.ledger)
-        copied: list[tuple[int, int] | None] = []
-        original = bot.ledger.checkpoint
-
-        def checkpoint() -> tuple[int, int] | None:
-            copied.append(original())
-            return copied[-1]
-
-        bot.ledger.checkpoint = checkpoint  # type: ignore[method-assign]
-        await jobs[0].run(bot.app)
-        assert len(copied) == 1 and copied[0] is not None
-        in_wal, done = copied[0]
-        assert in_wal > 0 and done == in_wal
+        assert sorted(c.params["chat_id"] for c in cards) == sorted(chats)
+        boards = [
+            c for c in one.sent("sendMessage") + two.sent("sendMessage") if c.params["text"].startswith("📊")
+        ]
+        assert sorted(c.params["chat_id"] for c in boards) == sorted(chats)
+        assert {one.ledger.get_pending(p.id).status for p in pendings} == {"expired"}

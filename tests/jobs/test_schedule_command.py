@@ -1,5 +1,5 @@
 """/schedule through the real Application: show, turn on with a day and time, turn off, bad input, admins
-only; the group flag in the ledger and the persistent job follow."""
+only; the schedule is the group row in the ledger (day, time, zone, last post)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 from jobs_fakebot import RecordingRequest
+from jobs_game import play
 from telegram import Update
 from telegram.ext import CommandHandler
 
-from bot.jobs.command import parse_time, parse_weekday, schedule
-from bot.jobs.scheduling import weekly_schedule
+from bot.handlers.schedule import parse_time, parse_weekday, schedule
+from bot.jobs import post_weekly_boards
+from bot.weekly import WEEKDAYS, next_due
 
 CHAT = -100555
 ADMIN, MEMBER = 11, 22
@@ -73,24 +75,45 @@ async def say(app: Any, text: str, user: int = ADMIN) -> str:
 async def test_weekly_on_status_off(app: Any) -> None:
     ledger = app.bot_data["ledger"]
     assert "关闭" in await say(app, "/schedule")
+    before = dtm.datetime.now(dtm.UTC)
     reply = await say(app, "/schedule weekly 周五 21:30")
     assert reply == "好的：每周五 21:30（Asia/Shanghai）发一次本群排行榜。"
-    assert ledger.get_group(CHAT).weekly_schedule
-    plan = weekly_schedule(app, CHAT)
-    assert plan is not None and (plan.weekday, plan.at) == ("fri", dtm.time(21, 30))
+    group = ledger.get_group(CHAT)
+    assert group.weekly_schedule and (group.weekly_day, group.weekly_time) == ("fri", "21:30")
+    # turning it on counts as a post now: a slot already past this week is not posted at once
+    assert group.weekly_last_post_at is not None
+    assert group.weekly_last_post_at.replace(tzinfo=dtm.UTC) >= before.replace(microsecond=0)
     status = await say(app, "/schedule")
-    assert status.startswith("每周排行榜：每周五 21:30") and "下一次 20" in status
+    nxt = next_due("fri", "21:30", "Asia/Shanghai", dtm.datetime.now(dtm.UTC))
+    shown = nxt.astimezone(dtm.timezone(dtm.timedelta(hours=8)))
+    assert status == f"每周排行榜：每周五 21:30（Asia/Shanghai），下一次 {shown:%Y-%m-%d %H:%M}。"
+    assert shown.weekday() == 4 and (shown.hour, shown.minute) == (21, 30)
     assert await say(app, "/schedule off") == "每周排行榜已关闭。"
-    assert weekly_schedule(app, CHAT) is None and not ledger.get_group(CHAT).weekly_schedule
+    assert not ledger.get_group(CHAT).weekly_schedule
+    assert "关闭" in await say(app, "/schedule")
 
 
 async def test_defaults_bad_input_and_permissions(app: Any) -> None:
+    ledger = app.bot_data["ledger"]
     assert "每周日 20:00" in await say(app, "/schedule weekly")
     assert "不认识的星期：周八" in await say(app, "/schedule weekly 周八")
     assert "时间格式不对：25:00" in await say(app, "/schedule weekly 25:00")
     assert "用法：/schedule weekly" in await say(app, "/schedule daily")
     assert "只有群管理员" in await say(app, "/schedule off", user=MEMBER)
-    assert weekly_schedule(app, CHAT) is not None  # the member's /schedule off changed nothing
+    group = ledger.get_group(CHAT)  # the refused commands changed nothing
+    assert group.weekly_schedule and (group.weekly_day, group.weekly_time) == ("sun", "20:00")
+
+
+async def test_turned_on_after_this_weeks_slot_it_posts_next_week(app: Any) -> None:
+    ledger = app.bot_data["ledger"]
+    table = play(ledger, CHAT)
+    ledger.end_session(CHAT, session_id=table.session_id)
+    now = dtm.datetime.now(dtm.UTC)
+    slot = (now - dtm.timedelta(minutes=10)).astimezone(dtm.timezone(dtm.timedelta(hours=8)))
+    day = WEEKDAYS[slot.weekday()]
+    assert "发一次本群排行榜" in await say(app, f"/schedule weekly {day} {slot:%H:%M}")
+    assert await post_weekly_boards(app.bot, ledger) == 0  # ten minutes late, but it was off then
+    assert await post_weekly_boards(app.bot, ledger, now=now + dtm.timedelta(days=7)) == 1
 
 
 def test_day_and_time_words() -> None:

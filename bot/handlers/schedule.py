@@ -1,5 +1,9 @@
 """The /schedule command: `/schedule weekly [day] [HH:MM]` turns the group's weekly leaderboard on,
-`/schedule off` turns it off, `/schedule` shows it. Group admins only for changes."""
+`/schedule off` turns it off, `/schedule` shows it. Group admins only for changes.
+
+The schedule is the group row (`weekly_schedule`, `weekly_day`, `weekly_time`, `timezone`); the weekly
+sweep in bot.jobs reads it from there, so nothing else is scheduled here.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,8 @@ import re
 from zoneinfo import ZoneInfo
 
 from bot.handlers.common import Refusal, Turn, command
-from bot.jobs.scheduling import (
-    DEFAULT_WEEKDAY,
-    DEFAULT_WEEKLY_TIME,
-    WEEKDAYS,
-    WeeklySchedule,
-    set_weekly,
-    weekly_schedule,
-)
+from bot.ledger import GroupInfo
+from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due
 
 _DAY_WORDS: dict[str, str] = {}
 for _index, _day in enumerate(WEEKDAYS):
@@ -49,17 +47,17 @@ def parse_time(word: str) -> dtm.time | None:
     return dtm.time(hour, minute)
 
 
-def describe(turn: Turn, plan: WeeklySchedule | None) -> str:
-    """The status line of the weekly post."""
-    if plan is None:
+def describe(turn: Turn, group: GroupInfo, now: dtm.datetime) -> str:
+    """The status line of the group's weekly post, with the next post time in the group's zone."""
+    if not group.weekly_schedule:
         return turn.t("jobs.schedule_status_off")
-    nxt = plan.next_run.astimezone(ZoneInfo(plan.timezone)) if plan.next_run else None
+    nxt = next_due(group.weekly_day, group.weekly_time, group.timezone, now)
     return turn.t(
         "jobs.schedule_status_on",
-        day=turn.t(f"jobs.weekday_{plan.weekday}"),
-        time=f"{plan.at:%H:%M}",
-        tz=plan.timezone,
-        next=f"{nxt:%Y-%m-%d %H:%M}" if nxt else "-",
+        day=turn.t(f"jobs.weekday_{group.weekly_day}"),
+        time=group.weekly_time,
+        tz=group.timezone,
+        next=f"{nxt.astimezone(ZoneInfo(group.timezone)):%Y-%m-%d %H:%M}",
     )
 
 
@@ -67,9 +65,10 @@ def describe(turn: Turn, plan: WeeklySchedule | None) -> str:
 async def schedule(turn: Turn) -> None:
     """Show, turn on (with an optional day and time) or turn off the weekly leaderboard of this group."""
     words = turn.text.split()
-    application = turn.context.application
+    now = dtm.datetime.now(dtm.UTC)
     if not words:
-        await turn.say(describe(turn, weekly_schedule(application, turn.chat_id)))
+        group = await turn.run(turn.ledger.get_group, turn.chat_id)
+        await turn.say(describe(turn, group, now))
         return
     head = words[0].lower()
     if head not in ON_WORDS | OFF_WORDS:
@@ -77,9 +76,7 @@ async def schedule(turn: Turn) -> None:
     if not await turn.is_admin():
         raise Refusal("jobs.schedule_admins_only")
     if head in OFF_WORDS:
-        # The flag first: the periodic reconcile job re-adds a weekly job for a group still flagged.
-        await turn.run(turn.ledger.update_group, turn.chat_id, weekly_schedule=False)
-        set_weekly(application, turn.chat_id, enabled=False)
+        await turn.run(turn.ledger.update_group, turn.chat_id, weekly_schedule=False, key=turn.source_key)
         await turn.reply("jobs.schedule_off")
         return
     weekday, at = DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME
@@ -90,17 +87,24 @@ async def schedule(turn: Turn) -> None:
             continue
         time_of_day = parse_time(word)
         if time_of_day is not None:
-            at = time_of_day
+            at = f"{time_of_day:%H:%M}"
             continue
         if any(ch.isdigit() for ch in word):
             raise Refusal("jobs.schedule_bad_time", value=word)
         raise Refusal("jobs.schedule_bad_day", value=word)
-    await turn.run(turn.ledger.update_group, turn.chat_id, weekly_schedule=True)
-    plan = set_weekly(application, turn.chat_id, enabled=True, weekday=weekday, at=at)
-    assert plan is not None
+    # The last post is "now": a slot already past this week is not posted at once, the next one is.
+    group = await turn.run(
+        turn.ledger.update_group,
+        turn.chat_id,
+        weekly_schedule=True,
+        weekly_day=weekday,
+        weekly_time=at,
+        weekly_last_post_at=now,
+        key=turn.source_key,
+    )
     await turn.reply(
         "jobs.schedule_on",
-        day=turn.t(f"jobs.weekday_{plan.weekday}"),
-        time=f"{plan.at:%H:%M}",
-        tz=plan.timezone,
+        day=turn.t(f"jobs.weekday_{group.weekly_day}"),
+        time=group.weekly_time,
+        tz=group.timezone,
     )

@@ -1,0 +1,171 @@
+"""The three sweeps over ledger state: overdue previews expire, idle sessions end, weekly boards post.
+
+Each sweep asks the ledger for the work that is due and claims it there with a compare-and-set on the row
+(`expire_pending`, `end_idle`, `claim_weekly`): every item is handed to exactly one caller, whichever
+worker sweeps first, so several workers on one database each post or edit once. The due times are ledger
+data (an entry's `expires_at`, a session's last activity, a group's weekly day/time and last post): a
+sweep after a restart finds whatever fell due meanwhile.
+
+Every ledger call is blocking and runs in a worker thread. `now` is for tests; the jobs pass None (the
+ledger's clock, and the real time for the weekly slot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+import logging
+from zoneinfo import ZoneInfo
+
+from telegram import Bot
+from telegram.error import TelegramError
+
+from bot.i18n import t
+from bot.ledger import LedgerService, PendingInfo, SessionInfo
+from bot.ledger.errors import LedgerError
+from bot.render import preview_text, signed
+from bot.summary.post import post_summary
+from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
+
+log = logging.getLogger(__name__)
+
+WEEKLY_ALLTIME_ROWS = 10
+
+
+# --- overdue previews ----------------------------------------------------------------------------------
+
+
+def expired_text(lang: str, pending: PendingInfo, session: SessionInfo) -> str:
+    """An expired entry's preview as it was shown (without the Confirm hint), and the "expired" line."""
+    if pending.kind == "undo" or pending.preview is None:
+        shown = t(lang, "undo.ask_short") if pending.kind == "undo" else pending.text or ""
+    elif pending.kind == "edit":
+        number = pending.payload.get("number")
+        note = t(lang, "preview.replace", n=number)
+        shown = preview_text(lang, pending.preview, session, number=number, note=note)
+    else:
+        shown = preview_text(lang, pending.preview, session)
+    return "\n".join(line for line in (shown, t(lang, "err.expired")) if line)
+
+
+def _expired_message(ledger: LedgerService, pending: PendingInfo) -> str:
+    group = ledger.get_group(pending.chat_id)
+    return expired_text(group.language, pending, ledger.get_session(pending.session_id))
+
+
+async def expire_previews(bot: Bot, ledger: LedgerService, now: dtm.datetime | None = None) -> int:
+    """Expire every overdue pending entry and edit the preview of each that this call expired: the
+    buttons go, an "expired, not recorded" line comes. Returns how many the ledger handed to this call."""
+    expired = await asyncio.to_thread(ledger.expire_pending, now=now)
+    for pending in expired:
+        if pending.message_id is None:
+            continue
+        try:
+            text = await asyncio.to_thread(_expired_message, ledger, pending)
+            await bot.edit_message_text(text, chat_id=pending.chat_id, message_id=pending.message_id)
+        except TelegramError as exc:  # deleted, not modified, bot removed: the entry is expired anyway
+            log.info("could not mark the preview of %s expired: %s", pending.id, exc)
+        except Exception:  # claimed already: never let one entry keep the others' messages unedited
+            log.exception("could not mark the preview of %s expired", pending.id)
+    return len(expired)
+
+
+# --- idle sessions ---------------------------------------------------------------------------------------
+
+
+async def end_idle_sessions(
+    bot: Bot, ledger: LedgerService, hours: float, now: dtm.datetime | None = None
+) -> int:
+    """End every open session without a hand for `hours` and post the summary of each that this call
+    ended. Returns how many."""
+    ended = await asyncio.to_thread(ledger.end_idle, dtm.timedelta(hours=hours), now=now)
+    for summary in ended:
+        session = summary.session
+        try:
+            await post_summary(bot, ledger, session.chat_id, session.id, idle_hours=hours)
+        except TelegramError as exc:
+            log.info(
+                "session %s ended for idleness; chat %s refuses messages: %s",
+                session.id,
+                session.chat_id,
+                exc,
+            )
+        except Exception:
+            log.exception("session %s ended for idleness; its summary could not be posted", session.id)
+    return len(ended)
+
+
+# --- weekly leaderboards ---------------------------------------------------------------------------------
+
+
+def weekly_text(
+    ledger: LedgerService,
+    chat_id: int,
+    lang: str,
+    *,
+    now: dtm.datetime | None = None,
+    timezone: str = DEFAULT_TIMEZONE,
+) -> str | None:
+    """The weekly leaderboard: each player's net over sessions ended in the 7 days before `now`, then the
+    group's all-time top. None when the group never played (nothing worth posting)."""
+    now = aware(now or dtm.datetime.now(dtm.UTC))
+    start = now - dtm.timedelta(days=7)
+    week: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for summary in ledger.history(chat_id, limit=200):
+        ended = summary.session.ended_at
+        if ended is None or aware(ended) > now:
+            continue
+        if aware(ended) < start:
+            break  # newest first
+        for player in summary.session.seats.values():
+            names[player.id] = player.display_name
+        for player_id, net in summary.totals.items():
+            week[player_id] = week.get(player_id, 0) + net
+    alltime = ledger.standings(chat_id).alltime_rows
+    if not week and not alltime:
+        return None
+    zone = ZoneInfo(timezone)
+    first, last = start.astimezone(zone), now.astimezone(zone)
+    lines = [t(lang, "jobs.weekly_title", start=f"{first:%m-%d}", end=f"{last:%m-%d}")]
+    if week:
+        ranked = sorted(week.items(), key=lambda item: -item[1])
+        for rank, (player_id, net) in enumerate(ranked, 1):
+            name = names.get(player_id) or ledger.get_player(player_id).display_name
+            lines.append(t(lang, "jobs.weekly_line", rank=rank, name=name, amount=signed(net)))
+    else:
+        lines.append(t(lang, "jobs.weekly_none"))
+    if alltime:
+        lines.append("")
+        lines.append(t(lang, "jobs.weekly_alltime"))
+        for rank, row in enumerate(alltime[:WEEKLY_ALLTIME_ROWS], 1):
+            lines.append(
+                t(lang, "jobs.weekly_line", rank=rank, name=row.player.display_name, amount=signed(row.net))
+            )
+    return "\n".join(lines)
+
+
+async def post_weekly_boards(bot: Bot, ledger: LedgerService, now: dtm.datetime | None = None) -> int:
+    """Post the leaderboard of every group whose weekly slot is due (at most a day late) and not posted
+    yet; `claim_weekly` lets exactly one sweep post each slot. Returns how many this call claimed."""
+    moment = aware(now or dtm.datetime.now(dtm.UTC))
+    posted = 0
+    for group in await asyncio.to_thread(ledger.list_groups, weekly_schedule=True):
+        chat_id = group.chat_id
+        try:
+            due = due_post(
+                group.weekly_day, group.weekly_time, group.timezone, group.weekly_last_post_at, moment
+            )
+            if due is None or not await asyncio.to_thread(ledger.claim_weekly, chat_id, due, now=moment):
+                continue
+            posted += 1
+            text = await asyncio.to_thread(
+                weekly_text, ledger, chat_id, group.language, now=due, timezone=group.timezone
+            )
+            if text is not None:
+                await bot.send_message(chat_id, text)
+        except (TelegramError, LedgerError) as exc:
+            log.info("weekly post to chat %s failed: %s", chat_id, exc)
+        except Exception:  # a bad stored day, time or zone: the other groups still get theirs
+            log.exception("weekly post to chat %s failed", chat_id)
+    return posted
