@@ -9,21 +9,9 @@ from typing import Any, NamedTuple, TypeVar
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import Token, parse_count, tokenize
+from scoring.seats import SEAT_WORDS, parse_seat
 
 T = TypeVar("T")
-
-SEAT_WORDS: dict[str, str] = {
-    **{
-        w.casefold(): seat
-        for seat, words in {
-            "E": ("E", "东", "東", "east", "东家", "東家", "东风", "東風"),
-            "S": ("S", "南", "south", "南家", "南风", "南風"),
-            "W": ("W", "西", "west", "西家", "西风", "西風"),
-            "N": ("N", "北", "north", "北家", "北风", "北風"),
-        }.items()
-        for w in words
-    },
-}
 
 
 def _set(words: str) -> frozenset[str]:
@@ -37,7 +25,7 @@ _PAYS_WORDS = _set("给|給|付给|付給|付|to|->|→|pays|=>")
 _NUMBER = r"(\d+|[零〇一二两兩三四五六七八九十拾百佰]+)"
 _AMOUNT = re.compile(rf"^[+¥$]?{_NUMBER}(元|块|塊|银|銀|两|兩|分|花)?$")
 _HAND_NUMBER = re.compile(rf"^(?:#|第|no\.?|hand)?{_NUMBER}(?:局|盘|盤|把)?$")
-MAX_AMOUNT = 10**9
+MAX_AMOUNT = 10_000_000  # the ledger refuses more (bot.ledger.hands.MAX_ADJUST)
 
 
 class Adjustment(NamedTuple):
@@ -196,7 +184,7 @@ def make_resolver(
             names[_name_key(name)] = seat
 
     def resolve(word: str) -> str | T | None:
-        seat = SEAT_WORDS.get(word.strip().casefold())
+        seat = parse_seat(word)
         if seat is not None:
             return seat if seat in seats else None
         return names.get(_name_key(word))

@@ -52,7 +52,9 @@ MESSAGES: dict[str, str] = {
     "bad_hand_number": "“{token}” is not a hand number. Write /edit <n> <entry>, e.g. /edit 3 南 自摸 5花",
     "missing_entry": "Write the corrected entry after the hand number, e.g. /edit {token} 南 自摸 5花",
     "extra_words": "Unexpected “{token}” (word {index}).",
+    "bad_number": "“{token}” is not a whole number from {low} to {high}. Write it in digits, e.g. {low}.",
 }
+EXCERPT = 24  # at most this many characters of a bad word are quoted back
 
 
 class GrammarError(ValueError):
@@ -65,6 +67,9 @@ class GrammarError(ValueError):
 
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
+        token = params.get("token")
+        if isinstance(token, str) and len(token) > EXCERPT:  # a reply quotes a short excerpt, never it all
+            params["token"] = token[: EXCERPT - 1] + "…"
         self.params: dict[str, Any] = params
         super().__init__(self.default_message())
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from bot.grammar import vocab
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import Token, parse_count, tokenize
+from scoring import ScoringError, find_pattern, parse_hand
+from scoring.tiles import render_tiles, scan, tile_from_name, tile_name
 
 T = TypeVar("T")
 Resolve = Callable[[str], T | None]
@@ -68,9 +69,7 @@ class _How:
     other_token: Token | None = None
 
 
-@lru_cache(maxsize=4096)
 def _find_pattern_id(word: str) -> str | None:
-    from scoring import find_pattern
 
     pattern = find_pattern(word)
     return pattern.id if pattern is not None else None
@@ -94,11 +93,8 @@ def _qualifier_case(match: re.Match[str]) -> str:
     return ":" + (word.upper() if len(word) == 1 else word.lower())
 
 
-@lru_cache(maxsize=4096)
 def _scan_kinds(text: str) -> tuple[str, ...] | None:
     """The kinds ("tile", "flower", "punct") of tile shorthand, or None when it is not shorthand."""
-    from scoring import ScoringError
-    from scoring.tiles import scan
 
     try:
         return tuple(tok.kind for tok in scan(lower_suits(text)))
@@ -106,14 +102,11 @@ def _scan_kinds(text: str) -> tuple[str, ...] | None:
         return None
 
 
-@lru_cache(maxsize=4096)
 def _flower_count(text: str) -> int | None:
     """The number of flower tiles in a word made only of flower names (中发春梅百搭 → 5).
 
     As in the hand shorthand, winds after the first flower are flowers too (宿州's 令风): 中东东 → 3.
     """
-    from scoring import ScoringError
-    from scoring.tiles import scan
 
     try:
         tokens = scan(text)
@@ -134,11 +127,8 @@ def _several_winds(text: str) -> bool:
     return set(text) <= _WIND_FLOWER_TEXT and len(set(text.replace("東", "东"))) > 1
 
 
-@lru_cache(maxsize=4096)
 def _wild_tile(text: str) -> str | None:
     """The canonical name of exactly one typed tile (五筒 → 5p), else None."""
-    from scoring import ScoringError
-    from scoring.tiles import tile_from_name, tile_name
 
     try:
         return tile_name(tile_from_name(lower_suits(text)))
@@ -146,7 +136,6 @@ def _wild_tile(text: str) -> str | None:
         return None
 
 
-@lru_cache(maxsize=4096)
 def _word_label(text: str) -> str | None:
     """The label of a grammar word (looked up before player names), else None. Pure: cached."""
     word = text.casefold()
@@ -166,7 +155,6 @@ def _word_label(text: str) -> str | None:
     return None
 
 
-@lru_cache(maxsize=4096)
 def _unit_label(text: str, in_hand: bool) -> str | None:
     """The label of a word that is neither a grammar word nor a player (tiles, flowers, 花, pattern, flag)."""
     kinds = _scan_kinds(text)
@@ -530,7 +518,6 @@ def _is_cjk(char: str) -> bool:
 
 def hand_object(parts: list[Token]) -> dict[str, Any]:
     """The RULES.md §3 `hand` object of typed tile shorthand (validated by scoring.parse_hand)."""
-    from scoring import ScoringError
 
     if not parts:
         raise GrammarError("hand_error", reason="no tiles", token="", position=0, index=0)
@@ -545,11 +532,8 @@ def hand_object(parts: list[Token]) -> dict[str, Any]:
     return _copy_dict(hand)
 
 
-@lru_cache(maxsize=1024)
 def _hand_object(text: str) -> dict[str, Any]:
     """hand_object of the joined shorthand (a ScoringError when it is not a hand); shared: copy it."""
-    from scoring import parse_hand
-    from scoring.tiles import render_tiles, tile_name
 
     hand = parse_hand(lower_suits(text))
     melds: list[dict[str, Any]] = []

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+
+from bot.grammar.errors import GrammarError
 
 # Word separators besides white space (after NFKC: ， → ,  ； → ;  ！ → !  ？ → ?); ":" and "|" belong
 # to the hand shorthand ([555p:N], flowers after |).
@@ -78,7 +79,6 @@ def tokenize(text: str) -> list[Token]:
     return list(_tokenize(text))  # a fresh list (callers edit it); the tokens themselves are frozen
 
 
-@lru_cache(maxsize=1024)
 def _tokenize(text: str) -> tuple[Token, ...]:
     tokens: list[Token] = []
     current: list[str] = []
@@ -104,6 +104,21 @@ def _tokenize(text: str) -> tuple[Token, ...]:
     if tokens and tokens[0].text.startswith("/"):
         tokens = [Token(t.text, t.position, t.index - 1) for t in tokens[1:]]
     return tuple(tokens)
+
+
+def parse_number(word: str, *, low: int, high: int) -> int:
+    """The one parser of numeric arguments (stake, timeout, amount): a whole number from `low` to `high`,
+    in ASCII digits or Chinese numerals, an optional leading +; GrammarError("bad_number") otherwise
+    (², ①, +-5, 1.5, 1e3 and friends included).
+
+    >>> parse_number("5", low=1, high=9), parse_number("+五", low=1, high=9)
+    (5, 5)
+    """
+    text = word.strip()
+    value = parse_count(text[1:] if text.startswith("+") else text)
+    if value is None or not low <= value <= high:
+        raise GrammarError("bad_number", token=word, low=low, high=high)
+    return value
 
 
 def parse_count(text: str) -> int | None:

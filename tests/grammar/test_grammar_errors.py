@@ -116,3 +116,24 @@ def test_position_counts_in_the_text_as_typed_with_full_width_spaces() -> None:
 def test_grammar_error_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="xyz"):
         parse_hu("南 自摸 xyz", resolve)
+
+
+@pytest.mark.parametrize("word", ["²", "①", "+-5", "1.5", "1e3", "٣", "", "0", "1000001", "五五"])
+def test_every_numeric_argument_has_one_parser_that_refuses_clearly(word: str) -> None:
+    from bot.grammar.lexer import parse_number
+
+    with pytest.raises(GrammarError) as refused:
+        parse_number(word, low=1, high=1_000_000)
+    assert refused.value.code == "bad_number" and refused.value.params["high"] == 1_000_000
+
+
+@pytest.mark.parametrize(("word", "value"), [("5", 5), ("+5", 5), ("十二", 12), (" 20 ", 20), ("一百", 100)])
+def test_numbers_in_digits_or_chinese_numerals(word: str, value: int) -> None:
+    from bot.grammar.lexer import parse_number
+
+    assert parse_number(word, low=1, high=1_000_000) == value
+
+
+def test_a_refusal_quotes_a_short_excerpt_of_a_long_word() -> None:
+    error = GrammarError("unknown_word", token="x" * 4000, index=1)
+    assert len(error.params["token"]) <= 24 and len(str(error)) < 300
