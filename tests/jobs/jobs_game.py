@@ -67,7 +67,7 @@ def play(
         ledger.join(chat_id, user)
     ledger.set_dealer(chat_id, "E")
     for i, entry in enumerate(HANDS if hands is None else hands):
-        ledger.commit(chat_id, entry, source_key=f"test:{chat_id}:{i}")
+        ledger.commit(chat_id, entry, source_key=f"test:{session.id}:{i}")
     if adjust:
         east, west = ledger.find_player(chat_id, "E"), ledger.find_player(chat_id, "W")
         ledger.adjust(chat_id, east.id, west.id, 7, note="茶水")
