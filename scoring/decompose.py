@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -33,7 +32,8 @@ from scoring.tiles import Tile
 SetKind = Literal["pung", "chow"]
 TileSet = tuple[SetKind, Tile]
 
-__all__ = ["Decomposition", "decompositions", "is_complete", "is_complete_counts", "plain_decompositions"]
+__all__ = ["Decomposition", "Facts", "Reading", "decompositions", "is_complete", "is_complete_counts",
+           "readings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +81,15 @@ def _counts(concealed: Sequence[Tile]) -> list[int]:
 # ---------------------------------------------------------------------------------------------------------
 # Full enumeration
 
+Facts = tuple[bool, int, bool, bool, int, bool]
+"""What the patterns can tell apart in one reading: seven pairs, the suits (bits 1 m, 2 p, 4 s, 8 honours),
+a chow, 一条龙 in one suit, concealed wind pungs, a wind pair (seven pairs: a four of a kind instead of the
+chow). The other facts predicates read come from the hand (melds, flowers, tile count); two readings of one
+hand with equal facts score alike (tests/scoring/test_decompose.py checks it)."""
+
+Reading = tuple[Tile | None, tuple[TileSet, ...], tuple[Tile, ...], tuple[Tile, ...], Facts]
+"""One reading as the scorer walks it: pair, sets, pairs (seven pairs), wilds (`Decomposition`), facts."""
+
 
 def decompositions(
     concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True
@@ -95,6 +104,19 @@ def decompositions(
     >>> [(x.pair, x.sets, x.wilds) for x in decompositions(parse_tiles("13m5p5p5s"), wild=22)]
     [(13, (('chow', 0),), (1,))]
     """
+    return [Decomposition(p, s, ps, ws) for p, s, ps, ws, _ in readings(concealed, wild=wild,
+                                                                          seven_pairs=seven_pairs)]
+
+
+def readings(concealed: Sequence[Tile], *, wild: Tile | None = None,
+             seven_pairs: bool = True) -> list[Reading]:
+    """`decompositions` as tuples with their facts, in the same order: by pair, then sets (kind, tile),
+    then wilds; seven pairs last.
+
+    Each suit's (and the honours') counts are read once per shape and number of wilds and remembered
+    (`_group_readings`); a hand's readings combine one reading of each suit, at most one of them holding
+    the pair; wilds left over stand for the wild tile itself (its pair, its pungs).
+    """
     counts = _counts(concealed)
     n = len(concealed)
     if n % 3 != 2:
@@ -105,135 +127,177 @@ def decompositions(
             raise ScoringError(f"wild: not a tile: {wild!r}")
         w = counts[wild]
         counts[wild] = 0
-    if not w:
-        return _plain_decompositions(concealed, counts, seven_pairs and n == 14)
-    assert wild is not None
-    found = _wild_readings(counts, w, wild)
+    out = _combine(counts, w, wild)
     if seven_pairs and n == 14:
         odd = [t for t in range(34) if counts[t] % 2]
         if len(odd) <= w:
+            assert wild is not None or not odd
             spare = (w - len(odd)) // 2
-            assert wild is not None or spare == 0
             pairs = [t for t in range(34) for _ in range((counts[t] + 1) // 2)]
-            pairs += [wild] * spare if wild is not None else []
-            subs = odd + ([wild] * (2 * spare) if wild is not None else [])
-            found.add(Decomposition(None, (), tuple(sorted(pairs)), tuple(sorted(subs))))
-    return sorted(found, key=_order)
+            subs = odd
+            if wild is not None:
+                pairs += [wild] * spare
+                subs = odd + [wild] * (2 * spare)
+            pairs.sort()
+            suits = 0
+            for t in pairs:
+                suits |= _SUIT_BIT[t]
+            luxury = len(set(pairs)) < len(pairs)
+            out.append((None, (), tuple(pairs), tuple(sorted(subs)), (True, suits, luxury, False, 0, False)))
+    return out
 
 
-_SortKey = tuple[bool, int, tuple[TileSet, ...], tuple[int, ...], tuple[int, ...]]
-
-
-def _order(d: Decomposition) -> _SortKey:
-    return (d.pair is None, -1 if d.pair is None else d.pair, d.sets, d.pairs, d.wilds)
-
-
-_Partial = tuple[Tile | None, tuple[TileSet, ...], tuple[Tile, ...]]  # pair, sets, what wilds stood for
+_KINDS: tuple[SetKind, SetKind] = ("chow", "pung")
+_SUIT_BIT = [1] * 9 + [2] * 9 + [4] * 9 + [8] * 7
+_Partial = tuple[Tile | None, tuple[TileSet, ...], tuple[Tile, ...], bool, bool, int]
+"""One suit's reading: pair, sets, what wilds stood for, has a chow, 一条龙, concealed wind pungs."""
+_Combo = tuple[Tile | None, tuple[TileSet, ...], tuple[Tile, ...], int, bool, bool, int]
 
 
 def _set_key(s: TileSet) -> tuple[int, str]:
     return (s[1], s[0])
 
 
-def _wild_readings(counts: list[int], w: int, wild: Tile) -> set[Decomposition]:
-    """Every reading with `w` wilds: each suit's (and the honours') real tiles read with some of the wilds
-    (`_group_wild_readings`, remembered per suit shape), one of them or the leftover wilds giving the pair;
-    leftover wilds stand for the wild tile (a pair and pungs of it)."""
-    partials: list[_Partial] = [(None, (), ())]
+def _combine(counts: list[int], w: int, wild: Tile | None) -> list[Reading]:
+    combos: list[_Combo] = [(None, (), (), 0, False, False, 0)]
     for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
         key = tuple(counts[base:end])
         if not any(key):
             continue
-        memo_key = (base, key, w)
-        readings = _GROUP_WILD.get(memo_key)
-        if readings is None:
-            readings = _group_wild_readings(base, key, w)
-        partials = [(q if p is None else p, sets + more, subs + extra)
-                    for p, sets, subs in partials
-                    for q, more, extra in readings
-                    if (p is None or q is None) and len(subs) + len(extra) <= w]
-        if not partials:
-            return set()
-    out: set[Decomposition] = set()
-    for pair, sets, subs in partials:
-        left = w - len(subs)
-        if pair is None:
-            pair = wild
-            left -= 2
-        if left < 0 or left % 3:
+        group = _GROUP.get((base, key, w))
+        if group is None:
+            group = _group_readings(base, key, w)
+        if not group:
+            return []
+        bit = _SUIT_BIT[base]
+        if len(group) == 1 and len(combos) == 1:  # the common case: one way to read this suit
+            p, sets, subs, suits, chow, ytl, anke = combos[0]
+            q, more, extra, c, y, a = group[0]
+            if (p is not None and q is not None) or len(subs) + len(extra) > w:
+                return []
+            combos = [(q if p is None else p, sets + more, subs + extra, suits | bit, chow or c, ytl or y,
+                       anke + a)]
             continue
-        out.add(Decomposition(pair, tuple(sorted((*sets, *(("pung", wild),) * (left // 3)), key=_set_key)),
-                              (), tuple(sorted((*subs, *(wild,) * (w - len(subs)))))))
+        combos = [(q if p is None else p, sets + more, subs + extra, suits | bit, chow or c, ytl or y,
+                   anke + a)
+                  for p, sets, subs, suits, chow, ytl, anke in combos
+                  for q, more, extra, c, y, a in group
+                  if (p is None or q is None) and len(subs) + len(extra) <= w]
+        if not combos:
+            return []
+    out: list[Reading] = []
+    for pair, sets, subs, suits, chow, ytl, anke in combos:
+        left = w - len(subs)
+        if wild is not None and left:
+            if pair is None:
+                pair = wild
+                left -= 2
+            if left < 0 or left % 3:
+                continue
+            if left:
+                sets = tuple(sorted((*sets, *(("pung", wild),) * (left // 3)), key=_set_key))
+                anke += left // 3 if 27 <= wild <= 30 else 0
+            suits |= _SUIT_BIT[wild]
+            subs = tuple(sorted((*subs, *(wild,) * (w - len(subs)))))
+        elif pair is None:
+            continue
+        out.append((pair, sets, (), subs, (False, suits, chow, ytl, anke, 27 <= pair <= 30)))
+    if len(out) > 1:
+        out.sort(key=_order)
     return out
 
 
-def _group_wild_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial, ...]:
+def _order(r: Reading) -> tuple[Tile | None, tuple[TileSet, ...], tuple[Tile, ...]]:
+    return (r[0], r[1], r[3])
+
+
+def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial, ...]:
     """The readings of one suit's (base 0, 9, 18) or the honours' (base 27) counts with at most `w` wilds:
-    every set and the pair (at most one) holds at least one real tile; gaps are wilds (`subs`). Each real
-    tile in turn, lowest first, joins a pair, a pung or (in a suit) a chow; remembered (a bounded table)."""
+    every set and the pair (at most one) holds at least one real tile; gaps are wilds (`subs`).
+
+    Each reading is built once, as its pair and then its sets in (tile, kind) order: a set never starts
+    above the lowest real tile still uncovered, and the copies beyond the real ones (the wilds) never
+    exceed `w`. A shape is kept if its real tiles can be handed out one to each set and the pair.
+    Remembered (a bounded table).
+    """
+    n = len(key)
     chows = base < 27
-    counts = list(key)
-    n = len(counts)
-    memo: dict[tuple[int, tuple[int, ...], int, bool], frozenset[_Partial]] = {}
+    cands = [(a, kind) for a in range(n) for kind in ((0, 1) if chows and a <= n - 3 else (1,))
+             if key[a] or (kind == 0 and (key[a + 1] or key[a + 2]))]
+    rem = list(key)  # real copies not yet covered by the shape (negative: copies the wilds give)
+    shape: list[tuple[int, int]] = []
+    found: list[_Partial] = []
 
-    def solve(i: int, w: int, pair_free: bool) -> frozenset[_Partial]:
-        while i < n and counts[i] == 0:
-            i += 1
-        if i == n:
-            return _DONE
-        state = (i, tuple(counts[i:]), w, pair_free)
-        got = memo.get(state)
-        if got is not None:
-            return got
-        tile = base + i
-        c = counts[i]
-        # (is the pair, the set or None, real tiles taken besides one copy of i, wild substitutions)
-        moves: list[tuple[bool, TileSet | None, list[int], list[Tile]]] = []
-        if pair_free:
-            if c >= 2:
-                moves.append((True, None, [i], []))
-            if w >= 1:
-                moves.append((True, None, [], [tile]))
-        for real in (3, 2, 1):
-            if c >= real and w >= 3 - real:
-                moves.append((False, ("pung", tile), [i] * (real - 1), [tile] * (3 - real)))
-        if chows:
-            for a in (i - 2, i - 1, i):
-                if not 0 <= a <= 6:
-                    continue
-                lows = [base + k for k in range(a, i)]
-                highs = list(range(i + 1, a + 3))
-                for mask in range(1 << len(highs)):  # bit set: that slot is a wild
-                    taken = [k for b, k in enumerate(highs) if not mask >> b & 1]
-                    subs = lows + [base + k for b, k in enumerate(highs) if mask >> b & 1]
-                    if len(subs) <= w and all(counts[k] > 0 for k in taken):
-                        moves.append((False, ("chow", base + a), taken, subs))
-        out: set[_Partial] = set()
-        for is_pair, tile_set, taken, subs in moves:
-            counts[i] -= 1
-            for k in taken:
-                counts[k] -= 1
-            rest = solve(i, w - len(subs), pair_free and not is_pair)
-            counts[i] += 1
-            for k in taken:
-                counts[k] += 1
-            for pair, sets, more in rest:
-                out.add((tile if is_pair else pair, sets if tile_set is None else (tile_set, *sets),
-                         (*subs, *more)))
-        frozen = frozenset(out)
-        memo[state] = frozen
-        return frozen
+    def emit(pair: int | None) -> None:
+        slots: list[tuple[int, ...]] = [(pair,)] if pair is not None else []
+        slots += [(a, a + 1, a + 2) if kind == 0 else (a,) for a, kind in shape]
+        if not _assignable(slots, list(key), 0):
+            return
+        subs = tuple(base + t for t in range(n) for _ in range(-rem[t]))
+        sets = tuple((_KINDS[kind], base + a) for a, kind in shape)
+        starts = {a for a, kind in shape if kind == 0}
+        anke = 0 if chows else sum(1 for a, _ in shape if a <= 3)
+        found.append((None if pair is None else base + pair, sets, subs, bool(starts),
+                      {0, 3, 6} <= starts, anke))
 
-    readings = tuple({(pair, tuple(sorted(sets, key=_set_key)), tuple(sorted(subs)))
-                      for pair, sets, subs in solve(0, w, True)})
-    _bound(_GROUP_WILD)
-    _GROUP_WILD[(base, key, w)] = readings
+    def walk(start: int, pair: int | None, w: int) -> None:
+        u = 0
+        while u < n and rem[u] <= 0:
+            u += 1
+        if u == n:
+            emit(pair)
+        for index in range(start, len(cands)):
+            a, kind = cands[index]
+            if a > u:
+                break
+            if kind:
+                r = rem[a]
+                cost = 3 - (r if 0 < r < 3 else 3 if r >= 3 else 0)
+                if cost <= w:
+                    rem[a] = r - 3
+                    shape.append((a, 1))
+                    walk(index, pair, w - cost)
+                    shape.pop()
+                    rem[a] = r
+            else:
+                r0, r1, r2 = rem[a], rem[a + 1], rem[a + 2]
+                cost = (r0 <= 0) + (r1 <= 0) + (r2 <= 0)
+                if cost <= w:
+                    rem[a], rem[a + 1], rem[a + 2] = r0 - 1, r1 - 1, r2 - 1
+                    shape.append((a, 0))
+                    walk(index, pair, w - cost)
+                    shape.pop()
+                    rem[a], rem[a + 1], rem[a + 2] = r0, r1, r2
+
+    walk(0, None, w)
+    for p in range(n):
+        r = key[p]
+        if r and 2 - min(r, 2) <= w:
+            rem[p] = r - 2
+            walk(0, p, w - 2 + min(r, 2))
+            rem[p] = r
+    readings = tuple(found)
+    _bound(_GROUP)
+    _GROUP[(base, key, w)] = readings
     return readings
 
 
-_DONE: frozenset[_Partial] = frozenset({(None, (), ())})
-# (suit base, its counts, wilds at most) -> the readings of `_group_wild_readings`
-_GROUP_WILD: dict[tuple[Tile, tuple[int, ...], int], tuple[_Partial, ...]] = {}
+def _assignable(slots: list[tuple[int, ...]], left: list[int], i: int) -> bool:
+    """Can each slot from `i` on take one real tile among its own (`left`: real copies not yet taken)?"""
+    if i == len(slots):
+        return True
+    for t in set(slots[i]):
+        if left[t]:
+            left[t] -= 1
+            ok = _assignable(slots, left, i + 1)
+            left[t] += 1
+            if ok:
+                return True
+    return False
+
+
+# (suit base, its counts, wilds at most) -> the readings of `_group_readings`
+_GROUP: dict[tuple[Tile, tuple[int, ...], int], tuple[_Partial, ...]] = {}
 
 
 _MEMO_LIMIT = 200_000  # entries per table; real hands reach a few thousand, so this only caps abuse
@@ -242,133 +306,6 @@ _MEMO_LIMIT = 200_000  # entries per table; real hands reach a few thousand, so 
 def _bound(memo: dict[Any, Any]) -> None:
     if len(memo) >= _MEMO_LIMIT:
         memo.clear()
-
-
-_Reading = tuple[Tile | None, tuple[TileSet, ...]]
-# A suit's (or the honours') sorted tiles -> its readings: what a hand's tiles of that suit can be.
-_GROUP_READINGS: dict[tuple[Tile, ...], tuple[_Reading, ...]] = {}
-
-
-def _plain_decompositions(concealed: Sequence[Tile], counts: list[int],
-                          seven_pairs: bool) -> list[Decomposition]:
-    """Without wilds, for checked tiles and their count array (see `plain_decompositions`)."""
-    tiles = tuple(sorted(concealed))
-    if seven_pairs and max(counts) > 4:  # not a real hand: seven pairs read from the counts as such
-        out = plain_decompositions(tiles, False)
-        if 1 not in counts and 3 not in counts:
-            out.append(Decomposition(None, (), tuple(t for t in range(34) for _ in range(counts[t] // 2))))
-        return out
-    return plain_decompositions(tiles, seven_pairs)
-
-
-def plain_decompositions(tiles: tuple[Tile, ...], seven_pairs: bool) -> list[Decomposition]:
-    """`decompositions` without wilds, for sorted valid tiles (3k+2 of them; at most 4 copies of a tile).
-
-    Each suit's tiles (and the honours) are read once per distinct shape and remembered; a hand's readings
-    combine one reading of each suit, exactly one of them holding the pair. Seven pairs (when
-    `seven_pairs`, for 14 tiles) comes last.
-    """
-    n = len(tiles)
-    i1 = bisect_left(tiles, 9)
-    i2 = bisect_left(tiles, 18, i1)
-    i3 = bisect_left(tiles, 27, i2)
-    groups = [tiles[lo:hi] for lo, hi in ((0, i1), (i1, i2), (i2, i3), (i3, n)) if lo != hi]
-    memo = _GROUP_READINGS
-    out: list[Decomposition] = []
-    pair: Tile | None = None
-    sets: tuple[TileSet, ...] = ()
-    several: list[tuple[_Reading, ...]] = []
-    for group in groups:
-        readings = memo.get(group)
-        if readings is None:
-            readings = _group_readings(group)
-        if len(readings) == 1:  # the common case: one way to read this suit
-            q, more = readings[0]
-            if q is not None:
-                if pair is not None:  # two suits each want the pair: no reading
-                    break
-                pair = q
-            sets += more
-        elif readings:
-            several.append(readings)
-        else:  # this suit cannot be read as sets (and a pair): no reading at all
-            break
-    else:
-        if not several:
-            if pair is not None:
-                out.append(Decomposition(pair, sets))
-        else:
-            combos: list[_Reading] = [(pair, sets)]
-            for readings in several:
-                combos = [
-                    (q if p is None else p, done + more)
-                    for p, done in combos
-                    for q, more in readings
-                    if p is None or q is None
-                ]
-            out = [Decomposition(p, tuple(sorted(done, key=_set_key))) for p, done in combos if p is not None]
-            out.sort(key=_order)
-    if seven_pairs and n == 14 and tiles[0] == tiles[1] and tiles[0::2] == tiles[1::2]:
-        out.append(Decomposition(None, (), tiles[0::2]))
-    return out
-
-
-def _group_readings(group: tuple[Tile, ...]) -> tuple[_Reading, ...]:
-    """The readings of one suit's or the honours' sorted tiles, remembered (a bounded table)."""
-    first = group[0]
-    if first >= 27:  # honours never form chows: every count is a pung (3) or the pair (2)
-        counts = [group.count(t) for t in sorted(set(group))]
-        pairs = counts.count(2)
-        readings: tuple[_Reading, ...] = ()
-        if pairs <= 1 and all(c in (2, 3) for c in counts):
-            pair = next((t for t in sorted(set(group)) if group.count(t) == 2), None)
-            readings = ((pair, tuple(("pung", t) for t in sorted(set(group)) if group.count(t) == 3)),)
-    else:
-        base = first - first % 9
-        key = [0] * 9
-        for t in group:
-            key[t - base] += 1
-        readings = _suit_readings(base, tuple(key))
-    _bound(_GROUP_READINGS)
-    _GROUP_READINGS[group] = readings
-    return readings
-
-
-def _suit_readings(base: Tile, key: tuple[int, ...]) -> tuple[_Reading, ...]:
-    """Every reading of one suit's counts as sets (and a pair when it holds 3k+2 tiles), sorted."""
-    found: set[_Reading] = set()
-    sets: list[TileSet] = []
-
-    def walk(c: list[int], i: int, need_pair: bool, pair: Tile | None) -> None:
-        while i < 9 and c[i] == 0:
-            i += 1
-        if i == 9:
-            if not need_pair:
-                found.add((pair, tuple(sorted(sets, key=lambda s: (s[1], s[0])))))
-            return
-        if need_pair and c[i] >= 2:
-            c[i] -= 2
-            walk(c, i, False, base + i)
-            c[i] += 2
-        if c[i] >= 3:
-            c[i] -= 3
-            sets.append(("pung", base + i))
-            walk(c, i, need_pair, pair)
-            sets.pop()
-            c[i] += 3
-        if i <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            sets.append(("chow", base + i))
-            walk(c, i, need_pair, pair)
-            sets.pop()
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-
-    walk(list(key), 0, sum(key) % 3 == 2, None)
-    return tuple(sorted(found, key=lambda r: (-1 if r[0] is None else r[0], r[1])))
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from scoring.decompose import Decomposition, decompositions, plain_decompositions
+from scoring.decompose import Decomposition, Facts, Reading, readings
 from scoring.errors import ScoringError
 from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, new_item, soft_hua
 from scoring.patterns import NO_FLAGS, PATTERNS, Flags, Predicate, WinContext, WinType
@@ -177,36 +177,38 @@ def _better(a: WinScore, b: WinScore | None) -> bool:
     return (a.allowed, a.hua * (2 if a.doubled else 1)) > (b.allowed, b.hua * (2 if b.doubled else 1))
 
 
-def hand_splits(hand: Hand, wild: int | None) -> list[Decomposition]:
-    """Every decomposition of a validated winning hand's concealed tiles (with the 混子 `wild`), in order."""
-    if wild is None:
-        return plain_decompositions(hand.concealed, len(hand.concealed) == 14)
-    return decompositions(hand.concealed, wild=wild, seven_pairs=True)
+_NO_TILES: frozenset[int] = frozenset()
+_FLOWER_TILES: Mapping[tuple[str, str], frozenset[int]] = {
+    (rules, wind): frozenset(t for t in range(34) if not is_playing_tile(rules, t, wind))
+    for rules in RULESETS for wind in "ESWN"}
+"""(rule set, round wind) -> the tiles that are flowers there: a 混子 never stands for one."""
+
+
+def hand_readings(hand: Hand, wild: int | None) -> list[Reading]:
+    """Every reading of a validated winning hand's concealed tiles (with the 混子 `wild`), in order."""
+    return readings(hand.concealed, wild=wild, seven_pairs=True)
 
 
 def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_dealer: bool,
-               wild: int | None, round_wind: str, field: str,
-               splits: list[Decomposition] | None = None) -> WinScore:
-    """Score every decomposition of a winning hand and keep the best one for the winner.
+               wild: int | None, round_wind: str, field: str) -> WinScore:
+    """Score every reading of a winning hand and keep the best one for the winner.
 
     `hand` is a validated Hand (from `parse_hand`, `hand_from_json` or `validate_hand`: sorted concealed
-    tiles, no fifth copy); `splits` its `hand_splits` when the caller has them.
+    tiles, no fifth copy).
     """
     return score_hand_ways(table, hand, (win_type,), flags=flags, is_dealer=is_dealer, wild=wild,
-                           round_wind=round_wind, field=field, splits=splits)[0]
+                           round_wind=round_wind, field=field)[0]
 
 
 def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *, flags: Flags,
-                    is_dealer: bool, wild: int | None, round_wind: str, field: str,
-                    splits: list[Decomposition] | None = None) -> list[WinScore]:
+                    is_dealer: bool, wild: int | None, round_wind: str, field: str) -> list[WinScore]:
     """`score_hand` for each of several ways of winning the same tiles (several only without flags).
 
-    Each reading is looked at once: its WinContext and the patterns it shows serve every way of winning
-    (the shape predicates never read the win type), and readings that show the same patterns and 花
-    items are scored once. Ties go to the first reading in order, as one at a time.
+    Readings are walked in order; only the first reading of each set of facts (`scoring.decompose.Facts`)
+    is looked at, since later ones score alike. Its WinContext and the patterns it shows serve every way
+    of winning (the shape predicates never read the win type). Ties go to the first reading in order.
     """
-    if splits is None:
-        splits = hand_splits(hand, wild)
+    splits = hand_readings(hand, wild)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
     if len(win_types) > 1 and flags is not NO_FLAGS:
@@ -218,22 +220,20 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     melded = (meld_item_counts(rule.id, hand) if hand.melds
               else {"yinghua": len(flowers)} if flowers else {})
     best: list[WinScore | None] = [None] * len(win_types)
+    read: set[Facts] = set()  # the facts already read
     seen: set[tuple[object, ...]] = set()  # the readings' scores already counted (pattern ids, 风暗刻)
-    contexts: set[tuple[object, ...]] = set()  # wild readings already read (they differ in the wilds)
-    for split in splits:
-        if wild is not None:
-            if not all(is_playing_tile(rule.id, tile, round_wind) for tile in split.wilds):
-                continue  # a 混子 stands for playing tiles only, never for a flower
-            shape = (split.pair, split.sets, split.pairs)
-            if shape in contexts:
-                continue
-            contexts.add(shape)
-        ctx = WinContext(rule.id, table.options, win_types[0], is_dealer, hand.melds, flowers, split, flags)
+    flowers_tiles = _FLOWER_TILES[rule.id, round_wind] if wild is not None else _NO_TILES
+    for pair, sets, pairs, wilds, facts in splits:
+        if facts in read or not flowers_tiles.isdisjoint(wilds):
+            continue  # scores as an earlier reading; or a 混子 standing for a flower (never allowed)
+        read.add(facts)
+        ctx = WinContext(rule.id, table.options, win_types[0], is_dealer, hand.melds, flowers,
+                         Decomposition(pair, sets, pairs, wilds), flags)
         found = [pid for pid, predicate in predicates if predicate(ctx)]
         if len(splits) > 1:
             key = (*found, ctx.wind_anke)
             if key in seen:
-                continue  # scores as an earlier reading: never better
+                continue
             seen.add(key)
         counts = melded
         if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻 (hand_item_counts, shared facts)

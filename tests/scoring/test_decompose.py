@@ -257,3 +257,25 @@ def _is_valid(d: Decomposition) -> bool:
     if d.pair is None:
         return len(d.pairs) == 7 and not d.sets
     return all(kind == "pung" or (t < 27 and t % 9 <= 6) for kind, t in d.sets)
+
+
+@settings(max_examples=150, deadline=None)
+@given(wild_hands(), st.booleans(), st.sampled_from([(), ((27, True),), ((5, True), (28, False))]))
+def test_readings_with_equal_facts_show_the_same_patterns(case: tuple[list[int], int], wild_on: bool,
+                                                          meld_spec: tuple[tuple[int, bool], ...]) -> None:
+    # The scorer reads only the first reading of each set of facts: every predicate (the extended list
+    # included) and the 风暗刻 count must agree on all readings that share them.
+    from scoring.decompose import readings as hand_readings
+    from scoring.hand import Meld
+    from scoring.patterns import NO_FLAGS, PATTERNS, WinContext
+
+    tiles, wild = case
+    melds = tuple(Meld("pung", t, exposed) if exposed else Meld("kong", t, False) for t, exposed in meld_spec)
+    options = {"extended": True, "menqing_stack": False}
+    first: dict[object, tuple[object, ...]] = {}
+    for pair, sets, pairs, wilds, facts in hand_readings(tiles, wild=wild if wild_on else None):
+        reading = Decomposition(pair, sets, pairs, wilds)
+        ctx = WinContext("suzhou", options, "discard", False, melds, (), reading, NO_FLAGS)
+        shown = (ctx.wind_anke, *(pid for pid, p in PATTERNS.items()
+                                  if p.predicate is not None and not p.on_flags and p.predicate(ctx)))
+        assert first.setdefault(facts, shown) == shown
