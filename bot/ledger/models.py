@@ -99,18 +99,27 @@ class TableSession(SQLModel, table=True):
 
 
 class Seat(SQLModel, table=True):
-    """A player's seat (E/S/W/N) at a session's table."""
+    """A player's seat (E/S/W/N) at a session's table; kept, inactive, when the player leaves (/sub)."""
 
     __tablename__ = "seat"
     __table_args__ = (
-        UniqueConstraint("session_id", "seat"),
         UniqueConstraint("session_id", "player_id"),
+        Index(
+            "uq_seat_one_active",
+            "session_id",
+            "seat",
+            unique=True,
+            sqlite_where=text("active = 1"),
+            postgresql_where=text("active = true"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = Field(foreign_key="table_session.id")
     seat: str = Field(max_length=1)
     player_id: int = Field(foreign_key="player.id")
+    active: bool = True  # the player sits there now
+    left_after: int | None = None  # live rows of the table when the player left
 
 
 class Hand(SQLModel, table=True):

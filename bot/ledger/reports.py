@@ -27,6 +27,7 @@ from bot.ledger.rows import (
     open_session_row,
     player_info,
     row_id,
+    seat_history,
     session_info,
     session_row,
 )
@@ -88,14 +89,13 @@ def card_view(
             .limit(limit)
         )
     )
-    seat_of = {player.id: seat for seat, player in info.seats.items()}
+    people = session_people(s, ts, info.chat_id)
     totals = dict.fromkeys(SEATS, 0)
-    for total in s.scalars(select(SessionTotal).where(SessionTotal.session_id == ts.id)):
-        seat = seat_of.get(total.player_id)
-        if seat is not None:
-            totals[seat] = total.net
+    for person in people:  # a seat's total is that of everyone who sat there (/sub)
+        if person.seat is not None:
+            totals[person.seat] += person.net
     recent = tuple(hand_records(s, reversed(newest)))
-    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows)
+    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people)
 
 
 def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:
@@ -103,6 +103,21 @@ def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, se
         player=player_info(player, chat_id), seat=seat, net=total.net, hands=total.hands, wins=total.wins,
         self_draws=total.self_draws, dealt_in=total.dealt_in,
     )  # fmt: skip
+
+
+def session_people(s: Session, ts: TableSession, chat_id: int) -> tuple[Standing, ...]:
+    """Everyone who played in a session, by seat (a seat's later player after its earlier one)."""
+    seat_of = seat_history(s, row_id(ts))
+    rows = [
+        _standing(total, player, chat_id, seat_of.get(row_id(player)))
+        for total, player in s.execute(
+            select(SessionTotal, Player)
+            .join(Player, Player.id == SessionTotal.player_id)
+            .where(SessionTotal.session_id == ts.id)
+        )
+    ]
+    rows.sort(key=lambda r: (SEATS.index(r.seat) if r.seat else 9, r.player.id))
+    return tuple(rows)
 
 
 def standings(s: Session, chat_id: int, session_id: int | None) -> StandingsReport:
@@ -117,24 +132,14 @@ def standings(s: Session, chat_id: int, session_id: int | None) -> StandingsRepo
     )
     info = session_info(s, ts, chat_id) if ts is not None else None
     session_rows: tuple[Standing, ...] = ()
-    if ts is not None and info is not None:
-        seat_of = {p.id: seat for seat, p in info.seats.items()}
-        rows = [
-            _standing(total, player, chat_id, seat_of.get(row_id(player)))
-            for total, player in s.execute(
-                select(SessionTotal, Player)
-                .join(Player, Player.id == SessionTotal.player_id)
-                .where(SessionTotal.session_id == ts.id)
-            ).tuples()
-        ]
-        rows.sort(key=lambda r: (SEATS.index(r.seat) if r.seat else 9, r.player.id))
-        session_rows = tuple(rows)
+    if ts is not None:
+        session_rows = session_people(s, ts, chat_id)
     alltime = s.execute(
         select(GroupTotal, Player)
         .join(Player, Player.id == GroupTotal.player_id)
         .where(GroupTotal.group_id == group.id)
         .order_by(GroupTotal.net.desc(), Player.id)  # type: ignore[attr-defined]
-    ).tuples()
+    )
     alltime_rows = tuple(_standing(t, p, chat_id, None) for t, p in alltime if t.hands or t.net)
     return StandingsReport(session=info, session_rows=session_rows, alltime_rows=alltime_rows)
 
@@ -171,7 +176,7 @@ def player_stats(
             longest_streak=total.longest_streak,
             net=total.net,
         )
-        for total, player in s.execute(query).tuples()
+        for total, player in s.execute(query)
         if total.hands or total.net or player_id is not None
     ]
     stats.sort(key=lambda st: (-st.net, st.player.id))
@@ -203,7 +208,7 @@ def transfers(s: Session, session_id: int) -> list[Transfer]:
         .join(Player, Player.id == SessionTotal.player_id)
         .where(SessionTotal.session_id == session_id)
         .order_by(Player.id)  # type: ignore[arg-type]
-    ).tuples()
+    )
     players, balances = {}, {}
     for total, player in rows:
         players[row_id(player)] = player_info(player, info.chat_id)

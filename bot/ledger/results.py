@@ -219,8 +219,9 @@ class CardView:
 
     session: SessionInfo
     recent: tuple[HandRecord, ...]
-    totals: dict[str, int]
+    totals: dict[str, int]  # seat -> the seat's net (of everyone who sat there)
     rows: int
+    people: tuple[Standing, ...] = ()  # everyone who played, by seat, each with their own net (/sub)
 
 
 @dataclass(frozen=True, slots=True)

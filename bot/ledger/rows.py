@@ -26,6 +26,7 @@ from bot.ledger.results import (
 # A live (not voided) row, spelled as the partial index uq_hand_live_number says it ("voided = 0"), so that
 # the databases use the index: "voided IS 0" would scan the session's rows.
 LIVE = Hand.voided == False  # noqa: E712
+SITTING = Seat.active == True  # noqa: E712  (as the partial index uq_seat_one_active says it)
 
 
 def aware(moment: datetime) -> datetime:
@@ -83,14 +84,22 @@ def chat_of(s: Session, group_id: int) -> int:
 
 
 def seats(s: Session, session_id: int) -> dict[str, Player]:
-    """Seat -> player of a session, in seat order."""
+    """Seat -> the player sitting there now, in seat order."""
     rows = s.execute(
         select(Seat.seat, Player)
         .join(Player, Player.id == Seat.player_id)
-        .where(Seat.session_id == session_id)
+        .where(Seat.session_id == session_id, SITTING)
     )
     found = {seat: player for seat, player in rows if seat in SEATS}
     return {seat: found[seat] for seat in SEATS if seat in found}
+
+
+def seat_history(s: Session, session_id: int) -> dict[int, str]:
+    """Player id -> the seat they sit at, or sat at before someone took it over (/sub)."""
+    return {
+        pid: seat
+        for pid, seat in s.execute(select(Seat.player_id, Seat.seat).where(Seat.session_id == session_id))
+    }
 
 
 def last_live_hand(s: Session, session_id: int) -> Hand | None:

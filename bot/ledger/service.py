@@ -290,6 +290,37 @@ class LedgerService:
 
         return self._on_open(chat_id, op, key)  # type: ignore[no-any-return]
 
+    def substitute(
+        self,
+        chat_id: int,
+        seat: str,
+        user: UserRef | None = None,
+        *,
+        guest_name: str | None = None,
+        key: str | None = None,
+    ) -> tuple[SeatChange, PlayerInfo]:
+        """/sub: from the next hand on a Telegram user or a named guest sits at `seat` in place of its
+        player, who keeps their own totals (and shows under the seat). (the change, who left).
+        PlayerNotSeated (an empty seat), AlreadySeated, BadGuestName."""
+        if (user is None) == (guest_name is None):
+            raise errors.InvalidValue("a substitute is a Telegram user or a guest name", field="player")
+        target = tables.seat_of(seat)
+        now = self._now()
+
+        def op(s: Session, group: ChatGroup, ts: Any) -> tuple[SeatChange, PlayerInfo]:
+            if guest_name is not None:
+                groups.check_guest_name(groups.clean_name(guest_name), seats(s, row_id(ts)).values())
+            player = (
+                groups.ensure_player(s, group, user, now)
+                if user is not None
+                else groups.guest(s, group, guest_name or "", now)
+            )
+            gone = tables.substitute(s, group, ts, target, player, now)
+            change = SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
+            return change, player_info(gone, chat_id)
+
+        return self._on_open(chat_id, op, key)  # type: ignore[no-any-return]
+
     def move(self, chat_id: int, player_id: int, seat: str, *, key: str | None = None) -> SeatChange:
         """Move a seated player to `seat` before the first hand; an occupant of that seat swaps places."""
         target = tables.seat_of(seat)

@@ -13,7 +13,7 @@ from bot.ledger import errors
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
 from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
 from bot.ledger.results import SEATS, DealerState, SessionInfo, SessionSummary
-from bot.ledger.rows import aware, group_row, open_session_row, row_id, session_info, session_row
+from bot.ledger.rows import SITTING, aware, group_row, open_session_row, row_id, session_info, session_row
 from scoring.seats import parse_seat
 
 MAX_STAKE = 1_000_000
@@ -123,7 +123,7 @@ def sit(
     s: Session, group: ChatGroup, ts: TableSession, player: Player, wanted: str | None, now: datetime
 ) -> str:
     """Seat a player at `wanted` or the next free seat (E S W N order); the seat taken."""
-    taken = {row.seat: row for row in s.scalars(select(Seat).where(Seat.session_id == ts.id))}
+    taken = {row.seat: row for row in s.scalars(select(Seat).where(Seat.session_id == ts.id, SITTING))}
     for seat, row in taken.items():
         if row.player_id == player.id:
             raise errors.AlreadySeated(
@@ -150,6 +150,40 @@ def sit(
     s.add(ts)
     s.flush()
     return target
+
+
+def substitute(
+    s: Session, group: ChatGroup, ts: TableSession, seat: str, player: Player, now: datetime
+) -> Player:
+    """From the next hand on, `player` sits at `seat` in place of its player (who keeps their totals and
+    their seat row, inactive); the player who left. PlayerNotSeated (an empty seat), AlreadySeated."""
+    rows = list(s.scalars(select(Seat).where(Seat.session_id == ts.id)))
+    leaving = next((row for row in rows if row.seat == seat and row.active), None)
+    if leaving is None:
+        raise errors.PlayerNotSeated(f"seat {seat} is empty", seat=seat, name=seat)
+    mine = next((row for row in rows if row.player_id == player.id), None)
+    if mine is not None and mine.active:
+        raise errors.AlreadySeated(
+            f"{player.display_name} already sits at {mine.seat}", name=player.display_name, seat=mine.seat
+        )
+    leaving.active, leaving.left_after = False, ts.live_rows
+    s.add(leaving)
+    s.flush()
+    if mine is None:
+        s.add(Seat(session_id=row_id(ts), seat=seat, player_id=row_id(player)))
+    else:  # back at the table after leaving it: the same seat row, the same totals
+        mine.seat, mine.active, mine.left_after = seat, True, None
+        s.add(mine)
+    if s.get(SessionTotal, (ts.id, player.id)) is None:
+        s.add(SessionTotal(session_id=row_id(ts), player_id=row_id(player)))
+    if s.get(GroupTotal, (group.id, player.id)) is None:
+        s.add(GroupTotal(group_id=row_id(group), player_id=row_id(player)))
+    touch(ts, now)
+    s.add(ts)
+    s.flush()
+    gone = s.get(Player, leaving.player_id)
+    assert gone is not None
+    return gone
 
 
 def _seat_row(s: Session, ts: TableSession, player: Player) -> Seat:

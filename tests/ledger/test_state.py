@@ -162,3 +162,25 @@ def test_a_session_that_ended_with_no_hand_is_not_history(table: Table) -> None:
     ledger.end_session(CHAT)  # nothing played
     seat_table(ledger)  # open, nothing played yet: listed
     assert [h.session.number for h in ledger.history(CHAT)] == [3, 1]
+
+
+def test_a_substitute_takes_the_seat_from_the_next_hand_and_each_keeps_their_totals(table: Table) -> None:
+    ledger = table.ledger
+    ledger.commit(CHAT, self_draw("S", 5, "清一色", "七对"))  # Bob (S) +120
+    change, gone = ledger.substitute(CHAT, "南", guest_name="Eve")
+    assert gone.display_name == "Bob" and change.seat == "S" and change.session.seats["S"].name == "Eve"
+    ledger.commit(CHAT, discard("W", "S", 4, "清一色"))  # Eve, now at S, pays Cat on the discard
+    people = {p.player.name: p for p in ledger.standings(CHAT).session_rows}
+    assert people["Bob"].net == 120 and people["Bob"].seat == "S" and people["Bob"].hands == 1
+    assert people["Eve"].net < 0 and people["Eve"].seat == "S" and people["Eve"].hands == 1
+    card = ledger.card_view(table.session.id)
+    assert card.totals["S"] == people["Bob"].net + people["Eve"].net
+    assert [p.player.name for p in card.people if p.seat == "S"] == ["Bob", "Eve"]
+    assert ledger.ledger(table.session.id)[-1].running == card.totals
+    with pytest.raises(errors.AlreadySeated):
+        ledger.substitute(CHAT, "东", guest_name="Eve")
+    ledger.substitute(CHAT, "南", table.users[1])  # Bob comes back: his seat row and totals again
+    assert ledger.require_session(CHAT).seats["S"].name == "Bob"
+    transfers = ledger.transfers(table.session.id)
+    assert {t.payer.name for t in transfers} | {t.payee.name for t in transfers} >= {"Bob", "Eve"}
+    check_invariants(ledger, table.session.id)
