@@ -22,6 +22,7 @@ from bot.handlers.flow import question
 from bot.handlers.table import show_card
 from bot.ledger import CommitResult, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
+    LedgerError,
     NotFound,
     PendingCancelled,
     PendingExpired,
@@ -90,7 +91,8 @@ async def submit(
     Confirm: one write, with the message id already known. `flow_message` (the /hu button flow) is turned
     into the preview instead of sending a new message.
 
-    A redelivered update (a restart) finds its entry stored already: the duplicate message goes again."""
+    A redelivered update (a restart) finds its entry stored already: the duplicate message goes again. If
+    the entry cannot be stored, the message says why and keeps no buttons."""
     pending_id = pending_id_for(turn.source_key)
     text = shown if kind == "undo" else f"{shown}\n{confirm_hint(turn)}"
     markup = confirm_markup(turn, pending_id, kind)
@@ -99,18 +101,22 @@ async def submit(
         message_id = flow_message
     else:
         message_id = (await turn.say(text, markup)).message_id
-    pending = await turn.run(
-        turn.ledger.create_pending,
-        turn.chat_id,
-        kind,
-        payload,
-        preview=preview,
-        base_version=session.version,
-        message_id=message_id,
-        by=turn.user,
-        text=turn.text or None,
-        source_key=turn.source_key,
-    )
+    try:
+        pending = await turn.run(
+            turn.ledger.create_pending,
+            turn.chat_id,
+            kind,
+            payload,
+            preview=preview,
+            base_version=session.version,
+            message_id=message_id,
+            by=turn.user,
+            text=turn.text or None,
+            source_key=turn.source_key,
+        )
+    except LedgerError as exc:  # e.g. the table ended meanwhile: the shown preview loses its buttons
+        await turn.edit(message_id, f"{shown}\n{error_text(turn.lang, exc)}")
+        return
     if pending.message_id not in (None, message_id):
         log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
         try:
