@@ -381,15 +381,6 @@ class LedgerService:
                 ended.append(done)
         return ended
 
-    def idle_sessions(self, idle_for: timedelta, *, now: datetime | None = None) -> list[SessionInfo]:
-        """Open sessions whose last activity is older than `idle_for`."""
-        cutoff = (now or self._now()) - idle_for
-        return self._read(lambda s: tables.open_infos(s, cutoff))  # type: ignore[no-any-return]
-
-    def open_sessions(self) -> list[SessionInfo]:
-        """Every open session of every group."""
-        return self._read(lambda s: tables.open_infos(s))  # type: ignore[no-any-return]
-
     def set_card(self, session_id: int, message_id: int) -> None:
         """Remember the message of the session's pinned card."""
 
@@ -584,16 +575,6 @@ class LedgerService:
                 s, group, ts, pending_id, kind, stored, preview, base_version=base_version,
                 message_id=message_id, by=by, text=text, timeout_seconds=timeout_seconds, now=now,
             )  # fmt: skip
-
-        return self._write(op)  # type: ignore[no-any-return]
-
-    def set_pending_message(self, pending_id: str, message_id: int) -> PendingInfo:
-        """Remember the message that shows an entry (when it was stored before it was sent)."""
-
-        def op(s: Session) -> PendingInfo:
-            row = pending.row(s, pending_id, lock=True)
-            row.message_id = message_id
-            return pending_info(row, chat_of(s, session_row(s, row.session_id).group_id))
 
         return self._write(op)  # type: ignore[no-any-return]
 

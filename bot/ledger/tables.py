@@ -271,11 +271,3 @@ def end_if_idle(s: Session, session_id: int, cutoff: datetime, now: datetime) ->
     if ts.status != "open" or aware(ts.last_activity_at) >= cutoff:
         return None
     return end(s, ts, "idle", now)
-
-
-def open_infos(s: Session, cutoff: datetime | None = None) -> list[SessionInfo]:
-    """Every open session (idle since `cutoff` when given)."""
-    query = select(TableSession).where(TableSession.status == "open").order_by(TableSession.id)  # type: ignore[arg-type]
-    if cutoff is not None:
-        query = query.where(TableSession.last_activity_at < cutoff)
-    return [session_info(s, ts) for ts in s.scalars(query)]

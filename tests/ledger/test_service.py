@@ -371,12 +371,11 @@ def test_standings_stats_ledger_history_and_transfers(ledger: LedgerService) -> 
 
 def test_idle_sessions(table: Table) -> None:
     ledger = table.ledger
-    assert ledger.idle_sessions(timedelta(hours=6)) == []
+    assert ledger.end_idle(timedelta(hours=6)) == []
     later = table.session.last_activity_at + timedelta(hours=7)
-    assert [s.id for s in ledger.idle_sessions(timedelta(hours=6), now=later)] == [table.session.id]
-    ended = ledger.end_session(CHAT, session_id=table.session.id, reason="idle")
-    assert ended.session.end_reason == "idle"
-    assert ledger.open_sessions() == []
+    ended = ledger.end_idle(timedelta(hours=6), now=later)
+    assert [s.session.id for s in ended] == [table.session.id] and ended[0].session.end_reason == "idle"
+    assert ledger.current_session(CHAT) is None
 
 
 # ---- pending entries -------------------------------------------------------------------------------
@@ -384,11 +383,11 @@ def test_idle_sessions(table: Table) -> None:
 
 def test_pending_entry_is_consumed_exactly_once(table: Table) -> None:
     ledger = table.ledger
-    pending = pend(ledger, CHAT, "hand", QYS_QIDUI, by=table.users[1], text="/hu 南 自摸")
+    pending = pend(ledger, CHAT, "hand", QYS_QIDUI, by=table.users[1], text="/hu 南 自摸", message_id=555)
     assert (
         pending.status == "pending" and pending.preview is not None and pending.preview.payments["S"] == 120
     )
-    assert ledger.set_pending_message(pending.id, 555).message_id == 555
+    assert pending.message_id == 555
     assert [p.id for p in ledger.open_pending(CHAT)] == [pending.id]
     first = ledger.confirm_pending(pending.id, chat_id=CHAT, by=table.users[2])
     second = ledger.confirm_pending(pending.id, chat_id=CHAT, by=table.users[0])
@@ -441,10 +440,9 @@ def test_pending_undo_edit_adjust(table: Table) -> None:
 
 def test_pending_creation_is_idempotent_on_its_source_key(table: Table) -> None:
     ledger = table.ledger
-    first = pend(ledger, CHAT, "hand", QYS_QIDUI, source_key="update:700")
-    repeat = pend(ledger, CHAT, "hand", QYS_QIDUI, source_key="update:700")
-    assert repeat.id == first.id and repeat.message_id is None and len(first.id) == 32
-    ledger.set_pending_message(first.id, 77)
+    first = pend(ledger, CHAT, "hand", QYS_QIDUI, source_key="update:700", message_id=77)
+    repeat = pend(ledger, CHAT, "hand", QYS_QIDUI, source_key="update:700", message_id=78)
+    assert repeat.id == first.id and repeat.message_id == 77 and len(first.id) == 32
     # The redelivered update (another process, after a restart) finds the preview already shown.
     other = LedgerService(ledger.engine)
     assert pend(other, CHAT, "hand", QYS_QIDUI, source_key="update:700").message_id == 77
