@@ -231,7 +231,7 @@ def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial,
     def emit(pair: int | None) -> None:
         slots: list[tuple[int, ...]] = [(pair,)] if pair is not None else []
         slots += [(a, a + 1, a + 2) if kind == 0 else (a,) for a, kind in shape]
-        if not _assignable(slots, list(key), 0):
+        if not _assignable(slots, list(key)):
             return
         subs = tuple(base + t for t in range(n) for _ in range(-rem[t]))
         sets = tuple((_KINDS[kind], base + a) for a, kind in shape)
@@ -282,18 +282,32 @@ def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial,
     return readings
 
 
-def _assignable(slots: list[tuple[int, ...]], left: list[int], i: int) -> bool:
-    """Can each slot from `i` on take one real tile among its own (`left`: real copies not yet taken)?"""
-    if i == len(slots):
-        return True
-    for t in set(slots[i]):
-        if left[t]:
+def _assignable(slots: list[tuple[int, ...]], left: list[int]) -> bool:
+    """Can each slot take one real tile among its own (`left`: the real copies, used up)?
+
+    A pair or pung slot has one tile; the chows (given in order of their lowest tile, three tiles
+    each) then take the lowest copy left in their span: for spans of one length in that order the
+    greedy choice finds a tile for every chow whenever any assignment does.
+    """
+    chows: list[int] = []
+    for slot in slots:
+        if len(slot) == 1:
+            t = slot[0]
+            if not left[t]:
+                return False
             left[t] -= 1
-            ok = _assignable(slots, left, i + 1)
-            left[t] += 1
-            if ok:
-                return True
-    return False
+        else:
+            chows.append(slot[0])
+    for a in chows:
+        if left[a]:
+            left[a] -= 1
+        elif left[a + 1]:
+            left[a + 1] -= 1
+        elif left[a + 2]:
+            left[a + 2] -= 1
+        else:
+            return False
+    return True
 
 
 # (suit base, its counts, wilds at most) -> the readings of `_group_readings`

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -65,6 +65,9 @@ class Table:
     counts_soft: bool
     self_draw_only: bool
     supersedes: bool  # some pattern of the table supersedes another (the extended list)
+    scores: dict[tuple[object, ...], tuple[WinScore, ...]] = field(default_factory=dict, compare=False,
+                                                                   repr=False)
+    """What a reading scores, by what its score depends on (`score_hand_ways`); filled on first sight."""
 
 
 def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
@@ -213,34 +216,26 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
     if len(win_types) > 1 and flags is not NO_FLAGS:
         raise ValueError("score_hand_ways: several win types only for a win without flags")
-    rule = table.rule
-    predicates = table.shape_predicates if flags is NO_FLAGS else table.predicates
     flowers = hand.flowers
-    # meld_item_counts, written out for the hand without melds
-    melded = (meld_item_counts(rule.id, hand) if hand.melds
-              else {"yinghua": len(flowers)} if flowers else {})
+    melds = hand.melds
     best: list[WinScore | None] = [None] * len(win_types)
     read: set[Facts] = set()  # the facts already read
-    seen: set[tuple[object, ...]] = set()  # the readings' scores already counted (pattern ids, 风暗刻)
-    flowers_tiles = _FLOWER_TILES[rule.id, round_wind] if wild is not None else _NO_TILES
+    flowers_tiles = _FLOWER_TILES[table.rule.id, round_wind] if wild is not None else _NO_TILES
+    memo = table.scores
     for pair, sets, pairs, wilds, facts in splits:
-        if facts in read or not flowers_tiles.isdisjoint(wilds):
+        if facts in read or (wilds and not flowers_tiles.isdisjoint(wilds)):
             continue  # scores as an earlier reading; or a 混子 standing for a flower (never allowed)
         read.add(facts)
-        ctx = WinContext(rule.id, table.options, win_types[0], is_dealer, hand.melds, flowers,
-                         Decomposition(pair, sets, pairs, wilds), flags)
-        found = [pid for pid, predicate in predicates if predicate(ctx)]
-        if len(splits) > 1:
-            key = (*found, ctx.wind_anke)
-            if key in seen:
-                continue
-            seen.add(key)
-        counts = melded
-        if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻 (hand_item_counts, shared facts)
-            counts = dict(melded)
-            counts["feng_anke"] = counts.get("feng_anke", 0) + ctx.wind_anke
-        for i, win_type in enumerate(win_types):
-            score = _score(table, win_type, flags, found, counts)
+        # What the score depends on: the reading's facts and the hand's melds, flower count and seat.
+        key = (win_types, flags, is_dealer, facts, melds, len(flowers))
+        scores = memo.get(key)
+        if scores is None:
+            scores = _score_reading(table, hand, win_types, flags, is_dealer,
+                                    Decomposition(pair, sets, pairs, wilds))
+            if len(memo) >= _SCORES_LIMIT:
+                memo.clear()
+            memo[key] = scores
+        for i, score in enumerate(scores):
             old = best[i]
             if old is None or _better(score, old):
                 best[i] = score
@@ -248,6 +243,26 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     if not out:
         raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only")
     return out
+
+
+_SCORES_LIMIT = 50_000  # per table; a few hundred keys in practice, so this only caps abuse
+
+
+def _score_reading(table: Table, hand: Hand, win_types: tuple[WinType, ...], flags: Flags, is_dealer: bool,
+                   split: Decomposition) -> tuple[WinScore, ...]:
+    """One reading's score for each way of winning: the patterns it shows and its 花 items."""
+    rule = table.rule
+    predicates = table.shape_predicates if flags is NO_FLAGS else table.predicates
+    flowers = hand.flowers
+    # meld_item_counts, written out for the hand without melds
+    counts = (meld_item_counts(rule.id, hand) if hand.melds
+              else {"yinghua": len(flowers)} if flowers else {})
+    ctx = WinContext(rule.id, table.options, win_types[0], is_dealer, hand.melds, flowers, split, flags)
+    found = [pid for pid, predicate in predicates if predicate(ctx)]
+    if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻 (hand_item_counts, shared facts)
+        counts = dict(counts)
+        counts["feng_anke"] = counts.get("feng_anke", 0) + ctx.wind_anke
+    return tuple(_score(table, win_type, flags, found, counts) for win_type in win_types)
 
 
 def flags_from_declared(rule: RuleSet, declared: Declared, flags: Flags) -> Flags:
