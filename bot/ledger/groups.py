@@ -27,6 +27,7 @@ from scoring.seats import parse_seat
 
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
 DEFAULT_RULES = "suzhou"
+CONFIRM_BY = ("any", "other")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
@@ -92,8 +93,13 @@ def check_settings(
     weekly_day: str | None,
     weekly_time: str | None,
     timezone: str | None,
+    confirm_by: str | None = None,
 ) -> None:
     """InvalidValue for a setting out of range, before any transaction."""
+    if confirm_by is not None and confirm_by not in CONFIRM_BY:
+        raise errors.InvalidValue(
+            f"confirm_by must be one of {CONFIRM_BY}", field="confirm_by", value=confirm_by
+        )
     if language is not None and language not in LANGUAGES:
         raise errors.InvalidValue(
             f"unknown language {language!r} (use {', '.join(LANGUAGES)})", field="language", value=language

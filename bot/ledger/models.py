@@ -39,6 +39,7 @@ class ChatGroup(SQLModel, table=True):
     weekly_time: str = Field(default="20:00", max_length=5)  # HH:MM in `timezone`
     weekly_last_post_at: datetime | None = None  # the weekly sweep's compare-and-set
     timezone: str = Field(default="Asia/Shanghai", max_length=64)
+    confirm_by: str = Field(default="any", max_length=8)  # any | other (not the one who recorded it)
     created_at: datetime
 
 

@@ -39,6 +39,7 @@ class GroupInfo:
     weekly_time: str = "20:00"  # HH:MM in `timezone`
     weekly_last_post_at: datetime | None = None
     timezone: str = "Asia/Shanghai"
+    confirm_by: str = "any"  # any: a seated player or an admin; other: someone other than the recorder
 
 
 @dataclass(frozen=True, slots=True)

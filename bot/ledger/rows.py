@@ -130,6 +130,7 @@ def group_info(group: ChatGroup) -> GroupInfo:
         weekly_time=group.weekly_time,
         weekly_last_post_at=aware(group.weekly_last_post_at) if group.weekly_last_post_at else None,
         timezone=group.timezone,
+        confirm_by=group.confirm_by,
     )
 
 

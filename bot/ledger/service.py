@@ -127,16 +127,19 @@ class LedgerService:
         weekly_time: str | None = None,
         weekly_last_post_at: datetime | None = None,
         timezone: str | None = None,
+        confirm_by: str | None = None,
         key: str | None = None,
     ) -> GroupInfo:
         """Change group settings. `rules` accepts 苏州/蘇州/宿州 and ids (the options reset); `options` are
         merged into the group's and validated by the scoring core. The open session is not changed."""
-        groups.check_settings(language, confirm_timeout_seconds, weekly_day, weekly_time, timezone)
+        groups.check_settings(
+            language, confirm_timeout_seconds, weekly_day, weekly_time, timezone, confirm_by
+        )
         changes: dict[str, Any] = {
             "language": language, "rules": groups.resolve_rules(rules) if rules is not None else None,
             "options": options, "instant": instant, "confirm_timeout_seconds": confirm_timeout_seconds,
             "weekly_schedule": weekly_schedule, "weekly_day": weekly_day, "weekly_time": weekly_time,
-            "weekly_last_post_at": weekly_last_post_at, "timezone": timezone,
+            "weekly_last_post_at": weekly_last_post_at, "timezone": timezone, "confirm_by": confirm_by,
         }  # fmt: skip
         return self._write(lambda s: groups.update_group(s, self._group(s, chat_id), dict(changes)), key)  # type: ignore[no-any-return]
 

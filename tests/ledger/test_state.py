@@ -184,3 +184,10 @@ def test_a_substitute_takes_the_seat_from_the_next_hand_and_each_keeps_their_tot
     transfers = ledger.transfers(table.session.id)
     assert {t.payer.name for t in transfers} | {t.payee.name for t in transfers} >= {"Bob", "Eve"}
     check_invariants(ledger, table.session.id)
+
+
+def test_who_confirms_is_a_group_setting(ledger: LedgerService) -> None:
+    assert ledger.get_group(CHAT).confirm_by == "any"
+    assert ledger.update_group(CHAT, confirm_by="other").confirm_by == "other"
+    with pytest.raises(errors.InvalidValue):
+        ledger.update_group(CHAT, confirm_by="nobody")

@@ -1,4 +1,4 @@
-"""Seat substitution: a seat row stays when its player leaves mid-session (/sub), marked inactive.
+"""Seat substitution (/sub) and who confirms (`confirm_by`).
 
 Revision ID: 0004
 Revises: 0003
@@ -7,6 +7,8 @@ Create Date: 2026-12-01
 - seat: `active` (the player sits there now) and `left_after` (how many live rows the table had when they
   left). One active player per seat is a partial unique index instead of the unique (session, seat);
   a player still has one seat row per session.
+- chat_group: `confirm_by`: "any" (any seated player or admin confirms an entry) or "other" (someone other
+  than the one who recorded it: the table's sign-off).
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ def upgrade() -> None:
         batch.add_column(sa.Column("active", sa.Boolean(), nullable=False, server_default=sa.true()))
         batch.add_column(sa.Column("left_after", sa.Integer(), nullable=True))
         batch.drop_constraint("uq_seat_session_id_seat", type_="unique")
+    op.add_column(
+        "chat_group", sa.Column("confirm_by", sa.String(length=8), nullable=False, server_default="any")
+    )
     op.create_index(
         "uq_seat_one_active",
         "seat",
@@ -39,6 +44,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     """Revert this revision (only possible while no seat was substituted)."""
     op.drop_index("uq_seat_one_active", table_name="seat")
+    with op.batch_alter_table("chat_group") as batch:
+        batch.drop_column("confirm_by")
     with op.batch_alter_table("seat", recreate="always") as batch:
         batch.create_unique_constraint("uq_seat_session_id_seat", ["session_id", "seat"])
         batch.drop_column("left_after")
