@@ -128,7 +128,8 @@ def readings(concealed: Sequence[Tile], *, wild: Tile | None = None,
         w = counts[wild]
         counts[wild] = 0
     out = _combine(counts, w, wild)
-    if seven_pairs and n == 14:
+    # Seven pairs hold at most 7 distinct real tiles (the wild tile itself is none of them).
+    if seven_pairs and n == 14 and len(set(concealed)) <= 7 + (w > 0):
         odd = [t for t in range(34) if counts[t] % 2]
         if len(odd) <= w:
             assert wild is not None or not odd

@@ -163,9 +163,12 @@ def validate_hand(
             f"{field}: wrong tile count: {len(concealed)} concealed + {len(melds)} meld(s) × 3 = {count}, "
             f"expected {tiles}" + (" (a kong counts as 3)" if kongs else "")
         )
-    # The common case, parsed tiles and no meld: no tile 5 times in the sorted tiles. Else count them all.
+    # Parsed tiles (ints 0-33): no tile 5 times in the sorted tiles, melds' tiles merged in. Else count.
     ordered = sorted(concealed) if parsed else None
-    if ordered is None or melds or any(map(eq, ordered, ordered[4:])):
+    merged = ordered
+    if melds and ordered is not None:
+        merged = sorted([*ordered, *(m.tile for m in melds for _ in range(m.size))])
+    if merged is None or any(map(eq, merged, merged[4:])):
         held = [0] * 34
         for t in concealed:
             if not 0 <= t < 34:
@@ -456,10 +459,15 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
             _MELDS[key] = meld
         melds.append(meld)
     flowers = obj.get("flowers") or []
-    if not isinstance(flowers, list) or not all(isinstance(f, str) for f in flowers):
-        raise ScoringError(f"{field}.flowers: expected a list of flower names such as ['中', '春']")
-    if not _CANONICAL_FLOWERS.issuperset(flowers):  # else each name is one canonical flower already
-        flowers = _split_flowers(flowers, field)
+    try:  # the common case: a list of canonical names (strings, then)
+        canonical = type(flowers) is list and _CANONICAL_FLOWERS.issuperset(flowers)
+    except TypeError:  # something unhashable among them
+        canonical = False
+    if not canonical:
+        if not isinstance(flowers, list) or not all(isinstance(f, str) for f in flowers):
+            raise ScoringError(f"{field}.flowers: expected a list of flower names such as ['中', '春']")
+        if not _CANONICAL_FLOWERS.issuperset(flowers):  # else each name is one canonical flower already
+            flowers = _split_flowers(flowers, field)
     return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field, parsed=True)
 
 
