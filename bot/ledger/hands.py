@@ -68,6 +68,7 @@ def score_request(session_id: int, seat_players: Mapping[str, int], request: dic
         player_payments={seat_players[seat]: amount for seat, amount in payments.items()},
         before=before,
         after=after,
+        seats=dict(seat_players),
     )
 
 
@@ -130,7 +131,7 @@ def adjust_preview(
         session_id=session.id, kind="adjust", entry=entry, request={"adjust": entry},
         response={"payments": {payer: -amount, payee: amount}}, payments={payer: -amount, payee: amount},
         player_payments={payer_id: -amount, payee_id: amount}, before=session.state, after=session.state,
-        note=note,
+        note=note, seats={seat: player.id for seat, player in session.seats.items()},
     )  # fmt: skip
 
 
@@ -165,7 +166,7 @@ def insert_row(
     total = sum(preview.payments.values())
     if total != 0:
         raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
-    seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
+    seat_players = preview.seats
     ts.last_seq += 1
     hand = Hand(
         session_id=row_id(ts), seq=ts.last_seq, number=number, kind=preview.kind, text=text,
@@ -278,7 +279,7 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[
                 session_id=row_id(ts), kind="adjust", entry=row.entry, request=row.request,
                 response=row.response, payments=payments,
                 player_payments={int(row.seat_players[seat]): amount for seat, amount in payments.items()},
-                before=before, after=before, note=row.note,
+                before=before, after=before, note=row.note, seats=seat_players,
             )  # fmt: skip
             plan.append((row, kept))
             state = before

@@ -13,6 +13,7 @@ from bot.ledger.results import (
     CardView,
     HandRecord,
     LedgerRow,
+    PlayerInfo,
     PlayerStats,
     SessionInfo,
     SessionSummary,
@@ -109,9 +110,27 @@ def session_people(s: Session, ts: TableSession, chat_id: int) -> tuple[Standing
     """Everyone who played in a session, by seat (a seat's later player after its earlier one)."""
     seat_of = seat_history(s, row_id(ts))
     rows = [
-        _standing(total, player, chat_id, seat_of.get(row_id(player)))
-        for total, player in s.execute(
-            select(SessionTotal, Player)
+        Standing(
+            player=PlayerInfo(id=pid, chat_id=chat_id, display_name=name, telegram_id=tid, username=username),
+            seat=seat_of.get(pid),
+            net=net,
+            hands=played,
+            wins=wins,
+            self_draws=self_draws,
+            dealt_in=dealt_in,
+        )
+        for pid, name, tid, username, net, played, wins, self_draws, dealt_in in s.execute(
+            select(
+                Player.id,
+                Player.display_name,
+                Player.telegram_id,
+                Player.username,
+                SessionTotal.net,
+                SessionTotal.hands,
+                SessionTotal.wins,
+                SessionTotal.self_draws,
+                SessionTotal.dealt_in,
+            )
             .join(Player, Player.id == SessionTotal.player_id)
             .where(SessionTotal.session_id == ts.id)
         )

@@ -163,6 +163,7 @@ class HandPreview:
     before: DealerState
     after: DealerState
     note: str | None = None
+    seats: dict[str, int] = field(default_factory=dict)  # seat -> player id of the table it was scored for
 
     @property
     def allowed(self) -> bool:

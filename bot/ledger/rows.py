@@ -248,6 +248,7 @@ def preview_json(preview: HandPreview) -> dict[str, Any]:
         "before": preview.before.to_json(),
         "after": preview.after.to_json(),
         "note": preview.note,
+        "seats": preview.seats,
     }
 
 
@@ -264,6 +265,7 @@ def preview_from_json(obj: dict[str, Any]) -> HandPreview:
         before=DealerState.from_json(obj["before"]),
         after=DealerState.from_json(obj["after"]),
         note=obj.get("note"),
+        seats={k: int(v) for k, v in obj.get("seats", {}).items()},
     )
 
 
