@@ -15,7 +15,7 @@ import logging
 import string
 import tomllib
 from collections.abc import Mapping
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -107,48 +107,41 @@ def _resolve(lang: str | None) -> str:
     return normalize_language(lang) or DEFAULT_LANGUAGE
 
 
-@lru_cache(maxsize=1024)
-def _template(lang: str | None, key: str) -> tuple[str, str | None, str | None]:
-    """(resolved language, template or None when no catalog knows `key`, the text when the template has no
-    fields to fill, else None). The catalogs are loaded once and never change, so this is a pure function."""
-    code = _resolve(lang)
-    template = catalog(code).get(key)
-    if template is None:
-        template = catalog(DEFAULT_LANGUAGE).get(key)
-        if template is None:
-            return code, None, None
-    try:
-        plain: str | None = template.format_map({})
-    except (KeyError, IndexError, ValueError, AttributeError):
-        plain = None  # it has fields: formatted (and any problem logged) on every call
-    return code, template, plain
+class _Formatter(string.Formatter):
+    """`str.format` with one addition, plurals: `{n:p:flower|flowers}` is "flower" when n is 1, else
+    "flowers" (for English; the Chinese catalogs never need it)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("p:"):
+            one, _, other = format_spec[2:].partition("|")
+            return one if value == 1 else other
+        return str(super().format_field(value, format_spec))
+
+
+_FORMATTER = _Formatter()
 
 
 def t(lang: str | None, key: str, /, **params: object) -> str:
-    """The text of `key` in `lang`, formatted with `params`.
+    """The text of `key` in `lang`, formatted with `params`; `{n:p:one|other}` picks a plural.
 
-    Falls back to the default language, then to the key itself, so a missing message never breaks a reply.
+    Falls back to the default language, then to the key itself, so a missing message never breaks a reply;
+    a missing parameter renders empty (and is logged).
+
+    >>> t("en", "preview.win_line", winner="S", how="self-draw", hua=1)
+    'S self-draw · 1 flower'
+    >>> t("en", "preview.win_line", winner="S", how="self-draw", hua=5)
+    'S self-draw · 5 flowers'
     """
-    code, template, plain = _template(lang, key)
+    code = _resolve(lang)
+    template = catalog(code).get(key) or catalog(DEFAULT_LANGUAGE).get(key)
     if template is None:
         log.warning("missing message key %s", key)
         return key
-    if not params and plain is not None:
-        return plain
     try:
-        return template.format_map(params)
-    except KeyError:
-        pass  # a missing parameter: the slow way below renders it empty and logs it
-    except (IndexError, ValueError, AttributeError):
+        return _FORMATTER.vformat(template, (), _Params(key, params))
+    except (IndexError, ValueError, AttributeError, TypeError):
         log.warning("bad template or parameters for message %s in %s: %s", key, code, sorted(params))
         return template
-    try:
-        return template.format_map(_Params(key, params))
-    except (IndexError, ValueError, AttributeError):
-        log.warning("bad template or parameters for message %s in %s: %s", key, code, sorted(params))
-        return template
-
-
 class _Params(dict[str, object]):
     """Format parameters where a missing one renders empty (and is logged) instead of failing a reply."""
 

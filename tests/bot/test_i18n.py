@@ -28,8 +28,14 @@ def test_every_catalog_has_the_same_keys_and_placeholders(lang: str) -> None:
 def test_every_template_formats_with_its_own_placeholders() -> None:
     for lang in LANGUAGES:
         for key, template in catalog(lang).items():
-            params = {name: "x" for name in placeholders(template)}
-            assert "{" not in template.format(**params).replace("{{", ""), (lang, key)
+            params = {name: 2 for name in placeholders(template)}
+            assert "{" not in t(lang, key, **params).replace("{{", ""), (lang, key)
+
+
+def test_english_plurals_follow_the_count() -> None:
+    assert t("en", "preview.win_line", winner="S", how="self-draw", hua=1).endswith("1 flower")
+    assert t("en", "preview.win_line", winner="S", how="self-draw", hua=2).endswith("2 flowers")
+    assert t("zh-Hans", "preview.win_line", winner="南", how="自摸", hua=1).endswith("1 花")
 
 
 def test_every_key_the_bot_code_uses_exists() -> None:
