@@ -35,6 +35,9 @@ FALLBACK_FAMILY = "DejaVu Sans"  # matplotlib's own font, for Latin text and any
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
+LEGEND_NAME = 12  # characters of a name shown in the legend (the CSV has the full name)
+TITLE = 60  # characters of the title
+
 # rc_context changes matplotlib's global rcParams: charts drawn in worker threads take turns.
 _RENDER_LOCK = threading.Lock()
 
@@ -166,10 +169,10 @@ def render_chart(data: ChartData, *, width: float = 8.0, height: float = 4.5, dp
                 marker="o" if len(xs) <= 40 else None,
                 markersize=3,
                 linewidth=1.8,
-                label=line.name,
+                label=shorten(line.name, LEGEND_NAME),
             )
         axes.axhline(0, color="#888888", linewidth=0.8)
-        axes.set_title(data.title)
+        axes.set_title(shorten(data.title, TITLE))
         axes.set_xlabel(data.xlabel)
         axes.set_ylabel(data.ylabel)
         step = max(1, -(-len(xs) // 20))  # at most about 20 labelled ticks
@@ -182,6 +185,15 @@ def render_chart(data: ChartData, *, width: float = 8.0, height: float = 4.5, dp
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png")
     return buffer.getvalue()
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` cut to `limit` characters for display, with … where it was cut.
+
+    >>> shorten("Alexander the Great", 12), shorten("老王", 12)
+    ('Alexander t…', '老王')
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def png_size(png: bytes) -> tuple[int, int]:

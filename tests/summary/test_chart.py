@@ -88,3 +88,15 @@ def test_long_sessions_and_bad_series() -> None:
         ChartData("t", "x", "y", ("1", "2", "3"), (ChartSeries("a", (1, 2)),))
     with pytest.raises(ValueError, match="not a PNG"):
         png_size(b"GIF89a" + bytes(30))
+
+
+def test_long_names_are_cut_in_the_legend_and_the_title_stays_readable() -> None:
+    from bot.summary.chart import LEGEND_NAME, TITLE, shorten
+
+    name = "Bartholomew the Magnificent of the Long Table"
+    assert len(shorten(name, LEGEND_NAME)) == LEGEND_NAME and shorten(name, LEGEND_NAME).endswith("…")
+    assert shorten("老王", LEGEND_NAME) == "老王"
+    png = render_chart(
+        ChartData("第1场 " * 40, "局", "分", ("1",), (ChartSeries(name, (3,)), ChartSeries("b", (-3,))))
+    )
+    assert png[:8] == PNG_SIGNATURE and len(shorten("第1场 " * 40, TITLE)) == TITLE
