@@ -13,6 +13,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from bot.settings import Settings
+
 HEARTBEAT_FILE = "heartbeat"
 HEARTBEAT_SECONDS = 30.0
 MAX_AGE_SECONDS = 120.0
@@ -49,9 +54,6 @@ def heartbeat_problem(
 
 def database_problem(url: str, *, timeout: float = 5.0) -> str | None:
     """None when `SELECT 1` succeeds on the database, else the error (the URL's password is never shown)."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
-
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
@@ -83,8 +85,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-database", action="store_true", help="skip the database check")
     args = parser.parse_args(argv)
-
-    from bot.settings import Settings
 
     settings = Settings()
     problems = [heartbeat_problem(heartbeat_path(settings.data_dir), max_age=args.max_age)]

@@ -10,16 +10,17 @@ from __future__ import annotations
 import datetime as dtm
 from zoneinfo import ZoneInfo
 
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+from bot.ledger.groups import WEEKDAYS
+from bot.ledger.rows import aware
+
+__all__ = [  # WEEKDAYS and aware are the ledger's own, re-exported for the sweep and /schedule
+    "DEFAULT_TIMEZONE", "DEFAULT_WEEKDAY", "DEFAULT_WEEKLY_TIME", "GRACE", "WEEKDAYS", "aware", "due_post",
+    "latest_due", "next_due", "time_of_day",
+]  # fmt: skip
 DEFAULT_WEEKDAY = "sun"
 DEFAULT_WEEKLY_TIME = "20:00"
 DEFAULT_TIMEZONE = "Asia/Shanghai"  # Suzhou
 GRACE = dtm.timedelta(hours=24)  # a post more than a day late is skipped; next week's comes anyway
-
-
-def aware(value: dtm.datetime) -> dtm.datetime:
-    """A datetime from the database in UTC: SQLite gives them back naive."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=dtm.UTC)
 
 
 def time_of_day(text: str) -> dtm.time:

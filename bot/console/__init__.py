@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bot.app import build_application
 from bot.console.driver import AnyApplication, deliver, start_application, stop_application
 from bot.console.state import JSON, BotAPIState, Call
 from bot.console.transport import InProcessBotAPI
@@ -223,9 +224,7 @@ async def run_console_async(
 
     `build(settings, request=..., get_updates_request=...)` defaults to `bot.app.build_application`.
     """
-    if build is None:  # imported here: the transport and tests use this package without the app
-        from bot.app import build_application
-
+    if build is None:
         build = build_application
 
     stdin = stdin or sys.stdin
