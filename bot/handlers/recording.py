@@ -2,9 +2,9 @@
 
 A write reads like: update → the chat's state (one read, `Turn.start`) → parse against the table →
 scoring (`ledger.preview` on that snapshot, no database) → the preview message → `ledger.create_pending`
-(one write). Confirm: `ledger.confirm_pending` (one write, in the press's chat only) → the preview closed →
-the one-line result → the card, from the commit's own read. Nothing counts before Confirm unless the
-group set `instant` (then one write: the commit).
+(one write). Confirm: `ledger.confirm_pending` (one write, in the press's chat only) → the preview edited
+into the one-line result (one bot message per hand) → the card, from the commit's own read. Nothing
+counts before Confirm unless the group set `instant` (then one write: the commit, and one message).
 """
 
 from __future__ import annotations
@@ -126,9 +126,16 @@ async def submit(
 
 
 async def after_commit(
-    turn: Turn, kind: PendingKind, result: CommitResult, *, flow_message: int | None = None
+    turn: Turn,
+    kind: PendingKind,
+    result: CommitResult,
+    *,
+    flow_message: int | None = None,
+    status: str | None = None,
 ) -> None:
-    """The one-line result (or the button-flow message turned into it), then the card, edited at once."""
+    """The hand's one bot message: the one-line result, sent (an `instant` group) or edited into the
+    message that asked for it (`flow_message`: the preview on Confirm, or the /hu button flow), with a
+    `status` line under it (who confirmed); then the card, edited at once."""
     if not result.created:
         return  # a redelivered update: its result is in the chat already
     if kind == "undo":
@@ -137,9 +144,16 @@ async def after_commit(
         text = turn.t("result.edited", n=result.hand.number) + "\n" + result_line(turn.lang, result.hand)
     else:
         text = result_line(turn.lang, result.hand)
+    if status:
+        text = f"{text}\n{status}"
+    sent = False
     if flow_message is not None:
-        await turn.edit(flow_message, text)
-    else:
+        try:
+            await turn.edit(flow_message, text)
+            sent = True
+        except TelegramError as exc:  # deleted meanwhile: the result still goes out, as a new message
+            log.info("could not turn message %s into the result: %s", flow_message, exc)
+    if not sent:
         await turn.say(text)
     await show_card(turn, result.session, result.card)
 
@@ -263,6 +277,8 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
             await turn.run(ledger.cancel_pending, pending_id, chat_id=chat_id, message_id=message_id)
             await close_preview(turn, turn.t("preview.cancelled"))
             return
+        if turn.state.group.confirm_by == "other":
+            await refuse_own_entry(turn, press.pending_id)
         result = await turn.run(
             turn.ledger.confirm_pending,
             press.pending_id,
@@ -281,9 +297,19 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
         return
     await turn.answer(turn.t("preview.recorded_toast"))
     who = turn.user.display_name if turn.user else "?"
-    await close_preview(turn, turn.t("preview.confirmed", player=who))
     kind: PendingKind = "undo" if result.hand.voided else "edit" if result.replaced else "hand"
-    await after_commit(turn, kind, result)
+    status = turn.t("preview.confirmed", player=who)
+    await after_commit(turn, kind, result, flow_message=message_id, status=status)
+
+
+async def refuse_own_entry(turn: Turn, pending_id: str) -> None:
+    """`confirm_by other`: the one who recorded an entry may not confirm it (Refusal; NotFound)."""
+    pending = await turn.run(turn.ledger.get_pending, pending_id)
+    if pending.created_by is None or turn.user is None:
+        return
+    recorder = await turn.run(turn.ledger.get_player, pending.created_by)
+    if recorder.telegram_id == turn.user.telegram_id:
+        raise Refusal("err.confirm_by_other")
 
 
 async def close_preview(turn: Turn, status: str) -> None:

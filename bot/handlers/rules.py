@@ -16,7 +16,9 @@ from scoring import ScoringError, option_specs, resolve_rules, validate_options
 
 INSTANT = "instant"
 TIMEOUT = "timeout"
-GROUP_OPTIONS = (INSTANT, TIMEOUT)
+CONFIRM_BY = "confirm_by"  # who confirms: any seated player or admin, or someone other than the recorder
+CONFIRM_BY_CHOICES = ("any", "other")
+GROUP_OPTIONS = (INSTANT, TIMEOUT, CONFIRM_BY)
 MIN_TIMEOUT, MAX_TIMEOUT = 5, 86400  # seconds, the ledger's bounds
 _TRUE = {"true", "yes", "on", "1", "是", "开", "開"}
 _FALSE = {"false", "no", "off", "0", "否", "关", "關"}
@@ -128,11 +130,19 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
         )
     lines.append(turn.t("rules.instant", value=show_value(lang, group.instant)))
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
+    lines.append(turn.t("rules.confirm_by", value=option_value(lang, CONFIRM_BY, group.confirm_by)))
     flip = not group.instant
     buttons.append(
         InlineKeyboardButton(
             f"{option_name(lang, INSTANT)} → {show_value(lang, flip)}",
             callback_data=RulesPress(session_id, INSTANT, int(flip)).data,
+        )
+    )
+    other = _next_choice(CONFIRM_BY_CHOICES, group.confirm_by)
+    buttons.append(
+        InlineKeyboardButton(
+            f"{option_name(lang, CONFIRM_BY)} → {option_value(lang, CONFIRM_BY, other)}",
+            callback_data=RulesPress(session_id, CONFIRM_BY, CONFIRM_BY_CHOICES.index(other)).data,
         )
     )
     lines.append(turn.t("rules.choose"))
@@ -173,6 +183,13 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
             )
         await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=int(seconds), key=key)
         return turn.t("rules.changed", option=TIMEOUT, value=seconds)
+    if found == CONFIRM_BY:
+        who = str(_typed_value(CONFIRM_BY, CONFIRM_BY_CHOICES, str(value))).strip().lower()
+        if who not in CONFIRM_BY_CHOICES:
+            choices = _choices_text(turn.lang, CONFIRM_BY, CONFIRM_BY_CHOICES)
+            raise Refusal("err.bad_option_value", option=CONFIRM_BY, value=value, choices=choices)
+        await turn.run(ledger.update_group, turn.chat_id, confirm_by=who, key=key)
+        return turn.t("rules.changed", option=CONFIRM_BY, value=option_value(turn.lang, CONFIRM_BY, who))
     spec = specs.get(found or "")
     if spec is None:
         raise Refusal(
@@ -246,6 +263,8 @@ async def rules_pressed(turn: Turn, press: RulesPress) -> None:
     rules, _options = _rules_of(turn.state.group, session)
     specs = {spec.id: spec for spec in option_specs(rules)}
     choices: tuple[Any, ...] = (False, True) if press.option == INSTANT else ()
+    if press.option == CONFIRM_BY:
+        choices = CONFIRM_BY_CHOICES
     if press.option in specs:
         choices = specs[press.option].choices
     if press.choice >= len(choices):

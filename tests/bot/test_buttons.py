@@ -58,7 +58,7 @@ async def test_a_confirm_of_another_group_changes_nothing(seated_table: Table, o
     assert not turn.of("sendMessage", "editMessageText")
     assert hands(seated_table) == [] and len(ledger(seated_table).open_pending(seated_table.chat_id)) == 1
     done = await seated_table.press("cat", CONFIRM)  # the entry still commits in its own group
-    assert done.texts[0].startswith("第1局 南 自摸")
+    assert done.edits[0].text.startswith("第1局 南 自摸")  # the preview became the result
 
 
 async def test_a_cancel_of_another_group_changes_nothing(seated_table: Table, other: Table) -> None:

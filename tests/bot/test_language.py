@@ -36,7 +36,11 @@ async def test_a_whole_hand_in_english(table: Table) -> None:
     )
     assert turn.sent[0].buttons == ("✅ Confirm", "✖ Cancel")
     turn = await table.press("cat", "✅ Confirm")
-    assert turn.texts == ["Hand 1 S self-draw 20 flowers → S +120 · E −40 · W −40 · N −40 · next dealer S"]
+    assert turn.sent == []  # the preview became the result
+    assert turn.edits[0].text == (
+        "Hand 1 S self-draw 20 flowers → S +120 · E −40 · W −40 · N −40 · next dealer S\n"
+        "✅ Confirmed by Cat; recorded."
+    )
 
 
 async def test_traditional_chinese_group_and_traditional_input(table: Table) -> None:
@@ -46,7 +50,7 @@ async def test_traditional_chinese_group_and_traditional_input(table: Table) -> 
     turn = await table.say("bob", "/hu 南 沖 西 5花 清一色")
     assert turn.text.startswith("📝 預覽 · 第 1 局\n南 Bob 吃 西 的沖 · 20 花")
     turn = await table.press("cat", "✅ 確認")
-    assert turn.texts == ["第1局 南 沖 西 20花 → 南 +20 · 西 −20 · 下局莊 南"]
+    assert turn.edits[0].text.splitlines()[0] == "第1局 南 沖 西 20花 → 南 +20 · 西 −20 · 下局莊 南"
     turn = await table.say("eve", "/hu 南 自摸 5花")
     assert turn.text == "只有入座的玩家或群管理員可以這樣做。"
 

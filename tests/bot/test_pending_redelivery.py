@@ -38,7 +38,7 @@ async def test_a_redelivered_hu_after_a_restart_shows_no_second_preview(
         assert len(ledger.open_pending(seated_table.chat_id)) == 1
         # The one preview still commits, once.
         done = await restarted.press("cat", CONFIRM, message_id=shown[0].message_id)
-        assert done.texts[0].startswith("第1局 南 自摸")
+        assert done.edits[0].text.startswith("第1局 南 自摸")  # the preview became the result
         assert len(ledger.hands(session.id)) == 1
     finally:
         await restarted.stop()

@@ -28,12 +28,19 @@ def totals(table: Table) -> dict[str, int]:
     return dict(rows[-1].running) if rows else {}
 
 
+def result_of(turn: Any) -> str:
+    """The one-line result of a Confirm: the preview message, edited into it (the first edit)."""
+    assert not turn.sent, turn.texts  # one bot message per hand: nothing new in the chat
+    return turn.edits[0].text.split("\n")[0]
+
+
 async def record(table: Table, text: str, by: str = "bob", confirmer: str = "cat") -> str:
-    """Type an entry, confirm its preview, return the one-line result."""
+    """Type an entry, confirm its preview, return the one-line result it became."""
     preview = await table.say(by, text)
     assert preview.sent and preview.sent[-1].buttons == (CONFIRM, CANCEL), preview.text
     turn = await table.press(confirmer, CONFIRM)
-    return turn.texts[0]
+    assert turn.edits[0].message_id == preview.sent[-1].message_id
+    return result_of(turn)
 
 
 async def test_preview_lists_items_payments_and_next_dealer_first(seated_table: Table) -> None:
@@ -46,15 +53,21 @@ async def test_preview_lists_items_payments_and_next_dealer_first(seated_table: 
     assert hands(seated_table) == []
 
 
-async def test_confirm_commits_replies_one_line_and_edits_the_pinned_card(seated_table: Table) -> None:
+async def test_confirm_turns_the_preview_into_the_result_and_edits_the_pinned_card(
+    seated_table: Table,
+) -> None:
     await seated_table.say("ann", "/newgame")  # refused: one session; the card stays the pinned message
     card_id = seated_table.pins()[-1]
-    await seated_table.say("bob", "/hu 南 自摸 5花 清一色 七对")
+    shown = (await seated_table.say("bob", "/hu 南 自摸 5花 清一色 七对")).sent[0]
     turn = await seated_table.press("cat", CONFIRM)
-    assert turn.texts == ["第1局 南 自摸 40花 → 南 +120 · 东 −40 · 西 −40 · 北 −40 · 下局庄 南"]
+    assert turn.sent == []  # no second message: the preview itself is the hand's result
     assert turn.answers == ["已记入"]
-    preview = turn.edits[0]
-    assert preview.text.endswith("✅ Cat 已确认，记入账本。") and preview.buttons == ()
+    result = seated_table.message(shown.message_id)
+    assert result.text == (
+        "第1局 南 自摸 40花 → 南 +120 · 东 −40 · 西 −40 · 北 −40 · 下局庄 南\n✅ Cat 已确认，记入账本。"
+    )
+    assert result.buttons == ()
+    assert [c.method for c in turn.calls] == ["answerCallbackQuery", "editMessageText", "editMessageText"]
     card = seated_table.message(card_id)
     assert seated_table.pins()[-1] == card_id and card.edited
     assert "南 Bob 🀄庄  +120" in card.text and "1 南 自摸 40花 | −40 +120 −40 −40" in card.text
@@ -125,7 +138,7 @@ async def test_onlookers_may_read_but_not_write_or_confirm(seated_table: Table) 
     assert turn.answers == ["只有入座的玩家或群管理员可以这样做。"]
     assert hands(seated_table) == []
     turn = await seated_table.press("zoe", CONFIRM)  # an admin of the group
-    assert turn.texts[0].startswith("第1局 南 自摸 20花")
+    assert result_of(turn).startswith("第1局 南 自摸 20花")
     assert len(hands(seated_table)) == 1
 
 
@@ -227,7 +240,7 @@ async def test_draw_escape_and_adjust(seated_table: Table) -> None:
     assert line == "第2局 北 逃跑 → 东 +40 · 南 +40 · 西 +40 · 北 −120"
     preview = await seated_table.say("ann", "/adjust 东 西 50 夜宵")
     assert "调账：东 Ann 付给 西 Cat 50 (夜宵)" in preview.text
-    line = (await seated_table.press("bob", CONFIRM)).texts[0]
+    line = result_of(await seated_table.press("bob", CONFIRM))
     assert line == "调账 东 → 西 50 (夜宵)"
     assert totals(seated_table) == {"E": -10, "S": 40, "W": 90, "N": -120}
 
@@ -250,7 +263,7 @@ async def test_undo_asks_then_voids_and_rolls_the_dealer_back(seated_table: Tabl
     assert turn.sent[0].text == "撤销第 1 局（南 自摸 20花）？"
     assert turn.sent[0].buttons == ("撤销", "不撤销")
     turn = await seated_table.press("bob", "撤销")
-    assert "第1局已撤销。" in turn.text
+    assert result_of(turn).startswith("第1局已撤销。")
     assert hands(seated_table) == []
     assert ledger(seated_table).current_session(seated_table.chat_id).state.dealer == "E"
     turn = await seated_table.say("ann", "/undo")
@@ -272,7 +285,7 @@ async def test_edit_replaces_a_hand_and_recomputes_later_ones(seated_table: Tabl
     later = "之后 1 局重算后：\n  第2局 南 自摸 10花 → 南 +30 · 东 −10 · 西 −10 · 北 −10\n入座玩家"
     assert later in turn.text
     turn = await seated_table.press("bob", CONFIRM)
-    assert turn.texts[0].startswith("第1局已修改")
+    assert result_of(turn).startswith("第1局已修改")
     assert [h.number for h in hands(seated_table)] == [1, 2]
     assert hands(seated_table)[0].entry["wins"][0]["winner"] == "W"
 
@@ -308,7 +321,7 @@ async def test_button_flow_winner_how_discarder_flowers_patterns_confirm(seated_
     preview = seated_table.message(flow.message_id)
     assert preview.text.startswith("📝 预览 · 第 1 局\n南 Bob 吃 西 的冲 · 20 花")
     turn = await seated_table.press("cat", CONFIRM)
-    assert turn.texts[0] == "第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"
+    assert result_of(turn) == "第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"
     assert hands(seated_table)[0].text is None  # nothing was typed: the bot's question is not the entry
 
 
@@ -360,7 +373,7 @@ async def test_confirm_still_works_after_a_restart(bot_settings: Any, transport:
     second = await Table.start(build_application(bot_settings, request=transport), transport)
     try:
         turn = await second.press("cat", CONFIRM, message_id=preview.message_id)
-        assert turn.texts == ["第1局 南 自摸 20花 → 南 +60 · 东 −20 · 西 −20 · 北 −20 · 下局庄 南"]
+        assert result_of(turn) == "第1局 南 自摸 20花 → 南 +60 · 东 −20 · 西 −20 · 北 −20 · 下局庄 南"
         assert second.pins()[-1] == card and "1 南 自摸 20花" in second.message(card).text
     finally:
         await second.stop()

@@ -48,6 +48,7 @@ async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_t
         "扩展番型（extended）：不用",
         "即时记账（不预览）：关",
         "确认时限（timeout）：120 秒",
+        "确认人（confirm_by）：入座玩家或管理员都可以确认",
         "点按钮修改：",
     ]
     assert message.buttons == (
@@ -60,6 +61,7 @@ async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_t
         "荒庄后坐庄 → 原庄连庄",
         "扩展番型 → 启用一条龙、三风刻、四喜、豪华七对等",
         "即时记账 → 开",
+        "确认人 → 记录人以外的人确认",
     )
     assert not any("_" in label or "true" in label for label in message.buttons)
 

@@ -391,7 +391,7 @@ async def test_real_bot_records_a_confirmed_hand_on_postgresql(pg_table: Table) 
     preview = await table.say("ann", "/hu 南 自摸 5花")
     assert preview.sent and preview.sent[-1].buttons
     done = await table.press("bob", preview.sent[-1].buttons[0])
-    assert any(text.startswith("第1局") for text in done.texts), done.texts
+    assert done.edits[0].text.startswith("第1局"), done.edits  # the preview became the result
     session = table.app.bot_data["ledger"].current_session(table.chat_id)
     assert session is not None and session.seats["S"].username == "bob"
 
