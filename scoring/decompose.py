@@ -32,8 +32,8 @@ from scoring.tiles import Tile
 SetKind = Literal["pung", "chow"]
 TileSet = tuple[SetKind, Tile]
 
-__all__ = ["Decomposition", "Facts", "Reading", "decompositions", "is_complete", "is_complete_counts",
-           "readings"]
+__all__ = ["Decomposition", "Facts", "Reading", "completing_tiles", "decompositions", "is_complete",
+           "is_complete_counts", "read_waits", "readings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,30 +216,85 @@ def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial,
     """The readings of one suit's (base 0, 9, 18) or the honours' (base 27) counts with at most `w` wilds:
     every set and the pair (at most one) holds at least one real tile; gaps are wilds (`subs`).
 
-    Each reading is built once, as its pair and then its sets in (tile, kind) order: a set never starts
+    Read by `_walk` and remembered (a bounded table).
+    """
+    readings = tuple(_walk(base, key, w, None)[None])
+    _bound(_GROUP)
+    _GROUP[(base, key, w)] = readings
+    return readings
+
+
+def read_waits(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Tile | None = None) -> None:
+    """Fill the table of `_group_readings` for the hands `concealed` + t, t in `waits` (/ting).
+
+    A wait changes only its own suit's counts: each suit holding at least two waits whose readings are
+    not known yet is walked once for all of them (`_walk` with one more tile, the wait), instead of once
+    per wait. The readings are those a direct read gives, in the same order.
+    """
+    counts = _counts(concealed)
+    w = 0
+    if wild is not None:
+        w = counts[wild]
+        counts[wild] = 0
+    for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
+        key = tuple(counts[base:end])
+        todo = [t - base for t in waits if base <= t < end and t != wild
+                and (base, _plus(key, t - base), w) not in _GROUP]
+        if len(todo) < 2:
+            continue
+        found = _walk(base, key, w, frozenset(todo))
+        _bound(_GROUP)
+        for t in todo:
+            _GROUP[(base, _plus(key, t), w)] = tuple(found.get(t, ()))
+
+
+def _plus(key: tuple[int, ...], t: int) -> tuple[int, ...]:
+    return (*key[:t], key[t] + 1, *key[t + 1:])
+
+
+def _walk(base: Tile, key: tuple[int, ...], w: int,
+          extra: frozenset[int] | None) -> dict[int | None, list[_Partial]]:
+    """Every reading of one suit's counts `key` with at most `w` wilds (`extra` None, under the key None);
+    or, for each t in `extra`, every reading of `key` plus one real t (under the key t).
+
+    Each shape is built once, as its pair and then its sets in (tile, kind) order: a set never starts
     above the lowest real tile still uncovered, and the copies beyond the real ones (the wilds) never
-    exceed `w`. A shape is kept if its real tiles can be handed out one to each set and the pair.
-    Remembered (a bounded table).
+    exceed `w`. A shape is kept if its real tiles can be handed out one to each set and the pair. With
+    `extra`, the one more tile is walked as one more wild that may stand anywhere; a shape then is a
+    reading of `key` + t for each t it covers beyond `key` (t real there, so the wilds are one fewer),
+    checked with t real; the shapes come in the same order, so each t's readings are in the order a
+    direct read of `key` + t gives.
     """
     n = len(key)
     chows = base < 27
+    joker = extra is not None
     cands = [(a, kind) for a in range(n) for kind in ((0, 1) if chows and a <= n - 3 else (1,))
-             if key[a] or (kind == 0 and (key[a + 1] or key[a + 2]))]
+             if joker or key[a] or (kind == 0 and (key[a + 1] or key[a + 2]))]
     rem = list(key)  # real copies not yet covered by the shape (negative: copies the wilds give)
     shape: list[tuple[int, int]] = []
-    found: list[_Partial] = []
+    found: dict[int | None, list[_Partial]] = {}
 
     def emit(pair: int | None) -> None:
         slots: list[tuple[int, ...]] = [(pair,)] if pair is not None else []
         slots += [(a, a + 1, a + 2) if kind == 0 else (a,) for a, kind in shape]
-        if not _assignable(slots, list(key)):
-            return
-        subs = tuple(base + t for t in range(n) for _ in range(-rem[t]))
-        sets = tuple((_KINDS[kind], base + a) for a, kind in shape)
-        starts = {a for a, kind in shape if kind == 0}
-        anke = 0 if chows else sum(1 for a, _ in shape if a <= 3)
-        found.append((None if pair is None else base + pair, sets, subs, bool(starts),
-                      {0, 3, 6} <= starts, anke))
+        if extra is None:
+            ts: list[int | None] = [None]
+        else:
+            ts = [t for t in extra if rem[t] < 0]
+        for t in ts:
+            left = list(key)
+            if t is not None:
+                left[t] += 1
+                rem[t] += 1
+            if _assignable(slots, left):
+                subs = tuple(base + x for x in range(n) for _ in range(-rem[x]))
+                sets = tuple((_KINDS[kind], base + a) for a, kind in shape)
+                starts = {a for a, kind in shape if kind == 0}
+                anke = 0 if chows else sum(1 for a, _ in shape if a <= 3)
+                found.setdefault(t, []).append((None if pair is None else base + pair, sets, subs,
+                                                bool(starts), {0, 3, 6} <= starts, anke))
+            if t is not None:
+                rem[t] -= 1
 
     def walk(start: int, pair: int | None, w: int) -> None:
         u = 0
@@ -270,17 +325,16 @@ def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial,
                     shape.pop()
                     rem[a], rem[a + 1], rem[a + 2] = r0, r1, r2
 
-    walk(0, None, w)
+    most = w + joker
+    walk(0, None, most)
     for p in range(n):
         r = key[p]
-        if r and 2 - min(r, 2) <= w:
+        if (r or joker) and 2 - min(r, 2) <= most:
             rem[p] = r - 2
-            walk(0, p, w - 2 + min(r, 2))
+            walk(0, p, most - 2 + min(r, 2))
             rem[p] = r
-    readings = tuple(found)
-    _bound(_GROUP)
-    _GROUP[(base, key, w)] = readings
-    return readings
+    found.setdefault(None, [])
+    return found
 
 
 def _assignable(slots: list[tuple[int, ...]], left: list[int]) -> bool:
@@ -436,18 +490,58 @@ def is_complete(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pa
 def _complete_with_wilds(counts: list[int], w: int, seven_pairs: bool) -> bool:
     if seven_pairs and sum(c & 1 for c in counts) <= w:
         return True
-    base_cost = 0
-    best_pair_extra = 2  # a pair of two wilds
-    for b in (0, 9, 18, 27):
-        key = tuple(counts[b : b + 9]) if b < 27 else tuple(counts[27:])
-        if not any(key):
+    return sum(_suit_needs(counts, b)[0] for b in (0, 9, 18, 27)) + min(
+        [2] + [_suit_needs(counts, b)[1] for b in (0, 9, 18, 27)]) <= w
+
+
+def _suit_needs(counts: list[int], b: int) -> tuple[int, int]:
+    """The wilds one suit of `counts` needs to be sets, and how many more with the pair among them
+    (2 for a suit without tiles: a pair of two wilds)."""
+    key = tuple(counts[b:b + 9]) if b < 27 else tuple(counts[27:])
+    if not any(key):
+        return 0, 2
+    chows = b < 27
+    no_pair = _need(key, False, chows)
+    return no_pair, _need(key, True, chows) - no_pair
+
+
+def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, wild: Tile | None = None,
+                     seven_pairs: bool = True) -> list[Tile]:
+    """The tiles t among `candidates` for which `is_complete(concealed + [t])` holds, in the given order.
+
+    A tile changes one suit's counts: the other suits' needs are worked out once for all candidates.
+    """
+    if len(concealed) % 3 != 1:
+        return []
+    counts = _counts(concealed)
+    w0 = 0
+    if wild is not None:
+        w0 = counts[wild]
+        counts[wild] = 0
+    seven = seven_pairs and len(concealed) == 13
+    odd = sum(c & 1 for c in counts)
+    needs = [_suit_needs(counts, b) for b in (0, 9, 18, 27)]
+    out: list[Tile] = []
+    for t in candidates:
+        w = w0 + (t == wild)
+        if not w:  # no wild tile in the hand: the plain check
+            counts[t] += 1
+            if is_complete_counts(counts, seven_pairs=seven_pairs):
+                out.append(t)
+            counts[t] -= 1
             continue
-        chows = b < 27
-        no_pair = _need(key, False, chows)
-        with_pair = _need(key, True, chows)
-        base_cost += no_pair
-        best_pair_extra = min(best_pair_extra, with_pair - no_pair)
-    return base_cost + best_pair_extra <= w
+        if t == wild:
+            ok = seven and odd <= w
+            parts = needs
+        else:
+            ok = seven and odd + (1 if counts[t] % 2 == 0 else -1) <= w
+            counts[t] += 1
+            suit = 3 if t >= 27 else t // 9
+            parts = [*needs[:suit], _suit_needs(counts, 9 * suit), *needs[suit + 1:]]
+            counts[t] -= 1
+        if ok or sum(p[0] for p in parts) + min(2, *(p[1] for p in parts)) <= w:
+            out.append(t)
+    return out
 
 
 def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:

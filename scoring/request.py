@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from scoring.dealer import TableState, next_state_fields
+from scoring.decompose import read_waits
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
@@ -521,9 +522,10 @@ def ting_request(request: dict[str, Any]) -> dict[str, Any]:
     waits: list[dict[str, Any]] = []
     cases: tuple[tuple[str, WinType, str | None], ...] = (("self_draw", "self_draw", None),
                                                            ("discard", "discard", discarder))
-    for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True):
-        if not is_playing_tile(base.rule.id, tile, base.round_wind):
-            continue
+    tiles = [tile for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True)
+             if is_playing_tile(base.rule.id, tile, base.round_wind)]
+    read_waits(hand.concealed, tiles, wild=wild)  # each suit's readings once for all its waits
+    for tile in tiles:
         won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)
         # Each reading of the tiles is read once for both ways of winning.
         scores = score_hand_ways(base.table, won, ("self_draw", "discard"), flags=_NO_FLAGS,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from scoring.decompose import is_complete
+from scoring.decompose import completing_tiles
 from scoring.errors import ScoringError
 from scoring.hand import Meld
 from scoring.tiles import ALL_TILES, Tile
@@ -49,13 +49,5 @@ def waiting_tiles(
         held[t] += 1
     for m in melds:
         held[m.tile] += m.size
-    tiles = list(concealed)
-    out: list[Tile] = []
-    for t in sorted(set(ALL_TILES if candidates is None else candidates)):
-        if held[t] >= 4:
-            continue
-        tiles.append(t)
-        if is_complete(tiles, wild=wild, seven_pairs=seven_pairs):
-            out.append(t)
-        tiles.pop()
-    return out
+    tried = [t for t in sorted(set(ALL_TILES if candidates is None else candidates)) if held[t] < 4]
+    return completing_tiles(concealed, tried, wild=wild, seven_pairs=seven_pairs)

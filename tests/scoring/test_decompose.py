@@ -279,3 +279,55 @@ def test_readings_with_equal_facts_show_the_same_patterns(case: tuple[list[int],
         shown = (ctx.wind_anke, *(pid for pid, p in PATTERNS.items()
                                   if p.predicate is not None and not p.on_flags and p.predicate(ctx)))
         assert first.setdefault(facts, shown) == shown
+
+
+@st.composite
+def suit_counts(draw: st.DrawFn) -> tuple[int, tuple[int, ...], int]:
+    """One suit's (or the honours') counts, up to 13 real tiles, and up to 3 wilds."""
+    base = draw(st.sampled_from([0, 9, 18, 27]))
+    n = 9 if base < 27 else 7
+    key = [0] * n
+    for _ in range(draw(st.integers(0, 13))):
+        t = draw(st.integers(0, n - 1))
+        if key[t] < 4:
+            key[t] += 1
+    return base, tuple(key), draw(st.integers(0, 3))
+
+
+@settings(max_examples=400, deadline=None)
+@given(suit_counts())
+def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tuple[int, ...], int]) -> None:
+    # /ting walks a suit once with one more tile standing anywhere; each wait t's readings must be the
+    # direct read of the counts with t added: the same readings, in the same order.
+    from scoring.decompose import _group_readings, _walk
+
+    base, key, w = case
+    ts = [t for t in range(len(key)) if key[t] < 4]
+    derived = _walk(base, key, w, frozenset(ts))
+    for t in ts:
+        plus = (*key[:t], key[t] + 1, *key[t + 1:])
+        assert tuple(derived.get(t, ())) == _group_readings(base, plus, w)
+
+
+@settings(max_examples=300, deadline=None)
+@given(wild_hands(), st.booleans(), st.booleans())
+def test_waits_from_a_whole_hand_are_read_as_each_hand(case: tuple[list[int], int], wild_on: bool,
+                                                       sp: bool) -> None:
+    # 13 tiles (drop one of the 14): the waits and their readings, primed for all waits at once,
+    # are those of each 14-tile hand read alone in a fresh table.
+    from scoring import decompose
+    from scoring.decompose import completing_tiles, read_waits
+    from scoring.decompose import readings as hand_readings
+
+    tiles, wild = case
+    concealed = tiles[1:]
+    w = wild if wild_on else None
+    held = counts34(concealed)
+    candidates = [t for t in range(34) if held[t] < 4]
+    waits = completing_tiles(concealed, candidates, wild=w, seven_pairs=sp)
+    assert waits == [t for t in candidates if is_complete(sorted([*concealed, t]), wild=w, seven_pairs=sp)]
+    decompose._GROUP.clear()
+    direct = [hand_readings(sorted([*concealed, t]), wild=w, seven_pairs=sp) for t in waits]
+    decompose._GROUP.clear()
+    read_waits(concealed, waits, wild=w)
+    assert [hand_readings(sorted([*concealed, t]), wild=w, seven_pairs=sp) for t in waits] == direct
