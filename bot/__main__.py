@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
+from types import TracebackType
 
 from telegram import Update
 
 from bot import console
 from bot.app import build_application
-from bot.handlers.errors import install_redaction
+from bot.handlers.errors import format_redacted, install_redaction
 from bot.settings import Settings
 
 
@@ -21,12 +23,38 @@ def configure_logging(secret: str | None) -> None:
     install_redaction(secret)
 
 
+def install_excepthooks(secret: str | None) -> None:
+    """The last word of the process without the token: an uncaught exception (in the main thread or any
+    other) prints its traceback redacted."""
+
+    def hook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+        sys.stderr.write(format_redacted(error.with_traceback(tb), secret))
+
+    def thread_hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_value is not None:
+            hook(args.exc_type, args.exc_value, args.exc_traceback)
+
+    sys.excepthook = hook
+    threading.excepthook = thread_hook
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the bot as the settings say; returns the process exit code."""
+    """Run the bot as the settings say; returns the process exit code. An error that ends the bot (a
+    rejected token, an upstream error page echoing the request URL) is printed without the token, exit 1."""
     settings = Settings()
     if settings.token is None:
         return console.run_console(settings)
     configure_logging(settings.token)
+    install_excepthooks(settings.token)
+    try:
+        return serve(settings)
+    except Exception as exc:
+        logging.getLogger("bot").critical("the bot stopped: %s", format_redacted(exc, settings.token))
+        return 1
+
+
+def serve(settings: Settings) -> int:
+    """Build the application and run it by long polling or as a webhook until it is stopped."""
     application = build_application(settings)
     if settings.mode == "webhook":
         assert settings.webhook_url is not None  # checked by Settings

@@ -10,6 +10,7 @@ from typing import Any
 from weakref import WeakValueDictionary
 
 from telegram import Update
+from telegram.error import NetworkError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -37,6 +38,8 @@ CONSOLE_TOKEN = "123456:console-mode-no-token"  # syntactically valid; only ever
 RATE_LIMIT_RETRIES = 3  # a flood-control RetryAfter is waited out and retried this often
 RECENT_UPDATES = 2048  # update ids remembered to drop a redelivered update
 CONCURRENT_UPDATES = 64  # updates of different chats handled at once; one chat's updates in order
+STARTUP_FIRST_DELAY = 1.0  # seconds before the second getMe when the Bot API is unreachable at start-up
+STARTUP_MAX_DELAY = 60.0  # the wait doubles up to this and stays there
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
 
@@ -63,6 +66,31 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
 
     async def shutdown(self) -> None:
         """Nothing to tear down."""
+
+
+class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
+    """PTB's Application, waiting for the Bot API at start-up: while getMe fails on the network (refused,
+    timed out, a 5xx page from a proxy) it is retried, the wait doubling from `startup_first_delay` to
+    `startup_max_delay`, for `startup_attempts` tries (0: until it answers). A rejected token is not
+    retried."""
+
+    startup_first_delay = STARTUP_FIRST_DELAY
+    startup_max_delay = STARTUP_MAX_DELAY
+    startup_attempts = 0
+
+    async def initialize(self) -> None:
+        delay, attempt = self.startup_first_delay, 1
+        while True:
+            try:
+                await self.bot.initialize()  # getMe; safe to call again after a failure
+                break
+            except NetworkError as exc:  # TimedOut too; InvalidToken is no NetworkError
+                if self.startup_attempts and attempt >= self.startup_attempts:
+                    raise
+                log.warning("Bot API unreachable (try %d: %s); next try in %.1f s", attempt, exc, delay)
+                await asyncio.sleep(delay)
+                delay, attempt = min(delay * 2, self.startup_max_delay), attempt + 1
+        await super().initialize()
 
 
 def make_ledger(settings: Settings) -> LedgerService:
@@ -134,7 +162,7 @@ def build_application(
 
     `request` / `get_updates_request` replace PTB's HTTP transport (the in-process Bot API of console mode
     and the tests)."""
-    builder = ApplicationBuilder().token(settings.token or CONSOLE_TOKEN)
+    builder = ApplicationBuilder().application_class(BotApplication).token(settings.token or CONSOLE_TOKEN)
     if settings.telegram_base_url:
         # Given as the Bot API documents it (`http://127.0.0.1:8081/bot`); files live under `/file/bot`.
         base = settings.telegram_base_url

@@ -319,13 +319,27 @@ def card_row(lang: str | None, hand: HandRecord) -> str:
     )
 
 
+def substitutes_line(lang: str | None, seat: str, people: Sequence[Standing]) -> str | None:
+    """Under a seat more than one person sat at (/sub): each of them with their own net, earlier first:
+    `  Dan −30 → Eve +10`; None for a seat of one person."""
+    here = [p for p in people if p.seat == seat]
+    if len(here) < 2:
+        return None
+    return "  " + " → ".join(f"{p.player.name} {signed(p.net)}" for p in here)
+
+
 def table_card(lang: str | None, card: CardView) -> str:
     """The pinned message of a session: seats with totals, the coming hand, the latest rows (`card.recent`,
-    the newest live rows; `card.rows` how many live rows there are)."""
+    the newest live rows; `card.rows` how many live rows there are). A seat taken over (/sub) shows the
+    seat's total and, under it, everyone who sat there with their own net."""
     session, rows = card.session, card.rows
     title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
     lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
-    lines += seats_block(lang, session, card.totals if rows else None)
+    for seat, line in zip(SEATS, seats_block(lang, session, card.totals if rows else None), strict=True):
+        lines.append(line)
+        under = substitutes_line(lang, seat, card.people)
+        if under is not None:
+            lines.append(under)
     if len(session.seats) < 4 and not rows:
         lines.append(t(lang, "lobby.waiting"))
     elif not session.is_open:
@@ -392,15 +406,25 @@ def standings_text(
     lines = []
     if session is not None:
         lines.append(t(lang, "score.header", rules=rules_name(lang, session.rules), stake=session.stake))
-        for row in session_rows:
-            name = f"{wind(lang, row.seat)} {row.player.name}" if row.seat else row.player.name
-            lines.append(t(lang, "score.line", name=name, amount=signed(row.net)))
+        lines += session_standings(lang, session_rows)
     lines.append(t(lang, "score.alltime"))
     if not alltime_rows:
         lines.append(t(lang, "score.none"))
     for row in alltime_rows:
         lines.append(t(lang, "score.line", name=row.player.name, amount=signed(row.net)))
     return "\n".join(lines)
+
+
+def session_standings(lang: str | None, rows: Sequence[Standing]) -> list[str]:
+    """One line per person of a session, in seat order (everyone who sat at a seat under it, earlier
+    first: /sub), each with their own net: `东 Ann +10`."""
+    order = {seat: i for i, seat in enumerate(SEATS)}
+    ranked = sorted(enumerate(rows), key=lambda ir: (order.get(ir[1].seat or "", len(SEATS)), ir[0]))
+    lines = []
+    for _, row in ranked:
+        name = f"{wind(lang, row.seat)} {row.player.name}" if row.seat else row.player.name
+        lines.append(t(lang, "score.line", name=name, amount=signed(row.net)))
+    return lines
 
 
 def history_text(lang: str | None, summaries: Sequence[SessionSummary], names: Mapping[int, str]) -> str:

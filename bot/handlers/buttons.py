@@ -4,6 +4,7 @@ and what parses still names a pending entry or session that must belong to the c
 
     pc:<32 hex> / px:<32 hex>   Confirm / Cancel of a pending entry (the ledger checks its chat and message)
     j:<session>                 the lobby's Join
+    e:<session> / ek:<session>  /end's question: end the session now / keep playing
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
     f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data)
 """
@@ -20,10 +21,11 @@ Step = Literal["winner", "how", "discarder", "hua", "patterns", "done", "cancel"
 How = Literal["self_draw", "discard", "rob_kong"]
 
 PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
-JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
+# The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
+JOIN = re.compile(r"(j|e|ek):([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
 FLOW = re.compile(r"f:([1-9][0-9]{0,14}):([whdfpDx])([ESWN-])([sdr-])([ESWN-]):([0-9]{1,2}):([0-9a-f]{1,5})")
-ANY = re.compile(r"(?:p[cx]|[jrf]):.*")  # what the handlers above may be asked about; anything else expired
+ANY = re.compile(r"(?:p[cx]|[jrfe]|ek):.*")  # what the handlers above may be asked about; else expired
 
 HUA_CHOICES = tuple(range(16))
 SUZHOU_PATTERNS = (
@@ -97,7 +99,29 @@ class JoinPress:
     @classmethod
     def parse(cls, data: object) -> JoinPress | None:
         match = _whole(JOIN, data)
-        return cls(int(match.group(1))) if match else None
+        return cls(int(match.group(2))) if match and match.group(1) == "j" else None
+
+
+@dataclass(frozen=True, slots=True)
+class EndPress:
+    """/end's question: end the session it names now (`end`), or keep playing."""
+
+    session_id: int
+    end: bool = True
+
+    @property
+    def data(self) -> str:
+        return f"{'e' if self.end else 'ek'}:{self.session_id}"
+
+    @classmethod
+    def parse(cls, data: object) -> EndPress | None:
+        match = _whole(JOIN, data)
+        return cls(int(match.group(2)), match.group(1) == "e") if match and match.group(1) != "j" else None
+
+
+def table_press(data: object) -> JoinPress | EndPress | None:
+    """A press of one of the table's own buttons (JOIN's data): the lobby's Join or /end's question."""
+    return JoinPress.parse(data) or EndPress.parse(data)
 
 
 @dataclass(frozen=True, slots=True)

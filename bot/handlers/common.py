@@ -11,16 +11,17 @@ from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
 from telegram import Chat, ChatMember, InlineKeyboardMarkup, Message, Update
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.grammar import make_resolver
-from bot.grammar.errors import GrammarError
+from bot.grammar import make_resolver, vocab
+from bot.grammar.errors import EXCERPT, GrammarError
 from bot.i18n import has, t
 from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
 from bot.ledger.errors import ForeignButton, LedgerError, NoOpenSession, NotFound, Repeated
-from bot.render import wind
+from bot.render import MESSAGE_LIMIT, split_messages, wind
 from bot.settings import Settings
+from scoring import find_pattern
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,21 @@ R = TypeVar("R")
 T = TypeVar("T")
 GROUP_TYPES = (Chat.GROUP, Chat.SUPERGROUP)
 ADMIN_STATUSES = (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
+# Commands that only read: the only ones a message sent on behalf of a channel may use.
+READ_ONLY = frozenset({"help", "score", "ledger", "history", "stats", "calc", "ting", "unknown"})
+QUOTED = ("value", "token", "command", "option", "word", "ref")  # params that echo what a user typed
+ANSWER_LIMIT = 200  # Telegram shows at most 200 characters of a button's answer
+
+
+def excerpt(text: object, limit: int = EXCERPT) -> str:
+    """At most `limit` characters of something a user typed, "…" marking a cut."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """One message's text cut to Telegram's bound (for edits, which cannot be split)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Refusal(Exception):
@@ -42,7 +58,7 @@ class Refusal(Exception):
         super().__init__(key)
         self.key = key
         self.usage = usage
-        self.params = params
+        self.params = {k: excerpt(v) if k in (*QUOTED, "name") else v for k, v in params.items()}
 
 
 def _join(lang: str | None, items: list[str]) -> str:
@@ -51,7 +67,10 @@ def _join(lang: str | None, items: list[str]) -> str:
 
 def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
     """Ledger error params made printable: seats as wind names, lists joined, reasons per winner."""
-    out: dict[str, Any] = dict(params)
+    out: dict[str, Any] = {
+        k: excerpt(v) if k in QUOTED else excerpt(v, 64) if isinstance(v, str) else v
+        for k, v in params.items()
+    }
     if "seat" in params:
         out["wind"] = wind(lang, params["seat"])
     if "empty" in params:
@@ -64,7 +83,7 @@ def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]
         out["reasons"] = "; ".join(
             f"{wind(lang, r.get('winner'))} {r.get('reason') or ''}".strip() for r in params["reasons"]
         )
-    out.setdefault("who", params.get("name") or (wind(lang, params["seat"]) if "seat" in params else ""))
+    out.setdefault("who", out.get("name") or (wind(lang, params["seat"]) if "seat" in params else ""))
     return out
 
 
@@ -82,9 +101,9 @@ def error_text(lang: str | None, error: BaseException, usage_key: str | None = N
         if has(key, lang or ""):
             text = t(lang, key, **ledger_params(lang, error.params))
         else:
-            text = t(lang, "ledger.error", message=str(error))
+            text = t(lang, "ledger.error", message=excerpt(error, 300))
     elif isinstance(error, ScoringError):
-        text = t(lang, "err.scoring", message=str(error))
+        text = t(lang, "err.scoring", message=excerpt(error, 300))
     else:
         raise TypeError(f"not a user error: {error!r}")
     if usage and usage_key:
@@ -95,12 +114,36 @@ def error_text(lang: str | None, error: BaseException, usage_key: str | None = N
 USER_ERRORS = (Refusal, GrammarError, LedgerError, ScoringError)
 
 
+def sender_chat_of(update: Update) -> Chat | None:
+    """The chat a message was sent on behalf of: a channel, or the group itself (an anonymous admin);
+    None for a person, and for every button press (a press always comes from a user)."""
+    if update.callback_query is not None:
+        return None
+    message = update.effective_message
+    return message.sender_chat if message is not None else None
+
+
 def user_ref(update: Update) -> UserRef | None:
-    """The sender as the ledger sees it, or None (channel posts)."""
+    """The sender as the ledger sees it, or None: a message sent on behalf of a chat is nobody's (every
+    channel shares one placeholder user, and an anonymous admin is not a player)."""
     user = update.effective_user
-    if user is None:
+    if user is None or sender_chat_of(update) is not None:
         return None
     return UserRef(telegram_id=user.id, display_name=user.full_name or str(user.id), username=user.username)
+
+
+def is_grammar_word(word: str) -> bool:
+    """Whether `word` means something in /hu (自摸, 冲, 混子, 杠开, 5花, 清一色, 123m …): a guest called
+    that could never be named there."""
+    folded = word.casefold()
+    return (
+        vocab.is_vocabulary(word)
+        or folded in vocab.TABLE_STATE_WORDS
+        or folded in vocab.FILLER_WORDS
+        or vocab.parse_hua(word) is not None
+        or vocab.looks_like_tiles(word)
+        or find_pattern(word) is not None
+    )
 
 
 def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
@@ -220,9 +263,25 @@ class Turn:
         """Run a blocking ledger/scoring call off the event loop."""
         return await asyncio.to_thread(fn, *args, **kwargs)
 
+    @property
+    def sender_chat(self) -> Chat | None:
+        """The chat this message was sent on behalf of (a channel, or the group itself), else None."""
+        return sender_chat_of(self.update)
+
+    @property
+    def anonymous_admin(self) -> bool:
+        """A message from an anonymous admin: sent on behalf of the group itself."""
+        chat = self.sender_chat
+        return chat is not None and chat.id == self.chat_id
+
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
-        """Send `text` to the chat (not as a quote, so it survives a deleted command message)."""
-        return await self.context.bot.send_message(self.chat_id, text, reply_markup=markup)
+        """Send `text` to the chat (not as a quote, so it survives a deleted command message). Every reply
+        goes through here: a text over Telegram's bound goes out as several messages, split at line ends,
+        the buttons under the last; that last one is returned."""
+        chunks = split_messages(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
+        for chunk in chunks[:-1]:
+            await self.context.bot.send_message(self.chat_id, chunk)
+        return await self.context.bot.send_message(self.chat_id, chunks[-1], reply_markup=markup)
 
     async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
         """Send a catalog message to the chat."""
@@ -231,7 +290,7 @@ class Turn:
     async def edit(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Edit one of the bot's messages in this chat."""
         await self.context.bot.edit_message_text(
-            text, chat_id=self.chat_id, message_id=message_id, reply_markup=markup
+            fit(text), chat_id=self.chat_id, message_id=message_id, reply_markup=markup
         )
 
     async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
@@ -241,7 +300,7 @@ class Turn:
             return
         self._answered = True
         try:
-            await query.answer(text[:200] if text else None, show_alert=alert)
+            await query.answer(fit(text, ANSWER_LIMIT) if text else None, show_alert=alert)
         except TelegramError:
             log.debug("callback query already answered or too old")
 
@@ -249,10 +308,8 @@ class Turn:
         """Whether the sender is an administrator or the owner of the group (getChatMember, once per turn)."""
         if self._admin is None:
             user = self.update.effective_user
-            message = self.update.effective_message
-            sender_chat = message.sender_chat if message is not None else None
-            if sender_chat is not None and sender_chat.id == self.chat_id:
-                self._admin = True  # an anonymous admin, posting as the group itself
+            if self.sender_chat is not None:
+                self._admin = self.anonymous_admin  # the group itself: an anonymous admin; a channel: no
             elif user is None:
                 self._admin = False
             else:
@@ -267,7 +324,33 @@ class Turn:
     def is_seated(self, session: SessionInfo) -> bool:
         """Whether the sender holds a seat at the table."""
         user = self.update.effective_user
-        return user is not None and any(p.telegram_id == user.id for p in session.seats.values())
+        if user is None or self.sender_chat is not None:
+            return False
+        return any(p.telegram_id == user.id for p in session.seats.values())
+
+    async def is_opener(self, session: SessionInfo) -> bool:
+        """Whether the sender opened the table (a person, never a chat)."""
+        user = self.update.effective_user
+        if session.opened_by is None or user is None or self.sender_chat is not None:
+            return False
+        opener = await self.run(self.ledger.get_player, session.opened_by)
+        return opener.telegram_id is not None and opener.telegram_id == user.id
+
+    def person(self) -> UserRef:
+        """The sender as a player who can take a seat: not a channel, not an anonymous admin (Refusal)."""
+        user = self.user
+        if user is None:
+            raise Refusal("err.anonymous_no_seat" if self.anonymous_admin else "err.channel_sender")
+        return user
+
+    async def require_guest_seater(self, session: SessionInfo, name: str) -> None:
+        """A guest is seated by the table's opener, a seated player or an admin, under a name that is no
+        word of /hu (Refusal)."""
+        if is_grammar_word(name):
+            raise Refusal("err.guest_grammar_word", name=name)
+        if self.is_seated(session) or await self.is_opener(session) or await self.is_admin():
+            return
+        raise Refusal("err.not_allowed_guest")
 
     async def require_writer(self, session: SessionInfo | None) -> None:
         """Writes are for seated players and group admins (Refusal otherwise)."""
@@ -322,6 +405,8 @@ def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn],
             try:
                 if group_only and not turn.is_group:
                     raise Refusal("err.group_only")
+                if turn.sender_chat is not None and not turn.anonymous_admin and name not in READ_ONLY:
+                    raise Refusal("err.channel_sender")  # a channel is never a player and may not write
                 await fn(turn)
             except Repeated:
                 log.info("%s already applied: nothing to do", turn.source_key)
@@ -336,7 +421,8 @@ def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn],
 def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T], Awaitable[None]]], Handler]:
     """Wrap `async def on_press(turn, data)` for a button whose callback data `parse` reads (None: not a
     button this bot made, or no longer understood: "expired"). Every user error becomes a short answer on
-    the button (an alert); the query is always answered."""
+    the button (an alert); the query is always answered, also when the pressed message cannot be edited
+    (a photo, a message too old): that press has expired."""
 
     def decorate(fn: Callable[[Turn, T], Awaitable[None]]) -> Handler:
         @functools.wraps(fn)
@@ -356,7 +442,11 @@ def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T],
                 log.info("%s already applied: nothing to do", turn.source_key)
             except USER_ERRORS as error:
                 await turn.answer(error_text(turn.lang, error), alert=True)
-            await turn.answer()
+            except BadRequest as exc:  # the pressed message cannot show the next step (a photo, deleted)
+                log.info("press %s on a message that cannot be edited: %s", turn.source_key, exc)
+                await turn.answer(turn.t("err.flow_stale"), alert=True)
+            finally:
+                await turn.answer()
 
         return callback
 

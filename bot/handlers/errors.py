@@ -5,12 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import traceback
+from urllib.parse import quote
 
 from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import Turn, button, command, ledger_of
+from bot.handlers.common import Turn, button, command, excerpt, ledger_of
 from bot.i18n import t
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,7 @@ async def unknown_command(turn: Turn) -> None:
     me = turn.context.bot.username if turn.context.bot else None
     if target and me and target.lower() != me.lower():
         return  # a command for another bot in the same group
-    await turn.reply("err.unknown_command", command=name)
+    await turn.reply("err.unknown_command", command=excerpt(name))
 
 
 def never(_data: object) -> None:
@@ -36,6 +37,20 @@ def never(_data: object) -> None:
 @button(never)
 async def stale_button(turn: Turn, data: None) -> None:
     """A press whose data no handler reads (garbage, or a button of an older bot): answered "expired"."""
+
+
+def redact(text: str, secret: str | None) -> str:
+    """`text` with the token replaced by `<token>`, also as it appears percent-encoded in a URL."""
+    if not secret:
+        return text
+    for form in {secret, quote(secret, safe=""), quote(secret)}:
+        text = text.replace(form, "<token>")
+    return text
+
+
+def format_redacted(error: BaseException, secret: str | None) -> str:
+    """A traceback of `error` (with its chained causes) without the token."""
+    return redact("".join(traceback.format_exception(error)), secret)
 
 
 class RedactingFilter(logging.Filter):
@@ -56,7 +71,7 @@ class RedactingFilter(logging.Filter):
         if record.exc_text:
             message += "\n" + record.exc_text
             record.exc_text = None
-        record.msg = message.replace(self.secret, "<token>")
+        record.msg = redact(message, self.secret)
         record.args = None
         return True
 
@@ -72,9 +87,7 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     """Log an unexpected error (token redacted) and tell the chat something went wrong."""
     error = context.error
     token = context.bot.token if context.bot else None
-    detail = "".join(traceback.format_exception(error)) if error else "unknown error"
-    if token:
-        detail = detail.replace(token, "<token>")
+    detail = format_redacted(error, token) if error else "unknown error"
     log.error("error while handling an update: %s", detail)
     chat = update.effective_chat if isinstance(update, Update) else None
     if chat is not None and not isinstance(error, TelegramError):

@@ -7,6 +7,8 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.grammar.errors import GrammarError
+from bot.grammar.lexer import parse_number
 from bot.handlers.buttons import RulesPress
 from bot.handlers.common import Refusal, Turn, button, command
 from bot.i18n import LANGUAGES, has, t
@@ -176,12 +178,12 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
         await turn.run(ledger.update_group, turn.chat_id, instant=flag, key=key)
         return turn.t("rules.changed", option=INSTANT, value=show_value(turn.lang, flag))
     if found == TIMEOUT:
-        seconds = str(value).strip()
-        if not seconds.isdigit() or not MIN_TIMEOUT <= int(seconds) <= MAX_TIMEOUT:
-            raise Refusal(
-                "err.bad_option_value", option=TIMEOUT, value=value, choices=f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
-            )
-        await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=int(seconds), key=key)
+        try:  # the one numeric parser: ², ①, +-5, 1.5 are refused like 1 or 86401
+            seconds = parse_number(str(value), low=MIN_TIMEOUT, high=MAX_TIMEOUT)
+        except GrammarError:
+            bounds = f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
+            raise Refusal("err.bad_option_value", option=TIMEOUT, value=value, choices=bounds) from None
+        await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=seconds, key=key)
         return turn.t("rules.changed", option=TIMEOUT, value=seconds)
     if found == CONFIRM_BY:
         who = str(_typed_value(CONFIRM_BY, CONFIRM_BY_CHOICES, str(value))).strip().lower()

@@ -11,6 +11,8 @@ import datetime as dtm
 import re
 from zoneinfo import ZoneInfo
 
+from bot.grammar.errors import GrammarError
+from bot.grammar.lexer import parse_number
 from bot.handlers.common import Refusal, Turn, command
 from bot.ledger import GroupInfo
 from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due
@@ -26,7 +28,7 @@ _ENGLISH = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 for _index, _name in enumerate(_ENGLISH):
     _DAY_WORDS[_name] = WEEKDAYS[_index]
 
-_TIME = re.compile(r"^(\d{1,2})(?:[:：.](\d{2}))?$")
+_TIME = re.compile(r"^([0-9]{1,2})(?:[:：.]([0-9]{2}))?$")  # ASCII digits only: ² ① ٣ are no hour
 ON_WORDS = {"weekly", "on", "每周", "每週", "开", "開"}
 OFF_WORDS = {"off", "stop", "关", "關", "关闭", "關閉"}
 
@@ -41,8 +43,10 @@ def parse_time(word: str) -> dtm.time | None:
     match = _TIME.match(word.strip())
     if not match:
         return None
-    hour, minute = int(match.group(1)), int(match.group(2) or 0)
-    if hour > 23 or minute > 59:
+    try:
+        hour = parse_number(match.group(1), low=0, high=23)
+        minute = parse_number(match.group(2) or "0", low=0, high=59)
+    except GrammarError:
         return None
     return dtm.time(hour, minute)
 

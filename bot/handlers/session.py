@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from bot.grammar.errors import GrammarError
+from bot.grammar.lexer import parse_number
 from bot.handlers.buttons import JoinPress
 from bot.handlers.common import Refusal, Turn, button, command
 from bot.handlers.rules import options_summary
 from bot.handlers.table import show_card, unpin_card
 from bot.ledger import SEATS, SessionInfo
+from bot.ledger.tables import MAX_STAKE
 from bot.render import rules_name, seats_block, state_line
 from bot.summary.post import post_summary
 from scoring import ScoringError, resolve_rules
@@ -26,18 +29,17 @@ def parse_newgame(text: str) -> tuple[str | None, int]:
     rules: str | None = None
     stake = 1
     for word in text.split():
-        if word.lstrip("+-").isdigit():
-            stake = int(word)
-            if stake <= 0:
-                raise Refusal("err.bad_stake", value=word)
+        if any(ch.isnumeric() for ch in word) or word[:1] in "+-":  # 5, 五, and ² ① +-5 1.5 refused
+            try:
+                stake = parse_number(word, low=1, high=MAX_STAKE)
+            except GrammarError:
+                raise Refusal("err.bad_stake", value=word, limit=MAX_STAKE) from None
             continue
         if rules is not None:
             raise Refusal("err.too_many_args", usage=True, value=word)
         try:
             rules = resolve_rules(word)
         except (ScoringError, KeyError, ValueError):
-            if any(ch.isdigit() for ch in word):
-                raise Refusal("err.bad_stake", value=word) from None
             raise Refusal("err.unknown_rules", value=word) from None
     return rules, stake
 
@@ -68,12 +70,10 @@ async def join(turn: Turn) -> None:
     if guest is not None and guest.startswith("@"):
         raise Refusal("err.guest_name", usage=True, value=guest)
     if guest is not None:
-        session = turn.require_session()
-        if session.seats:  # the first guest may be seated by whoever opened the table
-            await turn.require_writer(session)
+        await turn.require_guest_seater(turn.require_session(), guest)  # opener, seated or admin
         change = await turn.run(turn.ledger.join, turn.chat_id, guest_name=guest, key=turn.source_key)
     else:
-        change = await turn.run(turn.ledger.join, turn.chat_id, turn.user, key=turn.source_key)
+        change = await turn.run(turn.ledger.join, turn.chat_id, turn.person(), key=turn.source_key)
     assert change.seat is not None
     await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
 

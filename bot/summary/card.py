@@ -31,7 +31,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
         lines.append(t(lang, "summary.no_hands"))
         return "\n".join(lines)
     lines.append("")
-    for line in sorted(report.players, key=lambda p: -p.net):
+    for line in sorted(report.people or report.players, key=lambda p: -p.net):  # each person (/sub)
         lines.append(
             t(
                 lang,

@@ -30,6 +30,21 @@ COLUMN_IDS = (
 )
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may run as a formula
+
+
+def cell(value: object) -> object:
+    """A CSV cell: numbers as numbers; text starting like a formula (`=HYPERLINK(…)`, `+1`, `-2`, `@x`, a
+    tab or CR) gets a leading apostrophe, so a spreadsheet shows it as text instead of running it.
+
+    >>> [cell(-5), cell("=1+1"), cell("@bob"), cell("Ann")]
+    [-5, "'=1+1", "'@bob", 'Ann']
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def columns(lang: str | None) -> list[str]:
     """The header row in the group's language (catalog key `summary.csv_columns`, comma separated)."""
     names = [name.strip() for name in t(lang, "summary.csv_columns").split(",")]
@@ -46,7 +61,7 @@ def ledger_csv(report: SessionReport, lang: str | None) -> bytes:
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(columns(lang))
+    writer.writerow([cell(name) for name in columns(lang)])
     session = report.session
     for row in report.rows:
         hand = row.hand
@@ -57,24 +72,23 @@ def ledger_csv(report: SessionReport, lang: str | None) -> bytes:
             term_name(lang, str(i.get("id") or ""), i.get("name")) for w in wins for i in w.get("items", [])
         )
         for line in report.players:
-            writer.writerow(
-                [
-                    session.number,
-                    hand.number,
-                    t(lang, f"summary.kind_{hand.kind}"),
-                    hand.recorded_at.isoformat(timespec="seconds"),
-                    t(lang, f"wind.{hand.before.dealer}"),
-                    t(lang, f"wind.{line.seat}"),
-                    line.player.display_name,
-                    int(hand.payments.get(line.seat, 0)),
-                    int(row.running.get(line.seat, 0)),
-                    winners,
-                    hua,
-                    items,
-                    hand.note or "",
-                    hand.text or json.dumps(hand.entry, ensure_ascii=False, sort_keys=True),
-                ]
-            )
+            values = [
+                session.number,
+                hand.number,
+                t(lang, f"summary.kind_{hand.kind}"),
+                hand.recorded_at.isoformat(timespec="seconds"),
+                t(lang, f"wind.{hand.before.dealer}"),
+                t(lang, f"wind.{line.seat}"),
+                line.player.display_name,
+                int(hand.payments.get(line.seat, 0)),
+                int(row.running.get(line.seat, 0)),
+                winners,
+                hua,
+                items,
+                hand.note or "",
+                hand.text or json.dumps(hand.entry, ensure_ascii=False, sort_keys=True),
+            ]
+            writer.writerow([cell(value) for value in values])
     return (BOM + buffer.getvalue()).encode("utf-8")
 
 

@@ -50,15 +50,21 @@ class SessionReport:
     """Everything the end-of-session card, chart and CSV show."""
 
     session: SessionInfo
-    players: tuple[PlayerLine, ...]  # seat order E S W N
+    players: tuple[PlayerLine, ...]  # seat order E S W N, the one seated there now
     hands_played: int  # wins, draws and escapes; adjustments are not hands
     biggest: BiggestHand | None
     longest_streak: LongestStreak | None
     transfers: tuple[Transfer, ...]
     rows: tuple[LedgerRow, ...]  # live ledger rows with running totals by seat
+    # Everyone who played, seat order, a seat's earlier player before its substitute (/sub): own totals.
+    people: tuple[PlayerLine, ...] = ()
 
     def seat_name(self, seat: str) -> str:
-        """The display name of the player at `seat`."""
+        """The display name of the player at `seat`; everyone who sat there when it changed hands (/sub):
+        `Dan/老王`."""
+        names = [line.player.display_name for line in self.people if line.seat == seat]
+        if len(names) > 1:
+            return "/".join(names)
         player = self.session.seats.get(seat)
         return player.display_name if player else seat
 
@@ -143,9 +149,24 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
                 dealt_in=st.dealt_in if st else 0,
             )
         )
+    order = {seat: i for i, seat in enumerate(SEATS)}
+    standings = ledger.standings(session.chat_id, session_id=session_id).session_rows
+    people = tuple(
+        PlayerLine(
+            seat=row.seat or "",
+            player=row.player,
+            net=row.net,
+            hands=row.hands,
+            wins=row.wins,
+            self_draws=row.self_draws,
+            dealt_in=row.dealt_in,
+        )
+        for _, row in sorted(enumerate(standings), key=lambda ir: (order.get(ir[1].seat or "", 4), ir[0]))
+    )
     return SessionReport(
         session=session,
         players=tuple(lines),
+        people=people or tuple(lines),
         hands_played=sum(1 for h in hands if h.kind != "adjust"),
         biggest=biggest_hand(session, hands),
         longest_streak=longest_streak(session, hands),

@@ -100,6 +100,7 @@ async def test_a_button_of_an_ended_table_of_the_same_group_has_expired(table: T
     old = ledger(table).current_session(table.chat_id)
     await table.say("ann", "/join")
     await table.say("ann", "/end")
+    await table.press("ann", "✅ 结束并结算")
     await table.say("ann", "/newgame")
     update = table.state.press(table.chat_id, "bob", None, "入座")
     update["callback_query"]["data"] = JoinPress(old.id).data

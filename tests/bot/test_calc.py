@@ -15,6 +15,7 @@ async def test_calc_itemizes_the_hand(table: Table) -> None:
 
 async def test_calc_on_a_discard_uses_the_open_table_stake(seated_table: Table) -> None:
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
     await seated_table.say("ann", "/newgame 苏州 5")
     turn = await seated_table.say("eve", "/calc 11223355778899p 中发春梅百搭 冲")
     assert turn.text.startswith("苏州麻将 · 放冲")

@@ -42,5 +42,6 @@ async def test_end_leaves_the_card_ended_with_the_last_hand(seated_table: Table)
     card_id = seated_table.pins()[-1]
     await seated_table.say("bob", "/hu 南 自摸 5花")
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
     ended = seated_table.message(card_id).text
     assert "1 南 自摸" in ended and "牌局结束。" in ended

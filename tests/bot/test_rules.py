@@ -156,6 +156,7 @@ async def test_only_admins_and_the_opener_change_rules(seated_table: Table) -> N
 
 async def test_without_an_open_table_only_admins_change_rules(seated_table: Table) -> None:
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
     assert current(seated_table) is None
     turn = await seated_table.say("ann", "/rules threshold 2/3")  # she opened the table that has ended
     assert turn.text == "只有群管理员或开局的人可以修改规则。"

@@ -168,11 +168,20 @@ async def test_cannot_pin_is_said_once(table: Table) -> None:
     assert "东 Ann" in table.replies()[0].text  # the card still goes on being edited
 
 
-async def test_end_posts_the_summary_and_closes_the_card(seated_table: Table) -> None:
+async def test_end_asks_then_posts_the_summary_and_closes_the_card(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 南 自摸 5花 清一色")
     turn = await seated_table.say("bob", "/end")
+    assert turn.texts == [
+        "结束第1场（已打 1 局）？本场积分：\n东 Ann −20\n南 Bob +60\n西 Cat −20\n北 Dan −20"
+    ]
+    assert turn.sent[0].buttons == ("✅ 结束并结算", "继续打")
+    assert session(seated_table) is not None  # nothing ends before the Confirm
+    turn = await seated_table.press("eve", "✅ 结束并结算")  # an onlooker may not end it
+    assert turn.answers == ["只有入座的玩家或群管理员可以这样做。"] and session(seated_table) is not None
+    turn = await seated_table.press("cat", "✅ 结束并结算")
     assert session(seated_table) is None
+    assert turn.edits[0].text.endswith("✅ Cat 确认结束。") and turn.edits[0].buttons == ()
     assert turn.of("sendPhoto") and turn.of("sendDocument")
     assert "牌局结束。" in seated_table.message(seated_table.replies()[0].message_id).text
     assert seated_table.pins() == []  # the ended session's card is unpinned
@@ -206,6 +215,7 @@ async def test_each_session_keeps_its_own_card_in_the_ledger(table: Table) -> No
     assert first.card_message_id == table.pins()[-1]
     await table.say("ann", "/join")
     await table.say("ann", "/end")
+    await table.press("ann", "✅ 结束并结算")
     await table.say("ann", "/newgame")
     second = session(table)
     assert second.card_message_id == table.pins()[-1] != first.card_message_id

@@ -95,6 +95,7 @@ async def test_ledger_needs_a_session(table: Table) -> None:
 async def test_history_and_stats_after_a_session(seated_table: Table, charts: list[ChartData]) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
     charts.clear()  # /end drew the session's own chart
     turn = await seated_table.say("eve", "/history")
     assert [r.kind for r in turn.sent] == ["text", "photo"]  # the text first, then the chart
@@ -141,9 +142,11 @@ async def test_no_chart_while_the_only_session_is_still_open(
 async def test_the_chart_runs_on_across_sessions(seated_table: Table, charts: list[ChartData]) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
     await seat_four(seated_table)
     await play(seated_table)
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
     await seat_four(seated_table)  # a third table, still open: its standing so far is the last point
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色 七对")
     charts.clear()
@@ -158,6 +161,7 @@ async def test_the_chart_runs_on_across_sessions(seated_table: Table, charts: li
 async def test_history_chart_in_english(seated_table: Table) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
     await seated_table.say("ann", "/lang en")
     turn = await seated_table.say("eve", "/stats dan")
     assert turn.texts[0].startswith("Stats of Dan:")
@@ -171,6 +175,7 @@ async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(
 ) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
 
     def broken(data: ChartData, **kwargs: Any) -> bytes:
         raise RuntimeError("no font")
@@ -186,6 +191,7 @@ async def test_the_chart_is_drawn_off_the_event_loop(
 ) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
+    await seated_table.press("ann", "✅ 结束并结算")
     release = threading.Event()
     render = chart_module.render_chart
 

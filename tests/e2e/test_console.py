@@ -119,6 +119,7 @@ def test_piped_console_plays_a_hand_and_keeps_the_ledger(tmp_path: Path) -> None
                 "ann: /hu 15 tiles 111222333444555m",
                 "ann: /score",
                 "ann: /end",
+                "bob: [✅ 结束并结算]",
             ]
         )
         + "\n"

@@ -1,0 +1,77 @@
+"""/end asks before it ends (Confirm button, its own chat, a seated player or an admin); /sub seats a
+substitute from the next hand on, and the card, /score and the summary show both under the seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness import Table
+
+END, KEEP = "✅ 结束并结算", "继续打"
+
+
+def ledger(table: Table) -> Any:
+    return table.app.bot_data["ledger"]
+
+
+def session(table: Table) -> Any:
+    return ledger(table).current_session(table.chat_id)
+
+
+async def test_keep_playing_leaves_the_session_open(seated_table: Table) -> None:
+    shown = (await seated_table.say("ann", "/end")).sent[0]
+    await seated_table.press("bob", KEEP)
+    assert session(seated_table) is not None
+    assert seated_table.message(shown.message_id).text.endswith("Bob：继续打。")
+    assert seated_table.message(shown.message_id).buttons == ()
+
+
+async def test_an_old_end_question_no_longer_ends_anything(seated_table: Table) -> None:
+    old = (await seated_table.say("ann", "/end")).sent[0]
+    await seated_table.press("ann", END)
+    await seated_table.say("ann", "/newgame")
+    turn = (
+        await seated_table.press("ann", END, message_id=old.message_id)
+        if seated_table.buttons(old.message_id)
+        else None
+    )
+    assert turn is None  # its buttons are gone
+    assert session(seated_table) is not None
+
+
+async def test_end_needs_a_writer_and_no_words(seated_table: Table) -> None:
+    turn = await seated_table.say("eve", "/end")
+    assert turn.text == "只有入座的玩家或群管理员可以这样做。"
+    turn = await seated_table.say("ann", "/end now")
+    assert "用法：/end" in turn.text
+
+
+async def test_a_substitute_plays_on_and_both_show_under_the_seat(seated_table: Table) -> None:
+    await seated_table.say("ann", "/dealer 东")
+    await seated_table.say("ann", "/rules instant on")
+    await seated_table.say("ann", "/hu 南 自摸 5花")  # dan (N) pays 10
+    turn = await seated_table.say("ann", "/sub 北 老王")
+    assert turn.texts[0] == "北位：Dan 离开，老王 从下一局起接着打。各人的分数分开记。"
+    await seated_table.say("ann", "/hu 北 自摸 5花")  # 老王 (N) wins 30
+    card = seated_table.pinned()
+    assert card is not None and "北 老王 🀄庄  +20" in card.text and "  Dan −10 → 老王 +30" in card.text
+    score = (await seated_table.say("eve", "/score")).text
+    assert "北 Dan −10\n北 老王 +30" in score
+    await seated_table.say("ann", "/end")
+    turn = await seated_table.press("ann", END)
+    summary = turn.texts[0]
+    assert "北 Dan −10" in summary and "北 老王 +30" in summary
+
+
+async def test_sub_refusals(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/sub")
+    assert "用法：/sub" in turn.text
+    turn = await seated_table.say("ann", "/sub 中 老王")
+    assert "不认识的座位" in turn.text
+    turn = await seated_table.say("ann", "/sub 北 @nobody")
+    assert turn.text == "本群还不认识 @nobody：请他自己发 /sub 座位，或写客人名字。"
+    turn = await seated_table.say("eve", "/sub 北 老王")
+    assert turn.text == "只有入座的玩家或群管理员可以这样做。"
+    turn = await seated_table.say("eve", "/sub 北")  # the newcomer sits down themselves
+    assert turn.texts[0] == "北位：Dan 离开，Eve 从下一局起接着打。各人的分数分开记。"
+    assert session(seated_table).seats["N"].username == "eve"
