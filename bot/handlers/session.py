@@ -1,17 +1,16 @@
-"""Table session commands: /newgame (lobby with a Join button), /join, /seat, /dealer, /end."""
+"""Table session commands: /newgame (lobby with a Join button), /join, /seat, /dealer, /end (asks first)."""
 
 from __future__ import annotations
 
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
-from bot.handlers.buttons import JoinPress
+from bot.handlers.buttons import EndPress, JoinPress, table_press
 from bot.handlers.common import Refusal, Turn, button, command
 from bot.handlers.rules import options_summary
-from bot.handlers.table import show_card, unpin_card
+from bot.handlers.table import ask_end, end_pressed, show_card
 from bot.ledger import SEATS, SessionInfo
 from bot.ledger.tables import MAX_STAKE
 from bot.render import rules_name, seats_block, state_line
-from bot.summary.post import post_summary
 from scoring import ScoringError, resolve_rules
 from scoring.seats import parse_seat
 
@@ -78,9 +77,13 @@ async def join(turn: Turn) -> None:
     await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
 
 
-@button(JoinPress.parse)
-async def join_pressed(turn: Turn, press: JoinPress) -> None:
-    """The lobby's Join button: the same as /join by the presser, at this chat's open table only."""
+@button(table_press)
+async def join_pressed(turn: Turn, press: JoinPress | EndPress) -> None:
+    """The lobby's Join button: the same as /join by the presser, at this chat's open table only. (The
+    table's other buttons, /end's question, share this route: `table.end_pressed`.)"""
+    if isinstance(press, EndPress):
+        await end_pressed(turn, press)
+        return
     await turn.own_session(press.session_id)
     change = await turn.run(turn.ledger.join, turn.chat_id, turn.user, key=turn.source_key)
     assert change.seat is not None
@@ -137,11 +140,8 @@ async def dealer(turn: Turn) -> None:
 
 @command("end")
 async def end(turn: Turn) -> None:
-    """/end: close the session and post the summary card, chart and CSV."""
-    session = await turn.writable_session()
-    summary = await turn.run(
-        turn.ledger.end_session, turn.chat_id, by=turn.user, session_id=session.id, key=turn.source_key
-    )
-    await show_card(turn, summary.session)
-    await unpin_card(turn, summary.session)
-    await post_summary(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)
+    """/end: the standings and a Confirm button; the press closes the session and posts the summary card,
+    chart and CSV (`table.end_pressed`)."""
+    if turn.text:
+        raise Refusal("err.too_many_args", usage=True, value=turn.text)
+    await ask_end(turn, await turn.writable_session())
