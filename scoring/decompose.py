@@ -218,7 +218,7 @@ def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial,
 
     Read by `_walk` and remembered (a bounded table).
     """
-    readings = tuple(_walk(base, key, w, None)[None])
+    readings = tuple(_walk(base, key, w, None)[None, w])
     _bound(_GROUP)
     _GROUP[(base, key, w)] = readings
     return readings
@@ -227,9 +227,10 @@ def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial,
 def read_waits(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Tile | None = None) -> None:
     """Fill the table of `_group_readings` for the hands `concealed` + t, t in `waits` (/ting).
 
-    A wait changes only its own suit's counts: each suit holding at least two waits whose readings are
-    not known yet is walked once for all of them (`_walk` with one more tile, the wait), instead of once
-    per wait. The readings are those a direct read gives, in the same order.
+    A wait changes only its own suit's counts (the wild tile: the number of wilds). Each suit that
+    needs at least two reads not known yet, one of them with a wait in it, is walked once for all of
+    them (`_walk` with one more tile standing anywhere) instead of once per read. The readings are
+    those a direct read gives, in the same order.
     """
     counts = _counts(concealed)
     w = 0
@@ -238,14 +239,23 @@ def read_waits(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Tile |
         counts[wild] = 0
     for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
         key = tuple(counts[base:end])
-        todo = [t - base for t in waits if base <= t < end and t != wild
-                and (base, _plus(key, t - base), w) not in _GROUP]
-        if len(todo) < 2:
+        ts = [t - base for t in waits if base <= t < end and t != wild
+              and (base, _plus(key, t - base), w) not in _GROUP]
+        alone = []  # the suit's own counts with w wilds (a wait elsewhere), w + 1 (the wild tile waits)
+        if any(key):
+            if any(not base <= t < end and t != wild for t in waits):
+                alone.append(w)
+            if wild in waits:
+                alone.append(w + 1)
+        alone = [x for x in alone if (base, key, x) not in _GROUP]
+        if not ts or len(ts) + len(alone) < 2:
             continue
-        found = _walk(base, key, w, frozenset(todo))
+        found = _walk(base, key, w, frozenset(ts))
         _bound(_GROUP)
-        for t in todo:
-            _GROUP[(base, _plus(key, t), w)] = tuple(found.get(t, ()))
+        for t in ts:
+            _GROUP[(base, _plus(key, t), w)] = tuple(found.get((t, w), ()))
+        for x in alone:
+            _GROUP[(base, key, x)] = tuple(found.get((None, x), ()))
 
 
 def _plus(key: tuple[int, ...], t: int) -> tuple[int, ...]:
@@ -253,17 +263,19 @@ def _plus(key: tuple[int, ...], t: int) -> tuple[int, ...]:
 
 
 def _walk(base: Tile, key: tuple[int, ...], w: int,
-          extra: frozenset[int] | None) -> dict[int | None, list[_Partial]]:
-    """Every reading of one suit's counts `key` with at most `w` wilds (`extra` None, under the key None);
-    or, for each t in `extra`, every reading of `key` plus one real t (under the key t).
+          extra: frozenset[int] | None) -> dict[tuple[int | None, int], list[_Partial]]:
+    """Every reading of one suit's counts `key` with at most `w` wilds, under (None, w).
+
+    With `extra` (tiles of the suit, 0-8 or 0-6) also: for each t in `extra`, every reading of `key`
+    plus one real t with at most `w` wilds, under (t, w); and every reading of `key` with at most w + 1
+    wilds, under (None, w + 1).
 
     Each shape is built once, as its pair and then its sets in (tile, kind) order: a set never starts
     above the lowest real tile still uncovered, and the copies beyond the real ones (the wilds) never
     exceed `w`. A shape is kept if its real tiles can be handed out one to each set and the pair. With
     `extra`, the one more tile is walked as one more wild that may stand anywhere; a shape then is a
     reading of `key` + t for each t it covers beyond `key` (t real there, so the wilds are one fewer),
-    checked with t real; the shapes come in the same order, so each t's readings are in the order a
-    direct read of `key` + t gives.
+    checked with t real. Every list is in the order of the shapes, the order a direct read gives.
     """
     n = len(key)
     chows = base < 27
@@ -272,29 +284,35 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
              if joker or key[a] or (kind == 0 and (key[a + 1] or key[a + 2]))]
     rem = list(key)  # real copies not yet covered by the shape (negative: copies the wilds give)
     shape: list[tuple[int, int]] = []
-    found: dict[int | None, list[_Partial]] = {}
+    found: dict[tuple[int | None, int], list[_Partial]] = {(None, w): [], (None, w + 1): []}
 
     def emit(pair: int | None) -> None:
         slots: list[tuple[int, ...]] = [(pair,)] if pair is not None else []
         slots += [(a, a + 1, a + 2) if kind == 0 else (a,) for a, kind in shape]
+        sets = tuple([(_KINDS[kind], base + a) for a, kind in shape])
+        starts = {a for a, kind in shape if kind == 0}
+        chow, ytl = bool(starts), {0, 3, 6} <= starts
+        anke = 0 if chows else sum(1 for a, _ in shape if a <= 3)
+        q = None if pair is None else base + pair
+        subs = tuple([base + x for x in range(n) if rem[x] < 0 for _ in range(-rem[x])])
+        own = _assignable(slots, list(key))
+        if own:  # a reading of `key` itself
+            if len(subs) <= w:
+                found[None, w].append((q, sets, subs, chow, ytl, anke))
+            if joker:
+                found[None, w + 1].append((q, sets, subs, chow, ytl, anke))
         if extra is None:
-            ts: list[int | None] = [None]
-        else:
-            ts = [t for t in extra if rem[t] < 0]
-        for t in ts:
-            left = list(key)
-            if t is not None:
+            return
+        for t in extra:
+            if rem[t] >= 0:
+                continue
+            if not own:
+                left = list(key)
                 left[t] += 1
-                rem[t] += 1
-            if _assignable(slots, left):
-                subs = tuple(base + x for x in range(n) for _ in range(-rem[x]))
-                sets = tuple((_KINDS[kind], base + a) for a, kind in shape)
-                starts = {a for a, kind in shape if kind == 0}
-                anke = 0 if chows else sum(1 for a, _ in shape if a <= 3)
-                found.setdefault(t, []).append((None if pair is None else base + pair, sets, subs,
-                                                bool(starts), {0, 3, 6} <= starts, anke))
-            if t is not None:
-                rem[t] -= 1
+                if not _assignable(slots, left):
+                    continue
+            i = subs.index(base + t)  # t real: one wild fewer
+            found.setdefault((t, w), []).append((q, sets, subs[:i] + subs[i + 1:], chow, ytl, anke))
 
     def walk(start: int, pair: int | None, w: int) -> None:
         u = 0
@@ -333,7 +351,6 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
             rem[p] = r - 2
             walk(0, p, most - 2 + min(r, 2))
             rem[p] = r
-    found.setdefault(None, [])
     return found
 
 

@@ -298,7 +298,8 @@ def suit_counts(draw: st.DrawFn) -> tuple[int, tuple[int, ...], int]:
 @given(suit_counts())
 def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tuple[int, ...], int]) -> None:
     # /ting walks a suit once with one more tile standing anywhere; each wait t's readings must be the
-    # direct read of the counts with t added: the same readings, in the same order.
+    # direct read of the counts with t added: the same readings, in the same order; so must the counts
+    # alone with w and w + 1 wilds.
     from scoring.decompose import _group_readings, _walk
 
     base, key, w = case
@@ -306,7 +307,9 @@ def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tup
     derived = _walk(base, key, w, frozenset(ts))
     for t in ts:
         plus = (*key[:t], key[t] + 1, *key[t + 1:])
-        assert tuple(derived.get(t, ())) == _group_readings(base, plus, w)
+        assert tuple(derived.get((t, w), ())) == _group_readings(base, plus, w)
+    assert tuple(derived[None, w]) == _group_readings(base, key, w)
+    assert tuple(derived[None, w + 1]) == _group_readings(base, key, w + 1)
 
 
 @settings(max_examples=300, deadline=None)
