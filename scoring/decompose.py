@@ -204,12 +204,10 @@ def _combine(counts: list[int], w: int, wild: Tile | None) -> list[Reading]:
             continue
         out.append((pair, sets, (), subs, (False, suits, chow, ytl, anke, 27 <= pair <= 30)))
     if len(out) > 1:
-        out.sort(key=_order)
+        # By pair, sets, wilds: the readings' own order (`pairs` is empty here, and the facts follow
+        # from the pair and the sets, so two readings never tie on these and differ after).
+        out.sort()
     return out
-
-
-def _order(r: Reading) -> tuple[Tile | None, tuple[TileSet, ...], tuple[Tile, ...]]:
-    return (r[0], r[1], r[3])
 
 
 def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial, ...]:
@@ -287,15 +285,13 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
     found: dict[tuple[int | None, int], list[_Partial]] = {(None, w): [], (None, w + 1): []}
 
     def emit(pair: int | None) -> None:
-        slots: list[tuple[int, ...]] = [(pair,)] if pair is not None else []
-        slots += [(a, a + 1, a + 2) if kind == 0 else (a,) for a, kind in shape]
         sets = tuple([(_KINDS[kind], base + a) for a, kind in shape])
-        starts = {a for a, kind in shape if kind == 0}
-        chow, ytl = bool(starts), {0, 3, 6} <= starts
+        starts = [a for a, kind in shape if not kind]
+        chow, ytl = bool(starts), 0 in starts and 3 in starts and 6 in starts
         anke = 0 if chows else sum(1 for a, _ in shape if a <= 3)
         q = None if pair is None else base + pair
         subs = tuple([base + x for x in range(n) if rem[x] < 0 for _ in range(-rem[x])])
-        own = _assignable(slots, list(key))
+        own = _assignable(pair, shape, list(key))
         if own:  # a reading of `key` itself
             if len(subs) <= w:
                 found[None, w].append((q, sets, subs, chow, ytl, anke))
@@ -309,7 +305,7 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
             if not own:
                 left = list(key)
                 left[t] += 1
-                if not _assignable(slots, left):
+                if not _assignable(pair, shape, left):
                     continue
             i = subs.index(base + t)  # t real: one wild fewer
             found.setdefault((t, w), []).append((q, sets, subs[:i] + subs[i + 1:], chow, ytl, anke))
@@ -354,22 +350,26 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
     return found
 
 
-def _assignable(slots: list[tuple[int, ...]], left: list[int]) -> bool:
-    """Can each slot take one real tile among its own (`left`: the real copies, used up)?
+def _assignable(pair: int | None, shape: list[tuple[int, int]], left: list[int]) -> bool:
+    """Can the pair and each set of `shape` ((start, 0) a chow, (tile, 1) a pung) take one real tile
+    among their own (`left`: the real copies, used up)?
 
-    A pair or pung slot has one tile; the chows (given in order of their lowest tile, three tiles
-    each) then take the lowest copy left in their span: for spans of one length in that order the
-    greedy choice finds a tile for every chow whenever any assignment does.
+    The pair and the pungs have one tile each; the chows (in order of their lowest tile) then take the
+    lowest copy left in their span: for spans of one length in that order the greedy choice finds a
+    tile for every chow whenever any assignment does.
     """
+    if pair is not None:
+        if not left[pair]:
+            return False
+        left[pair] -= 1
     chows: list[int] = []
-    for slot in slots:
-        if len(slot) == 1:
-            t = slot[0]
-            if not left[t]:
+    for a, kind in shape:
+        if kind:
+            if not left[a]:
                 return False
-            left[t] -= 1
+            left[a] -= 1
         else:
-            chows.append(slot[0])
+            chows.append(a)
     for a in chows:
         if left[a]:
             left[a] -= 1
