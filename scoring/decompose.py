@@ -310,12 +310,20 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
             i = subs.index(base + t)  # t real: one wild fewer
             found.setdefault((t, w), []).append((q, sets, subs[:i] + subs[i + 1:], chow, ytl, anke))
 
-    def walk(start: int, pair: int | None, w: int) -> None:
-        u = 0
-        while u < n and rem[u] <= 0:
-            u += 1
-        if u == n:
+    def walk(start: int, pair: int | None, w: int, real: int) -> None:
+        # `real`: the real copies still uncovered; sets of three cover them with at least (-real) % 3
+        # wilds, and once all are covered each further set is three wilds.
+        if not real:
             emit(pair)
+            if w < 3:
+                return
+            u = n
+        elif (-real) % 3 > w:
+            return
+        else:
+            u = 0
+            while rem[u] <= 0:
+                u += 1
         for index in range(start, len(cands)):
             a, kind = cands[index]
             if a > u:
@@ -326,7 +334,7 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
                 if cost <= w:
                     rem[a] = r - 3
                     shape.append((a, 1))
-                    walk(index, pair, w - cost)
+                    walk(index, pair, w - cost, real - 3 + cost)
                     shape.pop()
                     rem[a] = r
             else:
@@ -335,17 +343,18 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
                 if cost <= w:
                     rem[a], rem[a + 1], rem[a + 2] = r0 - 1, r1 - 1, r2 - 1
                     shape.append((a, 0))
-                    walk(index, pair, w - cost)
+                    walk(index, pair, w - cost, real - 3 + cost)
                     shape.pop()
                     rem[a], rem[a + 1], rem[a + 2] = r0, r1, r2
 
     most = w + joker
-    walk(0, None, most)
+    total = sum(key)
+    walk(0, None, most, total)
     for p in range(n):
         r = key[p]
         if (r or joker) and 2 - min(r, 2) <= most:
             rem[p] = r - 2
-            walk(0, p, most - 2 + min(r, 2))
+            walk(0, p, most - 2 + min(r, 2), total - min(r, 2))
             rem[p] = r
     return found
 
