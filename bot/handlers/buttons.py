@@ -6,28 +6,34 @@ and what parses still names a pending entry or session that must belong to the c
     j:<session>                 the lobby's Join
     e:<session> / ek:<session>  /end's question: end the session now / keep playing
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
-    f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data)
+    f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 49 bytes for
+                                three winners, each winner's 花 and patterns in six base-36 digits)
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import InitVar, dataclass, replace
 from typing import Any, Literal
 
+from bot.grammar.vocab import PATTERN_FLAG
 from scoring.seats import SEATS
 
-Step = Literal["winner", "how", "discarder", "hua", "patterns", "done", "cancel"]
-How = Literal["self_draw", "discard", "rob_kong"]
+Step = Literal["winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done", "cancel"]
+How = Literal["self_draw", "discard", "rob_kong", "bao", "multi"]
 
 PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
 # The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
 JOIN = re.compile(r"(j|e|ek):([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
-FLOW = re.compile(r"f:([1-9][0-9]{0,14}):([whdfpDx])([ESWN-])([sdr-])([ESWN-]):([0-9]{1,2}):([0-9a-f]{1,5})")
+FLOW = re.compile(
+    r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
+    r":([ESWN]{0,3}):((?:[0-9a-z]{6}){0,3})"
+)
 ANY = re.compile(r"(?:p[cx]|[jrfe]|ek):.*")  # what the handlers above may be asked about; else expired
 
-HUA_CHOICES = tuple(range(16))
+HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
+MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)
 SUZHOU_PATTERNS = (
     "da_menqing",
     "xiao_menqing",
@@ -44,23 +50,38 @@ SUZHOU_PATTERNS = (
 )
 PATTERNS_BY_RULES = {
     "suzhou": SUZHOU_PATTERNS,
-    "suzhou-anhui": ("qidui", "dadiaoche", "gangkai", "tianhu", "dihu"),
+    # 宿州: the patterns that win (adding nothing to f), and 上牌 (a flag: doubles every payer's amount).
+    "suzhou-anhui": ("qidui", "dadiaoche", "gangkai", "huakai", "shangpai"),
 }
 EXTENDED = ("yitiaolong", "xiaosanfeng", "sanfengke", "xiaosixi", "dasixi", "haohua_qidui")
-PATTERN_BITS = (*SUZHOU_PATTERNS, *EXTENDED)  # bit i of a flow's pattern mask is PATTERN_BITS[i]
+# bit i of a winner's pattern mask is PATTERN_BITS[i]; 上牌 is a flag, not a pattern
+PATTERN_BITS = (*SUZHOU_PATTERNS, *EXTENDED, "shangpai")
+# Meld 花 by rule set, the button's words and what one such meld adds: 苏州 counts each as a 花 item, 宿州
+# in the flower count f (RULES.md). The flow records their sum as the quick entry's 软花 (soft_flowers).
+MELD_HUA = {
+    "suzhou": (("fengpeng", 1), ("feng_anke", 2), ("feng_minggang", 3), ("feng_angang", 4),
+               ("minggang", 1), ("angang", 2)),
+    "suzhou-anhui": (("fengpeng", 1), ("feng_anke", 1), ("minggang", 2), ("angang", 4)),
+}  # fmt: skip
 
 _STEPS: dict[str, Step] = {
     "w": "winner",
     "h": "how",
-    "d": "discarder",
+    "m": "more",
+    "o": "other",
     "f": "hua",
+    "g": "melds",
     "p": "patterns",
+    "z": "wild",
     "D": "done",
     "x": "cancel",
 }
 _STEP_CODE = {step: code for code, step in _STEPS.items()}
-_HOWS: dict[str, How] = {"s": "self_draw", "d": "discard", "r": "rob_kong"}
+_HOWS: dict[str, How] = {"s": "self_draw", "d": "discard", "r": "rob_kong", "b": "bao", "m": "multi"}
 _HOW_CODE = {how: code for code, how in _HOWS.items()}
+_ORDER: tuple[Step, ...] = ("winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done")
+_NEEDS_OTHER = ("discard", "rob_kong", "bao", "multi")
+_B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 def _whole(pattern: re.Pattern[str], data: object) -> re.Match[str] | None:
@@ -143,25 +164,55 @@ class RulesPress:
 
 
 @dataclass(frozen=True, slots=True)
-class HuFlow:
-    """One state of the /hu button flow; a button holds the state its press leads to."""
+class Win:
+    """One winner's part of a /hu button flow: seat, 硬花, meld 花 (软花), patterns (and 上牌)."""
 
-    session_id: int
-    step: Step
-    winner: str | None = None
-    how: How | None = None
-    discarder: str | None = None
+    seat: str
     hua: int = 0
+    soft: int = 0
     patterns: tuple[str, ...] = ()
 
     @property
-    def data(self) -> str:
-        """`f:<session>:<step><winner><how><discarder>:<hua>:<pattern mask, hex>`, e.g. `f:7:pSdN:5:9`."""
+    def code(self) -> str:
+        """Six base-36 digits: 硬花, 软花, the pattern mask (four digits)."""
         mask = sum(1 << PATTERN_BITS.index(p) for p in self.patterns)
+        digits = ""
+        for _ in range(4):
+            mask, digit = divmod(mask, 36)
+            digits = _B36[digit] + digits
+        return _B36[self.hua] + _B36[self.soft] + digits
+
+
+@dataclass(frozen=True, slots=True)
+class HuFlow:
+    """One state of the /hu button flow; a button holds the state its press leads to. `wins` are the
+    winners in the order chosen (several: 一炮多响), `cur` the one whose 花 are being asked, `other` the
+    discarder / robbed player / feeder, `by` the seat of the player who started the flow (None: an admin
+    without a seat), `wild` 宿州's 混子. `winner=` is a shorthand for a first winner."""
+
+    session_id: int
+    step: Step
+    wins: tuple[Win, ...] = ()
+    how: How | None = None
+    other: str | None = None
+    cur: int = 0
+    wild: str | None = None
+    by: str | None = None
+    winner: InitVar[str | None] = None
+
+    def __post_init__(self, winner: str | None) -> None:
+        if winner is not None:
+            object.__setattr__(self, "wins", (Win(winner), *self.wins))
+
+    @property
+    def data(self) -> str:
+        """`f:<session>:<step><by><how><other><cur><wild>:<winners>:<6 digits a winner>`, at most 49 bytes,
+        e.g. `f:7:gSs-0--:S:500000` (南, started by 南, self-draw, 5 硬花, now at the meld 花)."""
         how = _HOW_CODE[self.how] if self.how else "-"
+        seats = "".join(w.seat for w in self.wins)
         return (
-            f"f:{self.session_id}:{_STEP_CODE[self.step]}{self.winner or '-'}{how}{self.discarder or '-'}"
-            f":{self.hua}:{mask:x}"
+            f"f:{self.session_id}:{_STEP_CODE[self.step]}{self.by or '-'}{how}{self.other or '-'}{self.cur}"
+            f"{self.wild or '--'}:{seats}:{''.join(w.code for w in self.wins)}"
         )
 
     @classmethod
@@ -170,56 +221,117 @@ class HuFlow:
         match = _whole(FLOW, data)
         if match is None:
             return None
-        session, step, winner, how, discarder, hua, mask = match.groups()
-        patterns = tuple(p for i, p in enumerate(PATTERN_BITS) if int(mask, 16) >> i & 1)
-        if int(mask, 16) >> len(PATTERN_BITS) or int(hua) not in HUA_CHOICES:
+        session, step, by, how, other, cur, wild, seats, codes = match.groups()
+        if len(codes) != 6 * len(seats) or len(set(seats)) != len(seats):
             return None
+        wins = []
+        for seat, i in zip(seats, range(0, len(codes), 6), strict=True):
+            code = codes[i : i + 6]
+            mask = int(code[2:], 36)
+            if (
+                mask >> len(PATTERN_BITS)
+                or int(code[0], 36) not in HUA_CHOICES
+                or int(code[1], 36) > MAX_SOFT
+            ):
+                return None
+            patterns = tuple(p for b, p in enumerate(PATTERN_BITS) if mask >> b & 1)
+            wins.append(Win(seat, int(code[0], 36), int(code[1], 36), patterns))
         state = cls(
             int(session),
             _STEPS[step],
-            None if winner == "-" else winner,
+            tuple(wins),
             _HOWS.get(how),
-            None if discarder == "-" else discarder,
-            int(hua),
-            patterns,
+            None if other == "-" else other,
+            int(cur),
+            None if wild == "--" else wild,
+            None if by == "-" else by,
         )
         return state if state.consistent() else None
 
     def consistent(self) -> bool:
         """Whether the flow can be in this state: each choice made before the step that needs it."""
-        order = ("winner", "how", "discarder", "hua", "patterns", "done")
-        at = order.index(self.step) if self.step != "cancel" else 0
-        needs_discarder = self.how in ("discard", "rob_kong")
-        if self.step != "cancel":
-            if (self.winner is not None) != (at >= 1) or (self.how is not None) != (at >= 2):
-                return False
-            if self.discarder is not None and not (needs_discarder and at >= 3):
-                return False
-            if needs_discarder and at >= 3 and self.discarder is None:
-                return False
-            if at < 4 and (self.hua or self.patterns):
-                return False
-        return self.discarder is None or (self.discarder in SEATS and self.discarder != self.winner)
+        if self.step == "cancel":
+            return True
+        at = _ORDER.index(self.step)
+        count, many = len(self.wins), self.how == "multi"
+        if at == 0:
+            ok = count == 0 and self.how is None
+        elif at == 1:
+            ok = count == 1 and self.how is None
+        elif many:
+            ok = 1 <= count <= 3 if self.step == "more" else 2 <= count <= 3
+        else:
+            ok = count == 1 and self.how is not None and self.step != "more"
+        needs_other = self.how in _NEEDS_OTHER and at >= _ORDER.index("hua")
+        if not ok or (self.other is not None) != needs_other or self.other in self.seats:
+            return False
+        if self.by is not None and self.by not in SEATS:
+            return False
+        return self.cur == 0 or (at >= _ORDER.index("hua") and self.cur < count)
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """The winners' seats, in the order chosen."""
+        return tuple(w.seat for w in self.wins)
+
+    @property
+    def current(self) -> Win:
+        """The winner whose 花 and patterns the step asks for."""
+        return self.wins[self.cur]
+
+    def with_current(self, **changes: Any) -> HuFlow:
+        """The same state with the current winner changed."""
+        wins = list(self.wins)
+        wins[self.cur] = replace(wins[self.cur], **changes)
+        return replace(self, wins=tuple(wins))
 
     def toggled(self, pattern: str) -> HuFlow:
-        """The same state with `pattern` switched on or off."""
-        chosen = tuple(p for p in self.patterns if p != pattern)
-        if len(chosen) == len(self.patterns):
-            chosen = tuple(p for p in PATTERN_BITS if p in (*self.patterns, pattern))
-        return replace(self, patterns=chosen)
+        """The same state with `pattern` of the current winner switched on or off."""
+        chosen = self.current.patterns
+        if pattern in chosen:
+            return self.with_current(patterns=tuple(p for p in chosen if p != pattern))
+        return self.with_current(patterns=tuple(p for p in PATTERN_BITS if p in (*chosen, pattern)))
+
+    def toggled_winner(self, seat: str) -> HuFlow:
+        """一炮多响: `seat` added to the winners, or taken off (never the first)."""
+        if seat in self.seats[1:]:
+            return replace(self, wins=tuple(w for w in self.wins if w.seat != seat))
+        return replace(self, wins=(*self.wins, Win(seat)))
 
     def entry(self) -> dict[str, Any]:
-        """The ledger entry of a finished flow (the declared quick form)."""
-        assert self.winner is not None and self.how is not None
-        declared = {"hard_flowers": self.hua, "soft_flowers": 0, "patterns": list(self.patterns)}
-        win: dict[str, Any] = {"winner": self.winner, "type": self.how, "declared": declared}
-        entry: dict[str, Any] = {"event": "win", "wins": [win]}
-        if self.how != "self_draw":
-            entry["discarder"] = self.discarder
-        return entry
+        """The ledger entry of a finished flow: exactly what `bot.grammar.parse_hu` makes of the same hand
+        in words (the declared form: `南 包 西 5花 2软 清一色 杠开`)."""
+        assert self.wins and self.how is not None
+        kind = {"self_draw": "self_draw", "bao": "self_draw", "rob_kong": "rob_kong"}.get(self.how, "discard")
+        wins = []
+        for win in self.wins:
+            flags: dict[str, Any] = {
+                "after_kong": self.how == "bao",
+                "after_flower": False,
+                "kong_fed_by": self.other if self.how == "bao" else None,
+                "last_tile": False,
+                "heavenly": False,
+                "earthly": False,
+                "shangpai": False,
+            }
+            patterns = []
+            for pattern in win.patterns:
+                if pattern == "shangpai":
+                    flags["shangpai"] = True
+                    continue
+                if pattern in PATTERN_FLAG:
+                    flags[PATTERN_FLAG[pattern]] = True
+                patterns.append(pattern)
+            declared = {"hard_flowers": win.hua, "soft_flowers": win.soft, "patterns": patterns}
+            wins.append(
+                {"winner": win.seat, "type": kind, "declared": declared, "flags": flags, "wild": self.wild}
+            )
+        discarder = self.other if self.how in ("discard", "multi", "rob_kong") else None
+        return {"event": "win", "discarder": discarder, "escaper": None, "wins": wins}
 
 
 def pattern_choices(rules: str, options: dict[str, Any]) -> tuple[str, ...]:
-    """The patterns the flow offers for a table's rules (with the extended list when that option is on)."""
+    """The patterns the flow offers for a table's rules (with the extended list when that option is on);
+    宿州's list ends with 上牌."""
     base = PATTERNS_BY_RULES.get(rules, SUZHOU_PATTERNS)
     return base + EXTENDED if rules == "suzhou" and options.get("extended") else base

@@ -12,13 +12,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
-from telegram.error import TelegramError
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram.error import BadRequest, TelegramError
 
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.handlers.buttons import HuFlow, PendingPress, pattern_choices
 from bot.handlers.common import Refusal, Turn, button, command, error_text, seat_resolver
-from bot.handlers.flow import question
+from bot.handlers.flow import question, wild_choices
 from bot.handlers.table import show_card
 from bot.ledger import CommitResult, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
@@ -163,11 +163,10 @@ async def after_commit(
 
 @command("hu")
 async def hu(turn: Turn) -> None:
-    """/hu <winner> <how> [details]; /hu alone starts the button flow."""
+    """/hu <winner> <how> [details]; /hu alone starts the button flow (or points at the one open)."""
     session = await turn.writable_session()
     if not turn.text:
-        text, markup = question(turn, session, HuFlow(session.id, "winner"))
-        await turn.say(text, markup)
+        await start_flow(turn, session)
         return
     await record_hand(turn, parse_hu(turn.text, seat_resolver(session)))
 
@@ -330,20 +329,82 @@ async def close_preview(turn: Turn, status: str) -> None:
 # ---- the /hu button flow ---------------------------------------------------------------------------
 
 
+FLOW_KEY = "hu_flow"  # chat_data: (session id, message id) of the table's open button flow
+
+
+def open_flow(turn: Turn, session: SessionInfo) -> int | None:
+    """The message of this table's open /hu button flow (this process's memory of it), or None."""
+    held = (turn.context.chat_data or {}).get(FLOW_KEY)
+    return held[1] if held and held[0] == session.id else None
+
+
+def hold_flow(turn: Turn, session: SessionInfo, message_id: int | None) -> None:
+    """Remember (or, with None, forget) the table's open button flow."""
+    data = turn.context.chat_data
+    if data is None:
+        return
+    if message_id is None:
+        data.pop(FLOW_KEY, None)
+    else:
+        data[FLOW_KEY] = (session.id, message_id)
+
+
+async def start_flow(turn: Turn, session: SessionInfo) -> None:
+    """A new button flow, started by the sender (their seat in the state: only they or an admin press it);
+    while one is open, a reply to it instead (one open flow per table)."""
+    held = open_flow(turn, session)
+    if held is not None:
+        try:
+            await turn.context.bot.send_message(
+                turn.chat_id, turn.t("flow.open"), reply_parameters=ReplyParameters(held)
+            )
+            return
+        except BadRequest as exc:  # the flow's message is gone: a new flow
+            log.info("open flow %s of chat %s is gone: %s", held, turn.chat_id, exc)
+    by = next(
+        (s for s, p in session.seats.items() if turn.user and p.telegram_id == turn.user.telegram_id), None
+    )
+    text, markup = question(turn, session, HuFlow(session.id, "winner", by=by))
+    hold_flow(turn, session, (await turn.say(text, markup)).message_id)
+
+
+async def require_flow_owner(turn: Turn, session: SessionInfo, state: HuFlow) -> None:
+    """A flow's buttons are for the one who started it (the player at `state.by`) and admins."""
+    starter = session.seats.get(state.by) if state.by else None
+    user = turn.update.effective_user
+    if starter is not None and user is not None and starter.telegram_id == user.id:
+        return
+    if await turn.is_admin():
+        return
+    raise Refusal("err.flow_not_yours", player=starter.name if starter else turn.t("flow.an_admin"))
+
+
+def _offered(session: SessionInfo, state: HuFlow) -> bool:
+    """Whether every choice in the state is one this table's flow offers (its patterns, its 混子)."""
+    patterns = pattern_choices(session.rules, session.options)
+    if any(p not in patterns for win in state.wins for p in win.patterns):
+        return False
+    return state.wild is None or state.wild in wild_choices(session)
+
+
 @button(HuFlow.parse)
 async def flow_pressed(turn: Turn, state: HuFlow) -> None:
     """Move the flow one step: edit the same message into the next question, or into the preview. The
-    flow's table must be this chat's open table."""
+    flow's table must be this chat's open table, its message the table's open flow."""
     session = await turn.own_session(state.session_id)
     assert session is not None
     await turn.require_writer(session)
-    offered = pattern_choices(session.rules, session.options)
     message_id = turn.pressed_message_id
-    if message_id is None or any(p not in offered for p in state.patterns):
+    held = open_flow(turn, session)
+    if message_id is None or not _offered(session, state) or held not in (None, message_id):
         raise Refusal("err.flow_stale")
+    await require_flow_owner(turn, session, state)
     if state.step == "cancel":
+        hold_flow(turn, session, None)
         await turn.edit(message_id, turn.t("flow.cancelled"))
     elif state.step == "done":
         await record_hand(turn, state.entry(), flow_message=message_id)
+        hold_flow(turn, session, None)
     else:
+        hold_flow(turn, session, message_id)
         await turn.edit(message_id, *question(turn, session, state))

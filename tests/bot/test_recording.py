@@ -313,6 +313,8 @@ async def test_button_flow_winner_how_discarder_flowers_patterns_confirm(seated_
     assert "南 Bob" not in seated_table.buttons(flow.message_id)
     await seated_table.press("bob", "西 Cat")
     await seated_table.press("bob", "5", message_id=flow.message_id)
+    assert seated_table.message(flow.message_id).text.startswith("南 的碰/杠")
+    await seated_table.press("bob", "番种 ▸")
     await seated_table.press("bob", "清一色")
     assert "✅ 清一色" in seated_table.buttons(flow.message_id)
     await seated_table.press("bob", "七对")
