@@ -129,12 +129,15 @@ def readings(concealed: Sequence[Tile], *, wild: Tile | None = None,
         counts[wild] = 0
     out = _combine(counts, w, wild)
     # Seven pairs hold at most 7 distinct real tiles (the wild tile itself is none of them).
-    if seven_pairs and n == 14 and len(set(concealed)) <= 7 + (w > 0):
-        odd = [t for t in range(34) if counts[t] % 2]
+    if seven_pairs and n == 14 and len(distinct := set(concealed)) <= 7 + (w > 0):
+        if wild is not None:
+            distinct.discard(wild)
+        real = sorted(distinct)
+        odd = [t for t in real if counts[t] % 2]
         if len(odd) <= w:
             assert wild is not None or not odd
             spare = (w - len(odd)) // 2
-            pairs = [t for t in range(34) for _ in range((counts[t] + 1) // 2)]
+            pairs = [t for t in real for _ in range((counts[t] + 1) // 2)]
             subs = odd
             if wild is not None:
                 pairs += [wild] * spare
@@ -160,25 +163,40 @@ def _set_key(s: TileSet) -> tuple[int, str]:
 
 
 def _combine(counts: list[int], w: int, wild: Tile | None) -> list[Reading]:
-    combos: list[_Combo] = [(None, (), (), 0, False, False, 0)]
+    # While every suit so far reads one way (the common case), the one combination is kept in locals.
+    combos: list[_Combo] | None = None
+    p: Tile | None = None
+    sets: tuple[TileSet, ...] = ()
+    subs: tuple[Tile, ...] = ()
+    suits = 0
+    chow = ytl = False
+    anke = 0
+    get = _GROUP.get
     for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
         key = tuple(counts[base:end])
         if not any(key):
             continue
-        group = _GROUP.get((base, key, w))
+        group = get((base, key, w))
         if group is None:
             group = _group_readings(base, key, w)
         if not group:
             return []
         bit = _SUIT_BIT[base]
-        if len(group) == 1 and len(combos) == 1:  # the common case: one way to read this suit
-            p, sets, subs, suits, chow, ytl, anke = combos[0]
-            q, more, extra, c, y, a = group[0]
-            if (p is not None and q is not None) or len(subs) + len(extra) > w:
-                return []
-            combos = [(q if p is None else p, sets + more, subs + extra, suits | bit, chow or c, ytl or y,
-                       anke + a)]
-            continue
+        if combos is None:
+            if len(group) == 1:
+                q, more, extra, c, y, a = group[0]
+                if (p is not None and q is not None) or len(subs) + len(extra) > w:
+                    return []
+                if q is not None:
+                    p = q
+                sets += more
+                subs += extra
+                suits |= bit
+                chow = chow or c
+                ytl = ytl or y
+                anke += a
+                continue
+            combos = [(p, sets, subs, suits, chow, ytl, anke)]
         combos = [(q if p is None else p, sets + more, subs + extra, suits | bit, chow or c, ytl or y,
                    anke + a)
                   for p, sets, subs, suits, chow, ytl, anke in combos
@@ -186,6 +204,8 @@ def _combine(counts: list[int], w: int, wild: Tile | None) -> list[Reading]:
                   if (p is None or q is None) and len(subs) + len(extra) <= w]
         if not combos:
             return []
+    if combos is None:
+        combos = [(p, sets, subs, suits, chow, ytl, anke)]
     out: list[Reading] = []
     for pair, sets, subs, suits, chow, ytl, anke in combos:
         left = w - len(subs)

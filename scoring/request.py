@@ -149,24 +149,17 @@ _NO_FLAGS = NO_FLAGS
 
 
 def _flags(raw: Any, field: str) -> Flags:
-    """The flags object read once per distinct content (a bounded table of immutable Flags)."""
+    """The flags object; one that sets nothing (every value false or null) is NO_FLAGS."""
     if raw is None:
         return _NO_FLAGS
     if not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object of flags")
-    try:  # the types too: 1 == True, but only true is a flag value
-        key = (tuple(raw.items()), tuple(map(type, raw.values())))
-        flags = _FLAGS.get(key)
-    except TypeError:  # an unhashable value: read it (and name the problem)
-        return _read_flags(raw, field)
-    if flags is None:
-        flags = _read_flags(raw, field)
-        if len(_FLAGS) < 1024:
-            _FLAGS[key] = flags
-    return flags
-
-
-_FLAGS: dict[tuple[tuple[tuple[Any, Any], ...], tuple[type, ...]], Flags] = {}
+    if _FLAG_KEYS.issuperset(raw):
+        for value in raw.values():
+            if value is not False and value is not None:
+                return _read_flags(raw, field)
+        return _NO_FLAGS
+    return _read_flags(raw, field)
 
 
 def _read_flags(raw: Mapping[str, Any], field: str) -> Flags:

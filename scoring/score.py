@@ -32,9 +32,10 @@ class Declared:
     patterns: tuple[str, ...]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class WinScore:
-    """What one winner scores per payer, before settlement multipliers other than its own (read-only).
+    """What one winner scores per payer, before settlement multipliers other than its own (immutable:
+    a Table remembers them).
 
     `hua` is T (苏州) or f (宿州); `doubled` is the 大吊车 ×2 of option dadiaoche="x2".
     """
@@ -67,7 +68,9 @@ class Table:
     supersedes: bool  # some pattern of the table supersedes another (the extended list)
     scores: dict[tuple[object, ...], tuple[WinScore, ...]] = field(default_factory=dict, compare=False,
                                                                    repr=False)
-    """What a reading scores, by what its score depends on (`score_hand_ways`); filled on first sight."""
+    """What a reading scores, by what its score depends on (`score_hand_ways`); filled on first sight.
+    Keys and values are immutable (tuples, frozen Flags, Meld and WinScore), so nothing handed out can
+    change what a later hand is given."""
 
 
 def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
@@ -211,7 +214,7 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     is looked at, since later ones score alike. Its WinContext and the patterns it shows serve every way
     of winning (the shape predicates never read the win type). Ties go to the first reading in order.
     """
-    splits = hand_readings(hand, wild)
+    splits = readings(hand.concealed, wild=wild, seven_pairs=True)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
     if len(win_types) > 1 and flags is not NO_FLAGS:

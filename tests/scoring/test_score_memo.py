@@ -71,3 +71,25 @@ def test_a_warm_table_scores_like_a_fresh_one(seed: int) -> None:
         for table in (*DEFAULT_TABLES.values(), *_TABLES.values()):
             table.scores.clear()
         assert _score(request) == expected, request
+
+
+def test_what_a_table_remembers_cannot_be_changed() -> None:
+    # A remembered score is handed to every later hand with the same key: nothing in it may change.
+    import dataclasses
+
+    from scoring.score import WinScore
+
+    rng = random.Random(9)
+    for _ in range(200):
+        _score(_random_request(rng))
+    remembered = [(key, scores) for table in (*DEFAULT_TABLES.values(), *_TABLES.values())
+                  for key, scores in table.scores.items()]
+    assert remembered
+    for key, scores in remembered:
+        assert isinstance(key, tuple) and isinstance(scores, tuple)
+        hash(key)
+        for score in scores:
+            assert isinstance(score, WinScore)
+            assert isinstance(score.items, tuple) and isinstance(score.patterns, tuple)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                score.hua = 0  # type: ignore[misc]
