@@ -1,39 +1,46 @@
-"""/calc scores a hand and /ting lists a waiting hand's tiles, from the scoring core; nothing is recorded."""
+"""/calc scores a hand and /ting lists a waiting hand's tiles, from the scoring core; nothing is recorded.
+
+/calc takes the words of /hu (`/calc 南 冲 西 <hand>`, `/calc 东 自摸 5花 清一色`), scored with the open
+table's rules, options, stake and dealer state, else 苏州 defaults with 东 dealing; the answer says which
+rules it used. The short form `/calc <hand> [自摸|冲]` scores the
+hand as 南 (a non-dealer), on 北's discard. /ting accepts `混子 <tile>` and reads the hand with the table's
+rule set (宿州: 令风 flowers after the first flower, the wild)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.grammar import make_resolver, parse_hu, vocab
+from bot.grammar.errors import GrammarError
 from bot.grammar.hu import hand_object
 from bot.grammar.lexer import tokenize
-from bot.handlers.common import Refusal, Turn, command
-from bot.render import payments_text, rules_name, term_name
+from bot.handlers.common import Refusal, Turn, command, seat_resolver
+from bot.render import payments_text, rules_name, term_name, wind
 from scoring import score_request, ting_request
+from scoring.tiles import tile_from_name, tile_name
 
 DISCARD_WORDS = {"冲", "沖", "衝", "pao", "炮", "点炮", "點炮", "放冲", "放沖", "discard", "ron", "dianpao"}
 SELF_DRAW_WORDS = {"自摸", "zimo", "tsumo", "self-draw", "selfdraw", "zm"}
 CALC_WINNER, CALC_DISCARDER = "S", "N"  # a non-dealer wins; the player before the dealer discards
+ALL_SEATS = make_resolver({seat: [] for seat in "ESWN"})  # seat words only, when no table is open
 
 
-def _table(turn: Turn) -> dict[str, Any]:
-    """The table keys of a request: the open session's rules, options and stake, else the group's."""
+def _table(turn: Turn) -> tuple[dict[str, Any], bool]:
+    """The table keys of a request and whether they are the open table's: its rules, options, stake and
+    dealer state; else 苏州 with its default options, stake 1, 东 dealing in the 东风圈."""
     session = turn.session if turn.is_group else None
     if session is not None:
+        state = session.state
         return {
             "rules": session.rules,
             "options": dict(session.options),
             "stake": session.stake,
-            "dealer": "E",
-            "round_wind": session.state.round_wind,
-        }
-    group = turn.state.group
-    return {
-        "rules": group.rules,
-        "options": dict(group.options),
-        "stake": 1,
-        "dealer": "E",
-        "round_wind": "E",
-    }
+            "dealer": state.dealer,
+            "round_wind": state.round_wind,
+            "baozi": state.baozi,
+            "diling": state.diling,
+        }, True
+    return {"rules": "suzhou", "options": {}, "stake": 1, "dealer": "E", "round_wind": "E"}, False
 
 
 def _hand_object(text: str) -> dict[str, Any]:
@@ -51,48 +58,104 @@ def _items(turn: Turn, win: dict[str, Any]) -> list[str]:
     ]
 
 
-@command("calc", group_only=False)
-async def calc(turn: Turn) -> None:
-    """/calc <tiles> [flowers] [自摸|冲]: score a hand without recording it (as 南, a non-dealer)."""
-    words = turn.text.split()
+def _short_form(words: list[str]) -> dict[str, Any]:
+    """`<hand> [自摸|冲]`: the hand as 南's, by self-draw or on 北's discard."""
     how = "self_draw"
     if words and words[-1].lower() in DISCARD_WORDS | SELF_DRAW_WORDS:
         how = "discard" if words.pop().lower() in DISCARD_WORDS else "self_draw"
     if not words:
         raise Refusal("err.calc_needs_tiles", usage=True)
-    table = _table(turn)
     win = {"winner": CALC_WINNER, "type": how, "hand": _hand_object(" ".join(words))}
-    request: dict[str, Any] = {**table, "event": "win", "wins": [win]}
-    if how == "discard":
-        request["discarder"] = CALC_DISCARDER
+    return {"event": "win", "discarder": CALC_DISCARDER if how == "discard" else None, "wins": [win]}
+
+
+def calc_entry(turn: Turn, text: str) -> dict[str, Any]:
+    """The entry /calc scores: the words of /hu (players by seat, or by name at the open table), else the
+    short form (a hand first)."""
+    session = turn.session if turn.is_group else None
+    resolve = seat_resolver(session) if session is not None else ALL_SEATS
+    try:
+        return parse_hu(text, resolve)
+    except GrammarError as exc:
+        if exc.code not in ("missing_winner", "unknown_player"):
+            raise
+        try:
+            return _short_form(text.split())
+        except GrammarError:
+            raise exc from None
+
+
+@command("calc", group_only=False)
+async def calc(turn: Turn) -> None:
+    """/calc <winner> <how> [discarder] <hand or 花 count and patterns>, or /calc <hand> [自摸|冲]: score a
+    hand without recording it."""
+    if not turn.text:
+        raise Refusal("err.calc_needs_tiles", usage=True)
+    entry = calc_entry(turn, turn.text)
+    table, at_table = _table(turn)
+    request: dict[str, Any] = {**table, **{k: v for k, v in entry.items() if v is not None}}
     response = await turn.run(score_request, request)
-    win = response["wins"][0]
-    how_text = turn.t("flow.self_draw") if how == "self_draw" else turn.t("flow.discard")
-    lines = [turn.t("calc.header", rules=rules_name(turn.lang, table["rules"]), how=how_text)]
-    if not win.get("allowed", True):
-        lines.append(turn.t("calc.not_allowed", reason=win.get("reason") or ""))
-    else:
+    winners = [w["winner"] for w in entry["wins"]]
+    scored = {w["winner"]: w for w in response["wins"]}
+    first = entry["wins"][0]
+    how = {"discard": "flow.discard", "rob_kong": "flow.rob_kong"}.get(first["type"], "flow.self_draw")
+    used = turn.t("calc.at_table" if at_table else "calc.defaults", dealer=wind(turn.lang, table["dealer"]))
+    lines = [
+        turn.t("calc.header", rules=rules_name(turn.lang, table["rules"]), how=turn.t(how)) + " · " + used
+    ]
+    for seat in winners:
+        win = scored.get(seat, {})
+        if len(winners) > 1:
+            lines.append(turn.t("result.winner_hua", winner=wind(turn.lang, seat), hua=win.get("hua", 0)))
+        if not win.get("allowed", True):
+            lines.append(turn.t("calc.not_allowed", reason=win.get("reason") or ""))
+            continue
         lines += _items(turn, win)
         if int(win.get("multiplier") or 1) != 1:
             lines.append(turn.t("preview.multiplier", factor=win["multiplier"]))
+    if any(w.get("allowed", True) for w in scored.values()):
+        hua = sum(int(scored.get(seat, {}).get("hua") or 0) for seat in winners[:1])
         lines.append(
             turn.t(
                 "calc.total",
-                hua=win.get("hua", 0),
+                hua=hua,
                 stake=table["stake"],
-                payments=payments_text(turn.lang, response["payments"], [CALC_WINNER]),
+                payments=payments_text(turn.lang, response["payments"], winners),
             )
         )
     await turn.say("\n".join(lines))
 
 
+def ting_words(text: str) -> tuple[str, str | None]:
+    """The hand of /ting and its 混子: `混子 5p` (or 混子5p, wild 5p) anywhere among the words."""
+    words, wild, rest = text.split(), None, []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        glued = None if word.casefold() in vocab.WILD_WORDS else vocab.split_wild(word)
+        if word.casefold() in vocab.WILD_WORDS or glued is not None:
+            tile_text = glued if glued is not None else (words[i + 1] if i + 1 < len(words) else "")
+            i += 1 if glued is not None else 2
+            try:
+                wild = tile_name(tile_from_name(tile_text))
+            except ValueError:
+                raise Refusal("grammar.bad_wild", usage=True, token=tile_text or word) from None
+            continue
+        rest.append(word)
+        i += 1
+    return " ".join(rest), wild
+
+
 @command("ting", group_only=False)
 async def ting(turn: Turn) -> None:
-    """/ting <13 tiles> [flowers]: the tiles completing the hand, with their 花 by self-draw and discard."""
+    """/ting <13 tiles> [flowers] [混子 <tile>]: the tiles completing the hand, with their 花 by self-draw
+    and discard, under the table's rule set."""
     if not turn.text:
         raise Refusal("err.missing_args", usage=True)
-    table = _table(turn)
-    response = await turn.run(ting_request, {**table, "seat": CALC_WINNER, "hand": turn.text})
+    hand, wild = ting_words(turn.text)
+    table, _at_table = _table(turn)
+    request = {**table, "seat": CALC_WINNER, "hand": hand, **({"wild": wild} if wild else {})}
+    response = await turn.run(ting_request, request)
     waits = response.get("waits", [])
     if not waits:
         await turn.reply("ting.none")
