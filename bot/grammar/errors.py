@@ -45,7 +45,7 @@ MESSAGES: dict[str, str] = {
     "table_state_word": (
         "“{token}” is not part of /hu: 豹子 comes from /roll, 滴零 and 连庄 from the table."
     ),
-    "bad_amount": "“{token}” is not an amount. Write a whole number above 0, e.g. 50.",
+    "bad_amount": "“{token}” is not an amount. Write a whole number from 1 to 10000000, e.g. 50.",
     "missing_amount": "Write /adjust <from> <to> <amount> [note], e.g. /adjust 东 西 50 夜宵",
     "missing_player": "Name the player, e.g. /escape 北",
     "same_player": "“{token}” cannot pay themselves.",
