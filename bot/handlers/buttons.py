@@ -24,7 +24,8 @@ How = Literal["self_draw", "discard", "rob_kong", "bao", "multi"]
 
 PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
 # The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
-JOIN = re.compile(r"(j|e|ek):([1-9][0-9]{0,14})")
+JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
+END = re.compile(r"(e|ek):([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
 FLOW = re.compile(
     r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
@@ -120,7 +121,7 @@ class JoinPress:
     @classmethod
     def parse(cls, data: object) -> JoinPress | None:
         match = _whole(JOIN, data)
-        return cls(int(match.group(2))) if match and match.group(1) == "j" else None
+        return cls(int(match.group(1))) if match else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,13 +137,8 @@ class EndPress:
 
     @classmethod
     def parse(cls, data: object) -> EndPress | None:
-        match = _whole(JOIN, data)
-        return cls(int(match.group(2)), match.group(1) == "e") if match and match.group(1) != "j" else None
-
-
-def table_press(data: object) -> JoinPress | EndPress | None:
-    """A press of one of the table's own buttons (JOIN's data): the lobby's Join or /end's question."""
-    return JoinPress.parse(data) or EndPress.parse(data)
+        match = _whole(END, data)
+        return cls(int(match.group(2)), match.group(1) == "e") if match else None
 
 
 @dataclass(frozen=True, slots=True)

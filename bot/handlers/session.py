@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
-from bot.handlers.buttons import EndPress, JoinPress, table_press
+from bot.handlers.buttons import EndPress, JoinPress
 from bot.handlers.common import Refusal, Turn, button, command
 from bot.handlers.rules import options_summary
 from bot.handlers.table import ask_end, end_pressed, show_card
@@ -77,13 +77,15 @@ async def join(turn: Turn) -> None:
     await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
 
 
-@button(table_press)
-async def join_pressed(turn: Turn, press: JoinPress | EndPress) -> None:
-    """The lobby's Join button: the same as /join by the presser, at this chat's open table only. (The
-    table's other buttons, /end's question, share this route: `table.end_pressed`.)"""
-    if isinstance(press, EndPress):
-        await end_pressed(turn, press)
-        return
+@button(EndPress.parse)
+async def end_question_pressed(turn: Turn, press: EndPress) -> None:
+    """/end's question: [End and settle] or [Keep playing] (`table.end_pressed`)."""
+    await end_pressed(turn, press)
+
+
+@button(JoinPress.parse)
+async def join_pressed(turn: Turn, press: JoinPress) -> None:
+    """The lobby's Join button: the same as /join by the presser, at this chat's open table only."""
     await turn.own_session(press.session_id)
     change = await turn.run(turn.ledger.join, turn.chat_id, turn.user, key=turn.source_key)
     assert change.seat is not None
