@@ -97,6 +97,9 @@ class TableSession(SQLModel, table=True):
     version: int = 0  # bumped by every change of the table; pending entries remember it
     card_message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     pin_refused: bool = False  # "cannot pin" was said once for this session
+    flow_message_id: int | None = Field(
+        default=None, sa_column=Column(BigInteger, nullable=True)
+    )  # open /hu flow
 
 
 class Seat(SQLModel, table=True):

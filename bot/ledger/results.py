@@ -125,6 +125,7 @@ class SessionInfo:
     version: int = 0  # bumped by every change of the table; a preview remembers the version it saw
     card_message_id: int | None = None  # the session's pinned card
     pin_refused: bool = False  # "cannot pin" was said for this session
+    flow_message_id: int | None = None  # the table's open /hu button flow
 
     @property
     def is_open(self) -> bool:

@@ -168,6 +168,7 @@ def session_info(s: Session, ts: TableSession, chat_id: int | None = None) -> Se
         version=ts.version,
         card_message_id=ts.card_message_id,
         pin_refused=ts.pin_refused,
+        flow_message_id=ts.flow_message_id,
     )
 
 

@@ -66,7 +66,10 @@ def test_player_profile_is_refreshed(ledger: LedgerService) -> None:
     first = ledger.ensure_player(CHAT, UserRef(5, "Old", "old"))
     second = ledger.ensure_player(CHAT, UserRef(5, "New Name", "@new"))
     assert first.id == second.id and (second.display_name, second.username) == ("New Name", "new")
-    assert ledger.add_guest(CHAT, "  Uncle  Li ").id == ledger.add_guest(CHAT, "uncle li").id
+    ledger.open_session(CHAT)
+    guest = ledger.join(CHAT, guest_name="  UncleLi ").player
+    ledger.unseat(CHAT, guest.id)
+    assert ledger.join(CHAT, guest_name="unclelI").player.id == guest.id  # the same guest, by name
 
 
 # ---- sessions and seats -------------------------------------------------------------------------------

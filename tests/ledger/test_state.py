@@ -191,3 +191,14 @@ def test_who_confirms_is_a_group_setting(ledger: LedgerService) -> None:
     assert ledger.update_group(CHAT, confirm_by="other").confirm_by == "other"
     with pytest.raises(errors.InvalidValue):
         ledger.update_group(CHAT, confirm_by="nobody")
+
+
+def test_the_open_flow_and_a_claimed_key_live_in_the_ledger(table: Table) -> None:
+    ledger = table.ledger
+    ledger.set_flow(table.session.id, 321)
+    version = table.ledger.require_session(CHAT).version
+    assert ledger.require_session(CHAT).flow_message_id == 321 and version == table.session.version
+    ledger.set_flow(table.session.id, None)
+    assert ledger.require_session(CHAT).flow_message_id is None
+    assert ledger.claim("msg:-1001:5") is True
+    assert ledger.claim("msg:-1001:5") is False

@@ -1,0 +1,321 @@
+"""The recording half of the ledger facade: hands (commit, adjust, undo, edit) and entries waiting for
+Confirm, each call one transaction; `LedgerService` (bot.ledger.service) adds the rest."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, Self
+
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from bot.ledger import errors, groups, hands, pending, reports, tables
+from bot.ledger.db import open_database
+from bot.ledger.models import ChatGroup, PendingEntry
+from bot.ledger.results import (
+    CommitResult,
+    HandPreview,
+    HandRecord,
+    PendingInfo,
+    PendingKind,
+    SessionInfo,
+    UserRef,
+)
+from bot.ledger.rows import (
+    chat_of,
+    group_row,
+    one_hand_record,
+    open_session_row,
+    pending_info,
+    row_id,
+    session_info,
+    session_row,
+)
+from bot.ledger.store import Store
+
+# What a hand write did: the row concerned, the rows it voided, the rows it wrote as replacements.
+Written = tuple[HandRecord, tuple[HandRecord, ...], tuple[HandRecord, ...]]
+pending_id_for = pending.pending_id_for
+
+
+class Calls:
+    """The store and the group defaults every ledger call uses."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        default_language: str = "zh-Hans",
+        default_confirm_timeout_seconds: int = 120,
+        max_attempts: int = 12,
+    ) -> None:
+        """Wrap an engine from `bot.ledger.db.open_database` (schema already migrated)."""
+        self._store = Store(engine, clock=clock, max_attempts=max_attempts)
+        self._defaults = groups.Defaults(default_language, default_confirm_timeout_seconds)
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> Self:
+        """Open (and migrate) the database at `url` and return a service on it."""
+        return cls(open_database(url), **kwargs)
+
+    @property
+    def engine(self) -> Engine:
+        """The SQLAlchemy engine."""
+        return self._store.engine
+
+    def _now(self) -> datetime:
+        return self._store.now()
+
+    def _read(self, fn: Callable[[Session], Any]) -> Any:
+        return self._store.read(fn)
+
+    def _write(self, fn: Callable[[Session], Any], key: str | None = None) -> Any:
+        return self._store.write(fn, key=key)
+
+    def _group(self, s: Session, chat_id: int) -> ChatGroup:
+        return groups.ensure_group(s, chat_id, self._defaults, self._now())
+
+    def _on_open(self, chat_id: int, fn: Callable[[Session, ChatGroup, Any], Any], key: str | None) -> Any:
+        """`fn(session, group, open table)` in one write, the table locked."""
+        return self._write(lambda s: fn(s, *tables.lock_open(s, chat_id)), key)
+
+
+class RecordingCalls(Calls):
+    """Hands and entries waiting for Confirm."""
+
+    # ---- hands ----------------------------------------------------------------------------------------
+
+    def preview(
+        self, chat_id: int, entry: dict[str, Any], *, session: SessionInfo | None = None
+    ) -> HandPreview:
+        """Score an entry against the open table without recording anything: against `session` as read
+        (no database), else the table read now. InvalidEntry, TableNotFull, NoOpenSession. A refused win is
+        returned with `allowed == False` and its reasons."""
+        return hands.score_snapshot(session or self.require_session(chat_id), entry)
+
+    def preview_adjust(
+        self, session: SessionInfo, payer_id: int, payee_id: int, amount: int, note: str | None = None
+    ) -> HandPreview:
+        """A side payment between two seated players, as it would be recorded (no database)."""
+        return hands.adjust_preview(session, payer_id, payee_id, amount, note)
+
+    def _hand_write(
+        self,
+        chat_id: int,
+        source_key: str | None,
+        write: Callable[[Session, ChatGroup, Any, datetime], Written],
+        *,
+        void: bool = False,
+    ) -> CommitResult:
+        """One write of rows, idempotent on `source_key` (a repeat returns the row, `created == False`),
+        with the card's view read in the same transaction."""
+        now = self._now()
+
+        def op(s: Session) -> CommitResult:
+            earlier = hands.existing(s, source_key, void=void)
+            if earlier is not None:
+                ts = session_row(s, earlier.session_id)
+                info = session_info(s, ts)
+                return CommitResult(
+                    one_hand_record(s, earlier), False, info, card=reports.card_view(s, ts, info)
+                )
+            group, ts = tables.lock_open(s, chat_id)
+            hand, voided, replaced = write(s, group, ts, now)
+            info = session_info(s, ts, chat_id)
+            return CommitResult(hand, True, info, voided, replaced, card=reports.card_view(s, ts, info))
+
+        return self._write(op)  # type: ignore[no-any-return]
+
+    def commit(
+        self,
+        chat_id: int,
+        entry: dict[str, Any],
+        *,
+        by: UserRef | None = None,
+        source_key: str | None = None,
+        text: str | None = None,
+    ) -> CommitResult:
+        """Score and record a hand in one transaction: its row, payments, running totals, dealer state.
+        Idempotent on `source_key`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession."""
+
+        def write(s: Session, group: ChatGroup, ts: Any, now: datetime) -> Written:
+            preview = hands.score_at(s, ts, entry)
+            who = groups.actor(s, group, by, now)
+            return hands.record(s, ts, preview, now, actor=who, source_key=source_key, text=text), (), ()
+
+        return self._hand_write(chat_id, source_key, write)
+
+    def adjust(
+        self,
+        chat_id: int,
+        payer_id: int,
+        payee_id: int,
+        amount: int,
+        *,
+        note: str | None = None,
+        by: UserRef | None = None,
+        source_key: str | None = None,
+        text: str | None = None,
+    ) -> CommitResult:
+        """Record a zero-sum side payment (payer -> payee, amount > 0, both seated) with a note; it does not
+        change the dealer state. Idempotent on `source_key`."""
+
+        def write(s: Session, group: ChatGroup, ts: Any, now: datetime) -> Written:
+            preview = hands.adjust_preview(
+                session_info(s, ts, chat_id), payer_id, payee_id, amount, _note(note)
+            )
+            who = groups.actor(s, group, by, now)
+            return hands.record(s, ts, preview, now, actor=who, source_key=source_key, text=text), (), ()
+
+        return self._hand_write(chat_id, source_key, write)
+
+    def undo(self, chat_id: int, *, by: UserRef | None = None, source_key: str | None = None) -> CommitResult:
+        """Void the last live row; dealer, 连庄, 滴零 and 豹子 roll back. `result.hand` is the voided row.
+        NothingToUndo. Idempotent on `source_key`."""
+
+        def write(s: Session, group: ChatGroup, ts: Any, now: datetime) -> Written:
+            who = groups.actor(s, group, by, now)
+            voided = hands.undo(s, ts, now, actor=who, void_key=source_key)
+            return voided, (voided,), ()
+
+        return self._hand_write(chat_id, source_key, write, void=True)
+
+    def last_hand(self, chat_id: int) -> HandRecord:
+        """The open table's last live row, what /undo would void (NothingToUndo)."""
+
+        def op(s: Session) -> HandRecord:
+            _group, ts = _open(s, chat_id)
+            last = hands.last_live_hand(s, row_id(ts))
+            if last is None:
+                raise errors.NothingToUndo("no hand to undo in this session")
+            return one_hand_record(s, last)
+
+        return self._read(op)  # type: ignore[no-any-return]
+
+    def preview_edit(self, chat_id: int, number: int, entry: dict[str, Any]) -> tuple[HandPreview, ...]:
+        """What `edit` would write: the replacement of hand `number`, then every later live row whose result
+        changes, re-scored from the corrected dealer state; nothing is recorded."""
+
+        def op(s: Session) -> tuple[HandPreview, ...]:
+            _group, ts = _open(s, chat_id)
+            return tuple(preview for _row, preview in hands.plan_edit(s, ts, number, entry))
+
+        return self._read(op)  # type: ignore[no-any-return]
+
+    def edit(
+        self,
+        chat_id: int,
+        number: int,
+        entry: dict[str, Any],
+        *,
+        by: UserRef | None = None,
+        source_key: str | None = None,
+        text: str | None = None,
+    ) -> CommitResult:
+        """Replace hand `number` and re-score every later live row from the corrected dealer state, in one
+        transaction; old rows are voided and point to their replacements. HandNotFound, WinNotAllowed."""
+
+        def write(s: Session, group: ChatGroup, ts: Any, now: datetime) -> Written:
+            who = groups.actor(s, group, by, now)
+            new, old = hands.edit(s, ts, number, entry, now, actor=who, source_key=source_key, text=text)
+            return new[0], old, new
+
+        return self._hand_write(chat_id, source_key, write)
+
+    # ---- entries waiting for Confirm ------------------------------------------------------------------
+
+    def create_pending(
+        self,
+        chat_id: int,
+        kind: PendingKind,
+        payload: dict[str, Any],
+        *,
+        preview: HandPreview | None,
+        base_version: int,
+        message_id: int | None,
+        by: UserRef | None = None,
+        text: str | None = None,
+        source_key: str | None = None,
+        timeout_seconds: int | None = None,
+    ) -> PendingInfo:
+        """Store an entry waiting for Confirm, with the preview the group was shown (scored from the table at
+        `base_version`) and the message showing it. payload by kind: "hand" the entry; "adjust" {"payer",
+        "payee", "amount", "note"} (player ids); "edit" {"number", "entry"}; "undo" {"hand_id", "number"}.
+        Idempotent on `source_key`: a repeat returns the first entry, whatever its status now."""
+        stored = pending.check_payload(kind, copy.deepcopy(payload), preview)
+        pending_id = pending_id_for(source_key) if source_key is not None else pending.new_id()
+        now = self._now()
+
+        def op(s: Session) -> PendingInfo:
+            earlier = s.get(PendingEntry, pending_id)
+            if earlier is not None:
+                return pending_info(earlier, chat_of(s, session_row(s, earlier.session_id).group_id))
+            group, ts = tables.lock_open(s, chat_id)
+            return pending.create(
+                s, group, ts, pending_id, kind, stored, preview, base_version=base_version,
+                message_id=message_id, by=by, text=text, timeout_seconds=timeout_seconds, now=now,
+            )  # fmt: skip
+
+        return self._write(op)  # type: ignore[no-any-return]
+
+    def get_pending(self, pending_id: str) -> PendingInfo:
+        """An entry by id (NotFound)."""
+
+        def op(s: Session) -> PendingInfo:
+            row = pending.row(s, pending_id)
+            return pending_info(row, chat_of(s, session_row(s, row.session_id).group_id))
+
+        return self._read(op)  # type: ignore[no-any-return]
+
+    def confirm_pending(
+        self, pending_id: str, *, chat_id: int, message_id: int | None = None, by: UserRef | None = None
+    ) -> CommitResult:
+        """Carry out an entry exactly once, scored once from its stored request; a second confirm returns the
+        same row with `created == False`. ForeignButton (another chat or message), PendingExpired,
+        PendingCancelled, PendingStale (the table changed since the preview), SessionNotOpen, NotFound."""
+        now = self._now()
+
+        def op(s: Session) -> CommitResult:
+            result, ts = pending.confirm(
+                s, pending_id, chat_id=chat_id, message_id=message_id, by=by, now=now
+            )
+            info = session_info(s, ts, chat_id)
+            return CommitResult(
+                result.hand, result.created, info, result.voided, result.replaced,
+                card=reports.card_view(s, ts, info),
+            )  # fmt: skip
+
+        return self._write(op)  # type: ignore[no-any-return]
+
+    def cancel_pending(
+        self, pending_id: str, *, chat_id: int, message_id: int | None = None, by: UserRef | None = None
+    ) -> PendingInfo:
+        """Drop an entry (nothing changes if it is no longer pending). ForeignButton for another chat."""
+        now = self._now()
+        return self._write(
+            lambda s: pending.cancel(s, pending_id, chat_id=chat_id, message_id=message_id, now=now)
+        )  # type: ignore[no-any-return]
+
+    def expire_pending(self, *, now: datetime | None = None) -> list[PendingInfo]:
+        """Mark every entry past its expiry expired and return them, each to exactly one caller."""
+        moment = now or self._now()
+        return self._write(lambda s: pending.expire(s, moment))  # type: ignore[no-any-return]
+
+    def open_pending(self, chat_id: int) -> list[PendingInfo]:
+        """The group's entries still waiting for Confirm."""
+        return self._read(lambda s: pending.open_entries(s, chat_id))  # type: ignore[no-any-return]
+
+
+def _note(value: object) -> str | None:
+    return None if value is None else str(value)[:500]
+
+
+def _open(s: Session, chat_id: int) -> tuple[ChatGroup, Any]:
+    group = group_row(s, chat_id)
+    ts = open_session_row(s, row_id(group), lock=False) if group is not None else None
+    if group is None or ts is None:
+        raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+    return group, ts
