@@ -20,7 +20,6 @@ from scoring.score import (
     WinScore,
     flags_from_declared,
     score_declared,
-    score_hand,
     score_hand_ways,
     table_for,
 )
@@ -200,7 +199,9 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
 
 
 def _hand(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Hand:
-    if isinstance(raw, str):
+    if type(raw) is dict:
+        hand = hand_from_json(raw, field=field)
+    elif isinstance(raw, str):
         hand = parse_hand(raw, field=field)
     elif isinstance(raw, Hand):  # checked like any other hand: the scorer relies on a validated Hand
         hand = validate_hand(raw.concealed, raw.melds, raw.flowers, raw.winning_tile, field=field)
@@ -366,9 +367,9 @@ def _score_win(req: ScoreRequest, win: WinEntry) -> WinScore:
         return score_declared(req.table, win.declared, win_type=win.type, flags=win.flags,
                               field=f"{win.field}.declared")
     assert win.hand is not None
-    return score_hand(req.table, win.hand, win_type=win.type, flags=win.flags,
-                      is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
-                      field=f"{win.field}.hand")
+    return score_hand_ways(req.table, win.hand, (win.type,), flags=win.flags,
+                           is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
+                           field=f"{win.field}.hand")[0]
 
 
 _ZH_NAMES = {term_id: term_name(term_id) for term_id in TERMS}
@@ -411,7 +412,9 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
         assert req.escaper is not None
         payments = escape_payments(req.escaper, req.stake)
     elif req.event == "win":
-        scores = _multi_win_off(req, [_score_win(req, win) for win in req.wins])
+        scores = [_score_win(req, win) for win in req.wins]
+        if len(scores) > 1:
+            scores = _multi_win_off(req, scores)
         for win, score in zip(req.wins, scores, strict=True):
             wins_json.append(_settled_json(req, win, score, payments))
             if score.allowed:
