@@ -153,9 +153,11 @@ async def after_commit(
             sent = True
         except TelegramError as exc:  # deleted meanwhile: the result still goes out, as a new message
             log.info("could not turn message %s into the result: %s", flow_message, exc)
-    if not sent:
-        await turn.say(text)
-    await show_card(turn, result.session, result.card)
+    try:
+        if not sent:
+            await turn.say(text)
+    finally:  # the hand is recorded: the card shows it even when its result could not be sent
+        await show_card(turn, result.session, result.card)
 
 
 # ---- the commands --------------------------------------------------------------------------------
@@ -329,24 +331,15 @@ async def close_preview(turn: Turn, status: str) -> None:
 # ---- the /hu button flow ---------------------------------------------------------------------------
 
 
-FLOW_KEY = "hu_flow"  # chat_data: (session id, message id) of the table's open button flow
-
-
 def open_flow(turn: Turn, session: SessionInfo) -> int | None:
-    """The message of this table's open /hu button flow (this process's memory of it), or None."""
-    held = (turn.context.chat_data or {}).get(FLOW_KEY)
-    return held[1] if held and held[0] == session.id else None
+    """The message of this table's open /hu button flow (a column of the session), or None."""
+    return session.flow_message_id
 
 
-def hold_flow(turn: Turn, session: SessionInfo, message_id: int | None) -> None:
-    """Remember (or, with None, forget) the table's open button flow."""
-    data = turn.context.chat_data
-    if data is None:
-        return
-    if message_id is None:
-        data.pop(FLOW_KEY, None)
-    else:
-        data[FLOW_KEY] = (session.id, message_id)
+async def hold_flow(turn: Turn, session: SessionInfo, message_id: int | None) -> None:
+    """Remember (or, with None, forget) the table's open button flow, in the ledger (every worker sees it)."""
+    if session.flow_message_id != message_id:
+        await turn.run(turn.ledger.set_flow, session.id, message_id)
 
 
 async def start_flow(turn: Turn, session: SessionInfo) -> None:
@@ -365,7 +358,7 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
         (s for s, p in session.seats.items() if turn.user and p.telegram_id == turn.user.telegram_id), None
     )
     text, markup = question(turn, session, HuFlow(session.id, "winner", by=by))
-    hold_flow(turn, session, (await turn.say(text, markup)).message_id)
+    await hold_flow(turn, session, (await turn.say(text, markup)).message_id)
 
 
 async def require_flow_owner(turn: Turn, session: SessionInfo, state: HuFlow) -> None:
@@ -400,11 +393,11 @@ async def flow_pressed(turn: Turn, state: HuFlow) -> None:
         raise Refusal("err.flow_stale")
     await require_flow_owner(turn, session, state)
     if state.step == "cancel":
-        hold_flow(turn, session, None)
+        await hold_flow(turn, session, None)
         await turn.edit(message_id, turn.t("flow.cancelled"))
     elif state.step == "done":
         await record_hand(turn, state.entry(), flow_message=message_id)
-        hold_flow(turn, session, None)
+        await hold_flow(turn, session, None)
     else:
-        hold_flow(turn, session, message_id)
+        await hold_flow(turn, session, message_id)
         await turn.edit(message_id, *question(turn, session, state))

@@ -137,7 +137,10 @@ def end_markup(turn: Turn, session: SessionInfo) -> InlineKeyboardMarkup:
 
 
 async def ask_end(turn: Turn, session: SessionInfo) -> None:
-    """/end: the session's standings and a question; only the Confirm button ends the session."""
+    """/end: the session's standings and a question; only the Confirm button ends the session. Asked once
+    per message: a redelivered /end finds its key claimed and asks nothing again."""
+    if not await turn.run(turn.ledger.claim, turn.source_key):
+        return
     report = await turn.run(turn.ledger.standings, turn.chat_id, session_id=session.id)
     lines = [turn.t("end.ask", number=session.number, hands=session.hands_played)]
     lines += session_standings(turn.lang, report.session_rows)

@@ -202,7 +202,6 @@ class LosesResults(InProcessBotAPI):
         return await super().do_request(url, method, *args, **kwargs)
 
 
-@pytest.mark.xfail(reason="needs bot/handlers/recording.after_commit to update the card when the send fails")
 async def test_a_lost_result_still_brings_the_card_up_to_date(bot_settings: Any) -> None:
     from bot.app import build_application
 
@@ -218,7 +217,7 @@ async def test_a_lost_result_still_brings_the_card_up_to_date(bot_settings: Any)
         await table.say("bob", "/hu 南 自摸 5花")
         assert len(ledger(table).hands(ledger(table).current_session(table.chat_id).id)) == 1
         pinned = table.pinned()
-        assert pinned is not None and "第1局" in pinned.text
+        assert pinned is not None and "1 南 自摸" in pinned.text and "第 2 局" in pinned.text
     finally:
         await table.stop()
 
