@@ -19,10 +19,11 @@ from bot.grammar.errors import EXCERPT, GrammarError
 from bot.i18n import has, t
 from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
 from bot.ledger.errors import ForeignButton, LedgerError, NoOpenSession, NotFound, Repeated
-from bot.render import MESSAGE_LIMIT, split_messages, wind
+from bot.render import MESSAGE_LIMIT, rules_name, split_messages, term_name, wind
 from bot.settings import Settings
 from scoring import find_pattern
 from scoring.errors import ScoringError
+from scoring.tiles import parse_tiles, rank, suit
 
 log = logging.getLogger(__name__)
 
@@ -80,30 +81,160 @@ def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]
     if "names" in params:
         out["names"] = _join(lang, [str(n) for n in params["names"]])
     if "reasons" in params:
-        out["reasons"] = "; ".join(
-            f"{wind(lang, r.get('winner'))} {r.get('reason') or ''}".strip() for r in params["reasons"]
+        out["reasons"] = ("; " if lang == "en" else "；").join(
+            refusal_text(lang, r) for r in params["reasons"]
         )
+    if "field" in params:
+        out["field"] = field_name(lang, params["field"])
     out.setdefault("who", out.get("name") or (wind(lang, params["seat"]) if "seat" in params else ""))
     return out
 
 
+# Tile names by language: ranks, suits, and the honours 1z–7z (东南西北白发中).
+_TILE_WORDS: dict[str, tuple[str, dict[str, str], tuple[str, ...]]] = {
+    "zh-Hans": ("一二三四五六七八九", {"m": "万", "p": "筒", "s": "条"}, tuple("东南西北白发中")),
+    "zh-Hant": ("一二三四五六七八九", {"m": "萬", "p": "筒", "s": "條"}, tuple("東南西北白發中")),
+    "en": (
+        "123456789",
+        {"m": " Characters", "p": " Dots", "s": " Bamboo"},
+        ("East", "South", "West", "North", "White", "Green", "Red"),
+    ),
+}
+
+
+def tile_words(lang: str | None, shorthand: object) -> str:
+    """Tiles by name: `9p` → 九筒, `555p` → 五筒×3, `[56p]` → 五筒、六筒, `1z` → 东 (東, East); text that is
+    no tiles comes back as typed (cut short).
+
+    >>> tile_words("zh-Hans", "9p"), tile_words("zh-Hant", "[555p]"), tile_words("en", "1z")
+    ('九筒', '五筒×3', 'East')
+    """
+    text = str(shorthand).strip().strip("[]()【】（）").split(":")[0]
+    try:
+        tiles = parse_tiles(text)
+    except ScoringError:
+        return excerpt(text)
+    if not tiles:
+        return excerpt(text)
+    ranks, suits, honours = _TILE_WORDS.get(lang or "", _TILE_WORDS["zh-Hans"])
+
+    def name(tile: int) -> str:
+        letter = suit(tile)
+        return honours[rank(tile) - 1] if letter is None else ranks[rank(tile) - 1] + suits[letter]
+
+    if len(set(tiles)) == 1:
+        return name(tiles[0]) + (f"×{len(tiles)}" if len(tiles) > 1 else "")
+    return (", " if lang == "en" else "、").join(name(tile) for tile in tiles)
+
+
+def field_name(lang: str | None, field: object) -> str:
+    """A request field in words: `wins[0].declared.hard_flowers` → 硬花数 (its last part, `field.<name>`);
+    a field the catalog does not name reads "this value"."""
+    last = str(field or "").rsplit(".", 1)[-1].split("[", 1)[0]
+    key = f"field.{last}"
+    return t(lang, key if last and has(key) else "field.value")
+
+
+def _term_or_flag(lang: str | None, name: object) -> str:
+    """A flag (`after_kong` → 杠开) or a pattern id (`qingyise` → 清一色) in words; other text as typed."""
+    key = f"flag.{name}"
+    return t(lang, key) if has(key) else term_name(lang, str(name), excerpt(name))
+
+
+def _need(lang: str | None, need: object) -> str:
+    key = f"need.{need}"
+    if has(key):
+        return t(lang, key)
+    flag = f"flag.{need}"
+    return t(lang, flag) if has(flag) else t(lang, "need.other")
+
+
+def scoring_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A ScoringError's params made printable in `lang`: tiles by name, flags, patterns and fields in
+    words, typed text cut short."""
+    out: dict[str, Any] = {k: excerpt(v) if isinstance(v, str) else v for k, v in params.items()}
+    for key in ("tile", "meld"):
+        if key in params:
+            out[key] = tile_words(lang, params[key])
+    for key in ("flag", "other", "pattern"):
+        if key in params:
+            out[key] = _term_or_flag(lang, params[key])
+    if "needs" in params:
+        out["needs"] = _need(lang, params["needs"])
+    if "rules" in params:
+        rules = str(params["rules"])
+        out["rules"] = rules_name(lang, rules) if has(f"rules_name.{rules}") else excerpt(rules)
+    if "field" in params:
+        out["field"] = field_name(lang, params["field"])
+    named = "field" in params and field_name(None, params["field"]) != field_name(None, "")
+    out["where"] = t(lang, "scoring.where", field=out["field"]) if named else ""
+    return out
+
+
+def scoring_text(lang: str | None, error: ScoringError) -> str:
+    """What is wrong with a hand or a request, in the group's language: catalog `scoring.<code>` with the
+    error's params; the English message never reaches a group."""
+    code = getattr(error, "code", "invalid")
+    key = f"scoring.{code}" if has(f"scoring.{code}") else "scoring.invalid"
+    if key == "scoring.invalid" and code != "invalid":
+        log.warning("no catalog text for scoring error %r (%s)", code, error)
+    return t(lang, key, **scoring_params(lang, getattr(error, "params", None) or {}))
+
+
+def refusal_text(lang: str | None, reason: Mapping[str, Any]) -> str:
+    """Why one win was refused, with its numbers: `refusal.<reason>` (below_threshold: what the hand has,
+    what it needs, and the patterns exempt from the threshold)."""
+    code = str(reason.get("reason") or "other")
+    key = f"refusal.{code}" if has(f"refusal.{code}") else "refusal.other"
+    threshold = reason.get("threshold") or {}
+    exempt = [term_name(lang, str(p)) for p in threshold.get("exempt") or ()]
+    return t(
+        lang,
+        key,
+        winner=wind(lang, reason.get("winner")),
+        have=threshold.get("have", 0),
+        need=threshold.get("need", 0),
+        exempt=t(lang, "refusal.exempt", patterns=_join(lang, exempt)) if exempt else "",
+    )
+
+
+def _scoring_cause(error: BaseException) -> ScoringError | None:
+    """The ScoringError behind a grammar or ledger error (its chained cause), if any."""
+    seen: set[int] = set()
+    cause = error.__cause__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, ScoringError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return None
+
+
 def error_text(lang: str | None, error: BaseException, usage_key: str | None = None) -> str:
-    """The reply for an error a user caused: refusal, grammar, ledger or scoring error."""
+    """The reply for an error a user caused: refusal, grammar, ledger or scoring error, every one in the
+    group's language (a scoring error behind a grammar or ledger error through `scoring.<code>`)."""
     usage = False
+    cause = _scoring_cause(error)
     if isinstance(error, Refusal):
         text, usage = t(lang, error.key, **error.params), error.usage
     elif isinstance(error, GrammarError):
         key = f"grammar.{error.code}"
-        text = t(lang, key, **error.params) if has(key, lang or "") else str(error)
+        params = dict(error.params)
+        if cause is not None and "reason" in params:
+            params["reason"] = scoring_text(lang, cause)
+        text = t(lang, key, **params) if has(key, lang or "") else str(error)
         usage = True
     elif isinstance(error, LedgerError):
         key = f"ledger.{error.code}"
+        params = ledger_params(lang, error.params)
+        if key == "ledger.invalid_entry":
+            params["detail"] = scoring_text(lang, cause or ScoringError("invalid entry"))
         if has(key, lang or ""):
-            text = t(lang, key, **ledger_params(lang, error.params))
+            text = t(lang, key, **params)
         else:
             text = t(lang, "ledger.error", message=excerpt(error, 300))
     elif isinstance(error, ScoringError):
-        text = t(lang, "err.scoring", message=excerpt(error, 300))
+        text = t(lang, "err.scoring", message=scoring_text(lang, error))
     else:
         raise TypeError(f"not a user error: {error!r}")
     if usage and usage_key:

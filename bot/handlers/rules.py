@@ -20,7 +20,19 @@ INSTANT = "instant"
 TIMEOUT = "timeout"
 CONFIRM_BY = "confirm_by"  # who confirms: any seated player or admin, or someone other than the recorder
 CONFIRM_BY_CHOICES = ("any", "other")
-GROUP_OPTIONS = (INSTANT, TIMEOUT, CONFIRM_BY)
+TIMEZONE = "timezone"  # the group's time zone (IANA name): CSV times, /history dates, /schedule
+GROUP_OPTIONS = (INSTANT, TIMEOUT, CONFIRM_BY, TIMEZONE)
+ZONE_WORDS = {  # place names people type for a time zone; any IANA name works too
+    "北京": "Asia/Shanghai",
+    "上海": "Asia/Shanghai",
+    "苏州": "Asia/Shanghai",
+    "蘇州": "Asia/Shanghai",
+    "宿州": "Asia/Shanghai",
+    "台北": "Asia/Taipei",
+    "臺北": "Asia/Taipei",
+    "香港": "Asia/Hong_Kong",
+    "utc": "UTC",
+}
 MIN_TIMEOUT, MAX_TIMEOUT = 5, 86400  # seconds, the ledger's bounds
 _TRUE = {"true", "yes", "on", "1", "是", "开", "開"}
 _FALSE = {"false", "no", "off", "0", "否", "关", "關"}
@@ -53,10 +65,12 @@ def option_value(lang: str | None, option: str, value: object) -> str:
 
 
 def options_summary(lang: str | None, rules: str, options: Mapping[str, Any]) -> str:
-    """`threshold=3/4, qidui=15x2, …` for /seat (ids and values as typed after /rules)."""
-    return ", ".join(
-        f"{spec.id}={show_value(lang, options.get(spec.id, spec.default))}" for spec in option_specs(rules)
-    )
+    """For /seat, one line per option by name, its value in words: `  起胡门槛：自摸 3 张硬花，放冲 4 张`."""
+    return "\n".join(
+        "  " + t(lang, "rules.option_line", name=option_name(lang, spec.id),
+                 value=option_value(lang, spec.id, options.get(spec.id, spec.default)))
+        for spec in option_specs(rules)
+    )  # fmt: skip
 
 
 def _spoken(text: object) -> str:
@@ -94,9 +108,16 @@ def _typed_value(option: str, choices: tuple[Any, ...], word: str) -> Any:
 
 def _choices_text(lang: str | None, option: str, choices: Iterable[Any]) -> str:
     """`3/4（自摸 3 张硬花，放冲 4 张）, 2/3（…）`: what may be typed, and what it means."""
-    return ", ".join(
-        t(lang, "rules.choice", value=show_value(lang, c), meaning=option_value(lang, option, c))
-        for c in choices
+    return _list(
+        lang,
+        [
+            option_value(
+                lang, option, c
+            )  # a word id (any, next) is not shown in Chinese: its words are typed
+            if lang != "en" and isinstance(c, str) and c.replace("_", "").isalpha() and c.isascii()
+            else t(lang, "rules.choice", value=show_value(lang, c), meaning=option_value(lang, option, c))
+            for c in choices
+        ],
     )
 
 
@@ -122,9 +143,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     for spec in option_specs(rules):
         value = options.get(spec.id, spec.default)
         name = option_name(lang, spec.id)
-        lines.append(
-            turn.t("rules.option_line", name=name, option=spec.id, value=option_value(lang, spec.id, value))
-        )
+        lines.append(turn.t("rules.option_line", name=name, value=option_value(lang, spec.id, value)))
         nxt = _next_choice(spec.choices, value)
         press = RulesPress(session_id, spec.id, spec.choices.index(nxt))
         buttons.append(
@@ -133,6 +152,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     lines.append(turn.t("rules.instant", value=show_value(lang, group.instant)))
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
     lines.append(turn.t("rules.confirm_by", value=option_value(lang, CONFIRM_BY, group.confirm_by)))
+    lines.append(turn.t("rules.timezone", zone=group.timezone))
     flip = not group.instant
     buttons.append(
         InlineKeyboardButton(
@@ -174,29 +194,39 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     specs = {spec.id: spec for spec in option_specs(rules)}
     found = _find_option(option, [*specs, *GROUP_OPTIONS])
     if found == INSTANT:
-        flag = _bool(option, value)
+        flag = _bool(turn.lang, option_name(turn.lang, INSTANT), value)
         await turn.run(ledger.update_group, turn.chat_id, instant=flag, key=key)
-        return turn.t("rules.changed", option=INSTANT, value=show_value(turn.lang, flag))
+        return turn.t(
+            "rules.changed", option=option_name(turn.lang, INSTANT), value=show_value(turn.lang, flag)
+        )
     if found == TIMEOUT:
         try:  # the one numeric parser: ², ①, +-5, 1.5 are refused like 1 or 86401
             seconds = parse_number(str(value), low=MIN_TIMEOUT, high=MAX_TIMEOUT)
         except GrammarError:
             bounds = f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
-            raise Refusal("err.bad_option_value", option=TIMEOUT, value=value, choices=bounds) from None
+            name = option_name(turn.lang, TIMEOUT)
+            raise Refusal("err.bad_option_value", option=name, value=value, choices=bounds) from None
         await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=seconds, key=key)
-        return turn.t("rules.changed", option=TIMEOUT, value=seconds)
+        shown = turn.t("rules.seconds", seconds=seconds)
+        return turn.t("rules.changed", option=option_name(turn.lang, TIMEOUT), value=shown)
+    if found == TIMEZONE:
+        zone = str(value).strip()
+        zone = ZONE_WORDS.get(zone.casefold(), zone)  # the ledger checks the name (InvalidValue)
+        await turn.run(ledger.update_group, turn.chat_id, timezone=zone, key=key)
+        return turn.t("rules.changed", option=option_name(turn.lang, TIMEZONE), value=zone)
     if found == CONFIRM_BY:
         who = str(_typed_value(CONFIRM_BY, CONFIRM_BY_CHOICES, str(value))).strip().lower()
         if who not in CONFIRM_BY_CHOICES:
             choices = _choices_text(turn.lang, CONFIRM_BY, CONFIRM_BY_CHOICES)
-            raise Refusal("err.bad_option_value", option=CONFIRM_BY, value=value, choices=choices)
+            name = option_name(turn.lang, CONFIRM_BY)
+            raise Refusal("err.bad_option_value", option=name, value=value, choices=choices)
         await turn.run(ledger.update_group, turn.chat_id, confirm_by=who, key=key)
-        return turn.t("rules.changed", option=CONFIRM_BY, value=option_value(turn.lang, CONFIRM_BY, who))
+        name = option_name(turn.lang, CONFIRM_BY)
+        return turn.t("rules.changed", option=name, value=option_value(turn.lang, CONFIRM_BY, who))
     spec = specs.get(found or "")
     if spec is None:
-        raise Refusal(
-            "err.unknown_option", usage=True, option=option, choices=", ".join([*specs, *GROUP_OPTIONS])
-        )
+        names = [option_name(turn.lang, o) for o in [*specs, *GROUP_OPTIONS]]
+        raise Refusal("err.unknown_option", usage=True, option=option, choices=_list(turn.lang, names))
     typed = value if not isinstance(value, str) else _typed_value(spec.id, spec.choices, value)
     name = option_name(turn.lang, spec.id)
     try:
@@ -215,13 +245,18 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     return turn.t("rules.changed", option=name, value=option_value(turn.lang, spec.id, normalized))
 
 
-def _bool(option: str, value: Any) -> bool:
+def _list(lang: str | None, items: Iterable[str]) -> str:
+    return (", " if lang == "en" else "、").join(items)
+
+
+def _bool(lang: str | None, option: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
     if text in _TRUE | _FALSE:
         return text in _TRUE
-    raise Refusal("err.bad_option_value", option=option, value=value, choices="on, off")
+    choices = _list(lang, [show_value(lang, True), show_value(lang, False)])
+    raise Refusal("err.bad_option_value", option=option, value=value, choices=choices)
 
 
 @command("rules")

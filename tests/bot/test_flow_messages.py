@@ -42,10 +42,10 @@ async def test_instant_sends_the_one_result_message(seated_table: Table) -> None
 
 async def test_confirm_by_other_refuses_the_recorder(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/rules confirm_by other")
-    assert turn.text == "confirm_by 已改为 记录人以外的人确认。"
+    assert turn.text == "确认人 已改为 记录人以外的人确认。"
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
     turn = await seated_table.press("bob", CONFIRM)
-    assert turn.answers == ["这条是你记的，要由别人确认（本群设置：confirm_by other）。"]
+    assert turn.answers == ["这条是你记的，要由别人确认（本群设置：确认人为记录人以外的人）。"]
     assert hands(seated_table) == [] and seated_table.buttons() == [CONFIRM, CANCEL]
     await seated_table.press("bob", CANCEL)  # the recorder may still take it back
     assert hands(seated_table) == []
@@ -58,9 +58,9 @@ async def test_confirm_by_other_refuses_the_recorder(seated_table: Table) -> Non
 async def test_confirm_by_any_is_the_default_and_can_be_set_back(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules confirm_by other")
     turn = await seated_table.say("ann", "/rules confirm_by any")
-    assert turn.text == "confirm_by 已改为 入座玩家或管理员都可以确认。"
+    assert turn.text == "确认人 已改为 入座玩家或管理员都可以确认。"
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
     await seated_table.press("bob", CONFIRM)
     assert len(hands(seated_table)) == 1
     turn = await seated_table.say("ann", "/rules confirm_by everyone")
-    assert turn.text.startswith("选项 confirm_by 不能取“everyone”")
+    assert turn.text.startswith("选项 确认人 不能取“everyone”")

@@ -156,7 +156,7 @@ async def test_a_bad_stake_gets_a_clear_refusal(table: Table, word: str) -> None
 @pytest.mark.parametrize("word", ["²", "①", "+-5", "1.5", "4", "86401"])
 async def test_a_bad_timeout_gets_a_clear_refusal(table: Table, word: str) -> None:
     turn = await table.say("zoe", f"/rules timeout {word}")
-    assert turn.texts == [f"选项 timeout 不能取“{word}”。可以取：5–86400"]
+    assert turn.texts == [f"选项 确认时限 不能取“{word}”。可以取：5–86400"]
     assert ledger(table).get_group(table.chat_id).confirm_timeout_seconds == 120
 
 

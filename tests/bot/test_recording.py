@@ -179,7 +179,7 @@ async def test_redelivered_update_records_once_even_after_a_restart(
 
 async def test_instant_mode_commits_without_a_preview(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/rules instant on")
-    assert turn.text == "instant 已改为 开。"
+    assert turn.text == "即时记账 已改为 开。"
     turn = await seated_table.say("bob", "/hu 南 冲 西 5花 清一色")
     assert turn.texts == ["第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"]
     assert len(hands(seated_table)) == 1
@@ -231,7 +231,7 @@ async def test_unconfirmed_entry_expires(bot_settings: Any, transport: Any) -> N
 
 async def test_timeout_has_bounds(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/rules timeout 1")
-    assert turn.text == "选项 timeout 不能取“1”。可以取：5–86400"
+    assert turn.text == "选项 确认时限 不能取“1”。可以取：5–86400"
 
 
 async def test_draw_escape_and_adjust(seated_table: Table) -> None:

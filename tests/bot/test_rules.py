@@ -38,17 +38,18 @@ async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_t
     message = (await seated_table.say("eve", "/rules")).sent[0]
     assert message.text.splitlines() == [
         "规则：苏州麻将 · 底注 1",
-        "大小门清（menqing_stack）：大门清只计 10 花",
-        "七对（qidui）：15 花，硬花翻倍",
-        "大吊车（dadiaoche）：加 5 花",
-        "起胡门槛（threshold）：自摸 3 张硬花，放冲 4 张",
-        "起胡计花（threshold_counts_soft）：只计硬花",
-        "豹子遇滴零（doubling_stack）：只翻一次（×2）",
-        "荒庄后坐庄（dealer_after_draw）：下家坐庄",
-        "扩展番型（extended）：不用",
+        "大小门清：大门清只计 10 花",
+        "七对：15 花，硬花翻倍",
+        "大吊车：加 5 花",
+        "起胡门槛：自摸 3 张硬花，放冲 4 张",
+        "起胡计花：只计硬花",
+        "豹子遇滴零：只翻一次（×2）",
+        "荒庄后坐庄：下家坐庄",
+        "扩展番型：不用",
         "即时记账（不预览）：关",
-        "确认时限（timeout）：120 秒",
-        "确认人（confirm_by）：入座玩家或管理员都可以确认",
+        "确认时限：120 秒",
+        "确认人：入座玩家或管理员都可以确认",
+        "时区：Asia/Shanghai",
         "点按钮修改：",
     ]
     assert message.buttons == (
@@ -70,9 +71,9 @@ async def test_rules_in_english(seated_table: Table) -> None:
     await seated_table.say("ann", "/lang en")
     message = (await seated_table.say("eve", "/rules")).sent[0]
     lines = message.text.splitlines()
-    assert "Winning threshold (threshold): 3 flower tiles to self-draw, 4 on a discard" in lines
-    assert "Seven pairs (qidui): 15 flowers, flower tiles count twice" in lines
-    assert "Dealer after a draw (dealer_after_draw): the next seat deals" in lines
+    assert "Winning threshold: 3 flower tiles to self-draw, 4 on a discard" in lines
+    assert "Seven pairs: 15 flowers, flower tiles count twice" in lines
+    assert "Dealer after a draw: the next seat deals" in lines
     assert "Winning threshold → 2 flower tiles to self-draw, 3 on a discard" in message.buttons
     assert "Instant recording → on" in message.buttons
     turn = await seated_table.press("ann", "Dealer after a draw → the dealer stays")
@@ -86,17 +87,17 @@ async def test_rules_in_english(seated_table: Table) -> None:
 async def test_rules_in_traditional_chinese_and_a_button_press(seated_table: Table) -> None:
     await seated_table.say("ann", "/lang zh-hant")
     message = (await seated_table.say("eve", "/rules")).sent[0]
-    assert message.text.startswith("規則：蘇州麻將 · 底注 1\n大小門清（menqing_stack）：大門清只計 10 花\n")
-    assert "起胡門檻（threshold）：自摸 3 張硬花，放沖 4 張" in message.text
+    assert message.text.startswith("規則：蘇州麻將 · 底注 1\n大小門清：大門清只計 10 花\n")
+    assert "起胡門檻：自摸 3 張硬花，放沖 4 張" in message.text
     assert "荒莊後坐莊 → 原莊連莊" in message.buttons and "即時記帳 → 開" in message.buttons
     turn = await seated_table.press("ann", "大小門清 → 大門清另加小門清（10+5）")
     assert turn.answers == ["大小門清 已改為 大門清另加小門清（10+5）。"]
     assert current(seated_table).options["menqing_stack"] is True
     redrawn = seated_table.message(message.message_id)
-    assert "大小門清（menqing_stack）：大門清另加小門清（10+5）" in redrawn.text
+    assert "大小門清：大門清另加小門清（10+5）" in redrawn.text
     assert "大小門清 → 大門清只計 10 花" in redrawn.buttons  # the button now offers the way back
     turn = await seated_table.press("ann", "即時記帳 → 開")
-    assert turn.answers == ["instant 已改為 開。"]
+    assert turn.answers == ["即時記帳 已改為 開。"]
     assert "即時記帳（不預覽）：開" in seated_table.message(message.message_id).text
     assert "即時記帳 → 關" in seated_table.message(message.message_id).buttons
 
@@ -128,7 +129,7 @@ async def test_a_button_changes_the_option_and_redraws_the_message(seated_table:
     turn = await seated_table.press("ann", "大小门清 → 大门清另加小门清（10+5）")
     assert turn.answers == ["大小门清 已改为 大门清另加小门清（10+5）。"]
     redrawn = seated_table.message(message.message_id)
-    assert "大小门清（menqing_stack）：大门清另加小门清（10+5）" in redrawn.text
+    assert "大小门清：大门清另加小门清（10+5）" in redrawn.text
     assert current(seated_table).options["menqing_stack"] is True
     group = seated_table.app.bot_data["ledger"].get_group(seated_table.chat_id)
     assert group.options["menqing_stack"] is True  # the group's default for the next table too
@@ -167,18 +168,18 @@ async def test_without_an_open_table_only_admins_change_rules(seated_table: Tabl
 
 async def test_unknown_option_and_bad_value(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/rules speed fast")
-    assert turn.text.startswith("没有“speed”这个选项。可以用：menqing_stack, qidui")
+    assert turn.text.startswith("没有“speed”这个选项。可以用：大小门清、七对")
     assert "用法：/rules" in turn.text
     turn = await seated_table.say("ann", "/rules threshold 5/6")
     assert turn.text == (
-        "选项 起胡门槛 不能取“5/6”。可以取：3/4（自摸 3 张硬花，放冲 4 张）, 2/3（自摸 2 张硬花，放冲 3 张）"
+        "选项 起胡门槛 不能取“5/6”。可以取：3/4（自摸 3 张硬花，放冲 4 张）、2/3（自摸 2 张硬花，放冲 3 张）"
     )
     turn = await seated_table.say("ann", "/rules extended maybe")
     assert turn.text == (
-        "选项 扩展番型 不能取“maybe”。可以取：关（不用）, 开（启用一条龙、三风刻、四喜、豪华七对等）"
+        "选项 扩展番型 不能取“maybe”。可以取：关（不用）、开（启用一条龙、三风刻、四喜、豪华七对等）"
     )
     turn = await seated_table.say("ann", "/rules instant maybe")
-    assert turn.text == "选项 instant 不能取“maybe”。可以取：on, off"
+    assert turn.text == "选项 即时记账 不能取“maybe”。可以取：开、关"
     turn = await seated_table.say("ann", "/rules threshold 2/3 now")
     assert turn.text.startswith("参数太多：“now”。")
     assert current(seated_table).options["threshold"] == "3/4"
@@ -188,8 +189,8 @@ async def test_anhui_table_has_its_own_options(table: Table) -> None:
     await table.say("ann", "/newgame 宿州 2")
     turn = await table.say("ann", "/rules")
     assert turn.text.startswith(
-        "规则：宿州麻将 · 底注 2\n一炮多响（multi_win）：每位胡家都赔\n"
-        "胡牌方式（self_draw_only）：自摸、放冲都能胡\n"
+        "规则：宿州麻将 · 底注 2\n一炮多响：每位胡家都赔\n"
+        "胡牌方式：自摸、放冲都能胡\n"
     )
     assert turn.sent[0].buttons[:2] == ("一炮多响 → 只赔放炮者下家起第一位胡家", "胡牌方式 → 只许自摸")
     turn = await table.say("ann", "/rules self_draw_only on")

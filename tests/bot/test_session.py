@@ -100,7 +100,7 @@ async def test_seat_shows_the_table(seated_table: Table) -> None:
     turn = await seated_table.say("eve", "/seat")
     assert turn.text.splitlines()[:5] == ["座位 · 苏州麻将 · 底注 1", "东 Ann", "南 Bob", "西 Cat", "北 Dan"]
     assert "第 1 局 · 还没定庄" in turn.text
-    assert "threshold=3/4" in turn.text
+    assert "  起胡门槛：自摸 3 张硬花，放冲 4 张" in turn.text.splitlines()
 
 
 async def test_seat_moves_a_player_before_the_first_hand_only(seated_table: Table) -> None:

@@ -167,7 +167,7 @@ def test_a_hand_typed_after_kill_9_is_a_new_update_not_a_redelivery(tmp_path: Pa
     console = LiveConsole(tmp_path)
     try:
         console.play("ann: /newgame 苏州 2", r"新牌局")
-        console.play("ann: /rules instant on", r"instant 已改为")  # a hand commits at once, no Confirm
+        console.play("ann: /rules instant on", r"即时记账 已改为")  # a hand commits at once, no Confirm
         console.play("ann: /join", r"Ann")
         console.play("bob: [入座]", r"Bob")
         console.play("cat: /join", r"Cat")

@@ -1,0 +1,127 @@
+"""Errors and refusals in the group's language (issue 12): scoring errors by code, refused wins with their
+numbers, options by name. Nothing English or internal reaches a Chinese group."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from harness import Table
+
+from bot.handlers.common import error_text, refusal_text, tile_words
+from bot.ledger.errors import InvalidEntry, WinNotAllowed
+from scoring.errors import ScoringError
+
+IDENTIFIER = re.compile(r"(?<![A-Za-z_/@0-9])[A-Za-z_]{2,}(?![A-Za-z_0-9])")
+
+
+def coded(code: str, **params: object) -> ScoringError:
+    """A ScoringError as the scoring core raises it: `.code` and `.params` (English message for the CLI)."""
+    error = ScoringError(f"english text for {code}")
+    error.code = code  # type: ignore[attr-defined]
+    error.params = params  # type: ignore[attr-defined]
+    return error
+
+
+def test_tiles_are_named_in_each_language() -> None:
+    assert tile_words("zh-Hans", "9p") == "九筒"
+    assert tile_words("zh-Hant", "9s") == "九條"
+    assert tile_words("en", "9m") == "9 Characters"
+    assert tile_words("zh-Hans", "555p") == "五筒×3"
+    assert tile_words("zh-Hant", "[7777s]") == "七條×4"
+    assert tile_words("zh-Hans", "1z") == "东"
+    assert tile_words("zh-Hant", "6z") == "發"
+    assert tile_words("zh-Hans", "not tiles") == "not tiles"
+
+
+def test_a_scoring_error_reads_in_the_group_language_with_its_numbers() -> None:
+    error = coded("too_many_copies", tile="9p", count=5)
+    assert error_text("zh-Hans", error) == "算不了：九筒 写了 5 张：每种牌只有 4 张。"
+    assert error_text("zh-Hant", error) == "算不了：九筒 寫了 5 張：每種牌只有 4 張。"
+    assert error_text("en", error) == "Cannot score: 9 Dots is there 5 times: each tile has only 4 copies."
+    error = coded("tile_count", concealed=15, melds=0, total=15, expected=14)
+    assert "15 张" in error_text("zh-Hans", error) and "应该是 14 张" in error_text("zh-Hans", error)
+    assert "0 melds make 15" in error_text("en", error)
+    error = coded("out_of_range", field="wins[0].declared.hard_flowers", value=99, low=0, high=28)
+    assert error_text("zh-Hans", error) == "算不了：硬花数不能是 99：要在 0 到 28 之间。"
+
+
+def test_a_bad_token_is_quoted_short_and_pointed_at_with_an_example() -> None:
+    error = coded("unknown_token", token="冲" * 40, position=23)
+    text = error_text("zh-Hans", error)
+    assert "第 23 个字" in text and "冲" * 24 + "…" in text and "冲" * 25 not in text
+    assert "例如 11223355778899p" in text
+
+
+def test_the_scoring_error_behind_a_ledger_error_is_rendered_not_its_english() -> None:
+    try:
+        try:
+            raise coded("flag_needs", flag="after_kong", needs="kong")
+        except ScoringError as exc:
+            raise InvalidEntry("wins[0].flags.after_kong: the hand has no kong", detail="…") from exc
+    except InvalidEntry as error:
+        assert error_text("zh-Hans", error) == "记录有误：杠开 要手里有杠，这手不是。"
+        assert error_text("en", error) == (
+            "Bad entry: Win after a kong needs a kong in the hand; this hand doesn't have it."
+        )
+
+
+def test_an_error_without_a_code_still_says_nothing_in_english() -> None:
+    text = error_text("zh-Hans", ScoringError("hand: something the catalog never saw"))
+    assert text == "算不了：这条记录不对，没有记入。"
+
+
+def test_a_refused_win_says_why_with_the_numbers_and_the_exemptions() -> None:
+    reason = {
+        "winner": "W",
+        "reason": "below_threshold",
+        "threshold": {"have": 2, "need": 4, "exempt": ["qidui", "dadiaoche"]},
+    }
+    assert refusal_text("zh-Hans", reason) == "西 要 4 朵硬花才能和，这手只有 2 朵（七对、大吊车 不受此限）"
+    assert refusal_text("zh-Hant", reason).startswith("西 要 4 朵硬花才能和，這手只有 2 朵（七對")
+    assert refusal_text("en", {**reason, "threshold": {"have": 1, "need": 3}}) == (
+        "W needs 3 hard flowers to win; this hand has 1"
+    )
+    error = WinNotAllowed("x", reasons=[{"winner": "E", "reason": "self_draw_only"}])
+    assert error_text("zh-Hans", error) == "这手不能和：东：本桌只许自摸，不能和冲。"
+
+
+async def test_a_refused_win_through_the_bot(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/hu 西 冲 北 2花")
+    assert turn.text.startswith("这手不能和：西 要 4 朵硬花才能和，这手只有 2 朵")
+    assert "below_threshold" not in turn.text
+
+
+async def test_self_draw_only_refusal_through_the_bot(table: Table) -> None:
+    await table.say("ann", "/newgame 宿州")
+    for name in ("ann", "bob", "cat", "dan"):
+        await table.say(name, "/join")
+    await table.say("ann", "/rules 胡牌方式 只许自摸")
+    turn = await table.say("ann", "/hu 西 冲 北 2花")
+    assert turn.text == "这手不能和：西：本桌只许自摸，不能和冲。"
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "/hu 南 自摸 112233557788999p 中发春梅",  # 15 tiles
+        "/hu 南 自摸 11223355778899p9p 中发春梅",  # a fifth … no: a 15th tile as 9p
+        "/hu 南 自摸 99999p112233557p 中发",  # five copies of 9p
+        "/hu 南 自摸 99p112233557788q 中发",  # an unknown token
+    ],
+)
+async def test_bad_hands_through_the_bot_leak_no_english(seated_table: Table, words: str) -> None:
+    turn = await seated_table.say("bob", words)
+    first = turn.texts[0]
+    leaks = [w for w in IDENTIFIER.findall(first) if not re.fullmatch(r"[0-9]*[mpsz]", w)]
+    assert not leaks, first
+
+
+async def test_options_by_name_in_seat_and_rules(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/seat")
+    assert "menqing_stack" not in turn.text and "=" not in turn.text
+    assert "  七对：15 花，硬花翻倍" in turn.text.splitlines()
+    turn = await seated_table.say("ann", "/rules instant on")
+    assert turn.text == "即时记账 已改为 开。"
+    turn = await seated_table.say("ann", "/rules 起胡门槛 2/3")
+    assert turn.text == "起胡门槛 已改为 自摸 2 张硬花，放冲 3 张。"
