@@ -61,8 +61,15 @@ KongKind = Literal["direct", "added"]
 _OPEN: dict[str, str] = {"[": "]", "(": ")", "【": "】", "（": "）"}
 _CLOSE: frozenset[str] = frozenset("])】）")
 _KONG_WORDS: dict[str, KongKind] = {
-    "direct": "direct", "直": "direct", "直杠": "direct",
-    "added": "added", "补": "added", "補": "added", "补杠": "added", "補槓": "added", "加": "added",
+    "direct": "direct",
+    "直": "direct",
+    "直杠": "direct",
+    "added": "added",
+    "补": "added",
+    "補": "added",
+    "补杠": "added",
+    "補槓": "added",
+    "加": "added",
 }
 _HAND_KEYS: frozenset[str] = frozenset({"concealed", "winning_tile", "melds", "flowers"})
 _CANONICAL_FLOWERS: frozenset[str] = frozenset(FLOWER_COPIES)
@@ -116,16 +123,26 @@ def make_meld(
 ) -> Meld:
     """Build and check a meld from its tiles: 3 equal tiles = pung (exposed), 4 equal tiles = kong."""
     shown = ""
-    if len(tiles) not in (3, 4) or tiles.count(tiles[0]) != len(tiles) or kong_kind is not None or (
-            len(tiles) == 3 and not exposed) or (source is not None and (source not in SEATS or not exposed)):
+    if (
+        len(tiles) not in (3, 4)
+        or tiles.count(tiles[0]) != len(tiles)
+        or kong_kind is not None
+        or (len(tiles) == 3 and not exposed)
+        or (source is not None and (source not in SEATS or not exposed))
+    ):
         shown = render_tiles(tiles) if tiles else "nothing"  # only an error message shows it
     if len(set(tiles)) != 1 or len(tiles) not in (3, 4):
-        raise ScoringError(f"{where}: malformed meld '{shown}': a meld is 3 (碰) or 4 (杠) equal tiles")
+        raise ScoringError(
+            f"{where}: malformed meld '{shown}': a meld is 3 (碰) or 4 (杠) equal tiles",
+            code="bad_meld",
+            meld=shown,
+        )
     kind: MeldKind = "kong" if len(tiles) == 4 else "pung"
     if kind == "pung" and not exposed:
         raise ScoringError(
-            f"{where}: '{shown}' is a concealed pung, not a meld: write it among the concealed tiles"
-        )
+            f"{where}: '{shown}' is a concealed pung, not a meld: write it among the concealed tiles",
+            code="bad_meld", meld=shown,
+        )  # fmt: skip
     if kong_kind is not None:
         if kong_kind not in ("direct", "added"):
             raise ScoringError(f"{where}: unknown kong kind '{kong_kind}' (direct or added)")
@@ -161,8 +178,9 @@ def validate_hand(
         kongs = sum(1 for m in melds if m.kind == "kong")
         raise ScoringError(
             f"{field}: wrong tile count: {len(concealed)} concealed + {len(melds)} meld(s) × 3 = {count}, "
-            f"expected {tiles}" + (" (a kong counts as 3)" if kongs else "")
-        )
+            f"expected {tiles}" + (" (a kong counts as 3)" if kongs else ""),
+            code="tile_count", concealed=len(concealed), melds=len(melds), total=count, expected=tiles,
+        )  # fmt: skip
     # Parsed tiles (ints 0-33): no tile 5 times in the sorted tiles, melds' tiles merged in. Else count.
     ordered = sorted(concealed) if parsed else None
     merged = ordered
@@ -179,8 +197,9 @@ def validate_hand(
         if max(held) > 4:
             t = next(t for t in range(34) if held[t] > 4)
             raise ScoringError(
-                f"{field}: {held[t]} copies of {tile_name(t)}: a set has only 4 (a fifth copy)"
-            )
+                f"{field}: {held[t]} copies of {tile_name(t)}: a set has only 4 (a fifth copy)",
+                code="too_many_copies", tile=tile_name(t), count=held[t],
+            )  # fmt: skip
     if winning_tile is not None:
         if tiles == 13:
             raise ScoringError(f"{field}: a waiting hand (13 tiles) has no winning tile")
@@ -205,13 +224,14 @@ def validate_hand(
             continue
         flower = canonical_flower(name) if isinstance(name, str) else None
         if flower is None:
-            raise ScoringError(f"{field}: unknown flower {name!r}")
+            raise ScoringError(f"{field}: unknown flower {name!r}", code="unknown_flower", flower=str(name))
         seen[flower] = seen.get(flower, 0) + 1
         if seen[flower] > FLOWER_COPIES[flower]:
             copies = FLOWER_COPIES[flower]
             raise ScoringError(
-                f"{field}: too many {flower}: the set has {copies} {'copy' if copies == 1 else 'copies'}"
-            )
+                f"{field}: too many {flower}: the set has {copies} {'copy' if copies == 1 else 'copies'}",
+                code="too_many_flowers", flower=flower, count=seen[flower], copies=copies,
+            )  # fmt: skip
         canon.append(flower)
     return Hand(tuple(ordered), tuple(melds), tuple(canon), winning_tile)
 
@@ -227,7 +247,7 @@ def _parse_meld(text: str, open_at: int, close_at: int, field: str) -> Meld:
         if j == close_at or text[j] in ":：":
             parts.append((k, j))
             k = j + 1
-    tiles = parse_tiles(text[parts[0][0]:parts[0][1]], field=where)
+    tiles = parse_tiles(text[parts[0][0] : parts[0][1]], field=where)
     kong_kind: str | None = None
     source: str | None = None
     for a, b in parts[1:]:
@@ -240,8 +260,9 @@ def _parse_meld(text: str, open_at: int, close_at: int, field: str) -> Meld:
         else:
             raise ScoringError(
                 f"{where}: unknown qualifier '{word}' at position {a + 1} "
-                "(direct/直, added/补, or a seat E S W N)"
-            )
+                "(direct/直, added/补, or a seat E S W N)",
+                code="unknown_token", token=word, position=a + 1,
+            )  # fmt: skip
     return make_meld(tiles, exposed=exposed, kong_kind=kong_kind, source=source, where=where)
 
 
@@ -274,19 +295,33 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
                 return
             if tok.value == "+":
                 if in_flowers:
-                    raise ScoringError(f"{field}: '+' at position {tok.pos} comes after the flowers")
+                    raise ScoringError(
+                        f"{field}: '+' at position {tok.pos} comes after the flowers",
+                        code="bad_marker",
+                        position=tok.pos,
+                    )
                 if tiles == 13:
                     raise ScoringError(
                         f"{field}: '+' at position {tok.pos}: a waiting hand (13 tiles) has no winning tile"
                     )
                 if winning is not None or marker_at is not None or no_winning:
-                    raise ScoringError(f"{field}: a second winning-tile marker '+' at position {tok.pos}")
+                    raise ScoringError(
+                        f"{field}: a second winning-tile marker '+' at position {tok.pos}", code="bad_marker",
+                        position=tok.pos,
+                    )  # fmt: skip
                 marker_at = tok.pos
                 return
-            raise ScoringError(f"{field}: unexpected '{tok.text}' at position {tok.pos}")
+            raise ScoringError(
+                f"{field}: unexpected '{tok.text}' at position {tok.pos}",
+                code="unknown_token", token=tok.text, position=tok.pos,
+            )  # fmt: skip
         if tok.kind == "flower":
             if marker_at is not None:
-                raise ScoringError(f"{field}: '+' at position {marker_at} must be followed by a tile")
+                raise ScoringError(
+                    f"{field}: '+' at position {marker_at} must be followed by a tile",
+                    code="bad_marker",
+                    position=marker_at,
+                )
             in_flowers = True
             assert isinstance(tok.value, str)
             flowers.append(tok.value)
@@ -298,8 +333,9 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
                 return
             raise ScoringError(
                 f"{field}: tile '{tok.text}' at position {tok.pos} comes after the flowers: "
-                "write the tiles first"
-            )
+                "write the tiles first",
+                code="after_flowers", token=tok.text, position=tok.pos,
+            )  # fmt: skip
         concealed.append(tok.value)
         if marker_at is not None:
             winning = tok.value
@@ -313,26 +349,41 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
             for tok in scan(text, seg_start, i, field=field):
                 take(tok)
             if marker_at is not None:
-                raise ScoringError(f"{field}: '+' at position {marker_at} must be followed by a tile")
+                raise ScoringError(
+                    f"{field}: '+' at position {marker_at} must be followed by a tile",
+                    code="bad_marker",
+                    position=marker_at,
+                )
             if in_flowers:
                 raise ScoringError(
-                    f"{field}: meld at position {i + 1} comes after the flowers: write the tiles first"
-                )
+                    f"{field}: meld at position {i + 1} comes after the flowers: write the tiles first",
+                    code="after_flowers", token=ch, position=i + 1,
+                )  # fmt: skip
             j = i + 1
             while j < n and text[j] not in _CLOSE and text[j] not in _OPEN:
                 j += 1
             if j >= n or text[j] != _OPEN[ch]:
-                raise ScoringError(f"{field}: malformed meld: '{ch}' at position {i + 1} is not closed")
+                raise ScoringError(
+                    f"{field}: malformed meld: '{ch}' at position {i + 1} is not closed", code="bad_meld",
+                    meld=text[i:],
+                )  # fmt: skip
             melds.append(_parse_meld(text, i, j, field))
             i = seg_start = j + 1
             continue
         if ch in _CLOSE:
-            raise ScoringError(f"{field}: malformed meld: '{ch}' at position {i + 1} closes nothing")
+            raise ScoringError(
+                f"{field}: malformed meld: '{ch}' at position {i + 1} closes nothing",
+                code="bad_meld",
+                meld=ch,
+            )
         if ch in "?？":
             for tok in scan(text, seg_start, i, field=field):
                 take(tok)
             if marker_at is None or no_winning:
-                raise ScoringError(f"{field}: unexpected '{ch}' at position {i + 1} (only '+?' means it)")
+                raise ScoringError(
+                    f"{field}: unexpected '{ch}' at position {i + 1} (only '+?' means it)",
+                    code="unknown_token", token=ch, position=i + 1,
+                )  # fmt: skip
             no_winning = True
             marker_at = None
             seg_start = i + 1
@@ -340,11 +391,15 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
     for tok in scan(text, seg_start, n, field=field):
         take(tok)
     if marker_at is not None:
-        raise ScoringError(f"{field}: '+' at position {marker_at} must be followed by a tile")
+        raise ScoringError(
+            f"{field}: '+' at position {marker_at} must be followed by a tile",
+            code="bad_marker",
+            position=marker_at,
+        )
     if winning is None and tiles == 14 and concealed and not no_winning:
         winning = concealed[-1]
     if not concealed and not melds:
-        raise ScoringError(f"{field}: no tiles")
+        raise ScoringError(f"{field}: no tiles", code="no_tiles")
     return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field, parsed=True)
 
 

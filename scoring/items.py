@@ -21,8 +21,15 @@ _DRAGON_FLOWER = {31: "白", 32: "发", 33: "中"}
 # Flower tiles of each rule set and how many copies of each the set holds.
 _SEASONS_PLANTS = ("春", "夏", "秋", "冬", "梅", "兰", "竹", "菊")
 SUZHOU_FLOWERS: Mapping[str, int] = {
-    "中": 4, "发": 4, "白": 4, "百搭": 4, **{name: 1 for name in _SEASONS_PLANTS},
-    "老鼠": 1, "财神": 1, "猫": 1, "聚宝盆": 1,
+    "中": 4,
+    "发": 4,
+    "白": 4,
+    "百搭": 4,
+    **{name: 1 for name in _SEASONS_PLANTS},
+    "老鼠": 1,
+    "财神": 1,
+    "猫": 1,
+    "聚宝盆": 1,
 }
 ANHUI_FLOWERS: Mapping[str, int] = {"中": 4, "发": 4, "白": 4, **{name: 1 for name in _SEASONS_PLANTS}}
 
@@ -76,7 +83,10 @@ def check_hand_tiles(rules: str, hand: Hand, round_wind: str, *, field: str) -> 
             what = "令风 (round wind)" if tile in WINDS else "flower"
             raise ScoringError(
                 f"{field}.{where}: tile {_tile_label(tile)} ({name}) is a {what} tile in {rules}, "
-                f"list it under flowers")
+                f"list it under flowers",
+                code="flower_in_hand",
+                tile=_tile_label(tile),
+            )
     check_flowers(rules, hand.flowers, round_wind, field=f"{field}.flowers")
 
 
@@ -99,10 +109,25 @@ def check_flowers(rules: str, flowers: Iterable[str], round_wind: str, *, field:
             if rules == SUZHOU_ANHUI and name in WIND_FLOWER_NAME.values():
                 raise ScoringError(
                     f"{field}: {name} is not the 令风 of this round (round wind "
-                    f"{WIND_FLOWER_NAME[round_wind]}); it is a playing tile")
-            raise ScoringError(f"{field}: {name} is not a flower tile of {rules}")
+                    f"{WIND_FLOWER_NAME[round_wind]}); it is a playing tile",
+                    code="not_wind_flower",
+                    flower=name,
+                    wind=round_wind,
+                )
+            raise ScoringError(
+                f"{field}: {name} is not a flower tile of {rules}",
+                code="not_flower",
+                flower=name,
+                rules=rules,
+            )
         if count > copies[name]:
-            raise ScoringError(f"{field}: {count} × {name}, the set has only {copies[name]}")
+            raise ScoringError(
+                f"{field}: {count} × {name}, the set has only {copies[name]}",
+                code="too_many_flowers",
+                flower=name,
+                count=count,
+                copies=copies[name],
+            )
 
 
 def check_wild(rules: str, wild: int | None, round_wind: str, *, field: str) -> None:
@@ -110,9 +135,15 @@ def check_wild(rules: str, wild: int | None, round_wind: str, *, field: str) -> 
     if wild is None:
         return
     if rules != SUZHOU_ANHUI:
-        raise ScoringError(f"{field}: {rules} has no wild tile (混子); leave it null")
+        raise ScoringError(
+            f"{field}: {rules} has no wild tile (混子); leave it null", code="no_wild", rules=rules
+        )
     if not is_playing_tile(rules, wild, round_wind):
-        raise ScoringError(f"{field}: {_tile_label(wild)} is a flower in this round, not a wild tile")
+        raise ScoringError(
+            f"{field}: {_tile_label(wild)} is a flower in this round, not a wild tile",
+            code="wild_is_flower",
+            tile=_tile_label(wild),
+        )
 
 
 def meld_item(rules: str, meld: Meld) -> str | None:
@@ -139,8 +170,9 @@ def meld_item_counts(rules: str, hand: Hand) -> dict[str, int]:
     return counts
 
 
-def hand_item_counts(rules: str, hand: Hand, decomposition: Decomposition,
-                     melded: Mapping[str, int] | None = None) -> dict[str, int]:
+def hand_item_counts(
+    rules: str, hand: Hand, decomposition: Decomposition, melded: Mapping[str, int] | None = None
+) -> dict[str, int]:
     """How many of each 花 item (besides 底) one decomposition of a winning hand has.
 
     `melded` is `meld_item_counts(rules, hand)` when the caller already has it.
@@ -152,12 +184,22 @@ def hand_item_counts(rules: str, hand: Hand, decomposition: Decomposition,
     return counts
 
 
-ITEM_ORDER = ("di", "yinghua", "ruanhua", "minggang", "angang", "fengpeng", "feng_anke",
-              "feng_minggang", "feng_angang")
+ITEM_ORDER = (
+    "di",
+    "yinghua",
+    "ruanhua",
+    "minggang",
+    "angang",
+    "fengpeng",
+    "feng_anke",
+    "feng_minggang",
+    "feng_angang",
+)
 
 
-def item_list(values: Mapping[str, int], counts: Mapping[str, int], *, yinghua_factor: int = 1,
-              base: bool) -> list[Item]:
+def item_list(
+    values: Mapping[str, int], counts: Mapping[str, int], *, yinghua_factor: int = 1, base: bool
+) -> list[Item]:
     """The 花 items in table order: count × value (硬花 × factor for 七对), 底 first when it applies."""
     items = [new_item(Item, ("di", values["di"]))] if base else []
     if counts:

@@ -49,7 +49,22 @@ TILE_BY_NAME: Final[dict[str, Tile]] = {
 
 # Canonical simplified flower names, in the order of RULES.md (the four winds are the 令风 of 宿州).
 FLOWER_NAMES: Final[tuple[str, ...]] = (
-    "中", "发", "白", "百搭", "春", "夏", "秋", "冬", "梅", "兰", "竹", "菊", "老鼠", "财神", "猫", "聚宝盆",
+    "中",
+    "发",
+    "白",
+    "百搭",
+    "春",
+    "夏",
+    "秋",
+    "冬",
+    "梅",
+    "兰",
+    "竹",
+    "菊",
+    "老鼠",
+    "财神",
+    "猫",
+    "聚宝盆",
 )
 WIND_FLOWERS: Final[tuple[str, ...]] = ("东", "南", "西", "北")
 # How many physical copies of each flower tile a set holds.
@@ -61,8 +76,15 @@ FLOWER_COPIES: Final[dict[str, int]] = {
 _FLOWER_ALIASES: Final[dict[str, str]] = {
     **{name: name for name in FLOWER_NAMES},
     **{name: name for name in WIND_FLOWERS},
-    "發": "发", "蘭": "兰", "財神": "财神", "貓": "猫", "聚寶盆": "聚宝盆",
-    "東": "东", "红中": "中", "紅中": "中", "白板": "白",
+    "發": "发",
+    "蘭": "兰",
+    "財神": "财神",
+    "貓": "猫",
+    "聚寶盆": "聚宝盆",
+    "東": "东",
+    "红中": "中",
+    "紅中": "中",
+    "白板": "白",
 }
 # Flower words by first character, longest first (so that 聚宝盆 wins over a shorter prefix).
 _FLOWER_WORDS: Final[dict[str, tuple[str, ...]]] = {}
@@ -73,22 +95,59 @@ del _word
 
 _NUMERALS: Final[dict[str, int]] = {
     **{str(d): d for d in range(10)},
-    "〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+    "〇": 0,
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
 }
 _SUIT_CHARS: Final[dict[str, str]] = {
-    "m": "m", "万": "m", "萬": "m",
-    "p": "p", "筒": "p", "饼": "p", "餅": "p",
-    "s": "s", "条": "s", "條": "s", "索": "s",
+    "m": "m",
+    "万": "m",
+    "萬": "m",
+    "p": "p",
+    "筒": "p",
+    "饼": "p",
+    "餅": "p",
+    "s": "s",
+    "条": "s",
+    "條": "s",
+    "索": "s",
     "z": "z",
 }
 _WIND_CHARS: Final[dict[str, Tile]] = {
-    "东": EAST, "東": EAST, "南": SOUTH, "西": WEST, "北": NORTH,
-    "E": EAST, "S": SOUTH, "W": WEST, "N": NORTH,
+    "东": EAST,
+    "東": EAST,
+    "南": SOUTH,
+    "西": WEST,
+    "北": NORTH,
+    "E": EAST,
+    "S": SOUTH,
+    "W": WEST,
+    "N": NORTH,
 }
 _SEPARATORS: Final = frozenset(" \t\r\n,，、;；\ufe0f\ufe0e")
 _PUNCT: Final[dict[str, str]] = {
-    "[": "[", "]": "]", "(": "(", ")": ")", "+": "+", "|": "|", ":": ":",
-    "【": "[", "】": "]", "（": "(", "）": ")", "＋": "+", "｜": "|", "：": ":",
+    "[": "[",
+    "]": "]",
+    "(": "(",
+    ")": ")",
+    "+": "+",
+    "|": "|",
+    ":": ":",
+    "【": "[",
+    "】": "]",
+    "（": "(",
+    "）": ")",
+    "＋": "+",
+    "｜": "|",
+    "：": ":",
 }
 _ZH_NUMERALS: Final = "一二三四五六七八九"
 _ZH_SUITS: Final[dict[str, str]] = {"m": "万", "p": "筒", "s": "条"}
@@ -188,17 +247,31 @@ _UNICODE_TILES: Final[dict[int, Tile]] = {
 }
 _UNICODE_OF: Final[dict[Tile, int]] = {
     **{t: cp for cp, t in _UNICODE_TILES.items()},
-    WHITE: 0x1F006, GREEN: 0x1F005, RED: 0x1F004,
+    WHITE: 0x1F006,
+    GREEN: 0x1F005,
+    RED: 0x1F004,
 }
 _UNICODE_FLOWERS: Final[dict[int, str]] = {
-    0x1F004: "中", 0x1F005: "发", 0x1F006: "白",
-    0x1F022: "梅", 0x1F023: "兰", 0x1F024: "竹", 0x1F025: "菊",
-    0x1F026: "春", 0x1F027: "夏", 0x1F028: "秋", 0x1F029: "冬", 0x1F02A: "百搭",
+    0x1F004: "中",
+    0x1F005: "发",
+    0x1F006: "白",
+    0x1F022: "梅",
+    0x1F023: "兰",
+    0x1F024: "竹",
+    0x1F025: "菊",
+    0x1F026: "春",
+    0x1F027: "夏",
+    0x1F028: "秋",
+    0x1F029: "冬",
+    0x1F02A: "百搭",
 }
 
 
 def _fail(prefix: str, what: str, text: str, pos: int, hint: str = "") -> ScoringError:
-    return ScoringError(f"{prefix}{what} '{text}' at position {pos}" + (f": {hint}" if hint else ""))
+    return ScoringError(
+        f"{prefix}{what} '{text}' at position {pos}" + (f": {hint}" if hint else ""),
+        code="unknown_token", token=text, position=pos,
+    )  # fmt: skip
 
 
 def scan(text: str, start: int = 0, end: int | None = None, *, field: str = "tiles") -> list[Token]:
@@ -227,8 +300,9 @@ def scan(text: str, start: int = 0, end: int | None = None, *, field: str = "til
             if suit_ch not in _SUIT_CHARS:
                 raise ScoringError(
                     f"{prefix}'{text[i:j]}' at position {i + 1} has no suit: "
-                    "follow the ranks with m, p, s, z (or 万, 筒, 条)"
-                )
+                    "follow the ranks with m, p, s, z (or 万, 筒, 条)",
+                    code="no_suit", token=text[i:j], position=i + 1,
+                )  # fmt: skip
             letter = _SUIT_CHARS[suit_ch]
             for k in range(i, j):
                 value = _NUMERALS[text[k]]
@@ -299,10 +373,14 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
         if tok.kind == "flower":
             raise ScoringError(
                 f"{field}: '{tok.text}' at position {tok.pos} is a flower, not a playing tile "
-                "(list flowers separately; a dragon as a playing tile is 5z, 6z or 7z)"
-            )
+                "(list flowers separately; a dragon as a playing tile is 5z, 6z or 7z)",
+                code="flower_in_hand", tile=tok.text, position=tok.pos,
+            )  # fmt: skip
         if tok.kind != "tile":
-            raise ScoringError(f"{field}: unexpected '{tok.text}' at position {tok.pos}")
+            raise ScoringError(
+                f"{field}: unexpected '{tok.text}' at position {tok.pos}",
+                code="unknown_token", token=tok.text, position=tok.pos,
+            )  # fmt: skip
         assert isinstance(tok.value, int)
         tiles.append(tok.value)
     return tiles
