@@ -22,9 +22,13 @@ CODES = frozenset(
         "not_flower",  # flower, rules
         "not_wind_flower",  # flower, wind: a wind that is not this round's 令风
         "too_many_flowers",  # flower, count, copies
-        "flag_needs",  # flag, needs
+        "not_complete",  # the tiles make no winning hand
+        # flag (after_kong after_flower kong_fed_by heavenly earthly shangpai), needs (self_draw other_feeder
+        # dealer_self_draw player_self_draw suzhou_anhui kong exposed_kong no_melds)
+        "flag_needs",
         "flag_conflict",  # flag, other
-        "pattern_conflict",  # pattern, other
+        "pattern_conflict",  # pattern (its Chinese name), other (a pattern's name, or self_draw, or hua)
+        "pattern_rules",  # pattern, and option (extended, menqing_stack) or rules: it does not score here
         "unknown_pattern",  # pattern
         "out_of_range",  # field, value, low, high
         "no_wild",  # rules

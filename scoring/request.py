@@ -131,7 +131,8 @@ def _int(obj: Mapping[str, Any], key: str, field: str, default: int, minimum: in
         raise ScoringError(f"{field}{key}: expected a whole number, got {value!r}")
     if value < minimum or (maximum is not None and value > maximum):
         bound = f"at least {minimum}" if maximum is None else f"{minimum}..{maximum}"
-        raise ScoringError(f"{field}{key}: {value} is out of range ({bound})")
+        raise ScoringError(f"{field}{key}: {value} is out of range ({bound})", code="out_of_range",
+                           field=key, value=value, low=minimum, high=maximum)
     return value
 
 
@@ -192,7 +193,8 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
     for index, word in enumerate(words):
         pattern = find_pattern(word) if isinstance(word, str) else None
         if pattern is None:
-            raise ScoringError(f"{field}.patterns[{index}]: unknown pattern {word!r}")
+            raise ScoringError(f"{field}.patterns[{index}]: unknown pattern {word!r}", code="unknown_pattern",
+                               pattern=str(word))
         if pattern.id not in ids:
             ids.append(pattern.id)
     return Declared(hard, soft, tuple(ids))
@@ -335,28 +337,37 @@ def _check_wins(req: ScoreRequest) -> None:
             continue
         where = f"{win.field}.flags"
         if (f.after_kong or f.after_flower) and win.type != "self_draw":
-            raise ScoringError(f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw")
+            raise ScoringError(f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw",
+                               code="flag_needs", flag="after_kong" if f.after_kong else "after_flower",
+                               needs="self_draw")
         if f.kong_fed_by == win.winner:
-            raise ScoringError(f"{where}.kong_fed_by: {win.winner} cannot feed their own kong")
+            raise ScoringError(f"{where}.kong_fed_by: {win.winner} cannot feed their own kong",
+                               code="flag_needs", flag="kong_fed_by", needs="other_feeder")
         if f.heavenly and (win.winner != req.dealer or win.type != "self_draw"):
-            raise ScoringError(f"{where}.heavenly: 天胡 is the dealer's self-draw on the first 14 tiles")
+            raise ScoringError(f"{where}.heavenly: 天胡 is the dealer's self-draw on the first 14 tiles",
+                               code="flag_needs", flag="heavenly", needs="dealer_self_draw")
         if f.earthly and (win.winner == req.dealer or win.type != "self_draw"):
-            raise ScoringError(f"{where}.earthly: 地胡 is a non-dealer's self-draw on the first draw")
+            raise ScoringError(f"{where}.earthly: 地胡 is a non-dealer's self-draw on the first draw",
+                               code="flag_needs", flag="earthly", needs="player_self_draw")
         if f.shangpai and req.rule.id != SUZHOU_ANHUI:
-            raise ScoringError(f"{where}.shangpai: 上牌 is a 宿州 rule")
+            raise ScoringError(f"{where}.shangpai: 上牌 is a 宿州 rule", code="flag_needs", flag="shangpai",
+                               needs="suzhou_anhui")
         if win.hand is not None:
             hand = win.hand
             if hand.winning_tile is None and not f.heavenly:
                 raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
             kongs = [m for m in hand.melds if m.kind == "kong"]
             if f.after_kong and not kongs:
-                raise ScoringError(f"{where}.after_kong: the hand has no kong")
+                raise ScoringError(f"{where}.after_kong: the hand has no kong", code="flag_needs",
+                                   flag="after_kong", needs="kong")
             fed = [m for m in kongs
                    if m.exposed and m.kong_kind != "added" and m.source in (None, f.fed_by)]
             if f.fed_by is not None and not fed:
-                raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}")
+                raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}",
+                                   code="flag_needs", flag="kong_fed_by", needs="exposed_kong")
             if (f.heavenly or f.earthly) and hand.melds:
-                raise ScoringError(f"{where}: 天胡/地胡 hands have no melds")
+                raise ScoringError(f"{where}: 天胡/地胡 hands have no melds", code="flag_needs",
+                                   flag="heavenly" if f.heavenly else "earthly", needs="no_melds")
 
 
 # ---------------------------------------------------------------- scoring

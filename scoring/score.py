@@ -216,7 +216,8 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     """
     splits = readings(hand.concealed, wild=wild, seven_pairs=True)
     if not splits:
-        raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)")
+        raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)",
+                           code="not_complete")
     if len(win_types) > 1 and flags is not NO_FLAGS:
         raise ValueError("score_hand_ways: several win types only for a win without flags")
     flowers = hand.flowers
@@ -244,7 +245,8 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
                 best[i] = score
     out = [score for score in best if score is not None]
     if not out:
-        raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only")
+        raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only",
+                           code="not_complete")
     return out
 
 
@@ -305,18 +307,25 @@ def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags
         if pid not in values:
             name = PATTERNS[pid].zh
             if pid in rule.extended_patterns:
-                raise ScoringError(f"{field}.patterns: {name} needs option extended=true")
-            raise ScoringError(f"{field}.patterns: {name} does not score in {rule.id}")
+                raise ScoringError(f"{field}.patterns: {name} needs option extended=true",
+                                   code="pattern_rules", pattern=name, option="extended")
+            raise ScoringError(f"{field}.patterns: {name} does not score in {rule.id}", code="pattern_rules",
+                               pattern=name, rules=rule.id)
     if "haidi" in wanted and win_type != "self_draw":
-        raise ScoringError(f"{field}.patterns: 海底捞月 is a self-draw of the last wall tile")
+        raise ScoringError(f"{field}.patterns: 海底捞月 is a self-draw of the last wall tile",
+                           code="pattern_conflict", pattern=PATTERNS["haidi"].zh, other="self_draw")
     for a, b, why in _EXCLUSIVE:
         if a in wanted and b in wanted:
-            raise ScoringError(f"{field}.patterns: {PATTERNS[a].zh} with {PATTERNS[b].zh}: {why}")
+            raise ScoringError(f"{field}.patterns: {PATTERNS[a].zh} with {PATTERNS[b].zh}: {why}",
+                               code="pattern_conflict", pattern=PATTERNS[a].zh, other=PATTERNS[b].zh)
     if rule.id == SUZHOU and "da_menqing" in wanted:
         if declared.hard_flowers or declared.soft_flowers:
-            raise ScoringError(f"{field}.patterns: 大门清 needs no 硬花 and no meld 花")
+            raise ScoringError(f"{field}.patterns: 大门清 needs no 硬花 and no meld 花",
+                               code="pattern_conflict", pattern=PATTERNS["da_menqing"].zh, other="hua")
         if "xiao_menqing" in wanted and not options.get("menqing_stack"):
-            raise ScoringError(f"{field}.patterns: 大门清 and 小门清 stack only with option menqing_stack")
+            raise ScoringError(f"{field}.patterns: 大门清 and 小门清 stack only with option menqing_stack",
+                               code="pattern_rules", pattern=PATTERNS["xiao_menqing"].zh,
+                               option="menqing_stack")
         if options.get("menqing_stack"):
             wanted.add("xiao_menqing")
     found = [pid for pid in wanted if pid not in _FLAG_PATTERNS]

@@ -40,3 +40,26 @@ def test_every_code_is_known_and_an_unknown_one_is_a_bug() -> None:
     assert "invalid" in CODES and len(CODES) >= 20
     with pytest.raises(AssertionError):
         ScoringError("x", code="no_such_code")
+
+
+def test_flags_and_patterns_that_cannot_be_name_what_they_need() -> None:
+    request = {"rules": "suzhou", "wins": [{"winner": "S", "type": "self_draw", "flags": {"after_kong": True},
+                                           "hand": {"concealed": "11223355778899p", "winning_tile": "9p"}}]}  # fmt: skip
+    with pytest.raises(ScoringError) as refused:
+        score_request(request)
+    assert (refused.value.code, refused.value.params) == (
+        "flag_needs",
+        {"flag": "after_kong", "needs": "kong"},
+    )
+    declared = {"rules": "suzhou", "wins": [{"winner": "S", "type": "self_draw",
+                                            "declared": {"hard_flowers": 2, "patterns": ["大门清"]}}]}  # fmt: skip
+    with pytest.raises(ScoringError) as refused:
+        score_request(declared)
+    assert refused.value.code == "pattern_conflict" and refused.value.params["other"] == "hua"
+    big = {
+        "rules": "suzhou",
+        "wins": [{"winner": "S", "type": "self_draw", "declared": {"hard_flowers": 99}}],
+    }
+    with pytest.raises(ScoringError) as refused:
+        score_request(big)
+    assert refused.value.code == "out_of_range" and refused.value.params["value"] == 99
