@@ -43,16 +43,17 @@ def test_every_code_is_known_and_an_unknown_one_is_a_bug() -> None:
 
 
 def test_flags_and_patterns_that_cannot_be_name_what_they_need() -> None:
-    request = {"rules": "suzhou", "wins": [{"winner": "S", "type": "self_draw", "flags": {"after_kong": True},
-                                           "hand": {"concealed": "11223355778899p", "winning_tile": "9p"}}]}  # fmt: skip
+    hand = {"concealed": "11223355778899p", "winning_tile": "9p"}
+    win = {"winner": "S", "type": "self_draw", "flags": {"after_kong": True}, "hand": hand}
+    request = {"rules": "suzhou", "wins": [win]}
     with pytest.raises(ScoringError) as refused:
         score_request(request)
     assert (refused.value.code, refused.value.params) == (
         "flag_needs",
         {"flag": "after_kong", "needs": "kong"},
     )
-    declared = {"rules": "suzhou", "wins": [{"winner": "S", "type": "self_draw",
-                                            "declared": {"hard_flowers": 2, "patterns": ["大门清"]}}]}  # fmt: skip
+    quick = {"hard_flowers": 2, "patterns": ["大门清"]}
+    declared = {"rules": "suzhou", "wins": [{"winner": "S", "type": "self_draw", "declared": quick}]}
     with pytest.raises(ScoringError) as refused:
         score_request(declared)
     assert refused.value.code == "pattern_conflict" and refused.value.params["other"] == "hua"
