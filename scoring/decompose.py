@@ -506,8 +506,9 @@ def _classify(key: tuple[int, ...]) -> int:
     elif len(key) == 9:
         v = (1 + (total % 3 == 2)) if _suit_ok(key) else 0
     else:
-        pairs = key.count(2)
-        ok = all(c in (0, 2, 3) for c in key) and pairs <= 1
+        # each count pungs, or pungs and the pair (a fifth copy, only a wild's, reads as 3 + 2 as in a suit)
+        pairs = sum(1 for c in key if c % 3 == 2)
+        ok = all(c % 3 != 1 for c in key) and pairs <= 1
         v = (1 + pairs) if ok else 0
     _bound(_GROUP_CLASS)
     _GROUP_CLASS[key] = v

@@ -112,6 +112,14 @@ def test_wilds_complete_seven_pairs() -> None:
     assert not is_complete(P("11m55m99m44p88p22s7p1z"), wild=T("东"), seven_pairs=False)
 
 
+def test_a_wild_may_stand_for_a_fifth_copy_in_any_suit() -> None:
+    # RULES.md: a wild may stand for any playing tile; the plain check reads 5 copies as 3 + 2 for
+    # honours as for suits, so substituting the wild agrees with reading it.
+    assert is_complete([0, 1, 2, 3, 3, 3, 29, 29, 29, 29, 30], wild=3, seven_pairs=False)
+    assert is_complete_counts(counts34([0, 1, 2, 29, 29, 29, 29, 29, 30, 30, 30]), seven_pairs=False)
+    assert is_complete_counts(counts34([9, 10, 11, 0, 0, 0, 0, 0, 8, 8, 8]), seven_pairs=False)
+
+
 def test_without_a_copy_of_the_wild_tile_nothing_changes() -> None:
     hand = P("123m456m789m13p55s9s")
     assert is_complete(hand, wild=T("北")) is False
