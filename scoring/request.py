@@ -442,7 +442,10 @@ def _settled_json(req: ScoreRequest, win: WinEntry, score: WinScore,
                   payments: dict[str, int]) -> dict[str, Any]:
     """Settle one win into the running payments (if allowed); its response entry."""
     if not score.allowed:
-        return _win_json(win.winner, score, 1)
+        refused = _win_json(win.winner, score, 1)
+        if "threshold" in refused:  # what would have let it win: the patterns exempt from the threshold
+            refused["threshold"]["exempt"] = [pid for pid in req.rule.patterns if pid in req.rule.exempt]
+        return refused
     multiplier = _settle(req, win, score, payments)
     if req.baozi or req.diling:  # 豹子/滴零 double the hand: listed so that a preview shows every factor
         doubling = [Item(term, 0) for term, on in (("baozi", req.baozi), ("diling", req.diling)) if on]

@@ -231,6 +231,11 @@ def test_haohua_qidui_replaces_qidui() -> None:
 # ---------------------------------------------------------------- who may win
 
 
+# What would have let a hand below the threshold win anyway: RULES.md §4's exempt patterns, in table order.
+EXEMPT = ["da_menqing", "xiao_menqing", "hunyise", "qingyise", "duiduihu", "qidui", "gangkai", "huakai",
+          "dadiaoche", "tianhu", "dihu"]  # fmt: skip
+
+
 def test_discard_needs_four_hard_flowers() -> None:
     r = score(win("S", "discard", PLAIN + " 中发白"), discarder="W", stake=5)
     assert one(r) == {
@@ -240,7 +245,7 @@ def test_discard_needs_four_hard_flowers() -> None:
         "hua": 0,
         "items": [],
         "multiplier": 1,
-        "threshold": {"have": 3, "need": 4},
+        "threshold": {"have": 3, "need": 4, "exempt": EXEMPT},
     }
     assert r["payments"] == {"E": 0, "S": 0, "W": 0, "N": 0}
     r = score(win("S", "discard", PLAIN + " 中发白春"), discarder="W", stake=5)
@@ -249,7 +254,7 @@ def test_discard_needs_four_hard_flowers() -> None:
 
 def test_self_draw_needs_three_hard_flowers() -> None:
     r = score(win("S", "self_draw", PLAIN + " 中发"))
-    assert one(r)["threshold"] == {"have": 2, "need": 3}
+    assert {k: one(r)["threshold"][k] for k in ("have", "need")} == {"have": 2, "need": 3}
 
 
 def test_threshold_two_three() -> None:
