@@ -26,7 +26,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.commands import COMMANDS, bot_commands
+from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import buttons, errors, recording, rules, session
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
@@ -119,6 +119,24 @@ async def drop_redelivered(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             del seen[old]
 
 
+FULL_WIDTH_SLASH = "／"  # U+FF0F, what Chinese input methods type for "/"
+
+
+async def full_width_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """`／hu 南 自摸 5花` works like `/hu 南 自摸 5花`: the word after the full-width slash names a command of
+    the table, whose callback handles the update as it is (Turn.text drops either slash); any other word is
+    an unknown command. `／hu@otherbot` is left to that bot."""
+    message = update.effective_message
+    text = (message.text or "") if message is not None else ""
+    word = text.split(maxsplit=1)[0].removeprefix(FULL_WIDTH_SLASH) if text.strip() else ""
+    name, _, target = word.partition("@")
+    me = context.bot.username if context.bot else None
+    if not name or (target and me and target.lower() != me.lower()):
+        return
+    known = BY_NAME.get(name.lower())
+    await (known.callback if known is not None else errors.unknown_command)(update, context)
+
+
 def register_handlers(application: AnyApplication) -> None:
     """Every handler, from the command table plus the buttons, unknown commands and the error handler."""
     application.add_handler(TypeHandler(Update, drop_redelivered), group=-1)
@@ -137,6 +155,8 @@ def register_handlers(application: AnyApplication) -> None:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))
     application.add_handler(CallbackQueryHandler(errors.stale_button))  # any other data: expired
     application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))
+    application.add_handler(MessageHandler(fresh & filters.Regex(f"^{FULL_WIDTH_SLASH}"), full_width_command))
+    application.bot_data[errors.COMMAND_NAMES] = tuple(command.name for command in COMMANDS)
     application.add_error_handler(errors.error_handler)
 
 

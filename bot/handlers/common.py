@@ -36,6 +36,7 @@ ADMIN_STATUSES = (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
 READ_ONLY = frozenset({"help", "score", "ledger", "history", "stats", "calc", "ting", "unknown"})
 QUOTED = ("value", "token", "command", "option", "word", "ref")  # params that echo what a user typed
 ANSWER_LIMIT = 200  # Telegram shows at most 200 characters of a button's answer
+COMMAND_PREFIXES = ("/", "／")  # a full-width slash is what Chinese input methods type
 
 
 def excerpt(text: object, limit: int = EXCERPT) -> str:
@@ -136,9 +137,13 @@ def field_name(lang: str | None, field: object) -> str:
 
 
 def _term_or_flag(lang: str | None, name: object) -> str:
-    """A flag (`after_kong` → 杠开) or a pattern id (`qingyise` → 清一色) in words; other text as typed."""
-    key = f"flag.{name}"
-    return t(lang, key) if has(key) else term_name(lang, str(name), excerpt(name))
+    """A flag (`after_kong` → 杠开), a pattern by id or by name (`qingyise`, 清一色 → 清一色 / 清一色 /
+    Full flush) or a condition (`self_draw` → 自摸) in words; other text as typed."""
+    for key in (f"flag.{name}", f"need.{name}"):
+        if has(key):
+            return t(lang, key)
+    pattern = find_pattern(str(name))
+    return term_name(lang, pattern.id if pattern is not None else str(name), excerpt(name))
 
 
 def _need(lang: str | None, need: object) -> str:
@@ -166,6 +171,13 @@ def scoring_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any
         out["rules"] = rules_name(lang, rules) if has(f"rules_name.{rules}") else excerpt(rules)
     if "field" in params:
         out["field"] = field_name(lang, params["field"])
+    if "option" in params:
+        key = f"option.{params['option']}.name"
+        out["option"] = t(lang, key) if has(key) else excerpt(params["option"])
+    if "wind" in params:
+        out["wind"] = (
+            wind(lang, params["wind"]) if str(params["wind"]) in "ESWN" else tile_words(lang, params["wind"])
+        )
     named = "field" in params and field_name(None, params["field"]) != field_name(None, "")
     out["where"] = t(lang, "scoring.where", field=out["field"]) if named else ""
     return out
@@ -175,10 +187,15 @@ def scoring_text(lang: str | None, error: ScoringError) -> str:
     """What is wrong with a hand or a request, in the group's language: catalog `scoring.<code>` with the
     error's params; the English message never reaches a group."""
     code = getattr(error, "code", "invalid")
+    params = getattr(error, "params", None) or {}
+    if code == "pattern_conflict" and params.get("other") in ("self_draw", "hua"):
+        code = "pattern_self_draw" if params["other"] == "self_draw" else "pattern_no_hua"
+    if code == "pattern_rules" and "option" not in params:
+        code = "pattern_rules_set"  # the pattern does not score in this rule set at all
     key = f"scoring.{code}" if has(f"scoring.{code}") else "scoring.invalid"
     if key == "scoring.invalid" and code != "invalid":
         log.warning("no catalog text for scoring error %r (%s)", code, error)
-    return t(lang, key, **scoring_params(lang, getattr(error, "params", None) or {}))
+    return t(lang, key, **scoring_params(lang, params))
 
 
 def refusal_text(lang: str | None, reason: Mapping[str, Any]) -> str:
@@ -361,7 +378,7 @@ class Turn:
         message = self.update.message  # typed by a person; a button press has no text of its own
         raw = (message.text or message.caption or "") if message else ""
         parts = raw.split(maxsplit=1)
-        if parts and parts[0].startswith("/"):
+        if parts and parts[0].startswith(COMMAND_PREFIXES):
             return parts[1].strip() if len(parts) > 1 else ""
         return raw.strip()
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import difflib
 import logging
 import traceback
+from collections.abc import Iterable
 from urllib.parse import quote
 
 from telegram import Update
@@ -17,15 +19,33 @@ from bot.i18n import t
 log = logging.getLogger(__name__)
 
 
+COMMAND_NAMES = "command_names"  # bot_data key: the names of the command table (set by bot.app)
+
+
+def nearest_command(name: str, names: Iterable[str]) -> str | None:
+    """The command a mistyped word most likely meant (`huu` → `hu`, `stat` → `stats`), or None.
+
+    >>> nearest_command("huu", ["hu", "help", "history"]), nearest_command("zzz", ["hu"])
+    ('hu', None)
+    """
+    found = difflib.get_close_matches(name.casefold(), list(names), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
 @command("unknown", group_only=False)
 async def unknown_command(turn: Turn) -> None:
-    """A /word the bot does not know (addressed to this bot): say so, point at /help; nothing recorded."""
+    """A /word the bot does not know (addressed to this bot): say so and suggest the nearest command (or
+    point at /help); nothing recorded."""
     message = turn.update.effective_message
     word = (message.text or "").split(maxsplit=1)[0] if message and message.text else ""
-    name, _, target = word.lstrip("/").partition("@")
+    name, _, target = word.lstrip("/／").partition("@")
     me = turn.context.bot.username if turn.context.bot else None
     if target and me and target.lower() != me.lower():
         return  # a command for another bot in the same group
+    suggestion = nearest_command(name, turn.context.bot_data.get(COMMAND_NAMES, ()))
+    if suggestion is not None:
+        await turn.reply("err.unknown_command_suggest", command=excerpt(name), suggestion=suggestion)
+        return
     await turn.reply("err.unknown_command", command=excerpt(name))
 
 

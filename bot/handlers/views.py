@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
+from zoneinfo import ZoneInfo
 
 from telegram import Bot
 from telegram.error import TelegramError
 
 from bot.handlers.common import Refusal, Turn, command
-from bot.ledger import LedgerService
+from bot.ledger import LedgerService, PlayerInfo, SessionInfo, SessionSummary
+from bot.ledger.errors import UnknownPlayer
 from bot.render import history_text, ledger_text, signed, standings_text, stats_text
 from bot.summary.post import send_history_chart
+from bot.weekly import aware
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +72,23 @@ async def score(turn: Turn) -> None:
     if not turn.text:
         await turn.say(standings_text(turn.lang, report.session, report.session_rows, report.alltime_rows))
         return
-    player = await turn.run(ledger.find_player, turn.chat_id, turn.text)
-    session_net = next((r.net for r in report.session_rows if r.player.id == player.id), 0)
-    alltime_net = next((r.net for r in report.alltime_rows if r.player.id == player.id), 0)
+    player = await known_player(turn)
+    session_net = next((r.net for r in report.session_rows if r.player.id == player.id), None)
+    alltime_net = next((r.net for r in report.alltime_rows if r.player.id == player.id), None)
+    if session_net is None and alltime_net is None:
+        raise Refusal("score.never_played", name=player.name)
     await turn.reply(
-        "score.player", name=player.name, session=signed(session_net), alltime=signed(alltime_net)
+        "score.player", name=player.name, session=signed(session_net or 0), alltime=signed(alltime_net or 0)
     )
+
+
+async def known_player(turn: Turn) -> PlayerInfo:
+    """The player `/score <name>` or `/stats <name>` asks about; a name nobody in the group goes by has
+    never played here (said so, not "not found")."""
+    try:
+        return await turn.run(turn.ledger.find_player, turn.chat_id, turn.text)
+    except UnknownPlayer:
+        raise Refusal("score.never_played", name=turn.text) from None
 
 
 @command("ledger")
@@ -92,13 +107,25 @@ async def ledger(turn: Turn) -> None:
         await turn.say(chunk)
 
 
+def local_dates(summaries: list[SessionSummary], timezone: str) -> list[SessionSummary]:
+    """The sessions with their times in the group's time zone (a session opened at 23:30 in Shanghai is
+    listed under that day, not the UTC one)."""
+    zone = ZoneInfo(timezone)
+
+    def local(session: SessionInfo) -> SessionInfo:
+        ended = aware(session.ended_at).astimezone(zone) if session.ended_at else None
+        return replace(session, opened_at=aware(session.opened_at).astimezone(zone), ended_at=ended)
+
+    return [replace(summary, session=local(summary.session)) for summary in summaries]
+
+
 @command("history")
 async def history(turn: Turn) -> None:
     """/history: the group's past sessions, newest first, with each player's net; then the all-time chart
     when a session has ended."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    summaries = await turn.run(turn.ledger.history, turn.chat_id)
+    summaries = local_dates(await turn.run(turn.ledger.history, turn.chat_id), turn.state.group.timezone)
     ids = {pid for s in summaries for pid in s.totals}
     get_player = turn.ledger.get_player
     names = await turn.run(lambda: {pid: get_player(pid).name for pid in ids})
@@ -114,8 +141,10 @@ async def stats(turn: Turn) -> None:
     ledger = turn.ledger
     player = None
     if turn.text:
-        player = await turn.run(ledger.find_player, turn.chat_id, turn.text)
+        player = await known_player(turn)
     rows = await turn.run(ledger.player_stats, turn.chat_id, player_id=player.id if player else None)
+    if player is not None and not any(row.hands or row.sessions for row in rows):
+        raise Refusal("score.never_played", name=player.name)
     if not rows:
         await turn.reply("stats.empty")
         return

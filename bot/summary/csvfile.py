@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import csv
 import io
-import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+from zoneinfo import ZoneInfo
 
 from bot.i18n import t
-from bot.render import term_name
+from bot.ledger.results import HandRecord
+from bot.render import hand_summary, term_name, wind
 from bot.summary.report import SessionReport
+from bot.weekly import DEFAULT_TIMEZONE, aware
 
 BOM = "\ufeff"
 COLUMN_IDS = (
@@ -54,8 +59,35 @@ def columns(lang: str | None) -> list[str]:
     return names
 
 
-def ledger_csv(report: SessionReport, lang: str | None) -> bytes:
+_EDIT_NUMBER = re.compile(r"^\s*(?:第\s*)?#?([0-9]+)\s*局?(?:\s+|$)")
+
+
+def entry_text(lang: str | None, hand: HandRecord) -> str:
+    """The entry as a table reads it: the words as typed (an edit's without its hand number), or, for a
+    hand recorded by buttons or /draw, its summary (`南 自摸 20花`, `荒庄`); never the stored JSON."""
+    text = (hand.text or "").strip()
+    if text and hand.replaces is not None:
+        match = _EDIT_NUMBER.match(text)
+        if match and int(match.group(1)) == hand.number:
+            text = text[match.end() :].strip()
+    return text or hand_summary(lang, hand)
+
+
+def _per_winner(lang: str | None, wins: list[Mapping[str, Any]], value: Callable[[Any], Any]) -> object:
+    """One winner's value as is; several winners' (一炮多响) each after its seat: `东 20；西 8`."""
+    if len(wins) == 1:
+        return value(wins[0])
+    sep = "; " if lang == "en" else "；"
+    return sep.join(f"{wind(lang, w.get('winner'))} {value(w)}" for w in wins)
+
+
+def _items(lang: str | None, win: Mapping[str, Any]) -> str:
+    return " ".join(term_name(lang, str(i.get("id") or ""), i.get("name")) for i in win.get("items", []))
+
+
+def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAULT_TIMEZONE) -> bytes:
     """Every live ledger row, one CSV line per seated player: the amount of that hand and the running total.
+    Times in the group's `timezone` (with their UTC offset); 一炮多响 gives 花 and items per winner.
 
     Amounts of one hand sum to zero; the last total of each player is their net for the session.
     """
@@ -63,20 +95,20 @@ def ledger_csv(report: SessionReport, lang: str | None) -> bytes:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([cell(name) for name in columns(lang)])
     session = report.session
+    zone = ZoneInfo(timezone)
     for row in report.rows:
         hand = row.hand
         wins = [w for w in hand.response.get("wins", []) if w.get("allowed", True)]
         winners = " ".join(t(lang, f"wind.{w['winner']}") for w in wins)
-        hua = " ".join(str(w.get("hua", "")) for w in wins)
-        items = " ".join(
-            term_name(lang, str(i.get("id") or ""), i.get("name")) for w in wins for i in w.get("items", [])
-        )
+        hua = _per_winner(lang, wins, lambda w: w.get("hua", "")) if wins else ""
+        items = _per_winner(lang, wins, lambda w: _items(lang, w)) if wins else ""
+        entry = entry_text(lang, hand)
         for line in report.players:
             values = [
                 session.number,
                 hand.number,
                 t(lang, f"summary.kind_{hand.kind}"),
-                hand.recorded_at.isoformat(timespec="seconds"),
+                aware(hand.recorded_at).astimezone(zone).isoformat(timespec="seconds"),
                 t(lang, f"wind.{hand.before.dealer}"),
                 t(lang, f"wind.{line.seat}"),
                 line.player.display_name,
@@ -86,7 +118,7 @@ def ledger_csv(report: SessionReport, lang: str | None) -> bytes:
                 hua,
                 items,
                 hand.note or "",
-                hand.text or json.dumps(hand.entry, ensure_ascii=False, sort_keys=True),
+                entry,
             ]
             writer.writerow([cell(value) for value in values])
     return (BOM + buffer.getvalue()).encode("utf-8")

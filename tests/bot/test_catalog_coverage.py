@@ -17,6 +17,7 @@ from bot.i18n import LANGUAGES, catalog
 from bot.ledger import errors as ledger_errors
 from bot.ledger.errors import BadGuestName, LedgerError
 from scoring import RULESETS, option_specs
+from scoring import errors as scoring_errors
 from scoring.errors import ScoringError
 
 CHINESE = ("zh-Hans", "zh-Hant")
@@ -40,7 +41,33 @@ SCORING: dict[str, dict[str, Any]] = {
     "no_wild": {"rules": "suzhou"},
     "wild_is_flower": {"tile": "7z"},
     "invalid": {"field": "wins[0].declared.hard_flowers"},
+    "no_suit": {"token": "123", "position": 4},
+    "bad_marker": {"position": 7},
+    "no_tiles": {},
+    "after_flowers": {"token": "9p", "position": 17},
+    "not_flower": {"flower": "东", "rules": "suzhou"},
+    "not_wind_flower": {"flower": "南", "wind": "E"},
+    "too_many_flowers": {"flower": "春", "count": 2, "copies": 1},
+    "not_complete": {},
+    "pattern_rules": {"pattern": "小门清", "option": "menqing_stack"},
 }
+# Variants one code renders differently (pattern_conflict with a condition, pattern_rules by rule set).
+SCORING_VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("pattern_conflict", {"pattern": "海底捞月", "other": "self_draw"}),
+    ("pattern_conflict", {"pattern": "大门清", "other": "hua"}),
+    ("pattern_conflict", {"pattern": "大门清", "other": "小门清"}),
+    ("pattern_rules", {"pattern": "小门清", "option": "menqing_stack"}),
+    ("pattern_rules", {"pattern": "一条龙", "option": "extended"}),
+    ("pattern_rules", {"pattern": "清一色", "rules": "suzhou-anhui"}),
+    *[
+        ("flag_needs", {"flag": flag, "needs": needs})
+        for flag, needs in [
+            ("after_kong", "self_draw"), ("kong_fed_by", "other_feeder"), ("heavenly", "dealer_self_draw"),
+            ("earthly", "player_self_draw"), ("shangpai", "suzhou_anhui"), ("after_kong", "kong"),
+            ("kong_fed_by", "exposed_kong"), ("heavenly", "no_melds"), ("after_flower", "self_draw"),
+        ]
+    ],
+]  # fmt: skip
 REFUSALS: dict[str, dict[str, Any]] = {
     "below_threshold": {"threshold": {"have": 2, "need": 4, "exempt": ["qidui", "dadiaoche"]}},
     "self_draw_only": {},
@@ -91,6 +118,9 @@ def ledger_codes() -> list[tuple[str, type[LedgerError], dict[str, Any]]]:
 
 def test_the_walk_covers_every_code() -> None:
     assert len(ledger_codes()) >= 25 and len(MESSAGES) >= 25
+    codes = getattr(scoring_errors, "CODES", None)
+    if codes is not None:  # the scoring core's own list, when it has one
+        assert sorted(set(codes) - set(SCORING)) == []
     assert set(REFUSALS) == {"below_threshold", "self_draw_only", "multi_win_off"}
 
 
@@ -125,6 +155,8 @@ def rendered(lang: str) -> dict[str, str]:
             raise ledger_errors.InvalidEntry("English detail", detail="English detail") from cause
         except ledger_errors.InvalidEntry as error:
             out[f"ledger.invalid_entry.{code}"] = error_text(lang, error)
+    for i, (code, params) in enumerate(SCORING_VARIANTS):
+        out[f"scoring.{code}.{i}"] = error_text(lang, coded(code, params))
     for reason, params in REFUSALS.items():
         out[f"refusal.{reason}"] = refusal_text(lang, {"winner": "W", "reason": reason, **params})
     for rules in RULESETS:

@@ -125,3 +125,17 @@ async def test_options_by_name_in_seat_and_rules(seated_table: Table) -> None:
     assert turn.text == "即时记账 已改为 开。"
     turn = await seated_table.say("ann", "/rules 起胡门槛 2/3")
     assert turn.text == "起胡门槛 已改为 自摸 2 张硬花，放冲 3 张。"
+
+
+def test_english_counts_are_plural_only_when_more_than_one() -> None:
+    from bot.i18n import t
+
+    assert t("en", "ting.header", count=1) == "Waiting on 1 tile:"
+    assert t("en", "ting.header", count=3) == "Waiting on 3 tiles:"
+    assert "kept the deal 1 time (" in t("en", "summary.streak", seat="S", name="Bob", count=1, number=2)
+    assert "at most 16 characters" in t("en", "ledger.guest_too_long", limit=16, name="x")
+    assert refusal_text(
+        "en", {"winner": "S", "reason": "below_threshold", "threshold": {"have": 0, "need": 1}}
+    ) == ("S needs 1 hard flower to win; this hand has 0")
+    text = error_text("en", coded("tile_count", concealed=11, melds=1, total=14, expected=14))
+    assert "1 meld make" in text

@@ -66,7 +66,7 @@ async def test_score_of_one_player(seated_table: Table) -> None:
     turn = await seated_table.say("eve", "/score 南")
     assert turn.text == "Bob：本局 +130，历史 +130"
     turn = await seated_table.say("eve", "/score nobody")
-    assert turn.text.startswith("找不到玩家“nobody”")
+    assert turn.text == "nobody 在本群还没有打过牌，没有记录。"
 
 
 async def test_score_before_anything_was_played(table: Table) -> None:
