@@ -208,6 +208,7 @@ class HandRecord:
     voided_at: datetime | None
     replaced_by: int | None  # hand id of the replacement after an edit
     replaces: int | None  # hand id this one replaced
+    seat_players: dict[str, int] = field(default_factory=dict)  # seat -> player id when it was recorded
 
     @property
     def wins(self) -> list[dict[str, Any]]:

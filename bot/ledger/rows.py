@@ -228,6 +228,7 @@ def hand_record(hand: Hand, player_payments: dict[int, int]) -> HandRecord:
         voided_at=aware(hand.voided_at) if hand.voided_at else None,
         replaced_by=hand.replaced_by,
         replaces=hand.replaces,
+        seat_players={seat: int(pid) for seat, pid in hand.seat_players.items()},
     )
 
 
