@@ -184,6 +184,3 @@ class ForeignButton(LedgerError):
 
     code = "foreign_button"
 
-
-class WouldBlock(Exception):
-    """Obsolete (the nonblocking view goes with the ledger rewrite)."""
