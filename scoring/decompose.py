@@ -185,7 +185,8 @@ def _combine(counts: list[int], w: int, wild: Tile | None) -> list[Reading]:
         if combos is None:
             if len(group) == 1:
                 q, more, extra, c, y, a = group[0]
-                if (p is not None and q is not None) or len(subs) + len(extra) > w:
+                # (Without wilds no reading stands a wild for anything: `extra` is empty.)
+                if (p is not None and q is not None) or (w and len(subs) + len(extra) > w):
                     return []
                 if q is not None:
                     p = q

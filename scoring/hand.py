@@ -185,7 +185,10 @@ def validate_hand(
     ordered = sorted(concealed) if parsed else None
     merged = ordered
     if melds and ordered is not None:
-        merged = sorted([*ordered, *(m.tile for m in melds for _ in range(m.size))])
+        merged = list(ordered)
+        for m in melds:
+            merged += (m.tile,) * (4 if m.kind == "kong" else 3)
+        merged.sort()
     if merged is None or any(map(eq, merged, merged[4:])):
         held = [0] * 34
         for t in concealed:

@@ -72,7 +72,8 @@ def check_hand_tiles(rules: str, hand: Hand, round_wind: str, *, field: str) -> 
     """Reject flower tiles among the playing tiles and flowers the rule set does not have."""
     limit = SEAT_WIND[round_wind] if rules == SUZHOU_ANHUI else DRAGONS[0]
     concealed = hand.concealed
-    if (not concealed or max(concealed) < limit) and all(meld.tile < limit for meld in hand.melds):
+    melds = hand.melds
+    if (not concealed or max(concealed) < limit) and (not melds or all(meld.tile < limit for meld in melds)):
         check_flowers(rules, hand.flowers, round_wind, field=f"{field}.flowers")
         return  # the fast path: every tile is below the first possible flower tile
     tiles: list[tuple[str, int]] = [("concealed", tile) for tile in hand.concealed]

@@ -107,6 +107,10 @@ def _seat(value: Any, field: str) -> str:
     raise ScoringError(f"{field}: bad seat {value!r} (use E, S, W or N)")
 
 
+_SEAT_LETTERS: dict[object, str] = {seat: seat for seat in "ESWN"}
+"""The exact seat letters (the common case, read without a call); other values go through `_seat`."""
+
+
 def _opt_seat(value: Any, field: str) -> str | None:
     return None if value is None else _seat(value, field)
 
@@ -226,7 +230,8 @@ def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
         _unknown_keys(raw, _WIN_KEYS, field)
     if "winner" not in raw:
         raise ScoringError(f"{field}.winner: missing")
-    winner = _seat(raw["winner"], names[1])
+    value = raw["winner"]
+    winner = (_SEAT_LETTERS.get(value) if type(value) is str else None) or _seat(value, names[1])
     win_type = raw.get("type")
     if win_type not in _WIN_TYPES:
         raise ScoringError(f"{field}.type: expected self_draw, discard or rob_kong, got {win_type!r}")
@@ -254,24 +259,36 @@ def parse_request(request: Any) -> ScoreRequest:
     if not _REQUEST_KEYS.issuperset(request):
         _unknown_keys(request, _REQUEST_KEYS, "")
     get = request.get
+    letters = _SEAT_LETTERS
     rule = ruleset(get("rules", SUZHOU))
     table = _table(rule, get("options"))
-    stake = _int(request, "stake", "", 1, 1)
-    dealer = _seat(get("dealer", "E"), "dealer")
+    value = get("stake", 1)  # a whole number in range, or _int names the problem
+    stake = value if type(value) is int and value >= 1 else _int(request, "stake", "", 1, 1)
+    value = get("dealer", "E")
+    dealer = (letters.get(value) if type(value) is str else None) or _seat(value, "dealer")
     # Keys a request often leaves out are read only when present (absent means the default).
-    round_wind = "E" if "round_wind" not in request else _seat(get("round_wind", "E"), "round_wind")
-    streak = 0 if get("streak") is None else _int(request, "streak", "", 0, 0)
+    value = get("round_wind", "E")
+    round_wind = (letters.get(value) if type(value) is str else None) or _seat(value, "round_wind")
+    value = get("streak")
+    streak = (0 if value is None else value if type(value) is int and value >= 0
+              else _int(request, "streak", "", 0, 0))
     diling = get("diling") is not None and _bool(request, "diling", "") and rule.id == SUZHOU
-    hand_number = 1 if get("hand_number") is None else _int(request, "hand_number", "", 1, 1)
-    first_dealer = "E" if "first_dealer" not in request else _seat(get("first_dealer", "E"), "first_dealer")
+    value = get("hand_number")
+    hand_number = (1 if value is None else value if type(value) is int and value >= 1
+                   else _int(request, "hand_number", "", 1, 1))
+    value = get("first_dealer", "E")
+    first_dealer = (letters.get(value) if type(value) is str else None) or _seat(value, "first_dealer")
     event = get("event", "win")
     if event not in ("win", "draw", "escape"):
         raise ScoringError(f"event: expected win, draw or escape, got {event!r}")
     raw_wins = request.get("wins") or []
     if not isinstance(raw_wins, list):
         raise ScoringError("wins: expected a list")
-    discarder = _opt_seat(get("discarder"), "discarder")
-    escaper = None if get("escaper") is None else _seat(get("escaper"), "escaper")
+    value = get("discarder")
+    discarder = None if value is None else (letters.get(value) if type(value) is str else None) or _seat(
+        value, "discarder")
+    value = get("escaper")
+    escaper = None if value is None else _seat(value, "escaper")
     if event != "win" and raw_wins:
         raise ScoringError(f"wins: a {event} has no wins")
     if event == "escape" and escaper is None:

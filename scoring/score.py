@@ -231,7 +231,8 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
             continue  # scores as an earlier reading; or a 混子 standing for a flower (never allowed)
         read.add(facts)
         # What the score depends on: the reading's facts and the hand's melds, flower count and seat.
-        key = (win_types, flags, is_dealer, facts, melds, len(flowers))
+        # (NO_FLAGS as None: a Flags hashes in Python code, None in C.)
+        key = (win_types, None if flags is NO_FLAGS else flags, is_dealer, facts, melds, len(flowers))
         scores = memo.get(key)
         if scores is None:
             scores = _score_reading(table, hand, win_types, flags, is_dealer,
