@@ -12,7 +12,7 @@ from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
 from scoring.patterns import NO_FLAGS, TERMS, Flags, WinType, find_pattern, term_name
-from scoring.rules import SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, ruleset, validate_options
+from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, ruleset, validate_options
 from scoring.score import (
     DEFAULT_TABLES,
     Declared,
@@ -24,7 +24,7 @@ from scoring.score import (
     table_for,
 )
 from scoring.seats import parse_seat, seats_after
-from scoring.settle import collect, escape_payments, settle_anhui, settle_suzhou, suzhou_multiplier
+from scoring.settle import escape_payments, settle_anhui, settle_suzhou, suzhou_multiplier
 from scoring.tiles import parse_tiles, tile_name
 
 Event = Literal["win", "draw", "escape"]
@@ -185,7 +185,7 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
     if not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object with hard_flowers, soft_flowers, patterns")
     _unknown_keys(raw, _DECLARED_KEYS, field)
-    most = sum(flower_copies(rule.id, round_wind).values())
+    most = _MOST_FLOWERS[rule.id, round_wind]
     hard = _int(raw, "hard_flowers", f"{field}.", 0, 0, most)
     soft = _int(raw, "soft_flowers", f"{field}.", 0, 0, 200)
     words = raw.get("patterns", [])
@@ -202,6 +202,11 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
         if pattern.id not in ids:
             ids.append(pattern.id)
     return Declared(hard, soft, tuple(ids))
+
+
+_MOST_FLOWERS: Mapping[tuple[str, str], int] = {
+    (rules, wind): sum(flower_copies(rules, wind).values()) for rules in RULESETS for wind in "ESWN"}
+"""(rule set, round wind) -> how many flower tiles the set holds: the most 硬花 a declared win may have."""
 
 
 def _hand(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Hand:
@@ -474,7 +479,7 @@ def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[st
     """Settle one allowed win into the running payments; the win's multiplier."""
     flags = win.flags
     if req.rule.id == SUZHOU:
-        fed_by = flags.fed_by
+        fed_by = None if flags is _NO_FLAGS else flags.fed_by
         triple = fed_by is not None or win.type == "rob_kong"
         multiplier = 1
         if req.baozi or req.diling or triple or score.doubled:
@@ -485,7 +490,10 @@ def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[st
     else:
         settlement = settle_anhui(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
                                   dealer=req.dealer, shangpai=flags.shangpai)
-    collect(payments, win.winner, settlement)
+    winner = win.winner
+    for payer, amount in settlement.paid_by.items():  # collect(), written out
+        payments[payer] -= amount
+        payments[winner] += amount
     return settlement.multiplier
 
 

@@ -274,6 +274,8 @@ def _score_reading(table: Table, hand: Hand, win_types: tuple[WinType, ...], fla
 def flags_from_declared(rule: RuleSet, declared: Declared, flags: Flags) -> Flags:
     """Patterns that say how the win happened (杠开 花开 天胡 地胡 海底捞月) become flags."""
     p = set(declared.patterns)
+    if p.isdisjoint(_FLAG_PATTERNS):  # nothing to add: the merged flags would equal these
+        return flags
     merged = Flags(
         after_kong=flags.after_kong or "gangkai" in p,
         after_flower=flags.after_flower or "huakai" in p,
@@ -315,7 +317,7 @@ def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags
     if "haidi" in wanted and win_type != "self_draw":
         raise ScoringError(f"{field}.patterns: 海底捞月 is a self-draw of the last wall tile",
                            code="pattern_conflict", pattern=PATTERNS["haidi"].zh, other="self_draw")
-    for a, b, why in _EXCLUSIVE:
+    for a, b, why in _EXCLUSIVE if len(wanted) > 1 else ():
         if a in wanted and b in wanted:
             raise ScoringError(f"{field}.patterns: {PATTERNS[a].zh} with {PATTERNS[b].zh}: {why}",
                                code="pattern_conflict", pattern=PATTERNS[a].zh, other=PATTERNS[b].zh)
@@ -330,14 +332,16 @@ def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags
         if options.get("menqing_stack"):
             wanted.add("xiao_menqing")
     found = [pid for pid in wanted if pid not in _FLAG_PATTERNS]
-    found += [pid for pid, on in (("gangkai", flags.after_kong),
-                                  ("huakai", flags.after_flower and not flags.after_kong),
-                                  ("tianhu", flags.heavenly), ("dihu", flags.earthly),
-                                  ("haidi", flags.last_tile and win_type == "self_draw")) if on]
+    if flags is not NO_FLAGS:  # (NO_FLAGS sets none of these)
+        found += [pid for pid, on in (("gangkai", flags.after_kong),
+                                      ("huakai", flags.after_flower and not flags.after_kong),
+                                      ("tianhu", flags.heavenly), ("dihu", flags.earthly),
+                                      ("haidi", flags.last_tile and win_type == "self_draw")) if on]
     counts: dict[str, int] = {}
     if declared.hard_flowers:
         counts["yinghua"] = declared.hard_flowers
     if declared.soft_flowers:
         counts["ruanhua"] = declared.soft_flowers
-    return _score(table, win_type, flags, [pid for pid in table.values if pid in found], counts)
+    return _score(table, win_type, flags, [pid for pid in table.values if pid in found] if found else [],
+                  counts)
 
