@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.ledger.results import (
     SEATS,
     CardView,
@@ -21,6 +21,7 @@ from scoring import TERMS
 
 MINUS = "−"  # U+2212: reads as a minus sign next to CJK text, unlike a hyphen
 MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters per message
+EXEMPT_SHOWN = 3  # a refusal names this many exempt patterns, then 等 / …
 
 
 def wind(lang: str | None, seat: object) -> str:
@@ -75,6 +76,71 @@ def payments_text(lang: str | None, payments: Mapping[str, int], first: Sequence
     return " · ".join(parts) if parts else "0"
 
 
+def join_words(lang: str | None, items: Sequence[str]) -> str:
+    """`a、b、c` (`a, b, c` in English)."""
+    return (", " if lang == "en" else "、").join(items)
+
+
+def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None = None) -> str:
+    """Why one win was refused, with its numbers: `refusal.<reason>` (below_threshold: what the hand has,
+    what it needs, and the first few patterns exempt from the threshold, 等 for the rest). `reason` is a
+    refused win of the scoring core's response (or of `HandPreview.reasons`); `winner` names the winner
+    instead of its wind alone.
+
+    >>> refusal_text("zh-Hans", {"winner": "W", "reason": "self_draw_only"})
+    '西：本桌只许自摸，不能和冲。'
+    """
+    code = str(reason.get("reason") or "other")
+    key = f"refusal.{code}" if has(f"refusal.{code}") else "refusal.other"
+    threshold = reason.get("threshold") or {}
+    exempt = [term_name(lang, str(p)) for p in threshold.get("exempt") or ()]
+    patterns = join_words(lang, exempt[:EXEMPT_SHOWN])
+    if len(exempt) > EXEMPT_SHOWN:
+        patterns = t(lang, "refusal.exempt_more", patterns=patterns)
+    return t(
+        lang,
+        key,
+        winner=winner or wind(lang, reason.get("winner")),
+        have=threshold.get("have", 0),
+        need=threshold.get("need", 0),
+        exempt=t(lang, "refusal.exempt", patterns=patterns) if exempt else "",
+    )
+
+
+# The 0-花 items that multiply a win, by rule set: 豹子 / 滴零 ×2, 包饺子 / 抢杠 ×3 (苏州); 上牌 ×2 (宿州).
+MULTIPLIER_TERMS: Mapping[str, Mapping[str, int]] = {
+    "suzhou": {"baozi": 2, "diling": 2, "baojiaozi": 3, "qianggang": 3},
+    "suzhou-anhui": {"shangpai": 2},
+}
+
+
+def item_lines(lang: str | None, rules: str, win: Mapping[str, Any]) -> list[str]:
+    """A scored win's items, one a line: `  清一色 10`; a multiplier as what it is, `  滴零 ×2`,
+    `  包饺子 ×3`; `  合计 ×2` when the win's multiplier is not the product of those (豹子 and 滴零 not
+    stacked, 大吊车 x2)."""
+    factors = MULTIPLIER_TERMS.get(rules, {})
+    lines, product = [], 1
+    for item in win.get("items", []):
+        item_id = str(item.get("id") or "")
+        name = term_name(lang, item_id, item.get("name"))
+        factor = factors.get(item_id) if not item.get("hua") else None
+        if factor:
+            product *= factor
+            lines.append(t(lang, "preview.item_multiplier", name=name, factor=factor))
+        else:
+            lines.append(t(lang, "preview.item", name=name, hua=item.get("hua", 0)))
+    total = int(win.get("multiplier") or 1)
+    if total != product:
+        lines.append(t(lang, "preview.multiplier", factor=total))
+    return lines
+
+
+def _times(lang: str | None, win: Mapping[str, Any]) -> str:
+    """` ×2` after a result's 花 when the win was multiplied; "" otherwise."""
+    factor = int(win.get("multiplier") or 1)
+    return t(lang, "result.times", factor=factor) if factor != 1 else ""
+
+
 def _streak(lang: str | None, streak: int) -> str:
     return t(lang, "result.streak", streak=streak) if streak > 0 else ""
 
@@ -96,6 +162,11 @@ def _how(lang: str | None, prefix: str, entry: Mapping[str, Any], win: Mapping[s
     if kind == "rob_kong":
         return t(lang, f"{prefix}.rob_kong", discarder=discarder)
     return t(lang, f"{prefix}.self_draw")
+
+
+def scored_win(response: Mapping[str, Any], seat: str) -> Mapping[str, Any]:
+    """The scoring core's answer for one winner ({} if it has none)."""
+    return next((w for w in response.get("wins", []) if w.get("winner") == seat), {})
 
 
 def _hua_by_winner(response: Mapping[str, Any]) -> dict[str, int]:
@@ -181,6 +252,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             winner=wind(lang, win["winner"]),
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
+            times=_times(lang, scored_win(hand.response, win["winner"])),
             payments=payments,
             dealer=dealer,
             streak=streak,
@@ -208,7 +280,7 @@ def preview_text(
 ) -> str:
     """The itemized preview: each 花 item, T, multipliers, every player's amount, the next dealer."""
     n = number if number is not None else preview.before.hand_number
-    lines = [t(lang, "preview.title", n=n)]
+    lines = [t(lang, "preview.title_adjust") if preview.kind == "adjust" else t(lang, "preview.title", n=n)]
     entry, response = preview.entry, preview.response
     if preview.kind == "draw":
         lines.append(t(lang, "preview.draw"))
@@ -236,7 +308,7 @@ def preview_text(
             scored = by_winner.get(seat, {})
             who = f"{wind(lang, seat)} {player_name(session, seat)}"
             if not scored.get("allowed", True):
-                lines.append(t(lang, "preview.not_allowed", winner=who, reason=scored.get("reason") or ""))
+                lines.append(t(lang, "preview.not_allowed", reason=refusal_text(lang, scored or win, who)))
                 continue
             lines.append(
                 t(
@@ -247,12 +319,7 @@ def preview_text(
                     hua=scored.get("hua", 0),
                 )
             )
-            for item in scored.get("items", []):
-                name = term_name(lang, item.get("id", ""), item.get("name"))
-                lines.append(t(lang, "preview.item", name=name, hua=item.get("hua", 0)))
-            factor = int(scored.get("multiplier") or 1)
-            if factor != 1:
-                lines.append(t(lang, "preview.multiplier", factor=factor))
+            lines += item_lines(lang, session.rules, scored)
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]
         lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))

@@ -14,8 +14,8 @@ from bot.grammar import make_resolver, parse_hu, vocab
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import hand_object
 from bot.grammar.lexer import tokenize
-from bot.handlers.common import Refusal, Turn, command, seat_resolver
-from bot.render import payments_text, rules_name, term_name, wind
+from bot.handlers.common import Refusal, Turn, command, seat_resolver, tile_words
+from bot.render import item_lines, payments_text, refusal_text, rules_name, wind
 from scoring import score_request, ting_request
 from scoring.tiles import tile_from_name, tile_name
 
@@ -45,17 +45,6 @@ def _table(turn: Turn) -> tuple[dict[str, Any], bool]:
 
 def _hand_object(text: str) -> dict[str, Any]:
     return hand_object(tokenize(text))
-
-
-def _items(turn: Turn, win: dict[str, Any]) -> list[str]:
-    return [
-        turn.t(
-            "preview.item",
-            name=term_name(turn.lang, item.get("id", ""), item.get("name")),
-            hua=item.get("hua", 0),
-        )
-        for item in win.get("items", [])
-    ]
 
 
 def _short_form(words: list[str]) -> dict[str, Any]:
@@ -108,11 +97,9 @@ async def calc(turn: Turn) -> None:
         if len(winners) > 1:
             lines.append(turn.t("result.winner_hua", winner=wind(turn.lang, seat), hua=win.get("hua", 0)))
         if not win.get("allowed", True):
-            lines.append(turn.t("calc.not_allowed", reason=win.get("reason") or ""))
+            lines.append(turn.t("calc.not_allowed", reason=refusal_text(turn.lang, {"winner": seat, **win})))
             continue
-        lines += _items(turn, win)
-        if int(win.get("multiplier") or 1) != 1:
-            lines.append(turn.t("preview.multiplier", factor=win["multiplier"]))
+        lines += item_lines(turn.lang, table["rules"], win)
     if any(w.get("allowed", True) for w in scored.values()):
         hua = sum(int(scored.get(seat, {}).get("hua") or 0) for seat in winners[:1])
         lines.append(
@@ -168,7 +155,10 @@ async def ting(turn: Turn) -> None:
 
         lines.append(
             turn.t(
-                "ting.line", tile=wait["tile"], self_draw=hua(wait["self_draw"]), discard=hua(wait["discard"])
+                "ting.line",
+                tile=tile_words(turn.lang, wait["tile"]),
+                self_draw=hua(wait["self_draw"]),
+                discard=hua(wait["discard"]),
             )
         )
     await turn.say("\n".join(lines))

@@ -19,7 +19,7 @@ from bot.grammar.errors import EXCERPT, GrammarError
 from bot.i18n import has, t
 from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
 from bot.ledger.errors import ForeignButton, LedgerError, NoOpenSession, NotFound, Repeated
-from bot.render import MESSAGE_LIMIT, rules_name, split_messages, term_name, wind
+from bot.render import MESSAGE_LIMIT, join_words, refusal_text, rules_name, split_messages, term_name, wind
 from bot.settings import Settings
 from scoring import find_pattern
 from scoring.errors import ScoringError
@@ -63,10 +63,6 @@ class Refusal(Exception):
         self.params = {k: excerpt(v) if k in (*QUOTED, "name") else v for k, v in params.items()}
 
 
-def _join(lang: str | None, items: list[str]) -> str:
-    return (", " if lang == "en" else "、").join(items)
-
-
 def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
     """Ledger error params made printable: seats as wind names, lists joined, reasons per winner."""
     out: dict[str, Any] = {
@@ -78,9 +74,9 @@ def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]
     if "empty" in params:
         empty = list(params["empty"])
         out["missing"] = len(empty)
-        out["seats"] = _join(lang, [wind(lang, s) for s in empty])
+        out["seats"] = join_words(lang, [wind(lang, s) for s in empty])
     if "names" in params:
-        out["names"] = _join(lang, [str(n) for n in params["names"]])
+        out["names"] = join_words(lang, [str(n) for n in params["names"]])
     if "reasons" in params:
         out["reasons"] = ("; " if lang == "en" else "；").join(
             refusal_text(lang, r) for r in params["reasons"]
@@ -196,23 +192,6 @@ def scoring_text(lang: str | None, error: ScoringError) -> str:
     if key == "scoring.invalid" and code != "invalid":
         log.warning("no catalog text for scoring error %r (%s)", code, error)
     return t(lang, key, **scoring_params(lang, params))
-
-
-def refusal_text(lang: str | None, reason: Mapping[str, Any]) -> str:
-    """Why one win was refused, with its numbers: `refusal.<reason>` (below_threshold: what the hand has,
-    what it needs, and the patterns exempt from the threshold)."""
-    code = str(reason.get("reason") or "other")
-    key = f"refusal.{code}" if has(f"refusal.{code}") else "refusal.other"
-    threshold = reason.get("threshold") or {}
-    exempt = [term_name(lang, str(p)) for p in threshold.get("exempt") or ()]
-    return t(
-        lang,
-        key,
-        winner=wind(lang, reason.get("winner")),
-        have=threshold.get("have", 0),
-        need=threshold.get("need", 0),
-        exempt=t(lang, "refusal.exempt", patterns=_join(lang, exempt)) if exempt else "",
-    )
 
 
 def _scoring_cause(error: BaseException) -> ScoringError | None:

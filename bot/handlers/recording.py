@@ -138,7 +138,9 @@ async def after_commit(
     `status` line under it (who confirmed); then the card, edited at once."""
     if not result.created:
         return  # a redelivered update: its result is in the chat already
-    if kind == "undo":
+    if kind == "undo" and result.hand.kind == "adjust":  # not a hand: no number, no dealer to roll back
+        text = turn.t("result.undone_adjust", summary=hand_summary(turn.lang, result.hand))
+    elif kind == "undo":
         text = turn.t("result.undone", n=result.hand.number)
     elif kind == "edit":
         text = turn.t("result.edited", n=result.hand.number) + "\n" + result_line(turn.lang, result.hand)
@@ -219,7 +221,11 @@ async def undo(turn: Turn) -> None:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
     session = await turn.writable_session()
     last = await turn.run(turn.ledger.last_hand, turn.chat_id)
-    question_text = turn.t("undo.ask", n=last.number, summary=hand_summary(turn.lang, last))
+    summary = hand_summary(turn.lang, last)
+    if last.kind == "adjust":
+        question_text = turn.t("undo.ask_adjust", summary=summary)
+    else:
+        question_text = turn.t("undo.ask", n=last.number, summary=summary)
     await submit(turn, session, "undo", {"hand_id": last.id, "number": last.number}, None, question_text)
 
 
@@ -290,6 +296,11 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     except NotFound:
         raise Refusal("err.flow_stale") from None  # shown but never stored, or not by this bot
     except (PendingExpired, PendingCancelled, PendingStale, SessionNotOpen) as exc:
+        if isinstance(exc, (PendingStale, SessionNotOpen)):
+            # Still `pending` in the ledger: drop it, or the expiry sweep would later overwrite this
+            # first reason with "expired".
+            ledger, pending_id = turn.ledger, press.pending_id
+            await turn.run(ledger.cancel_pending, pending_id, chat_id=chat_id, message_id=message_id)
         await close_preview(turn, error_text(turn.lang, exc))
         await turn.answer(error_text(turn.lang, exc), alert=True)
         return
@@ -299,8 +310,13 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     await turn.answer(turn.t("preview.recorded_toast"))
     who = turn.user.display_name if turn.user else "?"
     kind: PendingKind = "undo" if result.hand.voided else "edit" if result.replaced else "hand"
-    status = turn.t("preview.confirmed", player=who)
+    status = turn.t(_CONFIRMED.get((kind, result.hand.kind), "preview.confirmed"), player=who)
     await after_commit(turn, kind, result, flow_message=message_id, status=status)
+
+
+# What a Confirm says under the result: recorded, or (an undo) voided.
+_CONFIRMED = {("undo", "adjust"): "preview.confirmed_undo_adjust"}
+_CONFIRMED.update({("undo", k): "preview.confirmed_undo" for k in ("win", "draw", "escape")})
 
 
 async def refuse_own_entry(turn: Turn, pending_id: str) -> None:

@@ -46,10 +46,10 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
             )
         )
     lines.append("")
-    big = report.biggest
-    if big is None:
+    bigs = report.biggest_ties or ((report.biggest,) if report.biggest else ())
+    if not bigs:
         lines.append(t(lang, "summary.no_biggest"))
-    else:
+    for big in bigs:  # every hand of a tie, each with its player
         names = [term_name(lang, term_id, name) for term_id, name in big.items]
         items = ", ".join(names) if lang == "en" else "、".join(names)
         lines.append(
@@ -65,18 +65,19 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
                 items=t(lang, "summary.items", items=items) if items else "",
             )
         )
-    streak = report.longest_streak
-    if streak is None:
+    streaks = report.streak_ties or ((report.longest_streak,) if report.longest_streak else ())
+    if not streaks:
         lines.append(t(lang, "summary.no_streak"))
     else:
+        sep = ", " if lang == "en" else "、"
+        who = list(dict.fromkeys(f"{wind(lang, s.seat)} {s.player.display_name}" for s in streaks))
         lines.append(
             t(
                 lang,
                 "summary.streak",
-                seat=wind(lang, streak.seat),
-                name=streak.player.display_name,
-                count=streak.count,
-                number=streak.number,
+                players=sep.join(who),
+                count=streaks[0].count,
+                number=sep.join(str(s.number) for s in streaks),
             )
         )
     lines.append("")

@@ -86,16 +86,19 @@ def _items(lang: str | None, win: Mapping[str, Any]) -> str:
 
 
 def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAULT_TIMEZONE) -> bytes:
-    """Every live ledger row, one CSV line per seated player: the amount of that hand and the running total.
-    Times in the group's `timezone` (with their UTC offset); 一炮多响 gives 花 and items per winner.
+    """Every live ledger row, one CSV line per person who played (after a /sub both under the seat, each
+    with their own amounts): the amount of that hand and the person's running total. Times in the group's
+    `timezone` (with their UTC offset); 一炮多响 gives 花 and items per winner.
 
-    Amounts of one hand sum to zero; the last total of each player is their net for the session.
+    Amounts of one hand sum to zero; the last total of each person is their net for the session.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow([cell(name) for name in columns(lang)])
     session = report.session
     zone = ZoneInfo(timezone)
+    people = report.people or report.players
+    running = dict.fromkeys((person.player.id for person in people), 0)
     for row in report.rows:
         hand = row.hand
         wins = [w for w in hand.response.get("wins", []) if w.get("allowed", True)]
@@ -103,17 +106,19 @@ def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAU
         hua = _per_winner(lang, wins, lambda w: w.get("hua", "")) if wins else ""
         items = _per_winner(lang, wins, lambda w: _items(lang, w)) if wins else ""
         entry = entry_text(lang, hand)
-        for line in report.players:
+        for person in people:
+            amount = int(hand.player_payments.get(person.player.id, 0))
+            running[person.player.id] += amount
             values = [
                 session.number,
                 hand.number,
                 t(lang, f"summary.kind_{hand.kind}"),
                 aware(hand.recorded_at).astimezone(zone).isoformat(timespec="seconds"),
                 t(lang, f"wind.{hand.before.dealer}"),
-                t(lang, f"wind.{line.seat}"),
-                line.player.display_name,
-                int(hand.payments.get(line.seat, 0)),
-                int(row.running.get(line.seat, 0)),
+                t(lang, f"wind.{person.seat}"),
+                person.player.display_name,
+                amount,
+                running[person.player.id],
                 winners,
                 hua,
                 items,

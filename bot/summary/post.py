@@ -15,6 +15,7 @@ from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv
 from bot.summary.report import SessionReport, build_report
+from bot.weekly import DEFAULT_TIMEZONE
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,11 @@ async def _language(ledger: LedgerService, chat_id: int, lang: str | None) -> st
         return lang
     group = await asyncio.to_thread(ledger.get_group, chat_id)
     return group.language
+
+
+async def _timezone(ledger: LedgerService, chat_id: int) -> str:
+    group = await asyncio.to_thread(ledger.get_group, chat_id)
+    return group.timezone or DEFAULT_TIMEZONE
 
 
 async def post_summary(
@@ -82,7 +88,7 @@ async def post_summary(
     except (TelegramError, OSError, ValueError, RuntimeError):
         log.exception("could not send the chart of session %s", session_id)
     try:
-        data = ledger_csv(report, lang)
+        data = ledger_csv(report, lang, timezone=await _timezone(ledger, chat_id))
         document = await bot.send_document(
             chat_id,
             InputFile(data, filename=csv_filename(report)),

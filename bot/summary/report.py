@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +59,9 @@ class SessionReport:
     rows: tuple[LedgerRow, ...]  # live ledger rows with running totals by seat
     # Everyone who played, seat order, a seat's earlier player before its substitute (/sub): own totals.
     people: tuple[PlayerLine, ...] = ()
+    # Every win as big as `biggest`, every 连庄 as long as `longest_streak` (ties), earliest first.
+    biggest_ties: tuple[BiggestHand, ...] = ()
+    streak_ties: tuple[LongestStreak, ...] = ()
 
     def seat_name(self, seat: str) -> str:
         """The display name of the player at `seat`; everyone who sat there when it changed hands (/sub):
@@ -79,44 +83,82 @@ def _wins(hand: HandRecord) -> list[dict[str, Any]]:
     ]
 
 
-def biggest_hand(session: SessionInfo, hands: list[HandRecord]) -> BiggestHand | None:
-    """The live win with the largest amount received by its winner (the earliest one on a tie)."""
-    best: BiggestHand | None = None
+def _player(
+    session: SessionInfo, hand: HandRecord, seat: str, people: Mapping[int, PlayerInfo]
+) -> PlayerInfo:
+    """Who sat at `seat` when `hand` was recorded (`seat_players`: an earlier player after a /sub), else the
+    seat's current holder."""
+    pid = hand.seat_players.get(seat)
+    if pid is not None and pid in people:
+        return people[pid]
+    return session.seats[seat]
+
+
+def biggest_hands(
+    session: SessionInfo, hands: list[HandRecord], people: Mapping[int, PlayerInfo] | None = None
+) -> tuple[BiggestHand, ...]:
+    """The live wins with the largest amount received by their winner, earliest first (several on a tie),
+    each naming the one who played it."""
+    best: list[BiggestHand] = []
     for hand in hands:
         if hand.kind != "win" or hand.voided:
             continue
         for win in _wins(hand):
             seat = win["winner"]
             amount = int(hand.payments.get(seat, 0))
-            if best is None or amount > best.amount:
-                items = tuple(
-                    (str(item.get("id") or ""), str(item.get("name") or item.get("id")))
-                    for item in win.get("items", [])
-                )
-                best = BiggestHand(
-                    number=hand.number,
-                    seat=seat,
-                    player=session.seats[seat],
-                    amount=amount,
-                    hua=int(win.get("hua") or 0),
-                    win_type=str(win.get("type") or ""),
-                    items=items,
-                )
-    return best
+            if best and amount < best[0].amount:
+                continue
+            items = tuple(
+                (str(item.get("id") or ""), str(item.get("name") or item.get("id")))
+                for item in win.get("items", [])
+            )
+            found = BiggestHand(
+                number=hand.number,
+                seat=seat,
+                player=_player(session, hand, seat, people or {}),
+                amount=amount,
+                hua=int(win.get("hua") or 0),
+                win_type=str(win.get("type") or ""),
+                items=items,
+            )
+            best = [*best, found] if best and amount == best[0].amount else [found]
+    return tuple(best)
 
 
-def longest_streak(session: SessionInfo, hands: list[HandRecord]) -> LongestStreak | None:
-    """The longest 连庄 of the session, from the dealer state after each live hand; None if nobody kept
-    the deal."""
-    best: LongestStreak | None = None
+def biggest_hand(
+    session: SessionInfo, hands: list[HandRecord], people: Mapping[int, PlayerInfo] | None = None
+) -> BiggestHand | None:
+    """The live win with the largest amount received by its winner (the earliest one on a tie)."""
+    best = biggest_hands(session, hands, people)
+    return best[0] if best else None
+
+
+def longest_streaks(
+    session: SessionInfo, hands: list[HandRecord], people: Mapping[int, PlayerInfo] | None = None
+) -> tuple[LongestStreak, ...]:
+    """The longest 连庄 of the session, from the dealer state after each live hand, earliest first (every
+    dealer who reached it on a tie), each naming the one who dealt; () if nobody kept the deal."""
+    best: list[LongestStreak] = []
     for hand in hands:
         if hand.voided or hand.kind == "adjust":
             continue
         count = hand.after.streak
-        if count > 0 and (best is None or count > best.count):
-            seat = hand.after.dealer
-            best = LongestStreak(number=hand.number, seat=seat, player=session.seats[seat], count=count)
-    return best
+        if count <= 0 or (best and count < best[0].count):
+            continue
+        seat = hand.after.dealer
+        found = LongestStreak(
+            number=hand.number, seat=seat, player=_player(session, hand, seat, people or {}), count=count
+        )
+        best = [*best, found] if best and count == best[0].count else [found]
+    return tuple(best)
+
+
+def longest_streak(
+    session: SessionInfo, hands: list[HandRecord], people: Mapping[int, PlayerInfo] | None = None
+) -> LongestStreak | None:
+    """The longest 连庄 of the session (the earliest on a tie); None if nobody kept the deal."""
+    best = longest_streaks(session, hands, people)
+    return best[0] if best else None
 
 
 def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
@@ -163,13 +205,18 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
         )
         for _, row in sorted(enumerate(standings), key=lambda ir: (order.get(ir[1].seat or "", 4), ir[0]))
     )
+    by_id = {row.player.id: row.player for row in standings}
+    biggest = biggest_hands(session, hands, by_id)
+    streaks = longest_streaks(session, hands, by_id)
     return SessionReport(
         session=session,
         players=tuple(lines),
         people=people or tuple(lines),
         hands_played=sum(1 for h in hands if h.kind != "adjust"),
-        biggest=biggest_hand(session, hands),
-        longest_streak=longest_streak(session, hands),
+        biggest=biggest[0] if biggest else None,
+        longest_streak=streaks[0] if streaks else None,
+        biggest_ties=biggest,
+        streak_ties=streaks,
         transfers=tuple(ledger.transfers(session_id)),
         rows=tuple(rows),
     )

@@ -24,7 +24,9 @@ async def test_calc_on_a_discard_uses_the_open_table_stake(seated_table: Table) 
 
 async def test_calc_says_when_a_hand_may_not_win(table: Table) -> None:
     turn = await table.say("eve", "/calc 123m456m789m55s[555p]")
-    assert turn.text.startswith("苏州麻将 · 自摸 · 没有开着的牌桌：苏州默认规则，东庄\n不能和：")
+    assert turn.text.startswith(
+        "苏州麻将 · 自摸 · 没有开着的牌桌：苏州默认规则，东庄\n✖ 南 要 3 朵硬花才能和"
+    )
 
 
 async def test_calc_refuses_a_bad_hand_and_records_nothing(table: Table) -> None:
@@ -38,8 +40,8 @@ async def test_ting_lists_waits_with_their_flowers(table: Table) -> None:
     turn = await table.say("eve", "/ting 1112345678999m")
     lines = turn.text.splitlines()
     assert lines[0] == "听 9 张："
-    assert [line.split("：")[0] for line in lines[1:]] == [f"{n}m" for n in range(1, 10)]
-    assert lines[1] == "1m：自摸 25 花 · 放冲 25 花"  # 清一色 10 + 大门清 10 + 底 5
+    assert [line.split("：")[0] for line in lines[1:]] == [f"{n}万" for n in "一二三四五六七八九"]
+    assert lines[1] == "一万：自摸 25 花 · 放冲 25 花"  # 清一色 10 + 大门清 10 + 底 5
 
 
 async def test_ting_not_waiting_and_bad_input(table: Table) -> None:

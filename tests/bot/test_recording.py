@@ -355,7 +355,8 @@ async def test_double_dice_doubles_the_hand_and_the_next_is_diling(seated_table:
     seated_table.force_dice(4, 4)
     await seated_table.say("ann", "/roll")
     preview = (await seated_table.say("bob", "/hu 南 自摸 5花 清一色")).text
-    assert "  ×2\n" in preview and "输赢：南 +120 · 东 −40 · 西 −40 · 北 −40" in preview
+    assert "  豹子 ×2\n" in preview and "输赢：南 +120 · 东 −40 · 西 −40 · 北 −40" in preview
+    assert "豹子 0" not in preview and "  ×2\n" not in preview
     assert "下局滴零 ×2" in preview
     await seated_table.press("cat", CONFIRM)
     assert "本局滴零（×2）" in seated_table.pinned().text
