@@ -73,22 +73,29 @@ def check_hand_tiles(rules: str, hand: Hand, round_wind: str, *, field: str) -> 
     limit = SEAT_WIND[round_wind] if rules == SUZHOU_ANHUI else DRAGONS[0]
     concealed = hand.concealed
     melds = hand.melds
-    if (not concealed or max(concealed) < limit) and (not melds or all(meld.tile < limit for meld in melds)):
-        check_flowers(rules, hand.flowers, round_wind, field=f"{field}.flowers")
-        return  # the fast path: every tile is below the first possible flower tile
-    tiles: list[tuple[str, int]] = [("concealed", tile) for tile in hand.concealed]
-    tiles += [("melds", meld.tile) for meld in hand.melds]
-    for where, tile in tiles:
-        if not is_playing_tile(rules, tile, round_wind):
-            name = _DRAGON_FLOWER.get(tile) or WIND_FLOWER_NAME[_seat_of_wind(tile)]
-            what = "令风 (round wind)" if tile in WINDS else "flower"
-            raise ScoringError(
-                f"{field}.{where}: tile {_tile_label(tile)} ({name}) is a {what} tile in {rules}, "
-                f"list it under flowers",
-                code="flower_in_hand",
-                tile=_tile_label(tile),
-            )
-    check_flowers(rules, hand.flowers, round_wind, field=f"{field}.flowers")
+    # Every tile below the first possible flower tile (the common case) is a playing tile: no tile loop.
+    below = not concealed or max(concealed) < limit
+    if not (below and (not melds or all(meld.tile < limit for meld in melds))):
+        tiles: list[tuple[str, int]] = [("concealed", tile) for tile in hand.concealed]
+        tiles += [("melds", meld.tile) for meld in hand.melds]
+        for where, tile in tiles:
+            if not is_playing_tile(rules, tile, round_wind):
+                name = _DRAGON_FLOWER.get(tile) or WIND_FLOWER_NAME[_seat_of_wind(tile)]
+                what = "令风 (round wind)" if tile in WINDS else "flower"
+                raise ScoringError(
+                    f"{field}.{where}: tile {_tile_label(tile)} ({name}) is a {what} tile in {rules}, "
+                    f"list it under flowers",
+                    code="flower_in_hand",
+                    tile=_tile_label(tile),
+                )
+    flowers = hand.flowers
+    if type(flowers) is tuple:  # the common case (check_flowers' first look): flowers of the set, none twice
+        if not flowers:
+            return
+        distinct = set(flowers)
+        if len(distinct) == len(flowers) and flower_copies(rules, round_wind).keys() >= distinct:
+            return
+    check_flowers(rules, flowers, round_wind, field=f"{field}.flowers")
 
 
 def _seat_of_wind(tile: int) -> str:
