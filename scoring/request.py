@@ -156,7 +156,7 @@ def _flags(raw: Any, field: str) -> Flags:
     """The flags object; one that sets nothing (every value false or null) is NO_FLAGS."""
     if raw is None:
         return _NO_FLAGS
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object of flags")
     if _FLAG_KEYS.issuperset(raw):
         for value in raw.values():
