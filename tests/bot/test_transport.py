@@ -26,7 +26,7 @@ async def lobby(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     keyboard = InlineKeyboardMarkup(
         [
             [
-                InlineKeyboardButton("加入", callback_data=("join", 1)),
+                InlineKeyboardButton("加入", callback_data="join:1"),
                 InlineKeyboardButton("取消", callback_data="x"),
             ]
         ]
@@ -84,7 +84,6 @@ async def app() -> AsyncIterator[AppT]:
         .token("123:TEST")
         .request(transport)
         .get_updates_request(transport)
-        .arbitrary_callback_data(True)
         .build()
     )
     handlers = {"newgame": lobby, "roll": roll, "pin": pin, "files": files, "whoami": whoami}
@@ -122,8 +121,8 @@ async def test_message_reply_with_keyboard_and_press(app: AppT) -> None:
     assert labels == ["加入", "取消"]
     await deliver(application, transport.press(CHAT, "bob", sent.result["message_id"], "加入"))
     answer, edit = transport.calls_of("answerCallbackQuery", "editMessageText")
-    assert answer.ok and answer.params["text"] == "Bob ('join', 1)"
-    assert edit.ok and edit.result["text"] == "已加入: bob ('join', 1)"
+    assert answer.ok and answer.params["text"] == "Bob 'join:1'"
+    assert edit.ok and edit.result["text"] == "已加入: bob 'join:1'"
     stored = transport.state.stored_message(CHAT, sent.result["message_id"])
     assert "reply_markup" not in stored and "edit_date" in stored
 
@@ -268,7 +267,7 @@ async def test_polling_application_processes_enqueued_updates(app: AppT) -> None
         await application.updater.stop()
         await application.stop()
     assert transport.calls_of("deleteWebhook")
-    assert transport.calls_of("editMessageText")[-1].result["text"] == "已加入: bob ('join', 1)"
+    assert transport.calls_of("editMessageText")[-1].result["text"] == "已加入: bob 'join:1'"
 
 
 def test_incoming_entities_use_utf16_offsets() -> None:
@@ -317,7 +316,7 @@ async def boom(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def test_harness_table_reads_turns_replies_edits_and_pins() -> None:
     transport = InProcessBotAPI(seed=1)
-    builder = ApplicationBuilder().token("123:TEST").request(transport).arbitrary_callback_data(True)
+    builder = ApplicationBuilder().token("123:TEST").request(transport)
     application = builder.build()
     for name, callback in {"newgame": lobby, "pin": pin, "roll": roll, "boom": boom}.items():
         application.add_handler(CommandHandler(name, callback))
@@ -328,8 +327,8 @@ async def test_harness_table_reads_turns_replies_edits_and_pins() -> None:
         assert turn.texts == ["新牌局 苏州 5"] and table.buttons() == ["加入", "取消"]
         assert table.user("ann")["id"] == 1001
         pressed = await table.press("bob", "加入")
-        assert pressed.answers == ["Bob ('join', 1)"]
-        assert [e.text for e in pressed.edits] == ["已加入: bob ('join', 1)"]
+        assert pressed.answers == ["Bob 'join:1'"]
+        assert [e.text for e in pressed.edits] == ["已加入: bob 'join:1'"]
         assert table.last_reply().edited and table.buttons() == []
         await table.say("ann", "/pin")
         assert table.pinned() is not None and table.pinned().text == "账本"
@@ -352,7 +351,7 @@ def tiny_application(
     get_updates_request: InProcessBotAPI,
 ) -> Application:
     builder = ApplicationBuilder().token("123:TEST").request(request).get_updates_request(get_updates_request)
-    application = builder.arbitrary_callback_data(True).build()
+    application = builder.build()
     for name, callback in {"newgame": lobby, "files": files, "roll": roll, "pin": pin}.items():
         application.add_handler(CommandHandler(name, callback))
     application.add_handler(CallbackQueryHandler(on_button))
@@ -369,7 +368,7 @@ async def test_console_prints_replies_buttons_edits_and_saves_files(tmp_path: Pa
     assert status == 0
     text = out.getvalue()
     assert "ann: /newgame\nbot #2 新牌局 苏州 5\n       [加入] [取消]\n" in text
-    assert "bot 💬 Bob ('join', 1)\nbot ✎ #2 已加入: bob ('join', 1)\n" in text
+    assert "bot 💬 Bob 'join:1'\nbot ✎ #2 已加入: bob 'join:1'\n" in text
     assert "？ no button labelled '开始'" in text and "？ 格式 format" in text
     assert "bot ✗ pinChatMessage: Bad Request: not enough rights" in text
     files_dir = tmp_path / "console" / "files"

@@ -26,7 +26,7 @@ def server() -> Iterator[BotAPIServer]:
 
 async def lobby(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert update.effective_message is not None and update.effective_chat is not None
-    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("✅ 确认", callback_data={"hand": 1})]])
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton("✅ 确认", callback_data="hand:1")]])
     await update.effective_message.reply_text("预览 第1局", reply_markup=keyboard)
     await context.bot.send_document(
         update.effective_chat.id, io.BytesIO("局,东\n1,+30\n".encode()), filename="账本.csv"
@@ -41,7 +41,7 @@ async def confirmed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def test_polling_bot_over_http(server: BotAPIServer) -> None:
-    builder = ApplicationBuilder().token("123:TEST").base_url(server.base_url).arbitrary_callback_data(True)
+    builder = ApplicationBuilder().token("123:TEST").base_url(server.base_url)
     application = builder.build()
     application.add_handler(CommandHandler("hu", lobby))
     application.add_handler(CallbackQueryHandler(confirmed))
@@ -62,11 +62,11 @@ async def test_polling_bot_over_http(server: BotAPIServer) -> None:
             await application.updater.stop()
             await application.stop()
     assert preview["result"]["reply_to_message"]["text"] == "/hu 南 自摸 5花"
-    assert edited["result"]["text"] == "已确认 {'hand': 1}"
+    assert edited["result"]["text"] == "已确认 hand:1"
     assert document["files"]["document"] == {"filename": "账本.csv", "size": 14, "mime_type": "text/csv"}
     stored = server.state.files[document["result"]["document"]["file_id"]]
     assert stored.content.decode() == "局,东\n1,+30\n"
-    assert [m["text"] for m in control.messages() if "text" in m] == ["已确认 {'hand': 1}"]
+    assert [m["text"] for m in control.messages() if "text" in m] == ["已确认 hand:1"]
     control.close()
 
 
