@@ -142,6 +142,12 @@ def sit(
             raise errors.TableFull("all four seats are taken")
         target = free[0]
     s.add(Seat(session_id=row_id(ts), seat=target, player_id=row_id(player)))
+    _seated(s, group, ts, player, now)
+    return target
+
+
+def _seated(s: Session, group: ChatGroup, ts: TableSession, player: Player, now: datetime) -> None:
+    """A player now sits at the table: their running-totals rows exist, the table changed."""
     if s.get(SessionTotal, (ts.id, player.id)) is None:
         s.add(SessionTotal(session_id=row_id(ts), player_id=row_id(player)))
     if s.get(GroupTotal, (group.id, player.id)) is None:
@@ -149,7 +155,6 @@ def sit(
     touch(ts, now)
     s.add(ts)
     s.flush()
-    return target
 
 
 def substitute(
@@ -174,13 +179,7 @@ def substitute(
     else:  # back at the table after leaving it: the same seat row, the same totals
         mine.seat, mine.active, mine.left_after = seat, True, None
         s.add(mine)
-    if s.get(SessionTotal, (ts.id, player.id)) is None:
-        s.add(SessionTotal(session_id=row_id(ts), player_id=row_id(player)))
-    if s.get(GroupTotal, (group.id, player.id)) is None:
-        s.add(GroupTotal(group_id=row_id(group), player_id=row_id(player)))
-    touch(ts, now)
-    s.add(ts)
-    s.flush()
+    _seated(s, group, ts, player, now)
     gone = s.get(Player, leaving.player_id)
     assert gone is not None
     return gone
