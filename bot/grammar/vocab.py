@@ -26,7 +26,7 @@ HOW_WORDS: Final[dict[str, str]] = {
     **_words(SELF_DRAW, "自摸|自摸胡|自摸和|zimo|tsumo|zm|self|selfdraw|self-draw|self_draw|self draw"),
     **_words(
         DISCARD,
-        "冲|沖|铳|銃|点炮|點炮|放冲|放沖|放铳|放銃|放炮|炮|点冲|點沖|"
+        "冲|沖|衝|铳|銃|点炮|點炮|放冲|放沖|放铳|放銃|放炮|炮|点冲|點沖|"
         "pao|chong|dianpao|fangchong|fangpao|"
         "dp|ron|discard",
     ),

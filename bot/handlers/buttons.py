@@ -17,6 +17,7 @@ from dataclasses import InitVar, dataclass, replace
 from typing import Any, Literal
 
 from bot.grammar.vocab import PATTERN_FLAG
+from scoring.rules import SUZHOU, ruleset
 from scoring.seats import SEATS
 
 Step = Literal["winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done", "cancel"]
@@ -35,26 +36,14 @@ ANY = re.compile(r"(?:p[cx]|[jrfe]|ek):.*")  # what the handlers above may be as
 
 HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
 MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)
-SUZHOU_PATTERNS = (
-    "da_menqing",
-    "xiao_menqing",
-    "hunyise",
-    "qingyise",
-    "duiduihu",
-    "qidui",
-    "gangkai",
-    "huakai",
-    "dadiaoche",
-    "haidi",
-    "tianhu",
-    "dihu",
-)
+# The table's patterns come from the rule set's own data (scoring.rules), in its order.
+SUZHOU_PATTERNS = tuple(ruleset(SUZHOU).patterns)
 PATTERNS_BY_RULES = {
     "suzhou": SUZHOU_PATTERNS,
     # 宿州: the patterns that win (adding nothing to f), and 上牌 (a flag: doubles every payer's amount).
     "suzhou-anhui": ("qidui", "dadiaoche", "gangkai", "huakai", "shangpai"),
 }
-EXTENDED = ("yitiaolong", "xiaosanfeng", "sanfengke", "xiaosixi", "dasixi", "haohua_qidui")
+EXTENDED = tuple(ruleset(SUZHOU).extended_patterns)
 # bit i of a winner's pattern mask is PATTERN_BITS[i]; 上牌 is a flag, not a pattern
 PATTERN_BITS = (*SUZHOU_PATTERNS, *EXTENDED, "shangpai")
 # Meld 花 by rule set, the button's words and what one such meld adds: 苏州 counts each as a 花 item, 宿州

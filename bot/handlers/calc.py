@@ -19,8 +19,6 @@ from bot.render import item_lines, payments_text, refusal_text, rules_name, wind
 from scoring import score_request, ting_request
 from scoring.tiles import tile_from_name, tile_name
 
-DISCARD_WORDS = {"冲", "沖", "衝", "pao", "炮", "点炮", "點炮", "放冲", "放沖", "discard", "ron", "dianpao"}
-SELF_DRAW_WORDS = {"自摸", "zimo", "tsumo", "self-draw", "selfdraw", "zm"}
 CALC_WINNER, CALC_DISCARDER = "S", "N"  # a non-dealer wins; the player before the dealer discards
 ALL_SEATS = make_resolver({seat: [] for seat in "ESWN"})  # seat words only, when no table is open
 
@@ -50,8 +48,8 @@ def _hand_object(text: str) -> dict[str, Any]:
 def _short_form(words: list[str]) -> dict[str, Any]:
     """`<hand> [自摸|冲]`: the hand as 南's, by self-draw or on 北's discard."""
     how = "self_draw"
-    if words and words[-1].lower() in DISCARD_WORDS | SELF_DRAW_WORDS:
-        how = "discard" if words.pop().lower() in DISCARD_WORDS else "self_draw"
+    if words and vocab.HOW_WORDS.get(words[-1].casefold()) in (vocab.DISCARD, vocab.SELF_DRAW):
+        how = "discard" if vocab.HOW_WORDS[words.pop().casefold()] == vocab.DISCARD else "self_draw"
     if not words:
         raise Refusal("err.calc_needs_tiles", usage=True)
     win = {"winner": CALC_WINNER, "type": how, "hand": _hand_object(" ".join(words))}
