@@ -87,18 +87,6 @@ def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]
     return out
 
 
-# Tile names by language: ranks, suits, and the honours 1z–7z (东南西北白发中).
-_TILE_WORDS: dict[str, tuple[str, dict[str, str], tuple[str, ...]]] = {
-    "zh-Hans": ("一二三四五六七八九", {"m": "万", "p": "筒", "s": "条"}, tuple("东南西北白发中")),
-    "zh-Hant": ("一二三四五六七八九", {"m": "萬", "p": "筒", "s": "條"}, tuple("東南西北白發中")),
-    "en": (
-        "123456789",
-        {"m": " Characters", "p": " Dots", "s": " Bamboo"},
-        ("East", "South", "West", "North", "White", "Green", "Red"),
-    ),
-}
-
-
 def tile_words(lang: str | None, shorthand: object) -> str:
     """Tiles by name: `9p` → 九筒, `555p` → 五筒×3, `[56p]` → 五筒、六筒, `1z` → 东 (東, East); text that is
     no tiles comes back as typed (cut short).
@@ -113,11 +101,14 @@ def tile_words(lang: str | None, shorthand: object) -> str:
         return excerpt(text)
     if not tiles:
         return excerpt(text)
-    ranks, suits, honours = _TILE_WORDS.get(lang or "", _TILE_WORDS["zh-Hans"])
+    # The names come from the catalog (`tiles.*`): ranks, one word per suit, the honours 1z–7z.
+    ranks, honours = t(lang, "tiles.ranks").split(), t(lang, "tiles.honours").split()
 
     def name(tile: int) -> str:
         letter = suit(tile)
-        return honours[rank(tile) - 1] if letter is None else ranks[rank(tile) - 1] + suits[letter]
+        if letter is None:
+            return honours[rank(tile) - 1]
+        return t(lang, f"tiles.rank_{letter}", rank=ranks[rank(tile) - 1])
 
     if len(set(tiles)) == 1:
         return name(tiles[0]) + (f"×{len(tiles)}" if len(tiles) > 1 else "")
