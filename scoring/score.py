@@ -84,16 +84,6 @@ def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
     return table
 
 
-def default_table(rule: RuleSet) -> Table:
-    """The Table of a rule set with every option at its default (built at import)."""
-    return DEFAULT_TABLES[rule.id]
-
-
-def pattern_values(rule: RuleSet, options: Mapping[str, OptionValue]) -> Mapping[str, int]:
-    """The patterns a table scores and their 花 (with the options applied), in registry order."""
-    return table_for(rule, options).values
-
-
 def _build_table(rules: str, options: dict[str, OptionValue]) -> Table:
     rule = ruleset(rules)
     values = dict(rule.patterns)
@@ -195,20 +185,11 @@ def hand_readings(hand: Hand, wild: int | None) -> list[Reading]:
     return readings(hand.concealed, wild=wild, seven_pairs=True)
 
 
-def score_hand(table: Table, hand: Hand, *, win_type: WinType, flags: Flags, is_dealer: bool,
-               wild: int | None, round_wind: str, field: str) -> WinScore:
-    """Score every reading of a winning hand and keep the best one for the winner.
-
-    `hand` is a validated Hand (from `parse_hand`, `hand_from_json` or `validate_hand`: sorted concealed
-    tiles, no fifth copy).
-    """
-    return score_hand_ways(table, hand, (win_type,), flags=flags, is_dealer=is_dealer, wild=wild,
-                           round_wind=round_wind, field=field)[0]
-
-
 def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *, flags: Flags,
                     is_dealer: bool, wild: int | None, round_wind: str, field: str) -> list[WinScore]:
-    """`score_hand` for each of several ways of winning the same tiles (several only without flags).
+    """Score every reading of a validated winning hand (sorted concealed tiles, no fifth copy) and keep the
+    best one for the winner, for each of several ways of winning the same tiles (several only without
+    flags).
 
     Readings are walked in order; only the first reading of each set of facts (`scoring.decompose.Facts`)
     is looked at, since later ones score alike. Its WinContext and the patterns it shows serve every way
