@@ -428,7 +428,7 @@ def _bound(memo: dict[Any, Any]) -> None:
 # Fast yes/no
 
 _SUIT_OK: dict[tuple[int, ...], bool] = {}  # suit counts -> splits into sets (and one pair if 3k+2)
-_SUIT_NEED: dict[tuple[tuple[int, ...], bool, bool], int] = {}  # (counts, pair, chows) -> wilds needed
+_SUIT_NEED: dict[tuple[tuple[int, ...], bool, bool], int] = {}  # (span, pair, chows) -> `_need`
 
 
 def _suit_ok(key: tuple[int, ...]) -> bool:
@@ -538,26 +538,39 @@ def is_complete(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pa
 def _complete_with_wilds(counts: list[int], w: int, seven_pairs: bool) -> bool:
     if seven_pairs and sum(c & 1 for c in counts) <= w:
         return True
-    return sum(_suit_needs(counts, b)[0] for b in (0, 9, 18, 27)) + min(
-        [2] + [_suit_needs(counts, b)[1] for b in (0, 9, 18, 27)]) <= w
+    needs = [_suit_needs(counts, b) for b in (0, 9, 18, 27)]
+    return sum(n[0] for n in needs) + min(2, *(n[1] for n in needs)) <= w
 
 
-def _suit_needs(counts: list[int], b: int) -> tuple[int, int]:
+def _suit_needs(counts: list[int], b: int) -> tuple[int, ...]:
     """The wilds one suit of `counts` needs to be sets, and how many more with the pair among them
-    (2 for a suit without tiles: a pair of two wilds)."""
+    (2 for a suit without tiles: a pair of two wilds); then the same two for the suit with one more
+    tile, for each of its tiles in order. Remembered by the suit's counts."""
     key = tuple(counts[b:b + 9]) if b < 27 else tuple(counts[27:])
-    if not any(key):
-        return 0, 2
-    chows = b < 27
-    no_pair = _need(key, False, chows)
-    return no_pair, _need(key, True, chows) - no_pair
+    got = _SUIT_NEEDS.get(key)
+    if got is None:
+        chows = b < 27
+        out: list[int] = []
+        for t in (None, *range(len(key))):
+            plus = key if t is None else _plus(key, t)
+            no_pair = _need(plus, False, chows)
+            out += (no_pair, _need(plus, True, chows) - no_pair)
+        got = tuple(out)
+        _bound(_SUIT_NEEDS)
+        _SUIT_NEEDS[key] = got
+    return got
+
+
+# suit counts (9 a suit, 7 the honours) -> `_suit_needs`
+_SUIT_NEEDS: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, wild: Tile | None = None,
                      seven_pairs: bool = True) -> list[Tile]:
     """The tiles t among `candidates` for which `is_complete(concealed + [t])` holds, in the given order.
 
-    A tile changes one suit's counts: the other suits' needs are worked out once for all candidates.
+    A tile changes one suit's counts: each suit's needs, alone and with each tile added, are read once
+    (`_suit_needs`), and a candidate's check is a sum over the four suits.
     """
     if len(concealed) % 3 != 1:
         return []
@@ -569,6 +582,10 @@ def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, w
     seven = seven_pairs and len(concealed) == 13
     odd = sum(c & 1 for c in counts)
     needs = [_suit_needs(counts, b) for b in (0, 9, 18, 27)]
+    sets = sum(n[0] for n in needs)
+    pair = min(2, *(n[1] for n in needs))
+    # the fewest extra wilds for the pair outside each suit
+    pair_else = [min(2, *(m[1] for j, m in enumerate(needs) if j != i)) for i in range(4)]
     out: list[Tile] = []
     for t in candidates:
         w = w0 + (t == wild)
@@ -579,21 +596,37 @@ def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, w
             counts[t] -= 1
             continue
         if t == wild:
-            ok = seven and odd <= w
-            parts = needs
-        else:
-            ok = seven and odd + (1 if counts[t] % 2 == 0 else -1) <= w
-            counts[t] += 1
-            suit = 3 if t >= 27 else t // 9
-            parts = [*needs[:suit], _suit_needs(counts, 9 * suit), *needs[suit + 1:]]
-            counts[t] -= 1
-        if ok or sum(p[0] for p in parts) + min(2, *(p[1] for p in parts)) <= w:
+            if (seven and odd <= w) or sets + pair <= w:
+                out.append(t)
+            continue
+        if seven and odd + (1 if counts[t] % 2 == 0 else -1) <= w:
+            out.append(t)
+            continue
+        suit = 3 if t >= 27 else t // 9
+        n = needs[suit]
+        i = 2 * (t - 9 * suit) + 2
+        if sets - n[0] + n[i] + min(pair_else[suit], n[i + 1]) <= w:
             out.append(t)
     return out
 
 
 def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:
-    """The fewest wilds that complete one suit's counts into sets (and one pair)."""
+    """The fewest wilds that complete one suit's counts into sets (and one pair).
+
+    Only the span from the lowest to the highest tile matters (a chow that reaches past the span can
+    be moved inside it at the same cost, or, for a span of one or two tiles, to either side), and
+    spans apart by two empty tiles or more share no set: each is looked up on its own.
+    """
+    lo = 0
+    n = len(key)
+    while lo < n and not key[lo]:
+        lo += 1
+    if lo == n:
+        return 2 if pair else 0
+    hi = n
+    while not key[hi - 1]:
+        hi -= 1
+    key = key[lo:hi] if chows else tuple(sorted(c for c in key if c))  # honours: no order
     memo_key = (key, pair, chows)
     got = _SUIT_NEED.get(memo_key)
     if got is None:
@@ -604,40 +637,46 @@ def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:
 
 
 def _need_search(c: list[int], pair: bool, chows: bool) -> int:
-    i = 0
+    """`_need` of a span (its first count not zero, and so the lowest real tile)."""
     n = len(c)
-    while i < n and c[i] == 0:
-        i += 1
-    if i == n:
-        return 2 if pair else 0
+    if chows:
+        for g in range(1, n - 2):
+            if not c[g] and not c[g + 1]:  # two spans
+                left, right = tuple(c[:g]), tuple(c[g + 2:])
+                free = _need(left, False, True) + _need(right, False, True)
+                if not pair:
+                    return free
+                return min(_need(left, True, True) + _need(right, False, True),
+                           _need(left, False, True) + _need(right, True, True), free + 2)
     best = 99
+    r = c[0]
     if pair:
         for real in (2, 1):
-            if c[i] >= real:
-                c[i] -= real
+            if r >= real:
+                c[0] = r - real
                 best = min(best, 2 - real + _need(tuple(c), False, chows))
-                c[i] += real
+        c[0] = r
     for real in (3, 2, 1):
-        if c[i] >= real:
-            c[i] -= real
+        if r >= real:
+            c[0] = r - real
             best = min(best, 3 - real + _need(tuple(c), pair, chows))
-            c[i] += real
+    c[0] = r
     if chows:
-        # i is the lowest real tile: a chow holding it starts at i-2, i-1 or i; lower slots are wilds.
-        for a in (i - 2, i - 1, i):
-            if not 0 <= a <= n - 3:
-                continue
-            slots = [a, a + 1, a + 2]
-            cost = sum(1 for s in slots if s < i)
-            c[i] -= 1
-            highs = [s for s in slots if s > i]
-            # Use a real tile where there is one (a wild in its place never needs fewer wilds overall).
-            taken = [s for s in highs if c[s] > 0]
-            for s in taken:
-                c[s] -= 1
-            cost += len(highs) - len(taken)
-            best = min(best, cost + _need(tuple(c), pair, chows))
-            for s in taken:
-                c[s] += 1
-            c[i] += 1
+        # A chow holding the lowest tile starts there (one starting lower moves up at the same cost),
+        # taking a real tile where there is one (a wild in its place never needs fewer wilds overall);
+        # past the span its tiles are wilds.
+        c[0] = r - 1
+        r1 = c[1] if n > 1 else 0
+        r2 = c[2] if n > 2 else 0
+        cost = (not r1) + (not r2)
+        if r1:
+            c[1] = r1 - 1
+        if r2:
+            c[2] = r2 - 1
+        best = min(best, cost + _need(tuple(c), pair, chows))
+        c[0] = r
+        if r1:
+            c[1] = r1
+        if r2:
+            c[2] = r2
     return best
