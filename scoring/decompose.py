@@ -32,7 +32,7 @@ from scoring.tiles import Tile
 SetKind = Literal["pung", "chow"]
 TileSet = tuple[SetKind, Tile]
 
-__all__ = ["Decomposition", "Facts", "Reading", "completing_tiles", "decompositions", "is_complete",
+__all__ = ["Decomposition", "Facts", "Reading", "decompositions", "is_complete",
            "is_complete_counts", "read_waits", "readings"]
 
 
@@ -299,43 +299,55 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
     n = len(key)
     chows = base < 27
     joker = extra is not None
-    cands = [(a, kind) for a in range(n) for kind in ((0, 1) if chows and a <= n - 3 else (1,))
+    cands = [(a, kind, (_KINDS[kind], base + a)) for a in range(n)
+             for kind in ((0, 1) if chows and a <= n - 3 else (1,))
              if joker or key[a] or (kind == 0 and (key[a + 1] or key[a + 2]))]
+    # the candidates a set may be while u is the lowest tile still uncovered: cands[:stop[u]]
+    stop = [sum(1 for c in cands if c[0] <= u) for u in range(n + 1)]
     rem = list(key)  # real copies not yet covered by the shape (negative: copies the wilds give)
     shape: list[tuple[int, int]] = []
-    found: dict[tuple[int | None, int], list[_Partial]] = {(None, w): [], (None, w + 1): []}
+    sets: list[TileSet] = []
+    subs: list[Tile] = []  # what the wilds stand for, in the order the shape took them
+    alone: list[_Partial] = []  # readings of `key` with at most w wilds
+    more: list[_Partial] = []  # ... w + 1 wilds
+    plus: list[list[_Partial]] = [[] for _ in range(n)]  # readings of `key` + t
+    wanted = extra or frozenset()
 
-    def emit(pair: int | None) -> None:
-        sets = tuple([(_KINDS[kind], base + a) for a, kind in shape])
-        starts = [a for a, kind in shape if not kind]
-        chow, ytl = bool(starts), 0 in starts and 3 in starts and 6 in starts
-        anke = 0 if chows else sum(1 for a, _ in shape if a <= 3)
+    def emit(pair: int | None, starts: int, anke: int) -> None:
+        # `starts`: a bit for each tile a chow starts at
+        done = tuple(sets)
+        chow, ytl = starts != 0, starts & 0b1001001 == 0b1001001
         q = None if pair is None else base + pair
-        subs = tuple([base + x for x in range(n) if rem[x] < 0 for _ in range(-rem[x])])
+        stood = tuple(sorted(subs))
         own = _assignable(pair, shape, list(key))
         if own:  # a reading of `key` itself
-            if len(subs) <= w:
-                found[None, w].append((q, sets, subs, chow, ytl, anke))
+            reading = (q, done, stood, chow, ytl, anke)
+            if len(stood) <= w:
+                alone.append(reading)
             if joker:
-                found[None, w + 1].append((q, sets, subs, chow, ytl, anke))
-        if extra is None:
+                more.append(reading)
+        if not joker:
             return
-        for t in extra:
-            if rem[t] >= 0:
+        last = -1
+        for i, x in enumerate(stood):  # each tile a wild stands for (stood is sorted), once
+            if x == last:
+                continue
+            last = x
+            t = x - base
+            if t not in wanted:
                 continue
             if not own:
                 left = list(key)
                 left[t] += 1
                 if not _assignable(pair, shape, left):
                     continue
-            i = subs.index(base + t)  # t real: one wild fewer
-            found.setdefault((t, w), []).append((q, sets, subs[:i] + subs[i + 1:], chow, ytl, anke))
+            plus[t].append((q, done, stood[:i] + stood[i + 1:], chow, ytl, anke))  # t real: one wild fewer
 
-    def walk(start: int, pair: int | None, w: int, real: int) -> None:
+    def walk(start: int, pair: int | None, w: int, real: int, starts: int, anke: int) -> None:
         # `real`: the real copies still uncovered; sets of three cover them with at least (-real) % 3
         # wilds, and once all are covered each further set is three wilds.
         if not real:
-            emit(pair)
+            emit(pair, starts, anke)
             if w < 3:
                 return
             u = n
@@ -345,17 +357,21 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
             u = 0
             while rem[u] <= 0:
                 u += 1
-        for index in range(start, len(cands)):
-            a, kind = cands[index]
-            if a > u:
-                break
+        for index in range(start, stop[u]):
+            a, kind, tileset = cands[index]
             if kind:
                 r = rem[a]
                 cost = 3 - (r if 0 < r < 3 else 3 if r >= 3 else 0)
                 if cost <= w:
                     rem[a] = r - 3
                     shape.append((a, 1))
-                    walk(index, pair, w - cost, real - 3 + cost)
+                    sets.append(tileset)
+                    subs.extend((base + a,) * cost)
+                    walk(index, pair, w - cost, real - 3 + cost, starts,
+                         anke + (not chows and a <= 3))
+                    if cost:
+                        del subs[-cost:]
+                    sets.pop()
                     shape.pop()
                     rem[a] = r
             else:
@@ -364,19 +380,30 @@ def _walk(base: Tile, key: tuple[int, ...], w: int,
                 if cost <= w:
                     rem[a], rem[a + 1], rem[a + 2] = r0 - 1, r1 - 1, r2 - 1
                     shape.append((a, 0))
-                    walk(index, pair, w - cost, real - 3 + cost)
+                    sets.append(tileset)
+                    if cost:
+                        subs.extend([base + x for x, r in ((a, r0), (a + 1, r1), (a + 2, r2)) if r <= 0])
+                    walk(index, pair, w - cost, real - 3 + cost, starts | 1 << a, anke)
+                    if cost:
+                        del subs[-cost:]
+                    sets.pop()
                     shape.pop()
                     rem[a], rem[a + 1], rem[a + 2] = r0, r1, r2
 
     most = w + joker
     total = sum(key)
-    walk(0, None, most, total)
+    walk(0, None, most, total, 0, 0)
     for p in range(n):
         r = key[p]
         if (r or joker) and 2 - min(r, 2) <= most:
             rem[p] = r - 2
-            walk(0, p, most - 2 + min(r, 2), total - min(r, 2))
+            subs.extend((base + p,) * (2 - min(r, 2)))
+            walk(0, p, most - 2 + min(r, 2), total - min(r, 2), 0, 0)
+            subs.clear()
             rem[p] = r
+    found: dict[tuple[int | None, int], list[_Partial]] = {(None, w): alone, (None, w + 1): more}
+    for t in wanted:
+        found[t, w] = plus[t]
     return found
 
 
@@ -563,51 +590,6 @@ def _suit_needs(counts: list[int], b: int) -> tuple[int, ...]:
 
 # suit counts (9 a suit, 7 the honours) -> `_suit_needs`
 _SUIT_NEEDS: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-
-def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, wild: Tile | None = None,
-                     seven_pairs: bool = True) -> list[Tile]:
-    """The tiles t among `candidates` for which `is_complete(concealed + [t])` holds, in the given order.
-
-    A tile changes one suit's counts: each suit's needs, alone and with each tile added, are read once
-    (`_suit_needs`), and a candidate's check is a sum over the four suits.
-    """
-    if len(concealed) % 3 != 1:
-        return []
-    counts = _counts(concealed)
-    w0 = 0
-    if wild is not None:
-        w0 = counts[wild]
-        counts[wild] = 0
-    seven = seven_pairs and len(concealed) == 13
-    odd = sum(c & 1 for c in counts)
-    needs = [_suit_needs(counts, b) for b in (0, 9, 18, 27)]
-    sets = sum(n[0] for n in needs)
-    pair = min(2, *(n[1] for n in needs))
-    # the fewest extra wilds for the pair outside each suit
-    pair_else = [min(2, *(m[1] for j, m in enumerate(needs) if j != i)) for i in range(4)]
-    out: list[Tile] = []
-    for t in candidates:
-        w = w0 + (t == wild)
-        if not w:  # no wild tile in the hand: the plain check
-            counts[t] += 1
-            if is_complete_counts(counts, seven_pairs=seven_pairs):
-                out.append(t)
-            counts[t] -= 1
-            continue
-        if t == wild:
-            if (seven and odd <= w) or sets + pair <= w:
-                out.append(t)
-            continue
-        if seven and odd + (1 if counts[t] % 2 == 0 else -1) <= w:
-            out.append(t)
-            continue
-        suit = 3 if t >= 27 else t // 9
-        n = needs[suit]
-        i = 2 * (t - 9 * suit) + 2
-        if sets - n[0] + n[i] + min(pair_else[suit], n[i + 1]) <= w:
-            out.append(t)
-    return out
 
 
 def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:

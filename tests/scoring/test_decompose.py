@@ -327,8 +327,9 @@ def test_waits_from_a_whole_hand_are_read_as_each_hand(case: tuple[list[int], in
     # 13 tiles (drop one of the 14): the waits and their readings, primed for all waits at once,
     # are those of each 14-tile hand read alone in a fresh table.
     from scoring import decompose
-    from scoring.decompose import completing_tiles, read_waits
+    from scoring.decompose import read_waits
     from scoring.decompose import readings as hand_readings
+    from scoring.waits import completing_tiles
 
     tiles, wild = case
     concealed = tiles[1:]
