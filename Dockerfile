@@ -21,10 +21,16 @@ RUN groupadd --system --gid 10001 mahjong \
     && useradd --system --uid 10001 --gid mahjong --home-dir /app --no-create-home --shell /usr/sbin/nologin mahjong
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml setup.py README.md ./
 COPY scoring ./scoring
 COPY bot ./bot
-RUN pip install . \
+# setup.py compiles the scoring core with mypyc: a C compiler for the install only, removed in the same layer.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && pip install . \
+    && apt-get purge -y --auto-remove gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/* \
+    && python -c "import scoring.request as r; assert r.__file__.endswith('.so'), r.__file__" \
     && python -c "from bot.summary.chart import find_cjk_font; f = find_cjk_font(); assert f, 'no CJK font'; print(f)" \
     && chown -R mahjong:mahjong "$MPLCONFIGDIR" \
     && mkdir -p /data && chown mahjong:mahjong /data

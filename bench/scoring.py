@@ -240,8 +240,11 @@ def main() -> None:
     for case in cases:
         case["mahjong"] = to_mahjong_strings(case["shorthand"])
         assert sorted(parse_tiles(case["shorthand"])) == case["tiles"]
+    import scoring.request
+
+    build = "compiled by mypyc" if scoring.request.__file__.endswith(".so") else "interpreted (not built)"
     print(f"{n} random winning hands (seed {args.seed}), load average {os.getloadavg()[0]:.2f} "
-          f"on {os.cpu_count()} CPUs; best of {args.repeats} runs")
+          f"on {os.cpu_count()} CPUs; best of {args.repeats} runs; scoring {build}")
 
     # (a) score_request and (b) mahjong (string -> 136 array -> estimate_hand_value), run in turn
     try:

@@ -497,7 +497,7 @@ def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[st
     return settlement.multiplier
 
 
-def score_request(request: dict[str, Any]) -> dict[str, Any]:
+def score_request(request: Any) -> dict[str, Any]:
     """Score one hand: RULES.md §3 request in, response out; ScoringError names the bad field or token.
 
     Besides §3, `hand` may also be the one-line shorthand string of `scoring.hand.parse_hand`, and the
@@ -520,7 +520,7 @@ _TING_KEYS = frozenset({"rules", "options", "stake", "dealer", "round_wind", "ba
                         "hand", "wild", "streak", "hand_number", "first_dealer"})
 
 
-def ting_request(request: dict[str, Any]) -> dict[str, Any]:
+def ting_request(request: Any) -> dict[str, Any]:
     """The waits of a 13-tile hand and what each would score, for /ting.
 
     Request: `hand` (13 tiles: shorthand string or §3 hand object without winning tile), `seat` (the waiting

@@ -129,7 +129,7 @@ def resolve_rules(name: object) -> str:
     raise ScoringError(f"rules: unknown rule set {name!r} (use suzhou/苏州 or suzhou-anhui/宿州)")
 
 
-def ruleset(name: str) -> RuleSet:
+def ruleset(name: object) -> RuleSet:
     """The RuleSet data of a rule set, by any accepted name."""
     return _RULESETS[resolve_rules(name)]
 

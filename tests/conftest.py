@@ -9,6 +9,7 @@ without a server.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import secrets
 import shutil
@@ -23,6 +24,32 @@ from bot.ledger.db import open_database
 from bot.ledger.service import LedgerService
 
 BACKENDS = ["sqlite", "postgresql"]
+
+
+def scoring_build_problem() -> str | None:
+    """What is wrong with the compiled scoring core (setup.py builds it with mypyc), or None.
+
+    The tests run what ships: every module of `scoring/` but `__init__` and `__main__` compiled, and none
+    edited since (an editable install would still run the old code).
+    """
+    spec = importlib.util.find_spec("scoring")
+    assert spec is not None and spec.origin is not None
+    for source in sorted(Path(spec.origin).parent.glob("*.py")):
+        if source.stem in ("__init__", "__main__"):
+            continue
+        found = importlib.util.find_spec(f"scoring.{source.stem}")
+        origin = Path(found.origin) if found is not None and found.origin else source
+        if origin.suffix != ".so":
+            return f"scoring.{source.stem} is not compiled: run `pip install -e .` (setup.py compiles it)"
+        if origin.stat().st_mtime < source.stat().st_mtime:
+            return f"{source} changed since it was compiled: run `pip install -e .` again"
+    return None
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    problem = scoring_build_problem()
+    if problem is not None:
+        pytest.exit(problem, returncode=3)
 
 
 def _server_url() -> str | None:

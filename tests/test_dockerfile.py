@@ -152,7 +152,14 @@ def test_copied_sources_exist_and_are_not_ignored() -> None:
             assert not any(fnmatch.fnmatch(source, p.rstrip("/")) for p in patterns), f"{source} is ignored"
     # everything the package needs at run time is copied
     copied = {s for args in of("COPY") for s in args.split()[:-1]}
-    assert {"pyproject.toml", "scoring", "bot"} <= copied
+    assert {"pyproject.toml", "setup.py", "scoring", "bot"} <= copied
+
+
+def test_the_scoring_core_is_compiled_in_the_image() -> None:
+    """setup.py compiles scoring/ with mypyc: the install needs a C compiler, removed again after it."""
+    [install] = [run for run in of("RUN") if "pip install ." in run]
+    assert "gcc" in install and install.index("gcc") < install.index("pip install .")
+    assert "purge" in install and install.index("purge") > install.index("pip install .")
 
 
 def test_installed_package_carries_its_data_files() -> None:
@@ -166,7 +173,8 @@ def test_installed_package_carries_its_data_files() -> None:
         for folder in [ROOT / top, *(p for p in (ROOT / top).rglob("*") if p.is_dir())]:
             if folder.name == "__pycache__":
                 continue
-            files = [f for f in folder.iterdir() if f.is_file() and f.suffix != ".pyc"]
+            # (.so: the compiled scoring modules an editable install builds beside their sources)
+            files = [f for f in folder.iterdir() if f.is_file() and f.suffix not in (".pyc", ".so")]
             if any(f.suffix == ".py" for f in files):
                 assert (folder / "__init__.py").is_file(), f"{folder} has code but no __init__.py"
             for f in files:
