@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from scoring.errors import ScoringError
+from scoring.patterns import term_name
+from scoring.request import score_request, ting_request
+from scoring.rules import ruleset, validate_options
 
 _TEXT: dict[str, dict[str, str]] = {
     "zh": {
@@ -94,8 +97,6 @@ _FACTORS = {"baojiaozi": "×3", "qianggang": "×3", "shangpai": "×2"}
 
 
 def _item_lines(win: dict[str, Any], lang: str, rules: str, stack: bool) -> list[str]:
-    from scoring.patterns import term_name
-
     lines = []
     for item in win["items"]:
         shown = str(item["hua"])
@@ -119,8 +120,6 @@ def _reason(win: dict[str, Any], text: dict[str, str]) -> str:
 
 def render_score(request: dict[str, Any], response: dict[str, Any], lang: str) -> str:
     """An itemized breakdown of a scored hand, Chinese by default."""
-    from scoring.rules import ruleset, validate_options
-
     text = _TEXT[lang]
     rule = ruleset(request.get("rules", "suzhou"))
     stack = bool(validate_options(rule.id, request.get("options")).get("doubling_stack"))
@@ -206,8 +205,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> None:
-    from scoring.request import score_request, ting_request
-
     lang = _lang(args.lang)
     if args.command == "ting":
         request: dict[str, Any] = {**_table(args), "hand": args.hand, "seat": args.seat}

@@ -26,6 +26,7 @@ from scoring.score import (
 from scoring.seats import parse_seat, seats_after
 from scoring.settle import escape_payments, settle_anhui, settle_suzhou, suzhou_multiplier
 from scoring.tiles import parse_tiles, tile_name
+from scoring.waits import waiting_tiles
 
 Event = Literal["win", "draw", "escape"]
 
@@ -537,8 +538,6 @@ def ting_request(request: Any) -> dict[str, Any]:
     >>> [w["tile"] for w in ting_request({"hand": "1112345678999m"})["waits"]][:3]
     ['1m', '2m', '3m']
     """
-    from scoring.waits import waiting_tiles
-
     if not isinstance(request, Mapping):
         raise ScoringError("request: expected a JSON object")
     _unknown_keys(request, _TING_KEYS, "")

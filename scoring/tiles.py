@@ -23,8 +23,9 @@ way to type a dragon as a playing tile is ``5z``/``6z``/``7z``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from scoring.errors import ScoringError
 
@@ -388,16 +389,12 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
 
 _PLAIN_BASE: Final[dict[str, int]] = {"m": 0, "p": 9, "s": 18, "z": 27}
 _PLAIN_GROUPS: dict[str, tuple[Tile, ...]] = {}  # "123m" -> (0, 1, 2), filled on use
-_plain_findall: list[Any] = []  # the compiled group pattern's findall, built on first use
+_PLAIN_FINDALL = re.compile(r"[1-9]+[mps]|[1-7]+z").findall
 
 
 def parse_plain(text: str) -> list[Tile] | None:
     """The common case, plain ASCII like "123m 456p 77z", quickly; None means "use the full scanner"."""
-    if not _plain_findall:
-        import re
-
-        _plain_findall.append(re.compile(r"[1-9]+[mps]|[1-7]+z").findall)
-    groups: list[str] = _plain_findall[0](text)
+    groups: list[str] = _PLAIN_FINDALL(text)
     if "".join(groups) != (text.replace(" ", "") if " " in text else text):
         return None
     out: list[Tile] = []
