@@ -25,9 +25,11 @@ COPY pyproject.toml setup.py README.md ./
 COPY scoring ./scoring
 COPY bot ./bot
 # setup.py compiles the scoring core with mypyc: a C compiler for the install only, removed in the same layer.
+# The copied sources go too, so that the installed (compiled) package is what runs from /app.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && pip install . \
+    && rm -rf build scoring bot \
     && apt-get purge -y --auto-remove gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/* \
     && python -c "import scoring.request as r; assert r.__file__.endswith('.so'), r.__file__" \
