@@ -6,27 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import option_specs, score_request
-from scoring.tiles import tile_name
+from scoring.tiles import FLOWER_NAMES, tile_name
 
 SEATS = ["E", "S", "W", "N"]
-SUZHOU_FLOWERS = [
-    "中",
-    "发",
-    "白",
-    "百搭",
-    "春",
-    "夏",
-    "秋",
-    "冬",
-    "梅",
-    "兰",
-    "竹",
-    "菊",
-    "老鼠",
-    "财神",
-    "猫",
-    "聚宝盆",
-]
+SUZHOU_FLOWERS = list(FLOWER_NAMES)  # every flower of 苏州's set
 ANHUI_FLOWERS = ["中", "发", "白", "春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"]
 WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
 
