@@ -1,22 +1,25 @@
-"""The build: the scoring core (`scoring/`, typed under `mypy --strict`) is compiled with mypyc.
+"""The build: pure Python by default; `SCORING_USE_MYPYC=1` compiles the scoring core with mypyc.
 
-The same source runs compiled; there is no second implementation. `pip install .` (or `-e .`) builds
-it; after editing a module of `scoring/` in an editable install, run the install again (the tests refuse
-to run on a stale build). `__init__` (lazy exports) and `__main__` (the CLI) stay interpreted.
+The compiled build is the same typed source (`mypy --strict` checks it); there is no second implementation.
+`__init__` (lazy exports and the stale-build check) and `__main__` (the CLI) always stay interpreted. The
+compiled code of all modules is one library, `scoring__mypyc`; after editing `scoring/` in a compiled
+editable install, build again (or `make clean`: delete the `.so` files) or `import scoring` refuses to run.
 """
 
 from pathlib import Path
 
-from mypyc.build import mypycify
+from backend import use_mypyc  # build_backend/backend.py: the one reading of SCORING_USE_MYPYC
 from setuptools import setup
 
-COMPILED = sorted(
-    str(path) for path in Path("scoring").glob("*.py") if path.name not in ("__init__.py", "__main__.py")
-)
+if use_mypyc():
+    from mypyc.build import mypycify
 
-# Always build afresh (`force`): mypyc leaves unchanged C files alone, and the tests' stale-build check
-# compares the sources with the time of the last build.
-setup(
-    ext_modules=mypycify(COMPILED, opt_level="3", group_name="scoring"),
-    options={"build_ext": {"force": True}},
-)
+    compiled = sorted(
+        str(path) for path in Path("scoring").glob("*.py") if path.name not in ("__init__.py", "__main__.py")
+    )
+    # `force`: mypyc leaves unchanged C files alone, and setuptools would then skip the link, leaving the
+    # library older than its sources (which `scoring/__init__.py` refuses).
+    setup(ext_modules=mypycify(compiled, opt_level="3", group_name="scoring"),
+          options={"build_ext": {"force": True}})
+else:
+    setup()

@@ -26,6 +26,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import buttons, errors, recording, rules, session
 from bot.jobs import setup_jobs
@@ -161,7 +162,10 @@ def register_handlers(application: AnyApplication) -> None:
 
 
 async def post_init(application: AnyApplication) -> None:
-    """After the bot is initialized: the Telegram menu from the command table (default zh-Hans, and en)."""
+    """After the bot is initialized: the start-up log line, then the Telegram menu from the command table
+    (default zh-Hans, and en)."""
+    log.info("bot @%s started; scoring core: %s", application.bot.username,
+             "compiled (mypyc)" if scoring.COMPILED else "pure Python")
     try:
         await application.bot.set_my_commands(bot_commands("zh-Hans"))
         await application.bot.set_my_commands(bot_commands("en"), language_code="en")

@@ -6,8 +6,39 @@ Public names are loaded lazily on first use so that `import scoring` stays cheap
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from pathlib import Path
 
-from scoring.errors import ScoringError
+
+def _compiled_library() -> Path | None:
+    """The mypyc library of a compiled build (`SCORING_USE_MYPYC=1 pip install .`), or None when pure."""
+    spec = importlib.util.find_spec("scoring__mypyc")
+    return None if spec is None or spec.origin is None else Path(spec.origin)
+
+
+def _refuse_stale_build(library: Path | None) -> None:
+    """A compiled build older than its sources would run the old code: refuse, saying how to fix it.
+
+    The tolerance covers an install writing the library and the sources a moment apart; an edit comes later.
+    """
+    if library is None:
+        return
+    built = library.stat().st_mtime
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        if source.stem not in ("__init__", "__main__") and source.stat().st_mtime > built + 2:
+            raise ImportError(
+                f"{source} changed after the scoring core was compiled ({library.name}): rebuild with "
+                "`SCORING_USE_MYPYC=1 pip install -e .`, or go back to pure Python with `pip install -e .` "
+                "after deleting the compiled files (scoring/*.so and scoring__mypyc*.so)"
+            )
+
+
+_LIBRARY = _compiled_library()
+_refuse_stale_build(_LIBRARY)
+COMPILED: bool = _LIBRARY is not None
+"""Whether the scoring core runs compiled by mypyc (an opt-in build) or as pure Python (the default)."""
+
+from scoring.errors import ScoringError  # noqa: E402  (after the stale-build check)
 
 # Not `typing.TYPE_CHECKING`: importing typing alone would cost a good part of the 50 ms budget.
 TYPE_CHECKING = False

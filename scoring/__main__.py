@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+import scoring
 from scoring.errors import ScoringError
 from scoring.patterns import term_name
 from scoring.request import score_request, ting_request
@@ -163,6 +165,15 @@ def render_ting(response: dict[str, Any], lang: str) -> str:
     return "\n".join(lines)
 
 
+def version_line() -> str:
+    """The package version and whether the core runs compiled (mypy's `--version` says the same)."""
+    try:
+        version = importlib.metadata.version("suzhou-mahjong-bot")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown (not installed)"
+    return f"scoring {version} (compiled: {'yes, mypyc' if scoring.COMPILED else 'no, pure Python'})"
+
+
 def _add_table_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="suzhou", help="suzhou/苏州 or suzhou-anhui/宿州")
     parser.add_argument("--stake", type=int, default=1, help="stake per 花 (苏州) or base stake b (宿州)")
@@ -176,6 +187,7 @@ def _add_table_args(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m scoring", description="苏州麻将 / 宿州麻将 scoring core")
+    parser.add_argument("--version", action="version", version=version_line())
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score one hand")
     score.add_argument("hand", nargs="?", help='hand shorthand, e.g. "11223355778899p 中发春梅百搭"')

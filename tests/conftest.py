@@ -9,7 +9,6 @@ without a server.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import secrets
 import shutil
@@ -26,34 +25,12 @@ from bot.ledger.service import LedgerService
 BACKENDS = ["sqlite", "postgresql"]
 
 
-def scoring_build_problem() -> str | None:
-    """What is wrong with the compiled scoring core (setup.py builds it with mypyc), or None.
-
-    The tests run what ships: every module of `scoring/` but `__init__` and `__main__` compiled, and none
-    edited since the build (an editable install would still run the old code). The compiled code of all
-    of them is one library, `scoring__mypyc`; each module's own extension only points into it.
-    """
-    spec = importlib.util.find_spec("scoring")
-    library = importlib.util.find_spec("scoring__mypyc")
-    assert spec is not None and spec.origin is not None
-    if library is None or library.origin is None:
-        return "scoring is not compiled: run `pip install -e .` (setup.py compiles it)"
-    built = Path(library.origin).stat().st_mtime
-    for source in sorted(Path(spec.origin).parent.glob("*.py")):
-        if source.stem in ("__init__", "__main__"):
-            continue
-        found = importlib.util.find_spec(f"scoring.{source.stem}")
-        if found is None or not str(found.origin).endswith(".so"):
-            return f"scoring.{source.stem} is not compiled: run `pip install -e .` (setup.py compiles it)"
-        if source.stat().st_mtime > built:
-            return f"{source} changed since it was compiled: run `pip install -e .` again"
-    return None
-
-
 def pytest_sessionstart(session: pytest.Session) -> None:
-    problem = scoring_build_problem()
-    if problem is not None:
-        pytest.exit(problem, returncode=3)
+    """`.ci/run`'s compiled job sets SCORING_EXPECT_COMPILED=1: make sure the compiled build is what runs."""
+    import scoring
+
+    if os.environ.get("SCORING_EXPECT_COMPILED") == "1" and not scoring.COMPILED:
+        pytest.exit(f"SCORING_EXPECT_COMPILED=1 but {scoring.__file__} is pure Python", returncode=3)
 
 
 def _server_url() -> str | None:
