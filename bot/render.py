@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n import has, t
+from babel.dates import get_timezone_location
+
+from bot.i18n import DEFAULT_LANGUAGE, has, t
 from bot.ledger.results import (
     SEATS,
     CardView,
@@ -17,7 +19,7 @@ from bot.ledger.results import (
     SessionSummary,
     Standing,
 )
-from scoring import TERMS
+from scoring import TERMS, validate_options
 
 MINUS = "−"  # U+2212: reads as a minus sign next to CJK text, unlike a hyphen
 MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters per message
@@ -27,6 +29,29 @@ EXEMPT_SHOWN = 3  # a refusal names this many exempt patterns, then 等 / …
 def wind(lang: str | None, seat: object) -> str:
     """东 / 東 / E for a seat letter; anything else as given."""
     return t(lang, f"wind.{seat}") if seat in SEATS else str(seat)
+
+
+# The Unicode (CLDR) locale of each catalog, for names babel knows: a time zone's city.
+_LOCALES = {"zh-Hans": "zh_Hans_CN", "zh-Hant": "zh_Hant_TW", "en": "en"}
+
+
+def zone_name(lang: str | None, zone: str) -> str:
+    """A time zone as people say it: 北京时间 (the catalog's `zone` table), else the city's time in the
+    chat's language (东京时间, Tokyo time) — never the IANA id.
+
+    >>> zone_name("zh-Hans", "Asia/Shanghai"), zone_name("zh-Hans", "Asia/Tokyo")
+    ('北京时间', '东京时间')
+    >>> zone_name("en", "Asia/Tokyo")
+    'Tokyo time'
+    """
+    if has(f"zone.{zone}", lang or DEFAULT_LANGUAGE):
+        return t(lang, f"zone.{zone}")
+    locale = _LOCALES.get(lang or DEFAULT_LANGUAGE, _LOCALES[DEFAULT_LANGUAGE])
+    try:
+        city = get_timezone_location(zone, locale=locale, return_city=True)
+    except LookupError:
+        city = zone
+    return t(lang, "zone.city", city=city)
 
 
 def signed(amount: int) -> str:
@@ -63,6 +88,11 @@ def player_name(session: SessionInfo, seat: str) -> str:
     """The seated player's name, or the seat letter for an empty seat."""
     player = session.seats.get(seat)
     return player.name if player else seat
+
+
+def seat_and_name(lang: str | None, session: SessionInfo, seat: str) -> str:
+    """`东 张强`: the wind and the seated player's name."""
+    return f"{wind(lang, seat)} {player_name(session, seat)}"
 
 
 def payments_text(lang: str | None, payments: Mapping[str, int], first: Sequence[str] = ()) -> str:
@@ -114,25 +144,68 @@ MULTIPLIER_TERMS: Mapping[str, Mapping[str, int]] = {
 }
 
 
-def item_lines(lang: str | None, rules: str, win: Mapping[str, Any]) -> list[str]:
+def item_lines(
+    lang: str | None, rules: str, win: Mapping[str, Any], typed: Mapping[str, Any] | None = None
+) -> list[str]:
     """A scored win's items, one a line: `  清一色 10`; a multiplier as what it is, `  滴零 ×2`,
-    `  包饺子 ×3`; `  合计 ×2` when the win's multiplier is not the product of those (豹子 and 滴零 not
-    stacked, 大吊车 x2)."""
+    `  包饺子 ×3`; 豹子 and 滴零 together but not stacked as one line that says so,
+    `  豹子、滴零 ×2（不叠加…）`;
+    `  合计 ×2` when the win's multiplier is still not the product of the lines (大吊车 x2). `typed` is the
+    entry's win: a 硬花 item worth twice the 硬花 typed there shows the doubling (七对)."""
     factors = MULTIPLIER_TERMS.get(rules, {})
+    total = int(win.get("multiplier") or 1)
+    items = list(win.get("items", []))
+    multipliers = {str(i.get("id")): factors[str(i.get("id"))] for i in items if _is_multiplier(factors, i)}
+    merged = _not_stacked(multipliers, total)
     lines, product = [], 1
-    for item in win.get("items", []):
+    for item in items:
         item_id = str(item.get("id") or "")
         name = term_name(lang, item_id, item.get("name"))
-        factor = factors.get(item_id) if not item.get("hua") else None
-        if factor:
-            product *= factor
-            lines.append(t(lang, "preview.item_multiplier", name=name, factor=factor))
+        if item_id in multipliers:
+            if item_id in merged:
+                continue
+            product *= multipliers[item_id]
+            lines.append(t(lang, "preview.item_multiplier", name=name, factor=multipliers[item_id]))
+        elif item_id == "yinghua" and 0 < _typed_hard(typed) * DOUBLE == int(item.get("hua") or 0):
+            hua, typed_hua = item.get("hua"), _typed_hard(typed)
+            lines.append(t(lang, "preview.qidui_hard", name=name, hua=hua, typed=typed_hua))
         else:
             lines.append(t(lang, "preview.item", name=name, hua=item.get("hua", 0)))
-    total = int(win.get("multiplier") or 1)
+    if merged:
+        names = join_words(lang, [term_name(lang, m) for m in merged])
+        lines.append(t(lang, "preview.not_stacked", names=names, factor=DOUBLE))
+        product *= DOUBLE
     if total != product:
         lines.append(t(lang, "preview.multiplier", factor=total))
     return lines
+
+
+DOUBLE = 2
+NOT_STACKED = ("baozi", "diling")  # 苏州: a hand both 豹子 and 滴零 doubles once unless `doubling_stack`
+
+
+def _is_multiplier(factors: Mapping[str, int], item: Mapping[str, Any]) -> bool:
+    return str(item.get("id")) in factors and not item.get("hua")
+
+
+def _not_stacked(multipliers: Mapping[str, int], total: int) -> tuple[str, ...]:
+    """豹子 and 滴零 when both are on this win and the multiplier shows they doubled once, else ()."""
+    if not all(m in multipliers for m in NOT_STACKED):
+        return ()
+    product = 1
+    for factor in multipliers.values():
+        product *= factor
+    return NOT_STACKED if total * DOUBLE == product else ()
+
+
+def _typed_hard(typed: Mapping[str, Any] | None) -> int:
+    """The 硬花 a person typed for one win: the declared count, or the flowers written after the tiles."""
+    if not typed:
+        return 0
+    declared = typed.get("declared") or {}
+    if "hard_flowers" in declared:
+        return int(declared.get("hard_flowers") or 0)
+    return len((typed.get("hand") or {}).get("flowers") or ())
 
 
 def _times(lang: str | None, win: Mapping[str, Any]) -> str:
@@ -149,19 +222,28 @@ def _wins(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return list(entry.get("wins") or [])
 
 
-def _how(lang: str | None, prefix: str, entry: Mapping[str, Any], win: Mapping[str, Any]) -> str:
-    """How one win came about: 自摸 / 冲 西 / 抢杠 西 / 包饺子."""
+def _how(
+    lang: str | None,
+    prefix: str,
+    entry: Mapping[str, Any],
+    win: Mapping[str, Any],
+    name: Callable[[str], str] | None = None,
+) -> str:
+    """Who won and how, in the tables' words: 南 自摸 / 东 点炮，西 胡 / 西 抢 东 的杠 / 南 包饺子（北 包）.
+    `name` names a seat (the wind alone by default; the preview adds the player)."""
+    who = name or (lambda seat: wind(lang, seat))
+    winner = who(str(win.get("winner")))
     flags = win.get("flags") or {}
     fed = flags.get("kong_fed_by")
     if fed:
-        return t(lang, f"{prefix}.kong_fed", discarder=wind(lang, fed))
+        return t(lang, f"{prefix}.kong_fed", winner=winner, discarder=who(str(fed)))
     kind = win.get("type", "self_draw")
-    discarder = wind(lang, entry.get("discarder"))
+    discarder = who(str(entry.get("discarder")))
     if kind == "discard":
-        return t(lang, f"{prefix}.discard", discarder=discarder)
+        return t(lang, f"{prefix}.discard", winner=winner, discarder=discarder)
     if kind == "rob_kong":
-        return t(lang, f"{prefix}.rob_kong", discarder=discarder)
-    return t(lang, f"{prefix}.self_draw")
+        return t(lang, f"{prefix}.rob_kong", winner=winner, discarder=discarder)
+    return t(lang, f"{prefix}.self_draw", winner=winner)
 
 
 def scored_win(response: Mapping[str, Any], seat: str) -> Mapping[str, Any]:
@@ -197,7 +279,6 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
         return t(
             lang,
             "row.win",
-            winner=wind(lang, win["winner"]),
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
         )
@@ -217,7 +298,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
     if hand.kind == "adjust":
         payer = next((s for s, a in hand.payments.items() if a < 0), "?")
         payee = next((s for s, a in hand.payments.items() if a > 0), "?")
-        note = f" ({hand.note})" if hand.note else ""
+        note = t(lang, "result.note", note=hand.note) if hand.note else ""
         return t(
             lang,
             "result.adjust",
@@ -249,7 +330,6 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             lang,
             "result.win",
             n=hand.number,
-            winner=wind(lang, win["winner"]),
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
             times=_times(lang, scored_win(hand.response, win["winner"])),
@@ -298,7 +378,7 @@ def preview_text(
                 payer=f"{wind(lang, payer)} {player_name(session, payer)}",
                 payee=f"{wind(lang, payee)} {player_name(session, payee)}",
                 amount=max(preview.payments.values(), default=0),
-                note=f" ({preview.note})" if preview.note else "",
+                note=t(lang, "result.note", note=preview.note) if preview.note else "",
             )
         )
     else:
@@ -306,7 +386,7 @@ def preview_text(
         for win in _wins(entry):
             seat = win["winner"]
             scored = by_winner.get(seat, {})
-            who = f"{wind(lang, seat)} {player_name(session, seat)}"
+            who = seat_and_name(lang, session, seat)
             if not scored.get("allowed", True):
                 lines.append(t(lang, "preview.not_allowed", reason=refusal_text(lang, scored or win, who)))
                 continue
@@ -314,18 +394,18 @@ def preview_text(
                 t(
                     lang,
                     "preview.win_line",
-                    winner=who,
-                    how=_how(lang, "preview", entry, win),
+                    how=_how(lang, "preview", entry, win, lambda s: seat_and_name(lang, session, s)),
                     hua=scored.get("hua", 0),
                 )
             )
-            lines += item_lines(lang, session.rules, scored)
+            lines += item_lines(lang, session.rules, scored, win)
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]
         lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))
     if preview.kind != "adjust":
         after = preview.after
-        lines.append(t(lang, "preview.next", dealer=wind(lang, after.dealer), streak=after.streak))
+        next_dealer = wind(lang, after.dealer)
+        lines.append(t(lang, "preview.next", dealer=next_dealer, streak=_streak(lang, after.streak)))
         if preview.after.diling:
             lines.append(t(lang, "preview.next_diling"))
     if note:
@@ -362,12 +442,21 @@ def state_line(lang: str | None, session: SessionInfo) -> str:
             streak=state.streak,
             round_wind=wind(lang, state.round_wind),
         )
-    marks = []
+    return " · ".join([line, *doubling_marks(lang, session)])
+
+
+def doubling_marks(lang: str | None, session: SessionInfo) -> list[str]:
+    """The coming hand's 豹子 / 滴零, where the rule set doubles for them (苏州; 宿州 does not): one mark
+    for both, with the factor they make together (×2, or ×4 with `doubling_stack`)."""
+    state = session.state
+    if "baozi" not in MULTIPLIER_TERMS.get(session.rules, {}):
+        return []
+    if state.baozi and state.diling:
+        stacked = validate_options(session.rules, session.options).get("doubling_stack")
+        return [t(lang, "seat.baozi_diling", factor=DOUBLE * DOUBLE if stacked else DOUBLE)]
     if state.baozi:
-        marks.append(t(lang, "seat.baozi"))
-    if state.diling:
-        marks.append(t(lang, "seat.diling"))
-    return " · ".join([line, *marks])
+        return [t(lang, "seat.baozi")]
+    return [t(lang, "seat.diling")] if state.diling else []
 
 
 def row_amounts(payments: Mapping[str, int]) -> str:

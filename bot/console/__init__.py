@@ -15,6 +15,7 @@ from bot.app import build_application
 from bot.console.driver import AnyApplication, deliver, start_application, stop_application
 from bot.console.state import JSON, BotAPIState, Call
 from bot.console.transport import InProcessBotAPI
+from bot.i18n import DEFAULT_LANGUAGE, t
 
 if TYPE_CHECKING:
     from bot.settings import Settings
@@ -26,13 +27,6 @@ _LINE = re.compile(r"^\s*@?(?P<name>[A-Za-z0-9_\u3400-\u9fff]{1,32})\s*[:：]\s?
 _PRESS = re.compile(r"^\[(?P<label>.+)\]$")
 # More message ids than the bot sends while handling one update (a result, card, chart, CSV, ...).
 LOST_MESSAGE_IDS = 1000
-_HELP = """\
-控制台模式 console mode: a group chat with the bot, no Telegram needed.
-  name: message      e.g.  ann: /newgame 苏州 5     bob: /join     ann: /hu 南 自摸 5花
-  name: [label]      presses the button with that label on the newest message having it
-  :admin name        makes a user a group admin      :pin on|off   lets the bot pin or not
-  :help              this text                         Ctrl-D (end of input) quits
-"""
 
 
 class ConsolePrinter:
@@ -76,13 +70,14 @@ class ConsolePrinter:
             return
         if not isinstance(result, dict) or "message_id" not in result:
             if method == "pinChatMessage":
-                self._print(f"bot 📌 #{call.params.get('message_id')}", "pinned")
+                self._print(f"bot 📌 #{call.params.get('message_id')}", t(DEFAULT_LANGUAGE, "console.pinned"))
             elif method == "unpinChatMessage":
-                self._print(f"bot 📌 #{call.params.get('message_id', '')}", "unpinned")
+                message_id = call.params.get("message_id", "")
+                self._print(f"bot 📌 #{message_id}", t(DEFAULT_LANGUAGE, "console.unpinned"))
             elif method == "answerCallbackQuery" and call.params.get("text"):
                 self._print("bot 💬", str(call.params["text"]))
             elif method == "deleteMessage":
-                self._print(f"bot 🗑 #{call.params.get('message_id')}", "deleted")
+                self._print(f"bot 🗑 #{call.params.get('message_id')}", t(DEFAULT_LANGUAGE, "console.deleted"))
             return
         head = f"bot #{result['message_id']}"
         if method.startswith("edit"):
@@ -137,7 +132,7 @@ class ConsoleChat:
             return
         match = _LINE.match(line)
         if not match:
-            self.say("？ 格式 format: name: message   或 or   name: [button label]   (:help)")
+            self.say(t(DEFAULT_LANGUAGE, "console.bad_line"))
             return
         name, text = match.group("name"), match.group("text").strip()
         chat = self.state.chat(self.chat_id)
@@ -163,17 +158,17 @@ class ConsoleChat:
 
     def control(self, words: list[str]) -> None:
         if not words or words[0] == "help":
-            self.say(_HELP.rstrip())
+            self.say(t(DEFAULT_LANGUAGE, "console.help"))
         elif words[0] == "admin" and len(words) == 2:
             chat = self.state.chat(self.chat_id)
             admins = [self.state.users_by_id[uid] for uid in chat.admins if uid in self.state.users_by_id]
             self.state.set_admins(self.chat_id, [*admins, words[1]])
-            self.say(f"✓ {words[1]} is a group admin")
+            self.say(t(DEFAULT_LANGUAGE, "console.admin", name=words[1]))
         elif words[0] == "pin" and len(words) == 2 and words[1] in ("on", "off"):
             self.state.set_can_pin(self.chat_id, words[1] == "on")
-            self.say(f"✓ pinning {words[1]}")
+            self.say(t(DEFAULT_LANGUAGE, "console.pin_on" if words[1] == "on" else "console.pin_off"))
         else:
-            self.say("？ :help  :admin name  :pin on|off")
+            self.say(t(DEFAULT_LANGUAGE, "console.control_usage"))
 
     def save(self, *, delivering: int | None = None) -> None:
         """Writes the chat snapshot atomically; `delivering` marks it as taken while the bot handles that
@@ -234,7 +229,7 @@ async def run_console_async(
     if transport is None:
         transport = InProcessBotAPI(load_state(snapshot_path))
     if CONSOLE_CHAT_ID not in transport.state.chats:
-        transport.add_group(CONSOLE_CHAT_ID, "控制台牌桌 console table")
+        transport.add_group(CONSOLE_CHAT_ID, t(DEFAULT_LANGUAGE, "console.group_title"))
     app = build(settings, request=transport, get_updates_request=transport)
     # Telegram's flood limits (20 messages a minute in a group) would only stall a terminal session.
     app.bot._rate_limiter = None
@@ -242,7 +237,7 @@ async def run_console_async(
     unsubscribe = transport.state.subscribe(ConsolePrinter(out, console_dir / "files", CONSOLE_CHAT_ID))
     interactive = stdin.isatty()
     if interactive:
-        chat.say(_HELP.rstrip())
+        chat.say(t(DEFAULT_LANGUAGE, "console.help"))
     await start_application(app)
     # A daemon thread reads stdin: a blocked readline must not keep the process alive after Ctrl-C.
     lines: asyncio.Queue[str | None] = asyncio.Queue()

@@ -83,6 +83,7 @@ async def calc(turn: Turn) -> None:
     request: dict[str, Any] = {**table, **{k: v for k, v in entry.items() if v is not None}}
     response = await turn.run(score_request, request)
     winners = [w["winner"] for w in entry["wins"]]
+    typed = {w["winner"]: w for w in entry["wins"]}
     scored = {w["winner"]: w for w in response["wins"]}
     first = entry["wins"][0]
     how = {"discard": "flow.discard", "rob_kong": "flow.rob_kong"}.get(first["type"], "flow.self_draw")
@@ -97,17 +98,14 @@ async def calc(turn: Turn) -> None:
         if not win.get("allowed", True):
             lines.append(turn.t("calc.not_allowed", reason=refusal_text(turn.lang, {"winner": seat, **win})))
             continue
-        lines += item_lines(turn.lang, table["rules"], win)
+        lines += item_lines(turn.lang, table["rules"], win, typed.get(seat))
     if any(w.get("allowed", True) for w in scored.values()):
-        hua = sum(int(scored.get(seat, {}).get("hua") or 0) for seat in winners[:1])
-        lines.append(
-            turn.t(
-                "calc.total",
-                hua=hua,
-                stake=table["stake"],
-                payments=payments_text(turn.lang, response["payments"], winners),
-            )
-        )
+        payments = payments_text(turn.lang, response["payments"], winners)
+        if len(winners) > 1:  # each winner's 花 is on its own line above
+            lines.append(turn.t("calc.total_multi", stake=table["stake"], payments=payments))
+        else:
+            hua = int(scored.get(winners[0], {}).get("hua") or 0)
+            lines.append(turn.t("calc.total", hua=hua, stake=table["stake"], payments=payments))
     await turn.say("\n".join(lines))
 
 

@@ -170,6 +170,9 @@ def scoring_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any
     return out
 
 
+WAITING_TILES = 13  # a hand before its winning tile (scoring's tile count for /ting)
+
+
 def scoring_text(lang: str | None, error: ScoringError) -> str:
     """What is wrong with a hand or a request, in the group's language: catalog `scoring.<code>` with the
     error's params; the English message never reaches a group."""
@@ -179,6 +182,8 @@ def scoring_text(lang: str | None, error: ScoringError) -> str:
         code = "pattern_self_draw" if params["other"] == "self_draw" else "pattern_no_hua"
     if code == "pattern_rules" and "option" not in params:
         code = "pattern_rules_set"  # the pattern does not score in this rule set at all
+    if code == "tile_count" and params.get("expected") == WAITING_TILES:
+        code = "tile_count_ting"  # /ting: a waiting hand, before the winning tile
     key = f"scoring.{code}" if has(f"scoring.{code}") else "scoring.invalid"
     if key == "scoring.invalid" and code != "invalid":
         log.warning("no catalog text for scoring error %r (%s)", code, error)

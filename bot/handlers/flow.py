@@ -89,6 +89,12 @@ def question(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Inli
     return text, InlineKeyboardMarkup([*rows, last])
 
 
+def _for_rules(session: SessionInfo, key: str) -> str:
+    """The message of `key` in the table's rule set's words: 苏州 asks for 硬花 and 软花; 宿州 counts one
+    花 number (flower tiles, 风碰, 杠), its messages `<key>_count`."""
+    return f"{key}_count" if session.rules == "suzhou-anhui" else key
+
+
 def _seat_label(turn: Turn, session: SessionInfo, seat: str) -> str:
     player = session.seats.get(seat)
     return f"{turn.wind(seat)} {player.name}" if player else turn.wind(seat)
@@ -135,9 +141,9 @@ def _step(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
             )
             for n in HUA_CHOICES
         ]
-        return turn.t("flow.hua", winner=who), _rows(buttons, 5)
+        return turn.t(_for_rules(session, "flow.hua"), winner=who), _rows(buttons, 5)
     summary = turn.t(
-        "flow.state",
+        _for_rules(session, "flow.state"),
         winner=who,
         hua=current.hua,
         soft=current.soft,
@@ -162,7 +168,7 @@ def _step(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
                 _button(turn.t("flow.done"), finished(state)),
             ]
         )
-        return turn.t("flow.melds", winner=who) + "\n" + summary, rows
+        return turn.t(_for_rules(session, "flow.melds"), winner=who) + "\n" + summary, rows
     if state.step == "wild":
         buttons = [
             _button(_tile_label(t), replace(state, step="patterns", wild=t)) for t in wild_choices(session)

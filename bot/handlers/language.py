@@ -12,8 +12,7 @@ async def lang(turn: Turn) -> None:
 
     Anyone may switch while no table is open; during a session, seated players and admins."""
     if not turn.text:
-        await turn.reply("lang.current", language=turn.t("lang.name"))
-        await turn.reply("lang.usage")
+        await turn.say(turn.t("lang.current", language=turn.t("lang.name")) + "\n" + turn.t("lang.usage"))
         return
     chosen = normalize_language(turn.text)
     if chosen is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.handlers.common import Refusal, Turn, command
 from bot.handlers.table import show_card
 from bot.ledger import SEATS
+from bot.render import doubling_marks
 
 DICE = "🎲"
 
@@ -30,15 +31,19 @@ async def roll(turn: Turn) -> None:
     assert first.dice is not None and second.dice is not None
     a, b = first.dice.value, second.dice.value
     lines = [turn.t("roll.result", a=a, b=b, total=a + b)]
+    changed = False
     if session.hands_played == 0 and not session.dealer_set:
         seat = dealer_by_dice(a + b)
         session = await turn.run(turn.ledger.set_dealer, turn.chat_id, seat, key=f"{turn.source_key}:dealer")
         player = session.seats.get(seat)
         lines.append(turn.t("roll.dealer", wind=turn.wind(seat), player=player.name if player else "—"))
+        changed = True
     double = a == b
-    if double or session.state.baozi:
+    if double != session.state.baozi:
         session = await turn.run(turn.ledger.mark_baozi, turn.chat_id, double, key=turn.source_key)
+        changed = True
     if double:
-        lines.append(turn.t("roll.baozi"))
+        lines.append(turn.t("roll.baozi" if doubling_marks(turn.lang, session) else "roll.baozi_none"))
     await turn.say("\n".join(lines))
-    await show_card(turn, session)
+    if changed:  # an unchanged card is not edited (Telegram refuses an edit that changes nothing)
+        await show_card(turn, session)

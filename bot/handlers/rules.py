@@ -13,7 +13,7 @@ from bot.handlers.buttons import RulesPress
 from bot.handlers.common import Refusal, Turn, button, command
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
-from bot.render import rules_name
+from bot.render import rules_name, zone_name
 from scoring import ScoringError, option_specs, resolve_rules, validate_options
 
 INSTANT = "instant"
@@ -152,7 +152,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     lines.append(turn.t("rules.instant", value=show_value(lang, group.instant)))
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
     lines.append(turn.t("rules.confirm_by", value=option_value(lang, CONFIRM_BY, group.confirm_by)))
-    lines.append(turn.t("rules.timezone", zone=group.timezone))
+    lines.append(turn.t("rules.timezone", zone=zone_name(turn.lang, group.timezone)))
     flip = not group.instant
     buttons.append(
         InlineKeyboardButton(

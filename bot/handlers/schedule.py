@@ -15,6 +15,7 @@ from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.common import Refusal, Turn, command
 from bot.ledger import GroupInfo
+from bot.render import zone_name
 from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due
 
 _DAY_WORDS: dict[str, str] = {}
@@ -60,7 +61,7 @@ def describe(turn: Turn, group: GroupInfo, now: dtm.datetime) -> str:
         "jobs.schedule_status_on",
         day=turn.t(f"jobs.weekday_{group.weekly_day}"),
         time=group.weekly_time,
-        tz=group.timezone,
+        tz=zone_name(turn.lang, group.timezone),
         next=f"{nxt.astimezone(ZoneInfo(group.timezone)):%Y-%m-%d %H:%M}",
     )
 
@@ -110,5 +111,5 @@ async def schedule(turn: Turn) -> None:
         "jobs.schedule_on",
         day=turn.t(f"jobs.weekday_{group.weekly_day}"),
         time=group.weekly_time,
-        tz=group.timezone,
+        tz=zone_name(turn.lang, group.timezone),
     )

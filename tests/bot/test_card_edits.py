@@ -31,10 +31,10 @@ async def test_every_hand_of_a_burst_is_on_the_card(seated_table: Table) -> None
     for text in ("/hu 南 自摸 5花", "/hu 东 冲 西 8花", "/draw"):
         await seated_table.say("bob", text)
     card = seated_table.message(card_id).text
-    assert "1 南 自摸 10花" in card and "2 东" in card and "\n3 " in card
+    assert "1 南 自摸 10花" in card and "2 西 点炮，东 胡" in card and "\n3 " in card
     ledger = seated_table.app.bot_data["ledger"]
     running = ledger.ledger(ledger.current_session(seated_table.chat_id).id)[-1].running
-    assert "第 4 局" in card and f"东 Ann  {running['E']:+d}".replace("-", "−") in card
+    assert "第4局" in card and f"东 Ann  {running['E']:+d}".replace("-", "−") in card
 
 
 async def test_end_leaves_the_card_ended_with_the_last_hand(seated_table: Table) -> None:
@@ -44,4 +44,4 @@ async def test_end_leaves_the_card_ended_with_the_last_hand(seated_table: Table)
     await seated_table.say("ann", "/end")
     await seated_table.press("ann", "✅ 结束并结算")
     ended = seated_table.message(card_id).text
-    assert "1 南 自摸" in ended and "牌局结束。" in ended
+    assert "1 南 自摸" in ended and "这一场结束了。" in ended

@@ -187,6 +187,6 @@ def test_every_rendering_is_filled_and_not_a_bare_key(lang: str) -> None:
 
 
 def test_the_identifier_check_catches_a_leak() -> None:
-    assert leaks("这手不能和：西 below_threshold") == ["below_threshold"]
+    assert leaks("这手不能胡：西 below_threshold") == ["below_threshold"]
     assert leaks("选项：menqing_stack=关") == ["menqing_stack"]
     assert leaks("/hu 南 自摸 11223355778899p [555p] (7777s) 九筒") == []

@@ -101,7 +101,7 @@ async def test_unknown_command_says_so_and_records_nothing(seated_table: Table) 
 async def test_commands_addressed_to_this_bot_work(seated_table: Table) -> None:
     me = seated_table.app.bot.username
     turn = await seated_table.say("bob", f"/score@{me}")
-    assert turn.text.startswith("本局积分")
+    assert turn.text.startswith("本场积分")
 
 
 async def test_plain_chat_is_ignored(seated_table: Table) -> None:

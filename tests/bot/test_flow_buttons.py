@@ -39,7 +39,7 @@ WAYS = [
     ("self_draw", ["南 Bob", "自摸", "5", "完成"], "南 自摸 5花"),
     (
         "discard",
-        ["南 Bob", "放冲", "西 Cat", "8", "风碰 +1", "番种 ▸", "清一色", "完成"],
+        ["南 Bob", "点炮", "西 Cat", "8", "风碰 +1", "番种 ▸", "清一色", "完成"],
         "南 冲 西 8花 1软 清一色",
     ),
     (
@@ -64,7 +64,7 @@ async def test_each_way_of_winning_records_what_the_words_record(
     await seated_table.say("ann", "/dealer 东")
     session = ledger(seated_table).current_session(seated_table.chat_id)
     flow = await walk(seated_table, presses)
-    assert seated_table.message(flow).text.startswith("📝 预览 · 第 1 局"), seated_table.message(flow)
+    assert seated_table.message(flow).text.startswith("📝 预览 · 第1局"), seated_table.message(flow)
     await seated_table.press("cat", CONFIRM, message_id=flow)
     await seated_table.say("bob", f"/hu {typed}")
     await seated_table.press("cat", CONFIRM)
@@ -117,17 +117,17 @@ async def test_back_at_every_step_returns_to_the_question_before(seated_table: T
 
 
 async def test_cancel_at_a_later_step(seated_table: Table) -> None:
-    flow = await walk(seated_table, ["南 Bob", "放冲", "西 Cat", "5"])
+    flow = await walk(seated_table, ["南 Bob", "点炮", "西 Cat", "5"])
     await seated_table.press("bob", "取消", message_id=flow)
     assert seated_table.message(flow).text == "已取消。" and seated_table.buttons(flow) == []
     again = (await seated_table.say("bob", "/hu")).sent[0]  # the cancelled flow is closed: a new one
-    assert again.text == "谁和了？"
+    assert again.text == "谁胡了？"
 
 
 async def test_a_second_hu_points_at_the_open_flow(seated_table: Table) -> None:
     flow = await walk(seated_table, ["南 Bob"])
     turn = await seated_table.say("cat", "/hu")
-    assert turn.texts == ["已经有一个按钮记账开着（就是这条），请在那里继续，或点 [取消]。"]
+    assert turn.texts == ["已经有一个按钮记账开着（就是这条），请在那里继续，或点“取消”。"]
     assert turn.sent[0].raw["reply_to_message"]["message_id"] == flow
     assert not turn.sent[0].buttons
 
@@ -136,11 +136,11 @@ async def test_only_the_starter_or_an_admin_presses_the_flow(seated_table: Table
     flow = await walk(seated_table, ["南 Bob"])
     turn = await seated_table.press("cat", "自摸", message_id=flow)  # seated, but not the starter
     assert turn.answers == ["这次按钮记账是 Bob 开始的：只有 ta 或群管理员可以点。"]
-    assert seated_table.message(flow).text == "南 怎么和的？"
+    assert seated_table.message(flow).text == "南 怎么胡的？"
     turn = await seated_table.press("eve", "自摸", message_id=flow)  # an onlooker
     assert turn.answers == ["只有入座的玩家或群管理员可以这样做。"]
     await seated_table.press("zoe", "自摸", message_id=flow)  # an admin of the group
-    assert seated_table.message(flow).text == "南 有几朵硬花？"
+    assert seated_table.message(flow).text == "南 有几张硬花？"
 
 
 def test_every_flow_state_fits_in_callback_data_and_reads_back() -> None:

@@ -124,7 +124,7 @@ async def test_the_ledgers_guest_rules_are_refused_with_their_reason(table: Tabl
     await table.say("ann", "/newgame")
     await table.say("bob", "/join")
     cases = {
-        "/join 一二三四五六七八九十一二三四五六七": "客人名字最多 16 个字",
+        "/join 一二三四五六七八九十一二三四五六七": "客人名字最多16个字",
         "/join 东": "是座位的叫法",
         "/join BOB": "这桌已经有人叫“BOB”了",
         "/join @bob": "客人名字不要带 @",

@@ -217,7 +217,7 @@ async def test_a_lost_result_still_brings_the_card_up_to_date(bot_settings: Any)
         await table.say("bob", "/hu 南 自摸 5花")
         assert len(ledger(table).hands(ledger(table).current_session(table.chat_id).id)) == 1
         pinned = table.pinned()
-        assert pinned is not None and "1 南 自摸" in pinned.text and "第 2 局" in pinned.text
+        assert pinned is not None and "1 南 自摸" in pinned.text and "第2局" in pinned.text
     finally:
         await table.stop()
 

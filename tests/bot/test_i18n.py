@@ -35,7 +35,7 @@ def test_every_template_formats_with_its_own_placeholders() -> None:
 def test_english_plurals_follow_the_count() -> None:
     assert t("en", "preview.win_line", winner="S", how="self-draw", hua=1).endswith("1 flower")
     assert t("en", "preview.win_line", winner="S", how="self-draw", hua=2).endswith("2 flowers")
-    assert t("zh-Hans", "preview.win_line", winner="南", how="自摸", hua=1).endswith("1 花")
+    assert t("zh-Hans", "preview.win_line", winner="南", how="自摸", hua=1).endswith("1花")
 
 
 def test_every_key_the_bot_code_uses_exists() -> None:

@@ -12,11 +12,11 @@ async def seat_everyone(table: Table) -> None:
 
 async def test_lang_shows_and_switches(table: Table) -> None:
     turn = await table.say("eve", "/lang")
-    assert turn.texts == ["语言：简体中文", "用法：/lang zh-hans · /lang zh-hant · /lang en"]
+    assert turn.texts == ["语言：简体中文\n用法：/lang zh-hans · /lang zh-hant · /lang en"]
     turn = await table.say("eve", "/lang en")
     assert turn.text == "This group now speaks English."
     turn = await table.say("eve", "/lang")
-    assert turn.texts[0] == "Language: English"
+    assert turn.texts == ["Language: English\nUsage: /lang zh-hans · /lang zh-hant · /lang en"]
 
 
 async def test_unknown_language(table: Table) -> None:
@@ -32,7 +32,7 @@ async def test_a_whole_hand_in_english(table: Table) -> None:
     await seat_everyone(table)
     turn = await table.say("bob", "/hu S tsumo 5hua qys")
     assert turn.text.startswith(
-        "📝 Preview · hand 1\nS Bob self-draw · 20 flowers\n  Full flush 10\n  Base 5"
+        "📝 Preview · hand 1\nS Bob self-draws · 20 flowers\n  Full flush 10\n  Base 5"
     )
     assert turn.sent[0].buttons == ("✅ Confirm", "✖ Cancel")
     turn = await table.press("cat", "✅ Confirm")
@@ -48,9 +48,9 @@ async def test_traditional_chinese_group_and_traditional_input(table: Table) -> 
     await table.say("ann", "/newgame 蘇州")
     await seat_everyone(table)
     turn = await table.say("bob", "/hu 南 沖 西 5花 清一色")
-    assert turn.text.startswith("📝 預覽 · 第 1 局\n南 Bob 吃 西 的沖 · 20 花")
+    assert turn.text.startswith("📝 預覽 · 第1局\n西 Cat 點炮，南 Bob 胡 · 20花")
     turn = await table.press("cat", "✅ 確認")
-    assert turn.edits[0].text.splitlines()[0] == "第1局 南 沖 西 20花 → 南 +20 · 西 −20 · 下局莊 南"
+    assert turn.edits[0].text.splitlines()[0] == "第1局 西 點炮，南 胡 20花 → 南 +20 · 西 −20 · 下局莊 南"
     turn = await table.say("eve", "/hu 南 自摸 5花")
     assert turn.text == "只有入座的玩家或群管理員可以這樣做。"
 

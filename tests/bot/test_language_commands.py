@@ -9,9 +9,9 @@ from bot.handlers.errors import nearest_command
 
 async def test_full_width_slash_works_like_the_ascii_one(seated_table: Table) -> None:
     turn = await seated_table.say("bob", "／hu 南 自摸 5花 清一色")
-    assert turn.text.startswith("📝 预览 · 第 1 局\n南 Bob 自摸 · 20 花")
+    assert turn.text.startswith("📝 预览 · 第1局\n南 Bob 自摸 · 20花")
     turn = await seated_table.say("ann", "／score")
-    assert turn.text.startswith("本局积分")
+    assert turn.text.startswith("本场积分")
 
 
 async def test_full_width_slash_for_another_bot_is_left_alone(seated_table: Table) -> None:
@@ -48,6 +48,6 @@ async def test_stats_of_a_seated_player_without_hands(seated_table: Table) -> No
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
     await seated_table.press("cat", "✅ 确认")
     turn = await seated_table.say("ann", "/score Bob")
-    assert turn.text == "Bob：本局 +60，历史 +60"
+    assert turn.text == "Bob：本场 +60，历史 +60"
     turn = await seated_table.say("ann", "/stats Bob")
     assert turn.text.startswith("Bob 的统计：")

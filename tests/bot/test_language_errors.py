@@ -36,11 +36,11 @@ def test_tiles_are_named_in_each_language() -> None:
 
 def test_a_scoring_error_reads_in_the_group_language_with_its_numbers() -> None:
     error = coded("too_many_copies", tile="9p", count=5)
-    assert error_text("zh-Hans", error) == "算不了：九筒 写了 5 张：每种牌只有 4 张。"
-    assert error_text("zh-Hant", error) == "算不了：九筒 寫了 5 張：每種牌只有 4 張。"
+    assert error_text("zh-Hans", error) == "算不了：九筒 写了5张：每种牌只有4张。"
+    assert error_text("zh-Hant", error) == "算不了：九筒 寫了5張：每種牌只有4張。"
     assert error_text("en", error) == "Cannot score: 9 Dots is there 5 times: each tile has only 4 copies."
     error = coded("tile_count", concealed=15, melds=0, total=15, expected=14)
-    assert "15 张" in error_text("zh-Hans", error) and "应该是 14 张" in error_text("zh-Hans", error)
+    assert "15张" in error_text("zh-Hans", error) and "应该是14张" in error_text("zh-Hans", error)
     assert "0 melds make 15" in error_text("en", error)
     error = coded("out_of_range", field="wins[0].declared.hard_flowers", value=99, low=0, high=28)
     assert error_text("zh-Hans", error) == "算不了：硬花数不能是 99：要在 0 到 28 之间。"
@@ -49,7 +49,7 @@ def test_a_scoring_error_reads_in_the_group_language_with_its_numbers() -> None:
 def test_a_bad_token_is_quoted_short_and_pointed_at_with_an_example() -> None:
     error = coded("unknown_token", token="冲" * 40, position=23)
     text = error_text("zh-Hans", error)
-    assert "第 23 个字" in text and "冲" * 24 + "…" in text and "冲" * 25 not in text
+    assert "第23个字" in text and "冲" * 24 + "…" in text and "冲" * 25 not in text
     assert "例如 11223355778899p" in text
 
 
@@ -77,18 +77,18 @@ def test_a_refused_win_says_why_with_the_numbers_and_the_exemptions() -> None:
         "reason": "below_threshold",
         "threshold": {"have": 2, "need": 4, "exempt": ["qidui", "dadiaoche"]},
     }
-    assert refusal_text("zh-Hans", reason) == "西 要 4 朵硬花才能和，这手只有 2 朵（七对、大吊车 不受此限）"
-    assert refusal_text("zh-Hant", reason).startswith("西 要 4 朵硬花才能和，這手只有 2 朵（七對")
+    assert refusal_text("zh-Hans", reason) == "西 要4张硬花才能胡，这手只有2张（七对、大吊车不受此限）"
+    assert refusal_text("zh-Hant", reason).startswith("西 要4張硬花才能胡，這手只有2張（七對")
     assert refusal_text("en", {**reason, "threshold": {"have": 1, "need": 3}}) == (
         "W needs 3 hard flowers to win; this hand has 1"
     )
     error = WinNotAllowed("x", reasons=[{"winner": "E", "reason": "self_draw_only"}])
-    assert error_text("zh-Hans", error) == "这手不能和：东：本桌只许自摸，不能和冲。"
+    assert error_text("zh-Hans", error) == "这手不能胡：东：本桌只许自摸，不能点炮胡。"
 
 
 async def test_a_refused_win_through_the_bot(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/hu 西 冲 北 2花")
-    assert turn.text.startswith("这手不能和：西 要 4 朵硬花才能和，这手只有 2 朵")
+    assert turn.text.startswith("这手不能胡：西 要4张硬花才能胡，这手只有2张")
     assert "below_threshold" not in turn.text
 
 
@@ -98,7 +98,7 @@ async def test_self_draw_only_refusal_through_the_bot(table: Table) -> None:
         await table.say(name, "/join")
     await table.say("ann", "/rules 胡牌方式 只许自摸")
     turn = await table.say("ann", "/hu 西 冲 北 2花")
-    assert turn.text == "这手不能和：西：本桌只许自摸，不能和冲。"
+    assert turn.text == "这手不能胡：西：本桌只许自摸，不能点炮胡。"
 
 
 @pytest.mark.parametrize(
@@ -120,11 +120,11 @@ async def test_bad_hands_through_the_bot_leak_no_english(seated_table: Table, wo
 async def test_options_by_name_in_seat_and_rules(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/seat")
     assert "menqing_stack" not in turn.text and "=" not in turn.text
-    assert "  七对：15 花，硬花翻倍" in turn.text.splitlines()
+    assert "  七对：15花，硬花翻倍" in turn.text.splitlines()
     turn = await seated_table.say("ann", "/rules instant on")
     assert turn.text == "即时记账 已改为 开。"
     turn = await seated_table.say("ann", "/rules 起胡门槛 2/3")
-    assert turn.text == "起胡门槛 已改为 自摸 2 张硬花，放冲 3 张。"
+    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，点炮胡要3张。"
 
 
 def test_english_counts_are_plural_only_when_more_than_one() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from harness import Table
 
@@ -22,7 +24,8 @@ async def test_the_csv_of_end_uses_the_group_time_zone(seated_table: Table) -> N
     await seated_table.say("ann", "/end")
     await seated_table.press("ann", "✅ 结束并结算")
     rows = _csv_rows(seated_table)
-    assert rows[1][3].endswith("+09:00")
+    shown = datetime.strptime(rows[1][3], "%Y-%m-%d %H:%M:%S").replace(tzinfo=ZoneInfo("Asia/Tokyo"))
+    assert abs(shown - datetime.now(UTC)) < timedelta(minutes=10)  # Tokyo's clock, as 2026-12-02 04:11:42
 
 
 async def test_a_refused_winner_in_a_preview_says_why_in_words(seated_table: Table) -> None:
@@ -32,18 +35,18 @@ async def test_a_refused_winner_in_a_preview_says_why_in_words(seated_table: Tab
     from bot.render import preview_text
 
     turn = await seated_table.say("ann", "/hu 东 8花 西 2花 冲 北")
-    assert turn.text.startswith("这手不能和：西 要 4 朵硬花才能和") and "below_threshold" not in turn.text
+    assert turn.text.startswith("这手不能胡：西 要4张硬花才能胡") and "below_threshold" not in turn.text
     ledger = seated_table.app.bot_data["ledger"]
     session = ledger.require_session(seated_table.chat_id)
     preview = ledger.preview(seated_table.chat_id, parse_hu("东 8花 西 2花 冲 北", seat_resolver(session)))
     text = preview_text("zh-Hans", preview, session)
-    assert "✖ 西 Cat 要 4 朵硬花才能和，这手只有 2 朵" in text
+    assert "✖ 西 Cat 要4张硬花才能胡，这手只有2张" in text
     assert "below_threshold" not in text
 
 
 async def test_calc_says_why_a_win_is_refused(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/calc 西 冲 北 2花")
-    assert "✖ 西 要 4 朵硬花才能和，这手只有 2 朵" in turn.text
+    assert "✖ 西 要4张硬花才能胡，这手只有2张" in turn.text
     assert "below_threshold" not in turn.text
 
 
@@ -57,7 +60,7 @@ def test_the_exempt_patterns_are_cut_to_three() -> None:
         "threshold": {"have": 2, "need": 4, "exempt": exempt},
     }
     text = refusal_text("zh-Hans", reason)
-    assert text.endswith("（七对、大吊车、清一色 等 不受此限）")
+    assert text.endswith("（七对、大吊车、清一色等不受此限）")
     assert "…" in refusal_text("en", reason)
 
 
@@ -75,7 +78,7 @@ async def test_multipliers_read_as_what_they_are(seated_table: Table) -> None:
     assert "  包饺子 ×3" in preview.splitlines()
     assert "包饺子 0" not in preview and "  ×3" not in preview.splitlines()
     done = await seated_table.press("cat", "✅ 确认")
-    assert "第1局 南 包 西 25花 ×3 → 南 +75 · 西 −75" in "\n".join(
+    assert "第1局 南 包饺子（西 包） 25花 ×3 → 南 +75 · 西 −75" in "\n".join(
         [*done.texts, *(e.text for e in done.edits)]
     )
     turn = await seated_table.say("eve", "/calc 南 抢杠 西 5花 清一色")
@@ -92,12 +95,12 @@ async def test_an_adjust_is_not_a_hand_and_its_undo_says_voided(seated_table: Ta
     turn = await seated_table.say("ann", "/undo")
     assert turn.text == "撤销调账（东→西 50）？"
     done = await seated_table.press("cat", "撤销")
-    shown = "\n".join([*done.texts, *(e.text for e in done.edits)])
+    shown = "\n".join([*done.texts, *(e.text for e in done.edits if not e.text.startswith("📒"))])
     assert "调账（东→西 50）已撤销。" in shown
     assert "✅ Cat 已确认，这笔调账已作废。" in shown
     assert "庄家" not in shown and "记入账本" not in shown and "第2局" not in shown
     turn = await seated_table.say("ann", "/undo")
-    assert turn.text.startswith("撤销第 1 局（")
+    assert turn.text.startswith("撤销第1局（")
     done = await seated_table.press("cat", "撤销")
     shown = "\n".join([*done.texts, *(e.text for e in done.edits)])
     assert "第1局已撤销。庄家、连庄、滴零已退回。" in shown
@@ -117,7 +120,7 @@ async def test_ties_name_every_player(seated_table: Table) -> None:
     await seated_table.say("ann", "/hu 南 自摸 5花")  # the deal passes to 南
     await seated_table.say("ann", "/hu 南 自摸 5花")  # 南 keeps it: 连庄 1, a tie
     summary = await _end(seated_table)
-    assert "最长连庄：东 Ann、南 Bob 连庄 1（第1、3局）" in summary.splitlines()
+    assert "最长连庄：东 Ann、南 Bob 连庄1次（到第1、3局）" in summary.splitlines()
     biggest = [line for line in summary.splitlines() if line.startswith("最大一手：")]
     assert len(biggest) >= 1 and all(("东 Ann" in b) or ("南 Bob" in b) for b in biggest)
 
@@ -131,13 +134,13 @@ async def test_after_a_sub_the_summary_and_csv_name_who_played(seated_table: Tab
     summary = await _end(seated_table)
     [biggest] = [line for line in summary.splitlines() if line.startswith("最大一手：")]
     assert biggest.startswith("最大一手：第1局 北 Dan ")
-    assert "最长连庄：北 Dan 连庄 1（第1局）" in summary.splitlines()
+    assert "最长连庄：北 Dan 连庄1次（到第1局）" in summary.splitlines()
     rows = _csv_rows(seated_table)
     by_hand = {(r[1], r[6]): (int(r[7]), int(r[8])) for r in rows[1:]}
-    assert by_hand[("1", "Dan")][0] == 60 and by_hand[("1", "老王")] == (0, 0)
-    assert by_hand[("2", "Dan")] == (0, 60) and by_hand[("2", "老王")][0] < 0
+    assert by_hand[("1", "Dan")][0] == 60 and ("1", "老王") not in by_hand  # 老王 was not at the table yet
+    assert ("2", "Dan") not in by_hand and by_hand[("2", "老王")][0] < 0  # nor Dan any longer
     assert {r[5] for r in rows[1:] if r[6] in ("Dan", "老王")} == {"北"}
-    assert len(rows) == 1 + 2 * 5
+    assert len(rows) == 1 + 4 * 2  # two hands, the four seated at each
 
 
 async def test_a_voided_preview_keeps_its_first_reason(bot_settings: object, transport: object) -> None:

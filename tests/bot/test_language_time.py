@@ -23,15 +23,15 @@ async def test_rules_timezone_sets_and_validates_the_zone(seated_table: Table) -
     turn = await seated_table.say("eve", "/rules timezone UTC")
     assert turn.text == "只有群管理员或开局的人可以修改规则。"
     turn = await seated_table.say("ann", "/rules")
-    assert "时区：Asia/Taipei" in turn.text.splitlines()
+    assert "时区：台北时间" in turn.text.splitlines()
 
 
 async def test_schedule_speaks_in_the_group_zone(seated_table: Table) -> None:
     await seated_table.say("zoe", "/rules timezone Europe/London")
     turn = await seated_table.say("zoe", "/schedule weekly 日 20:00")
-    assert turn.text == "好的：每周日 20:00（Europe/London）发一次本群排行榜。"
+    assert turn.text == "好的：每周日 20:00（伦敦时间）发一次本群排行榜。"
     turn = await seated_table.say("zoe", "/schedule")
-    assert "（Europe/London）" in turn.text and turn.text.endswith(" 20:00。")
+    assert "（伦敦时间）" in turn.text and turn.text.endswith(" 20:00。")
 
 
 async def test_history_dates_are_local(seated_table: Table) -> None:

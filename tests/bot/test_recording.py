@@ -46,9 +46,9 @@ async def record(table: Table, text: str, by: str = "bob", confirmer: str = "cat
 async def test_preview_lists_items_payments_and_next_dealer_first(seated_table: Table) -> None:
     turn = await seated_table.say("bob", "/hu 南 自摸 5花 清一色 七对")
     assert turn.text == (
-        "📝 预览 · 第 1 局\n南 Bob 自摸 · 40 花\n  清一色 10\n  七对 15\n  底 5\n  硬花 10\n"
-        "输赢：南 +120 · 东 −40 · 西 −40 · 北 −40\n下局庄 南（连庄 0）\n"
-        "入座玩家点 [确认] 记入；2 分钟内不确认就作废。"
+        "📝 预览 · 第1局\n南 Bob 自摸 · 40花\n  清一色 10\n  七对 15\n  底 5\n  硬花 10（5×2，七对翻倍）\n"
+        "输赢：南 +120 · 东 −40 · 西 −40 · 北 −40\n下局庄 南\n"
+        "入座玩家点“确认”记入；2分钟内不确认就作废。"
     )
     assert hands(seated_table) == []
 
@@ -73,7 +73,7 @@ async def test_confirm_turns_the_preview_into_the_result_and_edits_the_pinned_ca
     assert "南 Bob 🀄庄  +120" in card.text and "1 南 自摸 40花 | −40 +120 −40 −40" in card.text
     assert totals(seated_table) == {"E": -40, "S": 120, "W": -40, "N": -40}
     line = await record(seated_table, "/hu 南 自摸 5花 清一色 七对")
-    assert line == "第2局 南 自摸 40花 → 南 +120 · 东 −40 · 西 −40 · 北 −40 · 下局庄 南 (连庄1)"
+    assert line == "第2局 南 自摸 40花 → 南 +120 · 东 −40 · 西 −40 · 北 −40 · 下局庄 南（连庄1）"
 
 
 async def test_tile_form_with_username_and_english_words(seated_table: Table) -> None:
@@ -83,19 +83,19 @@ async def test_tile_form_with_username_and_english_words(seated_table: Table) ->
 
 async def test_discard_win_the_discarder_alone_pays(seated_table: Table) -> None:
     line = await record(seated_table, "/hu 南 冲 西 5花 清一色")
-    assert line == "第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"
+    assert line == "第1局 西 点炮，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"
     assert hands(seated_table)[0].text == "南 冲 西 5花 清一色"
 
 
 async def test_one_discard_two_winners(seated_table: Table) -> None:
     line = await record(seated_table, "/hu 东 8花 西 清一色 冲 北")
-    assert line.startswith("第1局 东 13花、西 15花 一炮多响 冲 北 → 东 +13 · 西 +15 · 北 −28")
+    assert line.startswith("第1局 北 点炮，东 13花、西 15花 胡（一炮多响） → 东 +13 · 西 +15 · 北 −28")
     assert totals(seated_table) == {"E": 13, "S": 0, "W": 15, "N": -28}
 
 
 async def test_a_win_below_the_threshold_is_refused_with_its_reason(seated_table: Table) -> None:
     turn = await seated_table.say("bob", "/hu 南 自摸 2花")
-    assert turn.text.startswith("这手不能和：南")
+    assert turn.text.startswith("这手不能胡：南")
     assert not any(r.buttons for r in turn.sent)
     assert hands(seated_table) == []
 
@@ -115,7 +115,7 @@ async def test_malformed_entries_say_what_is_wrong_and_record_nothing(
 ) -> None:
     turn = await seated_table.say("bob", entry)
     if expected is None:
-        assert turn.sent[0].text == "谁和了？"
+        assert turn.sent[0].text == "谁胡了？"
     else:
         assert expected in turn.text, turn.text
         assert "用法：/hu" in turn.text
@@ -181,7 +181,7 @@ async def test_instant_mode_commits_without_a_preview(seated_table: Table) -> No
     turn = await seated_table.say("ann", "/rules instant on")
     assert turn.text == "即时记账 已改为 开。"
     turn = await seated_table.say("bob", "/hu 南 冲 西 5花 清一色")
-    assert turn.texts == ["第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"]
+    assert turn.texts == ["第1局 西 点炮，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"]
     assert len(hands(seated_table)) == 1
 
 
@@ -215,7 +215,7 @@ async def test_unconfirmed_entry_expires(bot_settings: Any, transport: Any) -> N
             await table.say(name, "/join")
         await table.say("ann", "/rules timeout 30")
         preview = (await table.say("bob", "/hu 南 自摸 5花 清一色")).sent[0]
-        assert preview.text.endswith("30 秒内不确认就作废。")
+        assert preview.text.endswith("30秒内不确认就作废。")
         assert await run_expiry_jobs(table) == 1  # not due yet: nothing expires
         assert table.message(preview.message_id).buttons == (CONFIRM, CANCEL)
         now[0] += timedelta(seconds=31)
@@ -239,9 +239,9 @@ async def test_draw_escape_and_adjust(seated_table: Table) -> None:
     line = await record(seated_table, "/escape 北")
     assert line == "第2局 北 逃跑 → 东 +40 · 南 +40 · 西 +40 · 北 −120"
     preview = await seated_table.say("ann", "/adjust 东 西 50 夜宵")
-    assert "调账：东 Ann 付给 西 Cat 50 (夜宵)" in preview.text
+    assert "调账：东 Ann 付给 西 Cat 50（夜宵）" in preview.text
     line = result_of(await seated_table.press("bob", CONFIRM))
-    assert line == "调账 东 → 西 50 (夜宵)"
+    assert line == "调账 东 → 西 50（夜宵）"
     assert totals(seated_table) == {"E": -10, "S": 40, "W": 90, "N": -120}
 
 
@@ -260,14 +260,14 @@ async def test_adjust_needs_an_amount(seated_table: Table) -> None:
 async def test_undo_asks_then_voids_and_rolls_the_dealer_back(seated_table: Table) -> None:
     await record(seated_table, "/hu 南 自摸 5花 清一色")
     turn = await seated_table.say("ann", "/undo")
-    assert turn.sent[0].text == "撤销第 1 局（南 自摸 20花）？"
+    assert turn.sent[0].text == "撤销第1局（南 自摸 20花）？"
     assert turn.sent[0].buttons == ("撤销", "不撤销")
     turn = await seated_table.press("bob", "撤销")
     assert result_of(turn).startswith("第1局已撤销。")
     assert hands(seated_table) == []
     assert ledger(seated_table).current_session(seated_table.chat_id).state.dealer == "E"
     turn = await seated_table.say("ann", "/undo")
-    assert turn.text == "没有可以撤销的牌局。"
+    assert turn.text == "没有可以撤销的一局。"
 
 
 async def test_undo_kept(seated_table: Table) -> None:
@@ -281,8 +281,8 @@ async def test_edit_replaces_a_hand_and_recomputes_later_ones(seated_table: Tabl
     await record(seated_table, "/hu 南 自摸 5花 清一色")
     await record(seated_table, "/hu 南 自摸 5花")
     turn = await seated_table.say("ann", "/edit 1 西 自摸 5花 清一色")
-    assert "修改第 1 局，后面各局重算。" in turn.text
-    later = "之后 1 局重算后：\n  第2局 南 自摸 10花 → 南 +30 · 东 −10 · 西 −10 · 北 −10\n入座玩家"
+    assert "修改第1局，后面各局重算。" in turn.text
+    later = "之后1局重算后：\n  第2局 南 自摸 10花 → 南 +30 · 东 −10 · 西 −10 · 北 −10\n入座玩家"
     assert later in turn.text
     turn = await seated_table.press("bob", CONFIRM)
     assert result_of(turn).startswith("第1局已修改")
@@ -292,7 +292,7 @@ async def test_edit_replaces_a_hand_and_recomputes_later_ones(seated_table: Tabl
 
 async def test_edit_of_a_missing_hand(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/edit 5 南 自摸 5花")
-    assert turn.text == "没有第 5 局。"
+    assert turn.text == "没有第5局。"
 
 
 async def test_recording_needs_four_players(table: Table) -> None:
@@ -307,9 +307,9 @@ async def test_button_flow_winner_how_discarder_flowers_patterns_confirm(seated_
     flow = turn.sent[0]
     assert flow.buttons[:4] == ("东 Ann", "南 Bob", "西 Cat", "北 Dan")
     await seated_table.press("bob", "南 Bob")
-    assert seated_table.message(flow.message_id).text == "南 怎么和的？"
-    await seated_table.press("bob", "放冲")
-    assert seated_table.message(flow.message_id).text == "谁放的冲？"
+    assert seated_table.message(flow.message_id).text == "南 怎么胡的？"
+    await seated_table.press("bob", "点炮")
+    assert seated_table.message(flow.message_id).text == "谁点的炮？"
     assert "南 Bob" not in seated_table.buttons(flow.message_id)
     await seated_table.press("bob", "西 Cat")
     await seated_table.press("bob", "5", message_id=flow.message_id)
@@ -321,9 +321,9 @@ async def test_button_flow_winner_how_discarder_flowers_patterns_confirm(seated_
     await seated_table.press("bob", "✅ 七对")  # and off again
     await seated_table.press("bob", "完成")
     preview = seated_table.message(flow.message_id)
-    assert preview.text.startswith("📝 预览 · 第 1 局\n南 Bob 吃 西 的冲 · 20 花")
+    assert preview.text.startswith("📝 预览 · 第1局\n西 Cat 点炮，南 Bob 胡 · 20花")
     turn = await seated_table.press("cat", CONFIRM)
-    assert result_of(turn) == "第1局 南 冲 西 20花 → 南 +20 · 西 −20 · 下局庄 南"
+    assert result_of(turn) == "第1局 西 点炮，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"
     assert hands(seated_table)[0].text is None  # nothing was typed: the bot's question is not the entry
 
 
@@ -346,9 +346,9 @@ async def test_anhui_dealer_self_draw_through_the_bot(table: Table) -> None:
         await table.say(name, "/join")
     await table.say("ann", "/dealer 东")
     line = await record(table, "/hu 东 自摸 3花", by="ann", confirmer="bob")
-    assert line == "第1局 东 自摸 3花 → 东 +30 · 南 −10 · 西 −10 · 北 −10 · 下局庄 东 (连庄1)"
+    assert line == "第1局 东 自摸 3花 → 东 +30 · 南 −10 · 西 −10 · 北 −10 · 下局庄 东（连庄1）"
     line = await record(table, "/hu 南 冲 北 3花", by="bob", confirmer="cat")
-    assert line.startswith("第2局 南 冲 北 3花 → 南 +7 · 北 −7 · 下局庄 南")
+    assert line.startswith("第2局 北 点炮，南 胡 3花 → 南 +7 · 北 −7 · 下局庄 南")
 
 
 async def test_double_dice_doubles_the_hand_and_the_next_is_diling(seated_table: Table) -> None:
@@ -400,7 +400,7 @@ async def test_guests_are_named_by_their_seated_names(table: Table) -> None:
     for guest in ("老王", "小李", "小张"):
         await table.say("ann", f"/join {guest}")
     line = await record(table, "/hu 老王 冲 小张 5花 清一色", by="ann", confirmer="ann")
-    assert line == "第1局 南 冲 北 20花 → 南 +20 · 北 −20 · 下局庄 南"
+    assert line == "第1局 北 点炮，南 胡 20花 → 南 +20 · 北 −20 · 下局庄 南"
     preview = await table.say("ann", "/adjust 小李 老王 5")
     assert "调账：西 小李 付给 南 老王 5" in preview.text
 

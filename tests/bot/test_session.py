@@ -18,7 +18,7 @@ def session(table: Table) -> Any:
 async def test_newgame_posts_a_pinned_lobby_with_a_join_button(table: Table) -> None:
     turn = await table.say("ann", "/newgame 苏州 5")
     assert turn.texts == [
-        "🀄 新牌局：苏州麻将，底注 5\n东 （空）\n南 （空）\n西 （空）\n北 （空）\n点 [入座] 或发 /join 入座。"
+        "🀄 新开一场：苏州麻将，底注 5\n东 （空）\n南 （空）\n西 （空）\n北 （空）\n点“入座”或发 /join 入座。"
     ]
     assert turn.sent[0].buttons == ("入座",)
     assert table.pins() == [turn.sent[0].message_id]
@@ -34,7 +34,7 @@ async def test_newgame_takes_rules_and_stake_in_any_order(table: Table) -> None:
 async def test_only_one_open_session_per_group(table: Table) -> None:
     await table.say("ann", "/newgame")
     turn = await table.say("bob", "/newgame 宿州 3")
-    assert "已有进行中的牌局" in turn.text
+    assert "已经有一场在打" in turn.text
     assert session(table).rules == "suzhou"
 
 
@@ -93,14 +93,14 @@ async def test_guest_names_are_not_usernames(table: Table) -> None:
 
 async def test_join_without_a_session(table: Table) -> None:
     turn = await table.say("ann", "/join")
-    assert turn.text == "本群没有进行中的牌局。先开一局，例如：/newgame 苏州 5"
+    assert turn.text == "本群现在没有在打的牌。先开一场，例如：/newgame 苏州 5"
 
 
 async def test_seat_shows_the_table(seated_table: Table) -> None:
     turn = await seated_table.say("eve", "/seat")
     assert turn.text.splitlines()[:5] == ["座位 · 苏州麻将 · 底注 1", "东 Ann", "南 Bob", "西 Cat", "北 Dan"]
-    assert "第 1 局 · 还没定庄" in turn.text
-    assert "  起胡门槛：自摸 3 张硬花，放冲 4 张" in turn.text.splitlines()
+    assert "第1局 · 还没定庄" in turn.text
+    assert "  起胡门槛：自摸要3张硬花，点炮胡要4张" in turn.text.splitlines()
 
 
 async def test_seat_moves_a_player_before_the_first_hand_only(seated_table: Table) -> None:
@@ -173,7 +173,7 @@ async def test_end_asks_then_posts_the_summary_and_closes_the_card(seated_table:
     await seated_table.say("ann", "/hu 南 自摸 5花 清一色")
     turn = await seated_table.say("bob", "/end")
     assert turn.texts == [
-        "结束第1场（已打 1 局）？本场积分：\n东 Ann −20\n南 Bob +60\n西 Cat −20\n北 Dan −20"
+        "结束第1场（已打1局）？本场积分：\n东 Ann −20\n南 Bob +60\n西 Cat −20\n北 Dan −20"
     ]
     assert turn.sent[0].buttons == ("✅ 结束并结算", "继续打")
     assert session(seated_table) is not None  # nothing ends before the Confirm
@@ -183,7 +183,7 @@ async def test_end_asks_then_posts_the_summary_and_closes_the_card(seated_table:
     assert session(seated_table) is None
     assert turn.edits[0].text.endswith("✅ Cat 确认结束。") and turn.edits[0].buttons == ()
     assert turn.of("sendPhoto") and turn.of("sendDocument")
-    assert "牌局结束。" in seated_table.message(seated_table.replies()[0].message_id).text
+    assert "这一场结束了。" in seated_table.message(seated_table.replies()[0].message_id).text
     assert seated_table.pins() == []  # the ended session's card is unpinned
 
 

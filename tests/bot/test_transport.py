@@ -369,7 +369,7 @@ async def test_console_prints_replies_buttons_edits_and_saves_files(tmp_path: Pa
     text = out.getvalue()
     assert "ann: /newgame\nbot #2 新牌局 苏州 5\n       [加入] [取消]\n" in text
     assert "bot 💬 Bob 'join:1'\nbot ✎ #2 已加入: bob 'join:1'\n" in text
-    assert "？ no button labelled '开始'" in text and "？ 格式 format" in text
+    assert "？ no button labelled '开始'" in text and "？ 格式：名字: 消息" in text
     assert "bot ✗ pinChatMessage: Bad Request: not enough rights" in text
     files_dir = tmp_path / "console" / "files"
     assert sorted(p.name for p in files_dir.iterdir()) == ["7-photo.png", "8-ledger.csv"]

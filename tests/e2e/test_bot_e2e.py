@@ -156,14 +156,14 @@ def test_four_players_play_through_a_kill_and_restart(
         paid = play_hand(control, hu, confirmer, number)
         for seat, value in paid.items():
             totals[seat] += value
-    card_before = wait_card(control, "账本", "第 3 局")  # edited within card_edit_seconds of the change
+    card_before = wait_card(control, "账本", "第3局")  # edited within card_edit_seconds of the change
     wait_acknowledged(control)
     bot.kill()
 
     # While the bot is down a hand is typed; the restarted bot picks it up from getUpdates.
     control.say("ann", "/hu 北 冲 南 6花")
     start_and_wait(control, bot)
-    preview = control.wait_sent("第 3 局", button="确认", timeout=60)
+    preview = control.wait_sent("第3局", button="确认", timeout=60)
     control.press("dan", "确认", message_id=preview["result"]["message_id"])
     for seat, value in result_of(control, 3).items():
         totals[seat] += value
@@ -179,7 +179,7 @@ def test_four_players_play_through_a_kill_and_restart(
         shown = re.search(r"本局 ([+−-]?\d+)", line)
         assert shown is not None, line
         assert int(shown.group(1).replace("−", "-")) == totals[seat], (name, line, totals)
-    pinned = wait_card(control, "账本", "第 5 局")
+    pinned = wait_card(control, "账本", "第5局")
     calls = control.calls()
     if os.environ.get("E2E_TIMELINE"):
         for c in calls:

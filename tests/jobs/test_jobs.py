@@ -134,7 +134,7 @@ async def test_overdue_preview_expires_and_its_message_is_edited(db_url: str) ->
         assert (edit.params["chat_id"], edit.params["message_id"]) == (CHAT, 555)
         assert "reply_markup" not in edit.params  # the Confirm/Cancel buttons are gone
         text = edit.params["text"]
-        assert text.startswith("📝 预览 · 第 2 局") and text.endswith("\n" + EXPIRED_LINE)
+        assert text.startswith("📝 预览 · 第2局") and text.endswith("\n" + EXPIRED_LINE)
         assert "入座玩家点 [确认]" not in text  # the preview as it was, without the Confirm hint
         assert bot.ledger.get_pending(pending.id).status == "expired"
         await bot.sweep("jobs:expire")
@@ -182,7 +182,7 @@ async def test_idle_session_ends_after_a_restart_and_posts_the_summary(db_url: s
         sends = second.sent("sendMessage", "sendPhoto", "sendDocument")
         assert [c.method for c in sends] == ["sendMessage", "sendPhoto", "sendDocument"]
         card = sends[0].params["text"]
-        assert card.startswith("⏰ 6 小时没有新的一局") and "第1场自动结束" in card
+        assert card.startswith("⏰ 6小时没有新的一局") and "第1场自动结束" in card
         await second.sweep("jobs:idle-end")
         assert len(second.sent("sendMessage", "sendPhoto", "sendDocument")) == 3
 

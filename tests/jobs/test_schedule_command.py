@@ -77,7 +77,7 @@ async def test_weekly_on_status_off(app: Any) -> None:
     assert "关闭" in await say(app, "/schedule")
     before = dtm.datetime.now(dtm.UTC)
     reply = await say(app, "/schedule weekly 周五 21:30")
-    assert reply == "好的：每周五 21:30（Asia/Shanghai）发一次本群排行榜。"
+    assert reply == "好的：每周五 21:30（北京时间）发一次本群排行榜。"
     group = ledger.get_group(CHAT)
     assert group.weekly_schedule and (group.weekly_day, group.weekly_time) == ("fri", "21:30")
     # turning it on counts as a post now: a slot already past this week is not posted at once
@@ -86,7 +86,7 @@ async def test_weekly_on_status_off(app: Any) -> None:
     status = await say(app, "/schedule")
     nxt = next_due("fri", "21:30", "Asia/Shanghai", dtm.datetime.now(dtm.UTC))
     shown = nxt.astimezone(dtm.timezone(dtm.timedelta(hours=8)))
-    assert status == f"每周排行榜：每周五 21:30（Asia/Shanghai），下一次 {shown:%Y-%m-%d %H:%M}。"
+    assert status == f"每周排行榜：每周五 21:30（北京时间），下一次 {shown:%Y-%m-%d %H:%M}。"
     assert shown.weekday() == 4 and (shown.hour, shown.minute) == (21, 30)
     assert await say(app, "/schedule off") == "每周排行榜已关闭。"
     assert not ledger.get_group(CHAT).weekly_schedule

@@ -1,0 +1,168 @@
+"""Every zh-Hans and zh-Hant message, rendered with the values a table would see, read against the glossary
+(bot/i18n/glossary.toml): one word for each idea, full-width brackets, one quote style per script, numbers
+stuck to their measure words, and no rule set's words or formula variables in the other's messages."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import catalog, placeholders, t
+from bot.render import payments_text, rules_name, term_name, wind
+
+CHINESE = ("zh-Hans", "zh-Hant")
+GLOSSARY = Path(__file__).parents[2] / "bot" / "i18n" / "glossary.toml"
+
+# What a person types is the grammar's, which takes every spelling (冲, 放冲, 点炮): command examples and
+# tile shorthand are left out of the reading.
+TYPED = re.compile(
+    r"/[a-z]+(?:[ \t]+[^，。；：、\n（）“”「」]*)?"  # /hu 东 冲 西 8花
+    r"|[\[(][0-9]+[mpsz][\])]"  # [555p] (7777s)
+    r"|[^\s/]+ <[^>]*>"  # 冲 <点炮的人>
+    r"|: \[[^\]\n]*\]"  # the console's 名字: [按钮]
+)
+ASCII_BRACKET = re.compile(r"[()\[\]]")
+LOOSE_NUMBER = re.compile(r"[0-9] (局|场|場|花|张|張|组|組|秒|次)|第 ")
+LOOSE_PARTICLE = re.compile(r"\S (等|的)(?=[，。\s]|$)| 不受此限")
+# A single Latin letter standing alone is a formula's variable (f, b, T), unless it is a seat (E S W N).
+VARIABLE = re.compile(r"(?<![A-Za-z0-9_@-])[A-DF-MO-RT-VX-Za-z](?![A-Za-z0-9_])")
+
+
+@cache
+def glossary() -> dict[str, Any]:
+    with GLOSSARY.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def realistic(lang: str) -> dict[str, Any]:
+    """The values a message gets at a real table: winds, names, amounts, composed pieces in `lang`."""
+    west, east = wind(lang, "W"), wind(lang, "E")
+    return {
+        "winner": f"{west} 张强", "discarder": f"{east} 李梅", "player": "张强", "name": "张强",
+        "payer": f"{east} 李梅", "payee": f"{west} 张强", "seat": west, "wind": west, "dealer": east,
+        "round_wind": east, "left": "刘洋", "who": "张强", "players": "张强、李梅", "names": "张强、李梅",
+        "winners": f"{west}、{wind(lang, 'N')}", "ref": "老王", "token": "冲冲", "value": "很多",
+        "how": t(lang, "result.discard", winner=west, discarder=east), "rules": rules_name(lang, "suzhou"),
+        "payments": payments_text(lang, {"W": 40, "E": -40}, ["W"]), "amount": 40, "amounts": "+40 −40 0 0",
+        "hua": 8, "soft": 2, "typed": 2, "n": 3, "number": 3, "hand": 7, "hands": 16, "count": 2,
+        "stake": 5, "streak": 1, "factor": 2, "seconds": 120, "minutes": 2, "hours": 6, "total": 14,
+        "expected": 14, "concealed": 11, "melds": 1, "position": 17, "index": 3, "low": 1, "high": 99,
+        "limit": 16, "need": 4, "have": 2, "missing": 1, "copies": 1, "net": "+120", "biggest": 40,
+        "session": "+120", "alltime": "−35", "sessions": 3, "wins": 5, "self_draws": 2, "discards": 1,
+        "dealt_in": 1, "patterns": term_name(lang, "qingyise"), "pattern": term_name(lang, "qidui"),
+        "other": term_name(lang, "pengpenghu"), "tile": "9p", "flower": "春", "meld": "56p", "flag": "杠开",
+        "needs": t(lang, "need.self_draw"), "option": t(lang, "option.threshold.name"), "choices": "3/4、2/3",
+        "meaning": t(lang, "option.threshold.3/4"), "date": "2026-12-02", "start": "11-30", "end": "12-06",
+        "day": t(lang, "jobs.weekday_sun"), "time": "20:00", "tz": t(lang, "zone.Asia/Shanghai"),
+        "zone": t(lang, "zone.Asia/Shanghai"), "city": "东京", "next": "2026-12-06 20:00", "rank": 1,
+        "note": "茶水", "items": term_name(lang, "qingyise"), "exempt": "", "times": " ×2", "what": "荒庄",
+        "results": "张强 +120", "summary": "第3局", "reason": "不是四组加一对", "reasons": "要4张硬花",
+        "detail": "牌数不对", "message": "牌数不对", "problem": "缺少参数。", "usage": "/hu 南 自摸 5花",
+        "command": "hu", "suggestion": "hu", "description": t(lang, "cmd.hu"), "field": "底注",
+        "where": "（底注）", "language": t(lang, "lang.name"), "options": "七对：15花", "dealer_mark": "",
+        "text": "第3局", "seats": west, "a": 3, "b": 3, "self_draw": 8, "discard": 10, "rank_m": "",
+    }  # fmt: skip
+
+
+def composed(lang: str, key: str) -> dict[str, Any]:
+    """Values that are other messages where `key` is rendered (a result line's streak, a summary's how)."""
+    if key.startswith("result.") and key != "result.streak":
+        return {"streak": t(lang, "result.streak", streak=1), "times": t(lang, "result.times", factor=2)}
+    if key.startswith("summary."):
+        return {"how": t(lang, "summary.how_discard"), "items": t(lang, "summary.items", items="清一色")}
+    if key == "calc.header":
+        return {"how": t(lang, "flow.discard")}
+    return {}
+
+
+def rendered(lang: str) -> dict[str, str]:
+    out = {}
+    for key, template in catalog(lang).items():
+        values = realistic(lang) | composed(lang, key)
+        params = {name: values.get(name, 2) for name in placeholders(template)}
+        out[key] = t(lang, key, **params)
+    return out
+
+
+def read(text: str) -> str:
+    """The text as a reader meets it, what a person types left out."""
+    return TYPED.sub(" ", text)
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+def test_every_message_uses_the_glossary_words(lang: str) -> None:
+    misses = []
+    for key, text in rendered(lang).items():
+        for term_id, term in glossary()["term"].items():
+            for avoid in term["avoid"]:
+                if re.search(avoid, read(text)):
+                    misses.append(f"{key}: {term_id} says {term[lang]}, not /{avoid}/ in {text!r}")
+    assert misses == []
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+def test_brackets_are_full_width_and_quotes_one_style(lang: str) -> None:
+    other = {"zh-Hans": "「」", "zh-Hant": "“”"}[lang]
+    assert glossary()["style"][f"{lang}_quotes"] not in other
+    wrong = {
+        key: text
+        for key, text in rendered(lang).items()
+        if ASCII_BRACKET.search(read(text)) or any(q in text for q in other)
+    }
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+def test_numbers_stick_to_their_measure_words(lang: str) -> None:
+    loose = {
+        key: text
+        for key, text in rendered(lang).items()
+        if LOOSE_NUMBER.search(read(text)) or LOOSE_PARTICLE.search(read(text))
+    }
+    assert loose == {}
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+def test_no_message_names_a_formula_variable(lang: str) -> None:
+    named = {}
+    for key, text in rendered(lang).items():
+        plain = re.sub(r"[0-9]+[mpszh]\b|hua[0-9]+|\b[mpsz](?=（)", " ", read(text))
+        if VARIABLE.search(plain):
+            named[key] = text
+    assert named == {}
+
+
+# Messages of one rule set only: 宿州's flower count (keys ending in `_count`, its dice), 苏州's 硬花 and
+# threshold. A message for one never uses the other's words.
+RULES_OF = {
+    "suzhou-anhui": lambda key: key.endswith("_count") or key == "roll.baozi_none",
+    "suzhou": lambda key: key in ("flow.hua", "flow.melds", "flow.state", "refusal.below_threshold")
+    or key.startswith(("option.threshold", "option.qidui", "option.doubling_stack")),
+}
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+@pytest.mark.parametrize("rules", ["suzhou", "suzhou-anhui"])
+def test_a_rule_sets_messages_use_none_of_the_others_words(lang: str, rules: str) -> None:
+    others = [w for r, spec in glossary()["rules"].items() if r != rules for w in spec["only"]]
+    mine = {key: text for key, text in rendered(lang).items() if RULES_OF[rules](key)}
+    assert mine, rules
+    assert {key: text for key, text in mine.items() if any(w in text for w in others)} == {}
+
+
+def test_the_glossary_gives_every_term_in_every_language() -> None:
+    for term_id, term in glossary()["term"].items():
+        assert {"meaning", "zh-Hans", "zh-Hant", "en", "avoid"} <= set(term), term_id
+        for lang in CHINESE:  # the word itself is in use somewhere
+            assert any(term[lang] in text for text in catalog(lang).values()), (term_id, lang)
+
+
+def test_a_discard_win_reads_one_way() -> None:
+    """The preview and the result both say who dealt in and who won, in that order."""
+    assert t("zh-Hans", "result.discard", winner="西", discarder="东") == "东 点炮，西 胡"
+    assert t("zh-Hant", "preview.discard", winner="西", discarder="東") == "東 點炮，西 胡"
