@@ -22,6 +22,9 @@ log = logging.getLogger(__name__)
 CHART_SESSIONS = 50  # the newest sessions drawn in the all-time chart
 
 
+CAPTION_LIMIT = 1024  # Telegram's limit for a photo's caption
+
+
 async def send_chart_if_any(
     bot: Bot,
     ledger: LedgerService,
@@ -30,38 +33,49 @@ async def send_chart_if_any(
     *,
     player_id: int | None = None,
     caption: str | None = None,
+    text: str | None = None,
 ) -> bool:
     """Send the group's all-time running totals by session (one player's line with `player_id`) when
-    there is a finished session to draw (one the player played in); True if a chart went out.
+    there is a finished session to draw (one the player played in); True if a chart went out. `text` is
+    the answer the chart goes with, sent as its caption: one message; on its own when there is no chart.
 
     The PNG is rendered in a worker thread (bot.summary.post). A chart that cannot be drawn or sent is
-    logged and left out: the text answer has already been given."""
+    logged and left out: the text is still given."""
+    sent = None
     try:
         summaries = await asyncio.to_thread(ledger.history, chat_id, limit=CHART_SESSIONS)
-        if not any(
+        if any(
             s.session.status == "ended" and (s.totals if player_id is None else player_id in s.totals)
             for s in summaries
         ):
-            return False
-        sent = await send_history_chart(
-            bot, ledger, chat_id, lang=lang, player_id=player_id, limit=CHART_SESSIONS, caption=caption
-        )
+            sent = await send_history_chart(
+                bot, ledger, chat_id, lang=lang, player_id=player_id, limit=CHART_SESSIONS,
+                caption=text or caption,
+            )  # fmt: skip
     except (TelegramError, OSError, ValueError, RuntimeError):
         log.exception("could not send the history chart of chat %s", chat_id)
-        return False
+    if sent is None and text:
+        await bot.send_message(chat_id, text)
     return sent is not None
 
 
-def chart_later(turn: Turn, *, player_id: int | None = None, caption: str | None = None) -> None:
-    """Send the chart from a task of the application, after the text: a slow first matplotlib import
-    never holds up the next update."""
+async def answer_with_chart(turn: Turn, text: str, *, player: PlayerInfo | None = None) -> None:
+    """The answer and its chart: one photo with the answer as caption where it fits one, else the text now
+    and the chart after it. The chart is drawn in a task of the application: a slow first matplotlib
+    import never holds up the next update."""
+    fits = len(text) <= CAPTION_LIMIT
+    if not fits:
+        await turn.say(text)
+    caption = turn.t("stats.chart_caption", name=player.name) if player else None
+    player_id = player.id if player else None
     turn.context.application.create_task(
         send_chart_if_any(
-            turn.context.bot, turn.ledger, turn.chat_id, turn.lang, player_id=player_id, caption=caption
+            turn.context.bot, turn.ledger, turn.chat_id, turn.lang, player_id=player_id, caption=caption,
+            text=text if fits else None,
         ),
         update=turn.update,
         name=f"history-chart:{turn.chat_id}",
-    )
+    )  # fmt: skip
 
 
 @command("score")
@@ -129,9 +143,11 @@ async def history(turn: Turn) -> None:
     ids = {pid for s in summaries for pid in s.totals}
     get_player = turn.ledger.get_player
     names = await turn.run(lambda: {pid: get_player(pid).name for pid in ids})
-    await turn.say(history_text(turn.lang, summaries, names))
+    text = history_text(turn.lang, summaries, names)
     if any(s.status == "ended" for s in (summary.session for summary in summaries)):
-        chart_later(turn)
+        await answer_with_chart(turn, text)
+    else:
+        await turn.say(text)
 
 
 @command("stats")
@@ -148,8 +164,4 @@ async def stats(turn: Turn) -> None:
     if not rows:
         await turn.reply("stats.empty")
         return
-    await turn.say(stats_text(turn.lang, rows))
-    if player is None:
-        chart_later(turn)
-    else:
-        chart_later(turn, player_id=player.id, caption=turn.t("stats.chart_caption", name=player.name))
+    await answer_with_chart(turn, stats_text(turn.lang, rows), player=player)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.i18n import t
 from bot.ledger import SessionSummary
 from bot.render import rules_name, signed, term_name, wind
@@ -99,37 +101,68 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
 
 
 def chart_data(report: SessionReport, lang: str | None) -> ChartData:
-    """The running total of every seated player after each live ledger row."""
+    """One line per person who played (a seat's earlier player and its substitute apart, each ending at
+    their own net), one point per hand: an adjustment moves the totals at the next hand's point (after the
+    last hand, at the last one); the x-axis counts hands only."""
     s = report.session
-    seats = [line.seat for line in report.players]
+    people = report.people or report.players
+    running = dict.fromkeys((person.player.id for person in people), 0)
+    labels: list[str] = []
+    points: list[dict[int, int]] = []
+    for row in report.rows:
+        for pid, amount in row.hand.player_payments.items():
+            running[pid] = running.get(pid, 0) + amount
+        if row.hand.kind != "adjust":
+            labels.append(str(row.hand.number))
+            points.append(dict(running))
+    if not points or points[-1] != running:  # adjustments after the last hand (or only adjustments)
+        if not points:
+            labels.append(t(lang, "book.adjust_label"))
+            points.append({})
+        points[-1] = dict(running)
+    names = legend_names(lang, [(person.seat, person.player.display_name) for person in people])
     return ChartData(
         title=t(lang, "summary.chart_title", number=s.number, rules=rules_name(lang, s.rules), stake=s.stake),
         xlabel=t(lang, "summary.chart_x"),
         ylabel=t(lang, "summary.chart_y"),
-        hands=tuple(str(row.hand.number) for row in report.rows),
+        hands=tuple(labels),
         series=tuple(
-            ChartSeries(
-                name=f"{wind(lang, seat)} {report.seat_name(seat)}",
-                totals=tuple(int(row.running.get(seat, 0)) for row in report.rows),
-            )
-            for seat in seats
+            ChartSeries(name=name, totals=tuple(point.get(person.player.id, 0) for point in points))
+            for person, name in zip(people, names, strict=True)
         ),
     )
 
 
+def legend_names(lang: str | None, people: list[tuple[str, str]]) -> list[str]:
+    """`西 张强` for each (seat, name); two alike get a number each, `西 张强（2）`, never a database id."""
+    plain = [f"{wind(lang, seat)} {name}".strip() for seat, name in people]
+    seen: dict[str, int] = {}
+    names = []
+    for name in plain:
+        seen[name] = seen.get(name, 0) + 1
+        twin = plain.count(name) > 1
+        names.append(t(lang, "summary.legend_twin", name=name, n=seen[name]) if twin else name)
+    return names
+
+
 def history_chart_data(
-    summaries: list[SessionSummary], lang: str | None, *, player_id: int | None = None
+    summaries: list[SessionSummary],
+    lang: str | None,
+    *,
+    player_id: int | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> ChartData | None:
     """Each player's all-time running net after each session (oldest first), from `LedgerService.history`
-    (newest first, as it returns them); one player's line with `player_id`. None without a session."""
+    (newest first, as it returns them); one player's line, titled for them, with `player_id`. `names`
+    gives every player's name (also one no longer seated); None without a session."""
     ordered = [s for s in reversed(summaries) if s.totals]
     if not ordered:
         return None
-    names: dict[int, str] = {}
+    known: dict[int, str] = dict(names or {})
     for summary in ordered:
         for player in summary.session.seats.values():
-            names[player.id] = player.display_name
-    players = sorted({pid for s in ordered for pid in s.totals}, key=lambda pid: names.get(pid, str(pid)))
+            known.setdefault(player.id, player.display_name)
+    players = sorted({pid for s in ordered for pid in s.totals}, key=lambda pid: (known.get(pid, ""), pid))
     if player_id is not None:
         players = [pid for pid in players if pid == player_id]
         if not players:
@@ -140,10 +173,19 @@ def history_chart_data(
         for pid in players:
             running[pid] += summary.totals.get(pid, 0)
             lines[pid].append(running[pid])
+    legend = legend_names(lang, [("", known.get(pid, "")) for pid in players])
+    title = (
+        t(lang, "stats.chart_title", name=known.get(player_id, ""))
+        if player_id is not None
+        else t(lang, "summary.history_chart_title")
+    )
     return ChartData(
-        title=t(lang, "summary.history_chart_title"),
+        title=title,
         xlabel=t(lang, "summary.history_chart_x"),
         ylabel=t(lang, "summary.chart_y"),
         hands=tuple(str(s.session.number) for s in ordered),
-        series=tuple(ChartSeries(name=names.get(pid, str(pid)), totals=tuple(lines[pid])) for pid in players),
+        series=tuple(
+            ChartSeries(name=name, totals=tuple(lines[pid]))
+            for pid, name in zip(players, legend, strict=True)
+        ),
     )

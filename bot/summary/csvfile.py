@@ -1,5 +1,5 @@
 """The session ledger as CSV: UTF-8 with a BOM (spreadsheet programs then read the Chinese), one row per
-hand and player."""
+entry and seated player (the four at the table for that entry, nobody else)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.i18n import t
-from bot.ledger.results import HandRecord
+from bot.ledger.results import SEATS, HandRecord
 from bot.render import hand_summary, term_name, wind
 from bot.summary.report import SessionReport
 from bot.weekly import DEFAULT_TIMEZONE, aware
@@ -25,6 +25,7 @@ COLUMN_IDS = (
     "dealer",
     "seat",
     "player",
+    "player_id",
     "amount",
     "total",
     "winners",
@@ -50,13 +51,17 @@ def cell(value: object) -> object:
     return value
 
 
-def columns(lang: str | None) -> list[str]:
-    """The header row in the group's language (catalog key `summary.csv_columns`, comma separated)."""
+def columns(lang: str | None, *, player_id: bool = True) -> list[str]:
+    """The header row in the group's language (catalog key `summary.csv_columns`, comma separated); the
+    player id column only with `player_id` (when two people of the session share a name)."""
     names = [name.strip() for name in t(lang, "summary.csv_columns").split(",")]
     if len(names) != len(COLUMN_IDS):
         # A catalog that lost a column must not shift every value under the wrong header.
-        return list(COLUMN_IDS)
-    return names
+        names = list(COLUMN_IDS)
+    return [n for n, c in zip(names, COLUMN_IDS, strict=True) if player_id or c != "player_id"]
+
+
+LOCAL_TIME = "%Y-%m-%d %H:%M:%S"  # what a spreadsheet reads as a date and time: 2026-12-02 04:11:42
 
 
 _EDIT_NUMBER = re.compile(r"^\s*(?:第\s*)?#?([0-9]+)\s*局?(?:\s+|$)")
@@ -86,39 +91,42 @@ def _items(lang: str | None, win: Mapping[str, Any]) -> str:
 
 
 def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAULT_TIMEZONE) -> bytes:
-    """Every live ledger row, one CSV line per person who played (after a /sub both under the seat, each
-    with their own amounts): the amount of that hand and the person's running total. Times in the group's
-    `timezone` (with their UTC offset); 一炮多响 gives 花 and items per winner.
+    """Every live ledger row, one CSV line per player seated for it (after a /sub, the one who sat there
+    then): that entry's amount and the player's running total. Times are local to the group's `timezone`
+    (`2026-12-02 04:11:42`); 一炮多响 gives 花 and items per winner; a player id column tells apart two
+    people with one name.
 
-    Amounts of one hand sum to zero; the last total of each person is their net for the session.
+    Amounts of one entry sum to zero; the last total of each person is their net for the session.
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([cell(name) for name in columns(lang)])
+    people = {person.player.id: person.player.display_name for person in report.people or report.players}
+    with_ids = len(set(people.values())) < len(people)
+    writer.writerow([cell(name) for name in columns(lang, player_id=with_ids)])
     session = report.session
     zone = ZoneInfo(timezone)
-    people = report.people or report.players
-    running = dict.fromkeys((person.player.id for person in people), 0)
+    running = dict.fromkeys(people, 0)
     for row in report.rows:
         hand = row.hand
+        for pid, amount in hand.player_payments.items():
+            running[pid] = running.get(pid, 0) + amount
         wins = [w for w in hand.response.get("wins", []) if w.get("allowed", True)]
         winners = " ".join(t(lang, f"wind.{w['winner']}") for w in wins)
         hua = _per_winner(lang, wins, lambda w: w.get("hua", "")) if wins else ""
         items = _per_winner(lang, wins, lambda w: _items(lang, w)) if wins else ""
         entry = entry_text(lang, hand)
-        for person in people:
-            amount = int(hand.player_payments.get(person.player.id, 0))
-            running[person.player.id] += amount
+        for seat, pid in seated(report, hand).items():
             values = [
                 session.number,
                 hand.number,
                 t(lang, f"summary.kind_{hand.kind}"),
-                aware(hand.recorded_at).astimezone(zone).isoformat(timespec="seconds"),
+                aware(hand.recorded_at).astimezone(zone).strftime(LOCAL_TIME),
                 t(lang, f"wind.{hand.before.dealer}"),
-                t(lang, f"wind.{person.seat}"),
-                person.player.display_name,
-                amount,
-                running[person.player.id],
+                t(lang, f"wind.{seat}"),
+                people.get(pid, ""),
+                *([pid] if with_ids else []),
+                int(hand.player_payments.get(pid, 0)),
+                running.get(pid, 0),
                 winners,
                 hua,
                 items,
@@ -129,7 +137,19 @@ def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAU
     return (BOM + buffer.getvalue()).encode("utf-8")
 
 
-def csv_filename(report: SessionReport) -> str:
-    """`mahjong-session-<n>-<yyyymmdd>.csv`, ASCII only so every client saves it as is."""
-    s = report.session
-    return f"mahjong-session-{s.number}-{s.opened_at:%Y%m%d}.csv"
+def seated(report: SessionReport, hand: HandRecord) -> dict[str, int]:
+    """Seat → player id of the four at the table for `hand` (those who sat there then, after a /sub),
+    seat order; the seats' current holders for a row that did not keep them."""
+    seats = hand.seat_players or {seat: p.id for seat, p in report.session.seats.items()}
+    return {seat: seats[seat] for seat in SEATS if seat in seats}
+
+
+def csv_filename(report: SessionReport, timezone: str = DEFAULT_TIMEZONE) -> str:
+    """`mahjong-session-<n>-<yyyymmdd>.csv` (the local date the session opened), ASCII only so every
+    client saves it as is."""
+    return f"mahjong-session-{report.session.number}-{local_day(report, timezone)}.csv"
+
+
+def local_day(report: SessionReport, timezone: str) -> str:
+    """`20261202`: the day the session opened, in the group's time zone."""
+    return f"{aware(report.session.opened_at).astimezone(ZoneInfo(timezone)):%Y%m%d}"

@@ -13,7 +13,7 @@ from bot.i18n import t
 from bot.ledger import LedgerService
 from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
-from bot.summary.csvfile import csv_filename, ledger_csv
+from bot.summary.csvfile import csv_filename, ledger_csv, local_day
 from bot.summary.report import SessionReport, build_report
 from bot.weekly import DEFAULT_TIMEZONE
 
@@ -35,10 +35,9 @@ def chart_png(report: SessionReport, lang: str | None) -> bytes:
     return charts.render_chart(chart_data(report, lang))
 
 
-def chart_filename(report: SessionReport) -> str:
-    """`mahjong-session-<n>-<yyyymmdd>.png`."""
-    s = report.session
-    return f"mahjong-session-{s.number}-{s.opened_at:%Y%m%d}.png"
+def chart_filename(report: SessionReport, timezone: str = DEFAULT_TIMEZONE) -> str:
+    """`mahjong-session-<n>-<yyyymmdd>.png` (the local date the session opened)."""
+    return f"mahjong-session-{report.session.number}-{local_day(report, timezone)}.png"
 
 
 async def _language(ledger: LedgerService, chat_id: int, lang: str | None) -> str:
@@ -76,22 +75,23 @@ async def post_summary(
     if not report.rows:
         return PostedSummary(report, card, None, None)
     number = report.session.number
+    zone = await _timezone(ledger, chat_id)
     chart: Message | None = None
     document: Message | None = None
     try:
         png = await asyncio.to_thread(chart_png, report, lang)
         chart = await bot.send_photo(
             chat_id,
-            InputFile(png, filename=chart_filename(report)),
+            InputFile(png, filename=chart_filename(report, zone)),
             caption=t(lang, "summary.chart_caption", number=number),
         )
     except (TelegramError, OSError, ValueError, RuntimeError):
         log.exception("could not send the chart of session %s", session_id)
     try:
-        data = ledger_csv(report, lang, timezone=await _timezone(ledger, chat_id))
+        data = await asyncio.to_thread(ledger_csv, report, lang, timezone=zone)
         document = await bot.send_document(
             chat_id,
-            InputFile(data, filename=csv_filename(report)),
+            InputFile(data, filename=csv_filename(report, zone)),
             caption=t(lang, "summary.csv_caption", number=number),
         )
     except (TelegramError, OSError, ValueError):
@@ -136,10 +136,13 @@ async def send_history_chart(
     caption: str | None = None,
 ) -> Message | None:
     """Send the group's all-time running net by session (for /history, or /stats with one player's line
-    via `player_id`); None when the group has no session with a result yet."""
+    via `player_id`), every line named (a player no longer seated too); None when the group has no session
+    with a result yet. `caption` may be the whole answer (/history's list under its chart)."""
     lang = await _language(ledger, chat_id, lang)
     summaries = await asyncio.to_thread(ledger.history, chat_id, limit=limit)
-    data = history_chart_data(summaries, lang, player_id=player_id)
+    ids = {pid for summary in summaries for pid in summary.totals}
+    names = await asyncio.to_thread(lambda: {pid: ledger.get_player(pid).name for pid in ids})
+    data = history_chart_data(summaries, lang, player_id=player_id, names=names)
     if data is None:
         return None
     png = await asyncio.to_thread(charts.render_chart, data)

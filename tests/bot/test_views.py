@@ -54,7 +54,7 @@ async def test_score_shows_the_session_and_all_time_totals(seated_table: Table) 
     await play(seated_table)
     turn = await seated_table.say("eve", "/score")
     assert turn.text == (
-        "本局积分（苏州麻将，底注 1）：\n东 Ann −60\n南 Bob +130\n西 Cat −20\n北 Dan −50\n"
+        "本场积分（苏州麻将，底注 1）：\n东 Ann −60\n南 Bob +130\n西 Cat −20\n北 Dan −50\n"
         "本群历史总分：\nBob +130\nCat −20\nDan −50\nAnn −60"
     )
 
@@ -62,9 +62,9 @@ async def test_score_shows_the_session_and_all_time_totals(seated_table: Table) 
 async def test_score_of_one_player(seated_table: Table) -> None:
     await play(seated_table)
     turn = await seated_table.say("eve", "/score @cat")
-    assert turn.text == "Cat：本局 −20，历史 −20"
+    assert turn.text == "Cat：本场 −20，历史 −20"
     turn = await seated_table.say("eve", "/score 南")
-    assert turn.text == "Bob：本局 +130，历史 +130"
+    assert turn.text == "Bob：本场 +130，历史 +130"
     turn = await seated_table.say("eve", "/score nobody")
     assert turn.text == "nobody 在本群还没有打过牌，没有记录。"
 
@@ -81,7 +81,7 @@ async def test_ledger_lists_every_row_with_totals(seated_table: Table) -> None:
         "📒 账本 · 苏州麻将 · 底注 1",
         "局 | 东Ann 南Bob 西Cat 北Dan",
         "1 南 自摸 40花 | −40 +120 −40 −40",
-        "2 西 冲 东 20花 | −20 0 +20 0",
+        "2 东 点炮，西 胡 20花 | −20 0 +20 0",
         "调 北→南 10 | 0 +10 0 −10",
         "合计 | −60 +130 −20 −50",
     ]
@@ -89,7 +89,7 @@ async def test_ledger_lists_every_row_with_totals(seated_table: Table) -> None:
 
 async def test_ledger_needs_a_session(table: Table) -> None:
     turn = await table.say("eve", "/ledger")
-    assert turn.text == "本群没有进行中的牌局。先开一局，例如：/newgame 苏州 5"
+    assert turn.text == "本群现在没有在打的牌。先开一场，例如：/newgame 苏州 5"
 
 
 async def test_history_and_stats_after_a_session(seated_table: Table, charts: list[ChartData]) -> None:
@@ -98,30 +98,29 @@ async def test_history_and_stats_after_a_session(seated_table: Table, charts: li
     await seated_table.press("ann", "✅ 结束并结算")
     charts.clear()  # /end drew the session's own chart
     turn = await seated_table.say("eve", "/history")
-    assert [r.kind for r in turn.sent] == ["text", "photo"]  # the text first, then the chart
+    assert [r.kind for r in turn.sent] == ["photo"]  # one message: the chart with the list as its caption
     _, caption = photo_of(turn)
-    assert caption == "本群各位的历史累计得分"
     assert lines_of(charts[-1]) == {"Ann": (-60,), "Bob": (130,), "Cat": (-20,), "Dan": (-50,)}
-    lines = turn.texts[0].splitlines()
-    assert lines[0] == "历史牌局："
+    assert charts[-1].title == "本群历史累计得分（按场）"
+    lines = caption.splitlines()
+    assert lines[0] == "以往各场："
     assert lines[1].startswith("1. ")
-    assert "苏州麻将 · 2 局 · Bob +130 · Cat −20 · Dan −50 · Ann −60" in lines[1]
+    assert "苏州麻将 · 2局 · Bob +130 · Cat −20 · Dan −50 · Ann −60" in lines[1]
     turn = await seated_table.say("eve", "/stats bob")
-    assert turn.texts[0] == (
-        "Bob 的统计：\n1 场 · 2 局 · 和 1 · 自摸 1 · 放冲 0 · 最大 40 花 · 最长连庄 0 · 净 +130"
-    )
     _, caption = photo_of(turn)
-    assert caption == "Bob 的历史累计得分"
+    assert [r.kind for r in turn.sent] == ["photo"]
+    assert caption == "Bob 的统计：\n1场 · 2局 · 胡 1 · 自摸 1 · 点炮 0 · 最大一手40花 · 最长连庄 0 · 净 +130"
     assert lines_of(charts[-1]) == {"Bob": (130,)}  # that player's line only
+    assert charts[-1].title == "Bob 的历史累计得分（按场）"  # titled for them, not for the group
     turn = await seated_table.say("eve", "/stats")
-    assert turn.texts[0].count("的统计：") == 4
-    photo_of(turn)
+    _, caption = photo_of(turn)
+    assert caption.count("的统计：") == 4
     assert set(lines_of(charts[-1])) == {"Ann", "Bob", "Cat", "Dan"}
 
 
 async def test_history_when_nothing_was_played(table: Table) -> None:
     turn = await table.say("eve", "/history")
-    assert turn.text == "还没有结束的牌局。"
+    assert turn.text == "还没有打完的一场。"
     assert turn.of("sendPhoto") == []
     turn = await table.say("eve", "/stats")
     assert turn.text == "还没有人有记录。"
@@ -133,7 +132,7 @@ async def test_no_chart_while_the_only_session_is_still_open(
 ) -> None:
     await play(seated_table)
     turn = await seated_table.say("eve", "/history")
-    assert "苏州麻将 · 2 局" in turn.text and [r.kind for r in turn.sent] == ["text"]
+    assert "苏州麻将 · 2局" in turn.text and [r.kind for r in turn.sent] == ["text"]
     turn = await seated_table.say("eve", "/stats bob")
     assert turn.text.startswith("Bob 的统计：") and turn.of("sendPhoto") == []
     assert charts == []
@@ -155,7 +154,7 @@ async def test_the_chart_runs_on_across_sessions(seated_table: Table, charts: li
     assert charts[-1].hands == ("1", "2", "3") and lines_of(charts[-1])["Bob"] == (130, 260, 380)
     turn = await seated_table.say("eve", "/stats 西")  # a player named by seat
     _, caption = photo_of(turn)
-    assert caption == "Cat 的历史累计得分" and lines_of(charts[-1]) == {"Cat": (-20, -40, -80)}
+    assert caption.startswith("Cat 的统计：") and lines_of(charts[-1]) == {"Cat": (-20, -40, -80)}
 
 
 async def test_history_chart_in_english(seated_table: Table) -> None:
@@ -164,10 +163,9 @@ async def test_history_chart_in_english(seated_table: Table) -> None:
     await seated_table.press("ann", "✅ 结束并结算")
     await seated_table.say("ann", "/lang en")
     turn = await seated_table.say("eve", "/stats dan")
-    assert turn.texts[0].startswith("Stats of Dan:")
-    assert photo_of(turn)[1] == "All-time running total of Dan"
+    assert photo_of(turn)[1].startswith("Stats of Dan:")
     turn = await seated_table.say("eve", "/history")
-    assert photo_of(turn)[1] == "All-time running totals of this group"
+    assert photo_of(turn)[1].startswith("Past sessions")
 
 
 async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(
@@ -182,7 +180,7 @@ async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(
 
     monkeypatch.setattr(chart_module, "render_chart", broken)
     turn = await seated_table.say("eve", "/history")  # the harness fails on any handler error
-    assert turn.text.startswith("历史牌局：\n1. ") and len(turn.sent) == 1
+    assert turn.text.startswith("以往各场：\n1. ") and len(turn.sent) == 1
     assert turn.of("sendPhoto") == []
 
 
@@ -203,8 +201,9 @@ async def test_the_chart_is_drawn_off_the_event_loop(
     app, state = seated_table.app, seated_table.state
     start = len(state.calls)
     await app.process_update(Update.de_json(state.message(seated_table.chat_id, "eve", "/history"), app.bot))
-    # The handler is done and the text is out while the chart is still being drawn in a worker thread.
-    assert [c.method for c in state.calls[start:]] == ["sendMessage"]
+    # The handler is done while the chart is still being drawn in a worker thread; the answer then goes
+    # out as one message, the chart with the list as its caption.
+    assert [c.method for c in state.calls[start:]] == []
     release.set()
     await settle(app)
-    assert [c.method for c in state.calls[start:]] == ["sendMessage", "sendPhoto"]
+    assert [c.method for c in state.calls[start:]] == ["sendPhoto"]

@@ -97,10 +97,10 @@ def test_csv_parses_back_and_each_hand_sums_to_zero(table: Table) -> None:
         assert data.startswith(b"\xef\xbb\xbf")  # the BOM spreadsheet programs look for
         rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
         header, body = rows[0], rows[1:]
-        assert header == columns(lang) and len(header) == len(COLUMN_IDS)
-        col = {name: header.index(name) for name in header}
-        named = {cid: col[header[i]] for i, cid in enumerate(COLUMN_IDS)}
-        assert len(body) == 4 * len(report.rows)  # one line per hand and player
+        ids = [c for c in COLUMN_IDS if c != "player_id"]  # no two players share a name here
+        assert header == columns(lang, player_id=False) and len(header) == len(ids)
+        named = {cid: i for i, cid in enumerate(ids)}
+        assert len(body) == 4 * len(report.rows)  # one line per entry and seated player
         per_hand: dict[str, int] = defaultdict(int)
         last_total: dict[str, int] = {}
         for row in body:
@@ -122,7 +122,7 @@ def test_card_names_every_number_in_each_language(table: Table) -> None:
         for transfer in report.transfers:
             assert f"{transfer.payer.display_name} → {transfer.payee.display_name} {transfer.amount}" in card
     zh = render_card(report, "zh-Hans")
-    assert "第1场结束" in zh and "最大一手：第3局 南 李四 自摸" in zh and "最长连庄：南 李四 连庄 2" in zh
+    assert "第1场结束" in zh and "最大一手：第3局 南 李四 自摸" in zh and "最长连庄：南 李四 连庄2次" in zh
     idle = render_card(report, "en", idle_hours=6)
     assert idle.startswith("⏰ No hand for 6 hours")
     assert "七对" not in idle  # item names in the group's language
