@@ -9,6 +9,7 @@ counts before Confirm unless the group set `instant` (then one write: the commit
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -307,11 +308,14 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     if not result.created:
         await turn.answer(turn.t("err.gone"))
         return
-    await turn.answer(turn.t("preview.recorded_toast"))
-    who = turn.user.display_name if turn.user else "?"
     kind: PendingKind = "undo" if result.hand.voided else "edit" if result.replaced else "hand"
+    who = turn.user.display_name if turn.user else "?"
     status = turn.t(_CONFIRMED.get((kind, result.hand.kind), "preview.confirmed"), player=who)
-    await after_commit(turn, kind, result, flow_message=message_id, status=status)
+    # The toast and the result travel together: one Bot API round trip for the tap, not two in a row.
+    await asyncio.gather(
+        turn.answer(turn.t("preview.undone_toast" if kind == "undo" else "preview.recorded_toast")),
+        after_commit(turn, kind, result, flow_message=message_id, status=status),
+    )
 
 
 # What a Confirm says under the result: recorded, or (an undo) voided.

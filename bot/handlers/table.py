@@ -8,6 +8,7 @@ same card."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -147,6 +148,10 @@ async def ask_end(turn: Turn, session: SessionInfo) -> None:
     await turn.say("\n".join(lines), end_markup(turn, session))
 
 
+async def _none() -> None:
+    return None
+
+
 async def end_pressed(turn: Turn, press: EndPress) -> None:
     """/end's buttons: only in their own chat, for this chat's open session, by a seated player or an
     admin. Confirm ends the session (once: a second press finds it ended) and posts the summary."""
@@ -164,8 +169,11 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
     summary = await turn.run(
         turn.ledger.end_session, turn.chat_id, by=turn.user, session_id=session.id, key=turn.source_key
     )
-    if message_id is not None:
-        await turn.edit(message_id, "\n".join(x for x in (shown, turn.t("end.confirmed", player=who)) if x))
+    # The press is answered with the question's edit, before the card, chart and CSV: the button stops
+    # spinning at once.
+    confirmed = "\n".join(x for x in (shown, turn.t("end.confirmed", player=who)) if x)
+    edited = turn.edit(message_id, confirmed) if message_id is not None else _none()
+    await asyncio.gather(turn.answer(), edited)
     await show_card(turn, summary.session)
     await unpin_card(turn, summary.session)
     await post_summary(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)
