@@ -9,8 +9,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
-from sqlmodel import Session
+from sqlalchemy import insert
+from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors, totals
@@ -256,7 +256,7 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[
         )
     seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
     later = s.scalars(
-        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, LIVE).order_by(Hand.number)  # type: ignore[arg-type]
+        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, LIVE).order_by(col(Hand.number))
     )
 
     def rescore(row: Hand, state: DealerState, entry: object) -> HandPreview:
