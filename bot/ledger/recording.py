@@ -20,6 +20,7 @@ from bot.ledger.results import (
     HandRecord,
     PendingInfo,
     PendingKind,
+    PlayerInfo,
     SessionInfo,
     UserRef,
 )
@@ -29,6 +30,8 @@ from bot.ledger.rows import (
     one_hand_record,
     open_session_row,
     pending_info,
+    player_info,
+    player_row,
     row_id,
     session_info,
     session_row,
@@ -192,6 +195,18 @@ class RecordingCalls(Calls):
             if last is None:
                 raise errors.NothingToUndo("no hand to undo in this session")
             return one_hand_record(s, last)
+
+        return self._read(op)  # type: ignore[no-any-return]
+
+    def hand_seating(self, chat_id: int, number: int) -> dict[str, PlayerInfo]:
+        """Seat -> player as they sat when live hand `number` of the open table was played (HandNotFound):
+        the people an /edit of that hand names and pays."""
+
+        def op(s: Session) -> dict[str, PlayerInfo]:
+            _group, ts = _open(s, chat_id)
+            row = hands.live_row(s, ts, number)
+            seating = hands.own_seating(row)
+            return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
 
         return self._read(op)  # type: ignore[no-any-return]
 
