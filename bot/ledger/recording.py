@@ -21,6 +21,7 @@ from bot.ledger.results import (
     HandRecord,
     PendingInfo,
     PendingKind,
+    PlayerInfo,
     SessionInfo,
     UserRef,
 )
@@ -31,6 +32,8 @@ from bot.ledger.rows import (
     one_hand_record,
     open_session_row,
     pending_info,
+    player_info,
+    player_row,
     row_id,
     session_info,
     session_row,
@@ -214,6 +217,18 @@ class RecordingCalls(Calls):
             return one_hand_record(s, last)
 
         return self._read(op)
+
+    def hand_seating(self, chat_id: int, number: int) -> dict[str, PlayerInfo]:
+        """Seat -> player as they sat when live hand `number` of the open table was played (HandNotFound):
+        the people an /edit of that hand names and pays."""
+
+        def op(s: Session) -> dict[str, PlayerInfo]:
+            _group, ts = _open(s, chat_id)
+            row = hands.live_row(s, ts, number)
+            seating = hands.own_seating(row)
+            return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
+
+        return self._read(op)  # type: ignore[no-any-return]
 
     def preview_edit(self, chat_id: int, number: int, entry: dict[str, Any]) -> tuple[HandPreview, ...]:
         """What `edit` would write: the replacement of hand `number`, then every later live row whose result
