@@ -228,7 +228,7 @@ class RecordingCalls(Calls):
             seating = hands.own_seating(row)
             return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
 
-        return self._read(op)  # type: ignore[no-any-return]
+        return self._read(op)
 
     def preview_edit(self, chat_id: int, number: int, entry: dict[str, Any]) -> tuple[HandPreview, ...]:
         """What `edit` would write: the replacement of hand `number`, then every later live row whose result
