@@ -20,7 +20,7 @@ from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse
 from bot.handlers.buttons import HuFlow, PendingPress, pattern_choices
 from bot.handlers.common import Refusal, Turn, button, command, error_text, seat_resolver
 from bot.handlers.flow import question, wild_choices
-from bot.handlers.table import show_card
+from bot.handlers.table import picker_button, show_card
 from bot.ledger import CommitResult, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
     LedgerError,
@@ -378,6 +378,9 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
         (s for s, p in session.seats.items() if turn.user and p.telegram_id == turn.user.telegram_id), None
     )
     text, markup = question(turn, session, HuFlow(session.id, "winner", by=by))
+    picker = picker_button(turn, session)
+    if picker is not None:  # tap the tiles instead of answering the questions
+        markup = InlineKeyboardMarkup([[picker], *markup.inline_keyboard])
     await hold_flow(turn, session, (await turn.say(text, markup)).message_id)
 
 
