@@ -13,7 +13,7 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import Turn, button, command, excerpt, ledger_of
+from bot.handlers.turn import Turn, button, command, excerpt, ledger_of
 from bot.i18n import t
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.handlers.common import Handler, Turn, command
+from bot.handlers.turn import Handler, Turn, command
 
 
 def help_command(names: Sequence[str]) -> Handler:

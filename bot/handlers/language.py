@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.turn import Refusal, Turn, command
 from bot.i18n import normalize_language, t
 
 

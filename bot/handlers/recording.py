@@ -17,9 +17,9 @@ from telegram.error import BadRequest, TelegramError
 
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.handlers.buttons import HuFlow, PendingPress, pattern_choices
-from bot.handlers.common import Refusal, Turn, button, command, error_text, seat_resolver
+from bot.handlers.card import show_card
 from bot.handlers.flow import question, wild_choices
-from bot.handlers.table import show_card
+from bot.handlers.turn import Refusal, Turn, button, command, error_text, seat_resolver
 from bot.ledger import CommitResult, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
     LedgerError,
@@ -30,7 +30,7 @@ from bot.ledger.errors import (
     SessionNotOpen,
     WinNotAllowed,
 )
-from bot.ledger.results import PendingKind
+from bot.ledger.values import PendingKind
 from bot.render import hand_summary, payments_text, preview_text, result_line
 
 log = logging.getLogger(__name__)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.handlers.common import Refusal, Turn, command
-from bot.handlers.table import show_card
+from bot.handlers.card import show_card
+from bot.handlers.turn import Refusal, Turn, command
 from bot.ledger import SEATS
 
 DICE = "🎲"

@@ -10,7 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.buttons import RulesPress
-from bot.handlers.common import Refusal, Turn, button, command
+from bot.handlers.turn import Refusal, Turn, button, command
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
 from bot.render import rules_name

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
-from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.turn import Refusal, Turn, command
 from bot.ledger import GroupInfo
 from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due
 

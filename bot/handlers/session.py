@@ -5,9 +5,9 @@ from __future__ import annotations
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.buttons import EndPress, JoinPress
-from bot.handlers.common import Refusal, Turn, button, command
+from bot.handlers.card import ask_end, end_pressed, show_card
 from bot.handlers.rules import options_summary
-from bot.handlers.table import ask_end, end_pressed, show_card
+from bot.handlers.turn import Refusal, Turn, button, command
 from bot.ledger import SEATS, SessionInfo
 from bot.ledger.tables import MAX_STAKE
 from bot.render import rules_name, seats_block, state_line

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from telegram import Bot
 from telegram.error import TelegramError
 
-from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.turn import Refusal, Turn, command
 from bot.ledger import LedgerService, PlayerInfo, SessionInfo, SessionSummary
 from bot.ledger.errors import UnknownPlayer
 from bot.render import history_text, ledger_text, signed, standings_text, stats_text

@@ -12,7 +12,7 @@ import pytest
 
 from bot.grammar.errors import MESSAGES, GrammarError
 from bot.handlers import rules as rules_handlers
-from bot.handlers.common import error_text, refusal_text
+from bot.handlers.turn import error_text, refusal_text
 from bot.i18n import LANGUAGES, catalog
 from bot.ledger import errors as ledger_errors
 from bot.ledger.errors import BadGuestName, LedgerError

@@ -9,7 +9,7 @@ import pytest
 from harness import GROUP_ID, PLAYERS, Table
 
 from bot.console.driver import deliver
-from bot.handlers.common import error_text
+from bot.handlers.turn import error_text
 from bot.ledger.errors import BadGuestName
 
 CHANNEL_USER = {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"}

@@ -8,7 +8,7 @@ import re
 import pytest
 from harness import Table
 
-from bot.handlers.common import error_text, refusal_text, tile_words
+from bot.handlers.turn import error_text, refusal_text, tile_words
 from bot.ledger.errors import InvalidEntry, WinNotAllowed
 from scoring.errors import ScoringError
 

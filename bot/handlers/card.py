@@ -14,7 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
 
 from bot.handlers.buttons import EndPress, JoinPress
-from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.turn import Refusal, Turn, command
 from bot.ledger import SEATS, CardView, SessionInfo, UserRef
 from bot.ledger.errors import UnknownPlayer
 from bot.render import session_standings, table_card
