@@ -451,7 +451,7 @@ def _json_tiles(obj: Mapping[str, Any], key: str, where: str) -> list[Tile]:
 
 
 def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
-    """Read the RULES.md §3 `hand` object (concealed, winning_tile, melds, flowers) into a Hand.
+    """Read the docs/rules.md §4 `hand` object (concealed, winning_tile, melds, flowers) into a Hand.
 
     >>> h = hand_from_json({"concealed": "123m456m789s99p", "winning_tile": "9s",
     ...                     "melds": [{"type": "pung", "tiles": "555p", "exposed": True, "from": "N"}],
@@ -534,7 +534,7 @@ _MELDS: dict[tuple[tuple[tuple[Any, Any], ...], tuple[type, ...]], Meld] = {}
 
 
 def hand_to_json(hand: Hand) -> dict[str, Any]:
-    """The RULES.md §3 `hand` object of a Hand; `hand_from_json` reads it back to an equal Hand.
+    """The docs/rules.md §4 `hand` object of a Hand; `hand_from_json` reads it back to an equal Hand.
 
     >>> hand_to_json(parse_hand("123456m9p+9p [555p:N] (7777m) 中"))["melds"][0]
     {'type': 'pung', 'tiles': '555p', 'exposed': True, 'from': 'N'}

@@ -1,4 +1,4 @@
-"""The JSON interface of RULES.md §3: validate a request, score every win, settle, and say who deals next."""
+"""The JSON interface (docs/rules.md §4): validate a request, score every win, settle, say who deals next."""
 
 from __future__ import annotations
 
@@ -499,9 +499,9 @@ def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[st
 
 
 def score_request(request: Any) -> dict[str, Any]:
-    """Score one hand: RULES.md §3 request in, response out; ScoringError names the bad field or token.
+    """Score one hand: a request (docs/rules.md §4) in, response out; ScoringError names the bad field.
 
-    Besides §3, `hand` may also be the one-line shorthand string of `scoring.hand.parse_hand`, and the
+    Besides those keys, `hand` may also be the one-line shorthand string of `scoring.hand.parse_hand`, and the
     request may carry `streak`, `hand_number`, `first_dealer` (the table state); the response adds
     `next_streak` and `next_hand_number`. A win that is not allowed has `hua` 0, no items, a `reason`
     ("below_threshold" with `threshold: {have, need}`, "self_draw_only", "multi_win_off").

@@ -25,7 +25,7 @@ _FLAG_PATTERNS = ("gangkai", "huakai", "tianhu", "dihu", "haidi")
 
 @dataclass(frozen=True, slots=True)
 class Declared:
-    """The quick entry: counts and pattern ids instead of tiles (RULES.md §3 `declared`)."""
+    """The quick entry: counts and pattern ids instead of tiles (docs/rules.md §4 `declared`)."""
 
     hard_flowers: int
     soft_flowers: int

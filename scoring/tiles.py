@@ -48,7 +48,7 @@ TILE_BY_NAME: Final[dict[str, Tile]] = {
     f"{t % 9 + 1 if t < 27 else t - 26}{'mpsz'[t // 9]}": t for t in range(34)
 }
 
-# Canonical simplified flower names, in the order of RULES.md (the four winds are the 令风 of 宿州).
+# Canonical simplified flower names, in the order of docs/rules.md §1 (the winds are 宿州's 令风).
 FLOWER_NAMES: Final[tuple[str, ...]] = (
     "中",
     "发",

@@ -8,8 +8,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors, hands
 from bot.ledger.groups import actor
@@ -24,7 +23,7 @@ from bot.ledger.rows import (
     session_info,
     session_row,
 )
-from bot.ledger.values import CommitResult, HandPreview, PendingInfo, SessionInfo, UserRef
+from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, SessionInfo, UserRef
 
 KINDS = ("hand", "adjust", "edit", "undo")
 # Entries created under a source key get the id uuid5(PENDING_KEYS, key): a repeat finds the first.
@@ -73,7 +72,7 @@ def create(
     group: ChatGroup,
     ts: TableSession,
     pending_id: str,
-    kind: str,
+    kind: PendingKind,
     payload: dict[str, Any],
     preview: HandPreview | None,
     *,
@@ -218,6 +217,6 @@ def open_entries(s: Session, chat_id: int) -> list[PendingInfo]:
         .join(TableSession)
         .join(ChatGroup)
         .where(ChatGroup.chat_id == chat_id, PendingEntry.status == "pending")
-        .order_by(PendingEntry.created_at)  # type: ignore[arg-type]
+        .order_by(col(PendingEntry.created_at))
     )
     return [pending_info(p, chat_id) for p in rows]
