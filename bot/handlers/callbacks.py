@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from telegram import Update
 from telegram.error import BadRequest
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]  # what PTB's handlers take
 
 
 def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn], Awaitable[None]]], Handler]:

@@ -199,7 +199,8 @@ async def adjust(turn: Turn) -> None:
     session = await writable_session(turn)
     parsed = parse_adjust(turn.text, seat_resolver(session), strict=True)
     payer, payee = session.seats[parsed.payer].id, session.seats[parsed.payee].id
-    payload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": parsed.note or None}
+    note = parsed.note or None
+    payload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": note}
     if turn.instant:
         result = await turn.run(
             turn.ledger.adjust,
@@ -207,14 +208,14 @@ async def adjust(turn: Turn) -> None:
             payer,
             payee,
             parsed.amount,
-            note=payload["note"],
+            note=note,
             by=turn.user,
             source_key=turn.source_key,
             text=turn.text or None,
         )
         await after_commit(turn, "adjust", result)
         return
-    preview = turn.ledger.preview_adjust(session, payer, payee, parsed.amount, payload["note"])
+    preview = turn.ledger.preview_adjust(session, payer, payee, parsed.amount, note)
     await submit(turn, session, "adjust", payload, preview, preview_text(turn.lang, preview, session))
 
 

@@ -64,7 +64,9 @@ def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
 
 def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
     """The ledger service stored by `build_application`."""
-    return context.bot_data["ledger"]  # type: ignore[no-any-return]
+    ledger = context.bot_data["ledger"]
+    assert isinstance(ledger, LedgerService)
+    return ledger
 
 
 @dataclass
@@ -110,7 +112,9 @@ class Turn:
     @property
     def settings(self) -> Settings:
         """The application's settings."""
-        return self.context.bot_data["settings"]  # type: ignore[no-any-return]
+        settings = self.context.bot_data["settings"]
+        assert isinstance(settings, Settings)
+        return settings
 
     @property
     def chat_id(self) -> int:
