@@ -429,20 +429,19 @@ def render_tiles(tiles: Iterable[Tile]) -> str:
     return "".join("".join(ranks) + letter for letter, ranks in groups.items() if ranks)
 
 
-def counts34(tiles: Iterable[Tile]) -> list[int]:
-    """The 34-entry count array of some tiles.
+def counts34(tiles: Sequence[Tile]) -> list[int]:
+    """The 34-entry count array of some tiles; ScoringError names the first one that is not a tile.
 
     >>> counts34([0, 0, 33])[0], counts34([0, 0, 33])[33]
     (2, 1)
     """
     counts = [0] * 34
-    for t in tiles:
-        if not 0 <= t < 34:
-            raise ScoringError(f"not a tile: {t!r}")
-        counts[t] += 1
+    try:
+        for t in tiles:
+            counts[t] += 1
+        if tiles and min(tiles) < 0:
+            raise IndexError
+    except (IndexError, TypeError):
+        bad = next(t for t in tiles if not isinstance(t, int) or not 0 <= t < 34)
+        raise ScoringError(f"not a tile: {bad!r}") from None
     return counts
-
-
-def tiles_from_counts(counts: Sequence[int]) -> list[Tile]:
-    """The sorted tiles of a 34-entry count array."""
-    return [t for t in range(34) for _ in range(counts[t])]

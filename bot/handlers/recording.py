@@ -1,10 +1,12 @@
 """Recording: /hu /draw /escape /adjust /undo /edit → preview with Confirm/Cancel → commit → result + card.
 
 A write reads like: update → the chat's state (one read, `Turn.start`) → parse against the table →
-scoring (`ledger.preview` on that snapshot, no database) → the preview message → `ledger.create_pending`
-(one write). Confirm: `ledger.confirm_pending` (one write, in the press's chat only) → the preview edited
-into the one-line result (one bot message per hand) → the card, from the commit's own read. Nothing
-counts before Confirm unless the group set `instant` (then one write: the commit, and one message).
+scoring (`ledger.preview` on that snapshot, no database) → `ledger.create_pending` (one write, the
+preview stored with it) → the preview message (its id noted on the entry). Confirm:
+`ledger.confirm_pending` (one write, in the press's chat only, recording the stored preview: a hand is
+scored once) → the preview edited into the one-line result (one bot message per hand) → the card, from
+the commit's own read. Nothing counts before Confirm unless the group set `instant` (then one write: the
+commit, and one message).
 """
 
 from __future__ import annotations
@@ -23,9 +25,8 @@ from bot.handlers.card import show_card
 from bot.handlers.flow import question, wild_choices
 from bot.handlers.permissions import is_admin, own_session, require_writer, writable_session
 from bot.handlers.turn import Turn, seat_resolver
-from bot.ledger import CommitResult, HandPreview, SessionInfo, pending_id_for
+from bot.ledger import CommitResult, HandPreview, SessionInfo
 from bot.ledger.errors import (
-    LedgerError,
     NotFound,
     PendingCancelled,
     PendingExpired,
@@ -91,42 +92,35 @@ async def submit(
     shown: str,
     flow_message: int | None = None,
 ) -> None:
-    """Show an entry with Confirm/Cancel (`shown`, and how long it waits), then store it waiting for the
-    Confirm: one write, with the message id already known. `flow_message` (the /hu button flow) is turned
+    """Store an entry waiting for Confirm (with the preview, so Confirm scores nothing again), then show it
+    with Confirm/Cancel (`shown`, and how long it waits). `flow_message` (the /hu button flow) is turned
     into the preview instead of sending a new message.
 
-    A redelivered update (a restart) finds its entry stored already: the duplicate message goes again. If
-    the entry cannot be stored, the message says why and keeps no buttons."""
-    pending_id = pending_id_for(turn.source_key)
+    The row comes first, so a shown Confirm always has its entry: a redelivered update finds its entry
+    stored and shown, and sends nothing; one stored but never shown (the process stopped in between) is
+    shown now, and its message noted on the row."""
+    pending = await turn.run(
+        turn.ledger.create_pending,
+        turn.chat_id,
+        kind,
+        payload,
+        preview=preview,
+        base_version=session.version,
+        message_id=flow_message,
+        by=turn.user,
+        text=turn.text or None,
+        source_key=turn.source_key,
+    )
+    if pending.status != "pending" or pending.message_id not in (None, flow_message):
+        log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
+        return
     text = shown if kind == "undo" else f"{shown}\n{confirm_hint(turn)}"
-    markup = confirm_markup(turn, pending_id, kind)
+    markup = confirm_markup(turn, pending.id, kind)
     if flow_message is not None:
         await turn.edit(flow_message, text, markup)
-        message_id = flow_message
-    else:
-        message_id = (await turn.say(text, markup)).message_id
-    try:
-        pending = await turn.run(
-            turn.ledger.create_pending,
-            turn.chat_id,
-            kind,
-            payload,
-            preview=preview,
-            base_version=session.version,
-            message_id=message_id,
-            by=turn.user,
-            text=turn.text or None,
-            source_key=turn.source_key,
-        )
-    except LedgerError as exc:  # e.g. the table ended meanwhile: the shown preview loses its buttons
-        await turn.edit(message_id, f"{shown}\n{error_text(turn.lang, exc)}")
         return
-    if pending.message_id not in (None, message_id):
-        log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
-        try:
-            await turn.context.bot.delete_message(turn.chat_id, message_id)
-        except TelegramError as exc:
-            log.info("could not delete the second preview of %s: %s", pending.id, exc)
+    message_id = (await turn.say(text, markup)).message_id
+    await turn.run(turn.ledger.show_pending, pending.id, message_id)
 
 
 async def after_commit(

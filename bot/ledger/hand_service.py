@@ -296,6 +296,18 @@ class RecordingCalls(Calls):
 
         return self._write(op)
 
+    def show_pending(self, pending_id: str, message_id: int) -> None:
+        """Note the message that shows a stored entry (its Confirm is then accepted under that message only);
+        an entry noted already keeps its first message."""
+
+        def op(s: Session) -> None:
+            row = pending.row(s, pending_id, lock=True)
+            if row.message_id is None:
+                row.message_id = message_id
+                s.add(row)
+
+        self._write(op)
+
     def get_pending(self, pending_id: str) -> PendingInfo:
         """An entry by id (NotFound)."""
 
