@@ -149,7 +149,7 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.PENDING, recording.pending_pressed),
         (buttons.FLOW, recording.flow_pressed),
         (buttons.JOIN, session.join_pressed),
-        (buttons.END, session.end_question_pressed),
+        (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),
     )
     for pattern, callback in presses:

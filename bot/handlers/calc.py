@@ -14,9 +14,11 @@ from bot.grammar import make_resolver, parse_hu, vocab
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import hand_object
 from bot.grammar.lexer import tokenize
-from bot.handlers.common import Refusal, Turn, command, seat_resolver, tile_words
+from bot.handlers.callbacks import command
+from bot.handlers.turn import Turn, seat_resolver
 from bot.i18n import t
 from bot.render import item_lines, payments_text, refusal_text, rules_name, wind
+from bot.render.errors import Refusal, tile_words
 from scoring import score_request, ting_request
 from scoring.tiles import tile_from_name, tile_name
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.handlers.buttons import HUA_CHOICES, MAX_SOFT, MELD_HUA, HuFlow, Win, pattern_choices
-from bot.handlers.common import Turn
+from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
 from bot.render import term_name
 from scoring.tiles import tile_from_name, tile_name_zh

@@ -15,9 +15,9 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.ledger import errors, totals
 from bot.ledger.models import Hand, Payment, TableSession
-from bot.ledger.results import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id, seats
 from bot.ledger.tables import touch
+from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})

@@ -13,7 +13,6 @@ from sqlmodel import Session, col, select
 from bot.ledger import errors, hands
 from bot.ledger.groups import actor
 from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
-from bot.ledger.results import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef
 from bot.ledger.rows import (
     aware,
     chat_of,
@@ -25,6 +24,7 @@ from bot.ledger.rows import (
     session_info,
     session_row,
 )
+from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef
 
 KINDS = ("hand", "adjust", "edit", "undo")
 # Entries created under a source key get the id uuid5(PENDING_KEYS, key): a repeat finds the first.
