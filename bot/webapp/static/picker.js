@@ -264,7 +264,7 @@
     const r = await api("POST", "/api/submit", { entry: entry(), key });
     $("error").textContent = r.ok ? "" : r.data.error;
     if (r.ok) {
-      $("score-text").textContent = tr("sent");
+      $("score-text").textContent = r.data.text || tr("sent");
       document.body.dataset.submitted = r.data.status;
       if (tg && tg.close) setTimeout(() => tg.close(), 800);
     } else {
