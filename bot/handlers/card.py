@@ -16,14 +16,28 @@ from bot.handlers.buttons import JoinPress
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, CardView, SessionInfo
 from bot.render import table_card
+from bot.webauth import table_token
 
 log = logging.getLogger(__name__)
 
 
-def lobby_markup(turn: Turn, session: SessionInfo) -> InlineKeyboardMarkup | None:
-    """The Join button while seats are free and no hand has been played."""
-    if len(session.seats) >= len(SEATS) or session.hands_played or not session.is_open:
+def picker_button(turn: Turn, session: SessionInfo) -> InlineKeyboardButton | None:
+    """"🀄 选牌": the tile picker of this open table, a direct-link Mini App
+    (`https://t.me/<bot>/<app>?startapp=<signed table token>&mode=compact`; a `web_app` button is refused
+    in groups). None until the app's short name is configured (WEBAPP_SHORT_NAME)."""
+    short_name, bot = turn.settings.webapp_short_name, turn.context.bot
+    if not short_name or not session.is_open or not bot.username:
         return None
+    token = table_token(bot.token, session.chat_id, session.id)
+    url = f"https://t.me/{bot.username}/{short_name}?startapp={token}&mode=compact"
+    return InlineKeyboardButton(turn.t("webapp.button"), url=url)
+
+
+def lobby_markup(turn: Turn, session: SessionInfo) -> InlineKeyboardMarkup | None:
+    """The Join button while seats are free and no hand has been played; the picker once the table is full."""
+    if len(session.seats) >= len(SEATS) or session.hands_played or not session.is_open:
+        picker = picker_button(turn, session) if len(session.seats) >= len(SEATS) else None
+        return InlineKeyboardMarkup([[picker]]) if picker is not None else None
     button = InlineKeyboardButton(turn.t("lobby.join_button"), callback_data=JoinPress(session.id).data)
     return InlineKeyboardMarkup([[button]])
 

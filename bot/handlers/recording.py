@@ -21,7 +21,7 @@ from telegram.error import BadRequest, TelegramError
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.handlers.buttons import HuFlow, PendingPress, pattern_choices
 from bot.handlers.callbacks import button, command
-from bot.handlers.card import show_card
+from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices
 from bot.handlers.permissions import is_admin, own_session, require_writer, writable_session
 from bot.handlers.turn import Turn, seat_resolver
@@ -375,6 +375,9 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
         (s for s, p in session.seats.items() if turn.user and p.telegram_id == turn.user.telegram_id), None
     )
     text, markup = question(turn, session, HuFlow(session.id, "winner", by=by))
+    picker = picker_button(turn, session)
+    if picker is not None:  # tap the tiles instead of answering the questions
+        markup = InlineKeyboardMarkup([[picker], *markup.inline_keyboard])
     await hold_flow(turn, session, (await turn.say(text, markup)).message_id)
 
 
