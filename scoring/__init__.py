@@ -45,7 +45,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from scoring.dealer import TableState, next_table_state
     from scoring.hand import Hand, Meld, parse_hand, render_hand
     from scoring.hand_json import hand_from_json
     from scoring.patterns import PATTERNS, TERMS, Pattern, find_pattern, find_term
@@ -57,8 +56,6 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "score_request": "scoring.request",
     "ting_request": "scoring.waits",
-    "TableState": "scoring.dealer",
-    "next_table_state": "scoring.dealer",
     "Hand": "scoring.hand",
     "Meld": "scoring.hand",
     "parse_hand": "scoring.hand",
@@ -79,8 +76,8 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
-    "PATTERNS", "RULESETS", "TERMS", "Hand", "Meld", "OptionSpec", "Pattern", "ScoringError", "TableState",
-    "find_pattern", "find_term", "hand_from_json", "next_table_state", "option_specs", "parse_hand",
+    "PATTERNS", "RULESETS", "TERMS", "Hand", "Meld", "OptionSpec", "Pattern", "ScoringError",
+    "find_pattern", "find_term", "hand_from_json", "option_specs", "parse_hand",
     "parse_tiles", "render_hand", "render_tiles", "resolve_rules", "score_request", "ting_request",
     "validate_options",
 ]

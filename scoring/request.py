@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal
 
-from scoring.dealer import TableState, next_state_fields
+from scoring.dealer import next_state_fields
 from scoring.errors import ScoringError
 from scoring.hand import Hand, parse_hand, validate_hand
 from scoring.hand_json import hand_from_json
@@ -56,7 +56,7 @@ class WinEntry:
 class ScoreRequest:
     """A validated request: the table, the hand's event and its wins (read-only by convention).
 
-    The table state is kept as its fields (`state` builds the TableState); `table` is the rule set with
+    The table state is kept as its fields (`scoring.dealer.StateFields`); `table` is the rule set with
     the options applied.
     """
 
@@ -75,12 +75,6 @@ class ScoreRequest:
     escaper: str | None
     wins: tuple[WinEntry, ...]
     table: Table
-
-    @property
-    def state(self) -> TableState:
-        """The table state this hand is played in."""
-        return TableState(self.dealer, self.streak, self.diling, self.round_wind, self.hand_number,
-                          self.first_dealer)
 
     def with_wins(self, event: Event, discarder: str | None, wins: tuple[WinEntry, ...]) -> ScoreRequest:
         """The same table with other wins."""

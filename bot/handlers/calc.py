@@ -52,7 +52,7 @@ def _hand_object(text: str) -> dict[str, Any]:
     return hand_object(tokenize(text))
 
 
-def _short_form(words: list[str]) -> dict[str, Any]:
+def short_form(words: list[str]) -> dict[str, Any]:
     """`<hand> [自摸|冲]`: the hand as 南's, by self-draw or on 北's discard."""
     how = "self_draw"
     if words and vocab.HOW_WORDS.get(words[-1].casefold()) in (vocab.DISCARD, vocab.SELF_DRAW):
@@ -74,7 +74,7 @@ def calc_entry(turn: Turn, text: str) -> dict[str, Any]:
         if exc.code not in ("missing_winner", "unknown_player"):
             raise
         try:
-            return _short_form(text.split())
+            return short_form(text.split())
         except GrammarError:
             raise exc from None
 
