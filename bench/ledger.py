@@ -6,8 +6,11 @@ Usage: python bench/ledger.py [--sizes 100,10000,100000] [--backends sqlite,post
 Each size gets a fresh database. The history is bulk-loaded with direct inserts (copies of real hands
 committed through the service, with their payments and the running totals they imply), then the bench
 times real `LedgerService.commit` calls and the calls behind /score (`standings`), /stats (`player_stats`),
-/history (`history`), /ledger (`ledger(last=20)`, the page it shows) and /end (`end_session`). Each reads
-running totals or a bounded page, so its 100,000-hand time must stay within 1.5x of the 100-hand time.
+/history (`history`), /ledger (what its handler does: the newest LEDGER_PAGE rows and the one message
+they fit) and /end (`end_session`). Each reads running totals or a bounded page, so its 100,000-hand time
+must stay within 1.5x of the 100-hand time. Then /end's summary (report, card, chart, CSV: what
+`post_summary` runs in its worker threads) is built while another table commits hands: that table's
+commit latency alone and meanwhile are printed side by side.
 PostgreSQL is used when reachable (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgresql+psycopg://postgres@127.0.0.1:5432/test);
 each run creates and drops its own databases there.
 """
@@ -22,6 +25,7 @@ import secrets
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -39,11 +43,15 @@ from sqlalchemy import create_engine, func, select, text, update  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlmodel import Session  # noqa: E402
 
+from bot.handlers.views import LEDGER_PAGE  # noqa: E402
 from bot.ledger import LedgerService, UserRef  # noqa: E402
 from bot.ledger.db import open_database  # noqa: E402
 from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal, TableSession  # noqa: E402
+from bot.render import ledger_page  # noqa: E402
+from bot.summary import build_report, chart_png, ledger_csv, render_card  # noqa: E402
 
 CHAT = -42
+OTHER = -43  # another group's table, recording while CHAT's summary is built
 BATCH = 5000
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TEMPLATES: list[dict[str, Any]] = [
@@ -60,18 +68,19 @@ TEMPLATES: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
-def seat_table(ledger: LedgerService) -> int:
+def seat_table(ledger: LedgerService, chat_id: int = CHAT) -> int:
     """Open a session with four seated players; returns the session id."""
-    ledger.open_session(CHAT, stake=5, by=UserRef(1, "Ann", "ann"))
+    ledger.open_session(chat_id, stake=5, by=UserRef(1, "Ann", "ann"))
     for i, name in enumerate(["Ann", "Bob", "Cat"], start=1):
-        ledger.join(CHAT, UserRef(i, name, name.lower()))
-    return ledger.join(CHAT, guest_name="Dan").session.id
+        ledger.join(chat_id, UserRef(i, name, name.lower()))
+    return ledger.join(chat_id, guest_name="Dan").session.id
 
 
-def bulk_load(ledger: LedgerService, session_id: int, hands: int) -> None:
-    """Record `hands` hands: the templates through the service, the rest as direct copies of them."""
+def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int = CHAT) -> None:
+    """Record `hands` hands: the templates through the service, the rest as direct copies of them (also
+    used by tests/bot/test_long_session.py, for a 10,000-hand session in the real bot)."""
     for k in range(min(hands, len(TEMPLATES))):
-        ledger.commit(CHAT, TEMPLATES[k], source_key=f"seed-{k}")
+        ledger.commit(chat_id, TEMPLATES[k], source_key=f"seed-{k}")
     extra = hands - len(TEMPLATES)
     if extra <= 0:
         return
@@ -253,7 +262,12 @@ def run_backend(
             for name in READS:
                 results[size][f"{name}_ms"] = statistics.median(read_times[name][size]) * 1000
         for size in sizes:
-            end = timed(lambda ledger=ledgers[size]: ledger.end_session(CHAT), 1)
+            ledger = ledgers[size]
+            session_id = _session_id(ledger)
+            seat_table(ledger, OTHER)
+            alone, during, took = meanwhile(ledger, session_id, commits)
+            results[size].update(other_alone_ms=alone, other_during_ms=during, summary_ms=took)
+            end = timed(lambda ledger=ledger: ledger.end_session(CHAT), 1)
             results[size]["end_ms"] = end[0] * 1000
     return results
 
@@ -267,8 +281,52 @@ READS: dict[str, Callable[[LedgerService], object]] = {
     "score": lambda ledger: ledger.standings(CHAT),
     "stats": lambda ledger: ledger.player_stats(CHAT),
     "history": lambda ledger: ledger.history(CHAT),
-    "ledger": lambda ledger: ledger.ledger(_session_id(ledger), last=20),
+    "ledger": lambda ledger: ledger_answer(ledger),
 }
+
+
+def ledger_answer(ledger: LedgerService) -> str:
+    """What /ledger does: the newest LEDGER_PAGE rows, then the one message they fit (bot.handlers.views)."""
+    session = ledger.require_session(CHAT)
+    rows = ledger.ledger(session.id, last=LEDGER_PAGE)
+    return ledger_page("zh-Hans", session, rows, complete=len(rows) < LEDGER_PAGE)[0]
+
+
+def summary(ledger: LedgerService, session_id: int) -> None:
+    """What /end's summary does in its worker threads (bot.summary.post.post_summary): the report, the
+    card, the chart and the CSV; only the Bot API sends are left out."""
+    report = build_report(ledger, session_id)
+    render_card(report, "zh-Hans")
+    chart_png(report, "zh-Hans")
+    ledger_csv(report, "zh-Hans")
+
+
+def meanwhile(ledger: LedgerService, session_id: int, commits: int) -> tuple[float, float, float]:
+    """Commit latency at another table (ms, median) alone, and while this table's summary is built in a
+    worker thread, as the handlers run them; and the summary's own time (ms)."""
+    keys = itertools.count()
+
+    def commit() -> None:
+        k = next(keys)
+        ledger.commit(OTHER, TEMPLATES[k % len(TEMPLATES)], source_key=f"other-{k}")
+
+    alone = statistics.median(timed(commit, commits))
+    done = threading.Event()
+    took: list[float] = []
+
+    def build() -> None:
+        start = time.perf_counter()
+        summary(ledger, session_id)
+        took.append(time.perf_counter() - start)
+        done.set()
+
+    worker = threading.Thread(target=build)
+    worker.start()
+    during: list[float] = []
+    while not done.is_set() or not during:
+        during.extend(timed(commit, 1))
+    worker.join()
+    return alone * 1000, statistics.median(during) * 1000, took[0] * 1000
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -299,6 +357,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'':{len(backend) + 1}} {size:>8} {r['load_s']:>8.1f} {r['commit_hps']:>15.1f} "
                   f"{r['commit_ms']:>10.2f} " + " ".join(f"{r[n + '_ms']:>11.2f}" for n in names),
                   flush=True)  # fmt: skip
+        print(f"{backend}: another table's commit while this one's summary (report, card, chart, CSV) is "
+              "built in a worker thread, as the handlers run it:")  # fmt: skip
+        print(f"{'':{len(backend) + 1}} {'hands':>8} {'summary ms':>11} {'alone ms':>9} {'meanwhile ms':>13} "
+              f"{'ratio':>6}")  # fmt: skip
+        for size, r in results.items():
+            ratio = r["other_during_ms"] / r["other_alone_ms"]
+            print(f"{'':{len(backend) + 1}} {size:>8} {r['summary_ms']:>11.0f} {r['other_alone_ms']:>9.2f} "
+                  f"{r['other_during_ms']:>13.2f} {ratio:>6.2f}", flush=True)  # fmt: skip
         if max(sizes) != min(sizes):
             for name in names:
                 ratio = results[max(sizes)][f"{name}_ms"] / results[min(sizes)][f"{name}_ms"]

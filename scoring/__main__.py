@@ -12,8 +12,9 @@ from typing import Any, TextIO
 import scoring
 from scoring.errors import ScoringError
 from scoring.patterns import term_name
-from scoring.request import score_request, ting_request
+from scoring.request import score_request
 from scoring.rules import ruleset, validate_options
+from scoring.waits import ting_request
 
 _TEXT: dict[str, dict[str, str]] = {
     "zh": {
@@ -192,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score one hand")
     score.add_argument("hand", nargs="?", help='hand shorthand, e.g. "11223355778899p 中发春梅百搭"')
     score.add_argument("--json", action="store_true",
-                       help="alone: read a RULES.md §3 request on stdin; with a hand or --hard: print JSON")
+                       help="alone: a request (docs/rules.md §4) on stdin; with a hand or --hard: print JSON")
     _add_table_args(score)
     score.add_argument("--winner", default="E")
     how = score.add_mutually_exclusive_group()

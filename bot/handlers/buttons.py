@@ -27,12 +27,12 @@ PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
 # The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
 JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
 END = re.compile(r"(e|ek):([1-9][0-9]{0,14})")
+LEDGER_CSV = re.compile(r"lc:([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
 FLOW = re.compile(
     r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
     r":([ESWN]{0,3}):((?:[0-9a-z]{6}){0,3})"
 )
-ANY = re.compile(r"(?:p[cx]|[jrfe]|ek):.*")  # what the handlers above may be asked about; else expired
 
 HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
 MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)
@@ -128,6 +128,22 @@ class EndPress:
     def parse(cls, data: object) -> EndPress | None:
         match = _whole(END, data)
         return cls(int(match.group(2)), match.group(1) == "e") if match else None
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerCsvPress:
+    """/ledger's button under a long session's last rows: the whole ledger of `session_id` as the CSV."""
+
+    session_id: int
+
+    @property
+    def data(self) -> str:
+        return f"lc:{self.session_id}"
+
+    @classmethod
+    def parse(cls, data: object) -> LedgerCsvPress | None:
+        match = _whole(LEDGER_CSV, data)
+        return cls(int(match.group(1))) if match else None
 
 
 @dataclass(frozen=True, slots=True)

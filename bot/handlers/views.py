@@ -7,19 +7,23 @@ import logging
 from dataclasses import replace
 from zoneinfo import ZoneInfo
 
-from telegram import Bot
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
-from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.buttons import LedgerCsvPress
+from bot.handlers.callbacks import button, command
+from bot.handlers.turn import Turn
 from bot.ledger import LedgerService, PlayerInfo, SessionInfo, SessionSummary
 from bot.ledger.errors import UnknownPlayer
-from bot.render import history_text, ledger_text, signed, standings_text, stats_text
-from bot.summary.post import send_history_chart
+from bot.render import history_text, ledger_page, signed, standings_text, stats_text
+from bot.render.errors import Refusal
+from bot.summary.post import send_csv, send_history_chart
 from bot.weekly import aware
 
 log = logging.getLogger(__name__)
 
 CHART_SESSIONS = 50  # the newest sessions drawn in the all-time chart
+LEDGER_PAGE = 120  # the newest rows /ledger reads; it shows as many as fit one message
 
 
 CAPTION_LIMIT = 1024  # Telegram's limit for a photo's caption
@@ -116,9 +120,25 @@ async def ledger(turn: Turn) -> None:
         if not past:
             raise Refusal("err.no_session")
         session = past[0].session
-    rows = await turn.run(turn.ledger.ledger, session.id)
-    for chunk in ledger_text(turn.lang, session, rows):
-        await turn.say(chunk)
+    rows = await turn.run(turn.ledger.ledger, session.id, last=LEDGER_PAGE)
+    text, cut = ledger_page(turn.lang, session, rows, complete=len(rows) < LEDGER_PAGE)
+    markup = None
+    if cut:
+        whole = InlineKeyboardButton(turn.t("book.csv_button"), callback_data=LedgerCsvPress(session.id).data)
+        markup = InlineKeyboardMarkup([[whole]])
+    await turn.say(text, markup)
+
+
+@button(LedgerCsvPress.parse)
+async def ledger_csv_pressed(turn: Turn, press: LedgerCsvPress) -> None:
+    """/ledger's button: the whole ledger of that session as the CSV (read and written in a worker
+    thread), for anyone in the group; a button of another chat's session does nothing."""
+    session = await turn.run(turn.ledger.get_session, press.session_id)
+    if session.chat_id != turn.chat_id:
+        await turn.answer(turn.t("err.foreign_button"), alert=True)
+        return
+    await turn.answer()
+    await send_csv(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)
 
 
 def local_dates(summaries: list[SessionSummary], timezone: str) -> list[SessionSummary]:

@@ -9,14 +9,15 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
-from sqlmodel import Session
+from sqlalchemy import insert
+from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors, totals
 from bot.ledger.models import Hand, Payment, TableSession
-from bot.ledger.results import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
-from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id, seats
+from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id
+from bot.ledger.tables import touch
+from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
@@ -39,11 +40,28 @@ def check_entry(entry: object) -> dict[str, Any]:
     return copy.deepcopy(entry)
 
 
-def score_request(session_id: int, seat_players: Mapping[str, int], request: dict[str, Any]) -> HandPreview:
-    """Score a full request (RULES.md §3) for a seated table; a refused win comes back `allowed == False`."""
+def score_entry(
+    session_id: int,
+    seat_players: Mapping[str, int],
+    state: DealerState,
+    entry: object,
+    *,
+    rules: str,
+    options: dict[str, Any],
+    stake: int,
+) -> HandPreview:
+    """Score an entry for a seated table from a dealer state under the given rules, options and stake (the
+    one call of `scoring.score_request`, docs/rules.md §3); a refused win comes back `allowed == False`."""
     missing = [seat for seat in SEATS if seat not in seat_players]
     if missing:
         raise errors.TableNotFull(f"empty seats: {' '.join(missing)}", empty=missing)
+    request: dict[str, Any] = {
+        "rules": rules,
+        "options": copy.deepcopy(options),
+        "stake": stake,
+        **state.to_json(),
+        **check_entry(entry),
+    }
     try:
         response = dict(scoring.score_request(request))
     except scoring.ScoringError as exc:
@@ -70,43 +88,6 @@ def score_request(session_id: int, seat_players: Mapping[str, int], request: dic
         after=after,
         seats=dict(seat_players),
     )
-
-
-def score(
-    session_id: int,
-    seat_players: Mapping[str, int],
-    state: DealerState,
-    entry: object,
-    *,
-    rules: str,
-    options: dict[str, Any],
-    stake: int,
-) -> HandPreview:
-    """Score an entry against a dealer state under the given rules, options and stake."""
-    request: dict[str, Any] = {
-        "rules": rules,
-        "options": copy.deepcopy(options),
-        "stake": stake,
-        **{key: value for key, value in state.to_json().items()},
-        **check_entry(entry),
-    }
-    return score_request(session_id, seat_players, request)
-
-
-def score_snapshot(session: SessionInfo, entry: object) -> HandPreview:
-    """Score an entry against a session as read (no database)."""
-    seat_players = {seat: player.id for seat, player in session.seats.items()}
-    return score(
-        session.id, seat_players, session.state, entry,
-        rules=session.rules, options=session.options, stake=session.stake,
-    )  # fmt: skip
-
-
-def score_at(s: Session, ts: TableSession, entry: object) -> HandPreview:
-    """Score an entry against the session row's own state."""
-    seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
-    state = DealerState.from_json(ts.state)
-    return score(row_id(ts), seat_players, state, entry, rules=ts.rules, options=ts.options, stake=ts.stake)
 
 
 def adjust_preview(
@@ -222,7 +203,7 @@ def record(
     if preview.kind != "adjust":
         ts.state = preview.after.to_json()
         ts.hands_played += 1
-    _touch(ts, now)
+    touch(ts, now)
     return one_hand_record(s, hand)
 
 
@@ -241,28 +222,39 @@ def undo(
     if last.kind != "adjust":
         ts.state = dict(last.state_before)
         ts.hands_played -= 1
-    _touch(ts, now)
+    touch(ts, now)
     return one_hand_record(s, last)
+
+
+def live_row(s: Session, ts: TableSession, number: int) -> Hand:
+    """The live row numbered `number` of a session (HandNotFound)."""
+    row = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, LIVE)).first()
+    if row is None:
+        raise errors.HandNotFound(f"no hand {number} in this session", number=number)
+    return row
+
+
+def own_seating(row: Hand) -> dict[str, int]:
+    """Seat -> player id of a row as it was played: every recomputation of a row (edit, replay of the later
+    rows) pays the people who sat there then, never the table as it sits now (after a /sub)."""
+    return {seat: int(pid) for seat, pid in row.seat_players.items()}
 
 
 def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[tuple[Hand, HandPreview]]:
     """(old row, replacement) for hand `number` and each later row whose result changes."""
-    target = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, LIVE)).first()
-    if target is None:
-        raise errors.HandNotFound(f"no hand {number} in this session", number=number)
+    target = live_row(s, ts, number)
     if target.kind == "adjust":
         raise errors.InvalidValue(
             f"row {number} is an adjustment: undo it and adjust again", field="number", value=number
         )
-    seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
     later = s.scalars(
-        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, LIVE).order_by(Hand.number)  # type: ignore[arg-type]
+        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, LIVE).order_by(col(Hand.number))
     )
 
     def rescore(row: Hand, state: DealerState, entry: object) -> HandPreview:
-        request = row.request
-        return score(
-            row_id(ts), seat_players, state, entry,
+        request = row.request  # the row's own rules, stake and seating: who sat where when it was played
+        return score_entry(
+            row_id(ts), own_seating(row), state, entry,
             rules=request["rules"], options=request["options"], stake=request["stake"],
         )  # fmt: skip
 
@@ -278,8 +270,8 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[
             kept = HandPreview(
                 session_id=row_id(ts), kind="adjust", entry=row.entry, request=row.request,
                 response=row.response, payments=payments,
-                player_payments={int(row.seat_players[seat]): amount for seat, amount in payments.items()},
-                before=before, after=before, note=row.note, seats=seat_players,
+                player_payments={own_seating(row)[seat]: amount for seat, amount in payments.items()},
+                before=before, after=before, note=row.note, seats=own_seating(row),
             )  # fmt: skip
             plan.append((row, kept))
             state = before
@@ -325,11 +317,6 @@ def edit(
     if tail is None:  # the edit reached the last row: the coming hand starts from the new state (豹子 kept)
         coming = DealerState.from_json(ts.state)
         ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()
-    _touch(ts, now)
+    touch(ts, now)
     s.flush()
     return tuple(one_hand_record(s, h) for h in new_rows), tuple(one_hand_record(s, h) for h, _ in plan)
-
-
-def _touch(ts: TableSession, now: datetime) -> None:
-    ts.last_activity_at = now
-    ts.version += 1

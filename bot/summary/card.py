@@ -6,9 +6,12 @@ from collections.abc import Mapping
 
 from bot.i18n import t
 from bot.ledger import SessionSummary
-from bot.render import rules_name, signed, term_name, wind
+from bot.render import MESSAGE_LIMIT, rules_name, signed, wind
+from bot.render.items import term_name
 from bot.summary.chart import ChartData, ChartSeries
-from bot.summary.report import SessionReport
+from bot.summary.tally import SessionReport
+
+TIES_SHOWN = 3  # hands of a tie the card names; the CSV has every hand
 
 
 def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> str:
@@ -48,10 +51,10 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
             )
         )
     lines.append("")
-    bigs = report.biggest_ties or ((report.biggest,) if report.biggest else ())
+    bigs = report.biggest
     if not bigs:
         lines.append(t(lang, "summary.no_biggest"))
-    for big in bigs:  # every hand of a tie, each with its player
+    for big in bigs[:TIES_SHOWN]:  # the first hands of a tie, each with its player (the rest counted)
         names = [term_name(lang, term_id, name) for term_id, name in big.items]
         items = ", ".join(names) if lang == "en" else "、".join(names)
         lines.append(
@@ -67,19 +70,22 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
                 items=t(lang, "summary.items", items=items) if items else "",
             )
         )
-    streaks = report.streak_ties or ((report.longest_streak,) if report.longest_streak else ())
+    if len(bigs) > TIES_SHOWN:
+        lines.append(t(lang, "summary.more_ties", count=len(bigs) - TIES_SHOWN))
+    streaks = report.longest_streaks
     if not streaks:
         lines.append(t(lang, "summary.no_streak"))
     else:
         sep = ", " if lang == "en" else "、"
         who = list(dict.fromkeys(f"{wind(lang, s.seat)} {s.player.display_name}" for s in streaks))
+        more = t(lang, "summary.and_more") if len(streaks) > TIES_SHOWN else ""
         lines.append(
             t(
                 lang,
                 "summary.streak",
-                players=sep.join(who),
+                players=sep.join(who[:TIES_SHOWN]),
                 count=streaks[0].count,
-                number=sep.join(str(s.number) for s in streaks),
+                number=sep.join(str(s.number) for s in streaks[:TIES_SHOWN]) + more,
             )
         )
     lines.append("")
@@ -97,7 +103,8 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
         )
     else:
         lines.append(t(lang, "summary.settled"))
-    return "\n".join(lines)
+    text = "\n".join(lines)  # bounded by the people and the transfers; cut as a last resort only
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 
 
 def chart_data(report: SessionReport, lang: str | None) -> ChartData:

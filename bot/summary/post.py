@@ -14,7 +14,7 @@ from bot.ledger import LedgerService
 from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv, local_day
-from bot.summary.report import SessionReport, build_report
+from bot.summary.tally import SessionReport, build_report
 from bot.weekly import DEFAULT_TIMEZONE
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,22 @@ async def post_summary(
     except (TelegramError, OSError, ValueError):
         log.exception("could not send the CSV of session %s", session_id)
     return PostedSummary(report, card, chart, document)
+
+
+async def send_csv(
+    bot: Bot, ledger: LedgerService, chat_id: int, session_id: int, *, lang: str | None = None
+) -> Message:
+    """Send one session's whole ledger as the CSV (/ledger's button under a long session): read and
+    written in a worker thread."""
+    lang = await _language(ledger, chat_id, lang)
+    zone = await _timezone(ledger, chat_id)
+    report = await asyncio.to_thread(build_report, ledger, session_id)
+    data = await asyncio.to_thread(ledger_csv, report, lang, timezone=zone)
+    return await bot.send_document(
+        chat_id,
+        InputFile(data, filename=csv_filename(report, zone)),
+        caption=t(lang, "summary.csv_caption", number=report.session.number),
+    )
 
 
 async def send_chart(

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from bot.i18n import catalog, placeholders, t
-from bot.render import payments_text, rules_name, term_name, wind
+from bot.render import payments_text, rules_name, wind
+from bot.render.items import term_name
 
 CHINESE = ("zh-Hans", "zh-Hant")
 GLOSSARY = Path(__file__).parents[2] / "bot" / "i18n" / "glossary.toml"

@@ -3,7 +3,7 @@ table's own rule set's words."""
 
 from __future__ import annotations
 
-from tests.bot.harness import PLAYERS, Table
+from harness import PLAYERS, Table
 
 
 async def seat_anhui(table: Table) -> Table:

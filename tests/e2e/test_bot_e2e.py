@@ -144,7 +144,7 @@ def test_four_players_play_through_a_kill_and_restart(
     assert any(c["method"] == "setMyCommands" and c["status"] == 200 for c in control.calls())
 
     control.say("ann", "/newgame 苏州 1")
-    control.wait_sent("新牌局")
+    control.wait_sent("新开一场")
     for name in PLAYERS:
         control.say(name, "/join")
         control.wait_sent(f"{name.capitalize()} 入座")
@@ -227,7 +227,7 @@ def test_webhook_mode_takes_updates_with_the_secret_and_refuses_without(
         setup = control.calls()[-1]
         assert server.state.webhook_url == hook and server.state.webhook_secret == "s3cret-Token_1", setup
         control.say("ann", "/newgame 苏州 1")
-        control.wait_sent("新牌局", timeout=30)
+        control.wait_sent("新开一场", timeout=30)
         for name in PLAYERS:
             control.say(name, "/join")
             control.wait_sent(f"{name.capitalize()} 入座")

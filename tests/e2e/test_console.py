@@ -130,7 +130,7 @@ def test_piped_console_plays_a_hand_and_keeps_the_ledger(tmp_path: Path) -> None
     # Every input line is echoed, and the bot answers in the chat.
     assert out.startswith("ann: /help\nbot #2 ")
     assert "/newgame" in out.split("ann: /newgame")[0]  # /help lists the commands
-    assert re.search(r"bot #\d+ .*新牌局", out) and "[入座]" in out
+    assert re.search(r"bot #\d+ .*新开一场", out) and "[入座]" in out
     assert re.search(r"bot 📌 #\d+ pinned", out)
     assert "bob: [确认]" in out and re.search(r"第1局 南 自摸 \d+花 → 南 \+\d+", out)
     assert re.search(r"bot ✎ #\d+ 📒", out)  # the pinned ledger card, edited in place
@@ -166,7 +166,7 @@ def test_a_hand_typed_after_kill_9_is_a_new_update_not_a_redelivery(tmp_path: Pa
     db = tmp_path / "data" / "mahjong.db"
     console = LiveConsole(tmp_path)
     try:
-        console.play("ann: /newgame 苏州 2", r"新牌局")
+        console.play("ann: /newgame 苏州 2", r"新开一场")
         console.play("ann: /rules instant on", r"即时记账 已改为")  # a hand commits at once, no Confirm
         console.play("ann: /join", r"Ann")
         console.play("bob: [入座]", r"Bob")

@@ -18,7 +18,7 @@ from jobs_fakebot import Call, RecordingRequest, build_app
 from jobs_game import CHAT, HANDS, PLAYERS, play, win
 
 from bot.jobs import post_weekly_boards, setup_jobs, weekly_text
-from bot.jobs.setup import EXPIRE_SECONDS, IDLE_SECONDS, WEEKLY_SECONDS
+from bot.jobs.schedule import EXPIRE_SECONDS, IDLE_SECONDS, WEEKLY_SECONDS
 from bot.ledger import LedgerService, PendingInfo
 from bot.weekly import WEEKDAYS
 
@@ -135,7 +135,7 @@ async def test_overdue_preview_expires_and_its_message_is_edited(db_url: str) ->
         assert "reply_markup" not in edit.params  # the Confirm/Cancel buttons are gone
         text = edit.params["text"]
         assert text.startswith("📝 预览 · 第2局") and text.endswith("\n" + EXPIRED_LINE)
-        assert "入座玩家点 [确认]" not in text  # the preview as it was, without the Confirm hint
+        assert "入座玩家点“确认”" not in text  # the preview as it was, without the Confirm hint
         assert bot.ledger.get_pending(pending.id).status == "expired"
         await bot.sweep("jobs:expire")
         assert len(bot.sent("editMessageText")) == 1

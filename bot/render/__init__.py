@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from babel.dates import get_timezone_location
-
-from bot.i18n import DEFAULT_LANGUAGE, has, t
-from bot.ledger.results import (
+from bot.i18n import has, t
+from bot.ledger.values import (
     SEATS,
     CardView,
     HandPreview,
@@ -19,7 +17,12 @@ from bot.ledger.results import (
     SessionSummary,
     Standing,
 )
-from scoring import TERMS, validate_options
+from bot.render.items import (
+    doubling_marks,
+    item_lines,
+    join_words,
+    term_name,
+)
 
 MINUS = "−"  # U+2212: reads as a minus sign next to CJK text, unlike a hyphen
 MESSAGE_LIMIT = 4000  # Telegram allows 4096 characters per message
@@ -29,29 +32,6 @@ EXEMPT_SHOWN = 3  # a refusal names this many exempt patterns, then 等 / …
 def wind(lang: str | None, seat: object) -> str:
     """东 / 東 / E for a seat letter; anything else as given."""
     return t(lang, f"wind.{seat}") if seat in SEATS else str(seat)
-
-
-# The Unicode (CLDR) locale of each catalog, for names babel knows: a time zone's city.
-_LOCALES = {"zh-Hans": "zh_Hans_CN", "zh-Hant": "zh_Hant_TW", "en": "en"}
-
-
-def zone_name(lang: str | None, zone: str) -> str:
-    """A time zone as people say it: 北京时间 (the catalog's `zone` table), else the city's time in the
-    chat's language (东京时间, Tokyo time) — never the IANA id.
-
-    >>> zone_name("zh-Hans", "Asia/Shanghai"), zone_name("zh-Hans", "Asia/Tokyo")
-    ('北京时间', '东京时间')
-    >>> zone_name("en", "Asia/Tokyo")
-    'Tokyo time'
-    """
-    if has(f"zone.{zone}", lang or DEFAULT_LANGUAGE):
-        return t(lang, f"zone.{zone}")
-    locale = _LOCALES.get(lang or DEFAULT_LANGUAGE, _LOCALES[DEFAULT_LANGUAGE])
-    try:
-        city = get_timezone_location(zone, locale=locale, return_city=True)
-    except LookupError:
-        city = zone
-    return t(lang, "zone.city", city=city)
 
 
 def signed(amount: int) -> str:
@@ -70,18 +50,6 @@ def signed(amount: int) -> str:
 def rules_name(lang: str | None, rules: str) -> str:
     """苏州麻将 / 宿州麻将 in the chat's language."""
     return t(lang, f"rules_name.{rules}")
-
-
-def term_name(lang: str | None, term_id: str, fallback: str | None = None) -> str:
-    """A pattern, 花 item or settlement term by id in the chat's language (names from scoring.TERMS)."""
-    term = TERMS.get(term_id)
-    if term is None:
-        return fallback or term_id
-    if lang == "en":
-        return term.en
-    if lang == "zh-Hant":
-        return term.zh_hant
-    return term.zh
 
 
 def player_name(session: SessionInfo, seat: str) -> str:
@@ -104,11 +72,6 @@ def payments_text(lang: str | None, payments: Mapping[str, int], first: Sequence
     order = [s for s in first if s in payments] + [s for s in SEATS if s not in first]
     parts = [f"{wind(lang, s)} {signed(payments[s])}" for s in order if payments.get(s)]
     return " · ".join(parts) if parts else "0"
-
-
-def join_words(lang: str | None, items: Sequence[str]) -> str:
-    """`a、b、c` (`a, b, c` in English)."""
-    return (", " if lang == "en" else "、").join(items)
 
 
 def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None = None) -> str:
@@ -135,77 +98,6 @@ def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None
         need=threshold.get("need", 0),
         exempt=t(lang, "refusal.exempt", patterns=patterns) if exempt else "",
     )
-
-
-# The 0-花 items that multiply a win, by rule set: 豹子 / 滴零 ×2, 包饺子 / 抢杠 ×3 (苏州); 上牌 ×2 (宿州).
-MULTIPLIER_TERMS: Mapping[str, Mapping[str, int]] = {
-    "suzhou": {"baozi": 2, "diling": 2, "baojiaozi": 3, "qianggang": 3},
-    "suzhou-anhui": {"shangpai": 2},
-}
-
-
-def item_lines(
-    lang: str | None, rules: str, win: Mapping[str, Any], typed: Mapping[str, Any] | None = None
-) -> list[str]:
-    """A scored win's items, one a line: `  清一色 10`; a multiplier as what it is, `  滴零 ×2`,
-    `  包饺子 ×3`; 豹子 and 滴零 together but not stacked as one line that says so,
-    `  豹子、滴零 ×2（不叠加…）`;
-    `  合计 ×2` when the win's multiplier is still not the product of the lines (大吊车 x2). `typed` is the
-    entry's win: a 硬花 item worth twice the 硬花 typed there shows the doubling (七对)."""
-    factors = MULTIPLIER_TERMS.get(rules, {})
-    total = int(win.get("multiplier") or 1)
-    items = list(win.get("items", []))
-    multipliers = {str(i.get("id")): factors[str(i.get("id"))] for i in items if _is_multiplier(factors, i)}
-    merged = _not_stacked(multipliers, total)
-    lines, product = [], 1
-    for item in items:
-        item_id = str(item.get("id") or "")
-        name = term_name(lang, item_id, item.get("name"))
-        if item_id in multipliers:
-            if item_id in merged:
-                continue
-            product *= multipliers[item_id]
-            lines.append(t(lang, "preview.item_multiplier", name=name, factor=multipliers[item_id]))
-        elif item_id == "yinghua" and 0 < _typed_hard(typed) * DOUBLE == int(item.get("hua") or 0):
-            hua, typed_hua = item.get("hua"), _typed_hard(typed)
-            lines.append(t(lang, "preview.qidui_hard", name=name, hua=hua, typed=typed_hua))
-        else:
-            lines.append(t(lang, "preview.item", name=name, hua=item.get("hua", 0)))
-    if merged:
-        names = join_words(lang, [term_name(lang, m) for m in merged])
-        lines.append(t(lang, "preview.not_stacked", names=names, factor=DOUBLE))
-        product *= DOUBLE
-    if total != product:
-        lines.append(t(lang, "preview.multiplier", factor=total))
-    return lines
-
-
-DOUBLE = 2
-NOT_STACKED = ("baozi", "diling")  # 苏州: a hand both 豹子 and 滴零 doubles once unless `doubling_stack`
-
-
-def _is_multiplier(factors: Mapping[str, int], item: Mapping[str, Any]) -> bool:
-    return str(item.get("id")) in factors and not item.get("hua")
-
-
-def _not_stacked(multipliers: Mapping[str, int], total: int) -> tuple[str, ...]:
-    """豹子 and 滴零 when both are on this win and the multiplier shows they doubled once, else ()."""
-    if not all(m in multipliers for m in NOT_STACKED):
-        return ()
-    product = 1
-    for factor in multipliers.values():
-        product *= factor
-    return NOT_STACKED if total * DOUBLE == product else ()
-
-
-def _typed_hard(typed: Mapping[str, Any] | None) -> int:
-    """The 硬花 a person typed for one win: the declared count, or the flowers written after the tiles."""
-    if not typed:
-        return 0
-    declared = typed.get("declared") or {}
-    if "hard_flowers" in declared:
-        return int(declared.get("hard_flowers") or 0)
-    return len((typed.get("hand") or {}).get("flowers") or ())
 
 
 def _times(lang: str | None, win: Mapping[str, Any]) -> str:
@@ -445,20 +337,6 @@ def state_line(lang: str | None, session: SessionInfo) -> str:
     return " · ".join([line, *doubling_marks(lang, session)])
 
 
-def doubling_marks(lang: str | None, session: SessionInfo) -> list[str]:
-    """The coming hand's 豹子 / 滴零, where the rule set doubles for them (苏州; 宿州 does not): one mark
-    for both, with the factor they make together (×2, or ×4 with `doubling_stack`)."""
-    state = session.state
-    if "baozi" not in MULTIPLIER_TERMS.get(session.rules, {}):
-        return []
-    if state.baozi and state.diling:
-        stacked = validate_options(session.rules, session.options).get("doubling_stack")
-        return [t(lang, "seat.baozi_diling", factor=DOUBLE * DOUBLE if stacked else DOUBLE)]
-    if state.baozi:
-        return [t(lang, "seat.baozi")]
-    return [t(lang, "seat.diling")] if state.diling else []
-
-
 def row_amounts(payments: Mapping[str, int]) -> str:
     """Every seat's amount in seat order: `+600 −200 −200 −200`."""
     return " ".join(signed(payments.get(s, 0)) for s in SEATS)
@@ -514,26 +392,33 @@ def _row_label(lang: str | None, hand: HandRecord) -> str:
     return t(lang, "book.adjust_label") if hand.kind == "adjust" else str(hand.number)
 
 
-def ledger_text(lang: str | None, session: SessionInfo, rows: Sequence[LedgerRow]) -> list[str]:
-    """The /ledger table, split into messages under Telegram's length limit."""
+def ledger_page(
+    lang: str | None, session: SessionInfo, rows: Sequence[LedgerRow], *, complete: bool = True
+) -> tuple[str, bool]:
+    """The /ledger table in one message: the newest rows that fit under Telegram's limit, with the
+    session's totals under them; True when older rows were left out (`complete` False: `rows` is already
+    only the newest page), which the message then says."""
     header = [
         t(lang, "book.title", rules=rules_name(lang, session.rules), stake=session.stake),
         t(lang, "book.header", names=" ".join(f"{wind(lang, s)}{player_name(session, s)}" for s in SEATS)),
     ]
     if not rows:
-        return ["\n".join([*header, t(lang, "book.empty")])]
-    body = [
-        t(
-            lang,
-            "book.row",
-            n=_row_label(lang, row.hand),
-            what=hand_summary(lang, row.hand),
+        return "\n".join([*header, t(lang, "book.empty")]), False
+    total = t(lang, "book.total", amounts=row_amounts(rows[-1].running))
+    body: list[str] = []
+    size = sum(len(line) + 1 for line in (*header, total)) + len(t(lang, "book.recent", shown=len(rows)))
+    for row in reversed(rows):  # newest first, until the message is full
+        line = t(
+            lang, "book.row", n=_row_label(lang, row.hand), what=hand_summary(lang, row.hand),
             amounts=row_amounts(row.hand.payments),
-        )
-        for row in rows
-    ]
-    body.append(t(lang, "book.total", amounts=row_amounts(rows[-1].running)))
-    return split_messages([*header, *body])
+        )  # fmt: skip
+        if size + len(line) + 1 > MESSAGE_LIMIT:
+            break
+        body.append(line)
+        size += len(line) + 1
+    cut = not complete or len(body) < len(rows)
+    note = [t(lang, "book.recent", shown=len(body))] if cut else []
+    return "\n".join([*header, *note, *reversed(body), total]), cut
 
 
 def split_messages(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
