@@ -293,10 +293,15 @@ class Turn:
 
     @classmethod
     async def start(cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None) -> Turn:
-        """Read the chat's state (`ledger.chat_state`: one read) and wrap the update."""
+        """Read the chat's state (`ledger.chat_state`: one read; one write more when the sender is new to
+        the group or changed their name or @username) and wrap the update."""
         chat = update.effective_chat
         assert chat is not None
-        state = await asyncio.to_thread(ledger_of(context).chat_state, chat.id)
+        ledger, sender = ledger_of(context), user_ref(update)
+        state = await asyncio.to_thread(ledger.chat_state, chat.id, sender)
+        if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
+            await asyncio.to_thread(ledger.ensure_player, chat.id, sender)
+            state = await asyncio.to_thread(ledger.chat_state, chat.id)
         return cls(update, context, state, command)
 
     @property

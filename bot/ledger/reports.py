@@ -22,7 +22,10 @@ from bot.ledger.results import (
     Transfer,
 )
 from bot.ledger.rows import (
+    A_HAND,
+    IN_ORDER,
     LIVE,
+    NEWEST_FIRST,
     group_row,
     hand_records,
     open_session_row,
@@ -44,12 +47,13 @@ def hands(s: Session, session_id: int, *, include_voided: bool = False) -> list[
     query = select(Hand).where(Hand.session_id == session_id)
     if not include_voided:
         query = query.where(LIVE)
-    return hand_records(s, s.scalars(query.order_by(Hand.number, Hand.seq)))  # type: ignore[arg-type]
+    return hand_records(s, s.scalars(query.order_by(*IN_ORDER)))
 
 
 def hand(s: Session, session_id: int, number: int) -> HandRecord:
     """The live row with this number (HandNotFound)."""
-    row = s.scalars(select(Hand).where(Hand.session_id == session_id, Hand.number == number, LIVE)).first()
+    query = select(Hand).where(Hand.session_id == session_id, Hand.number == number, A_HAND, LIVE)
+    row = s.scalars(query).first()
     if row is None:
         raise errors.HandNotFound(f"no hand {number} in this session", number=number)
     return hand_records(s, [row])[0]
@@ -86,7 +90,7 @@ def card_view(
         s.scalars(
             select(Hand)
             .where(Hand.session_id == ts.id, LIVE)
-            .order_by(Hand.number.desc())  # type: ignore[attr-defined]
+            .order_by(*NEWEST_FIRST)
             .limit(limit)
         )
     )

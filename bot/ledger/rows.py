@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import case, select
 from sqlmodel import Session
 
 from bot.ledger import errors
@@ -27,6 +27,12 @@ from bot.ledger.results import (
 # the databases use the index: "voided IS 0" would scan the session's rows.
 LIVE = Hand.voided == False  # noqa: E712
 SITTING = Seat.active == True  # noqa: E712  (as the partial index uq_seat_one_active says it)
+# A hand, not an adjustment: only hands are numbered (第n局); an adjustment carries the number of the hand it
+# follows (0 before the first) and comes after that hand, in the order it was recorded.
+A_HAND = Hand.kind != "adjust"
+IS_ADJUST = case((Hand.kind == "adjust", 1), else_=0)
+IN_ORDER = (Hand.number, IS_ADJUST, Hand.seq)  # the ledger's order of a session's live rows
+NEWEST_FIRST = (Hand.number.desc(), IS_ADJUST.desc(), Hand.seq.desc())  # type: ignore[attr-defined]
 
 
 def aware(moment: datetime) -> datetime:
@@ -107,7 +113,7 @@ def last_live_hand(s: Session, session_id: int) -> Hand | None:
     return s.scalars(
         select(Hand)
         .where(Hand.session_id == session_id, LIVE)
-        .order_by(Hand.number.desc())  # type: ignore[attr-defined]
+        .order_by(*NEWEST_FIRST)
         .limit(1)
     ).first()
 

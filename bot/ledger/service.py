@@ -53,9 +53,11 @@ class LedgerService(RecordingCalls):
 
     # ---- groups and players ---------------------------------------------------------------------------
 
-    def chat_state(self, chat_id: int) -> ChatState:
-        """The group's settings (defaults when not stored yet; nothing is written) and its open session."""
-        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, self._now()))  # type: ignore[no-any-return]
+    def chat_state(self, chat_id: int, sender: UserRef | None = None) -> ChatState:
+        """The group's settings (defaults when not stored yet; nothing is written), its open session, and
+        whether `sender` is stored as they are now (else `ensure_player` refreshes them)."""
+        now = self._now()
+        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender))  # type: ignore[no-any-return]
 
     def get_group(self, chat_id: int) -> GroupInfo:
         """The group's settings (as `chat_state(chat_id).group`)."""
@@ -104,7 +106,8 @@ class LedgerService(RecordingCalls):
         return self._write(lambda s: groups.claim_weekly(s, chat_id, due, moment))  # type: ignore[no-any-return]
 
     def ensure_player(self, chat_id: int, user: UserRef) -> PlayerInfo:
-        """The group's player for a Telegram user, created or refreshed (username, display name)."""
+        """The group's player for a Telegram user, created or refreshed (username, display name); another
+        player of the group who held that @username before loses it."""
         now = self._now()
         return self._write(
             lambda s: player_info(groups.ensure_player(s, self._group(s, chat_id), user, now), chat_id)
