@@ -7,13 +7,12 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import false, func, or_, select, update
-from sqlmodel import Session
+from sqlalchemy import false, func, or_, update
+from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors
 from bot.ledger.models import ChatGroup, Player
-from bot.ledger.results import ChatState, GroupInfo, PlayerInfo, UserRef
 from bot.ledger.rows import (
     group_info,
     group_row,
@@ -23,6 +22,7 @@ from bot.ledger.rows import (
     seats,
     session_info,
 )
+from bot.ledger.values import ChatState, GroupInfo, PlayerInfo, UserRef
 from scoring.seats import parse_seat
 
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")
@@ -82,7 +82,7 @@ def _stored_as(s: Session, group: ChatGroup, user: UserRef) -> bool:
     name, username = _name_of(user)
     query = select(Player.telegram_id, Player.username, Player.display_name).where(
         Player.group_id == group.id,
-        or_(Player.telegram_id == user.telegram_id, _same_username(username)),
+        or_(col(Player.telegram_id) == user.telegram_id, _same_username(username)),
     )
     return [tuple(row) for row in s.execute(query)] == [(user.telegram_id, username, name)]
 
@@ -175,16 +175,16 @@ def update_group(s: Session, group: ChatGroup, changes: dict[str, Any]) -> Group
 
 def claim_weekly(s: Session, chat_id: int, due: datetime, now: datetime) -> bool:
     """Compare-and-set of the weekly post: True for exactly one caller per due time."""
-    result = s.execute(
+    result = s.exec(
         update(ChatGroup)
         .where(
-            ChatGroup.chat_id == chat_id,
-            ChatGroup.weekly_schedule.is_(True),  # type: ignore[attr-defined]
-            or_(ChatGroup.weekly_last_post_at.is_(None), ChatGroup.weekly_last_post_at < due),  # type: ignore[union-attr,operator]
+            col(ChatGroup.chat_id) == chat_id,
+            col(ChatGroup.weekly_schedule).is_(True),
+            or_(col(ChatGroup.weekly_last_post_at).is_(None), col(ChatGroup.weekly_last_post_at) < due),
         )
         .values(weekly_last_post_at=now)
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(result.rowcount)
 
 
 # ---- players ---------------------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) ->
     if username is not None:  # an @username is one person's at a time: whoever had it before lost it
         s.execute(
             update(Player)
-            .where(Player.group_id == group.id, Player.telegram_id != user.telegram_id)
+            .where(col(Player.group_id) == group.id, col(Player.telegram_id) != user.telegram_id)
             .where(_same_username(username))
             .values(username=None)
         )

@@ -9,13 +9,12 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
-from sqlmodel import Session
+from sqlalchemy import insert
+from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors, totals
 from bot.ledger.models import Hand, Payment, TableSession
-from bot.ledger.results import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 from bot.ledger.rows import (
     A_HAND,
     IN_ORDER,
@@ -26,6 +25,8 @@ from bot.ledger.rows import (
     row_id,
     seats,
 )
+from bot.ledger.tables import touch
+from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
@@ -227,10 +228,10 @@ def row_number(preview: HandPreview) -> int:
 
 def later_rows(s: Session, ts: TableSession, row: Hand) -> Any:
     """The live rows after `row` in the ledger's order (the adjustments after it, then the later hands)."""
-    adjusted_after = (Hand.number == row.number) & (Hand.kind == "adjust")
+    adjusted_after = (col(Hand.number) == row.number) & (col(Hand.kind) == "adjust")
     if row.kind == "adjust":
-        adjusted_after = adjusted_after & (Hand.seq > row.seq)
-    after = (Hand.number > row.number) | adjusted_after
+        adjusted_after = adjusted_after & (col(Hand.seq) > row.seq)
+    after = (col(Hand.number) > row.number) | adjusted_after
     return select(Hand).where(Hand.session_id == ts.id, LIVE, after).order_by(*IN_ORDER)
 
 
@@ -246,7 +247,7 @@ def record(
     if preview.kind != "adjust":
         ts.state = preview.after.to_json()
         ts.hands_played += 1
-    _touch(ts, now)
+    touch(ts, now)
     return one_hand_record(s, hand)
 
 
@@ -265,7 +266,7 @@ def undo(
     if last.kind != "adjust":
         ts.state = dict(last.state_before)
         ts.hands_played -= 1
-    _touch(ts, now)
+    touch(ts, now)
     return one_hand_record(s, last)
 
 
@@ -352,11 +353,6 @@ def edit(
     if tail is None:  # the edit reached the last row: the coming hand starts from the new state (豹子 kept)
         coming = DealerState.from_json(ts.state)
         ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()
-    _touch(ts, now)
+    touch(ts, now)
     s.flush()
     return tuple(one_hand_record(s, h) for h in new_rows), tuple(one_hand_record(s, h) for h, _ in plan)
-
-
-def _touch(ts: TableSession, now: datetime) -> None:
-    ts.last_activity_at = now
-    ts.version += 1

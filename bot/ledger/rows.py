@@ -1,18 +1,18 @@
-"""Row mappers and look-ups: database rows in, the frozen values of `bot.ledger.results` out."""
+"""Row mappers and look-ups: database rows in, the frozen values of `bot.ledger.values` out."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import case, select
-from sqlmodel import Session
+from sqlalchemy import case
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors
 from bot.ledger.models import ChatGroup, Hand, Payment, PendingEntry, Player, Seat, TableSession
-from bot.ledger.results import (
+from bot.ledger.values import (
     SEATS,
     DealerState,
     GroupInfo,
@@ -29,10 +29,10 @@ LIVE = Hand.voided == False  # noqa: E712
 SITTING = Seat.active == True  # noqa: E712  (as the partial index uq_seat_one_active says it)
 # A hand, not an adjustment: only hands are numbered (第n局); an adjustment carries the number of the hand it
 # follows (0 before the first) and comes after that hand, in the order it was recorded.
-A_HAND = Hand.kind != "adjust"
-IS_ADJUST = case((Hand.kind == "adjust", 1), else_=0)
-IN_ORDER = (Hand.number, IS_ADJUST, Hand.seq)  # the ledger's order of a session's live rows
-NEWEST_FIRST = (Hand.number.desc(), IS_ADJUST.desc(), Hand.seq.desc())  # type: ignore[attr-defined]
+A_HAND = col(Hand.kind) != "adjust"
+IS_ADJUST = case((col(Hand.kind) == "adjust", 1), else_=0)
+IN_ORDER = (col(Hand.number), IS_ADJUST, col(Hand.seq))  # the ledger's order of a session's live rows
+NEWEST_FIRST = (col(Hand.number).desc(), IS_ADJUST.desc(), col(Hand.seq).desc())
 
 
 def aware(moment: datetime) -> datetime:
@@ -40,7 +40,14 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def row_id(row: Any) -> int:
+class Row(Protocol):
+    """A table row with an integer primary key, None until it is flushed."""
+
+    @property
+    def id(self) -> int | None: ...
+
+
+def row_id(row: Row) -> int:
     """The id of a flushed row."""
     value = row.id
     assert value is not None, "row has not been flushed"
@@ -93,7 +100,7 @@ def seats(s: Session, session_id: int) -> dict[str, Player]:
     """Seat -> the player sitting there now, in seat order."""
     rows = s.execute(
         select(Seat.seat, Player)
-        .join(Player, Player.id == Seat.player_id)
+        .join(Player, col(Player.id) == Seat.player_id)
         .where(Seat.session_id == session_id, SITTING)
     )
     found = {seat: player for seat, player in rows if seat in SEATS}
@@ -111,10 +118,7 @@ def seat_history(s: Session, session_id: int) -> dict[int, str]:
 def last_live_hand(s: Session, session_id: int) -> Hand | None:
     """The session's last live row, or None."""
     return s.scalars(
-        select(Hand)
-        .where(Hand.session_id == session_id, LIVE)
-        .order_by(*NEWEST_FIRST)
-        .limit(1)
+        select(Hand).where(Hand.session_id == session_id, LIVE).order_by(*NEWEST_FIRST).limit(1)
     ).first()
 
 
@@ -201,9 +205,7 @@ def hand_records(s: Session, hands: Iterable[Hand]) -> list[HandRecord]:
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         for hand_id, player_id, amount in s.execute(
-            select(Payment.hand_id, Payment.player_id, Payment.amount).where(
-                Payment.hand_id.in_(chunk)  # type: ignore[attr-defined]
-            )
+            select(Payment.hand_id, Payment.player_id, Payment.amount).where(col(Payment.hand_id).in_(chunk))
         ):
             payments[hand_id][player_id] = amount
     return [hand_record(h, payments.get(row_id(h), {})) for h in rows]
@@ -216,7 +218,7 @@ def hand_record(hand: Hand, player_payments: dict[int, int]) -> HandRecord:
         session_id=hand.session_id,
         seq=hand.seq,
         number=hand.number,
-        kind=hand.kind,  # type: ignore[arg-type]
+        kind=hand.kind,
         text=hand.text,
         entry=dict(hand.entry),
         request=dict(hand.request),
@@ -283,7 +285,7 @@ def pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
         id=pending.id,
         session_id=pending.session_id,
         chat_id=chat_id,
-        kind=pending.kind,  # type: ignore[arg-type]
+        kind=pending.kind,
         payload=dict(pending.payload),
         text=pending.text,
         preview=preview_from_json(pending.preview) if pending.preview else None,
@@ -291,6 +293,6 @@ def pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
         created_at=aware(pending.created_at),
         expires_at=aware(pending.expires_at),
         message_id=pending.message_id,
-        status=pending.status,  # type: ignore[arg-type]
+        status=pending.status,
         hand_id=pending.hand_id,
     )

@@ -6,14 +6,14 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlmodel import Session
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
 from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
-from bot.ledger.results import SEATS, DealerState, SessionInfo, SessionSummary
 from bot.ledger.rows import SITTING, aware, group_row, open_session_row, row_id, session_info, session_row
+from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary
 from scoring.seats import parse_seat
 
 MAX_STAKE = 1_000_000
@@ -259,7 +259,7 @@ def idle_ids(s: Session, cutoff: datetime) -> list[int]:
         s.scalars(
             select(TableSession.id)
             .where(TableSession.status == "open", TableSession.last_activity_at < cutoff)
-            .order_by(TableSession.id)  # type: ignore[arg-type]
+            .order_by(col(TableSession.id))
         )
     )
 

@@ -9,8 +9,9 @@ import pytest
 from harness import GROUP_ID, PLAYERS, Table
 
 from bot.console.driver import deliver
-from bot.handlers.common import error_text
+from bot.i18n import t
 from bot.ledger.errors import BadGuestName
+from bot.render.errors import error_text
 
 CHANNEL_USER = {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"}
 ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group", "username": "GroupAnonymousBot"}
@@ -245,3 +246,20 @@ async def test_a_batch_delivered_again_after_a_restart_changes_nothing(
         assert all(text.startswith("结束第") for text in extra), extra
     finally:
         await restarted.stop()
+
+
+async def test_confirm_by_other_is_not_bypassed_by_an_anonymous_admin(seated_table: Table) -> None:
+    """Issue 18, problem 12: under `confirm_by other` an anonymous admin's entry has no recorder to tell
+    apart from its confirmer: it is refused, and nothing waits for a Confirm."""
+    seated_table.set_admins("ann")
+    await seated_table.say("ann", "/dealer 东")
+    await seated_table.say("ann", "/rules confirm_by other")
+    turn = await from_anonymous_admin(seated_table, "/hu 南 自摸 5花")
+    assert turn.texts == [t("zh-Hans", "err.confirm_by_anonymous")]
+    assert turn.texts[0].startswith("本群设置确认人为记录人以外的人：请用自己的账号记录")
+    assert not ledger(seated_table).open_pending(seated_table.chat_id)
+    await seated_table.say("ann", "/hu 南 自摸 5花")  # under her own name: someone else confirms
+    turn = await seated_table.press("ann", "✅ 确认")
+    assert "这条是你记的" in "".join(turn.answers)
+    await seated_table.press("bob", "✅ 确认")
+    assert session(seated_table).hands_played == 1
