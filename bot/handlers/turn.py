@@ -194,9 +194,21 @@ class Turn:
         goes through here: a text over Telegram's bound goes out as several messages, split at line ends,
         the buttons under the last; that last one is returned."""
         chunks = split_messages(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
+        topic = self.thread_id
         for chunk in chunks[:-1]:
-            await self.context.bot.send_message(self.chat_id, chunk)
-        return await self.context.bot.send_message(self.chat_id, chunks[-1], reply_markup=markup)
+            await self.context.bot.send_message(self.chat_id, chunk, message_thread_id=topic)
+        return await self.context.bot.send_message(
+            self.chat_id, chunks[-1], reply_markup=markup, message_thread_id=topic
+        )
+
+    @property
+    def thread_id(self) -> int | None:
+        """The forum topic the update came from (a command, or the message whose button was pressed), so
+        that every reply stays in it; None outside topics (General, or a group without topics)."""
+        message = self.update.effective_message
+        if message is None or not message.is_topic_message:
+            return None
+        return message.message_thread_id
 
     async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
         """Send a catalog message to the chat."""

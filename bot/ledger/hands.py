@@ -19,6 +19,7 @@ from bot.ledger.rows import (
     A_HAND,
     IN_ORDER,
     LIVE,
+    aware,
     last_live_hand,
     one_hand_record,
     payments_of,
@@ -334,16 +335,19 @@ def edit(
     s: Session, ts: TableSession, number: int, entry: object, now: datetime, *, actor: int | None,
     source_key: str | None, text: str | None,
 ) -> tuple[tuple[HandRecord, ...], tuple[HandRecord, ...]]:  # fmt: skip
-    """Replace hand `number` and re-score the later rows whose result changes: (replacements, voided)."""
+    """Replace hand `number` and re-score the later rows whose result changes: (replacements, voided).
+    Each replacement keeps the time its hand was played, and a re-scored later row its recorder; the edit's
+    own time and author are on the voided rows."""
     plan = plan_edit(s, ts, number, entry)
     for row, _preview in plan:
         void_row(s, ts, row, actor, None, now)
     new_rows: list[Hand] = []
     for index, (row, preview) in enumerate(plan):
+        first = index == 0
         new = insert_row(
-            s, ts, preview, now, number=row.number, actor=actor,
-            source_key=source_key if index == 0 else None, text=text if index == 0 else row.text,
-            replaces=row.id,
+            s, ts, preview, aware(row.recorded_at), number=row.number,
+            actor=actor if first else row.recorded_by, source_key=source_key if first else None,
+            text=text if first else row.text, replaces=row.id,
         )  # fmt: skip
         row.replaced_by = new.id
         s.add(row)
