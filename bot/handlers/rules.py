@@ -192,7 +192,9 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     if found == TIMEOUT:
         try:  # the one numeric parser: ², ①, +-5, 1.5 are refused like 1 or 86401
             seconds = parse_number(str(value), low=MIN_TIMEOUT, high=MAX_TIMEOUT)
-        except GrammarError:
+        except GrammarError as exc:
+            if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
+                raise
             bounds = f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
             name = option_name(turn.lang, TIMEOUT)
             raise Refusal("err.bad_option_value", option=name, value=value, choices=bounds) from None

@@ -46,7 +46,9 @@ def parse_newgame(text: str) -> tuple[str | None, int]:
         if any(ch.isnumeric() for ch in word) or word[:1] in "+-":  # 5, 五, and ² ① +-5 1.5 refused
             try:
                 stake = parse_number(word, low=1, high=MAX_STAKE)
-            except GrammarError:
+            except GrammarError as exc:
+                if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
+                    raise
                 raise Refusal("err.bad_stake", value=word, limit=MAX_STAKE) from None
             continue
         if rules is not None:
