@@ -147,14 +147,15 @@ def test_every_guest_rule_reads_in_every_language(rule: str, lang: str) -> None:
 # ---- numbers and money ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("word", ["²", "①", "+-5", "1.5", "-3", "0", "1e3", "1000001"])
+# ², ① and other odd digits get the one message of every number: tests/bot/test_money_digits.py
+@pytest.mark.parametrize("word", ["+-5", "1.5", "-3", "0", "1e3", "1000001"])
 async def test_a_bad_stake_gets_a_clear_refusal(table: Table, word: str) -> None:
     turn = await table.say("ann", f"/newgame 苏州 {word}")
     assert turn.texts == [f"底注必须是正整数，不是“{word}”（1 到 1000000）。例如：/newgame 苏州 5"]
     assert session(table) is None
 
 
-@pytest.mark.parametrize("word", ["²", "①", "+-5", "1.5", "4", "86401"])
+@pytest.mark.parametrize("word", ["+-5", "1.5", "4", "86401"])
 async def test_a_bad_timeout_gets_a_clear_refusal(table: Table, word: str) -> None:
     turn = await table.say("zoe", f"/rules timeout {word}")
     assert turn.texts == [f"选项 确认时限 不能取“{word}”。可以取：5–86400"]
