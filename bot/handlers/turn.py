@@ -17,7 +17,8 @@ from bot.grammar import make_resolver
 from bot.i18n import t
 from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
 from bot.ledger.errors import NoOpenSession
-from bot.render import MESSAGE_LIMIT, split_messages, wind
+from bot.render import wind
+from bot.sender import edit_text, fit, send_text
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -27,11 +28,6 @@ R = TypeVar("R")
 GROUP_TYPES = (Chat.GROUP, Chat.SUPERGROUP)
 ANSWER_LIMIT = 200  # Telegram shows at most 200 characters of a button's answer
 COMMAND_PREFIXES = ("/", "／")  # a full-width slash is what Chinese input methods type
-
-
-def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """One message's text cut to Telegram's bound (for edits, which cannot be split)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def sender_chat_of(update: Update) -> Chat | None:
@@ -185,13 +181,9 @@ class Turn:
         return chat is not None and chat.id == self.chat_id
 
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
-        """Send `text` to the chat (not as a quote, so it survives a deleted command message). Every reply
-        goes through here: a text over Telegram's bound goes out as several messages, split at line ends,
-        the buttons under the last; that last one is returned."""
-        chunks = split_messages(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
-        for chunk in chunks[:-1]:
-            await self.context.bot.send_message(self.chat_id, chunk)
-        return await self.context.bot.send_message(self.chat_id, chunks[-1], reply_markup=markup)
+        """Send `text` to the chat (not as a quote, so it survives a deleted command message), through the
+        one sender (`bot.sender.send_text`: split at Telegram's bound, the buttons under the last part)."""
+        return await send_text(self.context.bot, self.chat_id, text, markup)
 
     async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
         """Send a catalog message to the chat."""
@@ -199,9 +191,7 @@ class Turn:
 
     async def edit(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Edit one of the bot's messages in this chat."""
-        await self.context.bot.edit_message_text(
-            fit(text), chat_id=self.chat_id, message_id=message_id, reply_markup=markup
-        )
+        await edit_text(self.context.bot, self.chat_id, message_id, text, markup)
 
     async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
         """Answer the callback query of this turn, once (a toast, or an alert box)."""
