@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_settings
-from harness import Table
+from harness import Table, make_settings
 
 from bot.app import build_application
 from bot.console.transport import InProcessBotAPI

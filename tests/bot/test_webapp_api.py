@@ -206,7 +206,7 @@ async def test_two_workers_accept_one_submission_once(
 ) -> None:
     """Two bot processes on one database (PostgreSQL too) get the same submission at the same moment (a
     proxy retrying, a double tap): one posts the preview, the other answers `duplicate`."""
-    from conftest import make_settings
+    from harness import make_settings
 
     workers = []
     for n in range(2):

@@ -9,8 +9,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import make_settings
-from harness import Table, seat_four
+from harness import Table, make_settings, seat_four
 
 from bot.app import build_application
 from bot.console.transport import InProcessBotAPI

@@ -8,8 +8,7 @@ import asyncio
 from pathlib import Path
 
 import httpx
-from conftest import make_settings
-from harness import GROUP_ID, OTHERS, PLAYERS
+from harness import GROUP_ID, OTHERS, PLAYERS, make_settings
 from pydantic import SecretStr
 
 from bot.app import build_application
