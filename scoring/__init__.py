@@ -45,20 +45,22 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from scoring.hand import Hand, Meld, hand_from_json, parse_hand, render_hand
+    from scoring.hand import Hand, Meld, parse_hand, render_hand
+    from scoring.hand_json import hand_from_json
     from scoring.patterns import PATTERNS, TERMS, Pattern, find_pattern, find_term
-    from scoring.request import score_request, ting_request
+    from scoring.request import score_request
     from scoring.rules import RULESETS, OptionSpec, option_specs, resolve_rules, validate_options
     from scoring.tiles import parse_tiles, render_tiles
+    from scoring.ting import ting_request
 
 _EXPORTS: dict[str, str] = {
     "score_request": "scoring.request",
-    "ting_request": "scoring.request",
+    "ting_request": "scoring.ting",
     "Hand": "scoring.hand",
     "Meld": "scoring.hand",
     "parse_hand": "scoring.hand",
     "render_hand": "scoring.hand",
-    "hand_from_json": "scoring.hand",
+    "hand_from_json": "scoring.hand_json",
     "parse_tiles": "scoring.tiles",
     "render_tiles": "scoring.tiles",
     "PATTERNS": "scoring.patterns",

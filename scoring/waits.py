@@ -1,4 +1,4 @@
-"""Waits (听牌): the tiles that would complete a waiting hand, for /ting.
+"""Waits (听牌): the tiles that would complete a waiting hand (/ting's request: `scoring.ting`).
 
 >>> from scoring.tiles import parse_tiles, tile_name
 >>> [tile_name(t) for t in waiting_tiles(parse_tiles("1112345678999m"))]

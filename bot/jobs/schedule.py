@@ -15,6 +15,7 @@ from telegram.ext import Application, CallbackContext
 from bot.health import HEARTBEAT_SECONDS, heartbeat_path, write_heartbeat
 from bot.jobs.sweeps import end_idle_sessions, expire_previews, post_weekly_boards
 from bot.ledger import LedgerService
+from bot.services import LEDGER, SETTINGS
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -27,7 +28,7 @@ WEEKLY_SECONDS = 60.0
 
 
 def _ledger(context: Context) -> LedgerService | None:
-    ledger = context.bot_data.get("ledger")
+    ledger = context.bot_data.get(LEDGER)
     return ledger if isinstance(ledger, LedgerService) else None
 
 
@@ -38,7 +39,7 @@ async def expire_job(context: Context) -> None:
 
 
 def _settings(context: Context) -> Settings | None:
-    settings = context.bot_data.get("settings")
+    settings = context.bot_data.get(SETTINGS)
     return settings if isinstance(settings, Settings) else None
 
 
