@@ -383,9 +383,10 @@ def _check_wins(req: ScoreRequest) -> None:
             if f.after_kong and not kongs:
                 raise ScoringError(f"{where}.after_kong: the hand has no kong", code="flag_needs",
                                    flag="after_kong", needs="kong")
+            feeder = req.table.feeder(f, win.type)
             fed = [m for m in kongs
-                   if m.exposed and m.kong_kind != "added" and m.source in (None, f.fed_by)]
-            if f.fed_by is not None and not fed:
+                   if m.exposed and m.kong_kind != "added" and m.source in (None, feeder)]
+            if feeder is not None and not fed:
                 raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}",
                                    code="flag_needs", flag="kong_fed_by", needs="exposed_kong")
             if (f.heavenly or f.earthly) and hand.melds:
@@ -418,7 +419,9 @@ def _win_json(winner: str, score: WinScore, multiplier: int) -> dict[str, Any]:
         return out
     names = _ZH_NAMES
     return {"winner": winner, "allowed": True, "reason": None, "hua": score.hua,
-            "items": [{"id": item_id, "name": names[item_id], "hua": hua} for item_id, hua in score.items],
+            "items": [{"id": item_id, "name": names[item_id], "hua": hua} if times == 1 else
+                      {"id": item_id, "name": names[item_id], "hua": hua, "times": times}
+                      for item_id, hua, times in score.items],
             "multiplier": multiplier}
 
 
@@ -470,22 +473,28 @@ def _settled_json(req: ScoreRequest, win: WinEntry, score: WinScore,
             refused["threshold"]["exempt"] = [pid for pid in req.rule.patterns if pid in req.rule.exempt]
         return refused
     multiplier = _settle(req, win, score, payments)
-    if req.baozi or req.diling:  # 豹子/滴零 double the hand: listed so that a preview shows every factor
-        doubling = [Item(term, 0) for term, on in (("baozi", req.baozi), ("diling", req.diling)) if on]
-        score = replace(score, items=score.items + tuple(doubling))
+    if req.baozi or req.diling:  # 豹子/滴零 double the hand: listed so that a preview shows every factor,
+        # after the pattern multipliers and before 包饺子/抢杠 (docs/rules.md §1, the order of multipliers)
+        doubling = tuple(Item(term, 0, 2) for term, on in (("baozi", req.baozi), ("diling", req.diling))
+                         if on)
+        cut = next((i for i, item in enumerate(score.items) if item.id in _TRIPLING), len(score.items))
+        score = replace(score, items=score.items[:cut] + doubling + score.items[cut:])
     return _win_json(win.winner, score, multiplier)
+
+
+_TRIPLING = frozenset({"baojiaozi", "songgang", "qianggang"})
 
 
 def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[str, int]) -> int:
     """Settle one allowed win into the running payments; the win's multiplier."""
     flags = win.flags
     if req.rule.id == SUZHOU:
-        fed_by = None if flags is _NO_FLAGS else flags.fed_by
+        fed_by = None if flags is _NO_FLAGS else req.table.feeder(flags, win.type)
         triple = fed_by is not None or win.type == "rob_kong"
-        multiplier = 1
-        if req.baozi or req.diling or triple or score.doubled:
+        multiplier = score.factor
+        if req.baozi or req.diling or triple:
             multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.diling, triple=triple,
-                                           doubled=score.doubled)
+                                           pattern_factor=score.factor)
         settlement = settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
                                    multiplier=multiplier, kong_fed_by=fed_by)
     else:

@@ -33,6 +33,10 @@ PATTERN_IDS = [
     "xiaosixi",
     "dasixi",
     "haohua_qidui",
+    "shuanghao_qidui",
+    "sanhao_qidui",
+    "hua_dasanyuan",
+    "hua_xiaosanyuan",
 ]
 
 
@@ -94,7 +98,11 @@ def test_suzhou_table_values() -> None:
         "sanfengke": 12,
         "xiaosixi": 48,
         "dasixi": 64,
-        "haohua_qidui": 30,
+        "haohua_qidui": 15,
+        "shuanghao_qidui": 30,
+        "sanhao_qidui": 50,
+        "hua_dasanyuan": 24,
+        "hua_xiaosanyuan": 16,
     }
     assert "haidi" not in rule.exempt
     assert {
@@ -124,6 +132,15 @@ def test_option_specs_and_defaults() -> None:
         "doubling_stack": False,
         "dealer_after_draw": "next",
         "extended": False,
+        "damenqing": "strict",
+        "xiaomenqing_kong": False,
+        "qidui_menqing": False,
+        "songgang": "replacement",
+        "duiduihu": "5",
+        "hunyise": "5",
+        "qingyise": "10",
+        "sanfengke": "12",
+        "haoqidui": "3/6",
     }
     assert specs["threshold"].choices == ("3/4", "2/3")
     assert all(spec.zh and spec.en for spec in specs.values())

@@ -10,8 +10,8 @@ import pytest
 
 from scoring import score_request
 from scoring.errors import ScoringError
-from scoring.rules import RULESETS
-from scoring.score import _TABLES, DEFAULT_TABLES
+from scoring.rules import RULESETS, ruleset, validate_options
+from scoring.score import DEFAULT_TABLES, Table, table_for
 from scoring.tiles import FLOWER_NAMES, render_tiles, tile_name
 
 _SHARED_FLOWERS = [f for f in FLOWER_NAMES[:12] if f != "百搭"]  # flowers of both rule sets
@@ -55,6 +55,12 @@ def _random_request(rng: random.Random) -> dict[str, Any]:
             "discarder": None if win["type"] == "self_draw" else "N", "wins": [win]}
 
 
+def _tables(requests: list[dict[str, Any]]) -> list[Table]:
+    """The tables these requests are scored on (each rule set's defaults, and each set of options)."""
+    built = [table_for(ruleset(r["rules"]), validate_options(r["rules"], r["options"])) for r in requests]
+    return list({id(table): table for table in (*DEFAULT_TABLES.values(), *built)}.values())
+
+
 def _score(request: dict[str, Any]) -> object:
     try:
         return score_request(request)
@@ -67,8 +73,9 @@ def test_a_warm_table_scores_like_a_fresh_one(seed: int) -> None:
     rng = random.Random(seed)
     requests = [_random_request(rng) for _ in range(300)]
     warm = [_score(r) for r in requests]  # each table's memo filled by all the hands before
+    tables = _tables(requests)
     for request, expected in zip(requests, warm, strict=True):
-        for table in (*DEFAULT_TABLES.values(), *_TABLES.values()):
+        for table in tables:
             table.scores.clear()
         assert _score(request) == expected, request
 
@@ -80,10 +87,10 @@ def test_what_a_table_remembers_cannot_be_changed() -> None:
     from scoring.score import WinScore
 
     rng = random.Random(9)
-    for _ in range(200):
-        _score(_random_request(rng))
-    remembered = [(key, scores) for table in (*DEFAULT_TABLES.values(), *_TABLES.values())
-                  for key, scores in table.scores.items()]
+    requests = [_random_request(rng) for _ in range(200)]
+    for request in requests:
+        _score(request)
+    remembered = [(key, scores) for table in _tables(requests) for key, scores in table.scores.items()]
     assert remembered
     for key, scores in remembered:
         assert isinstance(key, tuple) and isinstance(scores, tuple)
