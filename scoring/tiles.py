@@ -388,7 +388,6 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
 
 
 _PLAIN_BASE: Final[dict[str, int]] = {"m": 0, "p": 9, "s": 18, "z": 27}
-_PLAIN_GROUPS: dict[str, tuple[Tile, ...]] = {}  # "123m" -> (0, 1, 2), filled on use
 _PLAIN_FINDALL = re.compile(r"[1-9]+[mps]|[1-7]+z").findall
 
 
@@ -398,15 +397,9 @@ def parse_plain(text: str) -> list[Tile] | None:
     if "".join(groups) != (text.replace(" ", "") if " " in text else text):
         return None
     out: list[Tile] = []
-    memo = _PLAIN_GROUPS
     for group in groups:
-        tiles = memo.get(group)
-        if tiles is None:
-            base = _PLAIN_BASE[group[-1]]
-            tiles = tuple(base + ord(ch) - 49 for ch in group[:-1])
-            if len(memo) < 4096:
-                memo[group] = tiles
-        out.extend(tiles)
+        base = _PLAIN_BASE[group[-1]] - 1
+        out.extend(base + int(digit) for digit in group[:-1])
     return out
 
 

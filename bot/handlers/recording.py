@@ -10,6 +10,7 @@ counts before Confirm unless the group set `instant` (then one write: the commit
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
@@ -234,7 +235,9 @@ async def edit(turn: Turn) -> None:
     """/edit <n> <entry>: replace hand n; every later hand is re-scored from the corrected dealer state."""
     session = await turn.writable_session()
     number, typed = parse_edit(turn.text)
-    entry = parse_entry(typed, seat_resolver(session))
+    # The hand's own table: names and seats in the correction mean who sat there when it was played.
+    played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
+    entry = parse_entry(typed, seat_resolver(played))
     payload = {"number": number, "entry": entry}
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
@@ -246,7 +249,7 @@ async def edit(turn: Turn) -> None:
     previews = await turn.run(turn.ledger.preview_edit, turn.chat_id, number, entry)
     preview = allowed(previews[0])
     shown = preview_text(
-        turn.lang, preview, session, number=number, note=turn.t("preview.replace", n=number)
+        turn.lang, preview, played, number=number, note=turn.t("preview.replace", n=number)
     ) + later_hands_text(turn, previews[1:])
     await submit(turn, session, "edit", payload, preview, shown)
 

@@ -183,4 +183,3 @@ class ForeignButton(LedgerError):
     changed (params: pending_id)."""
 
     code = "foreign_button"
-

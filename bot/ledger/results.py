@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from scoring.seats import SEATS  # noqa: F401  (re-exported: bot.ledger.SEATS)
+from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
 
 Seat = Literal["E", "S", "W", "N"]
 HandKind = Literal["win", "draw", "escape", "adjust"]
