@@ -453,7 +453,7 @@ class _HuParser:
             if len(self.winners) > 1 or not implied:
                 raise GrammarError("missing_how", **self.winners[-1].token.params())
             how = _How(vocab.SELF_DRAW, self.winners[0].words[0][0])  # 杠开 海底 天胡 …: a self-draw
-        if how.kind in (vocab.SELF_DRAW, vocab.BAO) and len(self.winners) > 1:
+        if how.kind in (vocab.SELF_DRAW, vocab.BAO, vocab.SONGGANG) and len(self.winners) > 1:
             raise GrammarError("too_many_winners", how=how.token.text, **self.winners[1].token.params())
         if how.other is not None:
             for winner in self.winners:
@@ -476,10 +476,12 @@ class _HuParser:
         }
         if how.kind == vocab.BAO:
             flags["after_kong"] = True
+        if how.kind in (vocab.BAO, vocab.SONGGANG):  # 送杠: the feeder without 杠开 (docs/rules.md §1)
             flags["kong_fed_by"] = how.other
         win_type = {
             vocab.SELF_DRAW: "self_draw",
             vocab.BAO: "self_draw",
+            vocab.SONGGANG: "self_draw",
             vocab.DISCARD: "discard",
             vocab.ROB_KONG: "rob_kong",
         }[how.kind]

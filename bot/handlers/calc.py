@@ -97,7 +97,7 @@ async def calc(turn: Turn) -> None:
         if not win.get("allowed", True):
             lines.append(turn.t("calc.not_allowed", reason=refusal_text(turn.lang, {"winner": seat, **win})))
             continue
-        lines += item_lines(turn.lang, table["rules"], win)
+        lines += item_lines(turn.lang, win)
     if any(w.get("allowed", True) for w in scored.values()):
         hua = sum(int(scored.get(seat, {}).get("hua") or 0) for seat in winners[:1])
         lines.append(
