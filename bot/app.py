@@ -20,6 +20,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -28,7 +29,7 @@ from telegram.request import BaseRequest
 
 import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
-from bot.handlers import buttons, errors, recording, rules, session
+from bot.handlers import buttons, errors, inline, recording, rules, session
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
 from bot.settings import Settings
@@ -149,12 +150,13 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.PENDING, recording.pending_pressed),
         (buttons.FLOW, recording.flow_pressed),
         (buttons.JOIN, session.join_pressed),
-        (buttons.END, session.end_question_pressed),
+        (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),
     )
     for pattern, callback in presses:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))
     application.add_handler(CallbackQueryHandler(errors.stale_button))  # any other data: expired
+    application.add_handler(InlineQueryHandler(inline.inline_query))  # `@bot <hand>` in any chat
     application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))
     application.add_handler(MessageHandler(fresh & filters.Regex(f"^{FULL_WIDTH_SLASH}"), full_width_command))
     application.bot_data[errors.COMMAND_NAMES] = tuple(command.name for command in COMMANDS)
@@ -187,14 +189,19 @@ def build_application(
 
     `request` / `get_updates_request` replace PTB's HTTP transport (the in-process Bot API of console mode
     and the tests)."""
-    builder = ApplicationBuilder().application_class(BotApplication).token(settings.token or CONSOLE_TOKEN)
+    builder = (
+        ApplicationBuilder()
+        .application_class(BotApplication)
+        .token(settings.token or CONSOLE_TOKEN)
+        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+    )
     if settings.telegram_base_url:
         # Given as the Bot API documents it (`http://127.0.0.1:8081/bot`); files live under `/file/bot`.
         base = settings.telegram_base_url
         builder = builder.base_url(base)
         if base.rstrip("/").endswith("/bot"):
             builder = builder.base_file_url(base.rstrip("/")[: -len("/bot")] + "/file/bot")
-    builder = builder.rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES)).post_init(post_init)
+    builder = builder.post_init(post_init)
     builder = builder.concurrent_updates(PerChatUpdateProcessor(CONCURRENT_UPDATES))
     if request is not None:
         builder = builder.request(request)

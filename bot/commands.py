@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from telegram import BotCommand, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers import calc, language, recording, roll, rules, session, table, views
+from bot.handlers import calc, language, recording, roll, rules, session, views
 from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
 
-Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[Any]]
+Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("join", session.join),
     ("seat", session.seat),
     ("dealer", session.dealer),
-    ("sub", table.sub),
+    ("sub", session.sub),
     ("roll", roll.roll),
     ("hu", recording.hu),
     ("draw", recording.draw),

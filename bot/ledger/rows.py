@@ -1,17 +1,17 @@
-"""Row mappers and look-ups: database rows in, the frozen values of `bot.ledger.results` out."""
+"""Row mappers and look-ups: database rows in, the frozen values of `bot.ledger.values` out."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors
 from bot.ledger.models import ChatGroup, Hand, Payment, PendingEntry, Player, Seat, TableSession
-from bot.ledger.results import (
+from bot.ledger.values import (
     SEATS,
     DealerState,
     GroupInfo,
@@ -33,7 +33,14 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def row_id(row: Any) -> int:
+class Row(Protocol):
+    """A table row with an integer primary key, None until it is flushed."""
+
+    @property
+    def id(self) -> int | None: ...
+
+
+def row_id(row: Row) -> int:
     """The id of a flushed row."""
     value = row.id
     assert value is not None, "row has not been flushed"
