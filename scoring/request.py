@@ -20,6 +20,7 @@ from scoring.score import (
     Table,
     WinScore,
     flags_from_declared,
+    refuse_wild_discard,
     score_declared,
     score_hand_ways,
     table_for,
@@ -36,7 +37,7 @@ _REQUEST_KEYS = frozenset({"rules", "options", "stake", "dealer", "round_wind", 
 _WIN_KEYS = frozenset({"winner", "type", "hand", "declared", "flags", "wild"})
 _FLAG_KEYS = frozenset({"after_kong", "after_flower", "kong_fed_by", "last_tile", "heavenly", "earthly",
                         "shangpai"})
-_DECLARED_KEYS = frozenset({"hard_flowers", "soft_flowers", "patterns"})
+_DECLARED_KEYS = frozenset({"hard_flowers", "soft_flowers", "patterns", "winning_tile"})
 _WIN_TYPES: tuple[WinType, ...] = ("self_draw", "discard", "rob_kong")
 
 
@@ -203,7 +204,9 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
                                pattern=str(word))
         if pattern.id not in ids:
             ids.append(pattern.id)
-    return Declared(hard, soft, tuple(ids))
+    tile = raw.get("winning_tile")  # optional: what tells a 宿州 discard win on the 混子
+    winning = None if tile is None else _one_tile(tile, f"{field}.winning_tile")
+    return Declared(hard, soft, tuple(ids), winning)
 
 
 _MOST_FLOWERS: Mapping[tuple[str, str], int] = {
@@ -398,8 +401,9 @@ def _check_wins(req: ScoreRequest) -> None:
 
 def _score_win(req: ScoreRequest, win: WinEntry) -> WinScore:
     if win.declared is not None:
-        return score_declared(req.table, win.declared, win_type=win.type, flags=win.flags,
-                              field=f"{win.field}.declared")
+        score = score_declared(req.table, win.declared, win_type=win.type, flags=win.flags,
+                               field=f"{win.field}.declared")
+        return refuse_wild_discard(score, win.type, win.wild, win.declared.winning_tile)
     assert win.hand is not None
     return score_hand_ways(req.table, win.hand, (win.type,), flags=win.flags,
                            is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,

@@ -44,6 +44,7 @@ class Declared:
     hard_flowers: int
     soft_flowers: int
     patterns: tuple[str, ...]
+    winning_tile: int | None = None  # optional: a 宿州 discard win on the 混子 is refused by it
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,14 +268,18 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     if not out:
         raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only",
                            code="not_complete")
-    if wild is not None and hand.winning_tile == wild and "discard" in win_types:
-        out = [wild_discard(score) if win_type == "discard" else score
+    if wild is not None and hand.winning_tile == wild:
+        out = [refuse_wild_discard(score, win_type, wild, wild)
                for win_type, score in zip(win_types, out, strict=True)]
     return out
 
 
-def wild_discard(score: WinScore) -> WinScore:
-    """宿州: a discarded 混子 cannot be won on ("如果打混子，混子是不会冲的", docs/rules.md §2)."""
+def refuse_wild_discard(score: WinScore, win_type: WinType, wild: int | None,
+                        winning_tile: int | None) -> WinScore:
+    """宿州: a discarded 混子 cannot be won on ("如果打混子，混子是不会冲的", docs/rules.md §2): a discard win
+    whose winning tile is the wild tile is refused (reason wild_discard); any other score as it was."""
+    if wild is None or winning_tile != wild or win_type != "discard":
+        return score
     return WinScore(False, "wild_discard", score.hua, score.items, score.patterns)
 
 

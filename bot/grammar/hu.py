@@ -489,6 +489,9 @@ class _HuParser:
             vocab.ROB_KONG: "rob_kong",
         }[how.kind]
         result: dict[str, Any] = {"winner": winner.seat, "type": win_type}
+        winning_tile = _lone_winning_tile(winner.hand)
+        if winning_tile is not None:  # the quick form's `+2p`: the tile won on (宿州: a discarded 混子)
+            winner.hand = []
         patterns: list[str] = []
         for token, pattern_id, flag in winner.words:
             if flag is not None:
@@ -508,9 +511,18 @@ class _HuParser:
                 "soft_flowers": winner.counts.get("soft", (0, None))[0],
                 "patterns": patterns,
             }
+            if winning_tile is not None:
+                result["declared"]["winning_tile"] = winning_tile
         result["flags"] = flags
         result["wild"] = self.wild[0] if self.wild is not None else None
         return result
+
+
+def _lone_winning_tile(parts: list[Token]) -> str | None:
+    """The tile of a lone `+2p` (the shorthand's winning-tile marker, no hand around it), else None."""
+    if len(parts) != 1 or not parts[0].text.startswith("+"):
+        return None
+    return _wild_tile(parts[0].text[1:])
 
 
 def _joined(left: str, right: str) -> bool:

@@ -145,3 +145,14 @@ async def test_shuanghao_qidui_shows_its_hua_and_its_multiplier(seated_table: Ta
     preview = (await seated_table.say("bob", "/hu 南 自摸 1111m3333p5566s1z+1z 春")).text
     assert "  双豪七对 30\n  双豪七对 ×3\n" in preview
     assert "输赢：南 +333 · 东 −111 · 西 −111 · 北 −111" in preview
+
+
+async def test_a_discarded_wild_is_refused_in_the_quick_form(table: Table) -> None:
+    # The quick form names the tile won on with the shorthand's marker: `+2p`.
+    await anhui(table)
+    turn = await table.say("bob", "/hu 南 冲 北 +2p 1花 混子 2p")
+    assert "别人打出的混子不能和" in turn.text
+    assert totals(table) == {}
+    assert "别人打出的混子不能和" in (await table.say("bob", "/calc 南 冲 北 +2p 1花 混子 2p")).text
+    turn = await table.say("bob", "/hu 南 冲 北 +3p 1花 混子 2p")
+    assert "输赢：南 +3 · 北 −3" in turn.text

@@ -150,3 +150,13 @@ def test_which_flowers_not_only_how_many() -> None:
     for flowers, dragons in cases:
         r = score(win("S", "self_draw", hand + flowers), options=EXTENDED)
         assert ("hua_dasanyuan" in items(r)) is dragons
+
+
+def test_a_discarded_wild_in_the_quick_entry() -> None:
+    # The quick entry names the winning tile only when it matters: the 混子 itself, on a discard.
+    declared = win("S", "discard", hard=2, wild="2p")
+    declared["declared"]["winning_tile"] = "2p"
+    r = score(declared, rules=AH, discarder="W")
+    assert one(r)["allowed"] is False and one(r)["reason"] == "wild_discard"
+    declared["declared"]["winning_tile"] = "3p"
+    assert one(score(declared, rules=AH, discarder="W"))["allowed"] is True
