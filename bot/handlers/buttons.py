@@ -28,7 +28,6 @@ PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
 JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
 END = re.compile(r"(e|ek):([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
-ANY = re.compile(r"(?:p[cx]|[jrfe]|ek):.*")  # what the handlers above may be asked about; else expired
 
 HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
 MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)

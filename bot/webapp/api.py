@@ -17,6 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+from telegram.error import TelegramError
 
 from bot.app import AnyApplication
 from bot.handlers.calc import DEFAULT_TABLE, calc_lines
@@ -195,7 +196,11 @@ async def submit(request: Request) -> JSONResponse:
     except USER_ERRORS as exc:
         status = 403 if isinstance(exc, Refusal) and exc.key.startswith("err.not_allowed") else 422
         return _refused(status, error_text(turn.lang, exc), type(exc).__name__)
-    return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, "webapp.sent")})
+    except TelegramError as exc:  # the group could not be told: say so rather than fail silently
+        log.warning("picker submission to chat %s not posted: %s", turn.chat_id, exc)
+        return _refused(502, t(turn.lang, "webapp.telegram_failed"), "TelegramError")
+    said = "webapp.recorded" if turn.instant else "webapp.sent"
+    return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, said)})
 
 
 def hand_words(entry: dict[str, Any]) -> str:

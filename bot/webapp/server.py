@@ -137,13 +137,15 @@ class LocalServer(uvicorn.Server):
                 await self._task
 
 
-async def run(application: AnyApplication, settings: Settings) -> None:
+async def run(application: AnyApplication, settings: Settings, server: uvicorn.Server | None = None) -> None:
     """Run the bot and its web server until SIGINT/SIGTERM (uvicorn's): polling beside it, or the
-    webhook registered with Telegram and served by it."""
+    webhook registered with Telegram and served by it. `server` replaces the one the settings describe
+    (tests: a LocalServer, stopped by its owner)."""
     webhook_mode = settings.mode == "webhook"
     host = settings.webhook_listen if webhook_mode else settings.webapp_listen
     port = settings.webhook_port if webhook_mode else settings.webapp_port
-    server = web_server(build_web(application, settings), host, port)
+    if server is None:
+        server = web_server(build_web(application, settings), host, port)
     async with application:
         if application.post_init is not None:
             await application.post_init(application)

@@ -118,12 +118,24 @@ async def test_tap_a_hand_send_it_and_confirm_it_in_the_group(
     assert "南 +120" in seated_table.message(preview.message_id).text
 
 
-async def test_dark_theme_and_a_discard_win(seated_table: Table, page_server: str, browser: Any) -> None:
+async def test_dark_theme_a_pung_from_west_and_a_discard_win(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
     page = await open_page(browser, url_for(seated_table, page_server, "bob"), dark=True)
-    await tap_hand(page)
+    await page.click('[data-action="mode-pung"]')
+    await page.click('[data-action="from-W"]')
+    await page.click('#palette [data-tile="5p"]')
+    assert "碰 · 西" in await page.text_content("#melds")
+    await page.click('[data-action="mode-concealed"]')
+    for tile in ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "9s", "9s"]:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    for flower in ["春", "夏", "秋", "冬"]:
+        await page.click(f'#flower-palette [data-tile="{flower}"]')
     await page.click('[data-action="how-discard"]')
     await page.click('[data-action="by-W"]')
-    await page.wait_for_function("document.querySelector('#score-text').textContent.includes('西 −40')")
+    # 底 5 + 硬花 4 = 9 花 (a suited 碰 adds none); on 西's discard 西 alone pays.
+    await page.wait_for_function("document.querySelector('#score-text').textContent.includes('西 −9')")
+    assert "南 +9" in await page.text_content("#score-text")
     background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background != "rgb(255, 255, 255)"
     SCREENS.mkdir(parents=True, exist_ok=True)

@@ -264,7 +264,7 @@
     const r = await api("POST", "/api/submit", { entry: entry(), key });
     $("error").textContent = r.ok ? "" : r.data.error;
     if (r.ok) {
-      $("score-text").textContent = tr("sent");
+      $("score-text").textContent = r.data.text || tr("sent");
       document.body.dataset.submitted = r.data.status;
       if (tg && tg.close) setTimeout(() => tg.close(), 800);
     } else {
@@ -306,7 +306,11 @@
 
   async function start() {
     applyTheme();
-    if (tg) { tg.ready(); tg.expand && tg.expand(); }
+    if (tg) {
+      tg.ready();
+      if (tg.expand) tg.expand();
+      if (tg.onEvent) tg.onEvent("themeChanged", applyTheme);
+    }
     const r = await api("GET", "/api/table");
     if (!r.ok) {
       $("error").textContent = r.data.error;
