@@ -328,7 +328,6 @@ _EXCLUSIVE = (
     *((pid, "dadiaoche", "大吊车 has four melds, 七对 none") for pid in _SEVEN_PAIRS_ORDER),
     *((a, b, "a 七对 has one count of four-of-a-kinds") for i, a in enumerate(_SEVEN_PAIRS_ORDER[1:], 1)
       for b in _SEVEN_PAIRS_ORDER[i + 1:]),
-    ("dasixi", "duiduihu", "a 大四喜 scores no 对对胡"),
     ("hua_dasanyuan", "hua_xiaosanyuan", "花中大三元 replaces 花中小三元"),
 )
 _MENQING = frozenset({"da_menqing", "xiao_menqing"})

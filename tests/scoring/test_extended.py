@@ -15,9 +15,9 @@ def test_dasixi_scores_no_duiduihu() -> None:
     # "大四喜 (four wind triplets) 64, and a 大四喜 scores no 对对胡 ("不算碰碰和")".
     r = score(win("S", "self_draw", "[111z] [222z] [333z] 444z5m+5m 中发白"), options=EXTENDED)
     assert "duiduihu" not in items(r) and items(r)["dasixi"] == 64
-    # Declared, 大四喜 with 对对胡 is a contradiction.
-    with pytest.raises(ScoringError, match="大四喜 with 对对胡"):
-        score(win("S", "self_draw", hard=3, patterns=("大四喜", "对对胡")), options=EXTENDED)
+    # Declared with it (every 大四喜 is all pungs), 对对胡 is dropped as the tile form drops it.
+    r = score(win("S", "self_draw", hard=3, patterns=("大四喜", "对对胡")), options=EXTENDED)
+    assert "duiduihu" not in items(r) and items(r)["dasixi"] == 64
 
 
 def test_shuanghao_qidui_scores_30_and_triples_t() -> None:

@@ -43,7 +43,7 @@ def declared_entries(draw: st.DrawFn, rules: str, extended: bool) -> dict[str, A
             draw(st.sampled_from([[], *seven_pairs, ["duiduihu"], ["duiduihu", "dadiaoche"]])),
         ]
         flat = [p for group in patterns for p in group]
-        if "qidui" not in flat and draw(st.booleans()):
+        if not any(p.endswith("qidui") for p in flat) and draw(st.booleans()):
             flat.append("xiao_menqing")
         if extended and draw(st.booleans()):
             flat.append(draw(st.sampled_from(["yitiaolong", "sanfengke", "xiaosixi", "dasixi"])))
