@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from telegram.error import TelegramError
+from telegram.ext import Application
 
 from bot.app import AnyApplication
 from bot.handlers.calc import DEFAULT_TABLE, calc_lines
@@ -27,6 +28,7 @@ from bot.ledger import SEATS, ChatState, LedgerService
 from bot.ledger.errors import LedgerError
 from bot.render import preview_text, rules_name, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
+from bot.services import ledger_in, settings_in
 from bot.settings import Settings
 from bot.webapp.page import table_view
 from bot.webapp.submit import page_turn, submit_hand
@@ -50,15 +52,17 @@ class ApiError(Exception):
 
 
 def _application(request: Request) -> AnyApplication:
-    return request.app.state.application  # type: ignore[no-any-return]
+    application = request.app.state.application
+    assert isinstance(application, Application)  # bot.webapp.server.build_web keeps it there
+    return application
 
 
 def _settings(request: Request) -> Settings:
-    return _application(request).bot_data["settings"]  # type: ignore[no-any-return]
+    return settings_in(_application(request).bot_data)
 
 
 def _ledger(request: Request) -> LedgerService:
-    return _application(request).bot_data["ledger"]  # type: ignore[no-any-return]
+    return ledger_in(_application(request).bot_data)
 
 
 def _bot_token(request: Request) -> str:
