@@ -7,7 +7,7 @@ and what parses still names a pending entry or session that must belong to the c
     e:<session> / ek:<session>  /end's question: end the session now / keep playing
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
     f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 49 bytes for
-                                three winners, each winner's 花 and patterns in six base-36 digits)
+                                three winners, each winner's 花 and patterns in seven base-36 digits)
 """
 
 from __future__ import annotations
@@ -28,10 +28,6 @@ PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
 JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
 END = re.compile(r"(e|ek):([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
-FLOW = re.compile(
-    r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
-    r":([ESWN]{0,3}):((?:[0-9a-z]{6}){0,3})"
-)
 
 HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
 MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)
@@ -45,6 +41,12 @@ PATTERNS_BY_RULES = {
 EXTENDED = tuple(ruleset(SUZHOU).extended_patterns)
 # bit i of a winner's pattern mask is PATTERN_BITS[i]; 上牌 is a flag, not a pattern
 PATTERN_BITS = (*SUZHOU_PATTERNS, *EXTENDED, "shangpai")
+MASK_DIGITS = next(n for n in range(1, 9) if 36**n >= 1 << len(PATTERN_BITS))  # base-36 digits of the mask
+CODE_LEN = 2 + MASK_DIGITS  # a winner in a flow button: 硬花, 软花, the pattern mask
+FLOW = re.compile(
+    r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
+    rf":([ESWN]{{0,3}}):((?:[0-9a-z]{{{CODE_LEN}}}){{0,3}})"
+)
 # The meld buttons in the order the flow shows them; a rule set offers those it scores.
 MELD_BUTTONS = ("fengpeng", "feng_anke", "feng_minggang", "feng_angang", "minggang", "angang")
 # Meld 花 by rule set: each button's item and what one such meld adds, read from the rule set's item values
@@ -160,10 +162,10 @@ class Win:
 
     @property
     def code(self) -> str:
-        """Six base-36 digits: 硬花, 软花, the pattern mask (four digits)."""
+        """CODE_LEN base-36 digits: 硬花, 软花, the pattern mask (MASK_DIGITS digits)."""
         mask = sum(1 << PATTERN_BITS.index(p) for p in self.patterns)
         digits = ""
-        for _ in range(4):
+        for _ in range(MASK_DIGITS):
             mask, digit = divmod(mask, 36)
             digits = _B36[digit] + digits
         return _B36[self.hua] + _B36[self.soft] + digits
@@ -192,8 +194,8 @@ class HuFlow:
 
     @property
     def data(self) -> str:
-        """`f:<session>:<step><by><how><other><cur><wild>:<winners>:<6 digits a winner>`, at most 49 bytes,
-        e.g. `f:7:gSs-0--:S:500000` (南, started by 南, self-draw, 5 硬花, now at the meld 花)."""
+        """`f:<session>:<step><by><how><other><cur><wild>:<winners>:<CODE_LEN digits a winner>`, at most 51
+        bytes, e.g. `f:7:gSs-0--:S:5000000` (南, started by 南, self-draw, 5 硬花, now at the meld 花)."""
         how = _HOW_CODE[self.how] if self.how else "-"
         seats = "".join(w.seat for w in self.wins)
         return (
@@ -208,11 +210,11 @@ class HuFlow:
         if match is None:
             return None
         session, step, by, how, other, cur, wild, seats, codes = match.groups()
-        if len(codes) != 6 * len(seats) or len(set(seats)) != len(seats):
+        if len(codes) != CODE_LEN * len(seats) or len(set(seats)) != len(seats):
             return None
         wins = []
-        for seat, i in zip(seats, range(0, len(codes), 6), strict=True):
-            code = codes[i : i + 6]
+        for seat, i in zip(seats, range(0, len(codes), CODE_LEN), strict=True):
+            code = codes[i : i + CODE_LEN]
             mask = int(code[2:], 36)
             if (
                 mask >> len(PATTERN_BITS)
