@@ -15,7 +15,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, TelegramError
 
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
@@ -37,6 +37,7 @@ from bot.ledger.errors import (
 from bot.ledger.values import PendingKind
 from bot.render import hand_summary, payments_text, preview_text, result_line
 from bot.render.errors import Refusal, error_text
+from bot.sender import send_text
 
 log = logging.getLogger(__name__)
 
@@ -376,9 +377,7 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
     held = open_flow(turn, session)
     if held is not None:
         try:
-            await turn.context.bot.send_message(
-                turn.chat_id, turn.t("flow.open"), reply_parameters=ReplyParameters(held)
-            )
+            await send_text(turn.context.bot, turn.chat_id, turn.t("flow.open"), reply_to=held)
             return
         except BadRequest as exc:  # the flow's message is gone: a new flow
             log.info("open flow %s of chat %s is gone: %s", held, turn.chat_id, exc)

@@ -15,7 +15,7 @@ from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
-from bot.render import rules_name
+from bot.render import join_words, rules_name
 from bot.render.errors import Refusal
 from scoring import ScoringError, option_specs, resolve_rules, validate_options
 
@@ -111,7 +111,7 @@ def _typed_value(option: str, choices: tuple[Any, ...], word: str) -> Any:
 
 def _choices_text(lang: str | None, option: str, choices: Iterable[Any]) -> str:
     """`3/4（自摸 3 张硬花，放冲 4 张）, 2/3（…）`: what may be typed, and what it means."""
-    return _list(
+    return join_words(
         lang,
         [
             option_value(
@@ -218,7 +218,7 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     spec = specs.get(found or "")
     if spec is None:
         names = [option_name(turn.lang, o) for o in [*specs, *GROUP_OPTIONS]]
-        raise Refusal("err.unknown_option", usage=True, option=option, choices=_list(turn.lang, names))
+        raise Refusal("err.unknown_option", usage=True, option=option, choices=join_words(turn.lang, names))
     typed = value if not isinstance(value, str) else _typed_value(spec.id, spec.choices, value)
     name = option_name(turn.lang, spec.id)
     try:
@@ -237,8 +237,6 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     return turn.t("rules.changed", option=name, value=option_value(turn.lang, spec.id, normalized))
 
 
-def _list(lang: str | None, items: Iterable[str]) -> str:
-    return (", " if lang == "en" else "、").join(items)
 
 
 def _bool(lang: str | None, option: str, value: Any) -> bool:
@@ -247,7 +245,7 @@ def _bool(lang: str | None, option: str, value: Any) -> bool:
     text = str(value).strip().lower()
     if text in _TRUE | _FALSE:
         return text in _TRUE
-    choices = _list(lang, [show_value(lang, True), show_value(lang, False)])
+    choices = join_words(lang, [show_value(lang, True), show_value(lang, False)])
     raise Refusal("err.bad_option_value", option=option, value=value, choices=choices)
 
 

@@ -17,7 +17,8 @@ from bot.grammar import make_resolver
 from bot.i18n import t
 from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
 from bot.ledger.errors import NoOpenSession
-from bot.render import MESSAGE_LIMIT, split_messages, wind
+from bot.render import wind
+from bot.sender import edit_text, fit, send_text
 from bot.services import ledger_in, settings_in
 from bot.settings import Settings
 
@@ -28,11 +29,6 @@ R = TypeVar("R")
 GROUP_TYPES = (Chat.GROUP, Chat.SUPERGROUP)
 ANSWER_LIMIT = 200  # Telegram shows at most 200 characters of a button's answer
 COMMAND_PREFIXES = ("/", "／")  # a full-width slash is what Chinese input methods type
-
-
-def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """One message's text cut to Telegram's bound (for edits, which cannot be split)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def sender_chat_of(update: Update) -> Chat | None:
@@ -187,16 +183,10 @@ class Turn:
         return chat is not None and chat.id == self.chat_id
 
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
-        """Send `text` to the chat (not as a quote, so it survives a deleted command message). Every reply
-        goes through here: a text over Telegram's bound goes out as several messages, split at line ends,
-        the buttons under the last; that last one is returned."""
-        chunks = split_messages(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
-        topic = self.thread_id
-        for chunk in chunks[:-1]:
-            await self.context.bot.send_message(self.chat_id, chunk, message_thread_id=topic)
-        return await self.context.bot.send_message(
-            self.chat_id, chunks[-1], reply_markup=markup, message_thread_id=topic
-        )
+        """Send `text` to the chat (not as a quote, so it survives a deleted command message), through the
+        one sender (`bot.sender.send_text`: split at Telegram's bound, the buttons under the last part), in
+        the forum topic the update came from."""
+        return await send_text(self.context.bot, self.chat_id, text, markup, topic=self.thread_id)
 
     @property
     def thread_id(self) -> int | None:
@@ -213,9 +203,7 @@ class Turn:
 
     async def edit(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Edit one of the bot's messages in this chat."""
-        await self.context.bot.edit_message_text(
-            fit(text), chat_id=self.chat_id, message_id=message_id, reply_markup=markup
-        )
+        await edit_text(self.context.bot, self.chat_id, message_id, text, markup)
 
     async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
         """Answer the callback query of this turn, once (a toast, or an alert box)."""

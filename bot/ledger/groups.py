@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -11,6 +12,7 @@ from sqlalchemy import false, func, or_, update
 from sqlmodel import Session, col, select
 
 import scoring
+from bot.i18n import LANGUAGES
 from bot.ledger import errors
 from bot.ledger.models import ChatGroup, Player
 from bot.ledger.rows import (
@@ -23,20 +25,21 @@ from bot.ledger.rows import (
     session_info,
 )
 from bot.ledger.values import ChatState, GroupInfo, PlayerInfo, UserRef
+from bot.settings import Settings
 from scoring.seats import parse_seat
 
-LANGUAGES = ("zh-Hans", "zh-Hant", "en")
 DEFAULT_RULES = "suzhou"
 CONFIRM_BY = ("any", "other")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
+@dataclass(frozen=True, slots=True)
 class Defaults:
-    """What a new group starts with: language and confirmation timeout (from the bot's settings)."""
+    """What a new group starts with: the bot's settings `default_language` and `confirm_timeout_seconds`
+    (`Settings`' own defaults when none are given: they have no other home)."""
 
-    def __init__(self, language: str = "zh-Hans", confirm_timeout_seconds: int = 120) -> None:
-        self.language = language if language in LANGUAGES else "zh-Hans"
-        self.confirm_timeout_seconds = confirm_timeout_seconds
+    language: str = Settings.model_fields["default_language"].default
+    confirm_timeout_seconds: int = Settings.model_fields["confirm_timeout_seconds"].default
 
     def group(self, chat_id: int, now: datetime) -> ChatGroup:
         """A new group row with these defaults (not added to any session)."""

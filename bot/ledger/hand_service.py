@@ -53,13 +53,12 @@ class Calls:
         engine: Engine,
         *,
         clock: Callable[[], datetime] | None = None,
-        default_language: str = "zh-Hans",
-        default_confirm_timeout_seconds: int = 120,
+        defaults: groups.Defaults | None = None,
         max_attempts: int = 12,
     ) -> None:
         """Wrap an engine from `bot.ledger.db.open_database` (schema already migrated)."""
         self._store = Store(engine, clock=clock, max_attempts=max_attempts)
-        self._defaults = groups.Defaults(default_language, default_confirm_timeout_seconds)
+        self._defaults = defaults or groups.Defaults()  # a new group's language and timeout
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:

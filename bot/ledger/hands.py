@@ -60,7 +60,7 @@ def score_entry(
     stake: int,
 ) -> HandPreview:
     """Score an entry for a seated table from a dealer state under the given rules, options and stake (the
-    one call of `scoring.score_request`, docs/rules.md §3); a refused win comes back `allowed == False`."""
+    one call of `scoring.score_request`, docs/rules.md §4); a refused win comes back `allowed == False`."""
     missing = [seat for seat in SEATS if seat not in seat_players]
     if missing:
         raise errors.TableNotFull(f"empty seats: {' '.join(missing)}", empty=missing)

@@ -42,7 +42,7 @@ class LedgerService(RecordingCalls):
     Every method is one transaction (`bot.ledger.store`), blocking: handlers call it in a worker thread.
     Writes retry on a lock or a constraint race. Every error is a `bot.ledger.errors.LedgerError` (code +
     params) and means nothing was written. Operations on "the table" take the group's `chat_id` and act on
-    its one open session. Entries are the partial RULES.md §3 request with seats:
+    its one open session. Entries are the partial docs/rules.md §4 request with seats:
     `{"event": "win", "discarder": "W", "wins": [{"winner": "S", "type": "discard", "declared": {...}}]}`.
     """
 

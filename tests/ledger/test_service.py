@@ -19,7 +19,7 @@ from ledger_helpers import (
 
 from bot.ledger import LedgerService, UserRef, errors
 
-# 清一色七对 with 5 硬花, stake 1: 10 + 15 + 5 + 5×2 = 40 花 per payer (RULES.md §4).
+# 清一色七对 with 5 硬花, stake 1: 10 + 15 + 5 + 5×2 = 40 花 per payer (docs/rules.md §5).
 QYS_QIDUI = self_draw("S", 5, "清一色", "七对")
 
 
