@@ -127,8 +127,9 @@ def _how(
     winner = who(str(win.get("winner")))
     flags = win.get("flags") or {}
     fed = flags.get("kong_fed_by")
-    if fed:
-        return t(lang, f"{prefix}.kong_fed", winner=winner, discarder=who(str(fed)))
+    if fed:  # 包饺子 on the replacement tile; 送杠 a later self-draw (option songgang)
+        key = "kong_fed" if flags.get("after_kong") else "songgang"
+        return t(lang, f"{prefix}.{key}", winner=winner, discarder=who(str(fed)))
     kind = win.get("type", "self_draw")
     discarder = who(str(entry.get("discarder")))
     if kind == "discard":
@@ -174,9 +175,9 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
         )
-    winners = "、".join(
-        t(lang, "result.winner_hua", winner=wind(lang, w["winner"]), hua=hua.get(w["winner"], 0))
-        for w in wins
+    seats = [w["winner"] for w in wins]
+    winners = join_words(
+        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in seats)
     )
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
 
@@ -212,7 +213,8 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             dealer=dealer,
             streak=streak,
         )
-    wins = _wins(entry)
+    # the allowed winners: a refused one of a 一炮多响 is paid nothing (its preview said why)
+    wins = [w for w in _wins(entry) if scored_win(hand.response, w["winner"]).get("allowed", True)]
     winners = [w["winner"] for w in wins]
     payments = payments_text(lang, hand.payments, winners)
     hua = _hua_by_winner(hand.response)
@@ -229,7 +231,9 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             dealer=dealer,
             streak=streak,
         )
-    listed = "、".join(t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
+    listed = join_words(
+        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
+    )
     return t(
         lang,
         "result.multi",
@@ -290,7 +294,7 @@ def preview_text(
                     hua=scored.get("hua", 0),
                 )
             )
-            lines += item_lines(lang, session.rules, scored, win)
+            lines += item_lines(lang, scored, win)
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]
         lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))

@@ -3,12 +3,13 @@ patterns and items, and the coming hand's 豹子 / 滴零 marks where the rule s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.i18n import t
 from bot.ledger.values import SessionInfo
 from scoring import TERMS, validate_options
+from scoring.rules import SUZHOU
 
 
 def term_name(lang: str | None, term_id: str, fallback: str | None = None) -> str:
@@ -23,45 +24,45 @@ def term_name(lang: str | None, term_id: str, fallback: str | None = None) -> st
     return term.zh
 
 
-def join_words(lang: str | None, items: Sequence[str]) -> str:
+def join_words(lang: str | None, items: Iterable[str]) -> str:
     """`a、b、c` (`a, b, c` in English)."""
     return (", " if lang == "en" else "、").join(items)
 
 
-# The 0-花 items that multiply a win, by rule set: 豹子 / 滴零 ×2, 包饺子 / 抢杠 ×3 (苏州); 上牌 ×2 (宿州).
-MULTIPLIER_TERMS: Mapping[str, Mapping[str, int]] = {
-    "suzhou": {"baozi": 2, "diling": 2, "baojiaozi": 3, "qianggang": 3},
-    "suzhou-anhui": {"shangpai": 2},
-}
+def join_clauses(lang: str | None, items: Iterable[str]) -> str:
+    """`a；b` (`a; b` in English): items that are phrases of their own (one winner's value, a reason)."""
+    return ("; " if lang == "en" else "；").join(items)
 
 
-def item_lines(
-    lang: str | None, rules: str, win: Mapping[str, Any], typed: Mapping[str, Any] | None = None
-) -> list[str]:
-    """A scored win's items, one a line: `  清一色 10`; a multiplier as what it is, `  滴零 ×2`,
-    `  包饺子 ×3`; 豹子 and 滴零 together but not stacked as one line that says so,
-    `  豹子、滴零 ×2（不叠加…）`;
-    `  合计 ×2` when the win's multiplier is still not the product of the lines (大吊车 x2). `typed` is the
-    entry's win: a 硬花 item worth twice the 硬花 typed there shows the doubling (七对)."""
-    factors = MULTIPLIER_TERMS.get(rules, {})
-    total = int(win.get("multiplier") or 1)
+DOUBLE = 2
+NOT_STACKED = ("baozi", "diling")  # 苏州: a hand both 豹子 and 滴零 doubles once unless `doubling_stack`
+
+
+def item_lines(lang: str | None, win: Mapping[str, Any], typed: Mapping[str, Any] | None = None) -> list[str]:
+    """A scored win's items, one a line: `  清一色 10`; a multiplier (an item's `times` in the scoring core's
+    response) as what it is, `  滴零 ×2`, `  包饺子 ×3`, `  清一色 ×2`; a pattern with 花 and a factor on two
+    lines (`  双豪七对 30`, `  双豪七对 ×3`); 豹子 and 滴零 together but not stacked as one line that says so,
+    `  豹子、滴零 ×2（不叠加…）`; `  合计 ×2` when the win's multiplier is still not the product of the lines.
+    `typed` is the entry's win: a 硬花 item worth twice the 硬花 typed there shows the doubling (七对)."""
     items = list(win.get("items", []))
-    multipliers = {str(i.get("id")): factors[str(i.get("id"))] for i in items if _is_multiplier(factors, i)}
-    merged = _not_stacked(multipliers, total)
+    total = int(win.get("multiplier") or 1)
+    merged = _not_stacked({str(i.get("id")): int(i.get("times") or 1) for i in items}, total)
+    hard = _typed_hard(typed)
     lines, product = [], 1
     for item in items:
         item_id = str(item.get("id") or "")
+        if item_id in merged:
+            continue
         name = term_name(lang, item_id, item.get("name"))
-        if item_id in multipliers:
-            if item_id in merged:
-                continue
-            product *= multipliers[item_id]
-            lines.append(t(lang, "preview.item_multiplier", name=name, factor=multipliers[item_id]))
-        elif item_id == "yinghua" and 0 < _typed_hard(typed) * DOUBLE == int(item.get("hua") or 0):
-            hua, typed_hua = item.get("hua"), _typed_hard(typed)
-            lines.append(t(lang, "preview.qidui_hard", name=name, hua=hua, typed=typed_hua))
-        else:
-            lines.append(t(lang, "preview.item", name=name, hua=item.get("hua", 0)))
+        factor = int(item.get("times") or 1)
+        hua = item.get("hua", 0)
+        if item_id == "yinghua" and 0 < hard * DOUBLE == int(hua or 0):
+            lines.append(t(lang, "preview.qidui_hard", name=name, hua=hua, typed=hard))
+        elif hua or factor == 1:
+            lines.append(t(lang, "preview.item", name=name, hua=hua))
+        if factor != 1:
+            product *= factor
+            lines.append(t(lang, "preview.item_multiplier", name=name, factor=factor))
     if merged:
         names = join_words(lang, [term_name(lang, m) for m in merged])
         lines.append(t(lang, "preview.not_stacked", names=names, factor=DOUBLE))
@@ -71,20 +72,12 @@ def item_lines(
     return lines
 
 
-DOUBLE = 2
-NOT_STACKED = ("baozi", "diling")  # 苏州: a hand both 豹子 and 滴零 doubles once unless `doubling_stack`
-
-
-def _is_multiplier(factors: Mapping[str, int], item: Mapping[str, Any]) -> bool:
-    return str(item.get("id")) in factors and not item.get("hua")
-
-
-def _not_stacked(multipliers: Mapping[str, int], total: int) -> tuple[str, ...]:
+def _not_stacked(factors: Mapping[str, int], total: int) -> tuple[str, ...]:
     """豹子 and 滴零 when both are on this win and the multiplier shows they doubled once, else ()."""
-    if not all(m in multipliers for m in NOT_STACKED):
+    if not all(factors.get(m) == DOUBLE for m in NOT_STACKED):
         return ()
     product = 1
-    for factor in multipliers.values():
+    for factor in factors.values():
         product *= factor
     return NOT_STACKED if total * DOUBLE == product else ()
 
@@ -103,7 +96,7 @@ def doubling_marks(lang: str | None, session: SessionInfo) -> list[str]:
     """The coming hand's 豹子 / 滴零, where the rule set doubles for them (苏州; 宿州 does not): one mark
     for both, with the factor they make together (×2, or ×4 with `doubling_stack`)."""
     state = session.state
-    if "baozi" not in MULTIPLIER_TERMS.get(session.rules, {}):
+    if session.rules != SUZHOU:  # 宿州 does not double for them (as scoring.dealer reads the rules)
         return []
     if state.baozi and state.diling:
         stacked = validate_options(session.rules, session.options).get("doubling_stack")

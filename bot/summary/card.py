@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from bot.i18n import t
 from bot.ledger import SessionSummary
 from bot.render import MESSAGE_LIMIT, rules_name, signed, wind
-from bot.render.items import term_name
+from bot.render.items import join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.tally import SessionReport
 
@@ -56,7 +56,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
         lines.append(t(lang, "summary.no_biggest"))
     for big in bigs[:TIES_SHOWN]:  # the first hands of a tie, each with its player (the rest counted)
         names = [term_name(lang, term_id, name) for term_id, name in big.items]
-        items = ", ".join(names) if lang == "en" else "、".join(names)
+        items = join_words(lang, names)
         lines.append(
             t(
                 lang,
@@ -76,16 +76,15 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     if not streaks:
         lines.append(t(lang, "summary.no_streak"))
     else:
-        sep = ", " if lang == "en" else "、"
         who = list(dict.fromkeys(f"{wind(lang, s.seat)} {s.player.display_name}" for s in streaks))
         more = t(lang, "summary.and_more") if len(streaks) > TIES_SHOWN else ""
         lines.append(
             t(
                 lang,
                 "summary.streak",
-                players=sep.join(who[:TIES_SHOWN]),
+                players=join_words(lang, who[:TIES_SHOWN]),
                 count=streaks[0].count,
-                number=sep.join(str(s.number) for s in streaks[:TIES_SHOWN]) + more,
+                number=join_words(lang, [str(s.number) for s in streaks[:TIES_SHOWN]]) + more,
             )
         )
     lines.append("")

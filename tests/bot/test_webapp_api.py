@@ -16,6 +16,7 @@ from harness import Table, seat_four
 
 from bot.app import build_application
 from bot.console.transport import InProcessBotAPI
+from bot.settings import Settings
 from bot.webapp.server import build_web
 from bot.webauth import sign_init_data, table_token
 
@@ -206,11 +207,14 @@ async def test_two_workers_accept_one_submission_once(
 ) -> None:
     """Two bot processes on one database (PostgreSQL too) get the same submission at the same moment (a
     proxy retrying, a double tap): one posts the preview, the other answers `duplicate`."""
-    from conftest import make_settings
-
     workers = []
     for n in range(2):
-        settings = make_settings(db_url, tmp_path / str(n))
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            telegram_bot_token="123:TEST",
+            data_dir=tmp_path / str(n),
+            database_url=db_url,
+        )
         app = build_application(settings, request=transport, get_updates_request=transport)
         workers.append(await Table.start(app, transport))
     try:

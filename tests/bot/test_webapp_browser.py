@@ -6,6 +6,7 @@ the page. Screenshots at 360 px, light and dark, go to SCREENS (default /work/sc
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,9 @@ FLAGS = [
     "--no-first-run",
     "--disable-sync",
 ]
-SCREENS = Path(os.environ.get("SCREENS", "/work/screens"))
+# Screenshots for people to look at: SCREENS, else /work/screens on the team's machines, else a temp folder.
+TEAM_SCREENS = "/work/screens" if Path("/work").is_dir() else tempfile.gettempdir()
+SCREENS = Path(os.environ.get("SCREENS") or TEAM_SCREENS)
 HAND = ["1p", "1p", "2p", "2p", "3p", "3p", "5p", "5p", "7p", "7p", "8p", "8p", "9p", "9p"]
 FLOWERS = ["中", "发", "春", "梅", "百搭"]
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import make_settings
 from harness import Table, seat_four
 
 from bot.app import CONSOLE_TOKEN, build_application
@@ -24,8 +23,8 @@ from bot.webauth import check_init_data, read_table_token
 
 
 @pytest.fixture
-async def linked_table(sqlite_url: str, tmp_path: Path, transport: InProcessBotAPI) -> AsyncIterator[Table]:
-    settings = make_settings(sqlite_url, tmp_path).model_copy(update={"webapp_short_name": "pick"})
+async def linked_table(bot_settings: Settings, transport: InProcessBotAPI) -> AsyncIterator[Table]:
+    settings = bot_settings.model_copy(update={"webapp_short_name": "pick"})
     app = build_application(settings, request=transport, get_updates_request=transport)
     table = await Table.start(app, transport)
     try:

@@ -64,7 +64,7 @@
     b.className = "tile" + (extra ? " " + extra : "");
     b.dataset.tile = code;
     b.dataset.action = action;
-    b.title = TileFaces.label ? code : code;
+    b.setAttribute("aria-label", /^[1-9][mps]$|^[1-7]z$/.test(code) ? TileFaces.label(code) : code);
     b.appendChild(TileFaces.face(code));
     return b;
   }
