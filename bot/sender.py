@@ -20,15 +20,19 @@ async def send_text(
     markup: InlineKeyboardMarkup | None = None,
     *,
     reply_to: int | None = None,
+    topic: int | None = None,
 ) -> Message:
-    """Send `text` to the chat: over the bound it goes out as several messages split at line ends, the
-    buttons under the last (a reply quotes `reply_to` from the first); the last message is returned."""
+    """Send `text` to the chat (in forum topic `topic`, when given): over the bound it goes out as several
+    messages split at line ends, the buttons under the last (a reply quotes `reply_to` from the first);
+    the last message is returned."""
     chunks = split_messages(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
     quote = ReplyParameters(reply_to) if reply_to is not None else None
     for chunk in chunks[:-1]:
-        await bot.send_message(chat_id, chunk, reply_parameters=quote)
+        await bot.send_message(chat_id, chunk, reply_parameters=quote, message_thread_id=topic)
         quote = None
-    return await bot.send_message(chat_id, chunks[-1], reply_markup=markup, reply_parameters=quote)
+    return await bot.send_message(
+        chat_id, chunks[-1], reply_markup=markup, reply_parameters=quote, message_thread_id=topic
+    )
 
 
 async def edit_text(

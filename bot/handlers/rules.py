@@ -11,7 +11,7 @@ from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.buttons import RulesPress
 from bot.handlers.callbacks import button, command
-from bot.handlers.permissions import is_admin, own_session
+from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
@@ -174,19 +174,6 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     return "\n".join(lines), InlineKeyboardMarkup([[b] for b in buttons])
 
 
-async def require_rules_editor(turn: Turn, session: SessionInfo | None) -> None:
-    """Rule changes are for group admins and the player who opened the open table (nobody else, and
-    without an open table only admins). Asking never creates a player record."""
-    if await is_admin(turn):
-        return
-    sender = turn.update.effective_user
-    if session is not None and session.opened_by is not None and sender is not None:
-        opener = await turn.run(turn.ledger.get_player, session.opened_by)
-        if opener.telegram_id is not None and opener.telegram_id == sender.id:
-            return
-    raise Refusal("err.not_allowed_rules")
-
-
 async def apply_option(turn: Turn, option: str, value: Any) -> str:
     """Validate and store one option (the open table and the group's default); the text of the change.
 
@@ -205,7 +192,9 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     if found == TIMEOUT:
         try:  # the one numeric parser: ², ①, +-5, 1.5 are refused like 1 or 86401
             seconds = parse_number(str(value), low=MIN_TIMEOUT, high=MAX_TIMEOUT)
-        except GrammarError:
+        except GrammarError as exc:
+            if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
+                raise
             bounds = f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
             name = option_name(turn.lang, TIMEOUT)
             raise Refusal("err.bad_option_value", option=name, value=value, choices=bounds) from None
@@ -275,7 +264,7 @@ async def rules(turn: Turn) -> None:
             chosen = resolve_rules(words[0])
         except ScoringError:
             raise Refusal("err.missing_args", usage=True) from None
-        await require_rules_editor(turn, session)
+        await require(turn, "rules", session)
         await turn.run(turn.ledger.update_group, turn.chat_id, rules=chosen, key=turn.source_key)
         await turn.reply("rules.default_changed", rules=rules_name(turn.lang, chosen))
         return
@@ -284,7 +273,7 @@ async def rules(turn: Turn) -> None:
         option = " ".join(words[:-1])
         if _find_option(option, [*_option_ids(rule_set), *GROUP_OPTIONS]) is None:
             raise Refusal("err.too_many_args", usage=True, value=" ".join(words[2:]))
-    await require_rules_editor(turn, session)
+    await require(turn, "rules", session)
     await turn.say(await apply_option(turn, option, value))
 
 
@@ -297,7 +286,7 @@ async def rules_pressed(turn: Turn, press: RulesPress) -> None:
     """A rules button: change that option, then redraw the rules message in place. The button must be of
     this chat's current table (or of the group's defaults while no table is open)."""
     session = await own_session(turn, press.session_id)
-    await require_rules_editor(turn, session)
+    await require(turn, "rules", session)
     rules, _options = _rules_of(turn.state.group, session)
     specs = {spec.id: spec for spec in option_specs(rules)}
     choices: tuple[Any, ...] = (False, True) if press.option == INSTANT else ()

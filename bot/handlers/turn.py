@@ -78,10 +78,15 @@ class Turn:
 
     @classmethod
     async def start(cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None) -> Turn:
-        """Read the chat's state (`ledger.chat_state`: one read) and wrap the update."""
+        """Read the chat's state (`ledger.chat_state`: one read; a write and a read more when the sender is
+        new to the group or changed their name or @username) and wrap the update."""
         chat = update.effective_chat
         assert chat is not None
-        state = await asyncio.to_thread(ledger_of(context).chat_state, chat.id)
+        ledger, sender = ledger_of(context), user_ref(update)
+        state = await asyncio.to_thread(ledger.chat_state, chat.id, sender)
+        if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
+            await asyncio.to_thread(ledger.ensure_player, chat.id, sender)
+            state = await asyncio.to_thread(ledger.chat_state, chat.id)
         return cls(update, context, state, command)
 
     @property
@@ -179,8 +184,18 @@ class Turn:
 
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
         """Send `text` to the chat (not as a quote, so it survives a deleted command message), through the
-        one sender (`bot.sender.send_text`: split at Telegram's bound, the buttons under the last part)."""
-        return await send_text(self.context.bot, self.chat_id, text, markup)
+        one sender (`bot.sender.send_text`: split at Telegram's bound, the buttons under the last part), in
+        the forum topic the update came from."""
+        return await send_text(self.context.bot, self.chat_id, text, markup, topic=self.thread_id)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The forum topic the update came from (a command, or the message whose button was pressed), so
+        that every reply stays in it; None outside topics (General, or a group without topics)."""
+        message = self.update.effective_message
+        if message is None or not message.is_topic_message:
+            return None
+        return message.message_thread_id
 
     async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
         """Send a catalog message to the chat."""

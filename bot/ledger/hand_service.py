@@ -79,9 +79,11 @@ class Calls:
     def _write(self, fn: Callable[[Session], T], key: str | None = None) -> T:
         return self._store.write(fn, key=key)
 
-    def chat_state(self, chat_id: int) -> ChatState:
-        """The group's settings (defaults when not stored yet; nothing is written) and its open session."""
-        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, self._now()))
+    def chat_state(self, chat_id: int, sender: UserRef | None = None) -> ChatState:
+        """The group's settings (defaults when not stored yet; nothing is written), its open session, and
+        whether `sender` is stored as they are now (else `ensure_player` refreshes them)."""
+        now = self._now()
+        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender))
 
     def current_session(self, chat_id: int) -> SessionInfo | None:
         """The group's open session, or None."""

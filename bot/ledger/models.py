@@ -134,20 +134,20 @@ class Hand(SQLModel, table=True):
     __tablename__ = "hand"
     __table_args__ = (
         UniqueConstraint("session_id", "seq"),
-        Index(
+        Index(  # one live hand per number; adjustments carry the number of the hand they follow
             "uq_hand_live_number",
             "session_id",
             "number",
             unique=True,
-            sqlite_where=text("voided = 0"),
-            postgresql_where=text("voided = false"),
+            sqlite_where=text("voided = 0 AND kind <> 'adjust'"),
+            postgresql_where=text("voided = false AND kind <> 'adjust'"),
         ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = Field(foreign_key="table_session.id")
     seq: int
-    number: int
+    number: int  # 第n局 of a hand; an adjustment's is that of the hand it follows (0: before the first)
     kind: HandKind = Field(sa_type=AutoString(length=8))
     text: str | None = None
     entry: dict[str, Any] = _json()

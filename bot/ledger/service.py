@@ -95,7 +95,8 @@ class LedgerService(RecordingCalls):
         return self._write(lambda s: groups.claim_weekly(s, chat_id, due, moment))
 
     def ensure_player(self, chat_id: int, user: UserRef) -> PlayerInfo:
-        """The group's player for a Telegram user, created or refreshed (username, display name)."""
+        """The group's player for a Telegram user, created or refreshed (username, display name); another
+        player of the group who held that @username before loses it."""
         now = self._now()
         return self._write(
             lambda s: player_info(groups.ensure_player(s, self._group(s, chat_id), user, now), chat_id)

@@ -22,7 +22,7 @@ from telegram.ext import Application
 
 from bot.app import AnyApplication
 from bot.handlers.calc import DEFAULT_TABLE, calc_lines
-from bot.handlers.permissions import require_writer
+from bot.handlers.permissions import require
 from bot.i18n import DEFAULT_LANGUAGE, catalog, normalize_language, t
 from bot.ledger import SEATS, ChatState, LedgerService
 from bot.ledger.errors import LedgerError
@@ -134,7 +134,7 @@ async def table(request: Request) -> JSONResponse:
     if state is not None:  # a page for a table is for its players and the group's admins
         turn = page_turn(_application(request), state, user)
         try:
-            await require_writer(turn, state.session)
+            await require(turn, "record", state.session)
         except Refusal as exc:
             return _refused(403, error_text(lang, exc), exc.key)
     view = table_view(state.session if state and state.session else None, user.user_id)
