@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from pydantic import SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+from bot.i18n import DEFAULT_LANGUAGE, Language
 
 
 class Settings(BaseSettings):
@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     webhook_port: int = 8443
     webhook_secret: SecretStr | None = None
     webhook_path: str = ""  # the path the local server listens on; empty = the path of WEBHOOK_URL
-    default_language: Literal["zh-Hans", "zh-Hant", "en"] = "zh-Hans"
+    default_language: Language = DEFAULT_LANGUAGE
     confirm_timeout_seconds: int = 120
     idle_end_hours: float = 6
     # The tile picker (a Mini App registered with BotFather's /newapp): its public HTTPS page, e.g.

@@ -1,4 +1,4 @@
-"""/hu: the typed recording grammar of a win → the entry, the partial RULES.md §3 request.
+"""/hu: the typed recording grammar of a win → the entry, the partial docs/rules.md §4 request.
 
 `/hu <winner> <how> [details]`, details either a 花 count and pattern words (the declared form) or the
 hand in tile shorthand then its flowers (the tile form). Several winners on one discard each carry
@@ -534,7 +534,7 @@ def _is_cjk(char: str) -> bool:
 
 
 def hand_object(parts: list[Token]) -> dict[str, Any]:
-    """The RULES.md §3 `hand` object of typed tile shorthand (validated by scoring.parse_hand)."""
+    """The docs/rules.md §4 `hand` object of typed tile shorthand (validated by scoring.parse_hand)."""
 
     if not parts:
         raise GrammarError("hand_error", reason="no tiles", token="", position=0, index=0)
@@ -588,7 +588,7 @@ def _copy_json(value: Any) -> Any:
 
 
 def parse_hu(text: str, resolve: Resolve[str]) -> dict[str, Any]:
-    """Read the arguments of /hu into an entry: the partial RULES.md §3 request of a win.
+    """Read the arguments of /hu into an entry: the partial docs/rules.md §4 request of a win.
 
     `resolve(word)` maps a player word to a seat ("E" "S" "W" "N") or None. Raises GrammarError.
 

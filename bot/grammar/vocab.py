@@ -47,7 +47,7 @@ NEEDS_OTHER: Final = frozenset({DISCARD, ROB_KONG, BAO, SONGGANG})
 WILD_WORDS: Final = _set("混子|混|混儿|混兒|癞子|赖子|癩子|賴子|wild|hunzi|hun|laizi|joker")
 _WILD_GLUED: Final = re.compile(r"^(混子|混儿|混兒|混|癞子|赖子|癩子|賴子|wild|hunzi|laizi)[=:]?(.+)$")
 
-# The flags of RULES.md §3, and the pattern each one scores in the declared (quick) form.
+# The flags of docs/rules.md §4, and the pattern each one scores in the declared (quick) form.
 FLAG_PATTERN: Final[dict[str, str | None]] = {
     "after_kong": "gangkai",
     "after_flower": "huakai",

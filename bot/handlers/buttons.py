@@ -17,7 +17,7 @@ from dataclasses import InitVar, dataclass, replace
 from typing import Any, Literal
 
 from bot.grammar.vocab import PATTERN_FLAG
-from scoring.rules import SUZHOU, ruleset
+from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, ruleset
 from scoring.seats import SEATS
 
 Step = Literal["winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done", "cancel"]
@@ -31,12 +31,12 @@ RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
 
 HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
 MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)
-# The table's patterns come from the rule set's own data (scoring.rules), in its order.
+# The table's patterns come from the rule set's own data (scoring.rules), in its order; 宿州's end with 上牌
+# (a flag of 宿州 only: it doubles every payer's amount).
 SUZHOU_PATTERNS = tuple(ruleset(SUZHOU).patterns)
 PATTERNS_BY_RULES = {
-    "suzhou": SUZHOU_PATTERNS,
-    # 宿州: the patterns that win (adding nothing to f), and 上牌 (a flag: doubles every payer's amount).
-    "suzhou-anhui": ("qidui", "dadiaoche", "gangkai", "huakai", "shangpai"),
+    SUZHOU: SUZHOU_PATTERNS,
+    SUZHOU_ANHUI: (*ruleset(SUZHOU_ANHUI).patterns, "shangpai"),
 }
 EXTENDED = tuple(ruleset(SUZHOU).extended_patterns)
 # bit i of a winner's pattern mask is PATTERN_BITS[i]; 上牌 is a flag, not a pattern
@@ -47,13 +47,15 @@ FLOW = re.compile(
     r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbgm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
     rf":([ESWN]{{0,3}}):((?:[0-9a-z]{{{CODE_LEN}}}){{0,3}})"
 )
-# Meld 花 by rule set, the button's words and what one such meld adds: 苏州 counts each as a 花 item, 宿州
-# in the flower count f (RULES.md). The flow records their sum as the quick entry's 软花 (soft_flowers).
+# The meld buttons in the order the flow shows them; a rule set offers those it scores.
+MELD_BUTTONS = ("fengpeng", "feng_anke", "feng_minggang", "feng_angang", "minggang", "angang")
+# Meld 花 by rule set: each button's item and what one such meld adds, read from the rule set's item values
+# (苏州 counts each as a 花 item, 宿州 in the flower count f: docs/rules.md). The flow records their sum as
+# the quick entry's 软花 (soft_flowers).
 MELD_HUA = {
-    "suzhou": (("fengpeng", 1), ("feng_anke", 2), ("feng_minggang", 3), ("feng_angang", 4),
-               ("minggang", 1), ("angang", 2)),
-    "suzhou-anhui": (("fengpeng", 1), ("feng_anke", 1), ("minggang", 2), ("angang", 4)),
-}  # fmt: skip
+    rules: tuple((item, ruleset(rules).items[item]) for item in MELD_BUTTONS if item in ruleset(rules).items)
+    for rules in RULESETS
+}
 
 _STEPS: dict[str, Step] = {
     "w": "winner",

@@ -237,6 +237,7 @@ class ChatState:
 
     group: GroupInfo
     session: SessionInfo | None
+    sender_fresh: bool = True  # False: the sender is not stored as they are now (new, renamed, @username)
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,9 +76,14 @@ def payments_text(lang: str | None, payments: Mapping[str, int], first: Sequence
     return " · ".join(parts) if parts else "0"
 
 
-def join_words(lang: str | None, items: Sequence[str]) -> str:
+def join_words(lang: str | None, items: Iterable[str]) -> str:
     """`a、b、c` (`a, b, c` in English)."""
     return (", " if lang == "en" else "、").join(items)
+
+
+def join_clauses(lang: str | None, items: Iterable[str]) -> str:
+    """`a；b` (`a; b` in English): items that are phrases of their own (one winner's value, a reason)."""
+    return ("; " if lang == "en" else "；").join(items)
 
 
 def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None = None) -> str:
@@ -195,9 +200,9 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
         )
-    winners = "、".join(
-        t(lang, "result.winner_hua", winner=wind(lang, w["winner"]), hua=hua.get(w["winner"], 0))
-        for w in wins
+    seats = [w["winner"] for w in wins]
+    winners = join_words(
+        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in seats)
     )
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
 
@@ -252,7 +257,9 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             dealer=dealer,
             streak=streak,
         )
-    listed = "、".join(t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
+    listed = join_words(
+        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
+    )
     return t(
         lang,
         "result.multi",

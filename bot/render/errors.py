@@ -11,7 +11,7 @@ from typing import Any
 from bot.grammar.errors import EXCERPT, GrammarError
 from bot.i18n import has, t
 from bot.ledger.errors import LedgerError
-from bot.render import join_words, refusal_text, rules_name, term_name, wind
+from bot.render import join_clauses, join_words, refusal_text, rules_name, term_name, wind
 from scoring import find_pattern
 from scoring.errors import ScoringError
 from scoring.tiles import parse_tiles, rank, suit
@@ -55,9 +55,7 @@ def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]
     if "names" in params:
         out["names"] = join_words(lang, [str(n) for n in params["names"]])
     if "reasons" in params:
-        out["reasons"] = ("; " if lang == "en" else "；").join(
-            refusal_text(lang, r) for r in params["reasons"]
-        )
+        out["reasons"] = join_clauses(lang, [refusal_text(lang, r) for r in params["reasons"]])
     if "field" in params:
         out["field"] = field_name(lang, params["field"])
     out.setdefault("who", out.get("name") or (wind(lang, params["seat"]) if "seat" in params else ""))
@@ -89,7 +87,7 @@ def tile_words(lang: str | None, shorthand: object) -> str:
 
     if len(set(tiles)) == 1:
         return name(tiles[0]) + (f"×{len(tiles)}" if len(tiles) > 1 else "")
-    return (", " if lang == "en" else "、").join(name(tile) for tile in tiles)
+    return join_words(lang, [name(tile) for tile in tiles])
 
 
 def field_name(lang: str | None, field: object) -> str:
