@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import command
-from bot.handlers.permissions import is_admin
+from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
 from bot.ledger import GroupInfo
 from bot.render.errors import Refusal
@@ -80,8 +80,7 @@ async def schedule(turn: Turn) -> None:
     head = words[0].lower()
     if head not in ON_WORDS | OFF_WORDS:
         raise Refusal("jobs.schedule_usage")
-    if not await is_admin(turn):
-        raise Refusal("jobs.schedule_admins_only")
+    await require(turn, "schedule", turn.session)
     if head in OFF_WORDS:
         await turn.run(turn.ledger.update_group, turn.chat_id, weekly_schedule=False, key=turn.source_key)
         await turn.reply("jobs.schedule_off")

@@ -11,6 +11,7 @@ from telegram.error import TelegramError
 
 from bot.i18n import t
 from bot.ledger import LedgerService
+from bot.sender import send_text
 from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv
@@ -72,7 +73,7 @@ async def post_summary(
     lang = await _language(ledger, chat_id, lang)
     if report is None:
         report = await asyncio.to_thread(build_report, ledger, session_id)
-    card = await bot.send_message(chat_id, render_card(report, lang, idle_hours=idle_hours))
+    card = await send_text(bot, chat_id, render_card(report, lang, idle_hours=idle_hours))
     if not report.rows:
         return PostedSummary(report, card, None, None)
     number = report.session.number
