@@ -83,15 +83,21 @@ async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, sea
 
 @command("join")
 async def join(turn: Turn) -> None:
-    """/join takes the next free seat; /join <name> seats a guest without a Telegram account."""
+    """/join takes the next free seat; /join <name> seats a guest without a Telegram account, or the member
+    of the group of that name (as that member: never a second 刘洋 beside the real one)."""
     guest = turn.text or None
     if guest is not None and guest.startswith("@"):
         raise Refusal("err.guest_name", usage=True, value=guest)
+    member: UserRef | None = None
     if guest is not None:
         await require_guest_seater(turn, turn.require_session(), guest)  # opener, seated or admin
+        if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
+            member, guest = await _newcomer(turn, guest)
+    if guest is not None:
         change = await turn.run(turn.ledger.join, turn.chat_id, guest_name=guest, key=turn.source_key)
     else:
-        change = await turn.run(turn.ledger.join, turn.chat_id, person(turn), key=turn.source_key)
+        who = member or person(turn)
+        change = await turn.run(turn.ledger.join, turn.chat_id, who, key=turn.source_key)
     assert change.seat is not None
     await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
 

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.i18n import LANGUAGES
 from bot.ledger import errors
-from bot.ledger.models import ChatGroup, Player
+from bot.ledger.models import ChatGroup, Player, TableSession
 from bot.ledger.rows import (
     group_info,
     group_row,
@@ -230,6 +230,14 @@ def actor(s: Session, group: ChatGroup, by: UserRef | None, now: datetime) -> in
 
 
 GUEST_NAME_LIMIT = 16
+
+
+def name_holders(s: Session, group: ChatGroup, ts: TableSession) -> list[Player]:
+    """Whose names a guest's may not take: everyone seated at the table and every member of the group (a
+    guest called like a member would be a second 刘洋 in /score, the card and the transfers)."""
+    query = select(Player).where(Player.group_id == group.id, col(Player.telegram_id).is_not(None))
+    members = s.scalars(query)
+    return [*seats(s, row_id(ts)).values(), *members]
 
 
 def check_guest_name(name: str, seated: Iterable[Player]) -> None:

@@ -15,8 +15,6 @@ from bot.ledger.rows import (
     group_info,
     player_info,
     player_row,
-    row_id,
-    seats,
     session_info,
     session_row,
 )
@@ -205,7 +203,7 @@ class LedgerService(RecordingCalls):
 
         def op(s: Session, group: ChatGroup, ts: TableSession) -> SeatChange:
             if guest_name is not None:
-                groups.check_guest_name(groups.clean_name(guest_name), seats(s, row_id(ts)).values())
+                groups.check_guest_name(groups.clean_name(guest_name), groups.name_holders(s, group, ts))
             player = (
                 groups.ensure_player(s, group, user, now) if user is not None
                 else groups.guest(s, group, guest_name or "", now)
@@ -234,7 +232,7 @@ class LedgerService(RecordingCalls):
 
         def op(s: Session, group: ChatGroup, ts: TableSession) -> tuple[SeatChange, PlayerInfo]:
             if guest_name is not None:
-                groups.check_guest_name(groups.clean_name(guest_name), seats(s, row_id(ts)).values())
+                groups.check_guest_name(groups.clean_name(guest_name), groups.name_holders(s, group, ts))
             player = (
                 groups.ensure_player(s, group, user, now)
                 if user is not None

@@ -3,10 +3,12 @@ refreshed from each update. Through the real Application, on SQLite and PostgreS
 
 from __future__ import annotations
 
+import pytest
 from harness import Table
 
 from bot.handlers.permissions import POLICY, Action
 from bot.i18n import t
+from bot.ledger.errors import BadGuestName
 
 
 def nets(table: Table) -> dict[str, int]:
@@ -66,3 +68,46 @@ async def test_every_change_asks_the_one_policy(db_seated: Table) -> None:
         assert turn.texts == [expected], (text, turn.texts)
     after = ledger.current_session(db_seated.chat_id)
     assert (after.version, after.seats, after.state) == (before.version, before.seats, before.state)
+
+
+async def test_a_member_named_in_join_or_sub_is_seated_as_that_member(db_table: Table) -> None:
+    """Problem 4: /join 刘洋 and /sub 西 刘洋 seat the group's member 刘洋, never a second (guest) 刘洋;
+    a guest may not take a member's name."""
+    table = db_table
+    table.transport.add_user("liuyang", user_id=1020, first_name="刘洋")
+    await table.say("ann", "/newgame 苏州 1")
+    await table.say("liuyang", "/score")  # 刘洋 is a member the bot knows
+    for name in ("ann", "bob", "cat"):
+        await table.say(name, "/join")
+    turn = await table.say("ann", "/join 刘洋")
+    ledger = table.app.bot_data["ledger"]
+    seated = ledger.current_session(table.chat_id).seats["N"]
+    assert seated.telegram_id == 1020 and seated.name == "刘洋", turn.texts
+    await table.say("ann", "/sub 北 老王")
+    turn = await table.say("ann", "/sub 西 刘洋")  # back at the table, as herself
+    assert ledger.current_session(table.chat_id).seats["W"].telegram_id == 1020, turn.texts
+    names = [row.player.name for row in ledger.standings(table.chat_id).session_rows]
+    assert names.count("刘洋") == 1
+    players = ledger.find_player(table.chat_id, "刘洋")
+    assert players.telegram_id == 1020
+    with pytest.raises(BadGuestName):  # the ledger itself never makes a guest of a member's name
+        ledger.substitute(table.chat_id, "S", guest_name="刘洋")
+
+
+async def test_a_name_two_players_share_is_asked_never_guessed(db_table: Table) -> None:
+    """Problem 3: two seated players both shown as "Ann": /hu Ann names nobody and says which seats fit; a
+    first name equal to another player's @username does not win over the username."""
+    table = db_table
+    table.transport.add_user("ann2", user_id=1030, first_name="Ann")
+    table.transport.add_user("joe", user_id=1031, first_name="bob")  # first name "bob": Bob's @username
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "ann2", "cat", "joe"):
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    turn = await table.say("cat", "/hu Ann 自摸 5花")
+    assert turn.texts[0].startswith("“Ann”能指好几位玩家（东、南）"), turn.texts
+    ledger = table.app.bot_data["ledger"]
+    assert ledger.current_session(table.chat_id).hands_played == 0
+    await table.say("cat", "/hu @ann2 自摸 5花")  # the @username names her
+    assert ledger.current_session(table.chat_id).hands_played == 1
