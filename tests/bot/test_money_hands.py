@@ -15,7 +15,7 @@ async def test_one_roll_per_hand_the_first_stands(db_seated: Table) -> None:
     assert "骰子 2 + 3 = 5。" in first.text
     table.force_dice(4, 4)
     again = await table.say("cat", "/roll")  # a second roll for the same hand hoping for a 豹子
-    assert again.texts == ["第 1 局已经掷过骰子了：第一次的点数算数。"] and not again.of("sendDice")
+    assert again.texts == ["第1局已经掷过骰子了：第一次的点数算数。"] and not again.of("sendDice")
     state = table.app.bot_data["ledger"].current_session(table.chat_id).state
     assert (state.dealer, state.baozi) == ("E", False)
     await table.say("ann", "/rules instant on")

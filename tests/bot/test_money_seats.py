@@ -67,7 +67,7 @@ async def test_adjustments_are_not_hands(db_seated: Table) -> None:
     await table.say("ann", "/adjust 南 东 7 夜宵")
     await table.press("bob", CONFIRM)
     preview = await table.say("ann", "/hu 西 自摸 5花")
-    assert preview.texts[0].startswith("📝 预览 · 第 2 局")
+    assert preview.texts[0].startswith("📝 预览 · 第2局")
     done = await table.press("bob", CONFIRM)
     assert done.edits[0].text.startswith("第2局 西 自摸")
     ledger = (await table.say("eve", "/ledger")).text
@@ -76,7 +76,7 @@ async def test_adjustments_are_not_hands(db_seated: Table) -> None:
     turn = await table.press("bob", CONFIRM)
     assert "第2局已修改" in turn.text or any("第2局已修改" in e.text for e in turn.edits)
     turn = await table.say("ann", "/undo")  # the last row is hand 2 (the adjustment came before it)
-    assert turn.texts[0].startswith("撤销第 2 局")
+    assert turn.texts[0].startswith("撤销第2局")
     await table.press("bob", "撤销")
     turn = await table.say("ann", "/undo")  # now the adjustment
     assert turn.texts[0].startswith("撤销调账")

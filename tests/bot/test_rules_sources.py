@@ -39,22 +39,22 @@ async def test_a_refused_winner_of_one_discard_is_shown_and_the_other_recorded(s
     # "一炮多响 …: the discarder pays each winner that winner's T". 东 has 3 硬花 and needs 4 on a discard;
     # 南 has 4: 底 5 + 4 = 9 from 西.
     turn = await seated_table.say("bob", "/hu 东 3花 南 4花 冲 西")
-    assert "✖ 东 Ann 要 4 朵硬花才能和，这手只有 3 朵" in turn.text
-    assert "南 Bob 吃 西 的冲 · 9 花" in turn.text
+    assert "✖ 东 Ann 要4张硬花才能胡，这手只有3张" in turn.text
+    assert "西 Cat 点炮，南 Bob 胡 · 9花" in turn.text
     assert "输赢：南 +9 · 西 −9" in turn.text
     confirmed = await seated_table.press("cat", CONFIRM)
-    assert confirmed.edits[0].text.startswith("第1局 南 冲 西 9花 → 南 +9 · 西 −9")
+    assert confirmed.edits[0].text.startswith("第1局 西 点炮，南 胡 9花 → 南 +9 · 西 −9")
     assert totals(seated_table) == {"E": 0, "S": 9, "W": -9, "N": 0}
 
 
 async def test_a_refused_winner_in_calc(seated_table: Table) -> None:
     turn = await seated_table.say("bob", "/calc 东 3花 南 4花 冲 西")
-    assert "✖ 东 要 4 朵硬花才能和" in turn.text and "南 +9 · 西 −9" in turn.text
+    assert "✖ 东 要4张硬花才能胡" in turn.text and "南 +9 · 西 −9" in turn.text
 
 
 async def test_every_winner_refused_is_still_refused_whole(seated_table: Table) -> None:
     turn = await seated_table.say("bob", "/hu 东 3花 南 2花 冲 西")
-    assert turn.text.startswith("这手不能和：")
+    assert turn.text.startswith("这手不能胡：")
     assert totals(seated_table) == {}
 
 
@@ -63,7 +63,7 @@ async def test_a_refused_winner_in_the_button_flow(seated_table: Table) -> None:
     for label in ("东 Ann", "一炮多响", "南 Bob", "下一步", "西 Cat", "3", "完成", "4", "完成"):
         await seated_table.press("bob", label)
     preview = seated_table.last_text()
-    assert "✖ 东 Ann 要 4 朵硬花才能和" in preview and "输赢：南 +9 · 西 −9" in preview
+    assert "✖ 东 Ann 要4张硬花才能胡" in preview and "输赢：南 +9 · 西 −9" in preview
 
 
 # ---------------------------------------------------------------- 宿州 multi_win false
@@ -75,7 +75,7 @@ async def test_anhui_multi_win_off_pays_the_first_winner_from_the_discarder(tabl
     # seat after 北, so 东 (the dealer, f = 3) is paid b·(2f+2) = 8, and 西 is not, with the reason.
     await anhui(table, "multi_win false")
     turn = await table.say("bob", "/hu 西 2花 东 3花 冲 北")
-    assert "✖ 西 Cat：本桌一炮多响只算放冲者下家起的第一位和家。" in turn.text
+    assert "✖ 西 Cat：本桌一炮多响只算点炮者下家起的第一位胡家。" in turn.text
     assert "输赢：东 +8 · 北 −8" in turn.text
     await table.press("cat", CONFIRM)
     assert totals(table) == {"E": 8, "S": 0, "W": 0, "N": -8}
@@ -94,10 +94,10 @@ async def test_a_discarded_wild_is_refused_in_the_tile_form(table: Table) -> Non
     # RULES.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的")".
     await anhui(table)
     turn = await table.say("bob", "/hu 南 冲 北 123m456m789m79s55s2p 春 混子 2p")
-    assert "别人打出的混子不能和" in turn.text
+    assert "别人打出的混子不能胡" in turn.text
     assert totals(table) == {}
     calc = await table.say("bob", "/calc 南 冲 北 123m456m789m79s55s2p 春 混子 2p")
-    assert "别人打出的混子不能和" in calc.text
+    assert "别人打出的混子不能胡" in calc.text
     drawn = await table.say("bob", "/hu 南 自摸 123m456m789m79s55s2p 春 混子 2p")  # self-drawn: it wins
     assert "输赢：南 +" in drawn.text
 
@@ -110,7 +110,7 @@ async def test_songgang_word_names_the_feeder_without_gangkai(seated_table: Tabl
     # hand makes the feeder alone pay 3T; no 杠开 unless it was the replacement tile".
     await seated_table.say("ann", "/rules songgang any")
     turn = await seated_table.say("bob", "/hu 南 送杠 西 3花")
-    assert "南 Bob 送杠（西 放的杠） · 8 花" in turn.text
+    assert "南 Bob 送杠自摸（西 Cat 放的杠） · 8花" in turn.text
     assert "  送杠 ×3" in turn.text and "杠开" not in turn.text
     assert "输赢：南 +24 · 西 −24" in turn.text
 
@@ -127,7 +127,7 @@ async def test_songgang_word_under_the_default_is_an_ordinary_self_draw(seated_t
 async def test_an_option_value_outside_its_list_names_the_option_and_its_values(seated_table: Table) -> None:
     # RULES.md §1: "Values outside a row's list are refused with the option's name and its values."
     turn = await seated_table.say("ann", "/rules hunyise 7")
-    assert turn.text == "选项 混一色花数 不能取“7”。可以取：5（加 5 花）、6（加 6 花）、8（加 8 花）"
+    assert turn.text == "选项 混一色花数 不能取“7”。可以取：5（加5花）、6（加6花）、8（加8花）"
 
 
 async def test_qingyise_x2_is_its_own_line_in_the_preview(seated_table: Table) -> None:
@@ -151,9 +151,9 @@ async def test_a_discarded_wild_is_refused_in_the_quick_form(table: Table) -> No
     # The quick form names the tile won on with the shorthand's marker: `+2p`.
     await anhui(table)
     turn = await table.say("bob", "/hu 南 冲 北 +2p 1花 混子 2p")
-    assert "别人打出的混子不能和" in turn.text
+    assert "别人打出的混子不能胡" in turn.text
     assert totals(table) == {}
-    assert "别人打出的混子不能和" in (await table.say("bob", "/calc 南 冲 北 +2p 1花 混子 2p")).text
+    assert "别人打出的混子不能胡" in (await table.say("bob", "/calc 南 冲 北 +2p 1花 混子 2p")).text
     turn = await table.say("bob", "/hu 南 冲 北 +3p 1花 混子 2p")
     assert "输赢：南 +3 · 北 −3" in turn.text
 
@@ -165,7 +165,7 @@ async def test_songgang_in_the_button_flow(seated_table: Table) -> None:
     for label in ("南 Bob", "送杠", "西 Cat", "3", "完成"):
         await seated_table.press("bob", label)
     preview = seated_table.last_text()
-    assert "南 Bob 送杠（西 放的杠） · 8 花" in preview and "输赢：南 +24 · 西 −24" in preview
+    assert "南 Bob 送杠自摸（西 Cat 放的杠） · 8花" in preview and "输赢：南 +24 · 西 −24" in preview
 
 
 async def test_no_songgang_button_under_the_default(seated_table: Table) -> None:
