@@ -28,10 +28,11 @@ from telegram.request import BaseRequest
 
 import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
-from bot.handlers import buttons, errors, recording, rules, session
+from bot.handlers import buttons, errors, recording, rules, session, settle
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
 from bot.settings import Settings
+from bot.summary.settlement import SETTLE
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +152,7 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.JOIN, session.join_pressed),
         (buttons.END, session.end_question_pressed),
         (buttons.RULES, rules.rules_pressed),
+        (SETTLE, settle.settle_pressed),
     )
     for pattern, callback in presses:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))

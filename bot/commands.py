@@ -9,7 +9,7 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers import calc, language, recording, roll, rules, session, table, views
+from bot.handlers import calc, language, recording, roll, rules, session, settle, table, views
 from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
@@ -54,6 +54,8 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("score", views.score),
     ("ledger", views.ledger),
     ("end", session.end),
+    ("paid", settle.paid),
+    ("balance", settle.balance),
     ("history", views.history),
     ("stats", views.stats),
     ("rules", rules.rules),

@@ -8,6 +8,7 @@ and what parses still names a pending entry or session that must belong to the c
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
     f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 49 bytes for
                                 three winners, each winner's 花 and patterns in six base-36 digits)
+    sp:<transfer> / sr:<transfer>   a summary's 我已付 / 已收到 (bot.summary.settlement.SettlePress)
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ FLOW = re.compile(
     r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
     r":([ESWN]{0,3}):((?:[0-9a-z]{6}){0,3})"
 )
-ANY = re.compile(r"(?:p[cx]|[jrfe]|ek):.*")  # what the handlers above may be asked about; else expired
+ANY = re.compile(r"(?:p[cx]|[jrfe]|ek|s[pr]):.*")  # what the handlers above may be asked about; else expired
 
 HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
 MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)

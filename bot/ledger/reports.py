@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import or_, select
 from sqlmodel import Session
 
-from bot.ledger import errors
+from bot.ledger import errors, settlement
 from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
 from bot.ledger.results import (
     SEATS,
@@ -219,8 +219,12 @@ def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
 
 
 def transfers(s: Session, session_id: int) -> list[Transfer]:
-    """The fewest payments that settle a session (exact for up to 8 players, greedy beyond)."""
+    """The transfers that settle a session: as stored when it ended (with their state), else the fewest
+    payments that settle its totals now (exact for up to 8 players, greedy beyond)."""
     ts = session_row(s, session_id)
+    stored = settlement.stored_transfers(s, ts)
+    if stored is not None:
+        return stored
     info = session_info(s, ts)
     rows = s.execute(
         select(SessionTotal, Player)

@@ -36,12 +36,13 @@ from bot.ledger.rows import (
     session_info,
     session_row,
 )
+from bot.ledger.settle_calls import SettleCalls
 
 normalize_seat = tables.seat_of
 __all__ = ["LedgerService", "normalize_seat", "pending_id_for"]
 
 
-class LedgerService(RecordingCalls):
+class LedgerService(RecordingCalls, SettleCalls):
     """Groups, players, table sessions, hands and entries waiting for Confirm, on SQLite or PostgreSQL.
 
     Every method is one transaction (`bot.ledger.store`), blocking: handlers call it in a worker thread.

@@ -7,6 +7,7 @@ from bot.ledger import SessionSummary
 from bot.render import rules_name, signed, term_name, wind
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.report import SessionReport
+from bot.summary.settlement import transfer_lines
 
 
 def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> str:
@@ -81,20 +82,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
             )
         )
     lines.append("")
-    if report.transfers:
-        lines.append(t(lang, "summary.transfers"))
-        lines.extend(
-            t(
-                lang,
-                "summary.transfer",
-                payer=tr.payer.display_name,
-                payee=tr.payee.display_name,
-                amount=tr.amount,
-            )
-            for tr in report.transfers
-        )
-    else:
-        lines.append(t(lang, "summary.settled"))
+    lines += transfer_lines(lang, report.transfers, report.figures)
     return "\n".join(lines)
 
 

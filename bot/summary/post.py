@@ -11,10 +11,12 @@ from telegram.error import TelegramError
 
 from bot.i18n import t
 from bot.ledger import LedgerService
+from bot.render import MESSAGE_LIMIT
 from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv
 from bot.summary.report import SessionReport, build_report
+from bot.summary.settlement import settle_markup
 from bot.weekly import DEFAULT_TIMEZONE
 
 log = logging.getLogger(__name__)
@@ -72,7 +74,11 @@ async def post_summary(
     lang = await _language(ledger, chat_id, lang)
     if report is None:
         report = await asyncio.to_thread(build_report, ledger, session_id)
-    card = await bot.send_message(chat_id, render_card(report, lang, idle_hours=idle_hours))
+    text = render_card(report, lang, idle_hours=idle_hours)
+    card = await bot.send_message(chat_id, text, reply_markup=settle_markup(lang, report.transfers))
+    await asyncio.to_thread(ledger.set_summary, session_id, card.message_id)
+    for earlier in await asyncio.to_thread(ledger.carried_from, session_id):  # their "carried" lines
+        await refresh_summary(bot, ledger, earlier, lang=lang)
     if not report.rows:
         return PostedSummary(report, card, None, None)
     number = report.session.number
@@ -97,6 +103,26 @@ async def post_summary(
     except (TelegramError, OSError, ValueError):
         log.exception("could not send the CSV of session %s", session_id)
     return PostedSummary(report, card, chart, document)
+
+
+async def refresh_summary(
+    bot: Bot, ledger: LedgerService, session_id: int, *, lang: str, idle_hours: float | None = None
+) -> None:
+    """Edit an ended session's summary in place: its transfers' states now, buttons for those still open
+    (a summary that cannot be edited, deleted or too old, is left as it is)."""
+    report = await asyncio.to_thread(build_report, ledger, session_id)
+    message_id = report.session.summary_message_id
+    if message_id is None:
+        return
+    idle = idle_hours if report.session.end_reason == "idle" else None
+    text = render_card(report, lang, idle_hours=idle)
+    try:
+        await bot.edit_message_text(
+            text[:MESSAGE_LIMIT], chat_id=report.session.chat_id, message_id=message_id,
+            reply_markup=settle_markup(lang, report.transfers),
+        )  # fmt: skip
+    except TelegramError as exc:
+        log.info("summary %s of session %s not edited: %s", message_id, session_id, exc)
 
 
 async def send_chart(

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, Transfer
+from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, SettleFigures, Transfer
 from bot.ledger.results import SEATS, HandRecord
 
 
@@ -62,6 +62,8 @@ class SessionReport:
     # Every win as big as `biggest`, every 连庄 as long as `longest_streak` (ties), earliest first.
     biggest_ties: tuple[BiggestHand, ...] = ()
     streak_ties: tuple[LongestStreak, ...] = ()
+    # Each person's settle figures (net, carried in, before and after 抹零) once the session has ended.
+    figures: tuple[SettleFigures, ...] = ()
 
     def seat_name(self, seat: str) -> str:
         """The display name of the player at `seat`; everyone who sat there when it changed hands (/sub):
@@ -218,5 +220,6 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
         biggest_ties=biggest,
         streak_ties=streaks,
         transfers=tuple(ledger.transfers(session_id)),
+        figures=tuple(ledger.settle_figures(session_id)),
         rows=tuple(rows),
     )

@@ -92,9 +92,9 @@ async def test_help_lists_every_command_with_examples(table: Table) -> None:
 
 
 async def test_unknown_command_says_so_and_records_nothing(seated_table: Table) -> None:
-    turn = await seated_table.say("bob", "/hupai 南 自摸")
-    assert turn.text == "没有 /hupai 这个命令。发 /help 看所有命令。"
-    turn = await seated_table.say("bob", "/hupai@some_other_bot 南 自摸")
+    turn = await seated_table.say("bob", "/hulala 南 自摸")
+    assert turn.text == "没有 /hulala 这个命令。发 /help 看所有命令。"
+    turn = await seated_table.say("bob", "/hulala@some_other_bot 南 自摸")
     assert turn.calls == []
 
 

@@ -1,0 +1,91 @@
+"""Settling up: /paid (a payment, or part of one), /balance (who still owes whom, across sessions), and the
+我已付 / 已收到 buttons under a summary. A payer's word is a claim; the payee (or an admin) confirms it; a
+payee's own word is a receipt. Each write is one ledger call keyed by its update: a redelivery is silent.
+After a payment the summary it belongs to is edited in place, and the open table's card too (it shows what
+is still owed from before)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.grammar.errors import GrammarError
+from bot.grammar.lexer import parse_number
+from bot.handlers.common import Refusal, Turn, button, command
+from bot.handlers.table import show_card
+from bot.ledger import PaymentResult, Transfer
+from bot.summary.post import refresh_summary
+from bot.summary.settlement import SettlePress, balance_text, transfer_line
+
+MAX_AMOUNT = 10**12
+
+
+def parse_amount(word: str) -> int:
+    """A payment's amount: a whole number above zero (the one numeric parser; Refusal otherwise)."""
+    try:
+        return parse_number(word, low=1, high=MAX_AMOUNT)
+    except GrammarError:
+        raise Refusal("settle.bad_amount", usage=True, value=word) from None
+
+
+@command("paid")
+async def paid(turn: Turn) -> None:
+    """/paid <player> [amount]: I paid them (they confirm), or they paid me (done); no amount: all of it."""
+    words = turn.text.split()
+    if not words or len(words) > 2:
+        key = "err.missing_args" if not words else "err.too_many_args"
+        raise Refusal(key, usage=True, value=" ".join(words[2:]))
+    amount = parse_amount(words[1]) if len(words) == 2 else None
+    sender = turn.person()
+    other = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
+    result = await turn.run(turn.ledger.pay, turn.chat_id, sender, other.id, amount, key=turn.source_key)
+    await turn.say(payment_text(turn, result))
+    await _refresh(turn, result.transfers)
+
+
+def payment_text(turn: Turn, result: PaymentResult) -> str:
+    """What a payment did, and the transfers it touched as they stand now."""
+    first = result.transfers[0]
+    names = {"payer": first.payer.display_name, "payee": first.payee.display_name, "amount": result.amount}
+    lines = [turn.t(f"settle.done_{result.kind}", **names)]
+    lines += [transfer_line(turn.lang, tr, session=True) for tr in result.transfers]
+    return "\n".join(lines)
+
+
+async def _refresh(turn: Turn, transfers: Iterable[Transfer]) -> None:
+    """Edit the summaries of these transfers' sessions, then the open table's card."""
+    hours = getattr(turn.settings, "idle_end_hours", None)
+    for session_id in dict.fromkeys(tr.session_id for tr in transfers):
+        await refresh_summary(turn.context.bot, turn.ledger, session_id, lang=turn.lang, idle_hours=hours)
+    if turn.session is not None:
+        await show_card(turn, turn.session)
+
+
+@command("balance")
+async def balance(turn: Turn) -> None:
+    """/balance: every transfer still open in the group, across sessions, and each person's balance."""
+    if turn.text:
+        raise Refusal("err.too_many_args", usage=True, value=turn.text)
+    report = await turn.run(turn.ledger.balance, turn.chat_id)
+    await turn.say(balance_text(turn.lang, report))
+
+
+@button(SettlePress.parse)
+async def settle_pressed(turn: Turn, press: SettlePress) -> None:
+    """我已付 (the payer) or 已收到 (the payee, or an admin) under a summary; the ledger checks the transfer
+    is this chat's and the presser's to press."""
+    user = turn.user
+    if user is None:
+        raise Refusal("err.not_allowed")
+    if press.action == "paid":
+        claim = turn.ledger.claim_transfer
+        call = turn.run(claim, turn.chat_id, press.transfer_id, user, key=turn.source_key)
+    else:
+        admin = await turn.is_admin()
+        call = turn.run(
+            turn.ledger.confirm_transfer, turn.chat_id, press.transfer_id, user, admin=admin,
+            key=turn.source_key,
+        )  # fmt: skip
+    result = await call
+    await turn.answer(payment_text(turn, result).split("\n")[0])
+    await turn.say(payment_text(turn, result))
+    await _refresh(turn, result.transfers)

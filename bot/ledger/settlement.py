@@ -1,0 +1,351 @@
+"""Settling up: the transfers an ended session leaves, as ledger rows with a state, and their payments.
+
+When a session ends (`settle_session`, in the transaction that ends it) each person's balance is the
+session's net times the 收盘倍数, plus what they carry in from the group's transfers still open (option
+`carry`, on by default: those transfers become `carried`), rounded by 抹零 (largest remainder, zero-sum);
+the fewest transfers that settle those balances are stored, numbered 1, 2, ... A payer claims a payment
+(我已付, `/paid`), the payee or an admin confirms it (已收到); a payee may also record a receipt at once.
+Nothing is deleted: a claim still waiting when its transfer is carried is voided.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlmodel import Session
+
+from bot.ledger import errors
+from bot.ledger.models import (
+    ChatGroup,
+    Player,
+    SessionTotal,
+    SettleLine,
+    SettlePayment,
+    SettleTransfer,
+    TableSession,
+)
+from bot.ledger.results import SETTLE_OPTIONS, Balance, PaymentResult, PlayerInfo, SettleFigures, Transfer
+from bot.ledger.rows import group_info, player_info, row_id
+from bot.ledger.transfers import minimal_transfers
+
+OPEN = ("open", "partly")
+ROUND_UNITS = (0, 1, 5, 10)  # 抹零: none, or to a multiple of 1, 5 or 10 units
+MAX_MULTIPLIER = 1000
+
+
+def options_of(group: ChatGroup) -> dict[str, Any]:
+    """The group's settling-up options, defaults filled in."""
+    return group_info(group).settle
+
+
+def check_options(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Settling-up option changes, checked (InvalidValue names the option)."""
+    valid = {
+        "carry": lambda v: isinstance(v, bool),
+        "round": lambda v: _whole(v) and v in ROUND_UNITS,
+        "multiplier": lambda v: _whole(v) and 1 <= v <= MAX_MULTIPLIER,
+    }
+    for name, value in changes.items():
+        if name not in SETTLE_OPTIONS or not valid[name](value):
+            raise errors.InvalidValue(f"settle option {name}={value!r}", field=name, value=str(value))
+    return dict(changes)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def round_balances(balances: Mapping[int, int], unit: int) -> dict[int, int]:
+    """抹零: every balance to a multiple of `unit` (0 or 1: as it is), still summing to zero. Each is
+    first rounded down; the units this leaves over go to the largest remainders, ties to the smaller key
+    (a stable order: the same balances always round the same way).
+
+    >>> round_balances({1: 37, 2: -12, 3: -25}, 10)
+    {1: 40, 2: -10, 3: -30}
+    >>> round_balances({1: 3, 2: -3}, 5)
+    {1: 5, 2: -5}
+    """
+    if sum(balances.values()) != 0:
+        raise errors.ZeroSumViolation("balances do not sum to zero", total=sum(balances.values()))
+    if unit <= 1:
+        return dict(balances)
+    floors = {key: (value // unit) * unit for key, value in balances.items()}
+    extra = -sum(floors.values()) // unit
+    ranked = sorted(balances, key=lambda key: (-(balances[key] - floors[key]), key))
+    for key in ranked[:extra]:
+        floors[key] += unit
+    return floors
+
+
+# ---- the end of a session -------------------------------------------------------------------------------
+
+
+def _open_rows(s: Session, query: Any) -> list[SettleTransfer]:
+    return list(
+        s.scalars(query.where(SettleTransfer.status.in_(OPEN)).order_by(SettleTransfer.id).with_for_update())
+    )  # type: ignore[attr-defined]
+
+
+def _carry(s: Session, ts: TableSession, now: datetime) -> dict[int, int]:
+    """Close every open transfer of the group into `ts` (status carried); each person's carried balance."""
+    carried: dict[int, int] = defaultdict(int)
+    for row in _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == ts.group_id)):
+        rest = row.amount - row.paid
+        carried[row.payer_id] -= rest
+        carried[row.payee_id] += rest
+        row.status, row.carried_to, row.closed_at, row.claimed = "carried", ts.id, now, 0
+        for claim in _claims(s, row):
+            claim.status = "voided"
+    return carried
+
+
+def _claims(s: Session, row: SettleTransfer) -> list[SettlePayment]:
+    return list(
+        s.scalars(
+            select(SettlePayment)
+            .where(SettlePayment.transfer_id == row.id, SettlePayment.status == "claimed")
+            .order_by(SettlePayment.id)  # type: ignore[arg-type]
+        )
+    )
+
+
+def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
+    """Store the settling of a session that is ending: each person's figures and the fewest transfers
+    (zero-sum). A session with no live row carries nothing in and leaves nothing."""
+    if ts.live_rows == 0:
+        return
+    group = s.get(ChatGroup, ts.group_id)
+    assert group is not None
+    opts = options_of(group)
+    query = select(SessionTotal.player_id, SessionTotal.net).where(SessionTotal.session_id == ts.id)
+    nets = {pid: net for pid, net in s.execute(query)}
+    carried = _carry(s, ts, now) if opts["carry"] else {}
+    people = sorted(set(nets) | set(carried))
+    raw = {pid: nets.get(pid, 0) * opts["multiplier"] + carried.get(pid, 0) for pid in people}
+    rounded = round_balances(raw, opts["round"])
+    for pid in people:
+        s.add(SettleLine(session_id=row_id(ts), player_id=pid, net=nets.get(pid, 0),
+                         carried=carried.get(pid, 0), raw=raw[pid], rounded=rounded[pid]))  # fmt: skip
+    for number, (payer, payee, amount) in enumerate(minimal_transfers(rounded), 1):
+        s.add(SettleTransfer(group_id=ts.group_id, session_id=row_id(ts), number=number, payer_id=payer,
+                             payee_id=payee, amount=amount, created_at=now))  # fmt: skip
+    s.flush()
+
+
+# ---- payments ------------------------------------------------------------------------------------------
+
+
+def _state(row: SettleTransfer, now: datetime) -> None:
+    if row.paid >= row.amount:
+        row.status, row.closed_at = "settled", now
+    else:
+        row.status = "partly" if row.paid else "open"
+
+
+def _transfer(s: Session, group: ChatGroup, transfer_id: int) -> SettleTransfer:
+    """A transfer of this group, locked (ForeignButton for another group's, NotFound)."""
+    row = s.scalars(select(SettleTransfer).where(SettleTransfer.id == transfer_id).with_for_update()).first()
+    if row is None:
+        raise errors.NotFound(f"no transfer {transfer_id}", what="transfer", id=transfer_id)
+    if row.group_id != group.id:
+        raise errors.ForeignButton(f"transfer {transfer_id} belongs to another group")
+    return row
+
+
+def _names(s: Session, row: SettleTransfer) -> dict[str, Any]:
+    payer, payee = s.get(Player, row.payer_id), s.get(Player, row.payee_id)
+    assert payer is not None and payee is not None
+    return {"payer": payer.display_name, "payee": payee.display_name, "number": row.number}
+
+
+def _claim(s: Session, row: SettleTransfer, amount: int, by: int | None, now: datetime) -> None:
+    s.add(
+        SettlePayment(transfer_id=row_id(row), amount=amount, status="claimed", claimed_by=by, created_at=now)
+    )
+    row.claimed += amount
+
+
+def claim_button(s: Session, group: ChatGroup, transfer_id: int, by: int, now: datetime) -> PaymentResult:
+    """我已付 by the payer: the whole unclaimed rest is claimed, for the payee to confirm."""
+    row = _transfer(s, group, transfer_id)
+    names = _names(s, row)
+    if row.status not in OPEN:
+        raise errors.TransferClosed("transfer closed", **names)
+    if by != row.payer_id:
+        raise errors.NotParty("only the payer says it is paid", **names)
+    rest = row.amount - row.paid - row.claimed
+    if rest <= 0:
+        raise errors.ClaimWaiting("already claimed", claimed=row.claimed, **names)
+    _claim(s, row, rest, by, now)
+    s.flush()
+    return PaymentResult("claimed", rest, (transfer_of(s, row),))
+
+
+def confirm_button(
+    s: Session, group: ChatGroup, transfer_id: int, by: int | None, admin: bool, now: datetime
+) -> PaymentResult:
+    """已收到 by the payee (or an admin): every claimed payment of the transfer is confirmed."""
+    row = _transfer(s, group, transfer_id)
+    names = _names(s, row)
+    if row.status not in OPEN:
+        raise errors.TransferClosed("transfer closed", **names)
+    if by != row.payee_id and not admin:
+        raise errors.NotParty("only the payee or an admin confirms", **names)
+    if row.claimed <= 0:
+        raise errors.NothingClaimed("nothing claimed", **names)
+    amount = 0
+    for claim in _claims(s, row):
+        claim.status, claim.confirmed_by, claim.confirmed_at = "confirmed", by, now
+        amount += claim.amount
+    row.paid, row.claimed = row.paid + amount, 0
+    _state(row, now)
+    s.flush()
+    return PaymentResult("confirmed", amount, (transfer_of(s, row),))
+
+
+def _between(s: Session, group: ChatGroup, payer: int, payee: int) -> list[SettleTransfer]:
+    query = select(SettleTransfer).where(
+        SettleTransfer.group_id == group.id,
+        SettleTransfer.payer_id == payer,
+        SettleTransfer.payee_id == payee,
+    )
+    return _open_rows(s, query)
+
+
+def pay(
+    s: Session, group: ChatGroup, sender: Player, other: Player, amount: int | None, now: datetime
+) -> PaymentResult:
+    """/paid <other> [amount] by `sender`: a claim when the sender owes `other` (oldest transfer first), a
+    receipt, confirmed at once, when `other` owes the sender. Without an amount: all that is open and not
+    yet claimed. SelfPayment, NoDebt, Overpaid, ClaimWaiting."""
+    if sender.id == other.id:
+        raise errors.SelfPayment("paying oneself", name=sender.display_name)
+    if amount is not None and amount <= 0:
+        raise errors.InvalidValue("amount must be positive", field="amount", value=str(amount))
+    owes = _between(s, group, row_id(sender), row_id(other))
+    rows = owes or _between(s, group, row_id(other), row_id(sender))
+    if not rows:
+        raise errors.NoDebt("nothing open", name=other.display_name)
+    payer, payee = (sender, other) if owes else (other, sender)
+    names = {"payer": payer.display_name, "payee": payee.display_name}
+    free = sum(r.amount - r.paid - r.claimed for r in rows)
+    if free <= 0:
+        raise errors.ClaimWaiting("claimed already", claimed=sum(r.claimed for r in rows), **names)
+    amount = free if amount is None else amount
+    if amount > free:
+        raise errors.Overpaid("more than is open", amount=amount, open=free, **names)
+    left = amount
+    for row in rows:
+        part = min(left, row.amount - row.paid - row.claimed)
+        if part <= 0:
+            continue
+        left -= part
+        if owes:
+            _claim(s, row, part, row_id(sender), now)
+        else:
+            s.add(SettlePayment(transfer_id=row_id(row), amount=part, status="confirmed",
+                                claimed_by=row_id(sender), confirmed_by=row_id(sender), created_at=now,
+                                confirmed_at=now))  # fmt: skip
+            row.paid += part
+            _state(row, now)
+        if left == 0:
+            break
+    s.flush()
+    touched = tuple(transfer_of(s, row) for row in rows)
+    return PaymentResult("claimed" if owes else "received", amount, touched)
+
+
+# ---- reading ------------------------------------------------------------------------------------------
+
+
+def transfer_of(s: Session, row: SettleTransfer, players: Mapping[int, PlayerInfo] | None = None) -> Transfer:
+    """A stored transfer as the bot shows it."""
+    ts = s.get(TableSession, row.session_id)
+    assert ts is not None
+    chat_id = _chat(s, row.group_id)
+    people = players or {}
+
+    def person(pid: int) -> PlayerInfo:
+        if pid in people:
+            return people[pid]
+        player = s.get(Player, pid)
+        assert player is not None
+        return player_info(player, chat_id)
+
+    carried = s.get(TableSession, row.carried_to) if row.carried_to is not None else None
+    return Transfer(
+        payer=person(row.payer_id), payee=person(row.payee_id), amount=row.amount, id=row_id(row),
+        number=row.number, session_id=row.session_id, session_number=ts.number, paid=row.paid,
+        claimed=row.claimed, status=row.status, carried_to_number=carried.number if carried else None,
+    )  # fmt: skip
+
+
+def _chat(s: Session, group_id: int) -> int:
+    group = s.get(ChatGroup, group_id)
+    assert group is not None
+    return group.chat_id
+
+
+def stored_transfers(s: Session, ts: TableSession) -> list[Transfer] | None:
+    """The stored transfers of an ended session, by number; None when it was not settled here (ended
+    before settling up was stored, or never ended)."""
+    if ts.status != "ended":
+        return None
+    rows = list(
+        s.scalars(
+            select(SettleTransfer).where(SettleTransfer.session_id == ts.id).order_by(SettleTransfer.number)
+        )  # type: ignore[arg-type]
+    )
+    if (
+        not rows
+        and s.scalars(select(SettleLine.player_id).where(SettleLine.session_id == ts.id)).first() is None
+    ):
+        return None
+    return [transfer_of(s, row) for row in rows]
+
+
+def carried_from(s: Session, session_id: int) -> list[int]:
+    """The sessions whose open transfers were carried into `session_id`, oldest first."""
+    query = select(SettleTransfer.session_id).where(SettleTransfer.carried_to == session_id).distinct()
+    return sorted(s.scalars(query))
+
+
+def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
+    """Each person's settle figures of an ended session (empty when it left none), by player id."""
+    chat_id = _chat(s, ts.group_id)
+    rows = s.execute(
+        select(SettleLine, Player)
+        .join(Player, Player.id == SettleLine.player_id)
+        .where(SettleLine.session_id == ts.id)
+        .order_by(SettleLine.player_id)  # type: ignore[arg-type]
+    )
+    return [
+        SettleFigures(player_info(p, chat_id), line.net, line.carried, line.fee, line.raw, line.rounded)
+        for line, p in rows
+    ]
+
+
+def balance(s: Session, group: ChatGroup) -> Balance:
+    """Who still owes whom in the group, across sessions (one indexed read of the open transfers)."""
+    rows = list(
+        s.scalars(
+            select(SettleTransfer)
+            .where(SettleTransfer.group_id == group.id, SettleTransfer.status.in_(OPEN))  # type: ignore[attr-defined]
+            .order_by(SettleTransfer.session_id, SettleTransfer.number)  # type: ignore[arg-type]
+        )
+    )
+    transfers = [transfer_of(s, row) for row in rows]
+    return Balance(tuple(transfers), totals(transfers))
+
+
+def totals(transfers: Iterable[Transfer]) -> dict[int, int]:
+    """Each person's open balance over these transfers (+: is owed)."""
+    out: dict[int, int] = defaultdict(int)
+    for tr in transfers:
+        out[tr.payee.id] += tr.open
+        out[tr.payer.id] -= tr.open
+    return {pid: value for pid, value in out.items() if value}

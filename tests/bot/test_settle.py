@@ -1,0 +1,153 @@
+"""Settling up through the real bot: the summary's transfers with 我已付 / 已收到, /paid in parts, /balance,
+refusals that store nothing, a redelivered press, and what stays open carried into the next night."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from harness import Reply, Table, seat_four
+
+END = "✅ 结束并结算"
+
+
+def ledger(table: Table) -> Any:
+    return table.app.bot_data["ledger"]
+
+
+async def night_one(table: Table) -> Reply:
+    """Ann (东, dealer) self-draws 5 花, Bob (南) wins 6 花 on Cat's (西) discard; /end. Ann +30, Bob +1,
+    Cat −21, Dan −10. Returns the summary message."""
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/hu 东 自摸 5花")
+    await table.say("ann", "/hu 南 冲 西 6花")
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    return summary(table, 1)
+
+
+def summary(table: Table, number: int) -> Reply:
+    """The summary message of session `number`, as it looks now."""
+    found = [r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")]
+    assert len(found) == 1, [r.text[:30] for r in table.replies()]
+    return found[0]
+
+
+def state(table: Table) -> list[tuple[int, str, int, int, int]]:
+    """Every stored transfer: (session number, status, amount, paid, claimed)."""
+    rows = []
+    for number in (1, 2):
+        for s in ledger(table).history(table.chat_id):
+            if s.session.number == number:
+                rows += [(number, t.status, t.amount, t.paid, t.claimed)
+                         for t in ledger(table).session_transfers(s.session.id)]  # fmt: skip
+    return rows
+
+
+async def test_a_night_paid_in_parts_and_what_stays_open_paid_the_next_night(seated_table: Table) -> None:
+    table = seated_table
+    card = await night_one(table)
+    assert "结算（最少转账）：\n1. Cat → Ann 21\n2. Dan → Ann 9\n3. Dan → Bob 1" in card.text
+    assert card.rows == [["1 我已付", "1 已收到"], ["2 我已付", "2 已收到"], ["3 我已付", "3 已收到"]]
+
+    # Cat pays Ann 21 in two parts: 10 by /paid, Ann confirms; the rest by the button, Ann confirms.
+    turn = await table.say("cat", "/paid @ann 10")
+    assert turn.texts == ["Cat 说已付给 Ann 10，等 Ann 点「已收到」确认。\n第1场 1. Cat → Ann 21 · 待确认 10"]
+    assert "1. Cat → Ann 21 · 待确认 10" in summary(table, 1).text  # edited in place
+    turn = await table.press("ann", "1 已收到", message_id=card.message_id)
+    assert turn.answers[0] == "✅ Ann 确认收到 Cat 的 10。"
+    assert "1. Cat → Ann 21 · 已付 10，还欠 11" in summary(table, 1).text
+    await table.press("cat", "1 我已付", message_id=card.message_id)
+    assert "1. Cat → Ann 21 · 已付 10，还欠 11 · 待确认 11" in summary(table, 1).text
+    await table.press("ann", "1 已收到", message_id=card.message_id)
+    now = summary(table, 1)
+    assert "1. Cat → Ann 21 ✅ 已结清" in now.text
+    assert now.rows == [["2 我已付", "2 已收到"], ["3 我已付", "3 已收到"]]
+
+    # Ann says Dan paid her the 9: a payee's own word counts at once.
+    turn = await table.say("ann", "/paid @dan 9")
+    assert turn.texts[0].startswith("✅ Ann 记下收到 Dan 的 9。")
+    assert "2. Dan → Ann 9 ✅ 已结清" in summary(table, 1).text
+
+    turn = await table.say("bob", "/balance")
+    assert turn.texts == ["💰 没结清的账：\n第1场 3. Dan → Bob 1\n每人合计：\nBob +1\nDan −1"]
+
+    # The next night: the open 1 is shown as owed from before, and goes into that night's transfers.
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "cat", "dan"):
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/hu 西 自摸 3花")  # Cat +? , everyone else pays
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    assert "3. Dan → Bob 1 ↪ 转入第2场" in summary(table, 1).text
+    assert summary(table, 1).rows == []
+    second = summary(table, 2)
+    assert "Dan：本场" in second.text and "上次欠的 −1" in second.text
+    assert "Bob：本场" in second.text and "上次欠的 +1" in second.text
+    rows = [r for r in state(table) if r[0] == 2]
+    assert rows and all(status == "open" for _, status, *_ in rows)
+    for number, (_, _, amount, _, _) in enumerate(rows, 1):  # every transfer of night two paid by its payer
+        tr = ledger(table).session_transfers(second_id(table))[number - 1]
+        await table.press(tr.payer.username, f"{number} 我已付", message_id=second.message_id)
+        await table.press(tr.payee.username, f"{number} 已收到", message_id=second.message_id)
+        assert amount == tr.amount
+    assert {status for _, status, *_ in state(table)} <= {"settled", "carried"}
+    assert (await table.say("bob", "/balance")).texts == ["没有没结清的账，大家两清。"]
+
+
+def second_id(table: Table) -> int:
+    return next(s.session.id for s in ledger(table).history(table.chat_id) if s.session.number == 2)
+
+
+async def test_bad_payments_are_refused_clearly_and_store_nothing(seated_table: Table) -> None:
+    table = seated_table
+    card = await night_one(table)
+    before = state(table)
+    cases = [
+        ("dan", "/paid @bob 5", "Dan 欠 Bob 的只剩 1 没付，记不了 5。例如：/paid Bob 1"),
+        ("cat", "/paid @ann 1.5", "金额要是大于 0 的整数，“1.5”不行。"),
+        ("cat", "/paid @ann ²", "金额要是大于 0 的整数，“²”不行。"),
+        ("cat", "/paid @ann 0", "金额要是大于 0 的整数，“0”不行。"),
+        ("ann", "/paid @ann 5", "不能付给自己。"),
+        ("bob", "/paid @cat 5", "你和 Cat 之间没有没结清的账。发 /balance 看谁欠谁。"),
+        ("cat", "/paid @nobody 5", "找不到玩家“@nobody”。"),
+        ("cat", "/paid", "缺少参数"),
+    ]
+    for name, text, expected in cases:
+        turn = await table.say(name, text)
+        assert turn.texts and turn.texts[0].startswith(expected), (text, turn.texts)
+    # A stranger presses; the payee confirms a payment nobody made; the payer presses 已收到.
+    turn = await table.press("eve", "1 我已付", message_id=card.message_id)
+    assert turn.answers[0].startswith("这笔是 Cat 付给 Ann 的")
+    turn = await table.press("ann", "1 已收到", message_id=card.message_id)
+    assert turn.answers[0].startswith("Cat 还没说已付给 Ann")
+    turn = await table.press("cat", "1 已收到", message_id=card.message_id)
+    assert turn.answers[0].startswith("这笔是 Cat 付给 Ann 的")
+    assert state(table) == before
+
+
+async def test_an_admin_may_confirm_and_a_redelivered_press_changes_nothing(seated_table: Table) -> None:
+    table = seated_table
+    card = await night_one(table)
+    await table.press("cat", "1 我已付", message_id=card.message_id)
+    table.set_admins("zoe")
+    update = table.state.press(table.chat_id, "zoe", card.message_id, "1 已收到")
+    await table._run(update)
+    assert "1. Cat → Ann 21 ✅ 已结清" in summary(table, 1).text
+    table.app.bot_data["recent_updates"].clear()  # the process forgot it: the ledger's key still holds
+    turn = await table._run(update)
+    assert turn.of("sendMessage") == [] and state(table)[0][1:] == ("settled", 21, 21, 0)
+
+
+@pytest.mark.parametrize("backend", ["postgresql"])
+async def test_settling_up_on_postgresql(pg_table: Table, backend: str) -> None:
+    table = await seat_four(pg_table)
+    card = await night_one(table)
+    await table.say("cat", "/paid @ann 10")
+    await table.press("ann", "1 已收到", message_id=card.message_id)
+    await table.press("cat", "1 我已付", message_id=card.message_id)
+    await table.press("ann", "1 已收到", message_id=card.message_id)
+    assert "1. Cat → Ann 21 ✅ 已结清" in summary(table, 1).text
+    assert (await table.say("bob", "/balance")).texts[0].startswith("💰 没结清的账：\n第1场 2. Dan → Ann 9")
