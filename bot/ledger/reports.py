@@ -96,7 +96,8 @@ def card_view(
         if person.seat is not None:
             totals[person.seat] += person.net
     recent = tuple(hand_records(s, reversed(newest)))
-    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people)
+    owed = settlement.carried_on(s, ts)
+    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed)
 
 
 def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:

@@ -237,6 +237,9 @@ class CardView:
     totals: dict[str, int]  # seat -> the seat's net (of everyone who sat there)
     rows: int
     people: tuple[Standing, ...] = ()  # everyone who played, by seat, each with their own net (/sub)
+    # What is still owed from earlier sessions (上次欠的): the group's open transfers while the table is
+    # open and the group carries them into the next night's transfers.
+    owed: tuple[Transfer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

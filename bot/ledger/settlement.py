@@ -342,6 +342,16 @@ def balance(s: Session, group: ChatGroup) -> Balance:
     return Balance(tuple(transfers), totals(transfers))
 
 
+def carried_on(s: Session, ts: TableSession) -> tuple[Transfer, ...]:
+    """上次欠的 of an open table: the group's open transfers, when the group carries them into the
+    table's transfers at its end; () otherwise."""
+    if ts.status != "open":
+        return ()
+    group = s.get(ChatGroup, ts.group_id)
+    assert group is not None
+    return balance(s, group).transfers if options_of(group)["carry"] else ()
+
+
 def totals(transfers: Iterable[Transfer]) -> dict[int, int]:
     """Each person's open balance over these transfers (+: is owed)."""
     out: dict[int, int] = defaultdict(int)

@@ -77,8 +77,10 @@ async def test_a_night_paid_in_parts_and_what_stays_open_paid_the_next_night(sea
     await table.say("ann", "/newgame 苏州 1")
     for name in ("ann", "bob", "cat", "dan"):
         await table.say(name, "/join")
+    pinned = table.pinned()
+    assert pinned is not None and "上次欠的（这场结束时并入结算）：\n  第1场 Dan → Bob 1" in pinned.text
     await table.say("ann", "/dealer 东")
-    await table.say("ann", "/hu 西 自摸 3花")  # Cat +? , everyone else pays
+    await table.say("ann", "/hu 西 自摸 3花")
     await table.say("ann", "/end")
     await table.press("ann", END)
     assert "3. Dan → Bob 1 ↪ 转入第2场" in summary(table, 1).text
@@ -151,3 +153,17 @@ async def test_settling_up_on_postgresql(pg_table: Table, backend: str) -> None:
     await table.press("ann", "1 已收到", message_id=card.message_id)
     assert "1. Cat → Ann 21 ✅ 已结清" in summary(table, 1).text
     assert (await table.say("bob", "/balance")).texts[0].startswith("💰 没结清的账：\n第1场 2. Dan → Ann 9")
+
+
+async def test_an_old_debt_paid_during_the_next_night_leaves_its_card(seated_table: Table) -> None:
+    table = seated_table
+    await night_one(table)
+    await table.say("ann", "/newgame 苏州 1")
+    await table.say("bob", "/join")
+    pinned = table.pinned()
+    assert pinned is not None and "第1场 Cat → Ann 21" in pinned.text
+    await table.say("cat", "/paid @ann")  # all of it: Ann confirms under the old summary
+    await table.press("ann", "1 已收到", message_id=summary(table, 1).message_id)
+    pinned = table.pinned()
+    assert pinned is not None and "Cat → Ann" not in pinned.text and "第1场 Dan → Ann 9" in pinned.text
+    assert "1. Cat → Ann 21 ✅ 已结清" in summary(table, 1).text
