@@ -13,6 +13,7 @@ from bot import console
 from bot.app import build_application
 from bot.handlers.errors import format_redacted, install_redaction
 from bot.settings import Settings
+from bot.webapp import server as webapp_server
 
 
 def configure_logging(secret: str | None) -> None:
@@ -54,8 +55,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve(settings: Settings) -> int:
-    """Build the application and run it by long polling or as a webhook until it is stopped."""
+    """Build the application and run it by long polling or as a webhook until it is stopped; with the
+    picker configured (WEBAPP_URL), one web server serves its page and API (and the webhook) beside it."""
     application = build_application(settings)
+    if settings.webapp_url:
+        return webapp_server.serve(application, settings)
     if settings.mode == "webhook":
         assert settings.webhook_url is not None  # checked by Settings
         application.run_webhook(

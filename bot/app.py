@@ -189,14 +189,19 @@ def build_application(
 
     `request` / `get_updates_request` replace PTB's HTTP transport (the in-process Bot API of console mode
     and the tests)."""
-    builder = ApplicationBuilder().application_class(BotApplication).token(settings.token or CONSOLE_TOKEN)
+    builder = (
+        ApplicationBuilder()
+        .application_class(BotApplication)
+        .token(settings.token or CONSOLE_TOKEN)
+        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+    )
     if settings.telegram_base_url:
         # Given as the Bot API documents it (`http://127.0.0.1:8081/bot`); files live under `/file/bot`.
         base = settings.telegram_base_url
         builder = builder.base_url(base)
         if base.rstrip("/").endswith("/bot"):
             builder = builder.base_file_url(base.rstrip("/")[: -len("/bot")] + "/file/bot")
-    builder = builder.rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES)).post_init(post_init)
+    builder = builder.post_init(post_init)
     builder = builder.concurrent_updates(PerChatUpdateProcessor(CONCURRENT_UPDATES))
     if request is not None:
         builder = builder.request(request)

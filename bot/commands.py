@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
 
-Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[Any]]
+Callback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, Any]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,14 @@ class Settings(BaseSettings):
     default_language: Literal["zh-Hans", "zh-Hant", "en"] = "zh-Hans"
     confirm_timeout_seconds: int = 120
     idle_end_hours: float = 6
+    # The tile picker (a Mini App registered with BotFather's /newapp): its public HTTPS page, e.g.
+    # https://bot.example.org/app/ (served by the bot itself, behind the webhook's host or a reverse proxy),
+    # the app's short name for the t.me direct link, and where the web server listens in polling mode
+    # (in webhook mode it is the webhook's server).
+    webapp_url: str | None = None
+    webapp_short_name: str | None = None
+    webapp_listen: str = "0.0.0.0"
+    webapp_port: int = 8080
 
     @field_validator("telegram_bot_token", "webhook_secret", mode="before")
     @classmethod
@@ -43,7 +51,7 @@ class Settings(BaseSettings):
             return None
         return value
 
-    @field_validator("telegram_base_url", "webhook_url", mode="before")
+    @field_validator("telegram_base_url", "webhook_url", "webapp_url", "webapp_short_name", mode="before")
     @classmethod
     def _empty_url_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():

@@ -192,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     score = commands.add_parser("score", help="score one hand")
     score.add_argument("hand", nargs="?", help='hand shorthand, e.g. "11223355778899p 中发春梅百搭"')
     score.add_argument("--json", action="store_true",
-                       help="alone: read a RULES.md §3 request on stdin; with a hand or --hard: print JSON")
+                       help="alone: a request (docs/rules.md §4) on stdin; with a hand or --hard: print JSON")
     _add_table_args(score)
     score.add_argument("--winner", default="E")
     how = score.add_mutually_exclusive_group()

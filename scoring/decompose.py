@@ -1,7 +1,7 @@
 """Win decomposition: every split of the concealed tiles into sets and a pair, seven pairs, 混子 wilds.
 
-`decompositions` lists every split; `is_complete` answers only yes/no, from per-suit tables memoized on
-first use (importing this module builds nothing).
+`decompositions` lists every split; `is_complete` answers only yes/no. Both read each suit on its own and
+remember what they read (`functools.lru_cache`, bounded; importing this module builds nothing).
 
 Wild tiles (宿州 混子): every copy of the wild tile may stand for any playing tile, itself included. In a
 decomposition, `wilds` says what each copy stood for. A set or pair made of wild tiles alone is reported as
@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from functools import lru_cache
+from typing import Literal
 
 from scoring.errors import ScoringError
 from scoring.tiles import Tile
@@ -33,7 +34,7 @@ SetKind = Literal["pung", "chow"]
 TileSet = tuple[SetKind, Tile]
 
 __all__ = ["Decomposition", "Facts", "Reading", "decompositions", "is_complete",
-           "is_complete_counts", "read_waits", "readings"]
+           "is_complete_counts", "readings", "wait_readings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,37 +119,118 @@ def readings(concealed: Sequence[Tile], *, wild: Tile | None = None,
     the pair; wilds left over stand for the wild tile itself (its pair, its pungs).
     """
     counts = _counts(concealed)
-    n = len(concealed)
-    if n % 3 != 2:
+    if len(concealed) % 3 != 2:
         return []
-    w = 0
-    if wild is not None:
-        if not 0 <= wild < 34:
-            raise ScoringError(f"wild: not a tile: {wild!r}")
-        w = counts[wild]
-        counts[wild] = 0
-    out = _combine(counts, w, wild)
-    # Seven pairs hold at most 7 distinct real tiles (the wild tile itself is none of them).
-    if seven_pairs and n == 14 and len(distinct := set(concealed)) <= 7 + (w > 0):
-        if wild is not None:
-            distinct.discard(wild)
-        real = sorted(distinct)
-        odd = [t for t in real if counts[t] % 2]
-        if len(odd) <= w:
-            assert wild is not None or not odd
-            spare = (w - len(odd)) // 2
-            pairs = [t for t in real for _ in range((counts[t] + 1) // 2)]
-            subs = odd
-            if wild is not None:
-                pairs += [wild] * spare
-                subs = odd + [wild] * (2 * spare)
-            pairs.sort()
-            suits = 0
-            for t in pairs:
-                suits |= _SUIT_BIT[t]
-            luxury = len(set(pairs)) < len(pairs)
-            out.append((None, (), tuple(pairs), tuple(sorted(subs)), (True, suits, luxury, False, 0, False)))
+    w = _take_wilds(counts, wild)
+    groups = [(base, _group_readings(base, tuple(counts[base:end]), w)) for base, end in _SUITS
+              if any(counts[base:end])]
+    return _hand_readings(counts, w, wild, groups, seven_pairs and len(concealed) == 14)
+
+
+def wait_readings(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Tile | None = None,
+                  seven_pairs: bool = True) -> list[list[Reading]]:
+    """`readings(concealed + [t])` for each t in `waits` (/ting), in the same order as `waits`.
+
+    A wait changes only its own suit's counts (the wild tile: the number of wilds). A suit read at least
+    twice over the waits, once with a wait in it, is walked once for all its reads (`_walk_once`)
+    instead of once per read.
+    """
+    counts = _counts(concealed)
+    if len(concealed) % 3 != 1:
+        return [[] for _ in waits]
+    w = _take_wilds(counts, wild)
+    suits = [_WaitSuit(base, tuple(counts[base:end]), w, waits, wild) for base, end in _SUITS]
+    seven = seven_pairs and len(concealed) == 13
+    out: list[list[Reading]] = []
+    for t in waits:
+        if t == wild:
+            groups = [(s.base, s.more()) for s in suits if any(s.key)]
+            out.append(_hand_readings(counts, w + 1, wild, groups, seven))
+            continue
+        groups = [(s.base, s.plus(t - s.base) if s.base <= t < s.end else s.alone())
+                  for s in suits if any(s.key) or s.base <= t < s.end]
+        counts[t] += 1
+        out.append(_hand_readings(counts, w, wild, groups, seven))
+        counts[t] -= 1
     return out
+
+
+class _WaitSuit:
+    """One suit of a waiting hand: its readings alone (w wilds), with the wild tile as the wait (w + 1),
+    and with one more t, each from `_walk_once` when the waits read the suit more than once."""
+
+    def __init__(self, base: Tile, key: tuple[int, ...], w: int, waits: Sequence[Tile],
+                 wild: Tile | None) -> None:
+        self.base, self.key, self.w = base, key, w
+        self.end = base + len(key)
+        inside = len({t for t in waits if base <= t < self.end and t != wild})
+        reads = inside + (any(key) and any(not base <= t < self.end and t != wild for t in waits)) + (
+            any(key) and wild in waits)
+        self.once = inside > 0 and reads >= 2
+
+    def alone(self) -> tuple[_Partial, ...]:
+        return _walk_once(self.base, self.key, self.w)[1] if self.once else _group_readings(
+            self.base, self.key, self.w)
+
+    def more(self) -> tuple[_Partial, ...]:
+        return _walk_once(self.base, self.key, self.w)[2] if self.once else _group_readings(
+            self.base, self.key, self.w + 1)
+
+    def plus(self, t: int) -> tuple[_Partial, ...]:
+        if self.once:
+            return _walk_once(self.base, self.key, self.w)[0][t]
+        return _group_readings(self.base, _plus(self.key, t), self.w)
+
+
+_SUITS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _take_wilds(counts: list[int], wild: Tile | None) -> int:
+    """How many wild tiles `counts` holds; they leave `counts` (their count becomes 0)."""
+    if wild is None:
+        return 0
+    if not 0 <= wild < 34:
+        raise ScoringError(f"wild: not a tile: {wild!r}")
+    w = counts[wild]
+    counts[wild] = 0
+    return w
+
+
+def _hand_readings(counts: list[int], w: int, wild: Tile | None,
+                   groups: list[tuple[Tile, tuple[_Partial, ...]]], seven_pairs: bool) -> list[Reading]:
+    """The readings of a hand (`counts` without its `w` wilds) from its suits' readings, then seven pairs
+    when `seven_pairs` (14 tiles)."""
+    out = _combine(groups, w, wild)
+    if seven_pairs:
+        seven = _seven_pairs(counts, w, wild)
+        if seven is not None:
+            out.append(seven)
+    return out
+
+
+def _seven_pairs(counts: list[int], w: int, wild: Tile | None) -> Reading | None:
+    """The seven-pairs reading of 14 tiles (`counts` without its `w` wilds), if any: at most 7 distinct
+    real tiles (the wild tile itself is none of them), an odd count each taking one wild, spare wilds in
+    pairs of the wild tile."""
+    real = [t for t in range(34) if counts[t]]
+    if len(real) > 7:
+        return None
+    odd = [t for t in real if counts[t] % 2]
+    if len(odd) > w:
+        return None
+    assert wild is not None or not odd
+    spare = (w - len(odd)) // 2
+    pairs = [t for t in real for _ in range((counts[t] + 1) // 2)]
+    subs = odd
+    if wild is not None:
+        pairs += [wild] * spare
+        subs = odd + [wild] * (2 * spare)
+    pairs.sort()
+    suits = 0
+    for t in pairs:
+        suits |= _SUIT_BIT[t]
+    luxury = len(set(pairs)) < len(pairs)
+    return (None, (), tuple(pairs), tuple(sorted(subs)), (True, suits, luxury, False, 0, False))
 
 
 _KINDS: tuple[SetKind, SetKind] = ("chow", "pung")
@@ -162,7 +244,7 @@ def _set_key(s: TileSet) -> tuple[int, str]:
     return (s[1], s[0])
 
 
-def _combine(counts: list[int], w: int, wild: Tile | None) -> list[Reading]:
+def _combine(groups: list[tuple[Tile, tuple[_Partial, ...]]], w: int, wild: Tile | None) -> list[Reading]:
     # While every suit so far reads one way (the common case), the one combination is kept in locals.
     combos: list[_Combo] | None = None
     p: Tile | None = None
@@ -171,14 +253,7 @@ def _combine(counts: list[int], w: int, wild: Tile | None) -> list[Reading]:
     suits = 0
     chow = ytl = False
     anke = 0
-    get = _GROUP.get
-    for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
-        key = tuple(counts[base:end])
-        if not any(key):
-            continue
-        group = get((base, key, w))
-        if group is None:
-            group = _group_readings(base, key, w)
+    for base, group in groups:
         if not group:
             return []
         bit = _SUIT_BIT[base]
@@ -231,50 +306,27 @@ def _combine(counts: list[int], w: int, wild: Tile | None) -> list[Reading]:
     return out
 
 
+_CACHE_SIZE = 1 << 16
+"""Entries per cache of per-suit results: real hands reach a few thousand, so this only caps abuse."""
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
 def _group_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[_Partial, ...]:
     """The readings of one suit's (base 0, 9, 18) or the honours' (base 27) counts with at most `w` wilds:
-    every set and the pair (at most one) holds at least one real tile; gaps are wilds (`subs`).
-
-    Read by `_walk` and remembered (a bounded table).
-    """
-    readings = tuple(_walk(base, key, w, None)[None, w])
-    _bound(_GROUP)
-    _GROUP[(base, key, w)] = readings
-    return readings
+    every set and the pair (at most one) holds at least one real tile; gaps are wilds (`subs`)."""
+    return tuple(_walk(base, key, w, None)[None, w])
 
 
-def read_waits(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Tile | None = None) -> None:
-    """Fill the table of `_group_readings` for the hands `concealed` + t, t in `waits` (/ting).
+_Walked = tuple[tuple[tuple[_Partial, ...], ...], tuple[_Partial, ...], tuple[_Partial, ...]]
 
-    A wait changes only its own suit's counts (the wild tile: the number of wilds). Each suit that
-    needs at least two reads not known yet, one of them with a wait in it, is walked once for all of
-    them (`_walk` with one more tile standing anywhere) instead of once per read. The readings are
-    those a direct read gives, in the same order.
-    """
-    counts = _counts(concealed)
-    w = 0
-    if wild is not None:
-        w = counts[wild]
-        counts[wild] = 0
-    for base, end in ((0, 9), (9, 18), (18, 27), (27, 34)):
-        key = tuple(counts[base:end])
-        ts = [t - base for t in waits if base <= t < end and t != wild
-              and (base, _plus(key, t - base), w) not in _GROUP]
-        alone = []  # the suit's own counts with w wilds (a wait elsewhere), w + 1 (the wild tile waits)
-        if any(key):
-            if any(not base <= t < end and t != wild for t in waits):
-                alone.append(w)
-            if wild in waits:
-                alone.append(w + 1)
-        alone = [x for x in alone if (base, key, x) not in _GROUP]
-        if not ts or len(ts) + len(alone) < 2:
-            continue
-        found = _walk(base, key, w, frozenset(ts))
-        _bound(_GROUP)
-        for t in ts:
-            _GROUP[(base, _plus(key, t), w)] = tuple(found.get((t, w), ()))
-        for x in alone:
-            _GROUP[(base, key, x)] = tuple(found.get((None, x), ()))
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _walk_once(base: Tile, key: tuple[int, ...], w: int) -> _Walked:
+    """From one walk: for each tile t of the suit `_group_readings` of `key` with one more t; then
+    `_group_readings` of `key` with w wilds, and with w + 1."""
+    found = _walk(base, key, w, frozenset(range(len(key))))
+    plus = tuple(tuple(found[t, w]) for t in range(len(key)))
+    return plus, tuple(found[None, w]), tuple(found[None, w + 1])
 
 
 def _plus(key: tuple[int, ...], t: int) -> tuple[int, ...]:
@@ -439,37 +491,17 @@ def _assignable(pair: int | None, shape: list[tuple[int, int]], left: list[int])
     return True
 
 
-# (suit base, its counts, wilds at most) -> the readings of `_group_readings`
-_GROUP: dict[tuple[Tile, tuple[int, ...], int], tuple[_Partial, ...]] = {}
-
-
-_MEMO_LIMIT = 200_000  # entries per table; real hands reach a few thousand, so this only caps abuse
-
-
-def _bound(memo: dict[Any, Any]) -> None:
-    if len(memo) >= _MEMO_LIMIT:
-        memo.clear()
-
-
 # ---------------------------------------------------------------------------------------------------------
 # Fast yes/no
 
-_SUIT_OK: dict[tuple[int, ...], bool] = {}  # suit counts -> splits into sets (and one pair if 3k+2)
-_SUIT_NEED: dict[tuple[tuple[int, ...], bool, bool], int] = {}  # (span, pair, chows) -> `_need`
-
-
 def _suit_ok(key: tuple[int, ...]) -> bool:
-    ok = _SUIT_OK.get(key)
-    if ok is None:
-        total = sum(key)
-        ok = total % 3 != 1 and _split(list(key), total % 3 == 2)
-        _bound(_SUIT_OK)
-        _SUIT_OK[key] = ok
-    return ok
+    """Do one suit's counts split into sets (and one pair if 3k+2)?"""
+    total = sum(key)
+    return total % 3 != 1 and _split(list(key), total % 3 == 2)
 
 
 def _split(c: list[int], need_pair: bool) -> bool:
-    """Do the 9 counts split into sets (and one pair)? Plain recursion, results memoized by the caller."""
+    """Do the 9 counts split into sets (and one pair)? Plain recursion (`_classify` remembers the answer)."""
     i = 0
     while i < 9 and c[i] == 0:
         i += 1
@@ -511,36 +543,27 @@ def is_complete_counts(counts: Sequence[int], *, seven_pairs: bool = True) -> bo
         return False
     if seven_pairs and n == 14 and 1 not in t and 3 not in t:
         return True
-    get = _GROUP_CLASS.get
     pairs = 0
     for key in (t[0:9], t[9:18], t[18:27], t[27:34]):
-        v = get(key)
-        if v is None:
-            v = _classify(key)
+        v = _classify(key)
         if not v:
             return False
         pairs += v - 1
     return pairs == 1
 
 
-_GROUP_CLASS: dict[tuple[int, ...], int] = {}
-
-
+@lru_cache(maxsize=_CACHE_SIZE)
 def _classify(key: tuple[int, ...]) -> int:
     """0, 1 or 2 for one suit (9 counts) or the honours (7 counts, which never form chows)."""
     total = sum(key)
     if total % 3 == 1:
-        v = 0
-    elif len(key) == 9:
-        v = (1 + (total % 3 == 2)) if _suit_ok(key) else 0
-    else:
-        # each count pungs, or pungs and the pair (a fifth copy, only a wild's, reads as 3 + 2 as in a suit)
-        pairs = sum(1 for c in key if c % 3 == 2)
-        ok = all(c % 3 != 1 for c in key) and pairs <= 1
-        v = (1 + pairs) if ok else 0
-    _bound(_GROUP_CLASS)
-    _GROUP_CLASS[key] = v
-    return v
+        return 0
+    if len(key) == 9:
+        return (1 + (total % 3 == 2)) if _suit_ok(key) else 0
+    # each count pungs, or pungs and the pair (a fifth copy, only a wild's, reads as 3 + 2 as in a suit)
+    pairs = sum(1 for c in key if c % 3 == 2)
+    ok = all(c % 3 != 1 for c in key) and pairs <= 1
+    return (1 + pairs) if ok else 0
 
 
 def is_complete(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True) -> bool:
@@ -572,24 +595,20 @@ def _complete_with_wilds(counts: list[int], w: int, seven_pairs: bool) -> bool:
 def _suit_needs(counts: list[int], b: int) -> tuple[int, ...]:
     """The wilds one suit of `counts` needs to be sets, and how many more with the pair among them
     (2 for a suit without tiles: a pair of two wilds); then the same two for the suit with one more
-    tile, for each of its tiles in order. Remembered by the suit's counts."""
-    key = tuple(counts[b:b + 9]) if b < 27 else tuple(counts[27:])
-    got = _SUIT_NEEDS.get(key)
-    if got is None:
-        chows = b < 27
-        out: list[int] = []
-        for t in (None, *range(len(key))):
-            plus = key if t is None else _plus(key, t)
-            no_pair = _need(plus, False, chows)
-            out += (no_pair, _need(plus, True, chows) - no_pair)
-        got = tuple(out)
-        _bound(_SUIT_NEEDS)
-        _SUIT_NEEDS[key] = got
-    return got
+    tile, for each of its tiles in order."""
+    return _needs_of(tuple(counts[b:b + 9]) if b < 27 else tuple(counts[27:]))
 
 
-# suit counts (9 a suit, 7 the honours) -> `_suit_needs`
-_SUIT_NEEDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+@lru_cache(maxsize=_CACHE_SIZE)
+def _needs_of(key: tuple[int, ...]) -> tuple[int, ...]:
+    """`_suit_needs` of one suit's counts (9 a suit, 7 the honours)."""
+    chows = len(key) == 9
+    out: list[int] = []
+    for t in (None, *range(len(key))):
+        plus = key if t is None else _plus(key, t)
+        no_pair = _need(plus, False, chows)
+        out += (no_pair, _need(plus, True, chows) - no_pair)
+    return tuple(out)
 
 
 def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:
@@ -608,18 +627,14 @@ def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:
     hi = n
     while not key[hi - 1]:
         hi -= 1
-    key = key[lo:hi] if chows else tuple(sorted(c for c in key if c))  # honours: no order
-    memo_key = (key, pair, chows)
-    got = _SUIT_NEED.get(memo_key)
-    if got is None:
-        got = _need_search(list(key), pair, chows)
-        _bound(_SUIT_NEED)
-        _SUIT_NEED[memo_key] = got
-    return got
+    span = key[lo:hi] if chows else tuple(sorted(c for c in key if c))  # honours: no order
+    return _need_span(span, pair, chows)
 
 
-def _need_search(c: list[int], pair: bool, chows: bool) -> int:
+@lru_cache(maxsize=_CACHE_SIZE)
+def _need_span(span: tuple[int, ...], pair: bool, chows: bool) -> int:
     """`_need` of a span (its first count not zero, and so the lowest real tile)."""
+    c = list(span)
     n = len(c)
     if chows:
         for g in range(1, n - 2):

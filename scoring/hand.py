@@ -451,7 +451,7 @@ def _json_tiles(obj: Mapping[str, Any], key: str, where: str) -> list[Tile]:
 
 
 def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
-    """Read the RULES.md §3 `hand` object (concealed, winning_tile, melds, flowers) into a Hand.
+    """Read the docs/rules.md §4 `hand` object (concealed, winning_tile, melds, flowers) into a Hand.
 
     >>> h = hand_from_json({"concealed": "123m456m789s99p", "winning_tile": "9s",
     ...                     "melds": [{"type": "pung", "tiles": "555p", "exposed": True, "from": "N"}],
@@ -481,14 +481,6 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         raise ScoringError(f"{field}.melds: expected a list of melds")
     melds: list[Meld] = []
     for idx, raw in enumerate(raw_melds):
-        try:  # a meld object read before: the same Meld (immutable; the types too, as 1 == True)
-            key = (tuple(raw.items()), tuple(map(type, raw.values())))
-            known = _MELDS.get(key)
-        except (TypeError, AttributeError):  # not an object, or an unhashable value: read below
-            key, known = None, None
-        if known is not None:
-            melds.append(known)
-            continue
         where = f"{field}.melds[{idx}]"
         if type(raw) is not dict and not isinstance(raw, Mapping):
             raise ScoringError(f"{where}: expected an object with 'type', 'tiles', 'exposed'")
@@ -513,8 +505,6 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         meld = make_meld(meld_tiles, exposed=exposed, kong_kind=kong_kind, source=source, where=where)
         if meld.kind != kind:
             raise ScoringError(f"{where}: type '{kind}' but {len(meld_tiles)} tiles")
-        if key is not None and len(_MELDS) < 4096:
-            _MELDS[key] = meld
         melds.append(meld)
     flowers = obj.get("flowers") or []
     try:  # the common case: a list of canonical names (strings, then)
@@ -529,12 +519,8 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
     return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field, parsed=True)
 
 
-_MELDS: dict[tuple[tuple[tuple[Any, Any], ...], tuple[type, ...]], Meld] = {}
-"""Meld objects (their items and value types) -> the Meld read from them (a bounded table)."""
-
-
 def hand_to_json(hand: Hand) -> dict[str, Any]:
-    """The RULES.md §3 `hand` object of a Hand; `hand_from_json` reads it back to an equal Hand.
+    """The docs/rules.md §4 `hand` object of a Hand; `hand_from_json` reads it back to an equal Hand.
 
     >>> hand_to_json(parse_hand("123456m9p+9p [555p:N] (7777m) 中"))["melds"][0]
     {'type': 'pung', 'tiles': '555p', 'exposed': True, 'from': 'N'}

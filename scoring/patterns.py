@@ -19,7 +19,7 @@ _WINDS = range(27, 31)
 
 @dataclass(frozen=True, slots=True)
 class Flags:
-    """How a win happened (RULES.md §3 `flags`).
+    """How a win happened (docs/rules.md §4 `flags`).
 
     `kong_fed_by` names the feeder of a 包饺子 only together with `after_kong` (the replacement tile of
     the fed kong); on its own it changes nothing: a later self-draw is ordinary (`fed_by`).

@@ -1,13 +1,14 @@
-"""The JSON interface of RULES.md §3: validate a request, score every win, settle, and say who deals next."""
+"""The JSON interface (docs/rules.md §4): validate a request, score every win, settle, say who deals next."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from scoring.dealer import TableState, next_state_fields
-from scoring.decompose import read_waits
+from scoring.decompose import wait_readings
 from scoring.errors import ScoringError
 from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
 from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
@@ -315,22 +316,20 @@ def parse_request(request: Any) -> ScoreRequest:
 
 
 def _table(rule: RuleSet, raw: Any) -> Table:
-    """The Table of a request's options, read once per distinct options object (a bounded table)."""
+    """The Table of a request's options (validated once per distinct options object, `_options_table`)."""
     if raw is None or (type(raw) is dict and not raw):
         return DEFAULT_TABLES[rule.id]
-    try:  # the types too: validate_options reads 1 and True alike, but not 1.0
-        key = (rule.id, tuple(raw.items()), tuple(map(type, raw.values())))
-        table = _OPTION_TABLES.get(key)
+    try:  # the value types too: validate_options reads 1 and True alike, but not 1.0
+        items, types = tuple(raw.items()), tuple(map(type, raw.values()))
+        hash(items)
     except (TypeError, AttributeError):  # not a mapping, or an unhashable value: validate_options names it
         return table_for(rule, validate_options(rule.id, raw))
-    if table is None:
-        table = table_for(rule, validate_options(rule.id, raw))
-        if len(_OPTION_TABLES) < 256:
-            _OPTION_TABLES[key] = table
-    return table
+    return _options_table(rule.id, items, types)
 
 
-_OPTION_TABLES: dict[tuple[str, tuple[tuple[Any, Any], ...], tuple[type, ...]], Table] = {}
+@lru_cache(maxsize=256)
+def _options_table(rules: str, items: tuple[tuple[Any, Any], ...], types: tuple[type, ...]) -> Table:
+    return table_for(ruleset(rules), validate_options(rules, dict(items)))
 
 
 def _check_wins(req: ScoreRequest) -> None:
@@ -499,9 +498,9 @@ def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[st
 
 
 def score_request(request: Any) -> dict[str, Any]:
-    """Score one hand: RULES.md §3 request in, response out; ScoringError names the bad field or token.
+    """Score one hand: a request (docs/rules.md §4) in, response out; ScoringError names the bad field.
 
-    Besides §3, `hand` may also be the one-line shorthand string of `scoring.hand.parse_hand`, and the
+    Besides those keys, `hand` may also be the one-line shorthand string of `scoring.hand.parse_hand`, and the
     request may carry `streak`, `hand_number`, `first_dealer` (the table state); the response adds
     `next_streak` and `next_hand_number`. A win that is not allowed has `hua` 0, no items, a `reason`
     ("below_threshold" with `threshold: {have, need}`, "self_draw_only", "multi_win_off").
@@ -558,13 +557,13 @@ def ting_request(request: Any) -> dict[str, Any]:
                                                            ("discard", "discard", discarder))
     tiles = [tile for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True)
              if is_playing_tile(base.rule.id, tile, base.round_wind)]
-    read_waits(hand.concealed, tiles, wild=wild)  # each suit's readings once for all its waits
-    for tile in tiles:
+    splits = wait_readings(hand.concealed, tiles, wild=wild)  # a suit's readings once for all its waits
+    for tile, tile_splits in zip(tiles, splits, strict=True):
         won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)
         # Each reading of the tiles is read once for both ways of winning.
         scores = score_hand_ways(base.table, won, ("self_draw", "discard"), flags=_NO_FLAGS,
                                  is_dealer=seat == base.dealer, wild=wild, round_wind=base.round_wind,
-                                 field="hand")
+                                 field="hand", splits=tile_splits)
         entry: dict[str, Any] = {"tile": tile_name(tile)}
         for (case, win_type, by), score in zip(cases, scores, strict=True):
             win = WinEntry(seat, win_type, won, None, _NO_FLAGS, wild, "hand")

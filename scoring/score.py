@@ -25,7 +25,7 @@ _FLAG_PATTERNS = ("gangkai", "huakai", "tianhu", "dihu", "haidi")
 
 @dataclass(frozen=True, slots=True)
 class Declared:
-    """The quick entry: counts and pattern ids instead of tiles (RULES.md §3 `declared`)."""
+    """The quick entry: counts and pattern ids instead of tiles (docs/rules.md §4 `declared`)."""
 
     hard_flowers: int
     soft_flowers: int
@@ -186,7 +186,8 @@ def hand_readings(hand: Hand, wild: int | None) -> list[Reading]:
 
 
 def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *, flags: Flags,
-                    is_dealer: bool, wild: int | None, round_wind: str, field: str) -> list[WinScore]:
+                    is_dealer: bool, wild: int | None, round_wind: str, field: str,
+                    splits: list[Reading] | None = None) -> list[WinScore]:
     """Score every reading of a validated winning hand (sorted concealed tiles, no fifth copy) and keep the
     best one for the winner, for each of several ways of winning the same tiles (several only without
     flags).
@@ -194,8 +195,10 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     Readings are walked in order; only the first reading of each set of facts (`scoring.decompose.Facts`)
     is looked at, since later ones score alike. Its WinContext and the patterns it shows serve every way
     of winning (the shape predicates never read the win type). Ties go to the first reading in order.
+    `splits` are the hand's readings when the caller has them (/ting: `decompose.wait_readings`).
     """
-    splits = readings(hand.concealed, wild=wild, seven_pairs=True)
+    if splits is None:
+        splits = readings(hand.concealed, wild=wild, seven_pairs=True)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)",
                            code="not_complete")

@@ -73,7 +73,7 @@ ANHUI_FORMULA: Mapping[str, tuple[int, int]] = {
     "idle_discard_win_idle_pays": (2, 1),
     "idle_discard_win_dealer_pays": (2, 2),
 }
-"""The 宿州 settlement table of RULES.md §2 as data."""
+"""The 宿州 settlement table of docs/rules.md §2 as data."""
 
 
 def settle_anhui(win_type: WinType, winner: str, discarder: str | None, f: int, *, stake: int,

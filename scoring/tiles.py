@@ -48,7 +48,7 @@ TILE_BY_NAME: Final[dict[str, Tile]] = {
     f"{t % 9 + 1 if t < 27 else t - 26}{'mpsz'[t // 9]}": t for t in range(34)
 }
 
-# Canonical simplified flower names, in the order of RULES.md (the four winds are the 令风 of 宿州).
+# Canonical simplified flower names, in the order of docs/rules.md §1 (the winds are 宿州's 令风).
 FLOWER_NAMES: Final[tuple[str, ...]] = (
     "中",
     "发",
@@ -388,7 +388,6 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
 
 
 _PLAIN_BASE: Final[dict[str, int]] = {"m": 0, "p": 9, "s": 18, "z": 27}
-_PLAIN_GROUPS: dict[str, tuple[Tile, ...]] = {}  # "123m" -> (0, 1, 2), filled on use
 _PLAIN_FINDALL = re.compile(r"[1-9]+[mps]|[1-7]+z").findall
 
 
@@ -398,15 +397,9 @@ def parse_plain(text: str) -> list[Tile] | None:
     if "".join(groups) != (text.replace(" ", "") if " " in text else text):
         return None
     out: list[Tile] = []
-    memo = _PLAIN_GROUPS
     for group in groups:
-        tiles = memo.get(group)
-        if tiles is None:
-            base = _PLAIN_BASE[group[-1]]
-            tiles = tuple(base + ord(ch) - 49 for ch in group[:-1])
-            if len(memo) < 4096:
-                memo[group] = tiles
-        out.extend(tiles)
+        base = _PLAIN_BASE[group[-1]] - 1
+        out.extend(base + int(digit) for digit in group[:-1])
     return out
 
 

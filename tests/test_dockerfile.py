@@ -169,7 +169,16 @@ def test_installed_package_carries_its_data_files() -> None:
     import tomllib
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    data_patterns = config["tool"]["setuptools"]["package-data"]["*"]
+    package_data = config["tool"]["setuptools"]["package-data"]
+    data_patterns = package_data["*"]
+
+    def by_package(f: Path) -> bool:  # a package's own patterns, relative to its folder (static/*.js)
+        for package, patterns in package_data.items():
+            base = ROOT.joinpath(*package.split("."))
+            if package != "*" and f.is_relative_to(base):
+                return any(fnmatch.fnmatch(str(f.relative_to(base)), p) for p in patterns)
+        return False
+
     for top in ("bot", "scoring"):
         for folder in [ROOT / top, *(p for p in (ROOT / top).rglob("*") if p.is_dir())]:
             if folder.name == "__pycache__":
@@ -180,6 +189,6 @@ def test_installed_package_carries_its_data_files() -> None:
                 assert (folder / "__init__.py").is_file(), f"{folder} has code but no __init__.py"
             for f in files:
                 if f.suffix != ".py":
-                    installed = any(fnmatch.fnmatch(f.name, p) for p in data_patterns)
+                    installed = any(fnmatch.fnmatch(f.name, p) for p in data_patterns) or by_package(f)
                     assert installed, f"{f} would not be installed"
     assert (ROOT / "bot" / "i18n" / "zh-Hans.toml").is_file()

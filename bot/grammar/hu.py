@@ -212,20 +212,23 @@ class _HuParser:
         best[0] = (0, 0)
         for end in range(1, n + 1):
             for start in range(end):
-                prev = best[start]
-                if prev is None or (best[end] is not None and best[end][0] <= prev[0] + 1):  # type: ignore[index]
+                prev, found = best[start], best[end]
+                if prev is None or (found is not None and found[0] <= prev[0] + 1):
                     continue
                 if start and _joined(text[start - 1], text[start]):
                     continue  # never cut inside 100花 or zimo
                 piece = self.label(text[start:end], in_hand=in_hand)
                 if piece not in (None, TILES, FLOWERS) and (piece != WILD or end == n):
                     best[end] = (prev[0] + 1, start)
-        if best[n] is None or best[n][0] < 2:  # type: ignore[index]
+        whole = best[n]
+        if whole is None or whole[0] < 2:
             return None
         pieces: list[Token] = []
         end = n
         while end > 0:
-            start = best[end][1]  # type: ignore[index]
+            step = best[end]
+            assert step is not None  # every piece of the best split ends where another one starts
+            start = step[1]
             pieces.append(token.piece(start, end))
             end = start
         return pieces[::-1]

@@ -15,12 +15,17 @@ from bot.grammar.errors import GrammarError
 from bot.grammar.hu import hand_object
 from bot.grammar.lexer import tokenize
 from bot.handlers.common import Refusal, Turn, command, seat_resolver, tile_words
+from bot.i18n import t
 from bot.render import item_lines, payments_text, refusal_text, rules_name, wind
 from scoring import score_request, ting_request
 from scoring.tiles import tile_from_name, tile_name
 
 CALC_WINNER, CALC_DISCARDER = "S", "N"  # a non-dealer wins; the player before the dealer discards
 ALL_SEATS = make_resolver({seat: [] for seat in "ESWN"})  # seat words only, when no table is open
+# The table keys of a request when no table is open: 苏州 defaults, stake 1, 东 dealing in the 东风圈.
+DEFAULT_TABLE: dict[str, Any] = {
+    "rules": "suzhou", "options": {}, "stake": 1, "dealer": "E", "round_wind": "E"
+}  # fmt: skip
 
 
 def _table(turn: Turn) -> tuple[dict[str, Any], bool]:
@@ -38,7 +43,7 @@ def _table(turn: Turn) -> tuple[dict[str, Any], bool]:
             "baozi": state.baozi,
             "diling": state.diling,
         }, True
-    return {"rules": "suzhou", "options": {}, "stake": 1, "dealer": "E", "round_wind": "E"}, False
+    return {**DEFAULT_TABLE, "options": {}}, False
 
 
 def _hand_object(text: str) -> dict[str, Any]:
@@ -82,33 +87,37 @@ async def calc(turn: Turn) -> None:
     table, at_table = _table(turn)
     request: dict[str, Any] = {**table, **{k: v for k, v in entry.items() if v is not None}}
     response = await turn.run(score_request, request)
-    winners = [w["winner"] for w in entry["wins"]]
-    scored = {w["winner"]: w for w in response["wins"]}
     first = entry["wins"][0]
     how = {"discard": "flow.discard", "rob_kong": "flow.rob_kong"}.get(first["type"], "flow.self_draw")
     used = turn.t("calc.at_table" if at_table else "calc.defaults", dealer=wind(turn.lang, table["dealer"]))
     lines = [
-        turn.t("calc.header", rules=rules_name(turn.lang, table["rules"]), how=turn.t(how)) + " · " + used
+        turn.t("calc.header", rules=rules_name(turn.lang, table["rules"]), how=turn.t(how)) + " · " + used,
+        *calc_lines(turn.lang, request, entry, response),
     ]
+    await turn.say("\n".join(lines))
+
+
+def calc_lines(
+    lang: str, request: dict[str, Any], entry: dict[str, Any], response: dict[str, Any]
+) -> list[str]:
+    """A scored hand without a table's preview: each winner's items (or why the win is refused), then the
+    total and everyone's amount (also inline mode's and the picker's answer without a table)."""
+    winners = [w["winner"] for w in entry["wins"]]
+    scored = {w["winner"]: w for w in response["wins"]}
+    lines: list[str] = []
     for seat in winners:
         win = scored.get(seat, {})
         if len(winners) > 1:
-            lines.append(turn.t("result.winner_hua", winner=wind(turn.lang, seat), hua=win.get("hua", 0)))
+            lines.append(t(lang, "result.winner_hua", winner=wind(lang, seat), hua=win.get("hua", 0)))
         if not win.get("allowed", True):
-            lines.append(turn.t("calc.not_allowed", reason=refusal_text(turn.lang, {"winner": seat, **win})))
+            lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, {"winner": seat, **win})))
             continue
-        lines += item_lines(turn.lang, table["rules"], win)
+        lines += item_lines(lang, request["rules"], win)
     if any(w.get("allowed", True) for w in scored.values()):
         hua = sum(int(scored.get(seat, {}).get("hua") or 0) for seat in winners[:1])
-        lines.append(
-            turn.t(
-                "calc.total",
-                hua=hua,
-                stake=table["stake"],
-                payments=payments_text(turn.lang, response["payments"], winners),
-            )
-        )
-    await turn.say("\n".join(lines))
+        payments = payments_text(lang, response["payments"], winners)
+        lines.append(t(lang, "calc.total", hua=hua, stake=request["stake"], payments=payments))
+    return lines
 
 
 def ting_words(text: str) -> tuple[str, str | None]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 
@@ -276,7 +276,9 @@ def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
 
 def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
     """The ledger service stored by `build_application`."""
-    return context.bot_data["ledger"]  # type: ignore[no-any-return]
+    ledger = context.bot_data["ledger"]
+    assert isinstance(ledger, LedgerService)
+    return ledger
 
 
 @dataclass
@@ -322,7 +324,9 @@ class Turn:
     @property
     def settings(self) -> Settings:
         """The application's settings."""
-        return self.context.bot_data["settings"]  # type: ignore[no-any-return]
+        settings = self.context.bot_data["settings"]
+        assert isinstance(settings, Settings)
+        return settings
 
     @property
     def chat_id(self) -> int:
@@ -506,7 +510,7 @@ class Turn:
         raise Refusal("err.flow_stale")
 
 
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]  # what PTB's handlers take
 
 
 def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn], Awaitable[None]]], Handler]:

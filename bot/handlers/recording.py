@@ -10,6 +10,7 @@ counts before Confirm unless the group set `instant` (then one write: the commit
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
@@ -195,7 +196,8 @@ async def adjust(turn: Turn) -> None:
     session = await turn.writable_session()
     parsed = parse_adjust(turn.text, seat_resolver(session), strict=True)
     payer, payee = session.seats[parsed.payer].id, session.seats[parsed.payee].id
-    payload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": parsed.note or None}
+    note = parsed.note or None
+    payload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": note}
     if turn.instant:
         result = await turn.run(
             turn.ledger.adjust,
@@ -203,14 +205,14 @@ async def adjust(turn: Turn) -> None:
             payer,
             payee,
             parsed.amount,
-            note=payload["note"],
+            note=note,
             by=turn.user,
             source_key=turn.source_key,
             text=turn.text or None,
         )
         await after_commit(turn, "adjust", result)
         return
-    preview = turn.ledger.preview_adjust(session, payer, payee, parsed.amount, payload["note"])
+    preview = turn.ledger.preview_adjust(session, payer, payee, parsed.amount, note)
     await submit(turn, session, "adjust", payload, preview, preview_text(turn.lang, preview, session))
 
 
@@ -234,7 +236,9 @@ async def edit(turn: Turn) -> None:
     """/edit <n> <entry>: replace hand n; every later hand is re-scored from the corrected dealer state."""
     session = await turn.writable_session()
     number, typed = parse_edit(turn.text)
-    entry = parse_entry(typed, seat_resolver(session))
+    # The hand's own table: names and seats in the correction mean who sat there when it was played.
+    played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
+    entry = parse_entry(typed, seat_resolver(played))
     payload = {"number": number, "entry": entry}
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
@@ -246,7 +250,7 @@ async def edit(turn: Turn) -> None:
     previews = await turn.run(turn.ledger.preview_edit, turn.chat_id, number, entry)
     preview = allowed(previews[0])
     shown = preview_text(
-        turn.lang, preview, session, number=number, note=turn.t("preview.replace", n=number)
+        turn.lang, preview, played, number=number, note=turn.t("preview.replace", n=number)
     ) + later_hands_text(turn, previews[1:])
     await submit(turn, session, "edit", payload, preview, shown)
 

@@ -133,7 +133,9 @@ async def dealer(turn: Turn) -> None:
             "err.missing_args" if not words else "err.too_many_args", usage=True, value=" ".join(words[1:])
         )
     await turn.writable_session()
-    target = parse_seat(words[0]) or await turn.run(turn.ledger.find_seat, turn.chat_id, words[0])
+    target = parse_seat(words[0])
+    if target is None:
+        target = await turn.run(turn.ledger.find_seat, turn.chat_id, words[0])
     session = await turn.run(turn.ledger.set_dealer, turn.chat_id, target, key=turn.source_key)
     player = session.seats.get(target)
     await turn.reply("seat.dealer_set", wind=turn.wind(target), player=player.name if player else "—")

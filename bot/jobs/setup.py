@@ -27,7 +27,8 @@ DEFAULT_IDLE_END_HOURS = 6.0
 
 
 def _ledger(context: Context) -> LedgerService | None:
-    return context.bot_data.get("ledger")
+    ledger = context.bot_data.get("ledger")
+    return ledger if isinstance(ledger, LedgerService) else None
 
 
 async def expire_job(context: Context) -> None:

@@ -7,8 +7,8 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import or_, select, update
-from sqlmodel import Session
+from sqlalchemy import or_, update
+from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors
@@ -146,16 +146,16 @@ def update_group(s: Session, group: ChatGroup, changes: dict[str, Any]) -> Group
 
 def claim_weekly(s: Session, chat_id: int, due: datetime, now: datetime) -> bool:
     """Compare-and-set of the weekly post: True for exactly one caller per due time."""
-    result = s.execute(
+    result = s.exec(
         update(ChatGroup)
         .where(
-            ChatGroup.chat_id == chat_id,
-            ChatGroup.weekly_schedule.is_(True),  # type: ignore[attr-defined]
-            or_(ChatGroup.weekly_last_post_at.is_(None), ChatGroup.weekly_last_post_at < due),  # type: ignore[union-attr,operator]
+            col(ChatGroup.chat_id) == chat_id,
+            col(ChatGroup.weekly_schedule).is_(True),
+            or_(col(ChatGroup.weekly_last_post_at).is_(None), col(ChatGroup.weekly_last_post_at) < due),
         )
         .values(weekly_last_post_at=now)
     )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    return bool(result.rowcount)
 
 
 # ---- players ---------------------------------------------------------------------------------------------

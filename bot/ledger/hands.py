@@ -9,8 +9,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, select
-from sqlmodel import Session
+from sqlalchemy import insert
+from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors, totals
@@ -245,24 +245,35 @@ def undo(
     return one_hand_record(s, last)
 
 
+def live_row(s: Session, ts: TableSession, number: int) -> Hand:
+    """The live row numbered `number` of a session (HandNotFound)."""
+    row = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, LIVE)).first()
+    if row is None:
+        raise errors.HandNotFound(f"no hand {number} in this session", number=number)
+    return row
+
+
+def own_seating(row: Hand) -> dict[str, int]:
+    """Seat -> player id of a row as it was played: every recomputation of a row (edit, replay of the later
+    rows) pays the people who sat there then, never the table as it sits now (after a /sub)."""
+    return {seat: int(pid) for seat, pid in row.seat_players.items()}
+
+
 def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[tuple[Hand, HandPreview]]:
     """(old row, replacement) for hand `number` and each later row whose result changes."""
-    target = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, LIVE)).first()
-    if target is None:
-        raise errors.HandNotFound(f"no hand {number} in this session", number=number)
+    target = live_row(s, ts, number)
     if target.kind == "adjust":
         raise errors.InvalidValue(
             f"row {number} is an adjustment: undo it and adjust again", field="number", value=number
         )
-    seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
     later = s.scalars(
-        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, LIVE).order_by(Hand.number)  # type: ignore[arg-type]
+        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, LIVE).order_by(col(Hand.number))
     )
 
     def rescore(row: Hand, state: DealerState, entry: object) -> HandPreview:
-        request = row.request
+        request = row.request  # the row's own rules, stake and seating: who sat where when it was played
         return score(
-            row_id(ts), seat_players, state, entry,
+            row_id(ts), own_seating(row), state, entry,
             rules=request["rules"], options=request["options"], stake=request["stake"],
         )  # fmt: skip
 
@@ -278,8 +289,8 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[
             kept = HandPreview(
                 session_id=row_id(ts), kind="adjust", entry=row.entry, request=row.request,
                 response=row.response, payments=payments,
-                player_payments={int(row.seat_players[seat]): amount for seat, amount in payments.items()},
-                before=before, after=before, note=row.note, seats=seat_players,
+                player_payments={own_seating(row)[seat]: amount for seat, amount in payments.items()},
+                before=before, after=before, note=row.note, seats=own_seating(row),
             )  # fmt: skip
             plan.append((row, kept))
             state = before

@@ -6,7 +6,9 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, UniqueConstraint, text
-from sqlmodel import Field, SQLModel
+from sqlmodel import AutoString, Field, SQLModel
+
+from bot.ledger.results import HandKind, PendingKind, PendingStatus
 
 # Explicit constraint names keep Alembic migrations identical on SQLite and PostgreSQL.
 SQLModel.metadata.naming_convention = {
@@ -150,7 +152,7 @@ class Hand(SQLModel, table=True):
     session_id: int = Field(foreign_key="table_session.id")
     seq: int
     number: int
-    kind: str = Field(max_length=8)  # win | draw | escape | adjust
+    kind: HandKind = Field(sa_type=AutoString(length=8))
     text: str | None = None
     entry: dict[str, Any] = _json()
     request: dict[str, Any] = _json()
@@ -228,7 +230,7 @@ class PendingEntry(SQLModel, table=True):
 
     id: str = Field(primary_key=True, max_length=32)
     session_id: int = Field(foreign_key="table_session.id", index=True)
-    kind: str = Field(max_length=8)  # hand | adjust | edit | undo
+    kind: PendingKind = Field(sa_type=AutoString(length=8))
     payload: dict[str, Any] = _json()
     text: str | None = None
     preview: dict[str, Any] = _json()
@@ -237,7 +239,7 @@ class PendingEntry(SQLModel, table=True):
     created_at: datetime
     expires_at: datetime
     message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
-    status: str = Field(max_length=10)  # pending | committed | cancelled | expired
+    status: PendingStatus = Field(sa_type=AutoString(length=10))
     consumed_at: datetime | None = None
     hand_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("hand.id"), nullable=True))
 

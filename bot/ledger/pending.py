@@ -8,13 +8,12 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors, hands
 from bot.ledger.groups import actor
 from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
-from bot.ledger.results import CommitResult, HandPreview, PendingInfo, SessionInfo, UserRef
+from bot.ledger.results import CommitResult, HandPreview, PendingInfo, PendingKind, SessionInfo, UserRef
 from bot.ledger.rows import (
     aware,
     chat_of,
@@ -73,7 +72,7 @@ def create(
     group: ChatGroup,
     ts: TableSession,
     pending_id: str,
-    kind: str,
+    kind: PendingKind,
     payload: dict[str, Any],
     preview: HandPreview | None,
     *,
@@ -218,6 +217,6 @@ def open_entries(s: Session, chat_id: int) -> list[PendingInfo]:
         .join(TableSession)
         .join(ChatGroup)
         .where(ChatGroup.chat_id == chat_id, PendingEntry.status == "pending")
-        .order_by(PendingEntry.created_at)  # type: ignore[arg-type]
+        .order_by(col(PendingEntry.created_at))
     )
     return [pending_info(p, chat_id) for p in rows]

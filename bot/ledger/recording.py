@@ -6,29 +6,34 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from sqlalchemy import Engine
 from sqlmodel import Session
 
 from bot.ledger import errors, groups, hands, pending, reports, tables
 from bot.ledger.db import open_database
-from bot.ledger.models import ChatGroup, PendingEntry
+from bot.ledger.models import ChatGroup, PendingEntry, TableSession
 from bot.ledger.results import (
+    ChatState,
     CommitResult,
     HandPreview,
     HandRecord,
     PendingInfo,
     PendingKind,
+    PlayerInfo,
     SessionInfo,
     UserRef,
 )
 from bot.ledger.rows import (
     chat_of,
     group_row,
+    last_live_hand,
     one_hand_record,
     open_session_row,
     pending_info,
+    player_info,
+    player_row,
     row_id,
     session_info,
     session_row,
@@ -38,6 +43,7 @@ from bot.ledger.store import Store
 # What a hand write did: the row concerned, the rows it voided, the rows it wrote as replacements.
 Written = tuple[HandRecord, tuple[HandRecord, ...], tuple[HandRecord, ...]]
 pending_id_for = pending.pending_id_for
+T = TypeVar("T")
 
 
 class Calls:
@@ -69,16 +75,33 @@ class Calls:
     def _now(self) -> datetime:
         return self._store.now()
 
-    def _read(self, fn: Callable[[Session], Any]) -> Any:
+    def _read(self, fn: Callable[[Session], T]) -> T:
         return self._store.read(fn)
 
-    def _write(self, fn: Callable[[Session], Any], key: str | None = None) -> Any:
+    def _write(self, fn: Callable[[Session], T], key: str | None = None) -> T:
         return self._store.write(fn, key=key)
+
+    def chat_state(self, chat_id: int) -> ChatState:
+        """The group's settings (defaults when not stored yet; nothing is written) and its open session."""
+        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, self._now()))
+
+    def current_session(self, chat_id: int) -> SessionInfo | None:
+        """The group's open session, or None."""
+        return self.chat_state(chat_id).session
+
+    def require_session(self, chat_id: int) -> SessionInfo:
+        """The group's open session, or NoOpenSession."""
+        info = self.current_session(chat_id)
+        if info is None:
+            raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+        return info
 
     def _group(self, s: Session, chat_id: int) -> ChatGroup:
         return groups.ensure_group(s, chat_id, self._defaults, self._now())
 
-    def _on_open(self, chat_id: int, fn: Callable[[Session, ChatGroup, Any], Any], key: str | None) -> Any:
+    def _on_open(
+        self, chat_id: int, fn: Callable[[Session, ChatGroup, TableSession], T], key: str | None
+    ) -> T:
         """`fn(session, group, open table)` in one write, the table locked."""
         return self._write(lambda s: fn(s, *tables.lock_open(s, chat_id)), key)
 
@@ -106,7 +129,7 @@ class RecordingCalls(Calls):
         self,
         chat_id: int,
         source_key: str | None,
-        write: Callable[[Session, ChatGroup, Any, datetime], Written],
+        write: Callable[[Session, ChatGroup, TableSession, datetime], Written],
         *,
         void: bool = False,
     ) -> CommitResult:
@@ -127,7 +150,7 @@ class RecordingCalls(Calls):
             info = session_info(s, ts, chat_id)
             return CommitResult(hand, True, info, voided, replaced, card=reports.card_view(s, ts, info))
 
-        return self._write(op)  # type: ignore[no-any-return]
+        return self._write(op)
 
     def commit(
         self,
@@ -141,7 +164,7 @@ class RecordingCalls(Calls):
         """Score and record a hand in one transaction: its row, payments, running totals, dealer state.
         Idempotent on `source_key`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession."""
 
-        def write(s: Session, group: ChatGroup, ts: Any, now: datetime) -> Written:
+        def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
             preview = hands.score_at(s, ts, entry)
             who = groups.actor(s, group, by, now)
             return hands.record(s, ts, preview, now, actor=who, source_key=source_key, text=text), (), ()
@@ -163,7 +186,7 @@ class RecordingCalls(Calls):
         """Record a zero-sum side payment (payer -> payee, amount > 0, both seated) with a note; it does not
         change the dealer state. Idempotent on `source_key`."""
 
-        def write(s: Session, group: ChatGroup, ts: Any, now: datetime) -> Written:
+        def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
             preview = hands.adjust_preview(
                 session_info(s, ts, chat_id), payer_id, payee_id, amount, _note(note)
             )
@@ -176,7 +199,7 @@ class RecordingCalls(Calls):
         """Void the last live row; dealer, 连庄, 滴零 and 豹子 roll back. `result.hand` is the voided row.
         NothingToUndo. Idempotent on `source_key`."""
 
-        def write(s: Session, group: ChatGroup, ts: Any, now: datetime) -> Written:
+        def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
             who = groups.actor(s, group, by, now)
             voided = hands.undo(s, ts, now, actor=who, void_key=source_key)
             return voided, (voided,), ()
@@ -188,12 +211,24 @@ class RecordingCalls(Calls):
 
         def op(s: Session) -> HandRecord:
             _group, ts = _open(s, chat_id)
-            last = hands.last_live_hand(s, row_id(ts))
+            last = last_live_hand(s, row_id(ts))
             if last is None:
                 raise errors.NothingToUndo("no hand to undo in this session")
             return one_hand_record(s, last)
 
-        return self._read(op)  # type: ignore[no-any-return]
+        return self._read(op)
+
+    def hand_seating(self, chat_id: int, number: int) -> dict[str, PlayerInfo]:
+        """Seat -> player as they sat when live hand `number` of the open table was played (HandNotFound):
+        the people an /edit of that hand names and pays."""
+
+        def op(s: Session) -> dict[str, PlayerInfo]:
+            _group, ts = _open(s, chat_id)
+            row = hands.live_row(s, ts, number)
+            seating = hands.own_seating(row)
+            return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
+
+        return self._read(op)
 
     def preview_edit(self, chat_id: int, number: int, entry: dict[str, Any]) -> tuple[HandPreview, ...]:
         """What `edit` would write: the replacement of hand `number`, then every later live row whose result
@@ -203,7 +238,7 @@ class RecordingCalls(Calls):
             _group, ts = _open(s, chat_id)
             return tuple(preview for _row, preview in hands.plan_edit(s, ts, number, entry))
 
-        return self._read(op)  # type: ignore[no-any-return]
+        return self._read(op)
 
     def edit(
         self,
@@ -218,7 +253,7 @@ class RecordingCalls(Calls):
         """Replace hand `number` and re-score every later live row from the corrected dealer state, in one
         transaction; old rows are voided and point to their replacements. HandNotFound, WinNotAllowed."""
 
-        def write(s: Session, group: ChatGroup, ts: Any, now: datetime) -> Written:
+        def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
             who = groups.actor(s, group, by, now)
             new, old = hands.edit(s, ts, number, entry, now, actor=who, source_key=source_key, text=text)
             return new[0], old, new
@@ -259,7 +294,7 @@ class RecordingCalls(Calls):
                 message_id=message_id, by=by, text=text, timeout_seconds=timeout_seconds, now=now,
             )  # fmt: skip
 
-        return self._write(op)  # type: ignore[no-any-return]
+        return self._write(op)
 
     def get_pending(self, pending_id: str) -> PendingInfo:
         """An entry by id (NotFound)."""
@@ -268,7 +303,7 @@ class RecordingCalls(Calls):
             row = pending.row(s, pending_id)
             return pending_info(row, chat_of(s, session_row(s, row.session_id).group_id))
 
-        return self._read(op)  # type: ignore[no-any-return]
+        return self._read(op)
 
     def confirm_pending(
         self, pending_id: str, *, chat_id: int, message_id: int | None = None, by: UserRef | None = None
@@ -288,7 +323,7 @@ class RecordingCalls(Calls):
                 card=reports.card_view(s, ts, info),
             )  # fmt: skip
 
-        return self._write(op)  # type: ignore[no-any-return]
+        return self._write(op)
 
     def cancel_pending(
         self, pending_id: str, *, chat_id: int, message_id: int | None = None, by: UserRef | None = None
@@ -297,23 +332,23 @@ class RecordingCalls(Calls):
         now = self._now()
         return self._write(
             lambda s: pending.cancel(s, pending_id, chat_id=chat_id, message_id=message_id, now=now)
-        )  # type: ignore[no-any-return]
+        )
 
     def expire_pending(self, *, now: datetime | None = None) -> list[PendingInfo]:
         """Mark every entry past its expiry expired and return them, each to exactly one caller."""
         moment = now or self._now()
-        return self._write(lambda s: pending.expire(s, moment))  # type: ignore[no-any-return]
+        return self._write(lambda s: pending.expire(s, moment))
 
     def open_pending(self, chat_id: int) -> list[PendingInfo]:
         """The group's entries still waiting for Confirm."""
-        return self._read(lambda s: pending.open_entries(s, chat_id))  # type: ignore[no-any-return]
+        return self._read(lambda s: pending.open_entries(s, chat_id))
 
 
 def _note(value: object) -> str | None:
     return None if value is None else str(value)[:500]
 
 
-def _open(s: Session, chat_id: int) -> tuple[ChatGroup, Any]:
+def _open(s: Session, chat_id: int) -> tuple[ChatGroup, TableSession]:
     group = group_row(s, chat_id)
     ts = open_session_row(s, row_id(group), lock=False) if group is not None else None
     if group is None or ts is None:

@@ -3,8 +3,10 @@ running totals, the fewest transfers that settle a session, and what the pinned 
 
 from __future__ import annotations
 
-from sqlalchemy import or_, select
-from sqlmodel import Session
+from sqlalchemy import or_
+from sqlalchemy import select as select_columns  # sqlmodel's select types at most 4 columns
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from bot.ledger import errors, settlement
 from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
@@ -44,7 +46,7 @@ def hands(s: Session, session_id: int, *, include_voided: bool = False) -> list[
     query = select(Hand).where(Hand.session_id == session_id)
     if not include_voided:
         query = query.where(LIVE)
-    return hand_records(s, s.scalars(query.order_by(Hand.number, Hand.seq)))  # type: ignore[arg-type]
+    return hand_records(s, s.scalars(query.order_by(col(Hand.number), col(Hand.seq))))
 
 
 def hand(s: Session, session_id: int, number: int) -> HandRecord:
@@ -84,10 +86,7 @@ def card_view(
     info = info or session_info(s, ts)
     newest = list(
         s.scalars(
-            select(Hand)
-            .where(Hand.session_id == ts.id, LIVE)
-            .order_by(Hand.number.desc())  # type: ignore[attr-defined]
-            .limit(limit)
+            select(Hand).where(Hand.session_id == ts.id, LIVE).order_by(col(Hand.number).desc()).limit(limit)
         )
     )
     people = session_people(s, ts, info.chat_id)
@@ -121,19 +120,19 @@ def session_people(s: Session, ts: TableSession, chat_id: int) -> tuple[Standing
             dealt_in=dealt_in,
         )
         for pid, name, tid, username, net, played, wins, self_draws, dealt_in in s.execute(
-            select(
-                Player.id,
-                Player.display_name,
-                Player.telegram_id,
-                Player.username,
-                SessionTotal.net,
-                SessionTotal.hands,
-                SessionTotal.wins,
-                SessionTotal.self_draws,
-                SessionTotal.dealt_in,
+            select_columns(
+                col(Player.id),
+                col(Player.display_name),
+                col(Player.telegram_id),
+                col(Player.username),
+                col(SessionTotal.net),
+                col(SessionTotal.hands),
+                col(SessionTotal.wins),
+                col(SessionTotal.self_draws),
+                col(SessionTotal.dealt_in),
             )
-            .join(Player, Player.id == SessionTotal.player_id)
-            .where(SessionTotal.session_id == ts.id)
+            .join(Player, col(Player.id) == SessionTotal.player_id)
+            .where(col(SessionTotal.session_id) == ts.id)
         )
     ]
     rows.sort(key=lambda r: (SEATS.index(r.seat) if r.seat else 9, r.player.id))
@@ -156,9 +155,9 @@ def standings(s: Session, chat_id: int, session_id: int | None) -> StandingsRepo
         session_rows = session_people(s, ts, chat_id)
     alltime = s.execute(
         select(GroupTotal, Player)
-        .join(Player, Player.id == GroupTotal.player_id)
+        .join(Player, col(Player.id) == GroupTotal.player_id)
         .where(GroupTotal.group_id == group.id)
-        .order_by(GroupTotal.net.desc(), Player.id)  # type: ignore[attr-defined]
+        .order_by(col(GroupTotal.net).desc(), col(Player.id))
     )
     alltime_rows = tuple(_standing(t, p, chat_id, None) for t, p in alltime if t.hands or t.net)
     return StandingsReport(session=info, session_rows=session_rows, alltime_rows=alltime_rows)
@@ -173,6 +172,7 @@ def player_stats(
     if group is None:
         return []
     model: type[SessionTotal] | type[GroupTotal]
+    query: Select[SessionTotal, Player] | Select[GroupTotal, Player]
     if session_id is not None:
         session_row(s, session_id)
         model = SessionTotal
@@ -180,7 +180,7 @@ def player_stats(
     else:
         model = GroupTotal
         query = select(GroupTotal, Player).where(GroupTotal.group_id == group.id)
-    query = query.join(Player, Player.id == model.player_id)
+    query = query.join(Player, col(Player.id) == model.player_id)
     if player_id is not None:
         query = query.where(model.player_id == player_id)
     stats = [
@@ -212,8 +212,8 @@ def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
     rows = s.scalars(
         select(TableSession)
         .where(TableSession.group_id == group.id)
-        .where(or_(TableSession.status == "open", TableSession.live_rows > 0))
-        .order_by(TableSession.number.desc())  # type: ignore[attr-defined]
+        .where(or_(col(TableSession.status) == "open", col(TableSession.live_rows) > 0))
+        .order_by(col(TableSession.number).desc())
         .limit(limit)
     )
     return [summary(s, ts, chat_id) for ts in rows]
@@ -229,9 +229,9 @@ def transfers(s: Session, session_id: int) -> list[Transfer]:
     info = session_info(s, ts)
     rows = s.execute(
         select(SessionTotal, Player)
-        .join(Player, Player.id == SessionTotal.player_id)
+        .join(Player, col(Player.id) == SessionTotal.player_id)
         .where(SessionTotal.session_id == session_id)
-        .order_by(Player.id)  # type: ignore[arg-type]
+        .order_by(col(Player.id))
     )
     players, balances = {}, {}
     for total, player in rows:

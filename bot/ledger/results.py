@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from scoring.seats import SEATS  # noqa: F401  (re-exported: bot.ledger.SEATS)
+from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
 
 # The settling-up options of a group and their defaults (bot.ledger.settlement): carry what stays open
 # into the next session's transfers, 抹零 to a multiple of `round` units (0: none), 收盘倍数.

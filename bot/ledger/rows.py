@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
-from sqlalchemy import select
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors
 from bot.ledger.models import ChatGroup, Hand, Payment, PendingEntry, Player, Seat, TableSession
@@ -34,7 +33,14 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def row_id(row: Any) -> int:
+class Row(Protocol):
+    """A table row with an integer primary key, None until it is flushed."""
+
+    @property
+    def id(self) -> int | None: ...
+
+
+def row_id(row: Row) -> int:
     """The id of a flushed row."""
     value = row.id
     assert value is not None, "row has not been flushed"
@@ -87,7 +93,7 @@ def seats(s: Session, session_id: int) -> dict[str, Player]:
     """Seat -> the player sitting there now, in seat order."""
     rows = s.execute(
         select(Seat.seat, Player)
-        .join(Player, Player.id == Seat.player_id)
+        .join(Player, col(Player.id) == Seat.player_id)
         .where(Seat.session_id == session_id, SITTING)
     )
     found = {seat: player for seat, player in rows if seat in SEATS}
@@ -105,10 +111,7 @@ def seat_history(s: Session, session_id: int) -> dict[int, str]:
 def last_live_hand(s: Session, session_id: int) -> Hand | None:
     """The session's last live row, or None."""
     return s.scalars(
-        select(Hand)
-        .where(Hand.session_id == session_id, LIVE)
-        .order_by(Hand.number.desc())  # type: ignore[attr-defined]
-        .limit(1)
+        select(Hand).where(Hand.session_id == session_id, LIVE).order_by(col(Hand.number).desc()).limit(1)
     ).first()
 
 
@@ -197,9 +200,7 @@ def hand_records(s: Session, hands: Iterable[Hand]) -> list[HandRecord]:
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         for hand_id, player_id, amount in s.execute(
-            select(Payment.hand_id, Payment.player_id, Payment.amount).where(
-                Payment.hand_id.in_(chunk)  # type: ignore[attr-defined]
-            )
+            select(Payment.hand_id, Payment.player_id, Payment.amount).where(col(Payment.hand_id).in_(chunk))
         ):
             payments[hand_id][player_id] = amount
     return [hand_record(h, payments.get(row_id(h), {})) for h in rows]
@@ -212,7 +213,7 @@ def hand_record(hand: Hand, player_payments: dict[int, int]) -> HandRecord:
         session_id=hand.session_id,
         seq=hand.seq,
         number=hand.number,
-        kind=hand.kind,  # type: ignore[arg-type]
+        kind=hand.kind,
         text=hand.text,
         entry=dict(hand.entry),
         request=dict(hand.request),
@@ -279,7 +280,7 @@ def pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
         id=pending.id,
         session_id=pending.session_id,
         chat_id=chat_id,
-        kind=pending.kind,  # type: ignore[arg-type]
+        kind=pending.kind,
         payload=dict(pending.payload),
         text=pending.text,
         preview=preview_from_json(pending.preview) if pending.preview else None,
@@ -287,6 +288,6 @@ def pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
         created_at=aware(pending.created_at),
         expires_at=aware(pending.expires_at),
         message_id=pending.message_id,
-        status=pending.status,  # type: ignore[arg-type]
+        status=pending.status,
         hand_id=pending.hand_id,
     )

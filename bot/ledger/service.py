@@ -5,15 +5,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors, groups, reports, tables
-from bot.ledger.models import ChatGroup, Player
+from bot.ledger.models import ChatGroup, Player, TableSession
 from bot.ledger.recording import RecordingCalls, pending_id_for
 from bot.ledger.results import (
     CardView,
-    ChatState,
     GroupInfo,
     HandRecord,
     LedgerRow,
@@ -54,10 +52,6 @@ class LedgerService(RecordingCalls, SettleCalls):
 
     # ---- groups and players ---------------------------------------------------------------------------
 
-    def chat_state(self, chat_id: int) -> ChatState:
-        """The group's settings (defaults when not stored yet; nothing is written) and its open session."""
-        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, self._now()))  # type: ignore[no-any-return]
-
     def get_group(self, chat_id: int) -> GroupInfo:
         """The group's settings (as `chat_state(chat_id).group`)."""
         return self.chat_state(chat_id).group
@@ -90,26 +84,26 @@ class LedgerService(RecordingCalls, SettleCalls):
             "weekly_schedule": weekly_schedule, "weekly_day": weekly_day, "weekly_time": weekly_time,
             "weekly_last_post_at": weekly_last_post_at, "timezone": timezone, "confirm_by": confirm_by,
         }  # fmt: skip
-        return self._write(lambda s: groups.update_group(s, self._group(s, chat_id), dict(changes)), key)  # type: ignore[no-any-return]
+        return self._write(lambda s: groups.update_group(s, self._group(s, chat_id), dict(changes)), key)
 
     def list_groups(self, *, weekly_schedule: bool | None = None) -> list[GroupInfo]:
         """Every group, optionally only those with the weekly-schedule flag set (or unset)."""
-        query = select(ChatGroup).order_by(ChatGroup.id)  # type: ignore[arg-type]
+        query = select(ChatGroup).order_by(col(ChatGroup.id))
         if weekly_schedule is not None:
             query = query.where(ChatGroup.weekly_schedule == weekly_schedule)
-        return self._read(lambda s: [group_info(g) for g in s.scalars(query)])  # type: ignore[no-any-return]
+        return self._read(lambda s: [group_info(g) for g in s.scalars(query)])
 
     def claim_weekly(self, chat_id: int, due: datetime, now: datetime | None = None) -> bool:
         """True exactly once per due time across workers: the weekly post of `due` is this caller's."""
         moment = now or self._now()
-        return self._write(lambda s: groups.claim_weekly(s, chat_id, due, moment))  # type: ignore[no-any-return]
+        return self._write(lambda s: groups.claim_weekly(s, chat_id, due, moment))
 
     def ensure_player(self, chat_id: int, user: UserRef) -> PlayerInfo:
         """The group's player for a Telegram user, created or refreshed (username, display name)."""
         now = self._now()
         return self._write(
             lambda s: player_info(groups.ensure_player(s, self._group(s, chat_id), user, now), chat_id)
-        )  # type: ignore[no-any-return]
+        )
 
     def get_player(self, player_id: int) -> PlayerInfo:
         """A player by id (NotFound)."""
@@ -120,12 +114,12 @@ class LedgerService(RecordingCalls, SettleCalls):
                 raise errors.NotFound(f"no player {player_id}", what="player", id=player_id)
             return player_info(player, chat_of(s, player.group_id))
 
-        return self._read(op)  # type: ignore[no-any-return]
+        return self._read(op)
 
     def find_player(self, chat_id: int, ref: str) -> PlayerInfo:
         """Resolve `@username`, a seat (E/S/W/N, 东南西北, 東, 东家) or a display/guest name (any case) to a
         player of the group. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""
-        return self._read(lambda s: groups.find_player(s, chat_id, ref)[0])  # type: ignore[no-any-return]
+        return self._read(lambda s: groups.find_player(s, chat_id, ref)[0])
 
     def find_seat(self, chat_id: int, ref: str) -> str:
         """A player reference (as `find_player`) to that player's seat at the open table (PlayerNotSeated)."""
@@ -138,7 +132,7 @@ class LedgerService(RecordingCalls, SettleCalls):
                 )
             return seat
 
-        return self._read(op)  # type: ignore[no-any-return]
+        return self._read(op)
 
     # ---- sessions and seats ---------------------------------------------------------------------------
 
@@ -162,26 +156,15 @@ class LedgerService(RecordingCalls, SettleCalls):
                 rules=rules, stake=stake, options=options,
             )  # fmt: skip
 
-        return self._write(op, key)  # type: ignore[no-any-return]
-
-    def current_session(self, chat_id: int) -> SessionInfo | None:
-        """The group's open session, or None."""
-        return self.chat_state(chat_id).session
-
-    def require_session(self, chat_id: int) -> SessionInfo:
-        """The group's open session, or NoOpenSession."""
-        info = self.current_session(chat_id)
-        if info is None:
-            raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
-        return info
+        return self._write(op, key)
 
     def get_session(self, session_id: int) -> SessionInfo:
         """A session by id, open or ended (NotFound)."""
-        return self._read(lambda s: session_info(s, session_row(s, session_id)))  # type: ignore[no-any-return]
+        return self._read(lambda s: session_info(s, session_row(s, session_id)))
 
     def _change(self, chat_id: int, key: str | None, **changes: Any) -> SessionInfo:
         now = self._now()
-        return self._on_open(chat_id, lambda s, _g, ts: tables.change(s, ts, now, **changes), key)  # type: ignore[no-any-return]
+        return self._on_open(chat_id, lambda s, _g, ts: tables.change(s, ts, now, **changes), key)
 
     def update_session(
         self,
@@ -223,7 +206,7 @@ class LedgerService(RecordingCalls, SettleCalls):
         wanted = tables.seat_of(seat) if seat is not None else None
         now = self._now()
 
-        def op(s: Session, group: ChatGroup, ts: Any) -> SeatChange:
+        def op(s: Session, group: ChatGroup, ts: TableSession) -> SeatChange:
             if guest_name is not None:
                 groups.check_guest_name(groups.clean_name(guest_name), seats(s, row_id(ts)).values())
             player = (
@@ -233,7 +216,7 @@ class LedgerService(RecordingCalls, SettleCalls):
             target = tables.sit(s, group, ts, player, wanted, now)
             return SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
 
-        return self._on_open(chat_id, op, key)  # type: ignore[no-any-return]
+        return self._on_open(chat_id, op, key)
 
     def substitute(
         self,
@@ -252,7 +235,7 @@ class LedgerService(RecordingCalls, SettleCalls):
         target = tables.seat_of(seat)
         now = self._now()
 
-        def op(s: Session, group: ChatGroup, ts: Any) -> tuple[SeatChange, PlayerInfo]:
+        def op(s: Session, group: ChatGroup, ts: TableSession) -> tuple[SeatChange, PlayerInfo]:
             if guest_name is not None:
                 groups.check_guest_name(groups.clean_name(guest_name), seats(s, row_id(ts)).values())
             player = (
@@ -264,30 +247,30 @@ class LedgerService(RecordingCalls, SettleCalls):
             change = SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
             return change, player_info(gone, chat_id)
 
-        return self._on_open(chat_id, op, key)  # type: ignore[no-any-return]
+        return self._on_open(chat_id, op, key)
 
     def move(self, chat_id: int, player_id: int, seat: str, *, key: str | None = None) -> SeatChange:
         """Move a seated player to `seat` before the first hand; an occupant of that seat swaps places."""
         target = tables.seat_of(seat)
         now = self._now()
 
-        def op(s: Session, _group: ChatGroup, ts: Any) -> SeatChange:
+        def op(s: Session, _group: ChatGroup, ts: TableSession) -> SeatChange:
             player = player_row(s, player_id)
             tables.move(s, ts, player, target, now)
             return SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
 
-        return self._on_open(chat_id, op, key)  # type: ignore[no-any-return]
+        return self._on_open(chat_id, op, key)
 
     def unseat(self, chat_id: int, player_id: int, *, key: str | None = None) -> SeatChange:
         """Free a player's seat before the first hand (PlayerNotSeated, SeatsLocked)."""
         now = self._now()
 
-        def op(s: Session, _group: ChatGroup, ts: Any) -> SeatChange:
+        def op(s: Session, _group: ChatGroup, ts: TableSession) -> SeatChange:
             player = player_row(s, player_id)
             tables.unseat(s, ts, player, now)
             return SeatChange(player_info(player, chat_id), None, session_info(s, ts, chat_id))
 
-        return self._on_open(chat_id, op, key)  # type: ignore[no-any-return]
+        return self._on_open(chat_id, op, key)
 
     def end_session(
         self,
@@ -312,7 +295,7 @@ class LedgerService(RecordingCalls, SettleCalls):
             groups.actor(s, group, by, now)
             return tables.end(s, ts, reason, now)
 
-        return self._write(op, key)  # type: ignore[no-any-return]
+        return self._write(op, key)
 
     def end_idle(self, idle_for: timedelta, *, now: datetime | None = None) -> list[SessionSummary]:
         """End every open session idle for `idle_for`, each by a compare-and-set (still open, still idle):
@@ -321,7 +304,11 @@ class LedgerService(RecordingCalls, SettleCalls):
         cutoff = moment - idle_for
         ended = []
         for session_id in self._read(lambda s: tables.idle_ids(s, cutoff)):
-            done = self._write(lambda s, sid=session_id: tables.end_if_idle(s, sid, cutoff, moment))
+
+            def end_one(s: Session, sid: int = session_id) -> SessionSummary | None:
+                return tables.end_if_idle(s, sid, cutoff, moment)
+
+            done = self._write(end_one)
             if done is not None:
                 ended.append(done)
         return ended
@@ -359,31 +346,31 @@ class LedgerService(RecordingCalls, SettleCalls):
             first, ts.pin_refused = not ts.pin_refused, True
             return first
 
-        return self._write(op)  # type: ignore[no-any-return]
+        return self._write(op)
 
     def card_view(self, session_id: int) -> CardView:
         """What the session's card shows (one read)."""
-        return self._read(lambda s: reports.card_view(s, session_row(s, session_id)))  # type: ignore[no-any-return]
+        return self._read(lambda s: reports.card_view(s, session_row(s, session_id)))
 
     # ---- reading --------------------------------------------------------------------------------------
 
     def hands(self, session_id: int, *, include_voided: bool = False) -> list[HandRecord]:
         """The session's rows in ledger order; voided rows only when asked."""
-        return self._read(lambda s: reports.hands(s, session_id, include_voided=include_voided))  # type: ignore[no-any-return]
+        return self._read(lambda s: reports.hands(s, session_id, include_voided=include_voided))
 
     def get_hand(self, session_id: int, number: int) -> HandRecord:
         """The live row with this number (HandNotFound)."""
-        return self._read(lambda s: reports.hand(s, session_id, number))  # type: ignore[no-any-return]
+        return self._read(lambda s: reports.hand(s, session_id, number))
 
     def ledger(self, session_id: int, *, last: int | None = None) -> list[LedgerRow]:
         """Live rows with every seat's running total after each; only the `last` newest when given (a page
         of a long session, as cheap at 100,000 rows as at 100)."""
-        return self._read(lambda s: reports.ledger_rows(s, session_id, last))  # type: ignore[no-any-return]
+        return self._read(lambda s: reports.ledger_rows(s, session_id, last))
 
     def standings(self, chat_id: int, *, session_id: int | None = None) -> StandingsReport:
         """Session standings (the open session, or `session_id`) and the group's all-time standings, from
         the running totals (never a scan of the hands)."""
-        return self._read(lambda s: reports.standings(s, chat_id, session_id))  # type: ignore[no-any-return]
+        return self._read(lambda s: reports.standings(s, chat_id, session_id))
 
     def player_stats(
         self, chat_id: int, *, session_id: int | None = None, player_id: int | None = None
@@ -391,16 +378,16 @@ class LedgerService(RecordingCalls, SettleCalls):
         """Per-player stats for one session or the group's history (from running aggregates)."""
         return self._read(
             lambda s: reports.player_stats(s, chat_id, session_id=session_id, player_id=player_id)
-        )  # type: ignore[no-any-return]
+        )
 
     def history(self, chat_id: int, *, limit: int = 20) -> list[SessionSummary]:
         """The group's sessions, newest first, with each player's net."""
-        return self._read(lambda s: reports.history(s, chat_id, limit))  # type: ignore[no-any-return]
+        return self._read(lambda s: reports.history(s, chat_id, limit))
 
     def session_summary(self, session_id: int) -> SessionSummary:
         """One session with each player's net and its hand count."""
-        return self._read(lambda s: tables.summary(s, session_row(s, session_id)))  # type: ignore[no-any-return]
+        return self._read(lambda s: tables.summary(s, session_row(s, session_id)))
 
     def transfers(self, session_id: int) -> list[Transfer]:
         """The fewest payments that settle the session."""
-        return self._read(lambda s: reports.transfers(s, session_id))  # type: ignore[no-any-return]
+        return self._read(lambda s: reports.transfers(s, session_id))

@@ -32,7 +32,7 @@ class SettleCalls(Calls):
                 raise errors.NotFound(f"no player {player_id} in this group", what="player", id=player_id)
             return settlement.pay(s, group, sender, other, amount, now)
 
-        return self._write(op, key)  # type: ignore[no-any-return]
+        return self._write(op, key)
 
     def claim_transfer(
         self, chat_id: int, transfer_id: int, by: UserRef, *, key: str | None = None
@@ -46,7 +46,7 @@ class SettleCalls(Calls):
             sender = groups.ensure_player(s, group, by, now)
             return settlement.claim_button(s, group, transfer_id, sender.id or 0, now)
 
-        return self._write(op, key)  # type: ignore[no-any-return]
+        return self._write(op, key)
 
     def confirm_transfer(
         self,
@@ -67,7 +67,7 @@ class SettleCalls(Calls):
             pid = sender.id if sender is not None else None
             return settlement.confirm_button(s, group, transfer_id, pid, admin, now)
 
-        return self._write(op, key)  # type: ignore[no-any-return]
+        return self._write(op, key)
 
     def balance(self, chat_id: int) -> Balance:
         """Who still owes whom in the group, across sessions (the open transfers)."""
@@ -76,20 +76,20 @@ class SettleCalls(Calls):
             group = group_row(s, chat_id)
             return settlement.balance(s, group) if group is not None else Balance(())
 
-        return self._read(op)  # type: ignore[no-any-return]
+        return self._read(op)
 
     def settle_figures(self, session_id: int) -> list[SettleFigures]:
         """Each person's figures in settling an ended session (net, carried in, balance before and after
         抹零); empty for a session that left none."""
-        return self._read(lambda s: settlement.figures(s, session_row(s, session_id)))  # type: ignore[no-any-return]
+        return self._read(lambda s: settlement.figures(s, session_row(s, session_id)))
 
     def session_transfers(self, session_id: int) -> list[Transfer]:
         """The stored transfers of an ended session (empty when it left none)."""
-        return self._read(lambda s: settlement.stored_transfers(s, session_row(s, session_id)) or [])  # type: ignore[no-any-return]
+        return self._read(lambda s: settlement.stored_transfers(s, session_row(s, session_id)) or [])
 
     def carried_from(self, session_id: int) -> list[int]:
         """The sessions whose open transfers went into this session's (their summaries show it)."""
-        return self._read(lambda s: settlement.carried_from(s, session_id))  # type: ignore[no-any-return]
+        return self._read(lambda s: settlement.carried_from(s, session_id))
 
     def set_summary(self, session_id: int, message_id: int) -> None:
         """Remember the message of the session's summary (edited as its transfers are paid)."""
@@ -110,4 +110,4 @@ class SettleCalls(Calls):
             s.flush()
             return group_info(group)
 
-        return self._write(op, key)  # type: ignore[no-any-return]
+        return self._write(op, key)

@@ -11,12 +11,11 @@ Nothing is deleted: a claim still waiting when its transfer is carried is voided
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors
 from bot.ledger.models import (
@@ -44,7 +43,7 @@ def options_of(group: ChatGroup) -> dict[str, Any]:
 
 def check_options(changes: Mapping[str, Any]) -> dict[str, Any]:
     """Settling-up option changes, checked (InvalidValue names the option)."""
-    valid = {
+    valid: dict[str, Callable[[Any], bool]] = {
         "carry": lambda v: isinstance(v, bool),
         "round": lambda v: _whole(v) and v in ROUND_UNITS,
         "multiplier": lambda v: _whole(v) and 1 <= v <= MAX_MULTIPLIER,
@@ -86,8 +85,12 @@ def round_balances(balances: Mapping[int, int], unit: int) -> dict[int, int]:
 
 def _open_rows(s: Session, query: Any) -> list[SettleTransfer]:
     return list(
-        s.scalars(query.where(SettleTransfer.status.in_(OPEN)).order_by(SettleTransfer.id).with_for_update())
-    )  # type: ignore[attr-defined]
+        s.scalars(
+            query.where(col(SettleTransfer.status).in_(OPEN))
+            .order_by(col(SettleTransfer.id))
+            .with_for_update()
+        )
+    )
 
 
 def _carry(s: Session, ts: TableSession, now: datetime) -> dict[int, int]:
@@ -108,7 +111,7 @@ def _claims(s: Session, row: SettleTransfer) -> list[SettlePayment]:
         s.scalars(
             select(SettlePayment)
             .where(SettlePayment.transfer_id == row.id, SettlePayment.status == "claimed")
-            .order_by(SettlePayment.id)  # type: ignore[arg-type]
+            .order_by(col(SettlePayment.id))
         )
     )
 
@@ -297,8 +300,10 @@ def stored_transfers(s: Session, ts: TableSession) -> list[Transfer] | None:
         return None
     rows = list(
         s.scalars(
-            select(SettleTransfer).where(SettleTransfer.session_id == ts.id).order_by(SettleTransfer.number)
-        )  # type: ignore[arg-type]
+            select(SettleTransfer)
+            .where(SettleTransfer.session_id == ts.id)
+            .order_by(col(SettleTransfer.number))
+        )
     )
     if (
         not rows
@@ -319,9 +324,9 @@ def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
     chat_id = _chat(s, ts.group_id)
     rows = s.execute(
         select(SettleLine, Player)
-        .join(Player, Player.id == SettleLine.player_id)
+        .join(Player, col(Player.id) == SettleLine.player_id)
         .where(SettleLine.session_id == ts.id)
-        .order_by(SettleLine.player_id)  # type: ignore[arg-type]
+        .order_by(col(SettleLine.player_id))
     )
     return [
         SettleFigures(player_info(p, chat_id), line.net, line.carried, line.fee, line.raw, line.rounded)
@@ -334,8 +339,8 @@ def balance(s: Session, group: ChatGroup) -> Balance:
     rows = list(
         s.scalars(
             select(SettleTransfer)
-            .where(SettleTransfer.group_id == group.id, SettleTransfer.status.in_(OPEN))  # type: ignore[attr-defined]
-            .order_by(SettleTransfer.session_id, SettleTransfer.number)  # type: ignore[arg-type]
+            .where(SettleTransfer.group_id == group.id, col(SettleTransfer.status).in_(OPEN))
+            .order_by(col(SettleTransfer.session_id), col(SettleTransfer.number))
         )
     )
     transfers = [transfer_of(s, row) for row in rows]

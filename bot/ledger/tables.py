@@ -6,8 +6,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlmodel import Session
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors, settlement
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
@@ -260,7 +260,7 @@ def idle_ids(s: Session, cutoff: datetime) -> list[int]:
         s.scalars(
             select(TableSession.id)
             .where(TableSession.status == "open", TableSession.last_activity_at < cutoff)
-            .order_by(TableSession.id)  # type: ignore[arg-type]
+            .order_by(col(TableSession.id))
         )
     )
 

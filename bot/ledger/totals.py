@@ -8,8 +8,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlmodel import Session
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
 from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal, TableSession
 from bot.ledger.rows import LIVE, payments_of
@@ -127,18 +127,18 @@ def _recount_maxima(
     wins = dict.fromkeys(players, (0, 0))
     for pid, amount, hua in s.execute(
         select(Payment.player_id, func.max(Payment.amount), func.max(Payment.hua))
-        .join(Hand, Hand.id == Payment.hand_id)
+        .join(Hand, col(Hand.id) == Payment.hand_id)
         .where(Hand.session_id == ts.id, LIVE, Hand.kind == "win", Payment.amount > 0)
-        .where(Payment.player_id.in_(players))  # type: ignore[attr-defined]
-        .group_by(Payment.player_id)
+        .where(col(Payment.player_id).in_(players))
+        .group_by(col(Payment.player_id))
     ):
         wins[pid] = (amount or 0, hua or 0)
     streaks = dict.fromkeys(players, 0)
     for pid, streak in s.execute(
         select(Hand.dealer_after_player_id, func.max(Hand.streak_after))
         .where(Hand.session_id == ts.id, LIVE)
-        .where(Hand.dealer_after_player_id.in_(players))  # type: ignore[union-attr]
-        .group_by(Hand.dealer_after_player_id)
+        .where(col(Hand.dealer_after_player_id).in_(players))
+        .group_by(col(Hand.dealer_after_player_id))
     ):
         streaks[pid] = streak or 0
     for pid in players:
@@ -153,10 +153,10 @@ def _recount_maxima(
             func.max(SessionTotal.biggest_hua),
             func.max(SessionTotal.longest_streak),
         )
-        .join(TableSession, TableSession.id == SessionTotal.session_id)
+        .join(TableSession, col(TableSession.id) == SessionTotal.session_id)
         .where(TableSession.group_id == ts.group_id)
-        .where(SessionTotal.player_id.in_(players))  # type: ignore[attr-defined]
-        .group_by(SessionTotal.player_id)
+        .where(col(SessionTotal.player_id).in_(players))
+        .group_by(col(SessionTotal.player_id))
     ):
         row = group_rows[pid]
         row.biggest_win, row.biggest_hua, row.longest_streak = amount or 0, hua or 0, streak or 0

@@ -85,19 +85,24 @@ def _zero_sum_groups(people: list[tuple[K, int]]) -> list[list[tuple[K, int]]]:
 
 def _greedy(group: list[tuple[K, int]]) -> list[tuple[K, K, int]]:
     """Settle a zero-sum group: largest debtor pays largest creditor; at most len(group) - 1 transfers."""
-    creditors = sorted(([v, i, k] for i, (k, v) in enumerate(group) if v > 0), key=lambda c: (-c[0], c[1]))
-    debtors = sorted(([-v, i, k] for i, (k, v) in enumerate(group) if v < 0), key=lambda d: (-d[0], d[1]))
+    creditors = [(v, i, k) for i, (k, v) in enumerate(group) if v > 0]
+    debtors = [(-v, i, k) for i, (k, v) in enumerate(group) if v < 0]
     transfers: list[tuple[K, K, int]] = []
     while creditors and debtors:
-        creditor, debtor = creditors[0], debtors[0]
-        amount = min(creditor[0], debtor[0])
-        transfers.append((debtor[2], creditor[2], amount))
-        creditor[0] -= amount
-        debtor[0] -= amount
-        if creditor[0] == 0:
+        creditors.sort(key=_largest_first)
+        debtors.sort(key=_largest_first)
+        (credit, ci, payee), (debt, di, payer) = creditors[0], debtors[0]
+        amount = min(credit, debt)
+        transfers.append((payer, payee, amount))
+        creditors[0] = (credit - amount, ci, payee)
+        debtors[0] = (debt - amount, di, payer)
+        if credit == amount:
             creditors.pop(0)
-        if debtor[0] == 0:
+        if debt == amount:
             debtors.pop(0)
-        creditors.sort(key=lambda c: (-c[0], c[1]))
-        debtors.sort(key=lambda d: (-d[0], d[1]))
     return transfers
+
+
+def _largest_first(entry: tuple[int, int, object]) -> tuple[int, int]:
+    """Sort key of (amount, position, person): the largest amount first, then the earlier position."""
+    return -entry[0], entry[1]

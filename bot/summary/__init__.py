@@ -3,7 +3,8 @@
 matplotlib is only imported when a chart is drawn (`bot.summary.chart`), never by importing this package.
 """
 
-from bot.summary.card import chart_data, history_chart_data, render_card, signed
+from bot.render import signed
+from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import ledger_csv
 from bot.summary.post import PostedSummary, chart_png, post_summary, send_chart, send_history_chart
 from bot.summary.report import BiggestHand, LongestStreak, PlayerLine, SessionReport, build_report

@@ -205,7 +205,7 @@ def png_size(png: bytes) -> tuple[int, int]:
 
 def missing_glyphs(font_path: Path, text: str, *, font_number: int = 0) -> set[str]:
     """The characters of `text` (spaces aside) that the font file has no glyph for, by its cmap."""
-    from fontTools.ttLib import TTCollection, TTFont
+    from fontTools.ttLib import TTCollection, TTFont  # type: ignore[import-untyped]  # fontTools ships no type hints
 
     if font_path.suffix.lower() in {".ttc", ".otc"}:
         with TTCollection(str(font_path), lazy=True) as collection:

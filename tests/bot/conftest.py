@@ -75,3 +75,16 @@ async def pg_table(pg_url: str, tmp_path: Path, transport: InProcessBotAPI) -> A
 async def seated_table(table: Table) -> Table:
     """A session opened by ann with /newgame 苏州 1 and ann, bob, cat, dan seated E, S, W, N."""
     return await seat_four(table)
+
+
+@pytest.fixture
+async def db_table(db_url: str, tmp_path: Path, transport: InProcessBotAPI) -> AsyncIterator[Table]:
+    """`table` on each backend of `db_url`: SQLite always, PostgreSQL when TEST_DATABASE_URL is set."""
+    async for running in _running_table(make_settings(db_url, tmp_path), transport):
+        yield running
+
+
+@pytest.fixture
+async def db_seated(db_table: Table) -> Table:
+    """`seated_table` on each backend."""
+    return await seat_four(db_table)

@@ -308,27 +308,25 @@ def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tup
     # /ting walks a suit once with one more tile standing anywhere; each wait t's readings must be the
     # direct read of the counts with t added: the same readings, in the same order; so must the counts
     # alone with w and w + 1 wilds.
-    from scoring.decompose import _group_readings, _walk
+    from scoring.decompose import _group_readings, _walk_once
 
     base, key, w = case
-    ts = [t for t in range(len(key)) if key[t] < 4]
-    derived = _walk(base, key, w, frozenset(ts))
-    for t in ts:
-        plus = (*key[:t], key[t] + 1, *key[t + 1:])
-        assert tuple(derived.get((t, w), ())) == _group_readings(base, plus, w)
-    assert tuple(derived[None, w]) == _group_readings(base, key, w)
-    assert tuple(derived[None, w + 1]) == _group_readings(base, key, w + 1)
+    plus, alone, more = _walk_once(base, key, w)
+    for t in range(len(key)):
+        if key[t] < 4:
+            assert plus[t] == _group_readings(base, (*key[:t], key[t] + 1, *key[t + 1:]), w)
+    assert alone == _group_readings(base, key, w)
+    assert more == _group_readings(base, key, w + 1)
 
 
 @settings(max_examples=300, deadline=None)
 @given(wild_hands(), st.booleans(), st.booleans())
 def test_waits_from_a_whole_hand_are_read_as_each_hand(case: tuple[list[int], int], wild_on: bool,
                                                        sp: bool) -> None:
-    # 13 tiles (drop one of the 14): the waits and their readings, primed for all waits at once,
-    # are those of each 14-tile hand read alone in a fresh table.
-    from scoring import decompose
-    from scoring.decompose import read_waits
+    # 13 tiles (drop one of the 14): the waits, and their readings read for all waits at once, are
+    # those of each 14-tile hand read alone.
     from scoring.decompose import readings as hand_readings
+    from scoring.decompose import wait_readings
     from scoring.waits import completing_tiles
 
     tiles, wild = case
@@ -338,8 +336,5 @@ def test_waits_from_a_whole_hand_are_read_as_each_hand(case: tuple[list[int], in
     candidates = [t for t in range(34) if held[t] < 4]
     waits = completing_tiles(concealed, candidates, wild=w, seven_pairs=sp)
     assert waits == [t for t in candidates if is_complete(sorted([*concealed, t]), wild=w, seven_pairs=sp)]
-    decompose._GROUP.clear()
     direct = [hand_readings(sorted([*concealed, t]), wild=w, seven_pairs=sp) for t in waits]
-    decompose._GROUP.clear()
-    read_waits(concealed, waits, wild=w)
-    assert [hand_readings(sorted([*concealed, t]), wild=w, seven_pairs=sp) for t in waits] == direct
+    assert wait_readings(concealed, waits, wild=w, seven_pairs=sp) == direct

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from alembic import context
-from sqlalchemy import create_engine
+from sqlalchemy import Connection, create_engine
+from sqlmodel import SQLModel
 
-from bot.ledger import models
+import bot.ledger.models  # noqa: F401  (defines the tables on SQLModel.metadata)
 
-target_metadata = models.SQLModel.metadata
+target_metadata = SQLModel.metadata
 config = context.config
 
 
@@ -22,9 +23,9 @@ def run_migrations() -> None:
     _run(connection)
 
 
-def _run(connection: object) -> None:
+def _run(connection: Connection) -> None:
     context.configure(
-        connection=connection,  # type: ignore[arg-type]
+        connection=connection,
         target_metadata=target_metadata,
         render_as_batch=True,
         compare_type=True,

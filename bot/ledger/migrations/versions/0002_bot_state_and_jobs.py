@@ -24,7 +24,7 @@ def _tables() -> set[str]:
 
 
 def _indexes(table: str) -> set[str]:
-    return {index["name"] for index in sa.inspect(op.get_bind()).get_indexes(table) if index.get("name")}
+    return {name for index in sa.inspect(op.get_bind()).get_indexes(table) if (name := index.get("name"))}
 
 
 def upgrade() -> None:

@@ -1,0 +1,225 @@
+"""The picker's HTTP endpoints: who is asking (initData, checked), which table (the signed start parameter),
+the table as the page draws it, a score as the hand is tapped, and the submission of the hand.
+
+Every request carries `Authorization: tma <initData>`; the table comes from the `start_param` inside that
+signed initData, never from the body. Each refusal is an HTTP 4xx with `{"error": <text in the group's
+language>, "code": <catalog key>}`; nothing is stored or posted then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from bot.app import AnyApplication
+from bot.handlers.calc import DEFAULT_TABLE, calc_lines
+from bot.handlers.common import USER_ERRORS, Refusal, error_text
+from bot.i18n import catalog, normalize_language, t
+from bot.ledger import SEATS, ChatState, LedgerService
+from bot.ledger.errors import LedgerError
+from bot.render import preview_text, rules_name, wind
+from bot.settings import Settings
+from bot.webapp.page import table_view
+from bot.webapp.submit import page_turn, submit_hand
+from bot.webauth import WebAppUser, WebAuthError, check_init_data, read_table_token
+from scoring import score_request
+from scoring.errors import ScoringError
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 16 * 1024  # bytes: a hand is a few hundred
+KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # a submission's idempotency key, made by the page
+RULES = ("suzhou", "suzhou-anhui")
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status and a catalog key (with params) for the page."""
+
+    def __init__(self, status: int, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.status, self.key, self.params = status, key, params
+
+
+def _application(request: Request) -> AnyApplication:
+    return request.app.state.application  # type: ignore[no-any-return]
+
+
+def _settings(request: Request) -> Settings:
+    return _application(request).bot_data["settings"]  # type: ignore[no-any-return]
+
+
+def _ledger(request: Request) -> LedgerService:
+    return _application(request).bot_data["ledger"]  # type: ignore[no-any-return]
+
+
+def _bot_token(request: Request) -> str:
+    return str(_application(request).bot.token)
+
+
+async def read_body(request: Request) -> dict[str, Any]:
+    """The JSON object of a request, at most MAX_BODY bytes (413), well-formed (400)."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise ApiError(413, "webapp.body_too_large", limit=MAX_BODY // 1024)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise ApiError(413, "webapp.body_too_large", limit=MAX_BODY // 1024)
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise ApiError(400, "webapp.bad_request") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "webapp.bad_request")
+    return data
+
+
+def page_user(request: Request) -> WebAppUser:
+    """The user of the request's initData (401 when it is missing, forged or stale)."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    try:
+        return check_init_data(_bot_token(request), value.strip() if scheme.lower() == "tma" else "")
+    except WebAuthError as exc:
+        raise ApiError(401, f"webapp.{exc.code}") from None
+
+
+async def page_table(request: Request, user: WebAppUser) -> ChatState | None:
+    """The chat state of the table the start parameter names (None: opened without one, from inline mode).
+    A token this bot did not sign is refused (403), one of a table that has ended since is gone (410)."""
+    if not user.start_param:
+        return None
+    try:
+        chat_id, session_id = read_table_token(_bot_token(request), user.start_param)
+    except WebAuthError as exc:
+        raise ApiError(403, f"webapp.{exc.code}") from None
+    state = await asyncio.to_thread(_ledger(request).chat_state, chat_id)
+    if state.session is None or state.session.id != session_id:
+        raise ApiError(410, "webapp.table_closed", lang=state.group.language)
+    return state
+
+
+def user_language(request: Request, user: WebAppUser | None) -> str:
+    """The page's language without a table: the user's Telegram language, else the bot's default."""
+    chosen = normalize_language(user.language_code) if user and user.language_code else None
+    return chosen or _settings(request).default_language
+
+
+def page_strings(lang: str) -> dict[str, str]:
+    """Every text the page shows, from the catalog of its language (`webapp.page.*`), as templates: the page
+    fills in `{n}` and picks `{n:p:one|other}` itself."""
+    prefix = "webapp.page."
+    own, default = catalog(lang), catalog("zh-Hans")
+    return {key[len(prefix) :]: own.get(key, text) for key, text in default.items() if key.startswith(prefix)}
+
+
+async def table(request: Request) -> JSONResponse:
+    """GET /api/table: the table as the page draws it (rule set, seats, flowers, 混子) and its texts."""
+    user = page_user(request)
+    state = await page_table(request, user)
+    lang = state.group.language if state else user_language(request, user)
+    view = table_view(state.session if state and state.session else None, user.user_id)
+    words = {
+        "winds": {seat: wind(lang, seat) for seat in SEATS},
+        "rules_names": {rules: rules_name(lang, rules) for rules in RULES},
+    }
+    return JSONResponse({**view, **words, "lang": lang, "strings": page_strings(lang)})
+
+
+def _entry(data: dict[str, Any]) -> dict[str, Any]:
+    entry = data.get("entry")
+    if not isinstance(entry, dict):
+        raise ApiError(400, "webapp.bad_request")
+    return entry
+
+
+async def score(request: Request) -> JSONResponse:
+    """POST /api/score {entry, rules?}: the hand scored as it stands: the table's preview text (or, without
+    a table, the /calc reading under the rule set asked for), or what is wrong with it (422)."""
+    user = page_user(request)
+    data = await read_body(request)
+    state = await page_table(request, user)
+    entry = _entry(data)
+    if state is not None and state.session is not None:
+        session, lang = state.session, state.group.language
+        try:
+            preview = await asyncio.to_thread(
+                _ledger(request).preview, session.chat_id, entry, session=session
+            )
+        except (LedgerError, ScoringError) as exc:
+            return _refused(422, error_text(lang, exc), type(exc).__name__)
+        text = preview_text(lang, preview, session)
+        return JSONResponse({"text": text, "allowed": preview.allowed, "payments": preview.payments})
+    lang = user_language(request, user)
+    rules = data.get("rules") if data.get("rules") in RULES else "suzhou"
+    given = {k: v for k, v in entry.items() if v is not None}
+    request_ = {**DEFAULT_TABLE, "options": {}, "rules": rules, **given}
+    try:
+        response = await asyncio.to_thread(score_request, request_)
+    except ScoringError as exc:
+        return _refused(422, error_text(lang, exc), "ScoringError")
+    allowed = all(w.get("allowed", True) for w in response["wins"])
+    text = "\n".join(calc_lines(lang, request_, entry, response))
+    return JSONResponse({"text": text, "allowed": allowed, "payments": response["payments"]})
+
+
+async def submit(request: Request) -> JSONResponse:
+    """POST /api/submit {entry, key}: the hand's preview posted to the table's group with Confirm/Cancel,
+    the same pending entry as /hu. Seated players and admins only (403); once per key (a repeat, from
+    any worker, answers `duplicate` and posts nothing)."""
+    user = page_user(request)
+    data = await read_body(request)
+    state = await page_table(request, user)
+    if state is None:
+        raise ApiError(403, "webapp.no_table")
+    entry, key = _entry(data), data.get("key")
+    if not isinstance(key, str) or not KEY.match(key):
+        raise ApiError(400, "webapp.bad_request")
+    turn = page_turn(_application(request), state, user, key=key, shown=hand_words(entry))
+    try:
+        done = await submit_hand(turn, entry)
+    except USER_ERRORS as exc:
+        status = 403 if isinstance(exc, Refusal) and exc.key.startswith("err.not_allowed") else 422
+        return _refused(status, error_text(turn.lang, exc), type(exc).__name__)
+    return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, "webapp.sent")})
+
+
+def hand_words(entry: dict[str, Any]) -> str:
+    """The picked hand as /hu shorthand, kept with the entry as its typed text: `[555p] (7777s) 99m 中发`."""
+    words = []
+    for win in entry.get("wins") or []:
+        hand = win.get("hand") if isinstance(win, dict) else None
+        if not isinstance(hand, dict):
+            continue
+        for meld in hand.get("melds") or []:
+            if isinstance(meld, dict):
+                tiles = str(meld.get("tiles", ""))
+                words.append(f"[{tiles}]" if meld.get("exposed", True) else f"({tiles})")
+        words.append(str(hand.get("concealed", "")))
+        words.append("".join(str(f) for f in hand.get("flowers") or []))
+    return " ".join(w for w in words if w)[:200]
+
+
+def _refused(status: int, text: str, code: str) -> JSONResponse:
+    return JSONResponse({"error": text, "code": code}, status_code=status)
+
+
+def api_error_response(request: Request, exc: Exception) -> JSONResponse:
+    """An ApiError as JSON, in the table's language when known, else the user's or the default."""
+    assert isinstance(exc, ApiError)
+    lang = exc.params.pop("lang", None) or _settings(request).default_language
+    return _refused(exc.status, t(lang, exc.key, **exc.params), exc.key)
+
+
+ROUTES = [
+    Route("/api/table", table, methods=["GET"]),
+    Route("/api/score", score, methods=["POST"]),
+    Route("/api/submit", submit, methods=["POST"]),
+]

@@ -1,0 +1,122 @@
+"""One asyncio web server beside the Application (the shape of PTB's `customwebhookbot` example, Starlette
+and uvicorn): the picker page and its API, and in webhook mode Telegram's webhook too. In polling mode the
+Updater polls beside it. Nothing is kept in memory between requests: several workers can serve one
+database."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+from importlib.resources import files
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from telegram import Update
+
+from bot.app import AnyApplication
+from bot.settings import Settings
+from bot.webapp.api import ROUTES, ApiError, api_error_response
+
+log = logging.getLogger(__name__)
+
+PAGE_PATH = "/app/"
+# Telegram's script for Mini Apps: the page needs it inside Telegram; console mode has no Telegram.
+TELEGRAM_SCRIPT = '<script src="https://telegram.org/js/telegram-web-app.js"></script>'
+SCRIPT_SLOT = "<!-- telegram-web-app -->"
+
+
+def page_html(*, inside_telegram: bool) -> str:
+    """The picker's HTML, with Telegram's Mini App script unless the page runs outside Telegram."""
+    html = (files("bot.webapp") / "static" / "index.html").read_text(encoding="utf-8")
+    return html.replace(SCRIPT_SLOT, TELEGRAM_SCRIPT if inside_telegram else "")
+
+
+def build_web(application: AnyApplication, settings: Settings, *, console: bool = False) -> Starlette:
+    """The Starlette app: /app/ (the picker), /app/static/*, /api/*, /healthcheck, and the webhook path
+    in webhook mode."""
+    html = page_html(inside_telegram=not console)
+
+    async def page(_request: Request) -> HTMLResponse:
+        return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+    async def health(_request: Request) -> JSONResponse:
+        return JSONResponse({"ok": True})
+
+    static = StaticFiles(directory=str(files("bot.webapp") / "static"))
+    routes = [
+        Route(PAGE_PATH, page, methods=["GET"]),
+        Mount("/app/static", static, name="static"),
+        Route("/healthcheck", health, methods=["GET"]),
+        *ROUTES,
+    ]
+    if settings.mode == "webhook" and not console:
+        routes.append(Route("/" + settings.webhook_path.lstrip("/"), webhook(settings), methods=["POST"]))
+    web = Starlette(routes=routes, exception_handlers={ApiError: api_error_response})
+    web.state.application = application
+    return web
+
+
+def webhook(settings: Settings):  # type: ignore[no-untyped-def]
+    """The webhook route: Telegram's secret header checked, the update queued for the Application."""
+    secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+
+    async def receive(request: Request) -> Response:
+        if secret is not None:
+            given = request.headers.get("x-telegram-bot-api-secret-token", "")
+            if not hmac.compare_digest(given.encode(), secret.encode()):
+                return Response(status_code=403)
+        application: AnyApplication = request.app.state.application
+        try:
+            update = Update.de_json(await request.json(), application.bot)
+        except ValueError:
+            return Response(status_code=400)
+        await application.update_queue.put(update)
+        return Response()
+
+    return receive
+
+
+def web_server(web: Starlette, host: str, port: int) -> uvicorn.Server:
+    """uvicorn serving `web`, quiet, without installing signal handlers of its own when told so."""
+    config = uvicorn.Config(web, host=host, port=port, log_level="warning", access_log=False, lifespan="off")
+    return uvicorn.Server(config)
+
+
+async def run(application: AnyApplication, settings: Settings) -> None:
+    """Run the bot and its web server until SIGINT/SIGTERM (uvicorn's): polling beside it, or the
+    webhook registered with Telegram and served by it."""
+    webhook_mode = settings.mode == "webhook"
+    host = settings.webhook_listen if webhook_mode else settings.webapp_listen
+    port = settings.webhook_port if webhook_mode else settings.webapp_port
+    server = web_server(build_web(application, settings), host, port)
+    async with application:
+        if application.post_init is not None:
+            await application.post_init(application)
+        if webhook_mode:
+            assert settings.webhook_url is not None
+            secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
+            await application.bot.set_webhook(
+                settings.webhook_url, allowed_updates=Update.ALL_TYPES, secret_token=secret
+            )
+        else:
+            assert application.updater is not None
+            await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+        await application.start()
+        log.info("picker page at %s (listening on %s:%s)", settings.webapp_url, host, port)
+        try:
+            await server.serve()
+        finally:
+            if application.updater is not None and application.updater.running:
+                await application.updater.stop()
+            await application.stop()
+
+
+def serve(application: AnyApplication, settings: Settings) -> int:
+    """`run` in a fresh event loop; the exit status."""
+    asyncio.run(run(application, settings))
+    return 0
