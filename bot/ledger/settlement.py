@@ -17,9 +17,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors
+from bot.ledger import errors, groups
 from bot.ledger.models import (
     ChatGroup,
+    Hand,
+    Payment,
     Player,
     SessionTotal,
     SettleLine,
@@ -34,6 +36,8 @@ from bot.ledger.transfers import minimal_transfers
 OPEN = ("open", "partly")
 ROUND_UNITS = (0, 1, 5, 10)  # 抹零: none, or to a multiple of 1, 5 or 10 units
 MAX_MULTIPLIER = 1000
+MAX_FEE = 10**9
+TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to; settled like anyone's transfers
 
 
 def options_of(group: ChatGroup) -> dict[str, Any]:
@@ -47,6 +51,8 @@ def check_options(changes: Mapping[str, Any]) -> dict[str, Any]:
         "carry": lambda v: isinstance(v, bool),
         "round": lambda v: _whole(v) and v in ROUND_UNITS,
         "multiplier": lambda v: _whole(v) and 1 <= v <= MAX_MULTIPLIER,
+        "fee": lambda v: _whole(v) and 0 <= v <= MAX_FEE,
+        "rake": lambda v: _whole(v) and 0 <= v <= 100,
     }
     for name, value in changes.items():
         if name not in SETTLE_OPTIONS or not valid[name](value):
@@ -124,19 +130,43 @@ def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
     group = s.get(ChatGroup, ts.group_id)
     assert group is not None
     opts = options_of(group)
-    query = select(SessionTotal.player_id, SessionTotal.net).where(SessionTotal.session_id == ts.id)
-    nets = {pid: net for pid, net in s.execute(query)}
+    query = select(SessionTotal.player_id, SessionTotal.net, SessionTotal.hands)
+    played = list(s.execute(query.where(SessionTotal.session_id == ts.id)))
+    nets = {pid: net for pid, net, _ in played}
     carried = _carry(s, ts, now) if opts["carry"] else {}
-    people = sorted(set(nets) | set(carried))
-    raw = {pid: nets.get(pid, 0) * opts["multiplier"] + carried.get(pid, 0) for pid in people}
+    fees = _fees(s, ts, [pid for pid, _, hands in played if hands], opts)
+    if fees:
+        fees[row_id(groups.guest(s, group, TABLE_ACCOUNT, now))] = -sum(fees.values())
+    people = sorted(set(nets) | set(carried) | set(fees))
+    raw = {
+        pid: nets.get(pid, 0) * opts["multiplier"] + carried.get(pid, 0) - fees.get(pid, 0) for pid in people
+    }
     rounded = round_balances(raw, opts["round"])
     for pid in people:
-        s.add(SettleLine(session_id=row_id(ts), player_id=pid, net=nets.get(pid, 0),
-                         carried=carried.get(pid, 0), raw=raw[pid], rounded=rounded[pid]))  # fmt: skip
+        figures = {"net": nets.get(pid, 0), "carried": carried.get(pid, 0), "fee": fees.get(pid, 0)}
+        s.add(SettleLine(session_id=row_id(ts), player_id=pid, raw=raw[pid], rounded=rounded[pid], **figures))
     for number, (payer, payee, amount) in enumerate(minimal_transfers(rounded), 1):
         s.add(SettleTransfer(group_id=ts.group_id, session_id=row_id(ts), number=number, payer_id=payer,
                              payee_id=payee, amount=amount, created_at=now))  # fmt: skip
     s.flush()
+
+
+def _fees(s: Session, ts: TableSession, players: list[int], opts: Mapping[str, Any]) -> dict[int, int]:
+    """What each player pays the 台 for the session: the fixed 台费 of everyone who played a hand, and the
+    抽水 share of each win (per win, rounded down, after the 收盘倍数)."""
+    fees: dict[int, int] = defaultdict(int)
+    if opts["fee"]:
+        for pid in players:
+            fees[pid] += opts["fee"]
+    if opts["rake"]:
+        wins = (
+            select(Payment.player_id, Payment.amount)
+            .join(Hand, col(Hand.id) == Payment.hand_id)
+            .where(Hand.session_id == ts.id, Hand.voided == False, Hand.kind == "win", Payment.amount > 0)  # noqa: E712
+        )
+        for pid, amount in s.execute(wins):
+            fees[pid] += amount * opts["multiplier"] * opts["rake"] // 100
+    return {pid: fee for pid, fee in fees.items() if fee}
 
 
 # ---- payments ------------------------------------------------------------------------------------------

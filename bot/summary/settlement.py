@@ -65,7 +65,7 @@ def transfer_lines(
     a carried balance changed what someone settles, that person's figures."""
     lines = [t(lang, "summary.transfers")] if transfers else [t(lang, "summary.settled")]
     lines += [transfer_line(lang, tr) for tr in transfers]
-    changed = [f for f in figures if f.carried or f.raw != f.net or f.rounded != f.raw]
+    changed = [f for f in figures if f.carried or f.fee or f.raw != f.net or f.rounded != f.raw]
     if changed:
         lines.append(t(lang, "settle.figures_header"))
     for f in changed:
@@ -76,8 +76,13 @@ def transfer_lines(
 def figure_line(lang: str | None, f: SettleFigures) -> str:
     """`Ann：本场 +30 · 上次欠的 −9 · 应结 +21（抹零前 +23）`."""
     parts = [t(lang, "settle.figure_net", net=signed(f.net))]
+    multiplier = (f.raw + f.fee - f.carried) // f.net if f.net else 1  # raw = net × m + carried − fee
+    if multiplier != 1:
+        parts[0] += t(lang, "settle.figure_multiplier", multiplier=multiplier)
     if f.carried:
         parts.append(t(lang, "settle.figure_carried", carried=signed(f.carried)))
+    if f.fee:
+        parts.append(t(lang, "settle.figure_fee", fee=signed(-f.fee)))
     text = t(lang, "settle.figure_due", due=signed(f.rounded))
     if f.rounded != f.raw:
         text += t(lang, "settle.figure_unrounded", raw=signed(f.raw))

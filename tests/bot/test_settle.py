@@ -167,3 +167,49 @@ async def test_an_old_debt_paid_during_the_next_night_leaves_its_card(seated_tab
     pinned = table.pinned()
     assert pinned is not None and "Cat → Ann" not in pinned.text and "第1场 Dan → Ann 9" in pinned.text
     assert "1. Cat → Ann 21 ✅ 已结清" in summary(table, 1).text
+
+
+async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(seated_table: Table) -> None:
+    """Ann +30, Bob +1, Cat −21, Dan −10, paid ×3, 台费 5 a player, 抹零 to 10: 85 → 90, −2 → 0, −68 → −70,
+    −35 → −40 (the two units left over go to the largest remainders: Bob's 8, then Ann's 5 before Dan's
+    5), and the 台 gets 20."""
+    table = seated_table
+    for option in ("收盘倍数 3", "台费 5", "抹零 10"):
+        turn = await table.say("zoe", f"/rules {option}")
+        assert "已改为" in turn.texts[0], turn.texts
+    turn = await table.say("zoe", "/rules")
+    assert (
+        "结算：没结清的转入下一场：开、抹零：抹到 10 的整数倍、收盘倍数：×3、台费：每人每场 5、抽水：无"
+        in turn.text
+    )
+    card = await night_one(table)
+    assert "Ann：本场 +30 ×3 · 台费/抽水 −5 · 应结 +90（抹零前 +85）" in card.text
+    assert "Bob：本场 +1 ×3 · 台费/抽水 −5 · 应结 0（抹零前 −2）" in card.text
+    assert "台：本场 0 · 台费/抽水 +20 · 应结 +20" in card.text
+    figures = ledger(table).settle_figures(ledger(table).history(table.chat_id)[0].session.id)
+    assert sum(f.rounded for f in figures) == 0 and sum(f.raw for f in figures) == 0
+    shown = card.text.split("结算（最少转账）：\n")[1].split("\n应结")[0]
+    assert shown == "1. Cat → Ann 70\n2. Dan → 台 20\n3. Dan → Ann 20"
+    # The 台 is a guest: an admin confirms what is paid to it.
+    await table.press("dan", "2 我已付", message_id=card.message_id)
+    turn = await table.press("ann", "2 已收到", message_id=card.message_id)
+    assert turn.answers[0].startswith("这笔是 Dan 付给 台 的")
+    table.set_admins("zoe")
+    await table.press("zoe", "2 已收到", message_id=card.message_id)
+    assert "2. Dan → 台 20 ✅ 已结清" in summary(table, 1).text
+
+
+async def test_bad_settle_options_are_refused(seated_table: Table) -> None:
+    table = seated_table
+    table.set_admins("zoe")
+    for option, expected in [("抹零 3", "0/1/5/10"), ("收盘倍数 0", "1–1000"), ("抽水 101", "0–100"),
+                             ("台费 -5", "0–1000000000"), ("carry maybe", "开")]:  # fmt: skip
+        turn = await table.say("zoe", f"/rules {option}")
+        assert expected in turn.texts[0], (option, turn.texts)
+    assert ledger(table).get_group(table.chat_id).settle == {
+        "carry": True,
+        "round": 0,
+        "multiplier": 1,
+        "fee": 0,
+        "rake": 0,
+    }
