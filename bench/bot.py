@@ -6,6 +6,12 @@ about 20 a minute in a group), and SQL transactions (BEGINs on the ledger's engi
 hand (from the /hu update to the one-line result) while 50 tables record at once, every Bot API call
 taking `--api-ms` (default 50 ms) as a real round trip does, updates going through the application's own
 update processor as when polling.
+
+Then the bot's own CPU time per confirmed hand (/hu → preview → Confirm → result and card, one table, no
+delay), beside a bare PTB `Application` (the named peer: python-telegram-bot with no ledger, no scoring,
+no catalogs) making the same Bot API calls of the same hand through the same in-process transport: the
+difference is what the bot itself spends. `py-spy record -o out.txt --format raw -- python bench/bot.py
+--cpu-only` shows where it goes.
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ if str(ROOT) not in sys.path:  # `python bench/bot.py` from a checkout
     sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import event  # noqa: E402
-from telegram import Update  # noqa: E402
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update  # noqa: E402
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes  # noqa: E402
 
 from bot.app import build_application  # noqa: E402
 from bot.console.driver import AnyApplication, settle, start_application, stop_application  # noqa: E402
@@ -175,16 +182,102 @@ async def latency(workdir: Path, tables: int, rounds: int, delay: float) -> list
         await stop_application(bench.app)
 
 
+async def bot_cpu(workdir: Path, hands: int) -> tuple[float, list[str]]:
+    """CPU seconds per confirmed hand in the real bot, and the Bot API methods one hand calls."""
+    bench = Bench(workdir, 1)
+    await start_application(bench.app)
+    try:
+        await bench.open_tables()
+        await bench.hand(bench.chats[0], "default", 0)  # warm: imports, first queries, caches
+        start = len(bench.transport.calls)
+        await bench.hand(bench.chats[0], "default", 1)
+        methods = [c.method for c in bench.transport.calls[start:]]
+        began = time.process_time()
+        for index in range(hands):
+            await bench.hand(bench.chats[0], "default", index)
+        return (time.process_time() - began) / hands, methods
+    finally:
+        await stop_application(bench.app)
+
+
+async def bare_cpu(hands: int, methods: list[str]) -> float:
+    """CPU seconds per hand of a bare PTB Application answering the same updates with the same calls:
+    a message with two buttons for the command, then, on the press, the bot's calls in the bot's order."""
+    transport = SlowBotAPI(0.0, seed=0)
+    for index, name in enumerate(PLAYERS):
+        transport.add_user(name, user_id=1001 + index)
+    transport.add_group(FIRST_CHAT, "bare", creator="ann")
+    app = Application.builder().token("123:BARE").request(transport).get_updates_request(transport).build()
+    on_press = methods[methods.index("sendMessage") + 1 :] if "sendMessage" in methods else []
+    card: dict[str, int] = {}
+
+    async def hu(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_chat is not None
+        chat = update.effective_chat.id
+        if "card" not in card:
+            card["card"] = (await context.bot.send_message(chat, "card")).message_id
+        buttons = InlineKeyboardMarkup([[InlineKeyboardButton(CONFIRM, callback_data="c"),
+                                         InlineKeyboardButton("✖ 取消", callback_data="x")]])
+        await context.bot.send_message(chat, "第1局 preview", reply_markup=buttons)
+
+    async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None and isinstance(query.message, Message) and update.effective_chat is not None
+        chat, edits = update.effective_chat.id, 0
+        for method in on_press:
+            if method == "answerCallbackQuery":
+                await query.answer("ok")
+            elif method == "editMessageText":
+                target = query.message.message_id if edits == 0 else card["card"]
+                card["hands"] = card.get("hands", 0) + 1
+                text = f"第{card['hands']}局 南 自摸 → {edits}"
+                await context.bot.edit_message_text(text, chat_id=chat, message_id=target)
+                edits += 1
+
+    app.add_handler(CommandHandler("hu", hu))
+    app.add_handler(CallbackQueryHandler(press))
+    await start_application(app)
+
+    async def deliver(update: dict[str, Any]) -> None:
+        parsed = Update.de_json(update, app.bot)
+        await app.update_processor.process_update(parsed, app.process_update(parsed))
+        await settle(app)
+
+    async def one() -> None:
+        await deliver(transport.message(FIRST_CHAT, "ann", HANDS[0]))
+        await deliver(transport.press(FIRST_CHAT, "bob", None, CONFIRM))
+
+    try:
+        await one()
+        began = time.process_time()
+        for _ in range(hands):
+            await one()
+        return (time.process_time() - began) / hands
+    finally:
+        await stop_application(app)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--hands", type=int, default=8, help="hands per flow for the counts (default 8)")
     parser.add_argument("--tables", type=int, default=50, help="tables recording at once (default 50)")
     parser.add_argument("--rounds", type=int, default=4, help="hands per table under load (default 4)")
     parser.add_argument("--api-ms", type=float, default=50.0, help="time of one Bot API call (default 50)")
+    parser.add_argument("--cpu-hands", type=int, default=200, help="hands timed for CPU (default 200)")
+    parser.add_argument("--cpu-only", action="store_true", help="only the CPU comparison (for py-spy)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("bot").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
+        folder = Path(tmp) / "cpu"
+        folder.mkdir()
+        cpu, methods = asyncio.run(bot_cpu(folder, args.cpu_hands))
+        bare = asyncio.run(bare_cpu(args.cpu_hands, methods))
+        print(f"CPU per confirmed hand (/hu → preview → Confirm → result + card), {args.cpu_hands} hands:")
+        print(f"  the bot                         {cpu * 1000:7.2f} ms   Bot API calls: {', '.join(methods)}")
+        print(f"  bare PTB Application, same calls {bare * 1000:6.2f} ms   ratio {cpu / bare:5.1f}x")
+        if args.cpu_only:
+            return 0
         rows = {}
         for flow in ("default", "instant", "buttons"):
             folder = Path(tmp) / flow

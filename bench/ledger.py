@@ -53,7 +53,7 @@ from bot.ledger.models import (  # noqa: E402
     TableSession,
 )
 from bot.summary.card import render_card  # noqa: E402
-from bot.summary.report import build_report  # noqa: E402
+from bot.summary.tally import build_report  # noqa: E402
 
 CHAT = -42
 BATCH = 5000

@@ -4,7 +4,7 @@ Run from the repository root: ``python bench/scoring.py [--n 2000] [--seed 1]``.
 
 (a) `scoring.score_request` throughput (rule set ``suzhou``, the hand given as a ``concealed`` string),
 (b) `mahjong`'s ``TilesConverter.string_to_136_array`` + ``HandCalculator().estimate_hand_value``,
-(c) the win check alone: `scoring.decompose.is_complete_counts` / `is_complete` vs ``Agari().is_agari``
+(c) the win check alone: `scoring.complete.is_complete_counts` / `is_complete` vs ``Agari().is_agari``
     on the same 34-count arrays (the winning hands and, as many, the same hands with one tile changed),
 (d) requests shaped like the bot's own (`bot/ledger/hands.py::score` around an entry of
     `bot/grammar/hu.py`: full options dict, table state, flags dict, ``wild``, an explicit ``melds`` list),
@@ -38,7 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scoring.decompose import is_complete, is_complete_counts  # noqa: E402
+from scoring.complete import is_complete, is_complete_counts  # noqa: E402
 from scoring.tiles import FLOWER_NAMES, counts34, parse_tiles, render_tiles, tile_name  # noqa: E402
 
 PLAYING = list(range(31))  # 1m-9s and 东南西北

@@ -20,6 +20,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -28,7 +29,7 @@ from telegram.request import BaseRequest
 
 import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
-from bot.handlers import buttons, errors, recording, rules, session, settle
+from bot.handlers import buttons, errors, inline, recording, rules, session, settle
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
 from bot.settings import Settings
@@ -150,13 +151,14 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.PENDING, recording.pending_pressed),
         (buttons.FLOW, recording.flow_pressed),
         (buttons.JOIN, session.join_pressed),
-        (buttons.END, session.end_question_pressed),
+        (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),
         (SETTLE, settle.settle_pressed),
     )
     for pattern, callback in presses:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))
     application.add_handler(CallbackQueryHandler(errors.stale_button))  # any other data: expired
+    application.add_handler(InlineQueryHandler(inline.inline_query))  # `@bot <hand>` in any chat
     application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))
     application.add_handler(MessageHandler(fresh & filters.Regex(f"^{FULL_WIDTH_SLASH}"), full_width_command))
     application.bot_data[errors.COMMAND_NAMES] = tuple(command.name for command in COMMANDS)

@@ -9,7 +9,7 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers import calc, language, recording, roll, rules, session, settle, table, views
+from bot.handlers import calc, language, recording, roll, rules, session, settle, views
 from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
@@ -43,7 +43,7 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("join", session.join),
     ("seat", session.seat),
     ("dealer", session.dealer),
-    ("sub", table.sub),
+    ("sub", session.sub),
     ("roll", roll.roll),
     ("hu", recording.hu),
     ("draw", recording.draw),

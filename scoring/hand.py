@@ -35,7 +35,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from operator import eq
 from typing import Any, Literal
 
 from scoring.errors import ScoringError
@@ -165,14 +164,24 @@ def validate_hand(
     *,
     tiles: int = 14,
     field: str = "hand",
-    parsed: bool = False,
 ) -> Hand:
-    """Check the rule-set independent facts of a hand and return it in canonical form (sorted concealed).
-
-    `parsed` says the concealed tiles come from `parse_tiles` (ints 0-33), which spares checking each one.
-    """
+    """Check the rule-set independent facts of a hand and return it in canonical form (sorted concealed,
+    canonical flower names)."""
     if tiles not in (13, 14):
         raise ScoringError(f"{field}: a hand has 14 tiles (13 when waiting), not {tiles}")
+    _check_tile_count(concealed, melds, tiles, field)
+    _check_copies(concealed, melds, field)
+    if winning_tile is not None:
+        if tiles == 13:
+            raise ScoringError(f"{field}: a waiting hand (13 tiles) has no winning tile")
+        if winning_tile not in concealed:
+            raise ScoringError(
+                f"{field}: winning tile {tile_name(winning_tile)} is not among the concealed tiles"
+            )
+    return Hand(tuple(sorted(concealed)), tuple(melds), _canonical_flowers(flowers, field), winning_tile)
+
+
+def _check_tile_count(concealed: Sequence[Tile], melds: Sequence[Meld], tiles: int, field: str) -> None:
     count = len(concealed) + 3 * len(melds)
     if count != tiles:
         kongs = sum(1 for m in melds if m.kind == "kong")
@@ -181,50 +190,30 @@ def validate_hand(
             f"expected {tiles}" + (" (a kong counts as 3)" if kongs else ""),
             code="tile_count", concealed=len(concealed), melds=len(melds), total=count, expected=tiles,
         )  # fmt: skip
-    # Parsed tiles (ints 0-33): no tile 5 times in the sorted tiles, melds' tiles merged in. Else count.
-    ordered = sorted(concealed) if parsed else None
-    merged = ordered
-    if melds and ordered is not None:
-        merged = list(ordered)
-        for m in melds:
-            merged += (m.tile,) * (4 if m.kind == "kong" else 3)
-        merged.sort()
-    if merged is None or any(map(eq, merged, merged[4:])):
-        held = [0] * 34
-        for t in concealed:
-            if not 0 <= t < 34:
-                raise ScoringError(f"{field}: not a tile: {t!r}")
-            held[t] += 1
-        for m in melds:
-            held[m.tile] += m.size
-        if max(held) > 4:
-            t = next(t for t in range(34) if held[t] > 4)
-            raise ScoringError(
-                f"{field}: {held[t]} copies of {tile_name(t)}: a set has only 4 (a fifth copy)",
-                code="too_many_copies", tile=tile_name(t), count=held[t],
-            )  # fmt: skip
-    if winning_tile is not None:
-        if tiles == 13:
-            raise ScoringError(f"{field}: a waiting hand (13 tiles) has no winning tile")
-        if winning_tile not in concealed:
-            raise ScoringError(
-                f"{field}: winning tile {tile_name(winning_tile)} is not among the concealed tiles"
-            )
-    if ordered is None:
-        ordered = sorted(concealed)
-    try:
-        plain = _CANONICAL_FLOWERS.issuperset(flowers) and len(set(flowers)) == len(flowers)
-    except TypeError:  # something unhashable: the loop below names it
-        plain = False
-    if plain:  # canonical names, each once: nothing to check or rename
-        return Hand(tuple(ordered), tuple(melds), tuple(flowers), winning_tile)
+
+
+def _check_copies(concealed: Sequence[Tile], melds: Sequence[Meld], field: str) -> None:
+    """Every concealed tile is a tile, and no tile is held 5 times (melds included)."""
+    held = [0] * 34
+    for t in concealed:
+        if not 0 <= t < 34:
+            raise ScoringError(f"{field}: not a tile: {t!r}")
+        held[t] += 1
+    for m in melds:
+        held[m.tile] += m.size
+    if max(held) > 4:
+        t = next(t for t in range(34) if held[t] > 4)
+        raise ScoringError(
+            f"{field}: {held[t]} copies of {tile_name(t)}: a set has only 4 (a fifth copy)",
+            code="too_many_copies", tile=tile_name(t), count=held[t],
+        )  # fmt: skip
+
+
+def _canonical_flowers(flowers: Sequence[str], field: str) -> tuple[str, ...]:
+    """The flowers by their canonical names, each no more often than the set holds it."""
     seen: dict[str, int] = {}
     canon: list[str] = []
     for name in flowers:
-        if name in FLOWER_COPIES and name not in seen:  # the common case: canonical and new
-            seen[name] = 1
-            canon.append(name)
-            continue
         flower = canonical_flower(name) if isinstance(name, str) else None
         if flower is None:
             raise ScoringError(f"{field}: unknown flower {name!r}", code="unknown_flower", flower=str(name))
@@ -236,7 +225,7 @@ def validate_hand(
                 code="too_many_flowers", flower=flower, count=seen[flower], copies=copies,
             )  # fmt: skip
         canon.append(flower)
-    return Hand(tuple(ordered), tuple(melds), tuple(canon), winning_tile)
+    return tuple(canon)
 
 
 def _parse_meld(text: str, open_at: int, close_at: int, field: str) -> Meld:
@@ -282,128 +271,163 @@ def parse_hand(text: str, *, tiles: int = 14, field: str = "hand") -> Hand:
     """
     if not isinstance(text, str):
         raise ScoringError(f"{field}: expected a string, got {type(text).__name__}")
-    concealed: list[Tile] = []
-    melds: list[Meld] = []
-    flowers: list[str] = []
-    winning: Tile | None = None
-    marker_at: int | None = None  # position of a pending '+'
-    no_winning = False  # '+?': a 14-tile hand without a winning tile (天胡)
-    in_flowers = False
+    reader = _HandReader(text, tiles, field)
+    reader.read()
+    return reader.hand()
 
-    def take(tok: Token) -> None:
-        nonlocal winning, marker_at, in_flowers
-        if tok.kind == "punct":
-            if tok.value == "|":
-                in_flowers = True
-                return
-            if tok.value == "+":
-                if in_flowers:
-                    raise ScoringError(
-                        f"{field}: '+' at position {tok.pos} comes after the flowers",
-                        code="bad_marker",
-                        position=tok.pos,
-                    )
-                if tiles == 13:
-                    raise ScoringError(
-                        f"{field}: '+' at position {tok.pos}: a waiting hand (13 tiles) has no winning tile"
-                    )
-                if winning is not None or marker_at is not None or no_winning:
-                    raise ScoringError(
-                        f"{field}: a second winning-tile marker '+' at position {tok.pos}", code="bad_marker",
-                        position=tok.pos,
-                    )  # fmt: skip
-                marker_at = tok.pos
-                return
+
+class _HandReader:
+    """Reads the shorthand left to right: runs of tokens (`scoring.tiles.scan`) between the melds' brackets
+    and the '?' of '+?', each token taken in turn."""
+
+    def __init__(self, text: str, tiles: int, field: str) -> None:
+        self.text, self.tiles, self.field = text, tiles, field
+        self.concealed: list[Tile] = []
+        self.melds: list[Meld] = []
+        self.flowers: list[str] = []
+        self.winning: Tile | None = None
+        self.marker_at: int | None = None  # position of a pending '+'
+        self.no_winning = False  # '+?': a 14-tile hand without a winning tile (天胡)
+        self.in_flowers = False
+        self.scanned = 0  # the text before this index is read
+
+    def read(self) -> None:
+        text = self.text
+        i, n = 0, len(text)
+        while i < n:
+            ch = text[i]
+            if ch in _OPEN:
+                i = self.meld(i)
+                continue
+            if ch in _CLOSE:
+                raise ScoringError(
+                    f"{self.field}: malformed meld: '{ch}' at position {i + 1} closes nothing",
+                    code="bad_meld",
+                    meld=ch,
+                )
+            if ch in "?？":
+                self.no_winning_tile(i)
+            i += 1
+        self.scan_to(n)
+        self.no_pending_marker()
+
+    def hand(self) -> Hand:
+        """The hand read (a 14-tile hand without '+' won on its last concealed tile), validated."""
+        winning = self.winning
+        if winning is None and self.tiles == 14 and self.concealed and not self.no_winning:
+            winning = self.concealed[-1]
+        if not self.concealed and not self.melds:
+            raise ScoringError(f"{self.field}: no tiles", code="no_tiles")
+        return validate_hand(self.concealed, self.melds, self.flowers, winning, tiles=self.tiles,
+                             field=self.field)
+
+    def scan_to(self, end: int) -> None:
+        """Take the tokens of the text not read yet, up to `end` (all of them scanned first)."""
+        for tok in scan(self.text, self.scanned, end, field=self.field):
+            self.take(tok)
+
+    def meld(self, i: int) -> int:
+        """The meld whose bracket opens at `i`; the index after its closing bracket."""
+        text, field = self.text, self.field
+        ch = text[i]
+        self.scan_to(i)
+        self.no_pending_marker()
+        if self.in_flowers:
             raise ScoringError(
-                f"{field}: unexpected '{tok.text}' at position {tok.pos}",
+                f"{field}: meld at position {i + 1} comes after the flowers: write the tiles first",
+                code="after_flowers", token=ch, position=i + 1,
+            )  # fmt: skip
+        j = i + 1
+        while j < len(text) and text[j] not in _CLOSE and text[j] not in _OPEN:
+            j += 1
+        if j >= len(text) or text[j] != _OPEN[ch]:
+            raise ScoringError(
+                f"{field}: malformed meld: '{ch}' at position {i + 1} is not closed", code="bad_meld",
+                meld=text[i:],
+            )  # fmt: skip
+        self.melds.append(_parse_meld(text, i, j, field))
+        self.scanned = j + 1
+        return j + 1
+
+    def no_winning_tile(self, i: int) -> None:
+        """The '?' at `i`, which only '+?' may have (a hand without a winning tile)."""
+        ch = self.text[i]
+        self.scan_to(i)
+        if self.marker_at is None or self.no_winning:
+            raise ScoringError(
+                f"{self.field}: unexpected '{ch}' at position {i + 1} (only '+?' means it)",
+                code="unknown_token", token=ch, position=i + 1,
+            )  # fmt: skip
+        self.no_winning = True
+        self.marker_at = None
+        self.scanned = i + 1
+
+    def no_pending_marker(self) -> None:
+        if self.marker_at is not None:
+            raise ScoringError(
+                f"{self.field}: '+' at position {self.marker_at} must be followed by a tile",
+                code="bad_marker",
+                position=self.marker_at,
+            )
+
+    def take(self, tok: Token) -> None:
+        if tok.kind == "punct":
+            self.punct(tok)
+        elif tok.kind == "flower":
+            self.no_pending_marker()
+            self.in_flowers = True
+            assert isinstance(tok.value, str)
+            self.flowers.append(tok.value)
+        else:
+            self.tile(tok)
+
+    def punct(self, tok: Token) -> None:
+        """'|' starts the flowers, '+' marks the winning tile; any other mark is out of place here."""
+        if tok.value == "|":
+            self.in_flowers = True
+        elif tok.value == "+":
+            self.marker(tok)
+        else:
+            raise ScoringError(
+                f"{self.field}: unexpected '{tok.text}' at position {tok.pos}",
                 code="unknown_token", token=tok.text, position=tok.pos,
             )  # fmt: skip
-        if tok.kind == "flower":
-            if marker_at is not None:
-                raise ScoringError(
-                    f"{field}: '+' at position {marker_at} must be followed by a tile",
-                    code="bad_marker",
-                    position=marker_at,
-                )
-            in_flowers = True
-            assert isinstance(tok.value, str)
-            flowers.append(tok.value)
-            return
+
+    def marker(self, tok: Token) -> None:
+        field = self.field
+        if self.in_flowers:
+            raise ScoringError(
+                f"{field}: '+' at position {tok.pos} comes after the flowers",
+                code="bad_marker",
+                position=tok.pos,
+            )
+        if self.tiles == 13:
+            raise ScoringError(
+                f"{field}: '+' at position {tok.pos}: a waiting hand (13 tiles) has no winning tile"
+            )
+        if self.winning is not None or self.marker_at is not None or self.no_winning:
+            raise ScoringError(
+                f"{field}: a second winning-tile marker '+' at position {tok.pos}", code="bad_marker",
+                position=tok.pos,
+            )  # fmt: skip
+        self.marker_at = tok.pos
+
+    def tile(self, tok: Token) -> None:
+        """A concealed tile (the winning tile after '+'); after the flowers only a wind, as a flower."""
         assert isinstance(tok.value, int)
-        if in_flowers:
+        if self.in_flowers:
             if is_wind(tok.value):
-                flowers.append(WIND_FLOWERS[tok.value - 27])
+                self.flowers.append(WIND_FLOWERS[tok.value - 27])
                 return
             raise ScoringError(
-                f"{field}: tile '{tok.text}' at position {tok.pos} comes after the flowers: "
+                f"{self.field}: tile '{tok.text}' at position {tok.pos} comes after the flowers: "
                 "write the tiles first",
                 code="after_flowers", token=tok.text, position=tok.pos,
             )  # fmt: skip
-        concealed.append(tok.value)
-        if marker_at is not None:
-            winning = tok.value
-            marker_at = None
-
-    i, n = 0, len(text)
-    seg_start = 0
-    while i < n:
-        ch = text[i]
-        if ch in _OPEN:
-            for tok in scan(text, seg_start, i, field=field):
-                take(tok)
-            if marker_at is not None:
-                raise ScoringError(
-                    f"{field}: '+' at position {marker_at} must be followed by a tile",
-                    code="bad_marker",
-                    position=marker_at,
-                )
-            if in_flowers:
-                raise ScoringError(
-                    f"{field}: meld at position {i + 1} comes after the flowers: write the tiles first",
-                    code="after_flowers", token=ch, position=i + 1,
-                )  # fmt: skip
-            j = i + 1
-            while j < n and text[j] not in _CLOSE and text[j] not in _OPEN:
-                j += 1
-            if j >= n or text[j] != _OPEN[ch]:
-                raise ScoringError(
-                    f"{field}: malformed meld: '{ch}' at position {i + 1} is not closed", code="bad_meld",
-                    meld=text[i:],
-                )  # fmt: skip
-            melds.append(_parse_meld(text, i, j, field))
-            i = seg_start = j + 1
-            continue
-        if ch in _CLOSE:
-            raise ScoringError(
-                f"{field}: malformed meld: '{ch}' at position {i + 1} closes nothing",
-                code="bad_meld",
-                meld=ch,
-            )
-        if ch in "?？":
-            for tok in scan(text, seg_start, i, field=field):
-                take(tok)
-            if marker_at is None or no_winning:
-                raise ScoringError(
-                    f"{field}: unexpected '{ch}' at position {i + 1} (only '+?' means it)",
-                    code="unknown_token", token=ch, position=i + 1,
-                )  # fmt: skip
-            no_winning = True
-            marker_at = None
-            seg_start = i + 1
-        i += 1
-    for tok in scan(text, seg_start, n, field=field):
-        take(tok)
-    if marker_at is not None:
-        raise ScoringError(
-            f"{field}: '+' at position {marker_at} must be followed by a tile",
-            code="bad_marker",
-            position=marker_at,
-        )
-    if winning is None and tiles == 14 and concealed and not no_winning:
-        winning = concealed[-1]
-    if not concealed and not melds:
-        raise ScoringError(f"{field}: no tiles", code="no_tiles")
-    return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field, parsed=True)
+        self.concealed.append(tok.value)
+        if self.marker_at is not None:
+            self.winning = tok.value
+            self.marker_at = None
 
 
 def render_meld(meld: Meld) -> str:
@@ -465,58 +489,65 @@ def hand_from_json(obj: Any, *, field: str = "hand", tiles: int = 14) -> Hand:
         unknown = sorted(str(k) for k in obj if k not in _HAND_KEYS)
         raise ScoringError(f"{field}: unknown key '{unknown[0]}'")
     concealed = _json_tiles(obj, "concealed", field)
-    winning: Tile | None = None
-    if obj.get("winning_tile") is not None:
-        wt = obj["winning_tile"]
-        if not isinstance(wt, str):
-            raise ScoringError(f"{field}.winning_tile: expected one tile such as '9p'")
-        winning = TILE_BY_NAME.get(wt)
-        if winning is None:
-            got = parse_tiles(wt, field=f"{field}.winning_tile")
-            if len(got) != 1:
-                raise ScoringError(f"{field}.winning_tile: expected exactly one tile, got '{wt}'")
-            winning = got[0]
-    raw_melds = obj.get("melds") or []
+    winning = _json_winning_tile(obj.get("winning_tile"), field)
+    melds = _json_melds(obj.get("melds") or [], field)
+    flowers = _json_flowers(obj.get("flowers") or [], field)
+    return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field)
+
+
+def _json_winning_tile(value: Any, field: str) -> Tile | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ScoringError(f"{field}.winning_tile: expected one tile such as '9p'")
+    winning = TILE_BY_NAME.get(value)
+    if winning is None:
+        got = parse_tiles(value, field=f"{field}.winning_tile")
+        if len(got) != 1:
+            raise ScoringError(f"{field}.winning_tile: expected exactly one tile, got '{value}'")
+        winning = got[0]
+    return winning
+
+
+def _json_melds(raw_melds: Any, field: str) -> list[Meld]:
     if not isinstance(raw_melds, list):
         raise ScoringError(f"{field}.melds: expected a list of melds")
-    melds: list[Meld] = []
-    for idx, raw in enumerate(raw_melds):
-        where = f"{field}.melds[{idx}]"
-        if type(raw) is not dict and not isinstance(raw, Mapping):
-            raise ScoringError(f"{where}: expected an object with 'type', 'tiles', 'exposed'")
-        if not raw.keys() <= _MELD_KEYS:
-            extra = sorted(str(k) for k in raw if k not in _MELD_KEYS)
-            raise ScoringError(f"{where}: unknown key '{extra[0]}'")
-        meld_tiles = _json_tiles(raw, "tiles", where)
-        exposed = raw.get("exposed", True)
-        if not isinstance(exposed, bool):
-            raise ScoringError(f"{where}.exposed: expected true or false")
-        kind = raw.get("type")
-        if kind not in ("pung", "kong"):
-            raise ScoringError(f"{where}.type: expected 'pung' or 'kong', got {kind!r}")
-        source = raw.get("from")
-        if source is not None:
-            if not isinstance(source, str):
-                raise ScoringError(f"{where}.from: expected a seat E, S, W or N")
-            source = parse_seat(source) or source  # an unknown word: make_meld names it
-        kong_kind = raw.get("kind")
-        if kong_kind is not None and not isinstance(kong_kind, str):
-            raise ScoringError(f"{where}.kind: expected 'direct' or 'added'")
-        meld = make_meld(meld_tiles, exposed=exposed, kong_kind=kong_kind, source=source, where=where)
-        if meld.kind != kind:
-            raise ScoringError(f"{where}: type '{kind}' but {len(meld_tiles)} tiles")
-        melds.append(meld)
-    flowers = obj.get("flowers") or []
-    try:  # the common case: a list of canonical names (strings, then)
-        canonical = type(flowers) is list and _CANONICAL_FLOWERS.issuperset(flowers)
-    except TypeError:  # something unhashable among them
-        canonical = False
-    if not canonical:
-        if not isinstance(flowers, list) or not all(isinstance(f, str) for f in flowers):
-            raise ScoringError(f"{field}.flowers: expected a list of flower names such as ['中', '春']")
-        if not _CANONICAL_FLOWERS.issuperset(flowers):  # else each name is one canonical flower already
-            flowers = _split_flowers(flowers, field)
-    return validate_hand(concealed, melds, flowers, winning, tiles=tiles, field=field, parsed=True)
+    return [_json_meld(raw, f"{field}.melds[{idx}]") for idx, raw in enumerate(raw_melds)]
+
+
+def _json_meld(raw: Any, where: str) -> Meld:
+    """One meld object (type, tiles, exposed, from, kind) as a Meld."""
+    if type(raw) is not dict and not isinstance(raw, Mapping):
+        raise ScoringError(f"{where}: expected an object with 'type', 'tiles', 'exposed'")
+    if not raw.keys() <= _MELD_KEYS:
+        extra = sorted(str(k) for k in raw if k not in _MELD_KEYS)
+        raise ScoringError(f"{where}: unknown key '{extra[0]}'")
+    meld_tiles = _json_tiles(raw, "tiles", where)
+    exposed = raw.get("exposed", True)
+    if not isinstance(exposed, bool):
+        raise ScoringError(f"{where}.exposed: expected true or false")
+    kind = raw.get("type")
+    if kind not in ("pung", "kong"):
+        raise ScoringError(f"{where}.type: expected 'pung' or 'kong', got {kind!r}")
+    source = raw.get("from")
+    if source is not None:
+        if not isinstance(source, str):
+            raise ScoringError(f"{where}.from: expected a seat E, S, W or N")
+        source = parse_seat(source) or source  # an unknown word: make_meld names it
+    kong_kind = raw.get("kind")
+    if kong_kind is not None and not isinstance(kong_kind, str):
+        raise ScoringError(f"{where}.kind: expected 'direct' or 'added'")
+    meld = make_meld(meld_tiles, exposed=exposed, kong_kind=kong_kind, source=source, where=where)
+    if meld.kind != kind:
+        raise ScoringError(f"{where}: type '{kind}' but {len(meld_tiles)} tiles")
+    return meld
+
+
+def _json_flowers(flowers: Any, field: str) -> list[str]:
+    """The flower list: names, each one flower or several run together ("中发春")."""
+    if not isinstance(flowers, list) or not all(isinstance(f, str) for f in flowers):
+        raise ScoringError(f"{field}.flowers: expected a list of flower names such as ['中', '春']")
+    return _split_flowers(flowers, field)
 
 
 def hand_to_json(hand: Hand) -> dict[str, Any]:

@@ -288,68 +288,81 @@ def scan(text: str, start: int = 0, end: int | None = None, *, field: str = "til
         ch = text[i]
         if ch in _SEPARATORS:
             i += 1
-            continue
-        if ch in _PUNCT:
+        elif ch in _PUNCT:
             out.append(Token("punct", _PUNCT[ch], i + 1, ch))
             i += 1
-            continue
-        if ch in _NUMERALS:
-            j = i
-            while j < end and text[j] in _NUMERALS:
-                j += 1
-            suit_ch = text[j] if j < end else ""
-            if suit_ch not in _SUIT_CHARS:
-                raise ScoringError(
-                    f"{prefix}'{text[i:j]}' at position {i + 1} has no suit: "
-                    "follow the ranks with m, p, s, z (or 万, 筒, 条)",
-                    code="no_suit", token=text[i:j], position=i + 1,
-                )  # fmt: skip
-            letter = _SUIT_CHARS[suit_ch]
-            for k in range(i, j):
-                value = _NUMERALS[text[k]]
-                name = text[k] + suit_ch
-                if letter == "z" and not 1 <= value <= 7:
-                    raise _fail(prefix, "unknown tile", name, k + 1, "honours run 1z-7z")
-                if value == 0:
-                    raise _fail(prefix, "unknown tile", name, k + 1, "ranks run 1-9")
-                tile = 27 + value - 1 if letter == "z" else SUITS.index(letter) * 9 + value - 1
-                out.append(Token("tile", tile, k + 1, name))
-            i = j + 1
-            continue
-        if ch in _WIND_CHARS and not ch.isascii():
-            j = i + 1
-            if j < end and text[j] in "风風":
-                j += 1
-            out.append(Token("tile", _WIND_CHARS[ch], i + 1, text[i:j]))
-            i = j
-            continue
-        if ch.isascii() and ch.isalpha():
-            j = i
-            while j < end and text[j].isascii() and text[j].isalpha():
-                j += 1
-            word = text[i:j]
-            if all(c in "ESWN" for c in word):
-                out.extend(Token("tile", _WIND_CHARS[c], i + 1 + k, c) for k, c in enumerate(word))
-                i = j
-                continue
-            raise _fail(prefix, "unknown token", word, i + 1)
-        cp = ord(ch)
-        if cp in _UNICODE_TILES:
-            out.append(Token("tile", _UNICODE_TILES[cp], i + 1, ch))
-            i += 1
-            continue
-        if cp in _UNICODE_FLOWERS:
-            out.append(Token("flower", _UNICODE_FLOWERS[cp], i + 1, ch))
-            i += 1
-            continue
-        for word in _FLOWER_WORDS.get(ch, ()):
-            if text.startswith(word, i) and i + len(word) <= end:
-                out.append(Token("flower", _FLOWER_ALIASES[word], i + 1, word))
-                i += len(word)
-                break
+        elif ch in _NUMERALS:
+            i = _scan_ranks(text, i, end, prefix, out)
+        elif ch in _WIND_CHARS and not ch.isascii():
+            i = _scan_wind(text, i, end, out)
+        elif ch.isascii() and ch.isalpha():
+            i = _scan_letters(text, i, end, prefix, out)
         else:
-            raise _fail(prefix, "unknown token", ch, i + 1)
+            i = _scan_symbol(text, i, end, prefix, out)
     return out
+
+
+def _scan_ranks(text: str, i: int, end: int, prefix: str, out: list[Token]) -> int:
+    """A run of ranks and its suit (``123m``, ``一二三万``) from `i`; the index after the suit."""
+    j = i
+    while j < end and text[j] in _NUMERALS:
+        j += 1
+    suit_ch = text[j] if j < end else ""
+    if suit_ch not in _SUIT_CHARS:
+        raise ScoringError(
+            f"{prefix}'{text[i:j]}' at position {i + 1} has no suit: "
+            "follow the ranks with m, p, s, z (or 万, 筒, 条)",
+            code="no_suit", token=text[i:j], position=i + 1,
+        )  # fmt: skip
+    letter = _SUIT_CHARS[suit_ch]
+    for k in range(i, j):
+        value = _NUMERALS[text[k]]
+        name = text[k] + suit_ch
+        if letter == "z" and not 1 <= value <= 7:
+            raise _fail(prefix, "unknown tile", name, k + 1, "honours run 1z-7z")
+        if value == 0:
+            raise _fail(prefix, "unknown tile", name, k + 1, "ranks run 1-9")
+        tile = 27 + value - 1 if letter == "z" else SUITS.index(letter) * 9 + value - 1
+        out.append(Token("tile", tile, k + 1, name))
+    return j + 1
+
+
+def _scan_wind(text: str, i: int, end: int, out: list[Token]) -> int:
+    """A Chinese wind (东, 東风) at `i`; the index after it."""
+    j = i + 1
+    if j < end and text[j] in "风風":
+        j += 1
+    out.append(Token("tile", _WIND_CHARS[text[i]], i + 1, text[i:j]))
+    return j
+
+
+def _scan_letters(text: str, i: int, end: int, prefix: str, out: list[Token]) -> int:
+    """A word of ASCII letters at `i`, which must be winds (``E``, ``SW``); the index after it."""
+    j = i
+    while j < end and text[j].isascii() and text[j].isalpha():
+        j += 1
+    word = text[i:j]
+    if not all(c in "ESWN" for c in word):
+        raise _fail(prefix, "unknown token", word, i + 1)
+    out.extend(Token("tile", _WIND_CHARS[c], i + 1 + k, c) for k, c in enumerate(word))
+    return j
+
+
+def _scan_symbol(text: str, i: int, end: int, prefix: str, out: list[Token]) -> int:
+    """A tile glyph (🀝), a flower glyph or a flower word (聚宝盆) at `i`; the index after it."""
+    ch = text[i]
+    cp = ord(ch)
+    if cp in _UNICODE_TILES:
+        out.append(Token("tile", _UNICODE_TILES[cp], i + 1, ch))
+        return i + 1
+    if cp in _UNICODE_FLOWERS:
+        out.append(Token("flower", _UNICODE_FLOWERS[cp], i + 1, ch))
+        return i + 1
+    for word in _FLOWER_WORDS.get(ch, ()):
+        if text.startswith(word, i) and i + len(word) <= end:
+            out.append(Token("flower", _FLOWER_ALIASES[word], i + 1, word))
+            return i + len(word)
+    raise _fail(prefix, "unknown token", ch, i + 1)
 
 
 def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
@@ -429,20 +442,19 @@ def render_tiles(tiles: Iterable[Tile]) -> str:
     return "".join("".join(ranks) + letter for letter, ranks in groups.items() if ranks)
 
 
-def counts34(tiles: Iterable[Tile]) -> list[int]:
-    """The 34-entry count array of some tiles.
+def counts34(tiles: Sequence[Tile]) -> list[int]:
+    """The 34-entry count array of some tiles; ScoringError names the first one that is not a tile.
 
     >>> counts34([0, 0, 33])[0], counts34([0, 0, 33])[33]
     (2, 1)
     """
     counts = [0] * 34
-    for t in tiles:
-        if not 0 <= t < 34:
-            raise ScoringError(f"not a tile: {t!r}")
-        counts[t] += 1
+    try:
+        for t in tiles:
+            counts[t] += 1
+        if tiles and min(tiles) < 0:
+            raise IndexError
+    except (IndexError, TypeError):
+        bad = next(t for t in tiles if not isinstance(t, int) or not 0 <= t < 34)
+        raise ScoringError(f"not a tile: {bad!r}") from None
     return counts
-
-
-def tiles_from_counts(counts: Sequence[int]) -> list[Tile]:
-    """The sorted tiles of a 34-entry count array."""
-    return [t for t in range(34) for _ in range(counts[t])]

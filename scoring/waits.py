@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from scoring.decompose import _counts, _suit_needs, is_complete_counts
+from scoring.complete import is_complete_counts, suit_needs
 from scoring.errors import ScoringError
 from scoring.hand import Meld
-from scoring.tiles import ALL_TILES, Tile
+from scoring.tiles import ALL_TILES, Tile, counts34
 
 
 def waiting_tiles(
@@ -58,18 +58,18 @@ def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, w
     """The tiles t among `candidates` for which `is_complete(concealed + [t])` holds, in the given order.
 
     A tile changes one suit's counts: each suit's needs, alone and with each tile added, are read once
-    (`_suit_needs`), and a candidate's check is a sum over the four suits.
+    (`suit_needs`), and a candidate's check is a sum over the four suits.
     """
     if len(concealed) % 3 != 1:
         return []
-    counts = _counts(concealed)
+    counts = counts34(concealed)
     w0 = 0
     if wild is not None:
         w0 = counts[wild]
         counts[wild] = 0
     seven = seven_pairs and len(concealed) == 13
     odd = sum(c & 1 for c in counts)
-    needs = [_suit_needs(counts, b) for b in (0, 9, 18, 27)]
+    needs = [suit_needs(counts, b) for b in (0, 9, 18, 27)]
     sets = sum(n[0] for n in needs)
     pair = min(2, *(n[1] for n in needs))
     # the fewest extra wilds for the pair outside each suit

@@ -7,16 +7,22 @@ import json
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
+from urllib.parse import urlencode
 
 from bot.app import build_application
 from bot.console.driver import AnyApplication, deliver, start_application, stop_application
 from bot.console.state import JSON, BotAPIState, Call
 from bot.console.transport import InProcessBotAPI
+from bot.i18n import t
+from bot.webapp.server import LocalServer, build_web
+from bot.webauth import sign_init_data, table_token
 
 if TYPE_CHECKING:
+    from bot.ledger import SessionInfo
     from bot.settings import Settings
 
 __all__ = ["CONSOLE_CHAT_ID", "InProcessBotAPI", "run_console", "run_console_async"]
@@ -31,6 +37,7 @@ _HELP = """\
   name: message      e.g.  ann: /newgame 苏州 5     bob: /join     ann: /hu 南 自摸 5花
   name: [label]      presses the button with that label on the newest message having it
   :admin name        makes a user a group admin      :pin on|off   lets the bot pin or not
+  :app name          prints name's tile picker (a local page, signed in as name, at the open table)
   :help              this text                         Ctrl-D (end of input) quits
 """
 
@@ -124,6 +131,7 @@ class ConsoleChat:
         self.chat_id = chat_id
         self.out = out
         self.snapshot_path = snapshot_path
+        self.picker_url: str | None = None  # the local picker page, once its server runs
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -169,11 +177,23 @@ class ConsoleChat:
             admins = [self.state.users_by_id[uid] for uid in chat.admins if uid in self.state.users_by_id]
             self.state.set_admins(self.chat_id, [*admins, words[1]])
             self.say(f"✓ {words[1]} is a group admin")
+        elif words[0] == "app" and len(words) == 2:
+            self.say(self.picker_line(words[1]))
         elif words[0] == "pin" and len(words) == 2 and words[1] in ("on", "off"):
             self.state.set_can_pin(self.chat_id, words[1] == "on")
             self.say(f"✓ pinning {words[1]}")
         else:
-            self.say("？ :help  :admin name  :pin on|off")
+            self.say("？ :help  :admin name  :app name  :pin on|off")
+
+    def picker_line(self, name: str) -> str:
+        """The picker page's local URL for `name`, with initData signed as Telegram would for that user
+        (and the open table's token as its start parameter)."""
+        if self.picker_url is None:
+            return "？ the picker's server is not running"
+        ledger = self.app.bot_data["ledger"]
+        state = ledger.chat_state(self.chat_id)
+        url = picker_url(self.picker_url, self.app.bot.token, self.state.user(name), state.session)
+        return t(state.group.language, "webapp.console_url", name=name, url=url)
 
     def save(self, *, delivering: int | None = None) -> None:
         """Writes the chat snapshot atomically; `delivering` marks it as taken while the bot handles that
@@ -185,6 +205,24 @@ class ConsoleChat:
         tmp = self.snapshot_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         tmp.replace(self.snapshot_path)
+
+
+def picker_port(settings: Settings) -> int:
+    """The console's picker port: WEBAPP_PORT when it is set, else any free one (several consoles and
+    test runs share a machine)."""
+    return settings.webapp_port if "webapp_port" in settings.model_fields_set else 0
+
+
+def picker_url(page: str, token: str, user: JSON, session: SessionInfo | None) -> str:
+    """The page's URL with `tgWebAppData` in its fragment, as Telegram opens a Mini App: initData signed
+    for `user` now, naming the open table (if any) as its start parameter."""
+    person = {"id": user["id"], "first_name": user.get("first_name") or str(user["id"])}
+    if user.get("username"):
+        person["username"] = user["username"]
+    fields = {"auth_date": str(int(time.time())), "user": json.dumps(person, ensure_ascii=False)}
+    if session is not None:
+        fields["start_param"] = table_token(token, session.chat_id, session.id)
+    return f"{page}#" + urlencode({"tgWebAppData": sign_init_data(token, fields), "tgWebAppVersion": "8.0"})
 
 
 def load_state(snapshot_path: Path) -> BotAPIState:
@@ -244,6 +282,11 @@ async def run_console_async(
     if interactive:
         chat.say(_HELP.rstrip())
     await start_application(app)
+    web = LocalServer(build_web(app, settings, console=True), picker_port(settings))
+    try:
+        chat.picker_url = await web.start()
+    except OSError as exc:
+        chat.say(f"？ the tile picker's server could not start: {exc}")
     # A daemon thread reads stdin: a blocked readline must not keep the process alive after Ctrl-C.
     lines: asyncio.Queue[str | None] = asyncio.Queue()
     loop = asyncio.get_running_loop()
@@ -258,6 +301,7 @@ async def run_console_async(
                 chat.say(line.rstrip("\n"))
             await chat.handle_line(line)
     finally:
+        await web.stop()
         await stop_application(app)
         unsubscribe()
         chat.save()

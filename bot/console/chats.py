@@ -281,6 +281,16 @@ class ChatServer:
             self.open_queries[query_id] = query
             return self._update({"callback_query": query}, enqueue)
 
+    def inline_query(self, user: str | Mapping[str, Any], query: str, *, enqueue: bool = False) -> JSON:
+        """An inline_query Update: `user` typed `@bot <query>` in some chat (answerable once)."""
+        with self.lock:
+            sender = self.user(user)
+            query_id = f"{next(self._query_ids)}{self.random.randrange(10**8):08d}"
+            inline: JSON = {"id": query_id, "from": sender, "query": query, "offset": ""}
+            inline["chat_type"] = "private"
+            self.open_queries[query_id] = inline
+            return self._update({"inline_query": inline}, enqueue)
+
     def _update(self, body: JSON, enqueue: bool) -> JSON:
         update = {"update_id": self.next_update_id, **body}
         self.next_update_id += 1

@@ -429,6 +429,22 @@ def _answer_callback_query(api: ChatServer, params: JSON, files: dict[str, Uploa
     return True
 
 
+@_method("answerInlineQuery")
+def _answer_inline_query(api: ChatServer, params: JSON, files: dict[str, UploadedFile]) -> bool:
+    """Telegram's limits: a query answered once, at most 50 results, unique ids of at most 64 bytes."""
+    query_id = str(required_param(params, "inline_query_id"))
+    if query_id not in api.open_queries or "query" not in api.open_queries[query_id]:
+        raise bad_request("query is too old and response timeout expired or query ID is invalid")
+    results = params.get("results") or []
+    if not isinstance(results, list) or len(results) > 50:
+        raise bad_request("RESULTS_TOO_MUCH")
+    ids = [str(r.get("id", "")) for r in results]
+    if len(set(ids)) != len(ids) or any(not 0 < len(i.encode()) <= 64 for i in ids):
+        raise bad_request("RESULT_ID_INVALID")
+    api.answered_queries[query_id] = api.open_queries.pop(query_id)
+    return True
+
+
 @_method("getFile")
 def _get_file(api: ChatServer, params: JSON, files: dict[str, UploadedFile]) -> JSON:
     file_id = str(required_param(params, "file_id"))

@@ -14,9 +14,11 @@ from bot.grammar import make_resolver, parse_hu, vocab
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import hand_object
 from bot.grammar.lexer import tokenize
-from bot.handlers.common import Refusal, Turn, command, seat_resolver, tile_words
+from bot.handlers.callbacks import command
+from bot.handlers.turn import Turn, seat_resolver
 from bot.i18n import t
 from bot.render import item_lines, payments_text, refusal_text, rules_name, wind
+from bot.render.errors import Refusal, tile_words
 from scoring import score_request, ting_request
 from scoring.tiles import tile_from_name, tile_name
 
@@ -50,7 +52,7 @@ def _hand_object(text: str) -> dict[str, Any]:
     return hand_object(tokenize(text))
 
 
-def _short_form(words: list[str]) -> dict[str, Any]:
+def short_form(words: list[str]) -> dict[str, Any]:
     """`<hand> [自摸|冲]`: the hand as 南's, by self-draw or on 北's discard."""
     how = "self_draw"
     if words and vocab.HOW_WORDS.get(words[-1].casefold()) in (vocab.DISCARD, vocab.SELF_DRAW):
@@ -72,7 +74,7 @@ def calc_entry(turn: Turn, text: str) -> dict[str, Any]:
         if exc.code not in ("missing_winner", "unknown_player"):
             raise
         try:
-            return _short_form(text.split())
+            return short_form(text.split())
         except GrammarError:
             raise exc from None
 

@@ -13,8 +13,10 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.handlers.common import Turn, button, command, excerpt, ledger_of
+from bot.handlers.callbacks import button, command
+from bot.handlers.turn import Turn, ledger_of
 from bot.i18n import t
+from bot.render.errors import excerpt
 
 log = logging.getLogger(__name__)
 

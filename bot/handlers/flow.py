@@ -1,4 +1,4 @@
-"""`/hu` alone: a button flow that records every kind of win, as small states.
+"""`/hu` alone: a button flow that records every kind of win, as a table of small steps.
 
     winner → how: 自摸 · 放冲 → discarder · 抢杠 → robbed · 包饺子 → feeder
                   · 一炮多响 → more winners → discarder
@@ -6,25 +6,30 @@
                   → patterns of the table's rule set (宿州: 上牌, and its 混子)
     → preview
 
-Each button carries the state its press leads to, encoded in its callback data (bot.handlers.buttons), so
-the flow keeps no state of its own: a press edits the same message into the next question
-(`recording.flow_pressed`). Every step has Back (the state before it) and Cancel. `完成` on the meld step
-finishes a winner at once (the common path: winner, 自摸, 5, 完成, then Confirm).
+`STEPS` maps each step to its two small functions, in the spirit of PTB's `ConversationHandler` states:
+`ask` (the question and its buttons) and `back` (the state one step back, None on the first step). Each
+button carries the state its press leads to, encoded in its callback data (bot.handlers.buttons), so the
+flow keeps no state of its own: a press edits the same message into the next question
+(`recording.flow_pressed`). Every step has Back and Cancel. `完成` on the meld step finishes a winner at
+once (the common path: winner, 自摸, 5, 完成, then Confirm).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.handlers.buttons import HUA_CHOICES, MAX_SOFT, MELD_HUA, HuFlow, Win, pattern_choices
-from bot.handlers.common import Turn
+from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
 from bot.render import term_name
 from scoring.tiles import tile_from_name, tile_name_zh
 
 Rows = list[list[InlineKeyboardButton]]
+Ask = Callable[[Turn, SessionInfo, HuFlow], tuple[str, Rows]]
+Back = Callable[[HuFlow], HuFlow | None]
 WILD_TILES = (*(f"{n}{s}" for s in "mps" for n in range(1, 10)), "1z", "2z", "3z", "4z")
 
 
@@ -36,28 +41,12 @@ def _button(label: str, state: HuFlow) -> InlineKeyboardButton:
     return InlineKeyboardButton(label, callback_data=state.data)
 
 
-def back(state: HuFlow) -> HuFlow | None:
-    """The state one step back (None on the first step): each step's own choice undone."""
-    step = state.step
-    if step == "how":
-        return HuFlow(state.session_id, "winner", by=state.by)
-    if step == "more":
-        return replace(state, step="how", wins=state.wins[:1], how=None)
-    if step == "other":
-        if state.how == "multi":
-            return replace(state, step="more")
-        return replace(state, step="how", how=None)
-    if step == "hua":
-        if state.cur > 0:
-            return replace(state, step="patterns", cur=state.cur - 1)
-        if state.other is not None:
-            return replace(state, step="other", other=None)
-        return replace(state, step="how", how=None)
-    if step == "melds":
-        return replace(state, step="hua")
-    if step in ("patterns", "wild"):
-        return replace(state, step="melds" if step == "patterns" else "patterns")
-    return None
+def _seat_button(
+    turn: Turn, session: SessionInfo, seat: str, nxt: HuFlow, mark: bool = False
+) -> InlineKeyboardButton:
+    player = session.seats.get(seat)
+    label = f"{turn.wind(seat)} {player.name}" if player else turn.wind(seat)
+    return _button(("✅ " if mark else "") + label, nxt)
 
 
 def finished(state: HuFlow) -> HuFlow:
@@ -79,98 +68,94 @@ def _tile_label(tile: str) -> str:
     return tile_name_zh(tile_from_name(tile))
 
 
-def question(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, InlineKeyboardMarkup]:
-    """The text and buttons of one step, with Back (but on the first step) and Cancel under them."""
-    text, rows = _step(turn, session, state)
-    last = [_button(turn.t("flow.cancel"), replace(state, step="cancel"))]
-    before = back(state)
-    if before is not None:
-        last.insert(0, _button(turn.t("flow.back"), before))
-    return text, InlineKeyboardMarkup([*rows, last])
-
-
-def _seat_label(turn: Turn, session: SessionInfo, seat: str) -> str:
-    player = session.seats.get(seat)
-    return f"{turn.wind(seat)} {player.name}" if player else turn.wind(seat)
-
-
-def _step(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
-    def seat_button(seat: str, nxt: HuFlow, mark: bool = False) -> InlineKeyboardButton:
-        return _button(("✅ " if mark else "") + _seat_label(turn, session, seat), nxt)
-
-    if state.step == "winner":
-        buttons = [seat_button(s, replace(state, step="how", wins=(Win(s),))) for s in SEATS]
-        return turn.t("flow.winner"), _rows(buttons, 2)
-    winner = turn.wind(state.wins[0].seat)
-    if state.step == "how":
-        to_other = replace(state, step="other")
-        buttons = [
-            _button(turn.t("flow.self_draw"), replace(state, step="hua", how="self_draw")),
-            _button(turn.t("flow.discard"), replace(to_other, how="discard")),
-            _button(turn.t("flow.rob_kong"), replace(to_other, how="rob_kong")),
-            _button(turn.t("flow.bao"), replace(to_other, how="bao")),
-            _button(turn.t("flow.multi"), replace(state, step="more", how="multi")),
-        ]
-        return turn.t("flow.how", winner=winner), _rows(buttons, 2)
-    if state.step == "more":
-        others = [s for s in SEATS if s != state.wins[0].seat]
-        buttons = [seat_button(s, state.toggled_winner(s), s in state.seats) for s in others]
-        rows = _rows(buttons, 3)
-        if len(state.wins) >= 2:
-            rows.append([_button(turn.t("flow.next"), replace(state, step="other"))])
-        chosen = "、".join(turn.wind(s) for s in state.seats)
-        return turn.t("flow.more", winners=chosen), rows
-    if state.step == "other":
-        key = {"rob_kong": "flow.robbed", "bao": "flow.feeder"}.get(state.how or "", "flow.discarder")
-        others = [s for s in SEATS if s not in state.seats]
-        buttons = [seat_button(s, replace(state, step="hua", other=s)) for s in others]
-        return turn.t(key), [buttons]
+def _winner_summary(turn: Turn, state: HuFlow) -> str:
+    """The line under the per-winner steps: the winner's 花, meld 花, patterns (and 宿州's 混子)."""
     current = state.current
-    who = turn.wind(current.seat)
-    if state.step == "hua":
-        buttons = [
-            _button(
-                f"·{n}·" if n == current.hua and n else str(n),
-                replace(state, step="melds").with_current(hua=n),
-            )
-            for n in HUA_CHOICES
-        ]
-        return turn.t("flow.hua", winner=who), _rows(buttons, 5)
     summary = turn.t(
         "flow.state",
-        winner=who,
+        winner=turn.wind(current.seat),
         hua=current.hua,
         soft=current.soft,
         patterns="、".join(term_name(turn.lang, p) for p in current.patterns) or turn.t("flow.none"),
     )
     if state.wild:
         summary += " · " + turn.t("flow.wild_set", tile=_tile_label(state.wild))
-    if state.step == "melds":
-        buttons = [
-            _button(
-                turn.t("flow.meld_button", name=term_name(turn.lang, item), hua=hua),
-                state.with_current(soft=min(MAX_SOFT, current.soft + hua)),
-            )
-            for item, hua in MELD_HUA.get(session.rules, MELD_HUA["suzhou"])
-        ]
-        rows = _rows(buttons, 2)
-        if current.soft:
-            rows.append([_button(turn.t("flow.reset"), state.with_current(soft=0))])
-        rows.append(
-            [
-                _button(turn.t("flow.to_patterns"), replace(state, step="patterns")),
-                _button(turn.t("flow.done"), finished(state)),
-            ]
+    return summary
+
+
+# ---- the steps: each asks one question ------------------------------------------------------------
+
+
+def ask_winner(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    buttons = [_seat_button(turn, session, s, replace(state, step="how", wins=(Win(s),))) for s in SEATS]
+    return turn.t("flow.winner"), _rows(buttons, 2)
+
+
+def ask_how(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    to_other = replace(state, step="other")
+    buttons = [
+        _button(turn.t("flow.self_draw"), replace(state, step="hua", how="self_draw")),
+        _button(turn.t("flow.discard"), replace(to_other, how="discard")),
+        _button(turn.t("flow.rob_kong"), replace(to_other, how="rob_kong")),
+        _button(turn.t("flow.bao"), replace(to_other, how="bao")),
+        _button(turn.t("flow.multi"), replace(state, step="more", how="multi")),
+    ]
+    return turn.t("flow.how", winner=turn.wind(state.wins[0].seat)), _rows(buttons, 2)
+
+
+def ask_more(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    others = [s for s in SEATS if s != state.wins[0].seat]
+    rows = _rows(
+        [_seat_button(turn, session, s, state.toggled_winner(s), s in state.seats) for s in others], 3
+    )
+    if len(state.wins) >= 2:
+        rows.append([_button(turn.t("flow.next"), replace(state, step="other"))])
+    return turn.t("flow.more", winners="、".join(turn.wind(s) for s in state.seats)), rows
+
+
+def ask_other(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    key = {"rob_kong": "flow.robbed", "bao": "flow.feeder"}.get(state.how or "", "flow.discarder")
+    others = [s for s in SEATS if s not in state.seats]
+    return turn.t(key), [
+        [_seat_button(turn, session, s, replace(state, step="hua", other=s)) for s in others]
+    ]
+
+
+def ask_hua(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    current = state.current
+    buttons = [
+        _button(
+            f"·{n}·" if n == current.hua and n else str(n), replace(state, step="melds").with_current(hua=n)
         )
-        return turn.t("flow.melds", winner=who) + "\n" + summary, rows
-    if state.step == "wild":
-        buttons = [
-            _button(_tile_label(t), replace(state, step="patterns", wild=t)) for t in wild_choices(session)
+        for n in HUA_CHOICES
+    ]
+    return turn.t("flow.hua", winner=turn.wind(current.seat)), _rows(buttons, 5)
+
+
+def ask_melds(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    current = state.current
+    buttons = [
+        _button(
+            turn.t("flow.meld_button", name=term_name(turn.lang, item), hua=hua),
+            state.with_current(soft=min(MAX_SOFT, current.soft + hua)),
+        )
+        for item, hua in MELD_HUA.get(session.rules, MELD_HUA["suzhou"])
+    ]
+    rows = _rows(buttons, 2)
+    if current.soft:
+        rows.append([_button(turn.t("flow.reset"), state.with_current(soft=0))])
+    rows.append(
+        [
+            _button(turn.t("flow.to_patterns"), replace(state, step="patterns")),
+            _button(turn.t("flow.done"), finished(state)),
         ]
-        rows = _rows(buttons, 9)
-        rows.append([_button(turn.t("flow.no_wild"), replace(state, step="patterns", wild=None))])
-        return turn.t("flow.wild"), rows
-    # patterns: toggles, then Done
+    )
+    return turn.t("flow.melds", winner=turn.wind(current.seat)) + "\n" + _winner_summary(turn, state), rows
+
+
+def ask_patterns(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    """The table's patterns as toggles, 宿州's 混子 button, then Done."""
+    current = state.current
     buttons = [
         _button(("✅ " if p in current.patterns else "") + term_name(turn.lang, p), state.toggled(p))
         for p in pattern_choices(session.rules, session.options)
@@ -180,4 +165,71 @@ def _step(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
         label = _tile_label(state.wild) if state.wild else turn.t("flow.none")
         rows.append([_button(turn.t("flow.wild_button", tile=label), replace(state, step="wild"))])
     rows.append([_button(turn.t("flow.done"), finished(state))])
-    return turn.t("flow.patterns") + "\n" + summary, rows
+    return turn.t("flow.patterns") + "\n" + _winner_summary(turn, state), rows
+
+
+def ask_wild(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    buttons = [
+        _button(_tile_label(t), replace(state, step="patterns", wild=t)) for t in wild_choices(session)
+    ]
+    rows = _rows(buttons, 9)
+    rows.append([_button(turn.t("flow.no_wild"), replace(state, step="patterns", wild=None))])
+    return turn.t("flow.wild"), rows
+
+
+# ---- the steps: each one's own choice undone -------------------------------------------------------
+
+
+def back_from_how(state: HuFlow) -> HuFlow:
+    return HuFlow(state.session_id, "winner", by=state.by)
+
+
+def back_from_more(state: HuFlow) -> HuFlow:
+    return replace(state, step="how", wins=state.wins[:1], how=None)
+
+
+def back_from_other(state: HuFlow) -> HuFlow:
+    return replace(state, step="more") if state.how == "multi" else replace(state, step="how", how=None)
+
+
+def back_from_hua(state: HuFlow) -> HuFlow:
+    """The previous winner's patterns, else the discarder (or robbed, feeder), else how."""
+    if state.cur > 0:
+        return replace(state, step="patterns", cur=state.cur - 1)
+    if state.other is not None:
+        return replace(state, step="other", other=None)
+    return replace(state, step="how", how=None)
+
+
+@dataclass(frozen=True, slots=True)
+class FlowStep:
+    ask: Ask
+    back: Back
+
+
+STEPS: dict[str, FlowStep] = {
+    "winner": FlowStep(ask_winner, lambda state: None),
+    "how": FlowStep(ask_how, back_from_how),
+    "more": FlowStep(ask_more, back_from_more),
+    "other": FlowStep(ask_other, back_from_other),
+    "hua": FlowStep(ask_hua, back_from_hua),
+    "melds": FlowStep(ask_melds, lambda state: replace(state, step="hua")),
+    "patterns": FlowStep(ask_patterns, lambda state: replace(state, step="melds")),
+    "wild": FlowStep(ask_wild, lambda state: replace(state, step="patterns")),
+}
+
+
+def back(state: HuFlow) -> HuFlow | None:
+    """The state one step back (None on the first step and on the flow's ends, done and cancel)."""
+    step = STEPS.get(state.step)
+    return step.back(state) if step is not None else None
+
+
+def question(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, InlineKeyboardMarkup]:
+    """The text and buttons of one step, with Back (but on the first step) and Cancel under them."""
+    text, rows = STEPS[state.step].ask(turn, session, state)
+    last = [_button(turn.t("flow.cancel"), replace(state, step="cancel"))]
+    before = back(state)
+    if before is not None:
+        last.insert(0, _button(turn.t("flow.back"), before))
+    return text, InlineKeyboardMarkup([*rows, last])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.handlers.common import Handler, Turn, command
+from bot.handlers.callbacks import Handler, command
+from bot.handlers.turn import Turn
 
 
 def help_command(names: Sequence[str]) -> Handler:

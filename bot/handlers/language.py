@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.callbacks import command
+from bot.handlers.permissions import require_writer
+from bot.handlers.turn import Turn
 from bot.i18n import normalize_language, t
+from bot.render.errors import Refusal
 
 
 @command("lang", group_only=False)
@@ -19,6 +22,6 @@ async def lang(turn: Turn) -> None:
     if chosen is None:
         raise Refusal("err.unknown_language", usage=True, value=turn.text)
     if turn.is_group and turn.session is not None:
-        await turn.require_writer(turn.session)
+        await require_writer(turn, turn.session)
     await turn.run(turn.ledger.update_group, turn.chat_id, language=chosen, key=turn.source_key)
     await turn.say(t(chosen, "lang.set"))

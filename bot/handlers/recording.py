@@ -1,10 +1,12 @@
 """Recording: /hu /draw /escape /adjust /undo /edit → preview with Confirm/Cancel → commit → result + card.
 
 A write reads like: update → the chat's state (one read, `Turn.start`) → parse against the table →
-scoring (`ledger.preview` on that snapshot, no database) → the preview message → `ledger.create_pending`
-(one write). Confirm: `ledger.confirm_pending` (one write, in the press's chat only) → the preview edited
-into the one-line result (one bot message per hand) → the card, from the commit's own read. Nothing
-counts before Confirm unless the group set `instant` (then one write: the commit, and one message).
+scoring (`ledger.preview` on that snapshot, no database) → `ledger.create_pending` (one write, the
+preview stored with it) → the preview message (its id noted on the entry). Confirm:
+`ledger.confirm_pending` (one write, in the press's chat only, recording the stored preview: a hand is
+scored once) → the preview edited into the one-line result (one bot message per hand) → the card, from
+the commit's own read. Nothing counts before Confirm unless the group set `instant` (then one write: the
+commit, and one message).
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from telegram.error import BadRequest, TelegramError
 
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.handlers.buttons import HuFlow, PendingPress, pattern_choices
-from bot.handlers.common import Refusal, Turn, button, command, error_text, seat_resolver
+from bot.handlers.callbacks import button, command
+from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices
-from bot.handlers.table import show_card
-from bot.ledger import CommitResult, HandPreview, SessionInfo, pending_id_for
+from bot.handlers.permissions import is_admin, own_session, require_writer, writable_session
+from bot.handlers.turn import Turn, seat_resolver
+from bot.ledger import CommitResult, HandPreview, SessionInfo
 from bot.ledger.errors import (
-    LedgerError,
     NotFound,
     PendingCancelled,
     PendingExpired,
@@ -31,8 +34,9 @@ from bot.ledger.errors import (
     SessionNotOpen,
     WinNotAllowed,
 )
-from bot.ledger.results import PendingKind
+from bot.ledger.values import PendingKind
 from bot.render import hand_summary, payments_text, preview_text, result_line
+from bot.render.errors import Refusal, error_text
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +71,7 @@ def allowed(preview: HandPreview) -> HandPreview:
 
 async def record_hand(turn: Turn, entry: dict[str, Any], *, flow_message: int | None = None) -> None:
     """Preview a hand, or commit it at once in an `instant` group."""
-    session = await turn.writable_session()
+    session = await writable_session(turn)
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
         result = await turn.run(turn.ledger.commit, turn.chat_id, entry, by=by, source_key=key, text=text)
@@ -88,42 +92,35 @@ async def submit(
     shown: str,
     flow_message: int | None = None,
 ) -> None:
-    """Show an entry with Confirm/Cancel (`shown`, and how long it waits), then store it waiting for the
-    Confirm: one write, with the message id already known. `flow_message` (the /hu button flow) is turned
+    """Store an entry waiting for Confirm (with the preview, so Confirm scores nothing again), then show it
+    with Confirm/Cancel (`shown`, and how long it waits). `flow_message` (the /hu button flow) is turned
     into the preview instead of sending a new message.
 
-    A redelivered update (a restart) finds its entry stored already: the duplicate message goes again. If
-    the entry cannot be stored, the message says why and keeps no buttons."""
-    pending_id = pending_id_for(turn.source_key)
+    The row comes first, so a shown Confirm always has its entry: a redelivered update finds its entry
+    stored and shown, and sends nothing; one stored but never shown (the process stopped in between) is
+    shown now, and its message noted on the row."""
+    pending = await turn.run(
+        turn.ledger.create_pending,
+        turn.chat_id,
+        kind,
+        payload,
+        preview=preview,
+        base_version=session.version,
+        message_id=flow_message,
+        by=turn.user,
+        text=turn.text or None,
+        source_key=turn.source_key,
+    )
+    if pending.status != "pending" or pending.message_id not in (None, flow_message):
+        log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
+        return
     text = shown if kind == "undo" else f"{shown}\n{confirm_hint(turn)}"
-    markup = confirm_markup(turn, pending_id, kind)
+    markup = confirm_markup(turn, pending.id, kind)
     if flow_message is not None:
         await turn.edit(flow_message, text, markup)
-        message_id = flow_message
-    else:
-        message_id = (await turn.say(text, markup)).message_id
-    try:
-        pending = await turn.run(
-            turn.ledger.create_pending,
-            turn.chat_id,
-            kind,
-            payload,
-            preview=preview,
-            base_version=session.version,
-            message_id=message_id,
-            by=turn.user,
-            text=turn.text or None,
-            source_key=turn.source_key,
-        )
-    except LedgerError as exc:  # e.g. the table ended meanwhile: the shown preview loses its buttons
-        await turn.edit(message_id, f"{shown}\n{error_text(turn.lang, exc)}")
         return
-    if pending.message_id not in (None, message_id):
-        log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
-        try:
-            await turn.context.bot.delete_message(turn.chat_id, message_id)
-        except TelegramError as exc:
-            log.info("could not delete the second preview of %s: %s", pending.id, exc)
+    message_id = (await turn.say(text, markup)).message_id
+    await turn.run(turn.ledger.show_pending, pending.id, message_id)
 
 
 async def after_commit(
@@ -169,7 +166,7 @@ async def after_commit(
 @command("hu")
 async def hu(turn: Turn) -> None:
     """/hu <winner> <how> [details]; /hu alone starts the button flow (or points at the one open)."""
-    session = await turn.writable_session()
+    session = await writable_session(turn)
     if not turn.text:
         await start_flow(turn, session)
         return
@@ -193,7 +190,7 @@ async def escape(turn: Turn) -> None:
 @command("adjust")
 async def adjust(turn: Turn) -> None:
     """/adjust <from> <to> <amount> [note]: a zero-sum side payment kept with its note."""
-    session = await turn.writable_session()
+    session = await writable_session(turn)
     parsed = parse_adjust(turn.text, seat_resolver(session), strict=True)
     payer, payee = session.seats[parsed.payer].id, session.seats[parsed.payee].id
     note = parsed.note or None
@@ -221,7 +218,7 @@ async def undo(turn: Turn) -> None:
     """/undo: void the last row after a confirm button; dealer, 连庄 and 滴零 roll back with it."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    session = await turn.writable_session()
+    session = await writable_session(turn)
     last = await turn.run(turn.ledger.last_hand, turn.chat_id)
     summary = hand_summary(turn.lang, last)
     if last.kind == "adjust":
@@ -234,7 +231,7 @@ async def undo(turn: Turn) -> None:
 @command("edit")
 async def edit(turn: Turn) -> None:
     """/edit <n> <entry>: replace hand n; every later hand is re-scored from the corrected dealer state."""
-    session = await turn.writable_session()
+    session = await writable_session(turn)
     number, typed = parse_edit(turn.text)
     # The hand's own table: names and seats in the correction mean who sat there when it was played.
     played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
@@ -280,7 +277,7 @@ def later_hands_text(turn: Turn, later: tuple[HandPreview, ...]) -> str:
 async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     """Confirm commits the pending entry exactly once; Cancel drops it. Seated players or admins only, and
     only in the chat (and under the message) the entry was shown in: the ledger checks both."""
-    await turn.require_writer(turn.session)
+    await require_writer(turn, turn.session)
     chat_id, message_id = turn.chat_id, turn.pressed_message_id
     try:
         if press.action == "cancel":
@@ -378,6 +375,9 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
         (s for s, p in session.seats.items() if turn.user and p.telegram_id == turn.user.telegram_id), None
     )
     text, markup = question(turn, session, HuFlow(session.id, "winner", by=by))
+    picker = picker_button(turn, session)
+    if picker is not None:  # tap the tiles instead of answering the questions
+        markup = InlineKeyboardMarkup([[picker], *markup.inline_keyboard])
     await hold_flow(turn, session, (await turn.say(text, markup)).message_id)
 
 
@@ -387,7 +387,7 @@ async def require_flow_owner(turn: Turn, session: SessionInfo, state: HuFlow) ->
     user = turn.update.effective_user
     if starter is not None and user is not None and starter.telegram_id == user.id:
         return
-    if await turn.is_admin():
+    if await is_admin(turn):
         return
     raise Refusal("err.flow_not_yours", player=starter.name if starter else turn.t("flow.an_admin"))
 
@@ -404,9 +404,9 @@ def _offered(session: SessionInfo, state: HuFlow) -> bool:
 async def flow_pressed(turn: Turn, state: HuFlow) -> None:
     """Move the flow one step: edit the same message into the next question, or into the preview. The
     flow's table must be this chat's open table, its message the table's open flow."""
-    session = await turn.own_session(state.session_id)
+    session = await own_session(turn, state.session_id)
     assert session is not None
-    await turn.require_writer(session)
+    await require_writer(turn, session)
     message_id = turn.pressed_message_id
     held = open_flow(turn, session)
     if message_id is None or not _offered(session, state) or held not in (None, message_id):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from bot.handlers.common import Refusal, Turn, command
-from bot.handlers.table import show_card
+from bot.handlers.callbacks import command
+from bot.handlers.card import show_card
+from bot.handlers.permissions import writable_session
+from bot.handlers.turn import Turn
 from bot.ledger import SEATS
+from bot.render.errors import Refusal
 
 DICE = "🎲"
 
@@ -23,7 +26,7 @@ async def roll(turn: Turn) -> None:
     """/roll: send two dice; their sum seats the first dealer before hand one, a double marks 豹子."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    session = await turn.writable_session()
+    session = await writable_session(turn)
     bot = turn.context.bot
     first = await bot.send_dice(turn.chat_id, emoji=DICE)
     second = await bot.send_dice(turn.chat_id, emoji=DICE)

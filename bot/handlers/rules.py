@@ -10,10 +10,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.buttons import RulesPress
-from bot.handlers.common import Refusal, Turn, button, command
+from bot.handlers.callbacks import button, command
+from bot.handlers.permissions import is_admin, own_session
+from bot.handlers.turn import Turn
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
 from bot.render import rules_name
+from bot.render.errors import Refusal
 from scoring import ScoringError, option_specs, resolve_rules, validate_options
 
 INSTANT = "instant"
@@ -177,7 +180,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
 async def require_rules_editor(turn: Turn, session: SessionInfo | None) -> None:
     """Rule changes are for group admins and the player who opened the open table (nobody else, and
     without an open table only admins). Asking never creates a player record."""
-    if await turn.is_admin():
+    if await is_admin(turn):
         return
     sender = turn.update.effective_user
     if session is not None and session.opened_by is not None and sender is not None:
@@ -336,7 +339,7 @@ def _option_ids(rules: str) -> list[str]:
 async def rules_pressed(turn: Turn, press: RulesPress) -> None:
     """A rules button: change that option, then redraw the rules message in place. The button must be of
     this chat's current table (or of the group's defaults while no table is open)."""
-    session = await turn.own_session(press.session_id)
+    session = await own_session(turn, press.session_id)
     await require_rules_editor(turn, session)
     rules, _options = _rules_of(turn.state.group, session)
     specs = {spec.id: spec for spec in option_specs(rules)}

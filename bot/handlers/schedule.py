@@ -13,8 +13,11 @@ from zoneinfo import ZoneInfo
 
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
-from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.callbacks import command
+from bot.handlers.permissions import is_admin
+from bot.handlers.turn import Turn
 from bot.ledger import GroupInfo
+from bot.render.errors import Refusal
 from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due
 
 _DAY_WORDS: dict[str, str] = {}
@@ -77,7 +80,7 @@ async def schedule(turn: Turn) -> None:
     head = words[0].lower()
     if head not in ON_WORDS | OFF_WORDS:
         raise Refusal("jobs.schedule_usage")
-    if not await turn.is_admin():
+    if not await is_admin(turn):
         raise Refusal("jobs.schedule_admins_only")
     if head in OFF_WORDS:
         await turn.run(turn.ledger.update_group, turn.chat_id, weekly_schedule=False, key=turn.source_key)

@@ -1,16 +1,31 @@
-"""Table session commands: /newgame (lobby with a Join button), /join, /seat, /dealer, /end (asks first)."""
+"""Table session commands: /newgame (lobby with a Join button), /join, /seat, /dealer; who plays mid-session
+(/sub: a substitute takes a seat from the next hand on); the end of the night (/end asks, a Confirm button
+ends it and posts the summary)."""
 
 from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.buttons import EndPress, JoinPress
-from bot.handlers.common import Refusal, Turn, button, command
+from bot.handlers.callbacks import button, command
+from bot.handlers.card import show_card, unpin_card
+from bot.handlers.permissions import (
+    own_session,
+    person,
+    require_guest_seater,
+    require_writer,
+    writable_session,
+)
 from bot.handlers.rules import options_summary
-from bot.handlers.table import ask_end, end_pressed, show_card
-from bot.ledger import SEATS, SessionInfo
+from bot.handlers.turn import Turn
+from bot.ledger import SEATS, SessionInfo, UserRef
+from bot.ledger.errors import UnknownPlayer
 from bot.ledger.tables import MAX_STAKE
-from bot.render import rules_name, seats_block, state_line
+from bot.render import rules_name, seats_block, session_standings, state_line
+from bot.render.errors import Refusal
+from bot.summary.post import post_summary
 from scoring import ScoringError, resolve_rules
 from scoring.seats import parse_seat
 
@@ -69,24 +84,18 @@ async def join(turn: Turn) -> None:
     if guest is not None and guest.startswith("@"):
         raise Refusal("err.guest_name", usage=True, value=guest)
     if guest is not None:
-        await turn.require_guest_seater(turn.require_session(), guest)  # opener, seated or admin
+        await require_guest_seater(turn, turn.require_session(), guest)  # opener, seated or admin
         change = await turn.run(turn.ledger.join, turn.chat_id, guest_name=guest, key=turn.source_key)
     else:
-        change = await turn.run(turn.ledger.join, turn.chat_id, turn.person(), key=turn.source_key)
+        change = await turn.run(turn.ledger.join, turn.chat_id, person(turn), key=turn.source_key)
     assert change.seat is not None
     await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
-
-
-@button(EndPress.parse)
-async def end_question_pressed(turn: Turn, press: EndPress) -> None:
-    """/end's question: [End and settle] or [Keep playing] (`table.end_pressed`)."""
-    await end_pressed(turn, press)
 
 
 @button(JoinPress.parse)
 async def join_pressed(turn: Turn, press: JoinPress) -> None:
     """The lobby's Join button: the same as /join by the presser, at this chat's open table only."""
-    await turn.own_session(press.session_id)
+    await own_session(turn, press.session_id)
     change = await turn.run(turn.ledger.join, turn.chat_id, turn.user, key=turn.source_key)
     assert change.seat is not None
     await turn.answer(turn.t("seat.joined", player=change.player.name, wind=turn.wind(change.seat)))
@@ -107,7 +116,7 @@ async def seat(turn: Turn) -> None:
             usage=True,
             value=" ".join(words[2:]),
         )
-    await turn.require_writer(session)
+    await require_writer(turn, session)
     target = seat_word(words[1])
     player = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
     change = await turn.run(turn.ledger.move, turn.chat_id, player.id, target, key=turn.source_key)
@@ -132,7 +141,7 @@ async def dealer(turn: Turn) -> None:
         raise Refusal(
             "err.missing_args" if not words else "err.too_many_args", usage=True, value=" ".join(words[1:])
         )
-    await turn.writable_session()
+    await writable_session(turn)
     target = parse_seat(words[0])
     if target is None:
         target = await turn.run(turn.ledger.find_seat, turn.chat_id, words[0])
@@ -145,7 +154,103 @@ async def dealer(turn: Turn) -> None:
 @command("end")
 async def end(turn: Turn) -> None:
     """/end: the standings and a Confirm button; the press closes the session and posts the summary card,
-    chart and CSV (`table.end_pressed`)."""
+    chart and CSV (`end_pressed`)."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    await ask_end(turn, await turn.writable_session())
+    await ask_end(turn, await writable_session(turn))
+
+
+# ---- /sub ------------------------------------------------------------------------------------------
+
+
+@command("sub")
+async def sub(turn: Turn) -> None:
+    """/sub <seat> <player or guest>: from the next hand on another person sits at the seat; who leaves
+    keeps their own totals, and the card, /score and the summary show both under the seat. `/sub <seat>`
+    alone: the sender takes the seat."""
+    words = turn.text.split()
+    if not words or len(words) > 2:
+        key = "err.missing_args" if not words else "err.too_many_args"
+        raise Refusal(key, usage=True, value=" ".join(words[2:]))
+    session = turn.require_session()
+    seat = parse_seat(words[0])
+    if seat is None:
+        raise Refusal("err.bad_seat", usage=True, value=words[0])
+    if len(words) == 1:  # the newcomer takes the seat themselves
+        user = turn.user
+        if user is None:
+            raise Refusal("err.not_allowed")
+        change, gone = await turn.run(turn.ledger.substitute, turn.chat_id, seat, user, key=turn.source_key)
+    else:
+        await require_writer(turn, session)
+        user, guest = await _newcomer(turn, words[1])
+        change, gone = await turn.run(
+            turn.ledger.substitute, turn.chat_id, seat, user, guest_name=guest, key=turn.source_key
+        )
+    await turn.reply("seat.sub", wind=turn.wind(seat), left=gone.name, player=change.player.name)
+    await show_card(turn, change.session)
+
+
+async def _newcomer(turn: Turn, word: str) -> tuple[UserRef | None, str | None]:
+    """Who /sub seats: a person of the group (@username or name: their Telegram account, or the guest of
+    that name), else a new guest of that name (never an unknown @username)."""
+    try:
+        player = await turn.run(turn.ledger.find_player, turn.chat_id, word)
+    except UnknownPlayer:
+        if word.startswith("@"):
+            raise Refusal("err.sub_unknown_user", value=word) from None
+        return None, word
+    if player.telegram_id is None:
+        return None, player.display_name
+    return UserRef(player.telegram_id, player.display_name, player.username), None
+
+
+# ---- /end: the standings, then a Confirm ---------------------------------------------------------
+
+
+def end_markup(turn: Turn, session: SessionInfo) -> InlineKeyboardMarkup:
+    """[End and settle] [Keep playing] under /end's question."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(turn.t("end.confirm"), callback_data=EndPress(session.id).data),
+                InlineKeyboardButton(turn.t("end.keep"), callback_data=EndPress(session.id, False).data),
+            ]
+        ]
+    )
+
+
+async def ask_end(turn: Turn, session: SessionInfo) -> None:
+    """/end: the session's standings and a question; only the Confirm button ends the session. Asked once
+    per message: a redelivered /end finds its key claimed and asks nothing again."""
+    if not await turn.run(turn.ledger.claim, turn.source_key):
+        return
+    report = await turn.run(turn.ledger.standings, turn.chat_id, session_id=session.id)
+    lines = [turn.t("end.ask", number=session.number, hands=session.hands_played)]
+    lines += session_standings(turn.lang, report.session_rows)
+    await turn.say("\n".join(lines), end_markup(turn, session))
+
+
+@button(EndPress.parse)
+async def end_pressed(turn: Turn, press: EndPress) -> None:
+    """/end's buttons: only in their own chat, for this chat's open session, by a seated player or an
+    admin. Confirm ends the session (once: a second press finds it ended) and posts the summary."""
+    session = await own_session(turn, press.session_id)
+    assert session is not None
+    await require_writer(turn, session)
+    message_id = turn.pressed_message_id
+    message = turn.update.callback_query.message if turn.update.callback_query else None
+    shown = getattr(message, "text", None) or ""
+    who = turn.user.display_name if turn.user else "?"
+    if not press.end:
+        if message_id is not None:
+            await turn.edit(message_id, "\n".join(x for x in (shown, turn.t("end.kept", player=who)) if x))
+        return
+    summary = await turn.run(
+        turn.ledger.end_session, turn.chat_id, by=turn.user, session_id=session.id, key=turn.source_key
+    )
+    if message_id is not None:
+        await turn.edit(message_id, "\n".join(x for x in (shown, turn.t("end.confirmed", player=who)) if x))
+    await show_card(turn, summary.session)
+    await unpin_card(turn, summary.session)
+    await post_summary(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)

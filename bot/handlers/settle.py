@@ -10,9 +10,12 @@ from collections.abc import Iterable
 
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
-from bot.handlers.common import Refusal, Turn, button, command
-from bot.handlers.table import show_card
+from bot.handlers.callbacks import button, command
+from bot.handlers.card import show_card
+from bot.handlers.permissions import is_admin, person
+from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, Transfer
+from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
 from bot.summary.settlement import SettlePress, balance_text, transfer_line
 
@@ -35,7 +38,7 @@ async def paid(turn: Turn) -> None:
         key = "err.missing_args" if not words else "err.too_many_args"
         raise Refusal(key, usage=True, value=" ".join(words[2:]))
     amount = parse_amount(words[1]) if len(words) == 2 else None
-    sender = turn.person()
+    sender = person(turn)
     other = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
     result = await turn.run(turn.ledger.pay, turn.chat_id, sender, other.id, amount, key=turn.source_key)
     await turn.say(payment_text(turn, result))
@@ -80,7 +83,7 @@ async def settle_pressed(turn: Turn, press: SettlePress) -> None:
         claim = turn.ledger.claim_transfer
         call = turn.run(claim, turn.chat_id, press.transfer_id, user, key=turn.source_key)
     else:
-        admin = await turn.is_admin()
+        admin = await is_admin(turn)
         call = turn.run(
             turn.ledger.confirm_transfer, turn.chat_id, press.transfer_id, user, admin=admin,
             key=turn.source_key,

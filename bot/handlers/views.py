@@ -10,10 +10,12 @@ from zoneinfo import ZoneInfo
 from telegram import Bot
 from telegram.error import TelegramError
 
-from bot.handlers.common import Refusal, Turn, command
+from bot.handlers.callbacks import command
+from bot.handlers.turn import Turn
 from bot.ledger import LedgerService, PlayerInfo, SessionInfo, SessionSummary
 from bot.ledger.errors import UnknownPlayer
 from bot.render import history_text, ledger_text, signed, standings_text, stats_text
+from bot.render.errors import Refusal
 from bot.summary.post import send_history_chart
 from bot.weekly import aware
 

@@ -1,8 +1,9 @@
 """Persistence and service layer: groups, players, table sessions, hands and payments (issue 3)."""
 
 from bot.ledger.errors import LedgerError
-from bot.ledger.reports import CARD_HANDS
-from bot.ledger.results import (
+from bot.ledger.queries import CARD_HANDS
+from bot.ledger.service import LedgerService, pending_id_for
+from bot.ledger.values import (
     SEATS,
     Balance,
     CardView,
@@ -26,7 +27,6 @@ from bot.ledger.results import (
     Transfer,
     UserRef,
 )
-from bot.ledger.service import LedgerService, pending_id_for
 
 __all__ = [
     "CARD_HANDS",

@@ -13,7 +13,6 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.ledger import errors
 from bot.ledger.models import ChatGroup, Player
-from bot.ledger.results import ChatState, GroupInfo, PlayerInfo, UserRef
 from bot.ledger.rows import (
     group_info,
     group_row,
@@ -23,6 +22,7 @@ from bot.ledger.rows import (
     seats,
     session_info,
 )
+from bot.ledger.values import ChatState, GroupInfo, PlayerInfo, UserRef
 from scoring.seats import parse_seat
 
 LANGUAGES = ("zh-Hans", "zh-Hant", "en")

@@ -15,8 +15,9 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.ledger import errors, totals
 from bot.ledger.models import Hand, Payment, TableSession
-from bot.ledger.results import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id, seats
+from bot.ledger.tables import touch
+from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
@@ -222,7 +223,7 @@ def record(
     if preview.kind != "adjust":
         ts.state = preview.after.to_json()
         ts.hands_played += 1
-    _touch(ts, now)
+    touch(ts, now)
     return one_hand_record(s, hand)
 
 
@@ -241,7 +242,7 @@ def undo(
     if last.kind != "adjust":
         ts.state = dict(last.state_before)
         ts.hands_played -= 1
-    _touch(ts, now)
+    touch(ts, now)
     return one_hand_record(s, last)
 
 
@@ -336,11 +337,6 @@ def edit(
     if tail is None:  # the edit reached the last row: the coming hand starts from the new state (豹子 kept)
         coming = DealerState.from_json(ts.state)
         ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()
-    _touch(ts, now)
+    touch(ts, now)
     s.flush()
     return tuple(one_hand_record(s, h) for h in new_rows), tuple(one_hand_record(s, h) for h, _ in plan)
-
-
-def _touch(ts: TableSession, now: datetime) -> None:
-    ts.last_activity_at = now
-    ts.version += 1

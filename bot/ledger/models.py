@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, UniqueConstraint, text
 from sqlmodel import AutoString, Field, SQLModel
 
-from bot.ledger.results import HandKind, PendingKind, PendingStatus
+from bot.ledger.values import HandKind, PendingKind, PendingStatus
 
 # Explicit constraint names keep Alembic migrations identical on SQLite and PostgreSQL.
 SQLModel.metadata.naming_convention = {

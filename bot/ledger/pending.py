@@ -13,17 +13,18 @@ from sqlmodel import Session, col, select
 from bot.ledger import errors, hands
 from bot.ledger.groups import actor
 from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
-from bot.ledger.results import CommitResult, HandPreview, PendingInfo, PendingKind, SessionInfo, UserRef
 from bot.ledger.rows import (
     aware,
     chat_of,
     one_hand_record,
     pending_info,
+    preview_from_json,
     preview_json,
     row_id,
     session_info,
     session_row,
 )
+from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef
 
 KINDS = ("hand", "adjust", "edit", "undo")
 # Entries created under a source key get the id uuid5(PENDING_KEYS, key): a repeat finds the first.
@@ -155,13 +156,10 @@ def carry_out(
     who = actor(s, group, by, now)
     voided: tuple[Any, ...] = ()
     replaced: tuple[Any, ...] = ()
-    if pending.kind == "hand":
-        preview = hands.score_request(row_id(ts), _seat_ids(s, ts), pending.preview["request"])
-        hand = hands.record(s, ts, preview, now, actor=who, source_key=key, text=text)
-    elif pending.kind == "adjust":
-        info = session_info(s, ts, group.chat_id)
-        note = payload.get("note")
-        preview = hands.adjust_preview(info, payload["payer"], payload["payee"], payload["amount"], note)
+    if pending.kind in ("hand", "adjust"):
+        # The preview the group saw, scored once: the table is unchanged since (same version), so its
+        # payments and its seating are what the Confirm records.
+        preview = preview_from_json(pending.preview)
         hand = hands.record(s, ts, preview, now, actor=who, source_key=key, text=text)
     elif pending.kind == "edit":
         replaced, voided = hands.edit(
@@ -174,11 +172,6 @@ def carry_out(
     return CommitResult(
         hand=hand, created=True, session=session_info(s, ts, group.chat_id), voided=voided, replaced=replaced
     )
-
-
-def _seat_ids(s: Session, ts: TableSession) -> dict[str, int]:
-    info: SessionInfo = session_info(s, ts)
-    return {seat: player.id for seat, player in info.seats.items()}
 
 
 def cancel(

@@ -1,4 +1,4 @@
-"""Row mappers and look-ups: database rows in, the frozen values of `bot.ledger.results` out."""
+"""Row mappers and look-ups: database rows in, the frozen values of `bot.ledger.values` out."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from bot.ledger import errors
 from bot.ledger.models import ChatGroup, Hand, Payment, PendingEntry, Player, Seat, TableSession
-from bot.ledger.results import (
+from bot.ledger.values import (
     SEATS,
     DealerState,
     GroupInfo,

@@ -7,10 +7,21 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, groups, reports, tables
+from bot.ledger import errors, groups, queries, tables
+from bot.ledger.hand_service import RecordingCalls, pending_id_for
 from bot.ledger.models import ChatGroup, Player, TableSession
-from bot.ledger.recording import RecordingCalls, pending_id_for
-from bot.ledger.results import (
+from bot.ledger.rows import (
+    chat_of,
+    group_info,
+    player_info,
+    player_row,
+    row_id,
+    seats,
+    session_info,
+    session_row,
+)
+from bot.ledger.settle_calls import SettleCalls
+from bot.ledger.values import (
     CardView,
     GroupInfo,
     HandRecord,
@@ -24,17 +35,6 @@ from bot.ledger.results import (
     Transfer,
     UserRef,
 )
-from bot.ledger.rows import (
-    chat_of,
-    group_info,
-    player_info,
-    player_row,
-    row_id,
-    seats,
-    session_info,
-    session_row,
-)
-from bot.ledger.settle_calls import SettleCalls
 
 normalize_seat = tables.seat_of
 __all__ = ["LedgerService", "normalize_seat", "pending_id_for"]
@@ -350,39 +350,39 @@ class LedgerService(RecordingCalls, SettleCalls):
 
     def card_view(self, session_id: int) -> CardView:
         """What the session's card shows (one read)."""
-        return self._read(lambda s: reports.card_view(s, session_row(s, session_id)))
+        return self._read(lambda s: queries.card_view(s, session_row(s, session_id)))
 
     # ---- reading --------------------------------------------------------------------------------------
 
     def hands(self, session_id: int, *, include_voided: bool = False) -> list[HandRecord]:
         """The session's rows in ledger order; voided rows only when asked."""
-        return self._read(lambda s: reports.hands(s, session_id, include_voided=include_voided))
+        return self._read(lambda s: queries.hands(s, session_id, include_voided=include_voided))
 
     def get_hand(self, session_id: int, number: int) -> HandRecord:
         """The live row with this number (HandNotFound)."""
-        return self._read(lambda s: reports.hand(s, session_id, number))
+        return self._read(lambda s: queries.hand(s, session_id, number))
 
     def ledger(self, session_id: int, *, last: int | None = None) -> list[LedgerRow]:
         """Live rows with every seat's running total after each; only the `last` newest when given (a page
         of a long session, as cheap at 100,000 rows as at 100)."""
-        return self._read(lambda s: reports.ledger_rows(s, session_id, last))
+        return self._read(lambda s: queries.ledger_rows(s, session_id, last))
 
     def standings(self, chat_id: int, *, session_id: int | None = None) -> StandingsReport:
         """Session standings (the open session, or `session_id`) and the group's all-time standings, from
         the running totals (never a scan of the hands)."""
-        return self._read(lambda s: reports.standings(s, chat_id, session_id))
+        return self._read(lambda s: queries.standings(s, chat_id, session_id))
 
     def player_stats(
         self, chat_id: int, *, session_id: int | None = None, player_id: int | None = None
     ) -> list[PlayerStats]:
         """Per-player stats for one session or the group's history (from running aggregates)."""
         return self._read(
-            lambda s: reports.player_stats(s, chat_id, session_id=session_id, player_id=player_id)
+            lambda s: queries.player_stats(s, chat_id, session_id=session_id, player_id=player_id)
         )
 
     def history(self, chat_id: int, *, limit: int = 20) -> list[SessionSummary]:
         """The group's sessions, newest first, with each player's net."""
-        return self._read(lambda s: reports.history(s, chat_id, limit))
+        return self._read(lambda s: queries.history(s, chat_id, limit))
 
     def session_summary(self, session_id: int) -> SessionSummary:
         """One session with each player's net and its hand count."""
@@ -390,4 +390,4 @@ class LedgerService(RecordingCalls, SettleCalls):
 
     def transfers(self, session_id: int) -> list[Transfer]:
         """The fewest payments that settle the session."""
-        return self._read(lambda s: reports.transfers(s, session_id))
+        return self._read(lambda s: queries.transfers(s, session_id))

@@ -8,9 +8,9 @@ from typing import Any
 from sqlmodel import Session
 
 from bot.ledger import errors, groups, settlement
-from bot.ledger.recording import Calls
-from bot.ledger.results import Balance, GroupInfo, PaymentResult, SettleFigures, Transfer, UserRef
+from bot.ledger.hand_service import Calls
 from bot.ledger.rows import group_info, group_row, player_row, session_row
+from bot.ledger.values import Balance, GroupInfo, PaymentResult, SettleFigures, Transfer, UserRef
 
 
 class SettleCalls(Calls):

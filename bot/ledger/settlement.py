@@ -29,9 +29,9 @@ from bot.ledger.models import (
     SettleTransfer,
     TableSession,
 )
-from bot.ledger.results import SETTLE_OPTIONS, Balance, PaymentResult, PlayerInfo, SettleFigures, Transfer
 from bot.ledger.rows import group_info, player_info, row_id
 from bot.ledger.transfers import minimal_transfers
+from bot.ledger.values import SETTLE_OPTIONS, Balance, PaymentResult, PlayerInfo, SettleFigures, Transfer
 
 OPEN = ("open", "partly")
 ROUND_UNITS = (0, 1, 5, 10)  # 抹零: none, or to a multiple of 1, 5 or 10 units

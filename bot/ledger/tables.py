@@ -12,8 +12,8 @@ from sqlmodel import Session, col, select
 from bot.ledger import errors, settlement
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
 from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
-from bot.ledger.results import SEATS, DealerState, SessionInfo, SessionSummary
 from bot.ledger.rows import SITTING, aware, group_row, open_session_row, row_id, session_info, session_row
+from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary
 from scoring.seats import parse_seat
 
 MAX_STAKE = 1_000_000

@@ -7,7 +7,7 @@ from bot.render import signed
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import ledger_csv
 from bot.summary.post import PostedSummary, chart_png, post_summary, send_chart, send_history_chart
-from bot.summary.report import BiggestHand, LongestStreak, PlayerLine, SessionReport, build_report
+from bot.summary.tally import BiggestHand, LongestStreak, PlayerLine, SessionReport, build_report
 
 __all__ = [
     "BiggestHand",

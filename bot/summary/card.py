@@ -6,8 +6,8 @@ from bot.i18n import t
 from bot.ledger import SessionSummary
 from bot.render import rules_name, signed, term_name, wind
 from bot.summary.chart import ChartData, ChartSeries
-from bot.summary.report import SessionReport
 from bot.summary.settlement import transfer_lines
+from bot.summary.tally import SessionReport
 
 
 def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> str:

@@ -11,9 +11,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.i18n import t
-from bot.ledger.results import HandRecord
+from bot.ledger.values import HandRecord
 from bot.render import hand_summary, term_name, wind
-from bot.summary.report import SessionReport
+from bot.summary.tally import SessionReport
 from bot.weekly import DEFAULT_TIMEZONE, aware
 
 BOM = "\ufeff"

@@ -15,8 +15,8 @@ from bot.render import MESSAGE_LIMIT
 from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv
-from bot.summary.report import SessionReport, build_report
 from bot.summary.settlement import settle_markup
+from bot.summary.tally import SessionReport, build_report
 from bot.weekly import DEFAULT_TIMEZONE
 
 log = logging.getLogger(__name__)

@@ -20,11 +20,12 @@ from starlette.routing import Route
 
 from bot.app import AnyApplication
 from bot.handlers.calc import DEFAULT_TABLE, calc_lines
-from bot.handlers.common import USER_ERRORS, Refusal, error_text
+from bot.handlers.permissions import require_writer
 from bot.i18n import catalog, normalize_language, t
 from bot.ledger import SEATS, ChatState, LedgerService
 from bot.ledger.errors import LedgerError
 from bot.render import preview_text, rules_name, wind
+from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.settings import Settings
 from bot.webapp.page import table_view
 from bot.webapp.submit import page_turn, submit_hand
@@ -125,6 +126,12 @@ async def table(request: Request) -> JSONResponse:
     user = page_user(request)
     state = await page_table(request, user)
     lang = state.group.language if state else user_language(request, user)
+    if state is not None:  # a page for a table is for its players and the group's admins
+        turn = page_turn(_application(request), state, user)
+        try:
+            await require_writer(turn, state.session)
+        except Refusal as exc:
+            return _refused(403, error_text(lang, exc), exc.key)
     view = table_view(state.session if state and state.session else None, user.user_id)
     words = {
         "winds": {seat: wind(lang, seat) for seat in SEATS},

@@ -6,8 +6,11 @@ database."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
+import socket
+from collections.abc import Iterator
 from importlib.resources import files
 
 import uvicorn
@@ -87,13 +90,62 @@ def web_server(web: Starlette, host: str, port: int) -> uvicorn.Server:
     return uvicorn.Server(config)
 
 
-async def run(application: AnyApplication, settings: Settings) -> None:
+class LocalServer(uvicorn.Server):
+    """uvicorn started and stopped by its owner (console mode, tests), with no signal handlers of its own,
+    on 127.0.0.1; port 0 picks a free one. `url` is the picker page's address once started."""
+
+    def __init__(self, web: Starlette, port: int = 0) -> None:
+        super().__init__(
+            uvicorn.Config(
+                web, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="off"
+            )
+        )
+        self._task: asyncio.Task[None] | None = None
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+    async def start(self) -> str:
+        """Serve in the background; the page's URL (OSError when the port is taken: bound here, so that
+        uvicorn never exits the process over it)."""
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((self.config.host, self.config.port))
+        except OSError:
+            sock.close()
+            raise
+        self._task = asyncio.create_task(self.serve(sockets=[sock]))
+        while not self.started:
+            if self._task.done():
+                self._task.result()  # raises what stopped it
+                raise OSError(f"the picker's server did not start on port {self.config.port}")
+            await asyncio.sleep(0.02)
+        return self.url
+
+    @property
+    def url(self) -> str:
+        port = self.servers[0].sockets[0].getsockname()[1] if self.servers else self.config.port
+        return f"http://127.0.0.1:{port}{PAGE_PATH}"
+
+    async def stop(self) -> None:
+        """Stop serving and wait for it."""
+        self.should_exit = True
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await self._task
+
+
+async def run(application: AnyApplication, settings: Settings, server: uvicorn.Server | None = None) -> None:
     """Run the bot and its web server until SIGINT/SIGTERM (uvicorn's): polling beside it, or the
-    webhook registered with Telegram and served by it."""
+    webhook registered with Telegram and served by it. `server` replaces the one the settings describe
+    (tests: a LocalServer, stopped by its owner)."""
     webhook_mode = settings.mode == "webhook"
     host = settings.webhook_listen if webhook_mode else settings.webapp_listen
     port = settings.webhook_port if webhook_mode else settings.webapp_port
-    server = web_server(build_web(application, settings), host, port)
+    if server is None:
+        server = web_server(build_web(application, settings), host, port)
     async with application:
         if application.post_init is not None:
             await application.post_init(application)

@@ -11,8 +11,8 @@ from telegram import Chat, Message, Update, User
 from telegram.ext import CallbackContext
 
 from bot.app import AnyApplication
-from bot.handlers.common import Turn
 from bot.handlers.recording import record_hand
+from bot.handlers.turn import Turn
 from bot.ledger import ChatState
 from bot.webauth import WebAppUser
 

@@ -12,10 +12,11 @@ import pytest
 
 from bot.grammar.errors import MESSAGES, GrammarError
 from bot.handlers import rules as rules_handlers
-from bot.handlers.common import error_text, refusal_text
 from bot.i18n import LANGUAGES, catalog
 from bot.ledger import errors as ledger_errors
 from bot.ledger.errors import BadGuestName, LedgerError
+from bot.render import refusal_text
+from bot.render.errors import error_text
 from scoring import RULESETS, option_specs
 from scoring import errors as scoring_errors
 from scoring.errors import ScoringError

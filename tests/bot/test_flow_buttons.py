@@ -12,7 +12,7 @@ from harness import PLAYERS, Table
 
 from bot.grammar import parse_hu
 from bot.handlers.buttons import HUA_CHOICES, MAX_SOFT, PATTERN_BITS, HuFlow, Win
-from bot.handlers.common import seat_resolver
+from bot.handlers.turn import seat_resolver
 
 CONFIRM = "✅ 确认"
 

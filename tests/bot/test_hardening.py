@@ -9,8 +9,8 @@ import pytest
 from harness import GROUP_ID, PLAYERS, Table
 
 from bot.console.driver import deliver
-from bot.handlers.common import error_text
 from bot.ledger.errors import BadGuestName
+from bot.render.errors import error_text
 
 CHANNEL_USER = {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"}
 ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group", "username": "GroupAnonymousBot"}

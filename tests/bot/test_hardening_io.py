@@ -22,10 +22,10 @@ from telegram.error import NetworkError
 
 from bot.console.transport import InProcessBotAPI
 from bot.handlers.buttons import HuFlow
-from bot.handlers.common import Turn
 from bot.handlers.errors import RedactingFilter, redact
+from bot.handlers.turn import Turn
 from bot.summary.csvfile import ledger_csv
-from bot.summary.report import build_report
+from bot.summary.tally import build_report
 
 TOKEN = "4242424242:AAH-secret-token_value-abcdefghijklmn"
 LIMIT = 4096

@@ -42,7 +42,7 @@ def test_every_key_the_bot_code_uses_exists() -> None:
     """Literal keys in handlers/render/commands are in the default catalog (f-string keys excluded)."""
     pattern = re.compile(r'(?:\bt\(\s*[\w.]+\s*,\s*|\.t\(|\.reply\(|Refusal\()\s*"([a-z_]+\.[\w.-]+)"')
     used: set[str] = set()
-    for path in [*BOT.glob("handlers/*.py"), BOT / "render.py", BOT / "commands.py"]:
+    for path in [*BOT.glob("handlers/*.py"), *BOT.glob("render/*.py"), BOT / "commands.py"]:
         used |= set(pattern.findall(path.read_text(encoding="utf-8")))
     assert len(used) > 50
     assert sorted(used - set(catalog(DEFAULT_LANGUAGE))) == []

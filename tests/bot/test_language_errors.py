@@ -8,8 +8,9 @@ import re
 import pytest
 from harness import Table
 
-from bot.handlers.common import error_text, refusal_text, tile_words
 from bot.ledger.errors import InvalidEntry, WinNotAllowed
+from bot.render import refusal_text
+from bot.render.errors import error_text, tile_words
 from scoring.errors import ScoringError
 
 IDENTIFIER = re.compile(r"(?<![A-Za-z_/@0-9])[A-Za-z_]{2,}(?![A-Za-z_0-9])")

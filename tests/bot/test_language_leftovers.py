@@ -28,7 +28,7 @@ async def test_the_csv_of_end_uses_the_group_time_zone(seated_table: Table) -> N
 async def test_a_refused_winner_in_a_preview_says_why_in_words(seated_table: Table) -> None:
     # The bot refuses such a hand before any preview; the preview's line is rendered all the same.
     from bot.grammar import parse_hu
-    from bot.handlers.common import seat_resolver
+    from bot.handlers.turn import seat_resolver
     from bot.render import preview_text
 
     turn = await seated_table.say("ann", "/hu 东 8花 西 2花 冲 北")

@@ -1,5 +1,6 @@
 """A /hu update delivered again (a restart, Telegram's retry) in preview mode leaves one preview in the chat:
-the entry is stored once (keyed by the message), and the restarted bot takes back its second message."""
+the entry is stored once (keyed by the message) before its preview is sent, so the restarted bot sends
+nothing again; an entry stored but never shown is shown then. A hand is scored once, at the preview."""
 
 from __future__ import annotations
 
@@ -33,8 +34,10 @@ async def test_a_redelivered_hu_after_a_restart_shows_no_second_preview(
     other = build_application(bot_settings, request=transport, get_updates_request=transport)
     restarted = await Table.start(other, transport, chat_id=seated_table.chat_id)
     try:
+        sends_before = len(seated_table.calls("sendMessage", "deleteMessage"))
         await deliver(other, update)
         assert previews(restarted) == shown  # one preview in the chat, still the first one
+        assert len(seated_table.calls("sendMessage", "deleteMessage")) == sends_before  # nothing sent again
         assert len(ledger.open_pending(seated_table.chat_id)) == 1
         # The one preview still commits, once.
         done = await restarted.press("cat", CONFIRM, message_id=shown[0].message_id)
@@ -42,3 +45,67 @@ async def test_a_redelivered_hu_after_a_restart_shows_no_second_preview(
         assert len(ledger.hands(session.id)) == 1
     finally:
         await restarted.stop()
+
+
+async def test_an_entry_stored_but_never_shown_is_shown_when_the_update_comes_again(
+    seated_table: Table, bot_settings: Any, transport: Any, monkeypatch: Any
+) -> None:
+    """The process stops between storing the entry and sending its preview: Telegram delivers the update
+    again, and the preview goes out then, once, its Confirm working."""
+    ledger = seated_table.app.bot_data["ledger"]
+    update = seated_table.state.message(seated_table.chat_id, "bob", "/hu 南 自摸 5花 清一色")
+
+    state = seated_table.transport.state
+    real_handle = state.handle
+
+    def bad_gateway(method: str, params: Any, files: Any) -> Any:
+        if method == "sendMessage":
+            return 502, {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+        return real_handle(method, params, files)
+
+    monkeypatch.setattr(state, "handle", bad_gateway)
+    await deliver(seated_table.app, update)
+    monkeypatch.undo()
+    seated_table.handler_errors.clear()  # the handler's NetworkError, as PTB's error handler saw it
+    [stored] = ledger.open_pending(seated_table.chat_id)
+    assert stored.message_id is None and previews(seated_table) == []
+    from bot.app import build_application
+
+    other = build_application(bot_settings, request=transport, get_updates_request=transport)
+    restarted = await Table.start(other, transport, chat_id=seated_table.chat_id)
+    try:
+        await deliver(other, update)  # the bot restarted; Telegram delivers the update again
+        [shown] = previews(restarted)
+        assert ledger.get_pending(stored.id).message_id == shown.message_id
+        done = await restarted.press("cat", CONFIRM, message_id=shown.message_id)
+        assert done.edits[0].text.startswith("第1局 南 自摸")
+    finally:
+        await restarted.stop()
+
+async def test_a_hand_is_scored_once_from_preview_to_ledger(seated_table: Table, monkeypatch: Any) -> None:
+    """/hu scores the entry for its preview; Confirm records that preview (the table is unchanged, its
+    version says so) and scores nothing again. The recorded money is the money the preview showed."""
+    import scoring.request
+    from bot.ledger import hands
+
+    calls: list[dict[str, Any]] = []
+    real = scoring.request.score_request
+
+    def counting(request: Any) -> Any:
+        calls.append(request)
+        return real(request)
+
+    monkeypatch.setattr(hands.scoring, "score_request", counting)
+    await seated_table.say("ann", "/dealer 东")
+    preview = await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
+    assert len(calls) == 1
+    ledger = seated_table.app.bot_data["ledger"]
+    [pending] = ledger.open_pending(seated_table.chat_id)
+    done = await seated_table.press("cat", CONFIRM)
+    assert len(calls) == 1  # Confirm scored nothing
+    [hand] = ledger.hands(ledger.current_session(seated_table.chat_id).id)
+    # 底 5 + 5 硬花 + 清一色 10 = 20 花 from each of the three others, to bob's seat 南 (stake 1)
+    assert hand.payments == pending.preview.payments == {"E": -20, "S": 60, "W": -20, "N": -20}
+    assert hand.player_payments == pending.preview.player_payments
+    assert done.edits[0].text.startswith("第1局 南 自摸")
+    assert preview.sent[-1].message_id == done.edits[0].message_id

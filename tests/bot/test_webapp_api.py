@@ -107,8 +107,8 @@ async def test_submit_posts_the_same_preview_as_hu_and_confirm_records_it(seated
     assert "清一色 10" in preview.text and "南 +120" in preview.text
     await seated_table.press("cat", "✅ 确认")
     ledger = seated_table.app.bot_data["ledger"]
-    rows = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
-    assert len(rows) == 1
+    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}
     assert "南 +120" in seated_table.message(preview.message_id).text  # the preview became the result
 
 
@@ -228,3 +228,17 @@ async def test_two_workers_accept_one_submission_once(
     finally:
         for worker in workers:
             await worker.stop()
+
+
+async def test_the_page_of_a_table_is_for_its_players_and_admins(seated_table: Table) -> None:
+    token = token_of(seated_table)
+    async with client(seated_table) as http:
+        eve = await http.get(
+            "/api/table", headers={"Authorization": f"tma {init_data(seated_table, 'eve', token)}"}
+        )
+        seated_table.set_admins("eve")
+        admin = await http.get(
+            "/api/table", headers={"Authorization": f"tma {init_data(seated_table, 'eve', token)}"}
+        )
+    assert eve.status_code == 403 and "入座" in eve.json()["error"]
+    assert admin.status_code == 200 and not any(s["me"] for s in admin.json()["seats"])

@@ -18,7 +18,7 @@ from jobs_fakebot import Call, RecordingRequest, build_app
 from jobs_game import CHAT, HANDS, PLAYERS, play, win
 
 from bot.jobs import post_weekly_boards, setup_jobs, weekly_text
-from bot.jobs.setup import EXPIRE_SECONDS, IDLE_SECONDS, WEEKLY_SECONDS
+from bot.jobs.schedule import EXPIRE_SECONDS, IDLE_SECONDS, WEEKLY_SECONDS
 from bot.ledger import LedgerService, PendingInfo
 from bot.weekly import WEEKDAYS
 

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from bot.ledger import HandPreview, LedgerService, PendingInfo, SessionInfo, UserRef
 from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal
-from bot.ledger.results import PendingKind
+from bot.ledger.values import PendingKind
 
 CHAT = -1001
 

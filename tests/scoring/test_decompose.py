@@ -9,7 +9,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.decompose import Decomposition, decompositions, is_complete, is_complete_counts
+from scoring.complete import is_complete, is_complete_counts
+from scoring.decompose import Decomposition, decompositions
 from scoring.errors import ScoringError
 from scoring.tiles import counts34, parse_tiles, tile_from_name
 
@@ -308,15 +309,15 @@ def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tup
     # /ting walks a suit once with one more tile standing anywhere; each wait t's readings must be the
     # direct read of the counts with t added: the same readings, in the same order; so must the counts
     # alone with w and w + 1 wilds.
-    from scoring.decompose import _group_readings, _walk_once
+    from scoring.suits import plus_one, suit_readings, suit_readings_around
 
     base, key, w = case
-    plus, alone, more = _walk_once(base, key, w)
+    plus, alone, more = suit_readings_around(base, key, w)
     for t in range(len(key)):
         if key[t] < 4:
-            assert plus[t] == _group_readings(base, (*key[:t], key[t] + 1, *key[t + 1:]), w)
-    assert alone == _group_readings(base, key, w)
-    assert more == _group_readings(base, key, w + 1)
+            assert plus[t] == suit_readings(base, plus_one(key, t), w)
+    assert alone == suit_readings(base, key, w)
+    assert more == suit_readings(base, key, w + 1)
 
 
 @settings(max_examples=300, deadline=None)

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.decompose import decompositions, is_complete
+from scoring.complete import is_complete
+from scoring.decompose import decompositions
 from scoring.errors import ScoringError
 from scoring.hand import Hand, Meld, hand_from_json, hand_to_json, parse_hand, render_hand, render_meld
 from scoring.tiles import (

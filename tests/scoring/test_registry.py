@@ -1,6 +1,7 @@
-"""Rule-set tables, options and the pattern registry: names, aliases and find_pattern."""
+"""Rule sets, their options and the pattern registry: names, aliases and find_pattern, shown on hands."""
 
 import pytest
+from scoring_helpers import items, one, score, win
 
 from scoring import (
     PATTERNS,
@@ -13,27 +14,6 @@ from scoring import (
     validate_options,
 )
 from scoring.rules import ruleset
-
-PATTERN_IDS = [
-    "da_menqing",
-    "xiao_menqing",
-    "hunyise",
-    "qingyise",
-    "duiduihu",
-    "qidui",
-    "gangkai",
-    "huakai",
-    "dadiaoche",
-    "tianhu",
-    "dihu",
-    "haidi",
-    "yitiaolong",
-    "xiaosanfeng",
-    "sanfengke",
-    "xiaosixi",
-    "dasixi",
-    "haohua_qidui",
-]
 
 
 def test_rulesets() -> None:
@@ -61,73 +41,24 @@ def test_resolve_rules_unknown() -> None:
         resolve_rules("杭州")
 
 
-def test_suzhou_table_values() -> None:
-    rule = ruleset("suzhou")
-    assert dict(rule.items) == {
-        "di": 5,
-        "yinghua": 1,
-        "minggang": 1,
-        "angang": 2,
-        "fengpeng": 1,
-        "feng_anke": 2,
-        "feng_minggang": 3,
-        "feng_angang": 4,
-        "ruanhua": 1,
-    }
-    assert dict(rule.patterns) == {
-        "da_menqing": 10,
-        "xiao_menqing": 5,
-        "hunyise": 5,
-        "qingyise": 10,
-        "duiduihu": 5,
-        "qidui": 15,
-        "gangkai": 5,
-        "huakai": 5,
-        "dadiaoche": 5,
-        "tianhu": 50,
-        "dihu": 50,
-        "haidi": 5,
-    }
-    assert dict(rule.extended_patterns) == {
-        "yitiaolong": 10,
-        "xiaosanfeng": 6,
-        "sanfengke": 12,
-        "xiaosixi": 48,
-        "dasixi": 64,
-        "haohua_qidui": 30,
-    }
-    assert "haidi" not in rule.exempt
-    assert {
-        "xiao_menqing",
-        "da_menqing",
-        "duiduihu",
-        "hunyise",
-        "qidui",
-        "qingyise",
-        "gangkai",
-        "huakai",
-        "baojiaozi",
-        "dadiaoche",
-        "tianhu",
-        "dihu",
-    } <= rule.exempt
+def test_option_defaults_are_what_a_request_without_options_plays() -> None:
+    # Each rule set's defaults are among their own choices, and a request without options scores as one
+    # giving every option at its default: 七对 counts 硬花 twice (15x2), so 七对 15 + 底 5 + 硬花 2 × 2 = 24.
+    for rules in RULESETS:
+        specs = option_specs(rules)
+        assert specs and all(spec.default in spec.choices and spec.zh and spec.en for spec in specs)
+        assert validate_options(rules, None) == {spec.id: spec.default for spec in specs}
+    hand = win("S", "self_draw", "1122m3355p778899s 中发")
+    defaults = {spec.id: spec.default for spec in option_specs("suzhou")}
+    assert score(hand) == score(hand, options=defaults)
+    assert one(score(hand))["hua"] == 24
 
 
-def test_option_specs_and_defaults() -> None:
-    specs = {spec.id: spec for spec in option_specs("suzhou")}
-    assert {k: s.default for k, s in specs.items()} == {
-        "menqing_stack": False,
-        "qidui": "15x2",
-        "dadiaoche": "5",
-        "threshold": "3/4",
-        "threshold_counts_soft": False,
-        "doubling_stack": False,
-        "dealer_after_draw": "next",
-        "extended": False,
-    }
-    assert specs["threshold"].choices == ("3/4", "2/3")
-    assert all(spec.zh and spec.en for spec in specs.values())
-    assert {s.id: s.default for s in option_specs("宿州")} == {"multi_win": True, "self_draw_only": False}
+@pytest.mark.parametrize("rules", RULESETS)
+def test_every_choice_of_every_option_is_accepted_as_itself(rules: str) -> None:
+    for spec in option_specs(rules):
+        for choice in spec.choices:
+            assert validate_options(rules, {spec.id: choice})[spec.id] == choice
 
 
 def test_validate_options_normalizes() -> None:
@@ -154,7 +85,9 @@ def test_validate_options_rejects(rules: str, options: dict[str, object], match:
 
 
 def test_registry_ids_and_names() -> None:
-    assert list(PATTERNS) == PATTERN_IDS
+    for rules in RULESETS:  # every pattern a rule set scores is in the registry, with its names
+        rule = ruleset(rules)
+        assert set(rule.patterns) | set(rule.extended_patterns) <= set(PATTERNS)
     for pattern in PATTERNS.values():
         assert pattern.zh and pattern.zh_hant and pattern.en and pattern.aliases
         assert pattern.predicate is not None
@@ -191,6 +124,25 @@ def test_registry_ids_and_names() -> None:
 def test_find_pattern_aliases(word: str, pattern_id: str) -> None:
     found = find_pattern(word)
     assert found is not None and found.id == pattern_id
+
+
+@pytest.mark.parametrize(
+    ("words", "patterns", "hua"),
+    [
+        # 清一色 10 + 七对 15 + 底 5 + 硬花 5 × 2 (七对 counts them twice) = 40; each of three pays 40.
+        (["清一色", "七对"], {"qingyise": 10, "qidui": 15}, 40),
+        (["qys", "qd"], {"qingyise": 10, "qidui": 15}, 40),
+        (["Full Flush", "七小对"], {"qingyise": 10, "qidui": 15}, 40),
+        # 对对胡 5 + 大吊车 5 + 底 5 + 硬花 5 = 20.
+        (["碰碰胡", "大吊車"], {"duiduihu": 5, "dadiaoche": 5}, 20),
+    ],
+)
+def test_a_declared_pattern_by_any_of_its_names_scores_alike(words: list[str], patterns: dict[str, int],
+                                                             hua: int) -> None:
+    r = score(win("S", "self_draw", hard=5, patterns=tuple(words)), stake=5)
+    assert items(r) == {**patterns, "di": 5, "yinghua": hua - 5 - sum(patterns.values())}
+    assert one(r)["hua"] == hua
+    assert r["payments"] == {"E": -5 * hua, "S": 15 * hua, "W": -5 * hua, "N": -5 * hua}
 
 
 def test_find_pattern_unknown_and_terms() -> None:

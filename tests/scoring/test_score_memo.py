@@ -1,17 +1,23 @@
-"""The scorer remembers what a reading scores by its facts and the hand's melds, flowers and flags
-(`Table.scores`): a warm table scores every hand as a fresh one does."""
+"""What the scorer remembers between hands (suit readings, scores by facts, option tables) changes no
+answer: the same hands score the same in any order, in a fresh process, after a caller changed a response."""
 
 from __future__ import annotations
 
+import copy
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import scoring
 from scoring import score_request
 from scoring.errors import ScoringError
 from scoring.rules import RULESETS
-from scoring.score import _TABLES, DEFAULT_TABLES
 from scoring.tiles import FLOWER_NAMES, render_tiles, tile_name
 
 _SHARED_FLOWERS = [f for f in FLOWER_NAMES[:12] if f != "百搭"]  # flowers of both rule sets
@@ -59,37 +65,73 @@ def _score(request: dict[str, Any]) -> object:
     try:
         return score_request(request)
     except ScoringError as e:
-        return str(e)
+        return (str(e), e.code, e.params)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_warm_table_scores_like_a_fresh_one(seed: int) -> None:
+_FRESH = """
+import json, sys
+import scoring
+from scoring import ScoringError, score_request
+out = [scoring.__file__]
+for r in json.load(sys.stdin):
+    try:
+        out.append(score_request(r))
+    except ScoringError as e:
+        out.append([str(e), e.code, e.params])
+print(json.dumps(out))
+"""
+
+
+def _score_fresh(requests: list[dict[str, Any]], tmp_path: Path) -> list[object]:
+    """The requests scored in order by a fresh interpreter running the same scoring package as this one
+    (pure or compiled, whatever the working directory holds)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
+    out: list[object] = json.loads(subprocess.run([sys.executable, "-c", _FRESH], input=json.dumps(requests),
+                                    capture_output=True, text=True, check=True, cwd=tmp_path, env=env).stdout)
+    assert out[0] == scoring.__file__
+    return out[1:]
+
+
+def _as_json(values: list[object]) -> list[object]:
+    out: list[object] = json.loads(json.dumps(values))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_same_hands_in_another_order_score_the_same(seed: int, tmp_path: Path) -> None:
+    # What the scorer has read before (the same suits, the same facts, the same options) never changes
+    # what a later hand gets: two fresh processes, the hands in opposite orders.
     rng = random.Random(seed)
-    requests = [_random_request(rng) for _ in range(300)]
-    warm = [_score(r) for r in requests]  # each table's memo filled by all the hands before
-    for request, expected in zip(requests, warm, strict=True):
-        for table in (*DEFAULT_TABLES.values(), *_TABLES.values()):
-            table.scores.clear()
-        assert _score(request) == expected, request
+    requests = [_random_request(rng) for _ in range(200)]
+    forward = _score_fresh(requests, tmp_path)
+    backward = _score_fresh(requests[::-1], tmp_path)
+    assert backward[::-1] == forward
 
 
-def test_what_a_table_remembers_cannot_be_changed() -> None:
-    # A remembered score is handed to every later hand with the same key: nothing in it may change.
-    import dataclasses
+def test_a_fresh_interpreter_scores_as_a_warm_one(tmp_path: Path) -> None:
+    # The first hands a process scores (nothing read before) against the same hands after 300 others.
+    rng = random.Random(7)
+    warmup = [_random_request(rng) for _ in range(300)]
+    requests = [_random_request(rng) for _ in range(60)]
+    for r in warmup:
+        _score(r)
+    warm = [_score(copy.deepcopy(r)) for r in requests]
+    assert _score_fresh(requests, tmp_path) == _as_json(warm)
 
-    from scoring.score import WinScore
 
+def test_changing_a_response_changes_no_later_one() -> None:
+    # A response is the caller's to change: the next response to the same request is as before.
     rng = random.Random(9)
-    for _ in range(200):
-        _score(_random_request(rng))
-    remembered = [(key, scores) for table in (*DEFAULT_TABLES.values(), *_TABLES.values())
-                  for key, scores in table.scores.items()]
-    assert remembered
-    for key, scores in remembered:
-        assert isinstance(key, tuple) and isinstance(scores, tuple)
-        hash(key)
-        for score in scores:
-            assert isinstance(score, WinScore)
-            assert isinstance(score.items, tuple) and isinstance(score.patterns, tuple)
-            with pytest.raises(dataclasses.FrozenInstanceError):
-                score.hua = 0  # type: ignore[misc]
+    requests = [r for r in (_random_request(rng) for _ in range(200)) if isinstance(_score(r), dict)]
+    assert requests
+    for request in requests:
+        before = copy.deepcopy(score_request(request))
+        response = score_request(request)
+        for win in response["wins"]:
+            win["hua"] = -1
+            win["items"].append({"id": "x", "name": "x", "hua": 99})
+            win["items"][0]["hua"] = 1000
+            if "threshold" in win:
+                win["threshold"]["exempt"].append("x")
+        response["payments"]["E"] = 12345
+        assert score_request(request) == before

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.decompose import is_complete
+from scoring.complete import is_complete
 from scoring.errors import ScoringError
 from scoring.hand import Meld, parse_hand
 from scoring.tiles import parse_tiles, tile_from_name, tile_name

@@ -306,7 +306,11 @@
 
   async function start() {
     applyTheme();
-    if (tg) { tg.ready(); tg.expand && tg.expand(); }
+    if (tg) {
+      tg.ready();
+      if (tg.expand) tg.expand();
+      if (tg.onEvent) tg.onEvent("themeChanged", applyTheme);
+    }
     const r = await api("GET", "/api/table");
     if (!r.ok) {
       $("error").textContent = r.data.error;

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, SettleFigures, Transfer
-from bot.ledger.results import SEATS, HandRecord
+from bot.ledger.values import SEATS, HandRecord
 
 
 @dataclass(frozen=True, slots=True)

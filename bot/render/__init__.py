@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.i18n import has, t
-from bot.ledger.results import (
+from bot.ledger.values import (
     SEATS,
     CardView,
     HandPreview,

@@ -11,20 +11,9 @@ from typing import Any, Self, TypeVar
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from bot.ledger import errors, groups, hands, pending, reports, tables
+from bot.ledger import errors, groups, hands, pending, queries, tables
 from bot.ledger.db import open_database
 from bot.ledger.models import ChatGroup, PendingEntry, TableSession
-from bot.ledger.results import (
-    ChatState,
-    CommitResult,
-    HandPreview,
-    HandRecord,
-    PendingInfo,
-    PendingKind,
-    PlayerInfo,
-    SessionInfo,
-    UserRef,
-)
 from bot.ledger.rows import (
     chat_of,
     group_row,
@@ -39,6 +28,17 @@ from bot.ledger.rows import (
     session_row,
 )
 from bot.ledger.store import Store
+from bot.ledger.values import (
+    ChatState,
+    CommitResult,
+    HandPreview,
+    HandRecord,
+    PendingInfo,
+    PendingKind,
+    PlayerInfo,
+    SessionInfo,
+    UserRef,
+)
 
 # What a hand write did: the row concerned, the rows it voided, the rows it wrote as replacements.
 Written = tuple[HandRecord, tuple[HandRecord, ...], tuple[HandRecord, ...]]
@@ -143,12 +143,12 @@ class RecordingCalls(Calls):
                 ts = session_row(s, earlier.session_id)
                 info = session_info(s, ts)
                 return CommitResult(
-                    one_hand_record(s, earlier), False, info, card=reports.card_view(s, ts, info)
+                    one_hand_record(s, earlier), False, info, card=queries.card_view(s, ts, info)
                 )
             group, ts = tables.lock_open(s, chat_id)
             hand, voided, replaced = write(s, group, ts, now)
             info = session_info(s, ts, chat_id)
-            return CommitResult(hand, True, info, voided, replaced, card=reports.card_view(s, ts, info))
+            return CommitResult(hand, True, info, voided, replaced, card=queries.card_view(s, ts, info))
 
         return self._write(op)
 
@@ -296,6 +296,18 @@ class RecordingCalls(Calls):
 
         return self._write(op)
 
+    def show_pending(self, pending_id: str, message_id: int) -> None:
+        """Note the message that shows a stored entry (its Confirm is then accepted under that message only);
+        an entry noted already keeps its first message."""
+
+        def op(s: Session) -> None:
+            row = pending.row(s, pending_id, lock=True)
+            if row.message_id is None:
+                row.message_id = message_id
+                s.add(row)
+
+        self._write(op)
+
     def get_pending(self, pending_id: str) -> PendingInfo:
         """An entry by id (NotFound)."""
 
@@ -320,7 +332,7 @@ class RecordingCalls(Calls):
             info = session_info(s, ts, chat_id)
             return CommitResult(
                 result.hand, result.created, info, result.voided, result.replaced,
-                card=reports.card_view(s, ts, info),
+                card=queries.card_view(s, ts, info),
             )  # fmt: skip
 
         return self._write(op)

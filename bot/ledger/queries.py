@@ -10,19 +10,6 @@ from sqlmodel.sql.expression import Select
 
 from bot.ledger import errors, settlement
 from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
-from bot.ledger.results import (
-    SEATS,
-    CardView,
-    HandRecord,
-    LedgerRow,
-    PlayerInfo,
-    PlayerStats,
-    SessionInfo,
-    SessionSummary,
-    Standing,
-    StandingsReport,
-    Transfer,
-)
 from bot.ledger.rows import (
     LIVE,
     group_row,
@@ -36,6 +23,19 @@ from bot.ledger.rows import (
 )
 from bot.ledger.tables import summary
 from bot.ledger.transfers import minimal_transfers
+from bot.ledger.values import (
+    SEATS,
+    CardView,
+    HandRecord,
+    LedgerRow,
+    PlayerInfo,
+    PlayerStats,
+    SessionInfo,
+    SessionSummary,
+    Standing,
+    StandingsReport,
+    Transfer,
+)
 
 CARD_HANDS = 12  # rows shown on the pinned card; /ledger shows them all
 

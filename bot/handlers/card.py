@@ -1,0 +1,86 @@
+"""The session's one pinned table card: posted at /newgame, edited in place at once after every change,
+unpinned when the session ends.
+
+The card's message id and whether pinning was refused are columns of the session in the ledger
+(`SessionInfo.card_message_id` / `pin_refused`), so every worker, and this one after a restart, edits the
+same card."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import BadRequest, TelegramError
+
+from bot.handlers.buttons import JoinPress
+from bot.handlers.turn import Turn
+from bot.ledger import SEATS, CardView, SessionInfo
+from bot.render import table_card
+from bot.webauth import table_token
+
+log = logging.getLogger(__name__)
+
+
+def picker_button(turn: Turn, session: SessionInfo) -> InlineKeyboardButton | None:
+    """"🀄 选牌": the tile picker of this open table, a direct-link Mini App
+    (`https://t.me/<bot>/<app>?startapp=<signed table token>&mode=compact`; a `web_app` button is refused
+    in groups). None until the app's short name is configured (WEBAPP_SHORT_NAME)."""
+    short_name, bot = turn.settings.webapp_short_name, turn.context.bot
+    if not short_name or not session.is_open or not bot.username:
+        return None
+    token = table_token(bot.token, session.chat_id, session.id)
+    url = f"https://t.me/{bot.username}/{short_name}?startapp={token}&mode=compact"
+    return InlineKeyboardButton(turn.t("webapp.button"), url=url)
+
+
+def lobby_markup(turn: Turn, session: SessionInfo) -> InlineKeyboardMarkup | None:
+    """The Join button while seats are free and no hand has been played; the picker once the table is full."""
+    if len(session.seats) >= len(SEATS) or session.hands_played or not session.is_open:
+        picker = picker_button(turn, session) if len(session.seats) >= len(SEATS) else None
+        return InlineKeyboardMarkup([[picker]]) if picker is not None else None
+    button = InlineKeyboardButton(turn.t("lobby.join_button"), callback_data=JoinPress(session.id).data)
+    return InlineKeyboardMarkup([[button]])
+
+
+async def show_card(
+    turn: Turn, session: SessionInfo, card: CardView | None = None, *, new: bool = False
+) -> None:
+    """Edit the session's card to show `card` (read from the ledger when not given), or post and pin a card
+    when the session has none yet, when `new`, or when the old one cannot be edited (deleted, too old).
+
+    If the bot may not pin, it says so once per session and goes on."""
+    if card is None:
+        card = await turn.run(turn.ledger.card_view, session.id)
+    session = card.session
+    text = table_card(turn.lang, card)
+    markup = lobby_markup(turn, session)
+    if session.card_message_id is not None and not new:
+        try:
+            await turn.edit(session.card_message_id, text, markup)
+            return
+        except BadRequest as exc:
+            if "not modified" in str(exc).lower():
+                return
+            log.info(
+                "card %s of chat %s not editable (%s): a new one", session.card_message_id, turn.chat_id, exc
+            )
+    message = await turn.say(text, markup)
+    await turn.run(turn.ledger.set_card, session.id, message.message_id)
+    if not session.is_open:
+        return
+    try:
+        await turn.context.bot.pin_chat_message(turn.chat_id, message.message_id, disable_notification=True)
+    except TelegramError as exc:
+        log.info("cannot pin in chat %s: %s", turn.chat_id, exc)
+        if await turn.run(turn.ledger.refuse_pin, session.id):
+            await turn.reply("book.pin_refused")
+
+
+async def unpin_card(turn: Turn, session: SessionInfo) -> None:
+    """Unpin an ended session's card, so the chat's pin shows the table in play (failures only logged)."""
+    if session.card_message_id is None:
+        return
+    try:
+        await turn.context.bot.unpin_chat_message(turn.chat_id, message_id=session.card_message_id)
+    except TelegramError as exc:
+        log.info("could not unpin the card of session %s: %s", session.id, exc)

@@ -1,0 +1,121 @@
+"""Who may do what: admins (getChatMember, asked once per turn), seated players, the table's opener;
+who may write to a table, seat a guest, or press a button of a table. Each check raises a `Refusal`."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import ChatMember
+from telegram.error import TelegramError
+
+from bot.grammar import vocab
+from bot.handlers.turn import Turn
+from bot.ledger import SessionInfo, UserRef
+from bot.ledger.errors import NotFound
+from bot.render.errors import Refusal
+from scoring import find_pattern
+
+log = logging.getLogger(__name__)
+
+ADMIN_STATUSES = (ChatMember.ADMINISTRATOR, ChatMember.OWNER)
+# Commands that only read: the only ones a message sent on behalf of a channel may use.
+READ_ONLY = frozenset({"help", "score", "ledger", "history", "stats", "calc", "ting", "unknown"})
+
+
+def is_grammar_word(word: str) -> bool:
+    """Whether `word` means something in /hu (自摸, 冲, 混子, 杠开, 5花, 清一色, 123m …): a guest called
+    that could never be named there."""
+    folded = word.casefold()
+    return (
+        vocab.is_vocabulary(word)
+        or folded in vocab.TABLE_STATE_WORDS
+        or folded in vocab.FILLER_WORDS
+        or vocab.parse_hua(word) is not None
+        or vocab.looks_like_tiles(word)
+        or find_pattern(word) is not None
+    )
+
+
+async def is_admin(turn: Turn) -> bool:
+    """Whether the sender is an administrator or the owner of the group (getChatMember, once per turn)."""
+    if turn.admin is None:
+        user = turn.update.effective_user
+        if turn.sender_chat is not None:
+            turn.admin = turn.anonymous_admin  # the group itself: an anonymous admin; a channel: no
+        elif user is None:
+            turn.admin = False
+        else:
+            try:
+                member = await turn.context.bot.get_chat_member(turn.chat_id, user.id)
+                turn.admin = member.status in ADMIN_STATUSES
+            except TelegramError as exc:
+                log.warning("getChatMember failed in chat %s: %s", turn.chat_id, exc)
+                turn.admin = False
+    return turn.admin
+
+
+def is_seated(turn: Turn, session: SessionInfo) -> bool:
+    """Whether the sender holds a seat at the table."""
+    user = turn.update.effective_user
+    if user is None or turn.sender_chat is not None:
+        return False
+    return any(p.telegram_id == user.id for p in session.seats.values())
+
+
+async def is_opener(turn: Turn, session: SessionInfo) -> bool:
+    """Whether the sender opened the table (a person, never a chat)."""
+    user = turn.update.effective_user
+    if session.opened_by is None or user is None or turn.sender_chat is not None:
+        return False
+    opener = await turn.run(turn.ledger.get_player, session.opened_by)
+    return opener.telegram_id is not None and opener.telegram_id == user.id
+
+
+def person(turn: Turn) -> UserRef:
+    """The sender as a player who can take a seat: not a channel, not an anonymous admin (Refusal)."""
+    user = turn.user
+    if user is None:
+        raise Refusal("err.anonymous_no_seat" if turn.anonymous_admin else "err.channel_sender")
+    return user
+
+
+async def require_guest_seater(turn: Turn, session: SessionInfo, name: str) -> None:
+    """A guest is seated by the table's opener, a seated player or an admin, under a name that is no
+    word of /hu (Refusal)."""
+    if is_grammar_word(name):
+        raise Refusal("err.guest_grammar_word", name=name)
+    if is_seated(turn, session) or await is_opener(turn, session) or await is_admin(turn):
+        return
+    raise Refusal("err.not_allowed_guest")
+
+
+async def require_writer(turn: Turn, session: SessionInfo | None) -> None:
+    """Writes are for seated players and group admins (Refusal otherwise)."""
+    if session is not None and is_seated(turn, session):
+        return
+    if await is_admin(turn):
+        return
+    raise Refusal("err.not_allowed")
+
+
+async def writable_session(turn: Turn) -> SessionInfo:
+    """The open table, and the sender may write to it."""
+    session = turn.require_session()
+    await require_writer(turn, session)
+    return session
+
+
+async def own_session(turn: Turn, session_id: int) -> SessionInfo | None:
+    """The open table a button names (None for 0: a button shown while no table was open), which must
+    be this chat's open table: a button of an older table of this chat has expired, one of another
+    chat's table is refused (a forged press) and changes nothing."""
+    if session_id == (turn.session.id if turn.session else 0):
+        return turn.session
+    if session_id:
+        try:
+            named = await turn.run(turn.ledger.get_session, session_id)
+        except NotFound:
+            named = None
+        if named is None or named.chat_id != turn.chat_id:
+            raise Refusal("err.foreign_button")
+    raise Refusal("err.flow_stale")

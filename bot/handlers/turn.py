@@ -1,0 +1,221 @@
+"""One update being handled: the `Turn` (started from one read of the chat's state), who sent it, and the
+one sender every reply goes through (`Turn.say`: split at Telegram's bound)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ParamSpec, TypeVar
+
+from telegram import Chat, InlineKeyboardMarkup, Message, Update
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.grammar import make_resolver
+from bot.i18n import t
+from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
+from bot.ledger.errors import NoOpenSession
+from bot.render import MESSAGE_LIMIT, split_messages, wind
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+GROUP_TYPES = (Chat.GROUP, Chat.SUPERGROUP)
+ANSWER_LIMIT = 200  # Telegram shows at most 200 characters of a button's answer
+COMMAND_PREFIXES = ("/", "／")  # a full-width slash is what Chinese input methods type
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """One message's text cut to Telegram's bound (for edits, which cannot be split)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def sender_chat_of(update: Update) -> Chat | None:
+    """The chat a message was sent on behalf of: a channel, or the group itself (an anonymous admin);
+    None for a person, and for every button press (a press always comes from a user)."""
+    if update.callback_query is not None:
+        return None
+    message = update.effective_message
+    return message.sender_chat if message is not None else None
+
+
+def user_ref(update: Update) -> UserRef | None:
+    """The sender as the ledger sees it, or None: a message sent on behalf of a chat is nobody's (every
+    channel shares one placeholder user, and an anonymous admin is not a player)."""
+    user = update.effective_user
+    if user is None or sender_chat_of(update) is not None:
+        return None
+    return UserRef(telegram_id=user.id, display_name=user.full_name or str(user.id), username=user.username)
+
+
+def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
+    """The grammar's `resolve(word) -> seat | None` over the seated table, in memory: E/S/W/N, 东南西北/東,
+    @username, or a seated player's name (case-insensitive)."""
+    names = {
+        seat: [player.name, *([f"@{player.username}"] if player.username else [])]
+        for seat, player in session.seats.items()
+    }
+    return make_resolver(names)
+
+
+def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
+    """The ledger service stored by `build_application`."""
+    ledger = context.bot_data["ledger"]
+    assert isinstance(ledger, LedgerService)
+    return ledger
+
+
+@dataclass
+class Turn:
+    """One update being handled: the chat's state as read once at its start (group settings and open
+    table), the sender, and the shared services."""
+
+    update: Update
+    context: ContextTypes.DEFAULT_TYPE
+    state: ChatState
+    command: str | None = None
+    admin: bool | None = field(default=None, repr=False)  # permissions.is_admin's answer, asked once
+    _answered: bool = field(default=False, repr=False)
+
+    @classmethod
+    async def start(cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None) -> Turn:
+        """Read the chat's state (`ledger.chat_state`: one read) and wrap the update."""
+        chat = update.effective_chat
+        assert chat is not None
+        state = await asyncio.to_thread(ledger_of(context).chat_state, chat.id)
+        return cls(update, context, state, command)
+
+    @property
+    def lang(self) -> str:
+        """The chat's language."""
+        return self.state.group.language
+
+    @property
+    def session(self) -> SessionInfo | None:
+        """The chat's open table when the turn started, or None."""
+        return self.state.session
+
+    @property
+    def instant(self) -> bool:
+        """Whether the group commits entries without a preview."""
+        return self.state.group.instant
+
+    @property
+    def ledger(self) -> LedgerService:
+        """The ledger service of the application."""
+        return ledger_of(self.context)
+
+    @property
+    def settings(self) -> Settings:
+        """The application's settings."""
+        settings = self.context.bot_data["settings"]
+        assert isinstance(settings, Settings)
+        return settings
+
+    @property
+    def chat_id(self) -> int:
+        """The chat of the update."""
+        chat = self.update.effective_chat
+        assert chat is not None
+        return chat.id
+
+    @property
+    def is_group(self) -> bool:
+        """True in a group or supergroup."""
+        chat = self.update.effective_chat
+        return chat is not None and chat.type in GROUP_TYPES
+
+    @property
+    def user(self) -> UserRef | None:
+        """The sender as a ledger `UserRef`."""
+        return user_ref(self.update)
+
+    @property
+    def text(self) -> str:
+        """The message text after the command word (`/hu@bot 南 自摸` → `南 自摸`)."""
+        message = self.update.message  # typed by a person; a button press has no text of its own
+        raw = (message.text or message.caption or "") if message else ""
+        parts = raw.split(maxsplit=1)
+        if parts and parts[0].startswith(COMMAND_PREFIXES):
+            return parts[1].strip() if len(parts) > 1 else ""
+        return raw.strip()
+
+    @property
+    def source_key(self) -> str:
+        """The idempotency key of this update: the message in its chat, or the callback query. A redelivered
+        update carries the same one (update ids are not stable across a week of silence)."""
+        query = self.update.callback_query
+        if query is not None:
+            return f"cbq:{query.id}"
+        message = self.update.effective_message
+        assert message is not None
+        return f"msg:{self.chat_id}:{message.message_id}"
+
+    @property
+    def pressed_message_id(self) -> int | None:
+        """The message whose button was pressed."""
+        query = self.update.callback_query
+        return query.message.message_id if query is not None and query.message is not None else None
+
+    def t(self, key: str, /, **params: Any) -> str:
+        """A catalog message in this chat's language."""
+        return t(self.lang, key, **params)
+
+    def wind(self, seat: object) -> str:
+        """A seat letter in this chat's language."""
+        return wind(self.lang, seat)
+
+    async def run(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Run a blocking ledger/scoring call off the event loop."""
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    @property
+    def sender_chat(self) -> Chat | None:
+        """The chat this message was sent on behalf of (a channel, or the group itself), else None."""
+        return sender_chat_of(self.update)
+
+    @property
+    def anonymous_admin(self) -> bool:
+        """A message from an anonymous admin: sent on behalf of the group itself."""
+        chat = self.sender_chat
+        return chat is not None and chat.id == self.chat_id
+
+    async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
+        """Send `text` to the chat (not as a quote, so it survives a deleted command message). Every reply
+        goes through here: a text over Telegram's bound goes out as several messages, split at line ends,
+        the buttons under the last; that last one is returned."""
+        chunks = split_messages(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
+        for chunk in chunks[:-1]:
+            await self.context.bot.send_message(self.chat_id, chunk)
+        return await self.context.bot.send_message(self.chat_id, chunks[-1], reply_markup=markup)
+
+    async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
+        """Send a catalog message to the chat."""
+        return await self.say(self.t(key, **params), markup)
+
+    async def edit(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """Edit one of the bot's messages in this chat."""
+        await self.context.bot.edit_message_text(
+            fit(text), chat_id=self.chat_id, message_id=message_id, reply_markup=markup
+        )
+
+    async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
+        """Answer the callback query of this turn, once (a toast, or an alert box)."""
+        query = self.update.callback_query
+        if query is None or self._answered:
+            return
+        self._answered = True
+        try:
+            await query.answer(fit(text, ANSWER_LIMIT) if text else None, show_alert=alert)
+        except TelegramError:
+            log.debug("callback query already answered or too old")
+
+    def require_session(self) -> SessionInfo:
+        """The open table of this group (LedgerError NoOpenSession otherwise)."""
+        if self.session is None:
+            raise NoOpenSession(f"chat {self.chat_id} has no open session", chat_id=self.chat_id)
+        return self.session

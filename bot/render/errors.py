@@ -1,0 +1,209 @@
+"""Error → text: what a user did wrong, in the group's language. A `Refusal` (a catalog key and its
+params, raised by a handler), a grammar, ledger or scoring error each become one short reply; nothing here
+sends anything."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from bot.grammar.errors import EXCERPT, GrammarError
+from bot.i18n import has, t
+from bot.ledger.errors import LedgerError
+from bot.render import join_words, refusal_text, rules_name, term_name, wind
+from scoring import find_pattern
+from scoring.errors import ScoringError
+from scoring.tiles import parse_tiles, rank, suit
+
+log = logging.getLogger(__name__)
+
+QUOTED = ("value", "token", "command", "option", "word", "ref")  # params that echo what a user typed
+
+
+def excerpt(text: object, limit: int = EXCERPT) -> str:
+    """At most `limit` characters of something a user typed, "…" marking a cut."""
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+class Refusal(Exception):
+    """A user-facing refusal: a catalog key and its params; nothing was recorded.
+
+    With `usage=True` the reply ends with the command's usage line and example.
+    """
+
+    def __init__(self, key: str, /, *, usage: bool = False, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.usage = usage
+        self.params = {k: excerpt(v) if k in (*QUOTED, "name") else v for k, v in params.items()}
+
+
+def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Ledger error params made printable: seats as wind names, lists joined, reasons per winner."""
+    out: dict[str, Any] = {
+        k: excerpt(v) if k in QUOTED else excerpt(v, 64) if isinstance(v, str) else v
+        for k, v in params.items()
+    }
+    if "seat" in params:
+        out["wind"] = wind(lang, params["seat"])
+    if "empty" in params:
+        empty = list(params["empty"])
+        out["missing"] = len(empty)
+        out["seats"] = join_words(lang, [wind(lang, s) for s in empty])
+    if "names" in params:
+        out["names"] = join_words(lang, [str(n) for n in params["names"]])
+    if "reasons" in params:
+        out["reasons"] = ("; " if lang == "en" else "；").join(
+            refusal_text(lang, r) for r in params["reasons"]
+        )
+    if "field" in params:
+        out["field"] = field_name(lang, params["field"])
+    out.setdefault("who", out.get("name") or (wind(lang, params["seat"]) if "seat" in params else ""))
+    return out
+
+
+def tile_words(lang: str | None, shorthand: object) -> str:
+    """Tiles by name: `9p` → 九筒, `555p` → 五筒×3, `[56p]` → 五筒、六筒, `1z` → 东 (東, East); text that is
+    no tiles comes back as typed (cut short).
+
+    >>> tile_words("zh-Hans", "9p"), tile_words("zh-Hant", "[555p]"), tile_words("en", "1z")
+    ('九筒', '五筒×3', 'East')
+    """
+    text = str(shorthand).strip().strip("[]()【】（）").split(":")[0]
+    try:
+        tiles = parse_tiles(text)
+    except ScoringError:
+        return excerpt(text)
+    if not tiles:
+        return excerpt(text)
+    # The names come from the catalog (`tiles.*`): ranks, one word per suit, the honours 1z–7z.
+    ranks, honours = t(lang, "tiles.ranks").split(), t(lang, "tiles.honours").split()
+
+    def name(tile: int) -> str:
+        letter = suit(tile)
+        if letter is None:
+            return honours[rank(tile) - 1]
+        return t(lang, f"tiles.rank_{letter}", rank=ranks[rank(tile) - 1])
+
+    if len(set(tiles)) == 1:
+        return name(tiles[0]) + (f"×{len(tiles)}" if len(tiles) > 1 else "")
+    return (", " if lang == "en" else "、").join(name(tile) for tile in tiles)
+
+
+def field_name(lang: str | None, field: object) -> str:
+    """A request field in words: `wins[0].declared.hard_flowers` → 硬花数 (its last part, `field.<name>`);
+    a field the catalog does not name reads "this value"."""
+    last = str(field or "").rsplit(".", 1)[-1].split("[", 1)[0]
+    key = f"field.{last}"
+    return t(lang, key if last and has(key) else "field.value")
+
+
+def _term_or_flag(lang: str | None, name: object) -> str:
+    """A flag (`after_kong` → 杠开), a pattern by id or by name (`qingyise`, 清一色 → 清一色 / 清一色 /
+    Full flush) or a condition (`self_draw` → 自摸) in words; other text as typed."""
+    for key in (f"flag.{name}", f"need.{name}"):
+        if has(key):
+            return t(lang, key)
+    pattern = find_pattern(str(name))
+    return term_name(lang, pattern.id if pattern is not None else str(name), excerpt(name))
+
+
+def _need(lang: str | None, need: object) -> str:
+    key = f"need.{need}"
+    if has(key):
+        return t(lang, key)
+    flag = f"flag.{need}"
+    return t(lang, flag) if has(flag) else t(lang, "need.other")
+
+
+def scoring_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A ScoringError's params made printable in `lang`: tiles by name, flags, patterns and fields in
+    words, typed text cut short."""
+    out: dict[str, Any] = {k: excerpt(v) if isinstance(v, str) else v for k, v in params.items()}
+    for key in ("tile", "meld"):
+        if key in params:
+            out[key] = tile_words(lang, params[key])
+    for key in ("flag", "other", "pattern"):
+        if key in params:
+            out[key] = _term_or_flag(lang, params[key])
+    if "needs" in params:
+        out["needs"] = _need(lang, params["needs"])
+    if "rules" in params:
+        rules = str(params["rules"])
+        out["rules"] = rules_name(lang, rules) if has(f"rules_name.{rules}") else excerpt(rules)
+    if "field" in params:
+        out["field"] = field_name(lang, params["field"])
+    if "option" in params:
+        key = f"option.{params['option']}.name"
+        out["option"] = t(lang, key) if has(key) else excerpt(params["option"])
+    if "wind" in params:
+        out["wind"] = (
+            wind(lang, params["wind"]) if str(params["wind"]) in "ESWN" else tile_words(lang, params["wind"])
+        )
+    named = "field" in params and field_name(None, params["field"]) != field_name(None, "")
+    out["where"] = t(lang, "scoring.where", field=out["field"]) if named else ""
+    return out
+
+
+def scoring_text(lang: str | None, error: ScoringError) -> str:
+    """What is wrong with a hand or a request, in the group's language: catalog `scoring.<code>` with the
+    error's params; the English message never reaches a group."""
+    code = getattr(error, "code", "invalid")
+    params = getattr(error, "params", None) or {}
+    if code == "pattern_conflict" and params.get("other") in ("self_draw", "hua"):
+        code = "pattern_self_draw" if params["other"] == "self_draw" else "pattern_no_hua"
+    if code == "pattern_rules" and "option" not in params:
+        code = "pattern_rules_set"  # the pattern does not score in this rule set at all
+    key = f"scoring.{code}" if has(f"scoring.{code}") else "scoring.invalid"
+    if key == "scoring.invalid" and code != "invalid":
+        log.warning("no catalog text for scoring error %r (%s)", code, error)
+    return t(lang, key, **scoring_params(lang, params))
+
+
+def _scoring_cause(error: BaseException) -> ScoringError | None:
+    """The ScoringError behind a grammar or ledger error (its chained cause), if any."""
+    seen: set[int] = set()
+    cause = error.__cause__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, ScoringError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__
+    return None
+
+
+def error_text(lang: str | None, error: BaseException, usage_key: str | None = None) -> str:
+    """The reply for an error a user caused: refusal, grammar, ledger or scoring error, every one in the
+    group's language (a scoring error behind a grammar or ledger error through `scoring.<code>`)."""
+    usage = False
+    cause = _scoring_cause(error)
+    if isinstance(error, Refusal):
+        text, usage = t(lang, error.key, **error.params), error.usage
+    elif isinstance(error, GrammarError):
+        key = f"grammar.{error.code}"
+        params = dict(error.params)
+        if cause is not None and "reason" in params:
+            params["reason"] = scoring_text(lang, cause)
+        text = t(lang, key, **params) if has(key, lang or "") else str(error)
+        usage = True
+    elif isinstance(error, LedgerError):
+        key = f"ledger.{error.code}"
+        params = ledger_params(lang, error.params)
+        if key == "ledger.invalid_entry":
+            params["detail"] = scoring_text(lang, cause or ScoringError("invalid entry"))
+        if has(key, lang or ""):
+            text = t(lang, key, **params)
+        else:
+            text = t(lang, "ledger.error", message=excerpt(error, 300))
+    elif isinstance(error, ScoringError):
+        text = t(lang, "err.scoring", message=scoring_text(lang, error))
+    else:
+        raise TypeError(f"not a user error: {error!r}")
+    if usage and usage_key:
+        return t(lang, "err.usage", problem=text, usage=t(lang, usage_key))
+    return text
+
+
+USER_ERRORS = (Refusal, GrammarError, LedgerError, ScoringError)

@@ -1,0 +1,166 @@
+"""The picker in a real headless Chromium (Debian's `chromium`, driven by Playwright), opened as console
+mode opens it: bob taps 清一色七对 with five flowers, sees the score, sends it; the group gets the preview,
+cat's Confirm records it, the ledger has it. A tampered initData and another table's token are refused on
+the page. Screenshots at 360 px, light and dark, go to SCREENS (default /work/screens)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from harness import Table
+
+from bot.console import picker_url
+from bot.console.transport import InProcessBotAPI
+from bot.webapp.server import LocalServer, build_web
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+SCREENS = Path(os.environ.get("SCREENS", "/work/screens"))
+HAND = ["1p", "1p", "2p", "2p", "3p", "3p", "5p", "5p", "7p", "7p", "8p", "8p", "9p", "9p"]
+FLOWERS = ["中", "发", "春", "梅", "百搭"]
+
+pytestmark = pytest.mark.slow
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(".ci/run installs Debian's chromium: the browser test must run in CI")
+    pytest.skip("Debian's chromium is not installed here (apt-get install chromium)", allow_module_level=True)
+async_api = pytest.importorskip("playwright.async_api")
+
+
+@pytest.fixture
+async def page_server(seated_table: Table) -> AsyncIterator[str]:
+    server = LocalServer(build_web(seated_table.app, seated_table.app.bot_data["settings"], console=True))
+    url = await server.start()
+    try:
+        yield url
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    async with async_api.async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+async def open_page(browser: Any, url: str, *, dark: bool = False) -> Any:
+    context = await browser.new_context(
+        viewport={"width": 360, "height": 780},
+        color_scheme="dark" if dark else "light",
+        device_scale_factor=2,
+    )
+
+    async def local_only(route: Any) -> None:  # the page must need nothing from outside this machine
+        host = urlsplit(route.request.url).hostname
+        await (route.continue_() if host == "127.0.0.1" else route.abort())
+
+    await context.route("**/*", local_only)
+    page = await context.new_page()
+    await page.goto(url)
+    await page.wait_for_selector("main[data-state=ready], main[data-state=refused]")
+    return page
+
+
+def url_for(table: Table, page: str, name: str, chat_id: int | None = None) -> str:
+    ledger = table.app.bot_data["ledger"]
+    session = ledger.current_session(chat_id if chat_id is not None else table.chat_id)
+    return picker_url(page, table.app.bot.token, table.user(name), session)
+
+
+async def tap_hand(page: Any) -> None:
+    for tile in HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    for flower in FLOWERS:
+        await page.click(f'#flower-palette [data-tile="{flower}"]')
+
+
+async def test_tap_a_hand_send_it_and_confirm_it_in_the_group(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    page = await open_page(browser, url_for(seated_table, page_server, "bob"))
+    assert await page.text_content("#submit") == "发到群里"
+    await page.click('#palette [data-tile="4m"]')  # a wrong tap ...
+    assert await page.text_content("#count") == "1 / 14"
+    await page.click('[data-action="undo"]')  # ... taken back
+    assert await page.text_content("#count") == "0 / 14"
+    await tap_hand(page)
+    await page.wait_for_function("document.querySelector('#score-text').textContent.includes('清一色')")
+    text = await page.text_content("#score-text")
+    assert "七对 15" in text and "南 +120" in text
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SCREENS / "picker-360-light.png"), full_page=True)
+    before = len(seated_table.replies())
+    await page.click('[data-action="submit"]')
+    await page.wait_for_selector("body[data-submitted=sent]")
+    preview = seated_table.replies()[before]
+    assert preview.buttons == ("✅ 确认", "✖ 取消") and "南 Bob 自摸 · 40 花" in preview.text
+    await seated_table.press("cat", "✅ 确认")
+    ledger = seated_table.app.bot_data["ledger"]
+    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}  # bob (南) is paid by the three others
+    assert "南 +120" in seated_table.message(preview.message_id).text
+
+
+async def test_dark_theme_a_pung_from_west_and_a_discard_win(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    page = await open_page(browser, url_for(seated_table, page_server, "bob"), dark=True)
+    await page.click('[data-action="mode-pung"]')
+    await page.click('[data-action="from-W"]')
+    await page.click('#palette [data-tile="5p"]')
+    assert "碰 · 西" in await page.text_content("#melds")
+    await page.click('[data-action="mode-concealed"]')
+    for tile in ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "9s", "9s"]:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    for flower in ["春", "夏", "秋", "冬"]:
+        await page.click(f'#flower-palette [data-tile="{flower}"]')
+    await page.click('[data-action="how-discard"]')
+    await page.click('[data-action="by-W"]')
+    # 底 5 + 硬花 4 = 9 花 (a suited 碰 adds none); on 西's discard 西 alone pays.
+    await page.wait_for_function("document.querySelector('#score-text').textContent.includes('西 −9')")
+    assert "南 +9" in await page.text_content("#score-text")
+    background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background != "rgb(255, 255, 255)"
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SCREENS / "picker-360-dark.png"), full_page=True)
+
+
+async def test_tampered_init_data_is_refused_on_the_page(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    url = url_for(seated_table, page_server, "bob")
+    base, fragment = url.split("#", 1)
+    data = parse_qs(fragment)["tgWebAppData"][0].replace("Bob", "Ann")
+    page = await open_page(browser, f"{base}#tgWebAppData={quote(data, safe='')}")
+    assert await page.get_attribute("main", "data-state") == "refused"
+    assert "签名不对" in await page.text_content("#error")
+    assert seated_table.replies()[-1].buttons != ("✅ 确认", "✖ 取消")
+
+
+async def test_another_tables_token_is_refused_on_the_page(
+    seated_table: Table, transport: InProcessBotAPI, page_server: str, browser: Any
+) -> None:
+    other = -1002000000002
+    transport.add_group(other, "隔壁桌", creator="zoe")
+    elsewhere = Table(seated_table.app, transport, other)
+    await elsewhere.say("eve", "/newgame 宿州 2")
+    page = await open_page(browser, url_for(seated_table, page_server, "bob", chat_id=other))
+    assert await page.get_attribute("main", "data-state") == "refused"
+    assert "入座" in await page.text_content("#error")
