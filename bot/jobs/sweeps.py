@@ -25,6 +25,7 @@ from bot.ledger import LedgerService, PendingInfo, SessionInfo
 from bot.ledger.errors import LedgerError
 from bot.render import preview_text, signed
 from bot.summary.post import post_summary
+from bot.summary.settlement import transfer_line
 from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
 
 log = logging.getLogger(__name__)
@@ -169,3 +170,39 @@ async def post_weekly_boards(bot: Bot, ledger: LedgerService, now: dtm.datetime 
         except Exception:  # a bad stored day, time or zone: the other groups still get theirs
             log.exception("weekly post to chat %s failed", chat_id)
     return posted
+
+
+# --- reminders of open transfers ------------------------------------------------------------------------
+
+DAYTIME = (9, 22)  # reminders go out from 09:00 to 22:00 in the group's time zone, never at night
+
+
+def daytime(moment: dtm.datetime, timezone: str) -> bool:
+    """Whether `moment` is day (not night) in `timezone`."""
+    hour = aware(moment).astimezone(ZoneInfo(timezone or DEFAULT_TIMEZONE)).hour
+    return DAYTIME[0] <= hour < DAYTIME[1]
+
+
+async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | None = None) -> int:
+    """Remind every group with reminders on of its open transfers that are due (`claim_reminder`: each at
+    most once a day, each handed to exactly one worker), by day in the group's time zone. Returns how many
+    groups this call reminded."""
+    moment = aware(now or dtm.datetime.now(dtm.UTC))
+    sent = 0
+    for group in await asyncio.to_thread(ledger.reminder_groups):
+        try:
+            if not daytime(moment, group.timezone):
+                continue
+            due = await asyncio.to_thread(ledger.claim_reminder, group.chat_id, moment)
+            if not due:
+                continue
+            lines = [t(group.language, "jobs.remind_title")]
+            lines += [transfer_line(group.language, tr, session=True) for tr in due]
+            lines.append(t(group.language, "jobs.remind_footer"))
+            await bot.send_message(group.chat_id, "\n".join(lines))
+            sent += 1
+        except (TelegramError, LedgerError) as exc:
+            log.info("reminder to chat %s failed: %s", group.chat_id, exc)
+        except Exception:  # one group's bad zone must not keep the others from theirs
+            log.exception("reminder to chat %s failed", group.chat_id)
+    return sent

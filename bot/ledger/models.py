@@ -61,6 +61,7 @@ class Player(SQLModel, table=True):
     username: str | None = Field(default=None, max_length=64)
     display_name: str = Field(max_length=128)
     guest_key: str | None = Field(default=None, max_length=128)
+    paycode_file_id: str | None = Field(default=None, max_length=256)  # payment QR photo (/paycode)
     created_at: datetime
 
 

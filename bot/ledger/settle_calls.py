@@ -3,6 +3,7 @@ owes whom, the group's settling-up options. Each call one transaction (`bot.ledg
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -90,6 +91,15 @@ class SettleCalls(Calls):
     def carried_from(self, session_id: int) -> list[int]:
         """The sessions whose open transfers went into this session's (their summaries show it)."""
         return self._read(lambda s: settlement.carried_from(s, session_id))
+
+    def reminder_groups(self) -> list[GroupInfo]:
+        """The groups with open transfers and reminders on."""
+        return self._read(settlement.reminder_groups)
+
+    def claim_reminder(self, chat_id: int, now: datetime | None = None) -> list[Transfer]:
+        """The group's open transfers due a reminder, each handed to exactly one caller across workers."""
+        moment = now or self._now()
+        return self._write(lambda s: settlement.claim_reminder(s, self._group(s, chat_id), moment))
 
     def set_summary(self, session_id: int, message_id: int) -> None:
         """Remember the message of the session's summary (edited as its transfers are paid)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -29,14 +29,24 @@ from bot.ledger.models import (
     SettleTransfer,
     TableSession,
 )
-from bot.ledger.rows import group_info, player_info, row_id
+from bot.ledger.rows import aware, group_info, player_info, row_id
 from bot.ledger.transfers import minimal_transfers
-from bot.ledger.values import SETTLE_OPTIONS, Balance, PaymentResult, PlayerInfo, SettleFigures, Transfer
+from bot.ledger.values import (
+    SETTLE_OPTIONS,
+    Balance,
+    GroupInfo,
+    PaymentResult,
+    PlayerInfo,
+    SettleFigures,
+    Transfer,
+)
 
 OPEN = ("open", "partly")
 ROUND_UNITS = (0, 1, 5, 10)  # 抹零: none, or to a multiple of 1, 5 or 10 units
 MAX_MULTIPLIER = 1000
 MAX_FEE = 10**9
+MAX_REMIND_HOURS = 720
+REMIND_EVERY = timedelta(days=1)  # a group is reminded at most once a day
 TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to; settled like anyone's transfers
 
 
@@ -53,6 +63,7 @@ def check_options(changes: Mapping[str, Any]) -> dict[str, Any]:
         "multiplier": lambda v: _whole(v) and 1 <= v <= MAX_MULTIPLIER,
         "fee": lambda v: _whole(v) and 0 <= v <= MAX_FEE,
         "rake": lambda v: _whole(v) and 0 <= v <= 100,
+        "remind": lambda v: _whole(v) and 0 <= v <= MAX_REMIND_HOURS,
     }
     for name, value in changes.items():
         if name not in SETTLE_OPTIONS or not valid[name](value):
@@ -375,6 +386,34 @@ def balance(s: Session, group: ChatGroup) -> Balance:
     )
     transfers = [transfer_of(s, row) for row in rows]
     return Balance(tuple(transfers), totals(transfers))
+
+
+# ---- reminders -----------------------------------------------------------------------------------------
+
+
+def reminder_groups(s: Session) -> list[GroupInfo]:
+    """The groups that have open transfers and reminders on (option `remind`, hours)."""
+    query = select(SettleTransfer.group_id).where(col(SettleTransfer.status).in_(OPEN)).distinct()
+    found = [s.get(ChatGroup, group_id) for group_id in sorted(s.scalars(query))]
+    return [group_info(g) for g in found if g is not None and options_of(g)["remind"]]
+
+
+def claim_reminder(s: Session, group: ChatGroup, now: datetime) -> list[Transfer]:
+    """The group's open transfers due a reminder now, claimed (reminded_at set, the rows locked: exactly one
+    worker gets them): open for the group's `remind` hours, not reminded in the last day, and the group not
+    reminded of anything in the last day. Empty when nothing is due."""
+    hours = options_of(group)["remind"]
+    if not hours:
+        return []
+    rows = _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == group.id))
+    last = max((aware(r.reminded_at) for r in rows if r.reminded_at is not None), default=None)
+    if last is not None and now - last < REMIND_EVERY:
+        return []
+    due = [r for r in rows if now - aware(r.created_at) >= timedelta(hours=hours)]
+    for row in due:
+        row.reminded_at = now
+    s.flush()
+    return [transfer_of(s, row) for row in due]
 
 
 def carried_on(s: Session, ts: TableSession) -> tuple[Transfer, ...]:

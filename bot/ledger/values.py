@@ -11,7 +11,10 @@ from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
 # The settling-up options of a group and their defaults (bot.ledger.settlement): carry what stays open
 # into the next session's transfers, 抹零 to a multiple of `round` units (0: none), 收盘倍数, 台费 per
 # player per session and 抽水 (percent of each win), both booked to the "台" account.
-SETTLE_OPTIONS: dict[str, Any] = {"carry": True, "round": 0, "multiplier": 1, "fee": 0, "rake": 0}
+# `remind`: hours after which the group is reminded of an open transfer (0: never; /schedule remind 24h).
+SETTLE_OPTIONS: dict[str, Any] = {
+    "carry": True, "round": 0, "multiplier": 1, "fee": 0, "rake": 0, "remind": 0,
+}  # fmt: skip
 
 Seat = Literal["E", "S", "W", "N"]
 HandKind = Literal["win", "draw", "escape", "adjust"]

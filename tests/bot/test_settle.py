@@ -3,12 +3,19 @@ refusals that store nothing, a redelivered press, and what stays open carried in
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from harness import Reply, Table, seat_four
 
+from bot.jobs.sweeps import post_reminders
+from bot.ledger import LedgerService
+
 END = "✅ 结束并结算"
+SHANGHAI = ZoneInfo("Asia/Shanghai")
 
 
 def ledger(table: Table) -> Any:
@@ -212,4 +219,50 @@ async def test_bad_settle_options_are_refused(seated_table: Table) -> None:
         "multiplier": 1,
         "fee": 0,
         "rake": 0,
+        "remind": 0,
     }
+
+
+def _local_noon_after(hours: float) -> datetime:
+    """The first 12:00 in Shanghai at least `hours` from now (a reminder by day)."""
+    earliest = datetime.now(UTC) + timedelta(hours=hours)
+    noon = earliest.astimezone(SHANGHAI).replace(hour=12, minute=0, second=0, microsecond=0)
+    return (noon if noon >= earliest else noon + timedelta(days=1)).astimezone(UTC)
+
+
+async def test_reminders_fire_once_per_due_transfer_across_two_workers_and_survive_a_restart(
+    seated_table: Table,
+) -> None:
+    table = seated_table
+    assert (await table.say("bob", "/schedule remind 24h")).texts == ["只有群管理员可以设置每周排行榜。"]
+    bad = (await table.say("zoe", "/schedule remind 2x")).texts[0]
+    assert bad.startswith("提醒间隔写成小时或天，1 到 720 小时，“2x”不行。")
+    turn = await table.say("zoe", "/schedule remind 24h")
+    assert turn.texts == ["好的：账没结清满 24 小时就在群里提醒，每天最多一次，夜里不提醒（Asia/Shanghai）。"]
+    card = await night_one(table)
+    await table.say("ann", "/paid @dan 9")  # settled: never reminded
+    bot, url = table.app.bot, table.app.bot_data["settings"].database_url
+    workers = [LedgerService.from_url(url), LedgerService.from_url(url)]
+    soon = _local_noon_after(1)
+    assert await post_reminders(bot, workers[0], soon) == 0  # not open for 24 hours yet
+    night = _local_noon_after(25) + timedelta(hours=15)  # 03:00 in Shanghai
+    assert await post_reminders(bot, workers[0], night) == 0  # never at night
+    due = _local_noon_after(25)
+    before = len(table.replies())
+    sent = await asyncio.gather(*(post_reminders(bot, w, due) for w in workers))
+    assert sorted(sent) == [0, 1]  # one of the two workers posts it
+    reminders = [r.text for r in table.replies()[before:]]
+    assert reminders == [
+        "⏰ 提醒：这些账还没结清——\n第1场 1. Cat → Ann 21\n第1场 3. Dan → Bob 1\n"
+        "付了请点总结下面的「我已付」或发 /paid，收款人点「已收到」。"
+    ]
+    restarted = LedgerService.from_url(url)  # the state is in the database: a restart reminds nothing again
+    assert await post_reminders(bot, restarted, due + timedelta(hours=3)) == 0
+    await table.press("cat", "1 我已付", message_id=card.message_id)
+    await table.press("ann", "1 已收到", message_id=card.message_id)
+    assert await post_reminders(bot, restarted, due + timedelta(days=1)) == 1  # the next day: what is open
+    assert table.replies()[-1].text.split("\n")[1:-1] == ["第1场 3. Dan → Bob 1"]
+    assert (await table.say("zoe", "/schedule remind off")).texts == ["欠账提醒已关闭。"]
+    assert await post_reminders(bot, restarted, due + timedelta(days=3)) == 0
+    for ledger_ in (*workers, restarted):
+        ledger_.engine.dispose()

@@ -176,3 +176,25 @@ def test_rounding_by_largest_remainder_in_a_stable_order() -> None:
     assert round_balances({2: 5, 1: 5, 3: -10}, 10) == {1: 10, 2: 0, 3: -10}
     assert round_balances({1: 5, 2: 5, 3: -10}, 10) == {1: 10, 2: 0, 3: -10}
     assert round_balances({1: 7, 2: -7}, 1) == {1: 7, 2: -7}
+
+
+def test_a_due_reminder_is_claimed_by_exactly_one_of_two_workers(table: Table, db_url: str) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    from datetime import UTC, datetime, timedelta
+
+    from bot.ledger.db import create_db_engine
+
+    ledger = table.ledger
+    ledger.update_settle(CHAT, {"remind": 24})
+    transfers = _night(table)
+    workers = [LedgerService(create_db_engine(db_url)) for _ in range(2)]
+    assert len(transfers) == 3
+    due = datetime.now(UTC) + timedelta(hours=25)
+    assert workers[0].claim_reminder(CHAT, due - timedelta(hours=2)) == []  # 23 hours: not yet
+    with ThreadPoolExecutor(2) as pool:
+        claimed = list(pool.map(lambda w: w.claim_reminder(CHAT, due), workers))
+    assert sorted(len(c) for c in claimed) == [0, 3]
+    assert workers[1].claim_reminder(CHAT, due + timedelta(hours=23)) == []  # once a day
+    assert len(workers[0].claim_reminder(CHAT, due + timedelta(hours=24))) == 3
+    for worker in workers:
+        worker.engine.dispose()

@@ -9,7 +9,8 @@ Create Date: 2026-12-01
 - settle_payment: each claimed / confirmed / voided payment on a transfer.
 - settle_line: per session and person: net, carried in, 台费, balance before and after 抹零.
 - chat_group.settle: the group's settling-up options (JSON); table_session.summary_message_id: the
-  summary message, edited in place as its transfers are paid.
+  summary message, edited in place as its transfers are paid; player.paycode_file_id: the Telegram file id
+  of the player's payment QR photo (/paycode), shown only to those who owe them.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def upgrade() -> None:
     """Apply this revision."""
     op.add_column("chat_group", sa.Column("settle", sa.JSON(), nullable=False, server_default="{}"))
     op.add_column("table_session", sa.Column("summary_message_id", sa.BigInteger(), nullable=True))
+    op.add_column("player", sa.Column("paycode_file_id", sa.String(length=256), nullable=True))
     op.create_table(
         "settle_transfer",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -106,6 +108,8 @@ def downgrade() -> None:
     op.drop_table("settle_payment")
     op.drop_index("ix_settle_transfer_group_id_status", table_name="settle_transfer")
     op.drop_table("settle_transfer")
+    with op.batch_alter_table("player") as batch:
+        batch.drop_column("paycode_file_id")
     with op.batch_alter_table("table_session") as batch:
         batch.drop_column("summary_message_id")
     with op.batch_alter_table("chat_group") as batch:
