@@ -56,6 +56,7 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("end", session.end),
     ("paid", settle.paid),
     ("balance", settle.balance),
+    ("paycode", settle.paycode),
     ("history", views.history),
     ("stats", views.stats),
     ("rules", rules.rules),

@@ -17,7 +17,7 @@ from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, Transfer
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
-from bot.summary.settlement import SettlePress, balance_text, transfer_line
+from bot.summary.settlement import PAYCODE, SettlePress, balance_text, transfer_line
 
 MAX_AMOUNT = 10**12
 
@@ -92,3 +92,50 @@ async def settle_pressed(turn: Turn, press: SettlePress) -> None:
     await turn.answer(payment_text(turn, result).split("\n")[0])
     await turn.say(payment_text(turn, result))
     await _refresh(turn, result.transfers)
+
+
+# ---- 收款码: stored in a private chat, shown in a private chat to those who owe ------------------------
+
+DELETE_WORDS = {"delete", "off", "删除", "刪除", "删", "刪"}
+
+
+@command("paycode", group_only=False)
+async def paycode(turn: Turn) -> None:
+    """/paycode in a private chat: how to store a payment QR (send the photo here); `/paycode delete`
+    deletes it. In a group: points to the private chat (a QR is not for everyone's eyes)."""
+    if turn.is_group:
+        raise Refusal("settle.paycode_private")
+    user = person(turn)
+    if turn.text.split()[:1] and turn.text.split()[0].lower() in DELETE_WORDS:
+        await turn.run(turn.ledger.set_paycode, user.telegram_id, None, key=turn.source_key)
+        await turn.reply("settle.paycode_deleted")
+        return
+    await turn.reply("settle.paycode_howto")
+
+
+@command("paycode", group_only=False)
+async def paycode_photo(turn: Turn) -> None:
+    """A photo sent to the bot in a private chat: the sender's payment QR, stored by Telegram file id in
+    every group they play in."""
+    message = turn.update.message
+    if turn.is_group or message is None or not message.photo:
+        return
+    user = person(turn)
+    file_id = message.photo[-1].file_id  # the largest size
+    stored = await turn.run(turn.ledger.set_paycode, user.telegram_id, file_id, key=turn.source_key)
+    await turn.reply("settle.paycode_stored" if stored else "settle.paycode_no_group")
+
+
+@command("start", group_only=False)
+async def start(turn: Turn) -> None:
+    """/start pc<transfer> (the 收款码 button under a summary): the payee's payment QR, in this private
+    chat, for the transfer's payer only; /start alone: what the bot is."""
+    match = PAYCODE.fullmatch(turn.text.strip())
+    if turn.is_group or match is None:
+        await turn.reply("settle.start")
+        return
+    user = person(turn)
+    transfer, file_id = await turn.run(turn.ledger.paycode_for, int(match.group(1)), user.telegram_id)
+    caption = turn.t("settle.paycode_caption", payee=transfer.payee.display_name, amount=transfer.open,
+                     line=transfer_line(turn.lang, transfer, session=True))  # fmt: skip
+    await turn.context.bot.send_photo(turn.chat_id, file_id, caption=caption)

@@ -231,3 +231,9 @@ class TransferClosed(LedgerError):
     """The transfer is settled, or was carried into a later session (params: payer, payee, number)."""
 
     code = "transfer_closed"
+
+
+class NoPaycode(LedgerError):
+    """The payee has stored no payment QR photo (params: payee)."""
+
+    code = "no_paycode"

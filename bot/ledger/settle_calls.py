@@ -101,6 +101,14 @@ class SettleCalls(Calls):
         moment = now or self._now()
         return self._write(lambda s: settlement.claim_reminder(s, self._group(s, chat_id), moment))
 
+    def set_paycode(self, telegram_id: int, file_id: str | None, *, key: str | None = None) -> int:
+        """Store (None: delete) a person's payment QR photo in every group they play in; how many."""
+        return self._write(lambda s: settlement.set_paycode(s, telegram_id, file_id), key)
+
+    def paycode_for(self, transfer_id: int, telegram_id: int) -> tuple[Transfer, str]:
+        """The payee's payment QR file id of an open transfer, for its payer only."""
+        return self._read(lambda s: settlement.paycode_for(s, transfer_id, telegram_id))
+
     def set_summary(self, session_id: int, message_id: int) -> None:
         """Remember the message of the session's summary (edited as its transfers are paid)."""
 

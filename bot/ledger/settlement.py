@@ -325,6 +325,7 @@ def transfer_of(s: Session, row: SettleTransfer, players: Mapping[int, PlayerInf
         payer=person(row.payer_id), payee=person(row.payee_id), amount=row.amount, id=row_id(row),
         number=row.number, session_id=row.session_id, session_number=ts.number, paid=row.paid,
         claimed=row.claimed, status=row.status, carried_to_number=carried.number if carried else None,
+        paycode=_paycode(s, row.payee_id) is not None,
     )  # fmt: skip
 
 
@@ -433,3 +434,39 @@ def totals(transfers: Iterable[Transfer]) -> dict[int, int]:
         out[tr.payee.id] += tr.open
         out[tr.payer.id] -= tr.open
     return {pid: value for pid, value in out.items() if value}
+
+
+# ---- 收款码 ---------------------------------------------------------------------------------------------
+
+
+def _paycode(s: Session, player_id: int) -> str | None:
+    player = s.get(Player, player_id)
+    return player.paycode_file_id if player is not None else None
+
+
+def set_paycode(s: Session, telegram_id: int, file_id: str | None) -> int:
+    """Store (None: delete) a person's payment QR photo, by Telegram file id, in every group they play in;
+    how many of their player rows there are."""
+    rows = list(s.scalars(select(Player).where(Player.telegram_id == telegram_id)))
+    for player in rows:
+        player.paycode_file_id = file_id
+    s.flush()
+    return len(rows)
+
+
+def paycode_for(s: Session, transfer_id: int, telegram_id: int) -> tuple[Transfer, str]:
+    """The payee's payment QR of an open transfer, for its payer only (NotParty for anyone else,
+    TransferClosed, NoPaycode, NotFound)."""
+    row = s.get(SettleTransfer, transfer_id)
+    if row is None:
+        raise errors.NotFound(f"no transfer {transfer_id}", what="transfer", id=transfer_id)
+    names = _names(s, row)
+    payer = s.get(Player, row.payer_id)
+    if payer is None or payer.telegram_id != telegram_id:
+        raise errors.NotParty("only the payer sees the payee's paycode", **names)
+    if row.status not in OPEN:
+        raise errors.TransferClosed("transfer closed", **names)
+    code = _paycode(s, row.payee_id)
+    if code is None:
+        raise errors.NoPaycode("no paycode", **names)
+    return transfer_of(s, row), code

@@ -349,6 +349,7 @@ class Transfer:
     claimed: int = 0
     status: str = "open"
     carried_to_number: int | None = None
+    paycode: bool = False  # the payee stored a payment QR photo (/paycode)
 
     @property
     def open(self) -> int:

@@ -75,7 +75,8 @@ async def post_summary(
     if report is None:
         report = await asyncio.to_thread(build_report, ledger, session_id)
     text = render_card(report, lang, idle_hours=idle_hours)
-    card = await bot.send_message(chat_id, text, reply_markup=settle_markup(lang, report.transfers))
+    markup = settle_markup(lang, report.transfers, bot.username)
+    card = await bot.send_message(chat_id, text, reply_markup=markup)
     await asyncio.to_thread(ledger.set_summary, session_id, card.message_id)
     for earlier in await asyncio.to_thread(ledger.carried_from, session_id):  # their "carried" lines
         await refresh_summary(bot, ledger, earlier, lang=lang)
@@ -119,7 +120,7 @@ async def refresh_summary(
     try:
         await bot.edit_message_text(
             text[:MESSAGE_LIMIT], chat_id=report.session.chat_id, message_id=message_id,
-            reply_markup=settle_markup(lang, report.transfers),
+            reply_markup=settle_markup(lang, report.transfers, bot.username),
         )  # fmt: skip
     except TelegramError as exc:
         log.info("summary %s of session %s not edited: %s", message_id, session_id, exc)

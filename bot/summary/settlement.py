@@ -19,6 +19,8 @@ from bot.ledger import Balance, PlayerInfo, SettleFigures, Transfer
 from bot.render import signed
 
 SETTLE = re.compile(r"s([pr]):([1-9][0-9]{0,14})")
+PAYCODE_START = "pc"  # /start pc<transfer>: the payee's 收款码 in a private chat, for the payer only
+PAYCODE = re.compile(r"pc([1-9][0-9]{0,14})")
 MAX_BUTTON_ROWS = 20  # transfers with buttons under one summary; the rest are paid with /paid
 
 
@@ -90,18 +92,30 @@ def figure_line(lang: str | None, f: SettleFigures) -> str:
     return t(lang, "settle.figure", name=f.player.display_name, parts=" · ".join(parts))
 
 
-def _buttons(lang: str | None, tr: Transfer) -> list[InlineKeyboardButton]:
+def paycode_link(bot_username: str, transfer_id: int) -> str:
+    """The deep link that opens a private chat with the bot showing the payee's 收款码 (to the payer)."""
+    return f"https://t.me/{bot_username}?start={PAYCODE_START}{transfer_id}"
+
+
+def _buttons(lang: str | None, tr: Transfer, bot_username: str | None) -> list[InlineKeyboardButton]:
     paid = SettlePress(tr.id, "paid").data
     received = SettlePress(tr.id, "received").data
-    return [
+    row = [
         InlineKeyboardButton(t(lang, "settle.button_paid", number=tr.number), callback_data=paid),
         InlineKeyboardButton(t(lang, "settle.button_received", number=tr.number), callback_data=received),
     ]
+    if tr.paycode and bot_username:
+        label = t(lang, "settle.button_paycode", number=tr.number)
+        row.append(InlineKeyboardButton(label, url=paycode_link(bot_username, tr.id)))
+    return row
 
 
-def settle_markup(lang: str | None, transfers: Sequence[Transfer]) -> InlineKeyboardMarkup | None:
-    """One row per open transfer: [n 我已付] [n 已收到]; None when nothing is open."""
-    rows = [_buttons(lang, tr) for tr in transfers if tr.id and tr.status in ("open", "partly")]
+def settle_markup(
+    lang: str | None, transfers: Sequence[Transfer], bot_username: str | None = None
+) -> InlineKeyboardMarkup | None:
+    """One row per open transfer: [n 我已付] [n 已收到] and, when the payee stored one and the bot's
+    username is known, [n 收款码] (a link to a private chat); None when nothing is open."""
+    rows = [_buttons(lang, tr, bot_username) for tr in transfers if tr.id and tr.status in ("open", "partly")]
     return InlineKeyboardMarkup(rows[:MAX_BUTTON_ROWS]) if rows else None
 
 

@@ -266,3 +266,38 @@ async def test_reminders_fire_once_per_due_transfer_across_two_workers_and_survi
     assert await post_reminders(bot, restarted, due + timedelta(days=3)) == 0
     for ledger_ in (*workers, restarted):
         ledger_.engine.dispose()
+
+
+async def test_a_paycode_is_stored_in_private_and_shown_only_to_those_who_owe(seated_table: Table) -> None:
+    table = seated_table
+    card = await night_one(table)  # Cat → Ann 21, Dan → Ann 9, Dan → Bob 1
+    ann = table.user("ann")["id"]
+    table.state.add_group(ann, "Ann", type="private")
+    turn = await table.say("ann", "/paycode")  # in the group: not here
+    assert turn.texts == ["收款码请私聊我发 /paycode，别发在群里。"]
+    photo = table.state.message(ann, "ann", "")
+    del photo["message"]["text"]
+    sizes = [{"file_id": f"qr-ann-{w}", "file_unique_id": f"u{w}", "width": w, "height": w} for w in (9, 800)]
+    photo["message"]["photo"] = sizes
+    turn = await table._run(photo)
+    assert turn.texts[0].startswith("✅ 收款码已存好。")
+    # The summary is edited when next touched; a payment shows the 收款码 button under Ann's transfers.
+    await table.say("dan", "/paid @bob 1")
+    rows = summary(table, 1).raw["reply_markup"]["inline_keyboard"]
+    links = {row[0]["text"]: row[2]["url"] for row in rows if len(row) == 3}
+    assert set(links) == {"1 我已付", "2 我已付"}  # Bob stored none: his transfer has two buttons
+    start = links["1 我已付"].split("?start=")[1]
+    cat = table.user("cat")["id"]
+    table.state.add_group(cat, "Cat", type="private")
+    turn = await table._run(table.state.message(cat, "cat", f"/start {start}"))
+    assert turn.of("sendPhoto")[0].params["photo"] == "qr-ann-800"
+    assert turn.sent[0].text.startswith("Ann 的收款码：还欠 21")
+    bob = table.user("bob")["id"]  # Bob owes Ann nothing: he never sees her code
+    table.state.add_group(bob, "Bob", type="private")
+    turn = await table._run(table.state.message(bob, "bob", f"/start {start}"))
+    assert not turn.of("sendPhoto") and turn.texts[0].startswith("这笔是 Cat 付给 Ann 的")
+    turn = await table._run(table.state.message(ann, "ann", "/paycode delete"))
+    assert turn.texts == ["收款码已删除。"]
+    turn = await table._run(table.state.message(cat, "cat", f"/start {start}"))
+    assert not turn.of("sendPhoto") and turn.texts == ["Ann 还没存收款码。"]
+    assert card.message_id == summary(table, 1).message_id
