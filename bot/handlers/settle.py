@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from telegram import InputFile
+
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
@@ -17,9 +19,10 @@ from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, Transfer
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
-from bot.summary.settlement import PAYCODE, SettlePress, balance_text, transfer_line
+from bot.summary.settlement import PAYCODE, SettlePress, balance_text, settlement_csv, transfer_line
 
 MAX_AMOUNT = 10**12
+SHEET_WORDS = {"csv", "表", "表格", "sheet"}
 
 
 def parse_amount(word: str) -> int:
@@ -66,10 +69,24 @@ async def _refresh(turn: Turn, transfers: Iterable[Transfer]) -> None:
 @command("balance")
 async def balance(turn: Turn) -> None:
     """/balance: every transfer still open in the group, across sessions, and each person's balance."""
+    if turn.text.strip().lower() in SHEET_WORDS:
+        await send_sheet(turn)
+        return
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
     report = await turn.run(turn.ledger.balance, turn.chat_id)
     await turn.say(balance_text(turn.lang, report))
+
+
+async def send_sheet(turn: Turn) -> None:
+    """/balance csv: the group's settlement sheet (every transfer, every payment, what is open) as CSV."""
+    sheet = await turn.run(turn.ledger.settle_sheet, turn.chat_id)
+    if not sheet:
+        await turn.reply("settle.balance_none")
+        return
+    data = settlement_csv(turn.lang, sheet, timezone=turn.state.group.timezone)
+    document = InputFile(data, filename="mahjong-settlement.csv")
+    await turn.context.bot.send_document(turn.chat_id, document, caption=turn.t("settle.csv_caption"))
 
 
 @button(SettlePress.parse)

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from bot.ledger import errors, groups, settlement
 from bot.ledger.hand_service import Calls
 from bot.ledger.rows import group_info, group_row, player_row, session_row
-from bot.ledger.values import Balance, GroupInfo, PaymentResult, SettleFigures, Transfer, UserRef
+from bot.ledger.values import Balance, GroupInfo, PaymentLine, PaymentResult, SettleFigures, Transfer, UserRef
 
 
 class SettleCalls(Calls):
@@ -108,6 +108,15 @@ class SettleCalls(Calls):
     def paycode_for(self, transfer_id: int, telegram_id: int) -> tuple[Transfer, str]:
         """The payee's payment QR file id of an open transfer, for its payer only."""
         return self._read(lambda s: settlement.paycode_for(s, transfer_id, telegram_id))
+
+    def settle_sheet(self, chat_id: int) -> list[tuple[Transfer, tuple[PaymentLine, ...]]]:
+        """Every transfer of the group with its payments (the settlement sheet)."""
+
+        def op(s: Session) -> list[tuple[Transfer, tuple[PaymentLine, ...]]]:
+            group = group_row(s, chat_id)
+            return settlement.sheet(s, group) if group is not None else []
+
+        return self._read(op)
 
     def set_summary(self, session_id: int, message_id: int) -> None:
         """Remember the message of the session's summary (edited as its transfers are paid)."""

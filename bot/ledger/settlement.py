@@ -35,6 +35,7 @@ from bot.ledger.values import (
     SETTLE_OPTIONS,
     Balance,
     GroupInfo,
+    PaymentLine,
     PaymentResult,
     PlayerInfo,
     SettleFigures,
@@ -470,3 +471,19 @@ def paycode_for(s: Session, transfer_id: int, telegram_id: int) -> tuple[Transfe
     if code is None:
         raise errors.NoPaycode("no paycode", **names)
     return transfer_of(s, row), code
+
+
+def sheet(s: Session, group: ChatGroup) -> list[tuple[Transfer, tuple[PaymentLine, ...]]]:
+    """Every transfer of the group (sessions in order) with its payments, for the settlement sheet."""
+    rows = list(
+        s.scalars(
+            select(SettleTransfer)
+            .where(SettleTransfer.group_id == group.id)
+            .order_by(col(SettleTransfer.session_id), col(SettleTransfer.number))
+        )
+    )
+    paid: dict[int, list[PaymentLine]] = defaultdict(list)
+    query = select(SettlePayment).join(SettleTransfer, col(SettleTransfer.id) == SettlePayment.transfer_id)
+    for p in s.scalars(query.where(SettleTransfer.group_id == group.id).order_by(col(SettlePayment.id))):
+        paid[p.transfer_id].append(PaymentLine(p.amount, p.status, aware(p.confirmed_at or p.created_at)))
+    return [(transfer_of(s, row), tuple(paid[row_id(row)])) for row in rows]

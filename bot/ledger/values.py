@@ -387,6 +387,15 @@ class PaymentResult:
 
 
 @dataclass(frozen=True, slots=True)
+class PaymentLine:
+    """One payment on a transfer, for the settlement sheet: amount, claimed | confirmed | voided, when."""
+
+    amount: int
+    status: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Balance:
     """Who still owes whom in a group, across sessions: the open transfers (oldest first) and each
     person's open balance (+ is owed money)."""

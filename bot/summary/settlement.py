@@ -7,16 +7,20 @@ the summary, and the /balance text. The buttons' callback data (the handlers par
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
+from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import t
-from bot.ledger import Balance, PlayerInfo, SettleFigures, Transfer
+from bot.ledger import Balance, PaymentLine, PlayerInfo, SettleFigures, Transfer
 from bot.render import signed
+from bot.summary.csvfile import BOM, cell
 
 SETTLE = re.compile(r"s([pr]):([1-9][0-9]{0,14})")
 PAYCODE_START = "pc"  # /start pc<transfer>: the payee's 收款码 in a private chat, for the payer only
@@ -133,3 +137,30 @@ def balance_text(lang: str | None, balance: Balance, names: Mapping[int, PlayerI
     for pid, total in sorted(balance.totals.items(), key=lambda item: (-item[1], item[0])):
         lines.append(t(lang, "settle.balance_total", name=people[pid].display_name, amount=signed(total)))
     return "\n".join(lines)
+
+
+SHEET_COLUMNS = ("session", "number", "payer", "payee", "amount", "paid", "open", "status", "payment",
+                 "payment_status", "time")  # fmt: skip
+
+
+def settlement_csv(
+    lang: str | None, sheet: Sequence[tuple[Transfer, Sequence[PaymentLine]]], *, timezone: str
+) -> bytes:
+    """The settlement sheet: one line per payment on each transfer (who paid whom, how much, when, and its
+    state), a transfer without payments on a line of its own; what is still open on every line. UTF-8 with
+    a BOM, times in the group's zone."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    names = [n.strip() for n in t(lang, "settle.csv_columns").split(",")]
+    writer.writerow(names if len(names) == len(SHEET_COLUMNS) else list(SHEET_COLUMNS))
+    zone = ZoneInfo(timezone)
+    for tr, payments in sheet:
+        head = [tr.session_number, tr.number, cell(tr.payer.display_name), cell(tr.payee.display_name),
+                tr.amount, tr.paid, tr.open, t(lang, f"settle.csv_{tr.status}")]  # fmt: skip
+        for payment in payments or (None,):
+            if payment is None:
+                writer.writerow([*head, "", "", ""])
+                continue
+            when = payment.at.astimezone(zone).strftime("%Y-%m-%d %H:%M:%S")
+            writer.writerow([*head, payment.amount, t(lang, f"settle.csv_payment_{payment.status}"), when])
+    return (BOM + buffer.getvalue()).encode("utf-8")

@@ -301,3 +301,29 @@ async def test_a_paycode_is_stored_in_private_and_shown_only_to_those_who_owe(se
     turn = await table._run(table.state.message(cat, "cat", f"/start {start}"))
     assert not turn.of("sendPhoto") and turn.texts == ["Ann 还没存收款码。"]
     assert card.message_id == summary(table, 1).message_id
+
+
+async def test_the_settlement_sheet_says_who_paid_whom_when_and_what_is_open(seated_table: Table) -> None:
+    import csv
+    import io
+
+    from bot.summary.settlement import settlement_csv
+
+    table = seated_table
+    card = await night_one(table)
+    await table.say("cat", "/paid @ann 10")
+    await table.press("ann", "1 已收到", message_id=card.message_id)
+    await table.press("cat", "1 我已付", message_id=card.message_id)  # 11 claimed, not confirmed yet
+    turn = await table.say("bob", "/balance csv")
+    assert turn.of("sendDocument") and turn.sent[-1].text == "结算表（CSV）：每笔转账、每次付款、还欠多少"
+    data = settlement_csv("zh-Hans", ledger(table).settle_sheet(table.chat_id), timezone="Asia/Shanghai")
+    rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
+    assert ",".join(rows[0]) == "场,笔,付款人,收款人,应付,已付,还欠,状态,付款,付款状态,时间"
+    body = [row[:10] for row in rows[1:]]
+    assert body == [
+        ["1", "1", "Cat", "Ann", "21", "10", "11", "部分已付", "10", "已确认"],
+        ["1", "1", "Cat", "Ann", "21", "10", "11", "部分已付", "11", "待确认"],
+        ["1", "2", "Dan", "Ann", "9", "0", "9", "未付", "", ""],
+        ["1", "3", "Dan", "Bob", "1", "0", "1", "未付", "", ""],
+    ]
+    assert all(len(row[10]) == 19 for row in rows[1:3])  # local "2026-12-02 04:11:42"
