@@ -1,29 +1,34 @@
-"""Benchmark of the scoring core against the `mahjong` package (2.1.0) on the same random winning hands.
+"""Benchmark of the scoring core, pure Python and compiled (mypyc), beside the `mahjong` package (2.1.0).
 
-Run from the repository root: ``python bench/scoring.py [--n 2000] [--seed 1]``. It prints
+Run from the repository root: ``python bench/scoring.py [--n 2000] [--seed 1]`` measures the pure Python
+core (the default install) and `mahjong`. With ``--compiled-python PATH`` (the Python of a venv where
+``SCORING_USE_MYPYC=1 pip install .`` put the compiled core) or ``--build-compiled`` (builds such a venv in a
+temporary folder first: a C compiler and a few minutes) the same scoring measurements also run there, in a
+subprocess outside the source tree, and print in a column of their own. The figures:
 
-(a) `scoring.score_request` throughput (rule set ``suzhou``, the hand given as a ``concealed`` string),
-(b) `mahjong`'s ``TilesConverter.string_to_136_array`` + ``HandCalculator().estimate_hand_value``,
-(c) the win check alone: `scoring.complete.is_complete_counts` / `is_complete` vs ``Agari().is_agari``
-    on the same 34-count arrays (the winning hands and, as many, the same hands with one tile changed),
-(d) requests shaped like the bot's own (`bot/ledger/hands.py::score` around an entry of
-    `bot/grammar/hu.py`: full options dict, table state, flags dict, ``wild``, an explicit ``melds`` list),
-    per shape: no melds, exposed pungs, discard wins, the quick form (``declared``); each against
-    `mahjong`'s estimate of the same tiles (melds passed as melds, self-draws as tsumo), from the same
-    input form as (b) (per-suit strings, converted in the timed loop; the target's ratio) and, for
-    reference, from 136-arrays and Meld objects built before timing,
-(e) ``ting_request`` on random 13-tile 宿州 hands with 1-3 混子 (a third of them one suit): p50/p99/max of
-    wall and CPU time, in this process and in a fresh interpreter (the first reads of each suit shape),
-and the ratios, then the cold ``import scoring`` time measured in fresh interpreters.
+(a) `scoring.score_request` on random winning hands (rule set ``suzhou``, the hand a ``concealed`` string)
+    beside `mahjong`'s ``TilesConverter.string_to_136_array`` + ``HandCalculator().estimate_hand_value``;
+(c) the win check alone: `scoring.complete.is_complete_counts` / `is_complete` vs ``Agari().is_agari`` on
+    the same 34-count arrays (the winning hands and, as many, the same hands with one tile changed);
+(d) requests shaped like the bot's own (`bot/ledger/hands.py::score` around an entry of `bot/grammar/hu.py`
+    or of the button flow: the table's full options dict, table state, a full flags dict, ``wild``, an
+    explicit ``melds`` list), per shape: no melds, exposed pungs, discard wins, the quick form
+    (``declared``); `mahjong` estimates the same tiles (melds as melds, self-draws as tsumo) from the
+    same per-suit strings as (a), converted in the timed loop;
+(e) ``ting_request`` (/ting) on random 13-tile 宿州 hands with 1-3 混子 (a third of them one suit):
+    p50/p99/max of CPU time, in the measuring process after (a)-(d) and in a fresh interpreter (the first
+    reads of each suit shape); target p99 <= 5 ms pure;
+and the cold ``import scoring`` time, measured in fresh interpreters.
 
 Hands are concealed 14-tile hands of 万筒条 and the four winds (中发白 are flowers in both rule sets, so
-neither side sees dragons); about one in seven is seven pairs. Each side gets the same hand as shorthand
-(``123m456p…``); the conversion to `mahjong`'s per-suit strings happens before timing, as a parse would.
+neither side sees dragons); about one in seven is seven pairs. Figures are CPU µs per call, best of
+``--repeats`` runs, on a shared machine: compare the columns of one run, not runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
@@ -36,10 +41,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if "--installed" not in sys.argv:  # else: the scoring package installed where this Python looks (compiled)
+    sys.path.insert(0, str(ROOT))
 
 from scoring.complete import is_complete, is_complete_counts  # noqa: E402
-from scoring.tiles import FLOWER_NAMES, counts34, parse_tiles, render_tiles, tile_name  # noqa: E402
+from scoring.tiles import FLOWER_NAMES, counts34, render_tiles, tile_name  # noqa: E402
 
 PLAYING = list(range(31))  # 1m-9s and 东南西北
 
@@ -189,106 +195,69 @@ def ting_latencies(k: int, seed: int) -> list[tuple[float, float]]:
     return out
 
 
-def ting_summary(times: list[tuple[float, float]]) -> str:
-    """p50/p99/max of wall and CPU time, in ms (CPU time leaves out waiting for a busy machine's CPUs)."""
+def ting_summary(times: list[tuple[float, float]]) -> dict[str, float]:
+    """p50/p99/max of CPU time in ms (CPU time leaves out waiting for a busy machine's CPUs), and wall p99."""
     k = len(times)
-    parts = []
-    for name, column in (("wall", 0), ("CPU", 1)):
-        ms = sorted(t[column] * 1e3 for t in times)
-        parts.append(f"{name} p50 {ms[k // 2]:.2f} p99 {ms[int(k * 0.99)]:.2f} max {ms[-1]:.2f} ms")
-    return "; ".join(parts)
+    cpu = sorted(t[1] * 1e3 for t in times)
+    wall = sorted(t[0] * 1e3 for t in times)
+    return {"p50": cpu[k // 2], "p99": cpu[int(k * 0.99)], "max": cpu[-1], "wall_p99": wall[int(k * 0.99)]}
 
 
 def interleaved(repeats: int, *fns: Callable[[], object]) -> list[list[float]]:
-    """Wall times of each function, run in turn `repeats` times so that a busy machine hits all alike."""
+    """CPU seconds of each function, run in turn `repeats` times so that a busy machine hits all alike
+    (CPU time, not wall time: on a shared machine the wall clock mostly counts waiting for a CPU)."""
     times: list[list[float]] = [[] for _ in fns]
     for _ in range(repeats):
         for i, fn in enumerate(fns):
-            start = time.perf_counter()
+            start = time.process_time()
             fn()
-            times[i].append(time.perf_counter() - start)
+            times[i].append(time.process_time() - start)
     return times
 
 
-def measure(probe: tuple[str, dict[str, str]]) -> float:
-    """Run code in a fresh interpreter; it prints its own elapsed seconds."""
-    code, env = probe
-    out = subprocess.run(
-        [sys.executable, "-c", code], check=True, env=env, cwd=ROOT, capture_output=True, text=True
-    )
-    return float(out.stdout.split()[-1])
+def best_us(repeats: int, n: int, *fns: Callable[[], object]) -> list[float]:
+    """Best µs per call of each function (`n` calls a run), the functions run in turn."""
+    return [min(t) / n * 1e6 for t in interleaved(repeats, *fns)]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=2000, help="number of random winning hands")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--ting-cold", type=int, default=0, metavar="K",
-                        help="only time ting_request on K hands (run by (e) in a fresh interpreter)")
-    args = parser.parse_args()
-    if args.ting_cold:
-        print(ting_summary(ting_latencies(args.ting_cold, args.seed + 2)))
-        return
+def scoring_side(args: argparse.Namespace) -> dict[str, Any]:
+    """Every scoring figure, measured in this process with whatever `scoring` it imports."""
+    import scoring
+    from scoring import score_request
+
     n = args.n
+    out: dict[str, Any] = {"build": "compiled" if scoring.COMPILED else "pure"}
+    requests = [case["request"] for case in make_cases(n, args.seed)]
+    assert all(score_request(r)["wins"][0]["hua"] >= 5 for r in requests[:50])
+    out["a"] = best_us(args.repeats, n, lambda: [score_request(r) for r in requests])[0]
+    arrays, tile_lists = check_arrays(args.seed, n)
+    m = len(arrays)
+    out["c_counts"], out["c_tiles"] = best_us(args.repeats + 2, m,
+                                              lambda: [is_complete_counts(a) for a in arrays],
+                                              lambda: [is_complete(t) for t in tile_lists])
+    for shape in BOT_SHAPES:
+        bot_requests = [case["request"] for case in make_bot_cases(n, args.seed, shape)]
+        for r in bot_requests[:50]:
+            assert score_request(r)["wins"], r
+        runs = best_us(args.repeats, n, lambda reqs=bot_requests: [score_request(r) for r in reqs])
+        out["d", shape] = runs[0]
+    k = max(300, n // 2)
+    out["e_k"] = k
+    out["e_warm"] = ting_summary(ting_latencies(k, args.seed + 2))
+    cold = subprocess.run([sys.executable, __file__, "--ting-cold", str(k), "--seed", str(args.seed),
+                           *(["--installed"] if args.installed else [])],
+                          check=True, capture_output=True, text=True, cwd=os.getcwd())
+    out["e_cold"] = json.loads(cold.stdout)
+    out["import"] = cold_import(requests[0], installed=args.installed)
+    return out
 
-    from mahjong.agari import Agari
-    from mahjong.hand_calculating.hand import HandCalculator
-    from mahjong.tile import TilesConverter
 
-    cases = make_cases(n, args.seed)
-    for case in cases:
-        case["mahjong"] = to_mahjong_strings(case["shorthand"])
-        assert sorted(parse_tiles(case["shorthand"])) == case["tiles"]
-    import scoring.request
-
-    build = "compiled by mypyc" if scoring.request.__file__.endswith(".so") else "interpreted (not built)"
-    print(f"{n} random winning hands (seed {args.seed}), load average {os.getloadavg()[0]:.2f} "
-          f"on {os.cpu_count()} CPUs; best of {args.repeats} runs; scoring {build}")
-
-    # (a) score_request and (b) mahjong (string -> 136 array -> estimate_hand_value), run in turn
-    try:
-        from scoring import score_request
-    except ImportError:
-        score_request = None
-    requests = [case["request"] for case in cases]
-    calculator = HandCalculator()
-    m_inputs = [(case["mahjong"], case["win"]) for case in cases]
-
-    def run_scoring() -> None:
-        for r in requests:
-            score_request(r)
-
-    def run_mahjong() -> None:
-        for strings, win34 in m_inputs:
-            tiles136 = TilesConverter.string_to_136_array(**strings)
-            win136 = next(t for t in tiles136 if t // 4 == win34)
-            calculator.estimate_hand_value(tiles136, win136)
-
-    if score_request is not None:
-        responses = [score_request(r) for r in requests[:50]]
-        assert all(resp["wins"][0]["hua"] >= 5 for resp in responses)
-        times_a, times_b = interleaved(args.repeats, run_scoring, run_mahjong)
-        best_a = min(times_a)
-        rate_a = n / best_a
-        print(f"(a) scoring.score_request          {rate_a:10.0f} hands/s  ({best_a / n * 1e6:7.1f} µs/hand; "
-              f"first run {times_a[0] / n * 1e6:.1f} µs/hand)")
-    else:
-        (times_b,) = interleaved(args.repeats, run_mahjong)
-        rate_a = 0.0
-        print("(a) scoring.score_request          MISSING (scoring has no score_request yet)")
-    best_b = min(times_b)
-    rate_b = n / best_b
-    print(f"(b) mahjong estimate_hand_value    {rate_b:10.0f} hands/s  ({best_b / n * 1e6:7.1f} µs/hand)")
-    if rate_a:
-        verdict = "meets" if rate_a >= 3 * rate_b else "misses"
-        print(f"    ratio score_request / mahjong: {rate_a / rate_b:.2f}x  ({verdict} the 3x target)")
-
-    # (c) the win check alone, on the same 34-count arrays
-    rng = random.Random(args.seed + 1)
+def check_arrays(seed: int, n: int) -> tuple[list[list[int]], list[list[int]]]:
+    """The 34-count arrays (and tile lists) of (c): the winning hands, and each with one tile changed."""
+    rng = random.Random(seed + 1)
     arrays: list[list[int]] = []
     tile_lists: list[list[int]] = []
-    for case in cases:
+    for case in make_cases(n, seed):
         arrays.append(counts34(case["tiles"]))
         tile_lists.append(case["tiles"])
         broken = list(case["tiles"])
@@ -296,107 +265,162 @@ def main() -> None:
         if max(counts34(broken)) <= 4:
             arrays.append(counts34(broken))
             tile_lists.append(sorted(broken))
-    agari = Agari()
-    mine = [is_complete_counts(a) for a in arrays]
-    theirs = [agari.is_agari(a) for a in arrays]
-    agree = sum(x == y for x, y in zip(mine, theirs, strict=True))
+    return arrays, tile_lists
 
-    def run_counts() -> None:
-        for a in arrays:
-            is_complete_counts(a)
 
-    def run_tiles() -> None:
-        for t in tile_lists:
-            is_complete(t)
-
-    def run_agari() -> None:
-        for a in arrays:
-            agari.is_agari(a)
-
-    m = len(arrays)
-    checks = interleaved(args.repeats + 2, run_counts, run_tiles, run_agari)
-    best_c1, best_c2, best_c3 = (min(t) for t in checks)
-    print(f"(c) win check on {m} arrays ({sum(mine)} complete; the two agree on {agree}/{m})")
-    print(f"    is_complete_counts (34-array)  {m / best_c1:10.0f} checks/s ({best_c1 / m * 1e6:6.2f} µs)")
-    print(f"    is_complete (tile list)        {m / best_c2:10.0f} checks/s ({best_c2 / m * 1e6:6.2f} µs)")
-    print(f"    mahjong Agari.is_agari         {m / best_c3:10.0f} checks/s ({best_c3 / m * 1e6:6.2f} µs)")
-    print(f"    ratio is_complete_counts / is_agari: {best_c3 / best_c1:.2f}x; "
-          f"is_complete / is_agari: {best_c3 / best_c2:.2f}x")
-
-    # (d) bot-shaped requests against mahjong on the same tiles
-    from mahjong.hand_calculating.hand_config import HandConfig
-    from mahjong.meld import Meld
-
-    print(f"(d) bot-shaped requests ({n} each; ratio target 3x)")
-    tsumo, ron = HandConfig(is_tsumo=True), HandConfig(is_tsumo=False)
-    for shape in BOT_SHAPES:
-        bot_cases = make_bot_cases(n, args.seed, shape)
-        bot_requests = [case["request"] for case in bot_cases]
-        # mahjong's input as in (a): the per-suit strings (split before timing, as a parse would), the
-        # winning tile and the pungs' tiles; the 136-array, the Meld objects and the win tile are built
-        # in the timed loop, as score_request reads its strings there.
-        mj_in: list[tuple[dict[str, str], int, list[int], Any]] = [
-            (to_mahjong_strings(render_tiles(case["tiles"])), case["win"], case["pungs"],
-             tsumo if case["self_draw"] else ron) for case in bot_cases]
-        mj_pre: list[tuple[list[int], int, list[Any], Any]] = []  # the same, built before timing
-        for strings, win34, pungs, config in mj_in:
-            tiles136 = TilesConverter.string_to_136_array(**strings)
-            melds = [Meld(Meld.PON, tiles=[t for t in tiles136 if t // 4 == p][:3]) for p in pungs]
-            mj_pre.append((tiles136, next(t for t in tiles136 if t // 4 == win34), melds, config))
-
-        def run_bot(reqs: list[dict[str, Any]] = bot_requests) -> None:
-            for r in reqs:
-                score_request(r)
-
-        def run_mj(inputs: list[tuple[dict[str, str], int, list[int], Any]] = mj_in) -> None:
-            for strings, win34, pungs, config in inputs:
-                tiles136 = TilesConverter.string_to_136_array(**strings)
-                melds = [Meld(Meld.PON, tiles=[t for t in tiles136 if t // 4 == p][:3]) for p in pungs]
-                win136 = next(t for t in tiles136 if t // 4 == win34)
-                calculator.estimate_hand_value(tiles136, win136, melds=melds or None, config=config)
-
-        def run_mj_pre(inputs: list[tuple[list[int], int, list[Any], Any]] = mj_pre) -> None:
-            for tiles136, win136, melds, config in inputs:
-                calculator.estimate_hand_value(tiles136, win136, melds=melds or None, config=config)
-
-        for r in bot_requests[:50]:
-            assert score_request(r)["wins"], r
-        t_bot, t_mj, t_pre = (min(t) for t in interleaved(args.repeats, run_bot, run_mj, run_mj_pre))
-        print(f"    {shape:14} score_request {t_bot / n * 1e6:6.1f} µs; mahjong {t_mj / n * 1e6:6.1f} µs "
-              f"from strings (ratio {t_mj / t_bot:4.2f}x, {'meets' if t_mj >= 3 * t_bot else 'misses'} 3x), "
-              f"{t_pre / n * 1e6:6.1f} µs from built arrays ({t_pre / t_bot:4.2f}x)")
-
-    # (e) /ting on 宿州 hands with wild tiles: here (tables warmed by (a)-(d)) and in a fresh interpreter
-    k = max(300, n // 2)
-    print(f"(e) ting_request, {k} random 13-tile 宿州 hands with 1-3 混子 (a third one suit); "
-          "target p99 <= 5 ms")
-    print("    in this process:    " + ting_summary(ting_latencies(k, args.seed + 2)))
-    cold = subprocess.run([sys.executable, __file__, "--ting-cold", str(k), "--seed", str(args.seed)],
-                          check=True, capture_output=True, text=True, cwd=ROOT)
-    print("    fresh interpreter:  " + cold.stdout.strip())
-
-    # Cold import, in fresh interpreters, timed inside them (process start-up noise left out), with
-    # bytecode cached the way an installed package has it, and without any bytecode.
+def cold_import(request: dict[str, Any], *, installed: bool) -> dict[str, float]:
+    """ms of a cold `import scoring` in fresh interpreters (bytecode cached as an installed package has it,
+    and none), and of the import with a first score_request (which loads every module)."""
     with tempfile.TemporaryDirectory() as cache:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = cache
-        env["PYTHONPATH"] = str(ROOT)
+        if not installed:
+            env["PYTHONPATH"] = str(ROOT)
         nopyc = {**env, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": os.path.join(cache, "none")}
-        call = f"scoring.score_request({requests[0]!r})" if score_request is not None else "None"
         timer = "import time; t = time.perf_counter(); {}; print(time.perf_counter() - t)"
         probes = {
             "import": (timer.format("import scoring"), env),
             "import_nopyc": (timer.format("import scoring"), nopyc),
-            "first_call": (timer.format(f"import scoring; {call}"), env),
+            "first_call": (timer.format(f"import scoring; scoring.score_request({request!r})"), env),
         }
-        measure(probes["first_call"])  # fills the bytecode cache
-        best = {name: min(measure(probe) for _ in range(7)) for name, probe in probes.items()}
-    print(f"cold `import scoring`: {best['import'] * 1000:.1f} ms (bytecode cached), "
-          f"{best['import_nopyc'] * 1000:.1f} ms without bytecode files; target < 50 ms")
-    if score_request is not None:
-        print("cold `import scoring` + first score_request (loads every module): "
-              f"{best['first_call'] * 1000:.1f} ms")
-    print("figures are wall-clock on a shared machine: compare the ratios of one run, not runs")
+        cwd = cache if installed else str(ROOT)
+        measure(probes["first_call"], cwd)  # fills the bytecode cache
+        return {name: min(measure(probe, cwd) for _ in range(7)) * 1e3 for name, probe in probes.items()}
+
+
+def measure(probe: tuple[str, dict[str, str]], cwd: str) -> float:
+    """Run code in a fresh interpreter; it prints its own elapsed seconds."""
+    code, env = probe
+    out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=cwd, capture_output=True,
+                         text=True)
+    return float(out.stdout.split()[-1])
+
+
+def mahjong_side(args: argparse.Namespace) -> dict[str, Any]:
+    """The `mahjong` package's figures on the same hands as `scoring_side`."""
+    from mahjong.agari import Agari
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.hand_calculating.hand_config import HandConfig
+    from mahjong.meld import Meld
+    from mahjong.tile import TilesConverter
+
+    n = args.n
+    calculator = HandCalculator()
+    inputs = [(to_mahjong_strings(case["shorthand"]), case["win"]) for case in make_cases(n, args.seed)]
+
+    def estimate(strings: dict[str, str], win34: int, pungs: list[int], config: Any = None) -> None:
+        tiles136 = TilesConverter.string_to_136_array(**strings)
+        melds = [Meld(Meld.PON, tiles=[t for t in tiles136 if t // 4 == p][:3]) for p in pungs]
+        win136 = next(t for t in tiles136 if t // 4 == win34)
+        calculator.estimate_hand_value(tiles136, win136, melds=melds or None, config=config)
+
+    out: dict[str, Any] = {"a": best_us(args.repeats, n, lambda: [estimate(s, w, []) for s, w in inputs])[0]}
+    arrays, _ = check_arrays(args.seed, n)
+    agari = Agari()
+    out["c_counts"] = best_us(args.repeats + 2, len(arrays), lambda: [agari.is_agari(a) for a in arrays])[0]
+    out["c_agree"] = sum(is_complete_counts(a) == agari.is_agari(a) for a in arrays), len(arrays)
+    tsumo, ron = HandConfig(is_tsumo=True), HandConfig(is_tsumo=False)
+    for shape in BOT_SHAPES:
+        cases = [(to_mahjong_strings(render_tiles(case["tiles"])), case["win"], case["pungs"],
+                  tsumo if case["self_draw"] else ron) for case in make_bot_cases(n, args.seed, shape)]
+        out["d", shape] = best_us(args.repeats, n, lambda cs=cases: [estimate(*c) for c in cs])[0]
+    return out
+
+
+def compiled_side(args: argparse.Namespace, python: str) -> dict[str, Any]:
+    """`scoring_side` run by another Python (a venv with the compiled core), outside the source tree."""
+    command = [python, __file__, "--side", "--installed", "--n", str(args.n), "--seed", str(args.seed),
+               "--repeats", str(args.repeats)]
+    with tempfile.TemporaryDirectory() as away:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=away, env=env)
+    side = decode(json.loads(done.stdout))
+    if side["build"] != "compiled":
+        raise SystemExit(f"{python} runs the scoring core {side['build']}, not compiled")
+    return side
+
+
+def build_compiled(folder: str) -> str:
+    """A venv in `folder` with this tree installed compiled (SCORING_USE_MYPYC=1); its Python."""
+    venv = Path(folder) / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    print(f"building the compiled core in {venv} (a few minutes) ...", flush=True)
+    subprocess.run([python, "-m", "pip", "install", "-q", str(ROOT)], check=True,
+                   env={**os.environ, "SCORING_USE_MYPYC": "1"})
+    return python
+
+
+def encode(side: dict[Any, Any]) -> dict[str, Any]:
+    return {"|".join(k) if isinstance(k, tuple) else k: v for k, v in side.items()}
+
+
+def decode(side: dict[str, Any]) -> dict[Any, Any]:
+    return {tuple(k.split("|")) if "|" in k else k: v for k, v in side.items()}
+
+
+def report(pure: dict[Any, Any], compiled: dict[Any, Any] | None, mj: dict[Any, Any],
+           args: argparse.Namespace) -> None:
+    cols = ["scoring pure", "compiled", "mahjong"]
+    print(f"{args.n} random hands each (seed {args.seed}), best of {args.repeats} runs, CPU µs per call; "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(f"{'':40}" + "".join(f"{c:>14}" for c in cols))
+
+    def row(name: str, key: Any, theirs: bool = True) -> None:
+        got = [pure[key], compiled[key] if compiled else None, mj.get(key) if theirs else None]
+        print(f"{name:40}" + "".join(f"{'-' if v is None else f'{v:.1f}':>14}" for v in got))
+
+    row("(a) score_request vs estimate_hand_value", "a")
+    agree, m = mj["c_agree"]
+    row("(c) is_complete_counts vs is_agari", "c_counts")
+    row("    is_complete (a tile list)", "c_tiles", theirs=False)
+    print(f"    ({m} arrays; scoring and is_agari agree on {agree})")
+    print("(d) the bot's request shapes")
+    for shape in BOT_SHAPES:
+        row(f"    {shape}", ("d", shape))
+    print(f"(e) ting_request, {pure['e_k']} random 13-tile 宿州 hands with 1-3 混子, CPU ms; "
+          "target p99 <= 5 ms pure")
+    for label, key in (("after (a)-(d)", "e_warm"), ("fresh interpreter", "e_cold")):
+        for side, name in ((pure, "pure"), (compiled, "compiled")):
+            if side is not None:
+                e = side[key]
+                print(f"    {label:18} {name:9} p50 {e['p50']:.2f}  p99 {e['p99']:.2f}  max {e['max']:.2f}  "
+                      f"(wall p99 {e['wall_p99']:.2f})")
+    for side, name in ((pure, "pure"), (compiled, "compiled")):
+        if side is not None:
+            i = side["import"]
+            print(f"cold `import scoring`, {name}: {i['import']:.1f} ms (bytecode cached), "
+                  f"{i['import_nopyc']:.1f} ms without bytecode; "
+                  f"with a first score_request {i['first_call']:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=2000, help="number of random hands per measurement")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--compiled-python", metavar="PATH",
+                        help="a Python whose venv has the compiled core (SCORING_USE_MYPYC=1 pip install .)")
+    parser.add_argument("--build-compiled", action="store_true",
+                        help="build such a venv in a temporary folder first (needs a C compiler)")
+    parser.add_argument("--ting-cold", type=int, default=0, metavar="K", help=argparse.SUPPRESS)
+    parser.add_argument("--side", action="store_true", help=argparse.SUPPRESS)  # scoring figures as JSON
+    parser.add_argument("--installed", action="store_true", help=argparse.SUPPRESS)  # not the source tree
+    args = parser.parse_args()
+    if args.ting_cold:
+        print(json.dumps(ting_summary(ting_latencies(args.ting_cold, args.seed + 2))))
+        return
+    if args.side:
+        print(json.dumps(encode(scoring_side(args))))
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        python = build_compiled(folder) if args.build_compiled else args.compiled_python
+        compiled = compiled_side(args, python) if python else None
+    pure = scoring_side(args)
+    if pure["build"] != "pure":
+        raise SystemExit("the source tree's scoring runs compiled: run from a tree without built files")
+    report(pure, compiled, mahjong_side(args), args)
+
 
 if __name__ == "__main__":
     main()

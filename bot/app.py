@@ -32,6 +32,7 @@ from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import buttons, errors, inline, recording, rules, session, settle
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
+from bot.services import store_services
 from bot.settings import Settings
 from bot.summary.settlement import SETTLE
 
@@ -213,8 +214,7 @@ def build_application(
     if get_updates_request is not None:
         builder = builder.get_updates_request(get_updates_request)
     application = builder.build()
-    application.bot_data["settings"] = settings
-    application.bot_data["ledger"] = ledger if ledger is not None else make_ledger(settings)
+    store_services(application.bot_data, settings, ledger if ledger is not None else make_ledger(settings))
     register_handlers(application)
     setup_jobs(application)  # the sweeps: preview expiry, idle auto-end, weekly post
     return application

@@ -45,23 +45,22 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from scoring.dealer import TableState, next_table_state
-    from scoring.hand import Hand, Meld, hand_from_json, parse_hand, render_hand
+    from scoring.hand import Hand, Meld, parse_hand, render_hand
+    from scoring.hand_json import hand_from_json
     from scoring.patterns import PATTERNS, TERMS, Pattern, find_pattern, find_term
-    from scoring.request import score_request, ting_request
+    from scoring.request import score_request
     from scoring.rules import RULESETS, OptionSpec, option_specs, resolve_rules, validate_options
     from scoring.tiles import parse_tiles, render_tiles
+    from scoring.waits import ting_request
 
 _EXPORTS: dict[str, str] = {
     "score_request": "scoring.request",
-    "ting_request": "scoring.request",
-    "TableState": "scoring.dealer",
-    "next_table_state": "scoring.dealer",
+    "ting_request": "scoring.waits",
     "Hand": "scoring.hand",
     "Meld": "scoring.hand",
     "parse_hand": "scoring.hand",
     "render_hand": "scoring.hand",
-    "hand_from_json": "scoring.hand",
+    "hand_from_json": "scoring.hand_json",
     "parse_tiles": "scoring.tiles",
     "render_tiles": "scoring.tiles",
     "PATTERNS": "scoring.patterns",
@@ -77,8 +76,8 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
-    "PATTERNS", "RULESETS", "TERMS", "Hand", "Meld", "OptionSpec", "Pattern", "ScoringError", "TableState",
-    "find_pattern", "find_term", "hand_from_json", "next_table_state", "option_specs", "parse_hand",
+    "PATTERNS", "RULESETS", "TERMS", "Hand", "Meld", "OptionSpec", "Pattern", "ScoringError",
+    "find_pattern", "find_term", "hand_from_json", "option_specs", "parse_hand",
     "parse_tiles", "render_hand", "render_tiles", "resolve_rules", "score_request", "ting_request",
     "validate_options",
 ]

@@ -12,8 +12,9 @@ from typing import Any, TextIO
 import scoring
 from scoring.errors import ScoringError
 from scoring.patterns import term_name
-from scoring.request import score_request, ting_request
+from scoring.request import score_request
 from scoring.rules import ruleset, validate_options
+from scoring.waits import ting_request
 
 _TEXT: dict[str, dict[str, str]] = {
     "zh": {

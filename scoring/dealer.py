@@ -3,41 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
 
-from scoring.rules import SUZHOU, OptionValue, resolve_rules
+from scoring.rules import SUZHOU, OptionValue
 from scoring.settle import SEATS, next_seat, seats_after
 
-
-@dataclass(frozen=True, slots=True)
-class TableState:
-    """What a table carries from hand to hand.
-
-    `dealer` deals this hand, `streak` counts its 连庄 (0 on a fresh deal), `diling` says this hand is 滴零,
-    `round_wind` is the 圈风 as a seat letter (宿州: the 令风), `hand_number` counts hands from 1, and
-    `first_dealer` is the seat that dealt the first hand (the 宿州 round moves when the deal returns to it).
-    """
-
-    dealer: str = "E"
-    streak: int = 0
-    diling: bool = False
-    round_wind: str = "E"
-    hand_number: int = 1
-    first_dealer: str = "E"
-
-
-def _allowed_winners(response: Mapping[str, Any]) -> list[str]:
-    return [win["winner"] for win in response.get("wins", []) if win.get("allowed")]
-
-
 StateFields = tuple[str, int, bool, str, int, str]
-"""A TableState's fields in order: dealer, streak, diling, round_wind, hand_number, first_dealer."""
+"""What a table carries from hand to hand, in order: `dealer` deals this hand, `streak` counts its 连庄 (0 on
+a fresh deal), `diling` says this hand is 滴零, `round_wind` is the 圈风 as a seat letter (宿州: the 令风),
+`hand_number` counts hands from 1, and `first_dealer` is the seat that dealt the first hand (the 宿州 round
+moves when the deal returns to it)."""
 
 
 def next_state_fields(rules: str, options: Mapping[str, OptionValue], state: StateFields, event: str,
                       discarder: object, baozi: bool, winners: list[str]) -> StateFields:
-    """`next_table_state` on plain values: `rules` a rule-set id, `winners` the allowed winners in order."""
+    """The state of the next hand, from this hand's state, event, discarder, 豹子 and allowed winners (in
+    order); `rules` a rule-set id.
+
+    苏州: the winner deals next (a winning dealer keeps the deal, 连庄 +1); after 荒庄 the next seat deals
+    (`dealer_after_draw="stay"`: the dealer stays); after 一炮多响 the dealer keeps the deal if among the
+    winners, else the first winner from the discarder's next seat deals. The next hand is 滴零 after a 豹子,
+    a 荒庄 or a 一炮多响. 宿州: the dealer keeps the deal after winning or 黄庄; after a 闲 wins the next seat
+    deals, and when the deal returns to `first_dealer` the round wind moves 东→南→西→北.
+
+    A hand that settles nothing (逃跑, or no win allowed) leaves dealer, 连庄, round and a pending 滴零 as
+    they were; only the hand number moves (and a 豹子 still makes the next hand 滴零).
+
+    >>> next_state_fields("suzhou", {}, ("E", 0, False, "E", 1, "E"), "win", "W", False, ["S"])
+    ('S', 0, False, 'E', 2, 'E')
+    """
     dealer, streak, diling, round_wind, hand_number, first_dealer = state
     number = hand_number + 1
     suzhou = rules == SUZHOU
@@ -65,30 +58,3 @@ def next_state_fields(rules: str, options: Mapping[str, OptionValue], state: Sta
     if after == first_dealer:
         round_wind = next_seat(round_wind)
     return after, 0, False, round_wind, number, first_dealer
-
-
-def next_table_state(rules: str, options: Mapping[str, OptionValue], state: TableState,
-                     request: Mapping[str, Any], response: Mapping[str, Any]) -> TableState:
-    """The state of the next hand, from this hand's request (event, discarder, baozi) and scored response.
-
-    苏州: the winner deals next (a winning dealer keeps the deal, 连庄 +1); after 荒庄 the next seat deals
-    (`dealer_after_draw="stay"`: the dealer stays); after 一炮多响 the dealer keeps the deal if among the
-    winners, else the first winner from the discarder's next seat deals. The next hand is 滴零 after a 豹子,
-    a 荒庄 or a 一炮多响. 宿州: the dealer keeps the deal after winning or 黄庄; after a 闲 wins the next seat
-    deals, and when the deal returns to `first_dealer` the round wind moves 东→南→西→北.
-
-    A hand that settles nothing (逃跑, or no win allowed) leaves dealer, 连庄, round and a pending 滴零 as
-    they were; only the hand number moves (and a 豹子 still makes the next hand 滴零).
-
-    >>> s = next_table_state("suzhou", {}, TableState(dealer="E"), {"event": "win", "discarder": "W"},
-    ...                      {"wins": [{"winner": "S", "allowed": True}]})
-    >>> s.dealer, s.streak, s.hand_number
-    ('S', 0, 2)
-    """
-    rules = resolve_rules(rules)
-    event = request.get("event", "win")
-    winners = _allowed_winners(response) if event == "win" else []
-    fields = (state.dealer, state.streak, state.diling, state.round_wind, state.hand_number,
-              state.first_dealer)
-    return TableState(*next_state_fields(rules, options, fields, event, request.get("discarder"),
-                                         bool(request.get("baozi", False)), winners))

@@ -217,34 +217,11 @@ def _set_key(s: TileSet) -> tuple[int, str]:
 
 
 def _combine(groups: list[tuple[Tile, tuple[SuitReading, ...]]], w: int, wild: Tile | None) -> list[Reading]:
-    # While every suit so far reads one way (the common case), the one combination is kept in locals.
-    combos: list[_Combo] | None = None
-    p: Tile | None = None
-    sets: tuple[TileSet, ...] = ()
-    subs: tuple[Tile, ...] = ()
-    suits = 0
-    chow = ytl = False
-    anke = 0
+    """The hand's readings: one reading of each suit, at most one holding the pair and no more than `w`
+    wilds among them (`_with_spare_wilds` places the rest), by pair, sets and wilds."""
+    combos: list[_Combo] = [(None, (), (), 0, False, False, 0)]
     for base, group in groups:
-        if not group:
-            return []
         bit = _SUIT_BIT[base]
-        if combos is None:
-            if len(group) == 1:
-                q, more, extra, c, y, a = group[0]
-                # (Without wilds no reading stands a wild for anything: `extra` is empty.)
-                if (p is not None and q is not None) or (w and len(subs) + len(extra) > w):
-                    return []
-                if q is not None:
-                    p = q
-                sets += more
-                subs += extra
-                suits |= bit
-                chow = chow or c
-                ytl = ytl or y
-                anke += a
-                continue
-            combos = [(p, sets, subs, suits, chow, ytl, anke)]
         combos = [(q if p is None else p, sets + more, subs + extra, suits | bit, chow or c, ytl or y,
                    anke + a)
                   for p, sets, subs, suits, chow, ytl, anke in combos
@@ -252,27 +229,31 @@ def _combine(groups: list[tuple[Tile, tuple[SuitReading, ...]]], w: int, wild: T
                   if (p is None or q is None) and len(subs) + len(extra) <= w]
         if not combos:
             return []
-    if combos is None:
-        combos = [(p, sets, subs, suits, chow, ytl, anke)]
-    out: list[Reading] = []
-    for pair, sets, subs, suits, chow, ytl, anke in combos:
-        left = w - len(subs)
-        if wild is not None and left:
-            if pair is None:
-                pair = wild
-                left -= 2
-            if left < 0 or left % 3:
-                continue
-            if left:
-                sets = tuple(sorted((*sets, *(("pung", wild),) * (left // 3)), key=_set_key))
-                anke += left // 3 if 27 <= wild <= 30 else 0
-            suits |= _SUIT_BIT[wild]
-            subs = tuple(sorted((*subs, *(wild,) * (w - len(subs)))))
-        elif pair is None:
-            continue
-        out.append((pair, sets, (), subs, (False, suits, chow, ytl, anke, 27 <= pair <= 30)))
+    out = [reading for reading in (_with_spare_wilds(combo, w, wild) for combo in combos)
+           if reading is not None]
     if len(out) > 1:
         # By pair, sets, wilds: the readings' own order (`pairs` is empty here, and the facts follow
         # from the pair and the sets, so two readings never tie on these and differ after).
         out.sort()
     return out
+
+
+def _with_spare_wilds(combo: _Combo, w: int, wild: Tile | None) -> Reading | None:
+    """One combination of suit readings as a hand's reading: the wilds no suit used stand for the wild
+    tile itself (its pair if there is none yet, then its pungs); None if they cannot, or there is no pair."""
+    pair, sets, subs, suits, chow, ytl, anke = combo
+    left = w - len(subs)
+    if wild is not None and left:
+        if pair is None:
+            pair = wild
+            left -= 2
+        if left < 0 or left % 3:
+            return None
+        if left:
+            sets = tuple(sorted((*sets, *(("pung", wild),) * (left // 3)), key=_set_key))
+            anke += left // 3 if 27 <= wild <= 30 else 0
+        suits |= _SUIT_BIT[wild]
+        subs = tuple(sorted((*subs, *(wild,) * (w - len(subs)))))
+    elif pair is None:
+        return None
+    return (pair, sets, (), subs, (False, suits, chow, ytl, anke, 27 <= pair <= 30))

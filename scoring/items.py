@@ -9,7 +9,6 @@ from scoring.errors import ScoringError
 from scoring.rules import SUZHOU, SUZHOU_ANHUI
 
 if TYPE_CHECKING:
-    from scoring.decompose import Decomposition
     from scoring.hand import Hand, Meld
 
 WINDS = (27, 28, 29, 30)
@@ -175,20 +174,6 @@ def meld_item_counts(rules: str, hand: Hand) -> dict[str, int]:
         item = meld_item(rules, meld)
         if item:
             counts[item] = counts.get(item, 0) + 1
-    return counts
-
-
-def hand_item_counts(
-    rules: str, hand: Hand, decomposition: Decomposition, melded: Mapping[str, int] | None = None
-) -> dict[str, int]:
-    """How many of each 花 item (besides 底) one decomposition of a winning hand has.
-
-    `melded` is `meld_item_counts(rules, hand)` when the caller already has it.
-    """
-    counts = dict(meld_item_counts(rules, hand) if melded is None else melded)
-    anke = sum(1 for kind, tile in decomposition.sets if kind == "pung" and 27 <= tile <= 30)
-    if anke:
-        counts["feng_anke"] = counts.get("feng_anke", 0) + anke
     return counts
 
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Literal
 
-from scoring.dealer import TableState, next_state_fields
-from scoring.decompose import wait_readings
+from scoring.dealer import next_state_fields
 from scoring.errors import ScoringError
-from scoring.hand import Hand, hand_from_json, parse_hand, validate_hand
-from scoring.items import Item, check_hand_tiles, check_wild, flower_copies, is_playing_tile
+from scoring.hand import Hand, parse_hand, validate_hand
+from scoring.hand_json import hand_from_json
+from scoring.items import Item, check_hand_tiles, check_wild, flower_copies
 from scoring.patterns import NO_FLAGS, TERMS, Flags, WinType, find_pattern, term_name
 from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, ruleset, validate_options
 from scoring.score import (
@@ -26,8 +26,7 @@ from scoring.score import (
 )
 from scoring.seats import parse_seat, seats_after
 from scoring.settle import escape_payments, settle_anhui, settle_suzhou, suzhou_multiplier
-from scoring.tiles import parse_tiles, tile_name
-from scoring.waits import waiting_tiles
+from scoring.tiles import parse_tiles
 
 Event = Literal["win", "draw", "escape"]
 
@@ -57,7 +56,7 @@ class WinEntry:
 class ScoreRequest:
     """A validated request: the table, the hand's event and its wins (read-only by convention).
 
-    The table state is kept as its fields (`state` builds the TableState); `table` is the rule set with
+    The table state is kept as its fields (`scoring.dealer.StateFields`); `table` is the rule set with
     the options applied.
     """
 
@@ -77,12 +76,6 @@ class ScoreRequest:
     wins: tuple[WinEntry, ...]
     table: Table
 
-    @property
-    def state(self) -> TableState:
-        """The table state this hand is played in."""
-        return TableState(self.dealer, self.streak, self.diling, self.round_wind, self.hand_number,
-                          self.first_dealer)
-
     def with_wins(self, event: Event, discarder: str | None, wins: tuple[WinEntry, ...]) -> ScoreRequest:
         """The same table with other wins."""
         return ScoreRequest(self.rule, self.options, self.stake, self.dealer, self.streak, self.diling,
@@ -93,7 +86,8 @@ class ScoreRequest:
 # ---------------------------------------------------------------- field readers
 
 
-def _unknown_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -> None:
+def check_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -> None:
+    """ScoringError naming the first key of `obj` not `allowed`."""
     if allowed.issuperset(obj):
         return
     extra = sorted(str(key) for key in obj if key not in allowed)
@@ -102,19 +96,16 @@ def _unknown_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -
         raise ScoringError(f"{where}unknown key '{extra[0]}' (known: {', '.join(sorted(allowed))})")
 
 
-def _seat(value: Any, field: str) -> str:
+def read_seat(value: Any, field: str) -> str:
+    """The seat letter a value names (E, 东, "s" …); ScoringError otherwise."""
     seat = parse_seat(value) if isinstance(value, str) else None
     if seat is not None:
         return seat
     raise ScoringError(f"{field}: bad seat {value!r} (use E, S, W or N)")
 
 
-_SEAT_LETTERS: dict[object, str] = {seat: seat for seat in "ESWN"}
-"""The exact seat letters (the common case, read without a call); other values go through `_seat`."""
-
-
 def _opt_seat(value: Any, field: str) -> str | None:
-    return None if value is None else _seat(value, field)
+    return None if value is None else read_seat(value, field)
 
 
 def _bool(obj: Mapping[str, Any], key: str, field: str) -> bool:
@@ -142,7 +133,8 @@ def _int(obj: Mapping[str, Any], key: str, field: str, default: int, minimum: in
     return value
 
 
-def _one_tile(value: Any, field: str) -> int:
+def read_one_tile(value: Any, field: str) -> int:
+    """Exactly one tile, in any accepted form ("2p", "五筒")."""
     if not isinstance(value, str):
         raise ScoringError(f"{field}: expected one tile such as '2p', got {value!r}")
     tiles = parse_tiles(value, field=field)
@@ -151,25 +143,13 @@ def _one_tile(value: Any, field: str) -> int:
     return tiles[0]
 
 
-_NO_FLAGS = NO_FLAGS
-
-
 def _flags(raw: Any, field: str) -> Flags:
     """The flags object; one that sets nothing (every value false or null) is NO_FLAGS."""
     if raw is None:
-        return _NO_FLAGS
+        return NO_FLAGS
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object of flags")
-    if _FLAG_KEYS.issuperset(raw):
-        for value in raw.values():
-            if value is not False and value is not None:
-                return _read_flags(raw, field)
-        return _NO_FLAGS
-    return _read_flags(raw, field)
-
-
-def _read_flags(raw: Mapping[str, Any], field: str) -> Flags:
-    _unknown_keys(raw, _FLAG_KEYS, field)
+    check_keys(raw, _FLAG_KEYS, field)
     pre = f"{field}."
     flags = Flags(
         after_kong=_bool(raw, "after_kong", pre),
@@ -180,13 +160,13 @@ def _read_flags(raw: Mapping[str, Any], field: str) -> Flags:
         earthly=_bool(raw, "earthly", pre),
         shangpai=_bool(raw, "shangpai", pre),
     )
-    return _NO_FLAGS if flags == _NO_FLAGS else flags
+    return NO_FLAGS if flags == NO_FLAGS else flags
 
 
 def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
     if not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object with hard_flowers, soft_flowers, patterns")
-    _unknown_keys(raw, _DECLARED_KEYS, field)
+    check_keys(raw, _DECLARED_KEYS, field)
     most = _MOST_FLOWERS[rule.id, round_wind]
     hard = _int(raw, "hard_flowers", f"{field}.", 0, 0, most)
     soft = _int(raw, "soft_flowers", f"{field}.", 0, 0, 200)
@@ -224,21 +204,14 @@ def _hand(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Hand:
     return hand
 
 
-_WIN_SUFFIXES = ("", ".winner", ".wild", ".hand", ".declared", ".flags")
-_WIN_FIELDS = [tuple(f"wins[{index}]{suffix}" for suffix in _WIN_SUFFIXES) for index in range(4)]
-
-
 def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
-    names = _WIN_FIELDS[index] if index < 4 else tuple(f"wins[{index}]{suffix}" for suffix in _WIN_SUFFIXES)
-    field = names[0]
+    field = f"wins[{index}]"
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object with winner, type, hand or declared")
-    if not _WIN_KEYS.issuperset(raw):
-        _unknown_keys(raw, _WIN_KEYS, field)
+    check_keys(raw, _WIN_KEYS, field)
     if "winner" not in raw:
         raise ScoringError(f"{field}.winner: missing")
-    value = raw["winner"]
-    winner = (_SEAT_LETTERS.get(value) if type(value) is str else None) or _seat(value, names[1])
+    winner = read_seat(raw["winner"], f"{field}.winner")
     win_type = raw.get("type")
     if win_type not in _WIN_TYPES:
         raise ScoringError(f"{field}.type: expected self_draw, discard or rob_kong, got {win_type!r}")
@@ -248,54 +221,54 @@ def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
         raise ScoringError(f"{field}: give exactly one of 'hand' (the tiles) or 'declared' (the quick entry)")
     wild = None
     if raw.get("wild") is not None:
-        wild = _one_tile(raw["wild"], names[2])
-        check_wild(rule.id, wild, round_wind, field=names[2])
-    hand = None if raw_hand is None else _hand(raw_hand, rule, round_wind, names[3])
-    declared = None if raw_declared is None else _declared(raw_declared, rule, round_wind, names[4])
-    raw_flags = raw.get("flags")
-    flags = _NO_FLAGS if raw_flags is None else _flags(raw_flags, names[5])
+        wild = read_one_tile(raw["wild"], f"{field}.wild")
+        check_wild(rule.id, wild, round_wind, field=f"{field}.wild")
+    hand = None if raw_hand is None else _hand(raw_hand, rule, round_wind, f"{field}.hand")
+    declared = (None if raw_declared is None
+                else _declared(raw_declared, rule, round_wind, f"{field}.declared"))
+    flags = _flags(raw.get("flags"), f"{field}.flags")
     if declared is not None:  # 杠开 花开 天胡 地胡 海底捞月 among the declared patterns are flags
         flags = flags_from_declared(rule, declared, flags)
     return WinEntry(winner, win_type, hand, declared, flags, wild, field)
 
 
 def parse_request(request: Any) -> ScoreRequest:
-    """Validate a §3 request; every problem is a ScoringError naming the field."""
+    """Validate a request (docs/rules.md §4); every problem is a ScoringError naming the field."""
     if type(request) is not dict and not isinstance(request, Mapping):
         raise ScoringError("request: expected a JSON object")
-    if not _REQUEST_KEYS.issuperset(request):
-        _unknown_keys(request, _REQUEST_KEYS, "")
+    check_keys(request, _REQUEST_KEYS, "")
     get = request.get
-    letters = _SEAT_LETTERS
     rule = ruleset(get("rules", SUZHOU))
     table = _table(rule, get("options"))
-    value = get("stake", 1)  # a whole number in range, or _int names the problem
-    stake = value if type(value) is int and value >= 1 else _int(request, "stake", "", 1, 1)
-    value = get("dealer", "E")
-    dealer = (letters.get(value) if type(value) is str else None) or _seat(value, "dealer")
-    # Keys a request often leaves out are read only when present (absent means the default).
-    value = get("round_wind", "E")
-    round_wind = (letters.get(value) if type(value) is str else None) or _seat(value, "round_wind")
-    value = get("streak")
-    streak = (0 if value is None else value if type(value) is int and value >= 0
-              else _int(request, "streak", "", 0, 0))
-    diling = get("diling") is not None and _bool(request, "diling", "") and rule.id == SUZHOU
-    value = get("hand_number")
-    hand_number = (1 if value is None else value if type(value) is int and value >= 1
-                   else _int(request, "hand_number", "", 1, 1))
-    value = get("first_dealer", "E")
-    first_dealer = (letters.get(value) if type(value) is str else None) or _seat(value, "first_dealer")
-    event = get("event", "win")
+    stake = _int(request, "stake", "", 1, 1)
+    dealer = read_seat(get("dealer", "E"), "dealer")
+    round_wind = read_seat(get("round_wind", "E"), "round_wind")
+    streak = _int(request, "streak", "", 0, 0)
+    diling = _bool(request, "diling", "") and rule.id == SUZHOU
+    hand_number = _int(request, "hand_number", "", 1, 1)
+    first_dealer = read_seat(get("first_dealer", "E"), "first_dealer")
+    event, discarder, escaper, raw_wins = _event(request)
+    wins = tuple([_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins)])
+    baozi = _bool(request, "baozi", "") and rule.id == SUZHOU
+    parsed = ScoreRequest(rule, table.options, stake, dealer, streak, diling, round_wind, hand_number,
+                          first_dealer, baozi, event, discarder, escaper, wins, table)
+    if event == "win":
+        _check_wins(parsed)
+    elif discarder is not None:
+        raise ScoringError(f"discarder: a {event} has no discarder")
+    return parsed
+
+
+def _event(request: Mapping[str, Any]) -> tuple[Event, str | None, str | None, list[Any]]:
+    """The hand's event, discarder, escaper and (unread) wins, checked against each other."""
+    event = request.get("event", "win")
     if event not in ("win", "draw", "escape"):
         raise ScoringError(f"event: expected win, draw or escape, got {event!r}")
     raw_wins = request.get("wins") or []
     if not isinstance(raw_wins, list):
         raise ScoringError("wins: expected a list")
-    value = get("discarder")
-    discarder = None if value is None else (letters.get(value) if type(value) is str else None) or _seat(
-        value, "discarder")
-    value = get("escaper")
-    escaper = None if value is None else _seat(value, "escaper")
+    discarder = _opt_seat(request.get("discarder"), "discarder")
+    escaper = _opt_seat(request.get("escaper"), "escaper")
     if event != "win" and raw_wins:
         raise ScoringError(f"wins: a {event} has no wins")
     if event == "escape" and escaper is None:
@@ -304,15 +277,7 @@ def parse_request(request: Any) -> ScoreRequest:
         raise ScoringError("escaper: only an escape has an escaper")
     if event == "win" and not raw_wins:
         raise ScoringError("wins: a win needs at least one entry")
-    wins = tuple([_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins)])
-    baozi = get("baozi") is not None and _bool(request, "baozi", "") and rule.id == SUZHOU
-    parsed = ScoreRequest(rule, table.options, stake, dealer, streak, diling, round_wind, hand_number,
-                          first_dealer, baozi, event, discarder, escaper, wins, table)
-    if event == "win":
-        _check_wins(parsed)
-    elif discarder is not None:
-        raise ScoringError(f"discarder: a {event} has no discarder")
-    return parsed
+    return event, discarder, escaper, raw_wins
 
 
 def _table(rule: RuleSet, raw: Any) -> Table:
@@ -335,61 +300,77 @@ def _options_table(rules: str, items: tuple[tuple[Any, Any], ...], types: tuple[
 def _check_wins(req: ScoreRequest) -> None:
     """The cross-field rules: discarder, several winners, flags that must agree with the win."""
     if len(req.wins) > 1:
-        winners = [win.winner for win in req.wins]
-        if len(set(winners)) != len(winners):
-            raise ScoringError("wins: the same winner twice")
-        types = {win.type for win in req.wins}
-        if len(types) > 1 or types == {"self_draw"}:
-            raise ScoringError("wins: several winners only on one discard (all 'discard') or one robbed "
-                               "kong (all 'rob_kong')")
+        _check_several(req.wins)
     for win in req.wins:
-        f = win.flags
-        if win.type == "self_draw":
-            if req.discarder is not None:
-                raise ScoringError(f"discarder: {win.field} is a self-draw, which has no discarder")
-        else:
-            what = "the robbed player" if win.type == "rob_kong" else "the discarder"
-            if req.discarder is None:
-                raise ScoringError(f"discarder: a {win.type} win needs {what}")
-            if req.discarder == win.winner:
-                raise ScoringError(f"discarder: {req.discarder} is also the winner of {win.field}")
-        if f is _NO_FLAGS:  # no flags given: of the checks below only the winning tile's applies
+        _check_discarder(req, win)
+        if win.flags is NO_FLAGS:  # no flags given: of the checks on flags only the winning tile's applies
             if win.hand is not None and win.hand.winning_tile is None:
                 raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
             continue
-        where = f"{win.field}.flags"
-        if (f.after_kong or f.after_flower) and win.type != "self_draw":
-            raise ScoringError(f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw",
-                               code="flag_needs", flag="after_kong" if f.after_kong else "after_flower",
-                               needs="self_draw")
-        if f.kong_fed_by == win.winner:
-            raise ScoringError(f"{where}.kong_fed_by: {win.winner} cannot feed their own kong",
-                               code="flag_needs", flag="kong_fed_by", needs="other_feeder")
-        if f.heavenly and (win.winner != req.dealer or win.type != "self_draw"):
-            raise ScoringError(f"{where}.heavenly: 天胡 is the dealer's self-draw on the first 14 tiles",
-                               code="flag_needs", flag="heavenly", needs="dealer_self_draw")
-        if f.earthly and (win.winner == req.dealer or win.type != "self_draw"):
-            raise ScoringError(f"{where}.earthly: 地胡 is a non-dealer's self-draw on the first draw",
-                               code="flag_needs", flag="earthly", needs="player_self_draw")
-        if f.shangpai and req.rule.id != SUZHOU_ANHUI:
-            raise ScoringError(f"{where}.shangpai: 上牌 is a 宿州 rule", code="flag_needs", flag="shangpai",
-                               needs="suzhou_anhui")
+        _check_flags(req, win, win.flags)
         if win.hand is not None:
-            hand = win.hand
-            if hand.winning_tile is None and not f.heavenly:
-                raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
-            kongs = [m for m in hand.melds if m.kind == "kong"]
-            if f.after_kong and not kongs:
-                raise ScoringError(f"{where}.after_kong: the hand has no kong", code="flag_needs",
-                                   flag="after_kong", needs="kong")
-            fed = [m for m in kongs
-                   if m.exposed and m.kong_kind != "added" and m.source in (None, f.fed_by)]
-            if f.fed_by is not None and not fed:
-                raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}",
-                                   code="flag_needs", flag="kong_fed_by", needs="exposed_kong")
-            if (f.heavenly or f.earthly) and hand.melds:
-                raise ScoringError(f"{where}: 天胡/地胡 hands have no melds", code="flag_needs",
-                                   flag="heavenly" if f.heavenly else "earthly", needs="no_melds")
+            _check_hand_flags(win, win.hand, win.flags)
+
+
+def _check_several(wins: tuple[WinEntry, ...]) -> None:
+    winners = [win.winner for win in wins]
+    if len(set(winners)) != len(winners):
+        raise ScoringError("wins: the same winner twice")
+    types = {win.type for win in wins}
+    if len(types) > 1 or types == {"self_draw"}:
+        raise ScoringError("wins: several winners only on one discard (all 'discard') or one robbed "
+                           "kong (all 'rob_kong')")
+
+
+def _check_discarder(req: ScoreRequest, win: WinEntry) -> None:
+    if win.type == "self_draw":
+        if req.discarder is not None:
+            raise ScoringError(f"discarder: {win.field} is a self-draw, which has no discarder")
+        return
+    what = "the robbed player" if win.type == "rob_kong" else "the discarder"
+    if req.discarder is None:
+        raise ScoringError(f"discarder: a {win.type} win needs {what}")
+    if req.discarder == win.winner:
+        raise ScoringError(f"discarder: {req.discarder} is also the winner of {win.field}")
+
+
+def _check_flags(req: ScoreRequest, win: WinEntry, f: Flags) -> None:
+    """Flags that need a self-draw, a dealer (or not), another feeder or 宿州."""
+    where = f"{win.field}.flags"
+    if (f.after_kong or f.after_flower) and win.type != "self_draw":
+        raise ScoringError(f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw",
+                           code="flag_needs", flag="after_kong" if f.after_kong else "after_flower",
+                           needs="self_draw")
+    if f.kong_fed_by == win.winner:
+        raise ScoringError(f"{where}.kong_fed_by: {win.winner} cannot feed their own kong",
+                           code="flag_needs", flag="kong_fed_by", needs="other_feeder")
+    if f.heavenly and (win.winner != req.dealer or win.type != "self_draw"):
+        raise ScoringError(f"{where}.heavenly: 天胡 is the dealer's self-draw on the first 14 tiles",
+                           code="flag_needs", flag="heavenly", needs="dealer_self_draw")
+    if f.earthly and (win.winner == req.dealer or win.type != "self_draw"):
+        raise ScoringError(f"{where}.earthly: 地胡 is a non-dealer's self-draw on the first draw",
+                           code="flag_needs", flag="earthly", needs="player_self_draw")
+    if f.shangpai and req.rule.id != SUZHOU_ANHUI:
+        raise ScoringError(f"{where}.shangpai: 上牌 is a 宿州 rule", code="flag_needs", flag="shangpai",
+                           needs="suzhou_anhui")
+
+
+def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags) -> None:
+    """Flags that need something of the hand: a winning tile, a kong, a fed 直杠, no melds."""
+    where = f"{win.field}.flags"
+    if hand.winning_tile is None and not f.heavenly:
+        raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
+    kongs = [m for m in hand.melds if m.kind == "kong"]
+    if f.after_kong and not kongs:
+        raise ScoringError(f"{where}.after_kong: the hand has no kong", code="flag_needs",
+                           flag="after_kong", needs="kong")
+    fed = [m for m in kongs if m.exposed and m.kong_kind != "added" and m.source in (None, f.fed_by)]
+    if f.fed_by is not None and not fed:
+        raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}",
+                           code="flag_needs", flag="kong_fed_by", needs="exposed_kong")
+    if (f.heavenly or f.earthly) and hand.melds:
+        raise ScoringError(f"{where}: 天胡/地胡 hands have no melds", code="flag_needs",
+                           flag="heavenly" if f.heavenly else "earthly", needs="no_melds")
 
 
 # ---------------------------------------------------------------- scoring
@@ -449,7 +430,7 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
         if len(scores) > 1:
             scores = _multi_win_off(req, scores)
         for win, score in zip(req.wins, scores, strict=True):
-            wins_json.append(_settled_json(req, win, score, payments))
+            wins_json.append(settled_json(req, win, score, payments))
             if score.allowed:
                 winners.append(win.winner)
     assert sum(payments.values()) == 0
@@ -460,7 +441,7 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
             "next_round_wind": nxt[3], "next_streak": nxt[1], "next_hand_number": nxt[4]}
 
 
-def _settled_json(req: ScoreRequest, win: WinEntry, score: WinScore,
+def settled_json(req: ScoreRequest, win: WinEntry, score: WinScore,
                   payments: dict[str, int]) -> dict[str, Any]:
     """Settle one win into the running payments (if allowed); its response entry."""
     if not score.allowed:
@@ -479,7 +460,7 @@ def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[st
     """Settle one allowed win into the running payments; the win's multiplier."""
     flags = win.flags
     if req.rule.id == SUZHOU:
-        fed_by = None if flags is _NO_FLAGS else flags.fed_by
+        fed_by = None if flags is NO_FLAGS else flags.fed_by
         triple = fed_by is not None or win.type == "rob_kong"
         multiplier = 1
         if req.baozi or req.diling or triple or score.doubled:
@@ -513,71 +494,5 @@ def score_request(request: Any) -> dict[str, Any]:
     return score_parsed(parse_request(request))
 
 
-# ---------------------------------------------------------------- waits
-
-
-_TING_KEYS = frozenset({"rules", "options", "stake", "dealer", "round_wind", "baozi", "diling", "seat",
-                        "hand", "wild", "streak", "hand_number", "first_dealer"})
-
-
-def ting_request(request: Any) -> dict[str, Any]:
-    """The waits of a 13-tile hand and what each would score, for /ting.
-
-    Request: `hand` (13 tiles: shorthand string or §3 hand object without winning tile), `seat` (the waiting
-    player, default E), and the table keys of score_request (rules, options, stake, dealer, round_wind,
-    baozi, diling, wild). Response::
-
-        {"tenpai": true, "waits": [{"tile": "3p",
-            "self_draw": {"allowed", "reason", "hua", "items", "multiplier", "receives"},
-            "discard":   {"allowed", "reason", "hua", "items", "multiplier", "receives", "discarder"}}]}
-
-    `receives` is what the waiting player would collect in stake units; the discard case assumes the
-    player before `seat` (上家) discards.
-
-    >>> [w["tile"] for w in ting_request({"hand": "1112345678999m"})["waits"]][:3]
-    ['1m', '2m', '3m']
-    """
-    if not isinstance(request, Mapping):
-        raise ScoringError("request: expected a JSON object")
-    _unknown_keys(request, _TING_KEYS, "")
-    table = {key: request[key] for key in request if key not in ("seat", "hand", "wild")}
-    base = parse_request({**table, "event": "draw"})
-    seat = _seat(request.get("seat", "E"), "seat")
-    raw = request.get("hand")
-    if isinstance(raw, str):
-        hand = parse_hand(raw, tiles=13, field="hand")
-    else:
-        hand = hand_from_json(raw, tiles=13, field="hand")
-    check_hand_tiles(base.rule.id, hand, base.round_wind, field="hand")
-    wild = None if request.get("wild") is None else _one_tile(request.get("wild"), "wild")
-    check_wild(base.rule.id, wild, base.round_wind, field="wild")
-    discarder = seats_after(seat)[2]
-    waits: list[dict[str, Any]] = []
-    cases: tuple[tuple[str, WinType, str | None], ...] = (("self_draw", "self_draw", None),
-                                                           ("discard", "discard", discarder))
-    tiles = [tile for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True)
-             if is_playing_tile(base.rule.id, tile, base.round_wind)]
-    splits = wait_readings(hand.concealed, tiles, wild=wild)  # a suit's readings once for all its waits
-    for tile, tile_splits in zip(tiles, splits, strict=True):
-        won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)
-        # Each reading of the tiles is read once for both ways of winning.
-        scores = score_hand_ways(base.table, won, ("self_draw", "discard"), flags=_NO_FLAGS,
-                                 is_dealer=seat == base.dealer, wild=wild, round_wind=base.round_wind,
-                                 field="hand", splits=tile_splits)
-        entry: dict[str, Any] = {"tile": tile_name(tile)}
-        for (case, win_type, by), score in zip(cases, scores, strict=True):
-            win = WinEntry(seat, win_type, won, None, _NO_FLAGS, wild, "hand")
-            req = base.with_wins("win", by, (win,))
-            payments = {"E": 0, "S": 0, "W": 0, "N": 0}
-            summary = _settled_json(req, win, score, payments)
-            summary.pop("winner")
-            summary["receives"] = payments[seat]
-            if by is not None:
-                summary["discarder"] = by
-            entry[case] = summary
-        waits.append(entry)
-    return {"tenpai": bool(waits), "waits": waits}
-
-
-__all__ = ["ScoreRequest", "WinEntry", "parse_request", "score_parsed", "score_request",
-           "ting_request"]
+__all__ = ["ScoreRequest", "WinEntry", "check_keys", "parse_request", "read_one_tile", "read_seat",
+           "score_parsed", "score_request", "settled_json"]

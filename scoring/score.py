@@ -249,7 +249,7 @@ def _score_reading(table: Table, hand: Hand, win_types: tuple[WinType, ...], fla
               else {"yinghua": len(flowers)} if flowers else {})
     ctx = WinContext(rule.id, table.options, win_types[0], is_dealer, hand.melds, flowers, split, flags)
     found = [pid for pid, predicate in predicates if predicate(ctx)]
-    if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻 (hand_item_counts, shared facts)
+    if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻
         counts = dict(counts)
         counts["feng_anke"] = counts.get("feng_anke", 0) + ctx.wind_anke
     return tuple(_score(table, win_type, flags, found, counts) for win_type in win_types)

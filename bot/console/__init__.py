@@ -18,6 +18,7 @@ from bot.console.driver import AnyApplication, deliver, start_application, stop_
 from bot.console.state import JSON, BotAPIState, Call
 from bot.console.transport import InProcessBotAPI
 from bot.i18n import t
+from bot.services import ledger_in
 from bot.webapp.server import LocalServer, build_web
 from bot.webauth import sign_init_data, table_token
 
@@ -190,7 +191,7 @@ class ConsoleChat:
         (and the open table's token as its start parameter)."""
         if self.picker_url is None:
             return "？ the picker's server is not running"
-        ledger = self.app.bot_data["ledger"]
+        ledger = ledger_in(self.app.bot_data)
         state = ledger.chat_state(self.chat_id)
         url = picker_url(self.picker_url, self.app.bot.token, self.state.user(name), state.session)
         return t(state.group.language, "webapp.console_url", name=name, url=url)

@@ -33,7 +33,6 @@ FLOW = re.compile(
     r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
     r":([ESWN]{0,3}):((?:[0-9a-z]{6}){0,3})"
 )
-ANY = re.compile(r"(?:p[cx]|[jrfe]|ek|s[pr]):.*")  # what the handlers above may be asked about; else expired
 
 HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
 MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)

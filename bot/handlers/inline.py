@@ -23,6 +23,7 @@ from bot.handlers.calc import DEFAULT_TABLE, calc_lines, short_form
 from bot.i18n import normalize_language, t
 from bot.render import rules_name
 from bot.render.errors import USER_ERRORS, error_text
+from bot.services import settings_in
 from bot.settings import Settings
 from scoring import RULESETS, resolve_rules, score_request
 from scoring.errors import ScoringError
@@ -90,9 +91,10 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     query = update.inline_query
     if query is None:
         return
-    lang = normalize_language(query.from_user.language_code) or context.bot_data["settings"].default_language
+    settings = settings_in(context.bot_data)
+    lang = normalize_language(query.from_user.language_code) or settings.default_language
     text = query.query.strip()[:MAX_QUERY]
-    button = picker_button(context.bot_data["settings"], lang)
+    button = picker_button(settings, lang)
     if not text:
         results: list[InlineQueryResultArticle] = []
         help_text = t(lang, "webapp.inline_help")

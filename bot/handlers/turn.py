@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
 from bot.ledger.errors import NoOpenSession
 from bot.render import MESSAGE_LIMIT, split_messages, wind
+from bot.services import ledger_in, settings_in
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -64,9 +65,7 @@ def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
 
 def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
     """The ledger service stored by `build_application`."""
-    ledger = context.bot_data["ledger"]
-    assert isinstance(ledger, LedgerService)
-    return ledger
+    return ledger_in(context.bot_data)
 
 
 @dataclass
@@ -112,9 +111,7 @@ class Turn:
     @property
     def settings(self) -> Settings:
         """The application's settings."""
-        settings = self.context.bot_data["settings"]
-        assert isinstance(settings, Settings)
-        return settings
+        return settings_in(self.context.bot_data)
 
     @property
     def chat_id(self) -> int:

@@ -15,6 +15,7 @@ from telegram.ext import Application, CallbackContext
 from bot.health import HEARTBEAT_SECONDS, heartbeat_path, write_heartbeat
 from bot.jobs.sweeps import end_idle_sessions, expire_previews, post_reminders, post_weekly_boards
 from bot.ledger import LedgerService
+from bot.services import LEDGER, SETTINGS
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ DEFAULT_IDLE_END_HOURS = 6.0
 
 
 def _ledger(context: Context) -> LedgerService | None:
-    ledger = context.bot_data.get("ledger")
+    ledger = context.bot_data.get(LEDGER)
     return ledger if isinstance(ledger, LedgerService) else None
 
 
@@ -40,7 +41,7 @@ async def expire_job(context: Context) -> None:
 
 async def idle_job(context: Context) -> None:
     """Sessions idle for `idle_end_hours` (setting, default 6) end and post their summary."""
-    hours = getattr(context.bot_data.get("settings"), "idle_end_hours", None) or DEFAULT_IDLE_END_HOURS
+    hours = getattr(context.bot_data.get(SETTINGS), "idle_end_hours", None) or DEFAULT_IDLE_END_HOURS
     if (ledger := _ledger(context)) is not None:
         await end_idle_sessions(context.bot, ledger, float(hours))
 
@@ -59,7 +60,7 @@ async def remind_job(context: Context) -> None:
 
 async def heartbeat_job(context: Context) -> None:
     """Touch `<data_dir>/heartbeat` for the container health check (`python -m bot.health`)."""
-    data_dir = getattr(context.bot_data.get("settings"), "data_dir", None)
+    data_dir = getattr(context.bot_data.get(SETTINGS), "data_dir", None)
     if data_dir is None:
         return
     try:

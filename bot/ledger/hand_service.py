@@ -16,14 +16,13 @@ from bot.ledger.db import open_database
 from bot.ledger.models import ChatGroup, PendingEntry, TableSession
 from bot.ledger.rows import (
     chat_of,
-    group_row,
     last_live_hand,
     one_hand_record,
-    open_session_row,
     pending_info,
     player_info,
     player_row,
     row_id,
+    seats,
     session_info,
     session_row,
 )
@@ -31,6 +30,7 @@ from bot.ledger.store import Store
 from bot.ledger.values import (
     ChatState,
     CommitResult,
+    DealerState,
     HandPreview,
     HandRecord,
     PendingInfo,
@@ -42,7 +42,6 @@ from bot.ledger.values import (
 
 # What a hand write did: the row concerned, the rows it voided, the rows it wrote as replacements.
 Written = tuple[HandRecord, tuple[HandRecord, ...], tuple[HandRecord, ...]]
-pending_id_for = pending.pending_id_for
 T = TypeVar("T")
 
 
@@ -103,7 +102,7 @@ class Calls:
         self, chat_id: int, fn: Callable[[Session, ChatGroup, TableSession], T], key: str | None
     ) -> T:
         """`fn(session, group, open table)` in one write, the table locked."""
-        return self._write(lambda s: fn(s, *tables.lock_open(s, chat_id)), key)
+        return self._write(lambda s: fn(s, *tables.open_table(s, chat_id)), key)
 
 
 class RecordingCalls(Calls):
@@ -117,7 +116,12 @@ class RecordingCalls(Calls):
         """Score an entry against the open table without recording anything: against `session` as read
         (no database), else the table read now. InvalidEntry, TableNotFull, NoOpenSession. A refused win is
         returned with `allowed == False` and its reasons."""
-        return hands.score_snapshot(session or self.require_session(chat_id), entry)
+        table = session or self.require_session(chat_id)
+        seat_players = {seat: player.id for seat, player in table.seats.items()}
+        return hands.score_entry(
+            table.id, seat_players, table.state, entry,
+            rules=table.rules, options=table.options, stake=table.stake,
+        )  # fmt: skip
 
     def preview_adjust(
         self, session: SessionInfo, payer_id: int, payee_id: int, amount: int, note: str | None = None
@@ -145,7 +149,7 @@ class RecordingCalls(Calls):
                 return CommitResult(
                     one_hand_record(s, earlier), False, info, card=queries.card_view(s, ts, info)
                 )
-            group, ts = tables.lock_open(s, chat_id)
+            group, ts = tables.open_table(s, chat_id)
             hand, voided, replaced = write(s, group, ts, now)
             info = session_info(s, ts, chat_id)
             return CommitResult(hand, True, info, voided, replaced, card=queries.card_view(s, ts, info))
@@ -165,7 +169,11 @@ class RecordingCalls(Calls):
         Idempotent on `source_key`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession."""
 
         def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
-            preview = hands.score_at(s, ts, entry)
+            seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
+            state = DealerState.from_json(ts.state)
+            preview = hands.score_entry(
+                row_id(ts), seat_players, state, entry, rules=ts.rules, options=ts.options, stake=ts.stake
+            )
             who = groups.actor(s, group, by, now)
             return hands.record(s, ts, preview, now, actor=who, source_key=source_key, text=text), (), ()
 
@@ -210,7 +218,7 @@ class RecordingCalls(Calls):
         """The open table's last live row, what /undo would void (NothingToUndo)."""
 
         def op(s: Session) -> HandRecord:
-            _group, ts = _open(s, chat_id)
+            _group, ts = tables.open_table(s, chat_id, lock=False)
             last = last_live_hand(s, row_id(ts))
             if last is None:
                 raise errors.NothingToUndo("no hand to undo in this session")
@@ -223,7 +231,7 @@ class RecordingCalls(Calls):
         the people an /edit of that hand names and pays."""
 
         def op(s: Session) -> dict[str, PlayerInfo]:
-            _group, ts = _open(s, chat_id)
+            _group, ts = tables.open_table(s, chat_id, lock=False)
             row = hands.live_row(s, ts, number)
             seating = hands.own_seating(row)
             return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
@@ -235,7 +243,7 @@ class RecordingCalls(Calls):
         changes, re-scored from the corrected dealer state; nothing is recorded."""
 
         def op(s: Session) -> tuple[HandPreview, ...]:
-            _group, ts = _open(s, chat_id)
+            _group, ts = tables.open_table(s, chat_id, lock=False)
             return tuple(preview for _row, preview in hands.plan_edit(s, ts, number, entry))
 
         return self._read(op)
@@ -281,14 +289,14 @@ class RecordingCalls(Calls):
         "payee", "amount", "note"} (player ids); "edit" {"number", "entry"}; "undo" {"hand_id", "number"}.
         Idempotent on `source_key`: a repeat returns the first entry, whatever its status now."""
         stored = pending.check_payload(kind, copy.deepcopy(payload), preview)
-        pending_id = pending_id_for(source_key) if source_key is not None else pending.new_id()
+        pending_id = pending.pending_id_for(source_key) if source_key is not None else pending.new_id()
         now = self._now()
 
         def op(s: Session) -> PendingInfo:
             earlier = s.get(PendingEntry, pending_id)
             if earlier is not None:
                 return pending_info(earlier, chat_of(s, session_row(s, earlier.session_id).group_id))
-            group, ts = tables.lock_open(s, chat_id)
+            group, ts = tables.open_table(s, chat_id)
             return pending.create(
                 s, group, ts, pending_id, kind, stored, preview, base_version=base_version,
                 message_id=message_id, by=by, text=text, timeout_seconds=timeout_seconds, now=now,
@@ -359,10 +367,3 @@ class RecordingCalls(Calls):
 def _note(value: object) -> str | None:
     return None if value is None else str(value)[:500]
 
-
-def _open(s: Session, chat_id: int) -> tuple[ChatGroup, TableSession]:
-    group = group_row(s, chat_id)
-    ts = open_session_row(s, row_id(group), lock=False) if group is not None else None
-    if group is None or ts is None:
-        raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
-    return group, ts

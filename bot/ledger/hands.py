@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.ledger import errors, totals
 from bot.ledger.models import Hand, Payment, TableSession
-from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id, seats
+from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id
 from bot.ledger.tables import touch
 from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 
@@ -40,11 +40,28 @@ def check_entry(entry: object) -> dict[str, Any]:
     return copy.deepcopy(entry)
 
 
-def score_request(session_id: int, seat_players: Mapping[str, int], request: dict[str, Any]) -> HandPreview:
-    """Score a full request (RULES.md §3) for a seated table; a refused win comes back `allowed == False`."""
+def score_entry(
+    session_id: int,
+    seat_players: Mapping[str, int],
+    state: DealerState,
+    entry: object,
+    *,
+    rules: str,
+    options: dict[str, Any],
+    stake: int,
+) -> HandPreview:
+    """Score an entry for a seated table from a dealer state under the given rules, options and stake (the
+    one call of `scoring.score_request`, docs/rules.md §3); a refused win comes back `allowed == False`."""
     missing = [seat for seat in SEATS if seat not in seat_players]
     if missing:
         raise errors.TableNotFull(f"empty seats: {' '.join(missing)}", empty=missing)
+    request: dict[str, Any] = {
+        "rules": rules,
+        "options": copy.deepcopy(options),
+        "stake": stake,
+        **state.to_json(),
+        **check_entry(entry),
+    }
     try:
         response = dict(scoring.score_request(request))
     except scoring.ScoringError as exc:
@@ -71,43 +88,6 @@ def score_request(session_id: int, seat_players: Mapping[str, int], request: dic
         after=after,
         seats=dict(seat_players),
     )
-
-
-def score(
-    session_id: int,
-    seat_players: Mapping[str, int],
-    state: DealerState,
-    entry: object,
-    *,
-    rules: str,
-    options: dict[str, Any],
-    stake: int,
-) -> HandPreview:
-    """Score an entry against a dealer state under the given rules, options and stake."""
-    request: dict[str, Any] = {
-        "rules": rules,
-        "options": copy.deepcopy(options),
-        "stake": stake,
-        **{key: value for key, value in state.to_json().items()},
-        **check_entry(entry),
-    }
-    return score_request(session_id, seat_players, request)
-
-
-def score_snapshot(session: SessionInfo, entry: object) -> HandPreview:
-    """Score an entry against a session as read (no database)."""
-    seat_players = {seat: player.id for seat, player in session.seats.items()}
-    return score(
-        session.id, seat_players, session.state, entry,
-        rules=session.rules, options=session.options, stake=session.stake,
-    )  # fmt: skip
-
-
-def score_at(s: Session, ts: TableSession, entry: object) -> HandPreview:
-    """Score an entry against the session row's own state."""
-    seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
-    state = DealerState.from_json(ts.state)
-    return score(row_id(ts), seat_players, state, entry, rules=ts.rules, options=ts.options, stake=ts.stake)
 
 
 def adjust_preview(
@@ -273,7 +253,7 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[
 
     def rescore(row: Hand, state: DealerState, entry: object) -> HandPreview:
         request = row.request  # the row's own rules, stake and seating: who sat where when it was played
-        return score(
+        return score_entry(
             row_id(ts), own_seating(row), state, entry,
             rules=request["rules"], options=request["options"], stake=request["stake"],
         )  # fmt: skip

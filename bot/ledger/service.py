@@ -8,7 +8,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors, groups, queries, tables
-from bot.ledger.hand_service import RecordingCalls, pending_id_for
+from bot.ledger.hand_service import RecordingCalls
 from bot.ledger.models import ChatGroup, Player, TableSession
 from bot.ledger.rows import (
     chat_of,
@@ -35,9 +35,6 @@ from bot.ledger.values import (
     Transfer,
     UserRef,
 )
-
-normalize_seat = tables.seat_of
-__all__ = ["LedgerService", "normalize_seat", "pending_id_for"]
 
 
 class LedgerService(RecordingCalls, SettleCalls):
@@ -291,7 +288,7 @@ class LedgerService(RecordingCalls, SettleCalls):
                 group = s.get(ChatGroup, ts.group_id)
                 assert group is not None
             else:
-                group, ts = tables.lock_open(s, chat_id)
+                group, ts = tables.open_table(s, chat_id)
             groups.actor(s, group, by, now)
             return tables.end(s, ts, reason, now)
 

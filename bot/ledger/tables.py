@@ -39,10 +39,10 @@ def check_stake(stake: object) -> None:
         )
 
 
-def lock_open(s: Session, chat_id: int) -> tuple[ChatGroup, TableSession]:
-    """The group and its open session, locked for update (NoOpenSession)."""
+def open_table(s: Session, chat_id: int, *, lock: bool = True) -> tuple[ChatGroup, TableSession]:
+    """The group and its open session, locked for update unless `lock` is False (a read) (NoOpenSession)."""
     group = group_row(s, chat_id)
-    ts = open_session_row(s, row_id(group), lock=True) if group is not None else None
+    ts = open_session_row(s, row_id(group), lock=lock) if group is not None else None
     if group is None or ts is None:
         raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
     return group, ts

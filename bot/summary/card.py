@@ -47,7 +47,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
             )
         )
     lines.append("")
-    bigs = report.biggest_ties or ((report.biggest,) if report.biggest else ())
+    bigs = report.biggest
     if not bigs:
         lines.append(t(lang, "summary.no_biggest"))
     for big in bigs:  # every hand of a tie, each with its player
@@ -66,7 +66,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
                 items=t(lang, "summary.items", items=items) if items else "",
             )
         )
-    streaks = report.streak_ties or ((report.longest_streak,) if report.longest_streak else ())
+    streaks = report.longest_streaks
     if not streaks:
         lines.append(t(lang, "summary.no_streak"))
     else:

@@ -214,11 +214,3 @@ def missing_glyphs(font_path: Path, text: str, *, font_number: int = 0) -> set[s
         with TTFont(str(font_path), lazy=True) as font:
             cmap = dict(font.getBestCmap() or {})
     return {ch for ch in text if not ch.isspace() and ord(ch) not in cmap}
-
-
-def chart_fonts_cover(names: Sequence[str]) -> bool:
-    """True when the chart's CJK font (or the fallback) has a glyph for every character of `names`."""
-    cjk = find_cjk_font()
-    if cjk is None:
-        return False
-    return not missing_glyphs(cjk.path, "".join(names))

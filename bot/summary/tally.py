@@ -53,15 +53,13 @@ class SessionReport:
     session: SessionInfo
     players: tuple[PlayerLine, ...]  # seat order E S W N, the one seated there now
     hands_played: int  # wins, draws and escapes; adjustments are not hands
-    biggest: BiggestHand | None
-    longest_streak: LongestStreak | None
+    # Every win as big as the biggest, every 连庄 as long as the longest (ties), earliest first; () if none.
+    biggest: tuple[BiggestHand, ...]
+    longest_streaks: tuple[LongestStreak, ...]
     transfers: tuple[Transfer, ...]
     rows: tuple[LedgerRow, ...]  # live ledger rows with running totals by seat
     # Everyone who played, seat order, a seat's earlier player before its substitute (/sub): own totals.
     people: tuple[PlayerLine, ...] = ()
-    # Every win as big as `biggest`, every 连庄 as long as `longest_streak` (ties), earliest first.
-    biggest_ties: tuple[BiggestHand, ...] = ()
-    streak_ties: tuple[LongestStreak, ...] = ()
     # Each person's settle figures (net, carried in, before and after 抹零) once the session has ended.
     figures: tuple[SettleFigures, ...] = ()
 
@@ -127,14 +125,6 @@ def biggest_hands(
     return tuple(best)
 
 
-def biggest_hand(
-    session: SessionInfo, hands: list[HandRecord], people: Mapping[int, PlayerInfo] | None = None
-) -> BiggestHand | None:
-    """The live win with the largest amount received by its winner (the earliest one on a tie)."""
-    best = biggest_hands(session, hands, people)
-    return best[0] if best else None
-
-
 def longest_streaks(
     session: SessionInfo, hands: list[HandRecord], people: Mapping[int, PlayerInfo] | None = None
 ) -> tuple[LongestStreak, ...]:
@@ -153,14 +143,6 @@ def longest_streaks(
         )
         best = [*best, found] if best and count == best[0].count else [found]
     return tuple(best)
-
-
-def longest_streak(
-    session: SessionInfo, hands: list[HandRecord], people: Mapping[int, PlayerInfo] | None = None
-) -> LongestStreak | None:
-    """The longest 连庄 of the session (the earliest on a tie); None if nobody kept the deal."""
-    best = longest_streaks(session, hands, people)
-    return best[0] if best else None
 
 
 def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
@@ -208,17 +190,13 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
         for _, row in sorted(enumerate(standings), key=lambda ir: (order.get(ir[1].seat or "", 4), ir[0]))
     )
     by_id = {row.player.id: row.player for row in standings}
-    biggest = biggest_hands(session, hands, by_id)
-    streaks = longest_streaks(session, hands, by_id)
     return SessionReport(
         session=session,
         players=tuple(lines),
         people=people or tuple(lines),
         hands_played=sum(1 for h in hands if h.kind != "adjust"),
-        biggest=biggest[0] if biggest else None,
-        longest_streak=streaks[0] if streaks else None,
-        biggest_ties=biggest,
-        streak_ties=streaks,
+        biggest=biggest_hands(session, hands, by_id),
+        longest_streaks=longest_streaks(session, hands, by_id),
         transfers=tuple(ledger.transfers(session_id)),
         figures=tuple(ledger.settle_figures(session_id)),
         rows=tuple(rows),

@@ -17,6 +17,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
+from telegram.error import TelegramError
+from telegram.ext import Application
 
 from bot.app import AnyApplication
 from bot.handlers.calc import DEFAULT_TABLE, calc_lines
@@ -26,6 +28,7 @@ from bot.ledger import SEATS, ChatState, LedgerService
 from bot.ledger.errors import LedgerError
 from bot.render import preview_text, rules_name, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
+from bot.services import ledger_in, settings_in
 from bot.settings import Settings
 from bot.webapp.page import table_view
 from bot.webapp.submit import page_turn, submit_hand
@@ -49,15 +52,17 @@ class ApiError(Exception):
 
 
 def _application(request: Request) -> AnyApplication:
-    return request.app.state.application  # type: ignore[no-any-return]
+    application = request.app.state.application
+    assert isinstance(application, Application)  # bot.webapp.server.build_web keeps it there
+    return application
 
 
 def _settings(request: Request) -> Settings:
-    return _application(request).bot_data["settings"]  # type: ignore[no-any-return]
+    return settings_in(_application(request).bot_data)
 
 
 def _ledger(request: Request) -> LedgerService:
-    return _application(request).bot_data["ledger"]  # type: ignore[no-any-return]
+    return ledger_in(_application(request).bot_data)
 
 
 def _bot_token(request: Request) -> str:
@@ -195,7 +200,11 @@ async def submit(request: Request) -> JSONResponse:
     except USER_ERRORS as exc:
         status = 403 if isinstance(exc, Refusal) and exc.key.startswith("err.not_allowed") else 422
         return _refused(status, error_text(turn.lang, exc), type(exc).__name__)
-    return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, "webapp.sent")})
+    except TelegramError as exc:  # the group could not be told: say so rather than fail silently
+        log.warning("picker submission to chat %s not posted: %s", turn.chat_id, exc)
+        return _refused(502, t(turn.lang, "webapp.telegram_failed"), "TelegramError")
+    said = "webapp.recorded" if turn.instant else "webapp.sent"
+    return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, said)})
 
 
 def hand_words(entry: dict[str, Any]) -> str:

@@ -10,8 +10,9 @@ import contextlib
 import hmac
 import logging
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from importlib.resources import files
+from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
@@ -64,7 +65,7 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
     return web
 
 
-def webhook(settings: Settings):  # type: ignore[no-untyped-def]
+def webhook(settings: Settings) -> Callable[[Request], Coroutine[Any, Any, Response]]:
     """The webhook route: Telegram's secret header checked, the update queued for the Application."""
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
 

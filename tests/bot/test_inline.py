@@ -5,11 +5,9 @@ no hand gets one result saying what is wrong; the same query is scored once."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_settings
 from harness import Table
 
 from bot.app import build_application
@@ -18,10 +16,8 @@ from bot.handlers.inline import inline_answer
 
 
 @pytest.fixture
-async def inline_table(sqlite_url: str, tmp_path: Path, transport: InProcessBotAPI) -> AsyncIterator[Table]:
-    settings = make_settings(sqlite_url, tmp_path).model_copy(
-        update={"webapp_url": "https://bot.example.org/app/"}
-    )
+async def inline_table(bot_settings: Any, transport: InProcessBotAPI) -> AsyncIterator[Table]:
+    settings = bot_settings.model_copy(update={"webapp_url": "https://bot.example.org/app/"})
     app = build_application(settings, request=transport, get_updates_request=transport)
     table = await Table.start(app, transport)
     try:

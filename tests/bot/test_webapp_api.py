@@ -16,6 +16,7 @@ from harness import Table, seat_four
 
 from bot.app import build_application
 from bot.console.transport import InProcessBotAPI
+from bot.settings import Settings
 from bot.webapp.server import build_web
 from bot.webauth import sign_init_data, table_token
 
@@ -206,11 +207,14 @@ async def test_two_workers_accept_one_submission_once(
 ) -> None:
     """Two bot processes on one database (PostgreSQL too) get the same submission at the same moment (a
     proxy retrying, a double tap): one posts the preview, the other answers `duplicate`."""
-    from conftest import make_settings
-
     workers = []
     for n in range(2):
-        settings = make_settings(db_url, tmp_path / str(n))
+        settings = Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            telegram_bot_token="123:TEST",
+            data_dir=tmp_path / str(n),
+            database_url=db_url,
+        )
         app = build_application(settings, request=transport, get_updates_request=transport)
         workers.append(await Table.start(app, transport))
     try:
@@ -242,3 +246,38 @@ async def test_the_page_of_a_table_is_for_its_players_and_admins(seated_table: T
         )
     assert eve.status_code == 403 and "入座" in eve.json()["error"]
     assert admin.status_code == 200 and not any(s["me"] for s in admin.json()["seats"])
+
+
+async def test_a_suzhou_anhui_table_offers_its_wild_and_round_wind_flowers(table: Table) -> None:
+    """宿州: the page is told the 混子 choices and that 东 is a flower (令风) in the 东风圈; a 明杠 from 西
+    and three flowers score f = 春 1 + 夏 1 + 东 1 + 明杠 2 = 5: each 闲 pays 2f+2 = 12, the 庄 东
+    2f+4 = 14."""
+    await table.say("ann", "/newgame 宿州 1")
+    for name in ("ann", "bob", "cat", "dan"):
+        await table.say(name, "/join")
+    auth = init_data(table, "bob", token_of(table))
+    async with client(table) as http:
+        view = (await http.get("/api/table", headers={"Authorization": f"tma {auth}"})).json()
+    [rules] = view["rule_sets"]
+    assert rules["rules"] == "suzhou-anhui" and "1z" not in rules["tiles"] and "5z" not in rules["tiles"]
+    assert {"name": "东", "copies": 4} in rules["flowers"] and "5p" in view["wild"]
+    hand = {
+        "concealed": "123m456m789p99s",
+        "winning_tile": "9s",
+        "melds": [{"type": "kong", "tiles": "7777s", "exposed": True, "kind": "direct", "from": "W"}],
+        "flowers": ["春", "夏", "东"],
+    }
+    entry = {"event": "win", "wins": [{"winner": "S", "type": "self_draw", "hand": hand, "wild": "5p"}]}
+    response = await post(table, "/api/score", {"entry": entry}, auth)
+    assert response.status_code == 200, response.text
+    assert response.json()["payments"] == {"E": -14, "S": 38, "W": -12, "N": -12}
+
+
+async def test_an_instant_group_records_a_submission_at_once(seated_table: Table) -> None:
+    await seated_table.say("ann", "/rules instant on")
+    auth = init_data(seated_table, "bob", token_of(seated_table))
+    response = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": uuid.uuid4().hex}, auth)
+    assert response.status_code == 200 and response.json()["text"] == "已记入账本，结果已发到群里。"
+    ledger = seated_table.app.bot_data["ledger"]
+    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}

@@ -6,6 +6,7 @@ the page. Screenshots at 360 px, light and dark, go to SCREENS (default /work/sc
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,9 @@ FLAGS = [
     "--no-first-run",
     "--disable-sync",
 ]
-SCREENS = Path(os.environ.get("SCREENS", "/work/screens"))
+# Screenshots for people to look at: SCREENS, else /work/screens on the team's machines, else a temp folder.
+TEAM_SCREENS = "/work/screens" if Path("/work").is_dir() else tempfile.gettempdir()
+SCREENS = Path(os.environ.get("SCREENS") or TEAM_SCREENS)
 HAND = ["1p", "1p", "2p", "2p", "3p", "3p", "5p", "5p", "7p", "7p", "8p", "8p", "9p", "9p"]
 FLOWERS = ["中", "发", "春", "梅", "百搭"]
 
@@ -164,3 +167,44 @@ async def test_another_tables_token_is_refused_on_the_page(
     page = await open_page(browser, url_for(seated_table, page_server, "bob", chat_id=other))
     assert await page.get_attribute("main", "data-state") == "refused"
     assert "入座" in await page.text_content("#error")
+
+
+async def test_from_inline_mode_the_picker_sends_the_hand_back_as_an_inline_query(
+    table: Table, browser: Any
+) -> None:
+    """Opened from inline mode's button (no table, no start parameter), inside Telegram (its WebApp
+    object stood in for, with a dark theme): the picker scores by the rule set chosen on the page and
+    sends the hand back through switchInlineQuery, as text that inline mode scores the same way."""
+    server = LocalServer(build_web(table.app, table.app.bot_data["settings"], console=True))
+    page_url = await server.start()
+    try:
+        init = picker_url(page_url, table.app.bot.token, table.user("eve"), None).split("tgWebAppData=")[1]
+        init = init.split("&")[0]
+        context = await browser.new_context(viewport={"width": 360, "height": 780})
+        await context.add_init_script(
+            "window.Telegram = {WebApp: {initData: decodeURIComponent('" + init + "'),"
+            " themeParams: {bg_color: '#101820', text_color: '#eeeeee', button_color: '#aa3322'},"
+            " ready() {}, expand() {}, onEvent() {}, switchInlineQuery(q) { window.sentQuery = q; }}};"
+        )
+        page = await context.new_page()
+        await page.goto(page_url)
+        await page.wait_for_selector("main[data-state=ready]")
+        assert await page.text_content("#submit") == "发到聊天"
+        background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(16, 24, 32)"  # Telegram's bg_color
+        await page.click('[data-action="rules-suzhou-anhui"]')
+        for tile in HAND:
+            await page.click(f'#palette [data-tile="{tile}"]')
+        assert await page.locator('#flower-palette [data-tile="百搭"]').count() == 0  # not a 宿州 flower
+        for flower in ["中", "发", "春", "梅"]:
+            await page.click(f'#flower-palette [data-tile="{flower}"]')
+        await page.wait_for_function("document.querySelector('#score-text').textContent.includes('南 +')")
+        await page.click('[data-action="submit"]')
+        sent = await page.evaluate("window.sentQuery")
+        assert sent == "宿州 11223355778899p 中发春梅 自摸"
+        from bot.handlers.inline import inline_answer
+
+        [(_id, title, _description, _body)] = inline_answer(sent, "zh-Hans")
+        assert title.startswith("宿州麻将")
+    finally:
+        await server.stop()

@@ -4,22 +4,27 @@ table; without WEBAPP_SHORT_NAME there is no button."""
 
 from __future__ import annotations
 
+import io
+import re
+import time
+import urllib.request
 from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import make_settings
 from harness import Table, seat_four
 
-from bot.app import build_application
+from bot.app import CONSOLE_TOKEN, build_application
+from bot.console import run_console_async
 from bot.console.transport import InProcessBotAPI
-from bot.webauth import read_table_token
+from bot.settings import Settings
+from bot.webauth import check_init_data, read_table_token
 
 
 @pytest.fixture
-async def linked_table(sqlite_url: str, tmp_path: Path, transport: InProcessBotAPI) -> AsyncIterator[Table]:
-    settings = make_settings(sqlite_url, tmp_path).model_copy(update={"webapp_short_name": "pick"})
+async def linked_table(bot_settings: Settings, transport: InProcessBotAPI) -> AsyncIterator[Table]:
+    settings = bot_settings.model_copy(update={"webapp_short_name": "pick"})
     app = build_application(settings, request=transport, get_updates_request=transport)
     table = await Table.start(app, transport)
     try:
@@ -59,3 +64,32 @@ async def test_bare_hu_offers_the_picker_above_the_questions(linked_table: Table
 async def test_no_short_name_no_button(seated_table: Table) -> None:
     await seated_table.say("bob", "/hu")
     assert "🀄 选牌" not in seated_table.last_reply().buttons
+
+
+async def test_console_prints_a_picker_url_signed_for_the_user_at_the_open_table(tmp_path: Path) -> None:
+    """`:app bob` in console mode: the local page's URL with initData that the server accepts as bob's,
+    naming the open table; the page is served while the console runs."""
+    settings = Settings(_env_file=None, data_dir=tmp_path, telegram_bot_token=None)  # type: ignore[call-arg]
+    out, seen = io.StringIO(), {}
+    url = re.compile(r"(http://127\.0\.0\.1:\d+/app/)#(\S+)")
+
+    class Lines(io.StringIO):  # at the end of input, fetch the page while the console still serves it
+        def readline(self, *args: object) -> str:
+            line = super().readline()
+            if not line:
+                for _ in range(600):  # 30 s at most for the bot to print the URL
+                    match = url.search(out.getvalue())
+                    if match is not None:
+                        seen["fragment"] = match.group(2)
+                        seen["page"] = urllib.request.urlopen(match.group(1), timeout=10).read().decode()
+                        break
+                    time.sleep(0.05)
+            return line
+
+    script = "ann: /newgame 苏州 1\nann: /join\nbob: /join\ncat: /join\ndan: /join\n:app bob\n"
+    assert await run_console_async(settings, stdin=Lines(script), stdout=out) == 0
+    assert "🀄 bob 的选牌页：http://127.0.0.1:" in out.getvalue()
+    data = parse_qs(seen["fragment"])["tgWebAppData"][0]
+    user = check_init_data(CONSOLE_TOKEN, data)
+    assert user.username == "bob" and user.start_param
+    assert 'data-action="submit"' in seen["page"] and "telegram-web-app.js" not in seen["page"]

@@ -5,15 +5,14 @@ the same server."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import httpx
-from conftest import make_settings
 from harness import GROUP_ID, OTHERS, PLAYERS
 from pydantic import SecretStr
 
 from bot.app import build_application
 from bot.console.transport import InProcessBotAPI
+from bot.settings import Settings
 from bot.webapp.server import LocalServer, build_web, run
 
 
@@ -38,9 +37,9 @@ async def serve(settings: object, transport: InProcessBotAPI) -> tuple[asyncio.T
 
 
 async def test_webhook_mode_serves_the_webhook_and_the_picker(
-    sqlite_url: str, tmp_path: Path, transport: InProcessBotAPI
+    bot_settings: Settings, transport: InProcessBotAPI
 ) -> None:
-    settings = make_settings(sqlite_url, tmp_path).model_copy(
+    settings = bot_settings.model_copy(
         update={
             "mode": "webhook",
             "webhook_url": "https://bot.example.org/tg",
@@ -77,11 +76,9 @@ async def test_webhook_mode_serves_the_webhook_and_the_picker(
 
 
 async def test_polling_mode_polls_beside_the_picker(
-    sqlite_url: str, tmp_path: Path, transport: InProcessBotAPI
+    bot_settings: Settings, transport: InProcessBotAPI
 ) -> None:
-    settings = make_settings(sqlite_url, tmp_path).model_copy(
-        update={"webapp_url": "https://bot.example.org/app/"}
-    )
+    settings = bot_settings.model_copy(update={"webapp_url": "https://bot.example.org/app/"})
     task, server, base = await serve(settings, transport)
     try:
         transport.state.message(GROUP_ID, "ann", "/help", enqueue=True)

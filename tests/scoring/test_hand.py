@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from scoring.complete import is_complete
 from scoring.decompose import decompositions
 from scoring.errors import ScoringError
-from scoring.hand import Hand, Meld, hand_from_json, hand_to_json, parse_hand, render_hand, render_meld
+from scoring.hand import Hand, Meld, parse_hand, render_hand, render_meld
+from scoring.hand_json import hand_from_json, hand_to_json
 from scoring.tiles import (
     FLOWER_COPIES,
     FLOWER_NAMES,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scoring import ScoringError, score_request
-from scoring.hand import hand_from_json, parse_hand
+from scoring.hand import parse_hand
+from scoring.hand_json import hand_from_json
 from scoring.seats import SEAT_WORDS, SEATS, SEATS_AFTER, next_seat, parse_seat, seats_after
 
 WORDS = {

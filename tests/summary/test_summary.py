@@ -65,15 +65,13 @@ def test_nets_and_counts_match_the_ledger(table: Table) -> None:
 def test_biggest_hand_and_longest_streak(table: Table) -> None:
     report = build_report(table.ledger, table.session_id)
     stats = table.ledger.player_stats(table.chat_id, session_id=table.session_id)
-    big = report.biggest
-    assert big is not None
+    [big] = report.biggest  # no tie: one biggest hand
     # 南's 七对 self-draw (hand 3) brought more than 北's 清一色七对 on a discard (hand 5)
     assert (big.number, big.seat, big.win_type) == (3, "S", "self_draw")
     assert big.amount == table.ledger.get_hand(table.session_id, 3).payments["S"]
     assert big.amount == max(s.biggest_win for s in stats)
     assert ("qidui", "七对") in big.items
-    streak = report.longest_streak
-    assert streak is not None
+    [streak] = report.longest_streaks
     # 南 took the deal on hand 1 and kept it on hands 2 and 3
     assert (streak.seat, streak.count, streak.number) == ("S", 2, 3)
     assert streak.count == max(s.longest_streak for s in stats)
@@ -131,7 +129,7 @@ def test_card_names_every_number_in_each_language(table: Table) -> None:
 def test_session_without_hands(ledger: object) -> None:
     empty = play(ledger, hands=[], adjust=False)  # type: ignore[arg-type]
     report = build_report(empty.ledger, empty.session_id)
-    assert report.rows == () and report.biggest is None and report.longest_streak is None
+    assert report.rows == () and report.biggest == () and report.longest_streaks == ()
     assert report.transfers == ()
     assert catalog("zh-Hans")["summary.no_hands"] in render_card(report, "zh-Hans")
 

@@ -64,7 +64,7 @@
     b.className = "tile" + (extra ? " " + extra : "");
     b.dataset.tile = code;
     b.dataset.action = action;
-    b.title = TileFaces.label ? code : code;
+    b.setAttribute("aria-label", /^[1-9][mps]$|^[1-7]z$/.test(code) ? TileFaces.label(code) : code);
     b.appendChild(TileFaces.face(code));
     return b;
   }
@@ -264,7 +264,7 @@
     const r = await api("POST", "/api/submit", { entry: entry(), key });
     $("error").textContent = r.ok ? "" : r.data.error;
     if (r.ok) {
-      $("score-text").textContent = tr("sent");
+      $("score-text").textContent = r.data.text || tr("sent");
       document.body.dataset.submitted = r.data.status;
       if (tg && tg.close) setTimeout(() => tg.close(), 800);
     } else {
