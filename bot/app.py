@@ -158,9 +158,8 @@ def register_handlers(application: AnyApplication) -> None:
     )
     for pattern, callback in presses:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))
-    private = filters.ChatType.PRIVATE
-    application.add_handler(CommandHandler("start", settle.start, filters=fresh & private))
-    application.add_handler(MessageHandler(fresh & private & filters.PHOTO, settle.paycode_photo))
+    private_photo = fresh & filters.ChatType.PRIVATE & filters.PHOTO  # a 收款码 (/paycode)
+    application.add_handler(MessageHandler(private_photo, settle.paycode_photo))
     application.add_handler(CallbackQueryHandler(errors.stale_button))  # any other data: expired
     application.add_handler(InlineQueryHandler(inline.inline_query))  # `@bot <hand>` in any chat
     application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))

@@ -65,10 +65,13 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("schedule", schedule),
     ("help", None),
     ("lang", language.lang),
+    ("start", settle.start),
 )
-NAMES = tuple(name for name, _ in TABLE)
+HIDDEN = frozenset({"start"})  # reached by a deep link (the 收款码 button), not by the menu or /help
+NAMES = tuple(name for name, _ in TABLE if name not in HIDDEN)
 COMMANDS: tuple[Command, ...] = tuple(
-    Command(name, callback or help_handlers.help_command(NAMES)) for name, callback in TABLE
+    Command(name, callback or help_handlers.help_command(NAMES), menu=name not in HIDDEN)
+    for name, callback in TABLE
 )
 
 BY_NAME: dict[str, Command] = {command.name: command for command in COMMANDS}
