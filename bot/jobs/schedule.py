@@ -78,7 +78,7 @@ SWEEPS = (
 
 
 def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Add the three sweeps and the heartbeat (at start, then every 30 s) to the application's JobQueue.
+    """Add the four sweeps and the heartbeat (at start, then every 30 s) to the application's JobQueue.
     Called by `build_application`, before the application starts; a second call adds nothing."""
     job_queue = application.job_queue
     if job_queue is None:
