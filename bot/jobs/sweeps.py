@@ -1,10 +1,11 @@
-"""The three sweeps over ledger state: overdue previews expire, idle sessions end, weekly boards post.
+"""The four sweeps over ledger state: overdue previews expire, idle sessions end, weekly boards post, open
+transfers are reminded.
 
 Each sweep asks the ledger for the work that is due and claims it there with a compare-and-set on the row
-(`expire_pending`, `end_idle`, `claim_weekly`): every item is handed to exactly one caller, whichever
-worker sweeps first, so several workers on one database each post or edit once. The due times are ledger
-data (an entry's `expires_at`, a session's last activity, a group's weekly day/time and last post): a
-sweep after a restart finds whatever fell due meanwhile.
+(`expire_pending`, `end_idle`, `claim_weekly`, `claim_reminder`): every item is handed to exactly one
+caller, whichever worker sweeps first, so several workers on one database each post or edit once. The due
+times are ledger data (an entry's `expires_at`, a session's last activity, a group's weekly day/time and
+last post, a transfer's `reminded_at`): a sweep after a restart finds whatever fell due meanwhile.
 
 Every ledger call is blocking and runs in a worker thread. `now` is for tests; the jobs pass None (the
 ledger's clock, and the real time for the weekly slot).
