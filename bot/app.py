@@ -30,8 +30,10 @@ from telegram.request import BaseRequest
 import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import buttons, errors, inline, recording, rules, session, settle
+from bot.i18n import DEFAULT_LANGUAGE
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
+from bot.ledger.groups import Defaults
 from bot.services import store_services
 from bot.settings import Settings
 from bot.summary.settlement import SETTLE
@@ -105,8 +107,7 @@ def make_ledger(settings: Settings) -> LedgerService:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     return LedgerService.from_url(
         settings.database_url,
-        default_language=settings.default_language,
-        default_confirm_timeout_seconds=settings.confirm_timeout_seconds,
+        defaults=Defaults(settings.default_language, settings.confirm_timeout_seconds),
     )
 
 
@@ -170,11 +171,11 @@ def register_handlers(application: AnyApplication) -> None:
 
 async def post_init(application: AnyApplication) -> None:
     """After the bot is initialized: the start-up log line, then the Telegram menu from the command table
-    (default zh-Hans, and en)."""
+    (the default language, and en)."""
     log.info("bot @%s started; scoring core: %s", application.bot.username,
              "compiled (mypyc)" if scoring.COMPILED else "pure Python")
     try:
-        await application.bot.set_my_commands(bot_commands("zh-Hans"))
+        await application.bot.set_my_commands(bot_commands(DEFAULT_LANGUAGE))
         await application.bot.set_my_commands(bot_commands("en"), language_code="en")
     except Exception as exc:  # a missing menu must not keep the bot from starting
         log.warning("set_my_commands failed: %s", exc)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -9,7 +10,9 @@ from urllib.parse import urlsplit
 from pydantic import SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-LANGUAGES = ("zh-Hans", "zh-Hant", "en")
+from bot.i18n import DEFAULT_LANGUAGE, Language
+
+WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook's secret_token accepts
 
 
 class Settings(BaseSettings):
@@ -31,7 +34,7 @@ class Settings(BaseSettings):
     webhook_port: int = 8443
     webhook_secret: SecretStr | None = None
     webhook_path: str = ""  # the path the local server listens on; empty = the path of WEBHOOK_URL
-    default_language: Literal["zh-Hans", "zh-Hant", "en"] = "zh-Hans"
+    default_language: Language = DEFAULT_LANGUAGE
     confirm_timeout_seconds: int = 120
     idle_end_hours: float = 6
     # The tile picker (a Mini App registered with BotFather's /newapp): its public HTTPS page, e.g.
@@ -72,6 +75,13 @@ class Settings(BaseSettings):
         if self.mode == "webhook":
             if not self.webhook_url:
                 raise ValueError("mode=webhook needs WEBHOOK_URL")
+            secret = self.webhook_secret.get_secret_value() if self.webhook_secret else ""
+            if not WEBHOOK_SECRET.fullmatch(secret):
+                raise ValueError(
+                    "mode=webhook needs WEBHOOK_SECRET (1-256 of A-Z a-z 0-9 _ -, the same on every worker,"
+                    " e.g. `openssl rand -hex 32`): Telegram sends it with every update, and a POST without"
+                    " it is answered 403; without one anybody could post forged updates"
+                )
             if not self.webhook_path:
                 self.webhook_path = urlsplit(self.webhook_url).path.lstrip("/")
         return self

@@ -51,11 +51,11 @@ if TYPE_CHECKING:
     from scoring.request import score_request
     from scoring.rules import RULESETS, OptionSpec, option_specs, resolve_rules, validate_options
     from scoring.tiles import parse_tiles, render_tiles
-    from scoring.waits import ting_request
+    from scoring.ting import ting_request
 
 _EXPORTS: dict[str, str] = {
     "score_request": "scoring.request",
-    "ting_request": "scoring.waits",
+    "ting_request": "scoring.ting",
     "Hand": "scoring.hand",
     "Meld": "scoring.hand",
     "parse_hand": "scoring.hand",

@@ -14,7 +14,7 @@ from scoring.errors import ScoringError
 from scoring.patterns import term_name
 from scoring.request import score_request
 from scoring.rules import ruleset, validate_options
-from scoring.waits import ting_request
+from scoring.ting import ting_request
 
 _TEXT: dict[str, dict[str, str]] = {
     "zh": {
@@ -23,6 +23,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "total_sz": "合计 {hua} 花 × {mult}", "total_ah": "花数 f = {hua}，× {mult}",
         "not_allowed": "不能胡：{reason}", "below_threshold": "硬花 {have}，需要 {need}",
         "self_draw_only": "只许自摸", "multi_win_off": "一炮多响只算第一家",
+        "wild_discard": "打出的混子不能和",
         "payments": "付款（注 {stake}）：",
         "next": "下一局：庄家 {dealer}，连庄 {streak}，滴零 {diling}，圈风 {wind}",
         "yes": "是", "no": "否", "ting_none": "没听牌", "ting_head": "听 {n} 张：",
@@ -35,6 +36,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "total_sz": "total {hua} hua × {mult}", "total_ah": "flower count f = {hua}, × {mult}",
         "not_allowed": "not allowed: {reason}", "below_threshold": "{have} hard flowers, needs {need}",
         "self_draw_only": "self-draw only", "multi_win_off": "only the first winner counts",
+        "wild_discard": "a discarded wild tile cannot be won on",
         "payments": "payments (stake {stake}):", "next": "next hand: dealer {dealer}, streak {streak}, "
         "diling {diling}, round wind {wind}",
         "yes": "yes", "no": "no", "ting_none": "not waiting", "ting_head": "waiting on {n} tile(s):",
@@ -96,21 +98,18 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     return {**request, "wins": [win]}
 
 
-_FACTORS = {"baojiaozi": "×3", "qianggang": "×3", "shangpai": "×2"}
-
-
-def _item_lines(win: dict[str, Any], lang: str, rules: str, stack: bool) -> list[str]:
+def _item_lines(win: dict[str, Any], lang: str, stack: bool) -> list[str]:
+    """One line per item: its 花, and a multiplying item's factor (`times`) on a line of its own."""
     lines = []
+    both = {i["id"] for i in win["items"]} >= {"baozi", "diling"}
     for item in win["items"]:
-        shown = str(item["hua"])
-        if item["id"] in _FACTORS and not (item["id"] == "qianggang" and rules != "suzhou"):
-            shown = _FACTORS[item["id"]]
-        elif item["id"] == "dadiaoche" and rules == "suzhou" and item["hua"] == 0:
-            shown = "×2"
-        elif item["id"] in ("baozi", "diling"):
-            both = {i["id"] for i in win["items"]} >= {"baozi", "diling"}
-            shown = "×2" if item["id"] == "baozi" or not both or stack else "(×1)"
-        lines.append(f"  {term_name(item['id'], lang)} {shown}")
+        name = term_name(item["id"], lang)
+        times = int(item.get("times", 1))
+        if item["hua"] or times == 1:
+            lines.append(f"  {name} {item['hua']}")
+        if times != 1:  # 豹子 with 滴零 doubles once unless doubling_stack
+            shown = "(×1)" if item["id"] == "diling" and both and not stack else f"×{times}"
+            lines.append(f"  {name} {shown}")
     return lines
 
 
@@ -139,7 +138,7 @@ def render_score(request: dict[str, Any], response: dict[str, Any], lang: str) -
         if not win["allowed"]:
             lines.append("  " + text["not_allowed"].format(reason=_reason(win, text)))
             continue
-        lines.extend(_item_lines(win, lang, rule.id, stack))
+        lines.extend(_item_lines(win, lang, stack))
         total = "total_sz" if rule.id == "suzhou" else "total_ah"
         lines.append("  " + text[total].format(hua=win["hua"], mult=win["multiplier"]))
     pays = "  ".join(f"{_seat(seat, lang)} {amount:+d}" for seat, amount in response["payments"].items())

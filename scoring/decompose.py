@@ -60,8 +60,9 @@ class Decomposition:
 Facts = tuple[bool, int, bool, bool, int, bool]
 """What the patterns can tell apart in one reading: seven pairs, the suits (bits 1 m, 2 p, 4 s, 8 honours),
 a chow, 一条龙 in one suit, concealed wind pungs, a wind pair (seven pairs: a four of a kind instead of the
-chow). The other facts predicates read come from the hand (melds, flowers, tile count); two readings of one
-hand with equal facts score alike (tests/scoring/test_decompose.py checks it)."""
+chow, and the number of four-of-a-kinds instead of the wind pungs). The other facts predicates read come
+from the hand (melds, flowers, tile count); two readings of one hand with equal facts score alike
+(tests/scoring/test_decompose.py checks it)."""
 
 Reading = tuple[Tile | None, tuple[TileSet, ...], tuple[Tile, ...], tuple[Tile, ...], Facts]
 """One reading as the scorer walks it: pair, sets, pairs (seven pairs), wilds (`Decomposition`), facts."""
@@ -204,8 +205,8 @@ def _seven_pairs(counts: list[int], w: int, wild: Tile | None) -> Reading | None
     suits = 0
     for t in pairs:
         suits |= _SUIT_BIT[t]
-    luxury = len(set(pairs)) < len(pairs)
-    return (None, (), tuple(pairs), tuple(sorted(subs)), (True, suits, luxury, False, 0, False))
+    fours = len(pairs) - len(set(pairs))  # 豪七对 goes by this count (docs/rules.md §1)
+    return (None, (), tuple(pairs), tuple(sorted(subs)), (True, suits, fours > 0, False, fours, False))
 
 
 _SUIT_BIT = [1] * 9 + [2] * 9 + [4] * 9 + [8] * 7

@@ -33,6 +33,8 @@ CODES = frozenset(
         "out_of_range",  # field, value, low, high
         "no_wild",  # rules
         "wild_is_flower",  # tile
+        "bad_option",  # option (its id), value, choices (the allowed values, comma-separated)
+        "unknown_option",  # option, known (the rule set's option ids, comma-separated)
     }
 )
 

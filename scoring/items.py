@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.errors import ScoringError
@@ -34,10 +36,12 @@ ANHUI_FLOWERS: Mapping[str, int] = {"中": 4, "发": 4, "白": 4, **{name: 1 for
 
 
 class Item(NamedTuple):
-    """One line of a breakdown: a 花 item, a pattern or a settlement term, and its 花."""
+    """One line of a breakdown: a 花 item, a pattern or a settlement term, its 花, and the factor it puts on
+    the settlement (`times`: 2 for 清一色 "x2", 3 for 包饺子 …; 1 for most)."""
 
     id: str
     hua: int
+    times: int = 1
 
 
 def _tile_label(tile: int) -> str:
@@ -46,18 +50,12 @@ def _tile_label(tile: int) -> str:
     return f"{tile % 9 + 1}{'mps'[tile // 9]}"
 
 
+@cache
 def flower_copies(rules: str, round_wind: str) -> Mapping[str, int]:
     """The flower tiles of a rule set (宿州: with the 令风 of the round) and their number of copies."""
     if rules == SUZHOU_ANHUI:
-        copies = _ANHUI_BY_ROUND.get(round_wind)
-        if copies is None:
-            copies = {**ANHUI_FLOWERS, WIND_FLOWER_NAME[round_wind]: 4}
-            _ANHUI_BY_ROUND[round_wind] = copies
-        return copies
+        return MappingProxyType({**ANHUI_FLOWERS, WIND_FLOWER_NAME[round_wind]: 4})
     return SUZHOU_FLOWERS
-
-
-_ANHUI_BY_ROUND: dict[str, Mapping[str, int]] = {}
 
 
 def is_playing_tile(rules: str, tile: int, round_wind: str) -> bool:
@@ -194,19 +192,17 @@ def item_list(
     values: Mapping[str, int], counts: Mapping[str, int], *, yinghua_factor: int = 1, base: bool
 ) -> list[Item]:
     """The 花 items in table order: count × value (硬花 × factor for 七对), 底 first when it applies."""
-    items = [new_item(Item, ("di", values["di"]))] if base else []
+    items = [Item("di", values["di"])] if base else []
     if counts:
         for item_id in sorted(counts, key=_RANK.__getitem__) if len(counts) > 1 else counts:
             count = counts[item_id]
             if count:
                 factor = yinghua_factor if item_id == "yinghua" else 1
-                items.append(new_item(Item, (item_id, count * values[item_id] * factor)))
+                items.append(Item(item_id, count * values[item_id] * factor))
     return items
 
 
 _RANK = {item_id: rank for rank, item_id in enumerate(ITEM_ORDER)}
-new_item = tuple.__new__
-"""`new_item(Item, (id, hua))` is `Item(id, hua)` without NamedTuple.__new__'s argument handling."""
 
 
 def soft_hua(items: Iterable[Item]) -> int:

@@ -21,8 +21,9 @@ _WINDS = range(27, 31)
 class Flags:
     """How a win happened (docs/rules.md §4 `flags`).
 
-    `kong_fed_by` names the feeder of a 包饺子 only together with `after_kong` (the replacement tile of
-    the fed kong); on its own it changes nothing: a later self-draw is ordinary (`fed_by`).
+    `kong_fed_by` names the feeder of a 包饺子 together with `after_kong` (the replacement tile of the fed
+    kong); on its own it is 送杠 under option songgang="any" and changes nothing otherwise
+    (`scoring.score.Table.feeder` reads it).
     """
 
     after_kong: bool = False
@@ -32,11 +33,6 @@ class Flags:
     heavenly: bool = False
     earthly: bool = False
     shangpai: bool = False
-
-    @property
-    def fed_by(self) -> str | None:
-        """The feeder of a 包饺子 (who alone pays 3T), or None."""
-        return self.kong_fed_by if self.after_kong else None
 
 
 NO_FLAGS = Flags()
@@ -146,11 +142,24 @@ class Pattern:
 
 
 def _da_menqing(ctx: WinContext) -> bool:
-    return not ctx.seven_pairs and not ctx.melds and not ctx.flowers and ctx.wind_triplets == 0
+    # docs/rules.md §1: no meld (damenqing="pung": suited 碰 only), no 硬花, no wind triplet; a 七对 only
+    # with qidui_menqing (and no 硬花).
+    if ctx.flowers or ctx.wind_triplets:
+        return False
+    if ctx.seven_pairs:
+        return bool(ctx.options.get("qidui_menqing"))
+    if not ctx.melds:
+        return True
+    return ctx.options.get("damenqing") == "pung" and all(meld.kind == "pung" for meld in ctx.melds)
 
 
 def _xiao_menqing(ctx: WinContext) -> bool:
-    if ctx.seven_pairs or ctx.exposed:
+    # No 碰 and no exposed kong (xiaomenqing_kong: exposed kongs allowed), and not 大门清 unless
+    # menqing_stack; a 七对 only as a 大门清 under qidui_menqing and menqing_stack.
+    if ctx.seven_pairs:
+        return _da_menqing(ctx) and bool(ctx.options.get("menqing_stack"))
+    if ctx.exposed and (not ctx.options.get("xiaomenqing_kong")
+                        or any(meld.exposed and meld.kind == "pung" for meld in ctx.melds)):
         return False
     return not _da_menqing(ctx) or bool(ctx.options.get("menqing_stack"))
 
@@ -177,8 +186,16 @@ def _yitiaolong(ctx: WinContext) -> bool:
     return len(chows) >= 3 and any({base, base + 3, base + 6} <= chows for base in (0, 9, 18))
 
 
-def _haohua_qidui(ctx: WinContext) -> bool:
-    return ctx.seven_pairs and len(set(ctx.decomposition.pairs)) < len(ctx.decomposition.pairs)
+def _fours(ctx: WinContext) -> int:
+    """How many four-of-a-kinds a 七对 holds (two equal pairs each): 豪七对 goes by this count."""
+    pairs = ctx.decomposition.pairs
+    return len(pairs) - len(set(pairs)) if ctx.seven_pairs else 0
+
+
+def _dragon_flowers(ctx: WinContext) -> list[int]:
+    """How many of 中, 发 and 白 the winner's flower tiles hold, largest first (花中三元)."""
+    flowers = ctx.flowers
+    return sorted((flowers.count(name) for name in ("中", "发", "白")), reverse=True)
 
 
 _PATTERN_LIST: tuple[Pattern, ...] = (
@@ -228,10 +245,25 @@ _PATTERN_LIST: tuple[Pattern, ...] = (
             supersedes=("sanfengke", "xiaosanfeng")),
     Pattern("dasixi", "大四喜", "大四喜", "Big four winds",
             ("dsx", "dasixi", "big four winds"), predicate=lambda ctx: ctx.wind_triplets == 4,
-            supersedes=("sanfengke", "xiaosixi", "xiaosanfeng")),
-    Pattern("haohua_qidui", "豪华七对", "豪華七對", "Luxury seven pairs",
-            ("hhqd", "haohuaqidui", "豪七", "龙七对", "龍七對", "luxury seven pairs", "luxury pairs"),
-            predicate=_haohua_qidui, supersedes=("qidui",)),
+            # "不算碰碰和": a 大四喜 scores no 对对胡
+            supersedes=("sanfengke", "xiaosixi", "xiaosanfeng", "duiduihu")),
+    Pattern("haohua_qidui", "豪七对", "豪七對", "Luxury seven pairs",
+            ("hqd", "hhqd", "haoqidui", "haohuaqidui", "豪华七对", "豪華七對", "豪七", "单豪七对", "單豪七對",
+             "龙七对", "龍七對", "luxury seven pairs", "luxury pairs"),
+            predicate=lambda ctx: _fours(ctx) == 1, supersedes=("qidui",)),
+    Pattern("shuanghao_qidui", "双豪七对", "雙豪七對", "Double luxury seven pairs",
+            ("shqd", "shuanghaoqidui", "双豪", "雙豪", "双豪华七对", "雙豪華七對",
+             "double luxury seven pairs"),
+            predicate=lambda ctx: _fours(ctx) == 2, supersedes=("qidui",)),
+    Pattern("sanhao_qidui", "三豪七对", "三豪七對", "Triple luxury seven pairs",
+            ("sanhqd", "sanhaoqidui", "三豪", "三豪华七对", "三豪華七對", "triple luxury seven pairs"),
+            predicate=lambda ctx: _fours(ctx) == 3, supersedes=("qidui",)),
+    Pattern("hua_dasanyuan", "花中大三元", "花中大三元", "Big three dragon flowers",
+            ("hzdsy", "huazhongdasanyuan", "大三元", "big three dragons"),
+            predicate=lambda ctx: _dragon_flowers(ctx)[2] >= 3),
+    Pattern("hua_xiaosanyuan", "花中小三元", "花中小三元", "Little three dragon flowers",
+            ("hzxsy", "huazhongxiaosanyuan", "小三元", "little three dragons"),
+            predicate=lambda ctx: _dragon_flowers(ctx)[1] >= 3 and _dragon_flowers(ctx)[2] == 2),
 )
 
 _TERM_LIST: tuple[Pattern, ...] = (
@@ -245,6 +277,8 @@ _TERM_LIST: tuple[Pattern, ...] = (
     Pattern("feng_minggang", "风明杠", "風明槓", "Exposed wind kong", ("exposed wind kong",), kind="item"),
     Pattern("feng_angang", "风暗杠", "風暗槓", "Concealed wind kong", ("concealed wind kong",), kind="item"),
     Pattern("baojiaozi", "包饺子", "包餃子", "Fed kong", ("bjz", "baojiaozi", "fed kong"), kind="settlement"),
+    Pattern("songgang", "送杠", "送槓", "Fed kong, later self-draw", ("sg", "songgang", "fed kong self-draw"),
+            kind="settlement"),
     Pattern("qianggang", "抢杠", "搶槓", "Robbing the kong",
             ("qg", "qianggang", "抢杠胡", "搶槓胡", "rob kong", "robbing the kong"), kind="settlement"),
     Pattern("baozi", "豹子", "豹子", "Dice double", ("bz", "baozi", "dice double"), kind="settlement"),

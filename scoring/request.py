@@ -20,6 +20,7 @@ from scoring.score import (
     Table,
     WinScore,
     flags_from_declared,
+    refuse_wild_discard,
     score_declared,
     score_hand_ways,
     table_for,
@@ -35,7 +36,7 @@ _REQUEST_KEYS = frozenset({"rules", "options", "stake", "dealer", "round_wind", 
 _WIN_KEYS = frozenset({"winner", "type", "hand", "declared", "flags", "wild"})
 _FLAG_KEYS = frozenset({"after_kong", "after_flower", "kong_fed_by", "last_tile", "heavenly", "earthly",
                         "shangpai"})
-_DECLARED_KEYS = frozenset({"hard_flowers", "soft_flowers", "patterns"})
+_DECLARED_KEYS = frozenset({"hard_flowers", "soft_flowers", "patterns", "winning_tile"})
 _WIN_TYPES: tuple[WinType, ...] = ("self_draw", "discard", "rob_kong")
 
 
@@ -183,7 +184,9 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
                                pattern=str(word))
         if pattern.id not in ids:
             ids.append(pattern.id)
-    return Declared(hard, soft, tuple(ids))
+    tile = raw.get("winning_tile")  # optional: what tells a 宿州 discard win on the 混子
+    winning = None if tile is None else read_one_tile(tile, f"{field}.winning_tile")
+    return Declared(hard, soft, tuple(ids), winning)
 
 
 _MOST_FLOWERS: Mapping[tuple[str, str], int] = {
@@ -309,7 +312,7 @@ def _check_wins(req: ScoreRequest) -> None:
             continue
         _check_flags(req, win, win.flags)
         if win.hand is not None:
-            _check_hand_flags(win, win.hand, win.flags)
+            _check_hand_flags(win, win.hand, win.flags, req.table.feeder(win.flags, win.type))
 
 
 def _check_several(wins: tuple[WinEntry, ...]) -> None:
@@ -355,8 +358,9 @@ def _check_flags(req: ScoreRequest, win: WinEntry, f: Flags) -> None:
                            needs="suzhou_anhui")
 
 
-def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags) -> None:
-    """Flags that need something of the hand: a winning tile, a kong, a fed 直杠, no melds."""
+def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags, feeder: str | None) -> None:
+    """Flags that need something of the hand: a winning tile, a kong, a fed 直杠 (from `feeder`, who pays
+    for it: `Table.feeder`), no melds."""
     where = f"{win.field}.flags"
     if hand.winning_tile is None and not f.heavenly:
         raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
@@ -364,8 +368,8 @@ def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags) -> None:
     if f.after_kong and not kongs:
         raise ScoringError(f"{where}.after_kong: the hand has no kong", code="flag_needs",
                            flag="after_kong", needs="kong")
-    fed = [m for m in kongs if m.exposed and m.kong_kind != "added" and m.source in (None, f.fed_by)]
-    if f.fed_by is not None and not fed:
+    fed = [m for m in kongs if m.exposed and m.kong_kind != "added" and m.source in (None, feeder)]
+    if feeder is not None and not fed:
         raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}",
                            code="flag_needs", flag="kong_fed_by", needs="exposed_kong")
     if (f.heavenly or f.earthly) and hand.melds:
@@ -378,8 +382,9 @@ def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags) -> None:
 
 def _score_win(req: ScoreRequest, win: WinEntry) -> WinScore:
     if win.declared is not None:
-        return score_declared(req.table, win.declared, win_type=win.type, flags=win.flags,
-                              field=f"{win.field}.declared")
+        score = score_declared(req.table, win.declared, win_type=win.type, flags=win.flags,
+                               field=f"{win.field}.declared")
+        return refuse_wild_discard(score, win.type, win.wild, win.declared.winning_tile)
     assert win.hand is not None
     return score_hand_ways(req.table, win.hand, (win.type,), flags=win.flags,
                            is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
@@ -398,7 +403,9 @@ def _win_json(winner: str, score: WinScore, multiplier: int) -> dict[str, Any]:
         return out
     names = _ZH_NAMES
     return {"winner": winner, "allowed": True, "reason": None, "hua": score.hua,
-            "items": [{"id": item_id, "name": names[item_id], "hua": hua} for item_id, hua in score.items],
+            "items": [{"id": item_id, "name": names[item_id], "hua": hua} if times == 1 else
+                      {"id": item_id, "name": names[item_id], "hua": hua, "times": times}
+                      for item_id, hua, times in score.items],
             "multiplier": multiplier}
 
 
@@ -450,22 +457,28 @@ def settled_json(req: ScoreRequest, win: WinEntry, score: WinScore,
             refused["threshold"]["exempt"] = [pid for pid in req.rule.patterns if pid in req.rule.exempt]
         return refused
     multiplier = _settle(req, win, score, payments)
-    if req.baozi or req.diling:  # 豹子/滴零 double the hand: listed so that a preview shows every factor
-        doubling = [Item(term, 0) for term, on in (("baozi", req.baozi), ("diling", req.diling)) if on]
-        score = replace(score, items=score.items + tuple(doubling))
+    if req.baozi or req.diling:  # 豹子/滴零 double the hand: listed so that a preview shows every factor,
+        # after the pattern multipliers and before 包饺子/抢杠 (docs/rules.md §1, the order of multipliers)
+        doubling = tuple(Item(term, 0, 2) for term, on in (("baozi", req.baozi), ("diling", req.diling))
+                         if on)
+        cut = next((i for i, item in enumerate(score.items) if item.id in _TRIPLING), len(score.items))
+        score = replace(score, items=score.items[:cut] + doubling + score.items[cut:])
     return _win_json(win.winner, score, multiplier)
+
+
+_TRIPLING = frozenset({"baojiaozi", "songgang", "qianggang"})
 
 
 def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[str, int]) -> int:
     """Settle one allowed win into the running payments; the win's multiplier."""
     flags = win.flags
     if req.rule.id == SUZHOU:
-        fed_by = None if flags is NO_FLAGS else flags.fed_by
+        fed_by = None if flags is NO_FLAGS else req.table.feeder(flags, win.type)
         triple = fed_by is not None or win.type == "rob_kong"
-        multiplier = 1
-        if req.baozi or req.diling or triple or score.doubled:
+        multiplier = score.factor
+        if req.baozi or req.diling or triple:
             multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.diling, triple=triple,
-                                           doubled=score.doubled)
+                                           pattern_factor=score.factor)
         settlement = settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
                                    multiplier=multiplier, kong_fed_by=fed_by)
     else:

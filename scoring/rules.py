@@ -64,9 +64,38 @@ _SUZHOU_OPTIONS = (
                "荒庄后下家坐庄（next）或原庄连庄（stay）",
                "after 荒庄 the next seat deals (next) or the dealer stays (stay)"),
     OptionSpec("extended", (False, True), False,
-               "启用扩展番型：一条龙、小三风、三风刻、小四喜、大四喜、豪华七对",
-               "enable the extended patterns: 一条龙 小三风 三风刻 小四喜 大四喜 豪华七对"),
+               "启用扩展番型：一条龙、小三风、三风刻、小四喜、大四喜、豪七对、花中三元",
+               "enable the extended patterns: 一条龙 小三风 三风刻 小四喜 大四喜 豪七对 花中三元"),
+    # The readings and values the sources offer (docs/rules.md §1); defaults keep the first reading.
+    OptionSpec("damenqing", ("strict", "pung"), "strict",
+               "大门清：不能有任何碰杠（strict），或可以有数牌的碰（pung）",
+               "大门清: no meld at all (strict), or suited 碰 allowed (pung)"),
+    OptionSpec("xiaomenqing_kong", (False, True), False,
+               "小门清也可以有明杠、补杠（仍不能碰）", "小门清 allows exposed kongs (still no 碰)"),
+    OptionSpec("qidui_menqing", (False, True), False,
+               "没有硬花的七对另计大门清", "a 七对 with no 硬花 also scores 大门清"),
+    OptionSpec("songgang", ("replacement", "any"), "replacement",
+               "包饺子只算杠后补的那张（replacement），或杠后任何自摸都由放杠者包（any，送杠）",
+               "包饺子 only on the replacement tile (replacement), or on any later self-draw (any, 送杠)"),
+    OptionSpec("duiduihu", ("5", "8"), "5", "对对胡的花数", "花 of 对对胡"),
+    OptionSpec("hunyise", ("5", "6", "8"), "5", "混一色的花数", "花 of 混一色"),
+    OptionSpec("qingyise", ("10", "16", "x2"), "10",
+               "清一色：10 花、16 花，或不加花、结算翻倍（x2）",
+               "清一色: 10 or 16 花, or no 花 and the settlement doubled (x2)"),
+    OptionSpec("sanfengke", ("12", "16"), "12", "三风刻的花数（扩展番型）", "花 of 三风刻 (extended)"),
+    OptionSpec("haoqidui", ("3/6", "4/8"), "3/6",
+               "双豪七对、三豪七对的倍数（扩展番型）", "the multipliers of 双豪七对 and 三豪七对 (extended)"),
 )
+
+PATTERN_VALUE_OPTIONS: Final[Mapping[str, str]] = {
+    "duiduihu": "duiduihu", "hunyise": "hunyise", "qingyise": "qingyise", "sanfengke": "sanfengke",
+    "dadiaoche": "dadiaoche"}
+"""Options that set one pattern's value (option id -> pattern id): a number is its 花; "x2": no 花, T ×2."""
+QIDUI_VALUES: Final[Mapping[str, tuple[int, int]]] = {"15x2": (15, 2), "10": (10, 1)}
+"""Option `qidui` -> (七对's 花, how many times each 硬花 counts in a 七对)."""
+HAOQIDUI_FACTORS: Final[Mapping[str, Mapping[str, int]]] = {
+    "3/6": {"shuanghao_qidui": 3, "sanhao_qidui": 6}, "4/8": {"shuanghao_qidui": 4, "sanhao_qidui": 8}}
+"""Option `haoqidui` -> the factor on T of 双豪七对 and 三豪七对 (extended)."""
 
 _ANHUI_OPTIONS = (
     OptionSpec("multi_win", (True, False), True,
@@ -86,11 +115,14 @@ _RULESETS: Final[dict[str, RuleSet]] = {
         patterns={"da_menqing": 10, "xiao_menqing": 5, "hunyise": 5, "qingyise": 10, "duiduihu": 5,
                   "qidui": 15, "gangkai": 5, "huakai": 5, "dadiaoche": 5, "tianhu": 50, "dihu": 50,
                   "haidi": 5},
+        # 豪七对 with one four-of-a-kind scores as 七对 (its value follows option qidui); 双豪/三豪 replace
+        # 七对's value and multiply T by the `haoqidui` factors.
         extended_patterns={"yitiaolong": 10, "xiaosanfeng": 6, "sanfengke": 12, "xiaosixi": 48,
-                           "dasixi": 64, "haohua_qidui": 30},
+                           "dasixi": 64, "haohua_qidui": 15, "shuanghao_qidui": 30, "sanhao_qidui": 50,
+                           "hua_dasanyuan": 24, "hua_xiaosanyuan": 16},
         exempt=frozenset({"xiao_menqing", "da_menqing", "duiduihu", "hunyise", "qidui", "qingyise",
                           "gangkai", "huakai", "baojiaozi", "dadiaoche", "tianhu", "dihu",
-                          "haohua_qidui"}),
+                          "haohua_qidui", "shuanghao_qidui", "sanhao_qidui"}),
         options=_SUZHOU_OPTIONS,
     ),
     SUZHOU_ANHUI: RuleSet(
@@ -145,15 +177,7 @@ def option_specs(rules: str) -> list[OptionSpec]:
 
 def default_options(rules: str) -> dict[str, OptionValue]:
     """Every option of a rule set at its default."""
-    defaults = _DEFAULTS.get(rules)
-    if defaults is None:
-        defaults = {spec.id: spec.default for spec in ruleset(rules).options}
-        if rules in _RULESETS:
-            _DEFAULTS[rules] = defaults
-    return dict(defaults)
-
-
-_DEFAULTS: dict[str, dict[str, OptionValue]] = {}
+    return {spec.id: spec.default for spec in ruleset(rules).options}
 
 
 _TRUE = {"true", "yes", "on", "1", "是", "开"}
@@ -177,7 +201,8 @@ def _normalize(spec: OptionSpec, value: object) -> OptionValue:
                 if text == choice:
                     return choice
     shown = ", ".join(str(c).lower() for c in spec.choices)
-    raise ScoringError(f"options.{spec.id}: invalid value {value!r} (choices: {shown})")
+    raise ScoringError(f"options.{spec.id}: invalid value {value!r} (choices: {shown})", code="bad_option",
+                       option=spec.id, value=str(value), choices=shown)
 
 
 def validate_options(rules: str, options: object) -> dict[str, OptionValue]:
@@ -196,6 +221,7 @@ def validate_options(rules: str, options: object) -> dict[str, OptionValue]:
         spec = specs.get(key) if isinstance(key, str) else None
         if spec is None:
             known = ", ".join(specs)
-            raise ScoringError(f"options: unknown option {key!r} for {resolve_rules(rules)} (known: {known})")
+            raise ScoringError(f"options: unknown option {key!r} for {resolve_rules(rules)} (known: {known})",
+                               code="unknown_option", option=str(key), known=known)
         result[spec.id] = _normalize(spec, value)
     return result

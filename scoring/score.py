@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from scoring.decompose import Decomposition, Facts, Reading, readings
 from scoring.errors import ScoringError
-from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, new_item, soft_hua
+from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, soft_hua
 from scoring.patterns import NO_FLAGS, PATTERNS, Flags, Predicate, WinContext, WinType
-from scoring.rules import RULESETS, SUZHOU, OptionValue, RuleSet, default_options, ruleset
+from scoring.rules import (
+    HAOQIDUI_FACTORS,
+    PATTERN_VALUE_OPTIONS,
+    QIDUI_VALUES,
+    RULESETS,
+    SUZHOU,
+    OptionValue,
+    RuleSet,
+    default_options,
+    ruleset,
+)
 
 if TYPE_CHECKING:
     from scoring.hand import Hand
@@ -19,6 +30,9 @@ if TYPE_CHECKING:
 THRESHOLDS: Mapping[str, tuple[int, int]] = {"3/4": (3, 4), "2/3": (2, 3)}
 """`threshold` option → (硬花 needed for a self-draw, 硬花 needed for a discard win)."""
 
+_SEVEN_PAIRS_ORDER = ("qidui", "haohua_qidui", "shuanghao_qidui", "sanhao_qidui")
+_SEVEN_PAIRS = frozenset(_SEVEN_PAIRS_ORDER)
+_FLOWER_PATTERNS = frozenset({"hua_dasanyuan", "hua_xiaosanyuan"})  # they read which flowers, not how many
 # Patterns that only describe how the win happened; the declared entry maps them onto flags.
 _FLAG_PATTERNS = ("gangkai", "huakai", "tianhu", "dihu", "haidi")
 
@@ -30,6 +44,7 @@ class Declared:
     hard_flowers: int
     soft_flowers: int
     patterns: tuple[str, ...]
+    winning_tile: int | None = None  # optional: a 宿州 discard win on the 混子 is refused by it
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +52,8 @@ class WinScore:
     """What one winner scores per payer, before settlement multipliers other than its own (immutable:
     a Table remembers them).
 
-    `hua` is T (苏州) or f (宿州); `doubled` is the 大吊车 ×2 of option dadiaoche="x2".
+    `hua` is T (苏州) or f (宿州); `factor` the product of the pattern multipliers on T (大吊车 and 清一色
+    "x2", 双豪/三豪七对), applied before 豹子/滴零 and 包饺子/抢杠 (docs/rules.md §1).
     """
 
     allowed: bool
@@ -45,7 +61,7 @@ class WinScore:
     hua: int
     items: tuple[Item, ...]
     patterns: tuple[str, ...]
-    doubled: bool = False
+    factor: int = 1
     have: int = 0
     need: int = 0
 
@@ -60,40 +76,55 @@ class Table:
     predicates: tuple[tuple[str, Predicate], ...]
     shape_predicates: tuple[tuple[str, Predicate], ...]  # without the `on_flags` ones: for NO_FLAGS
     yinghua_factor_qidui: int
-    dadiaoche_x2: bool
+    factors: Mapping[str, int]  # pattern id -> its factor on T (a pattern multiplier)
+    songgang_any: bool  # 送杠: a fed kong's feeder pays 3T on any later self-draw by the konger
     self_need: int
     discard_need: int
     counts_soft: bool
     self_draw_only: bool
     supersedes: bool  # some pattern of the table supersedes another (the extended list)
+    reads_flowers: bool  # some pattern looks at which flowers the winner holds (花中三元), not their count
     scores: dict[tuple[object, ...], tuple[WinScore, ...]] = field(default_factory=dict, compare=False,
                                                                    repr=False)
     """What a reading scores, by what its score depends on (`score_hand_ways`); filled on first sight.
     Keys and values are immutable (tuples, frozen Flags, Meld and WinScore), so nothing handed out can
     change what a later hand is given."""
 
+    def feeder(self, flags: Flags, win_type: WinType) -> str | None:
+        """Who alone pays 3T for a fed kong: 包饺子 on the replacement tile (`after_kong`), and with
+        songgang="any" (送杠) any later self-draw of the konger (docs/rules.md §1 Settlement)."""
+        fed = flags.kong_fed_by
+        if fed is None or win_type != "self_draw" or not (flags.after_kong or self.songgang_any):
+            return None
+        return fed
+
 
 def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
     """The Table of a rule set and (validated) options; built once per distinct set of options."""
-    key = (rule.id, tuple(options.items()))
-    table = _TABLES.get(key)
-    if table is None:
-        table = _build_table(rule.id, dict(options))
-        if len(_TABLES) < 256:
-            _TABLES[key] = table
-    return table
+    return _table(rule.id, tuple(options.items()))
 
 
-def _build_table(rules: str, options: dict[str, OptionValue]) -> Table:
+@lru_cache(maxsize=256)
+def _table(rules: str, items: tuple[tuple[str, OptionValue], ...]) -> Table:
+    """(rule-set id, validated option items) -> its Table; validated options list their keys in one order."""
+    options = dict(items)
     rule = ruleset(rules)
     values = dict(rule.patterns)
+    factors: dict[str, int] = {}
     if options.get("extended"):
         values.update(rule.extended_patterns)
+        factors.update(HAOQIDUI_FACTORS[str(options.get("haoqidui", "3/6"))])
+    yinghua_factor = 1
     if rule.id == SUZHOU:
-        if options.get("qidui") == "10":
-            values["qidui"] = 10
-        if options.get("dadiaoche") == "x2":
-            values["dadiaoche"] = 0
+        values["qidui"], yinghua_factor = QIDUI_VALUES[str(options.get("qidui", "15x2"))]
+        if "haohua_qidui" in values:  # 单豪 scores as a plain 七对
+            values["haohua_qidui"] = values["qidui"]
+        for option, pid in PATTERN_VALUE_OPTIONS.items():
+            value = options.get(option)
+            if value == "x2":
+                values[pid], factors[pid] = 0, 2
+            elif isinstance(value, str) and pid in values:
+                values[pid] = int(value)
     ordered = {pid: values[pid] for pid in PATTERNS if pid in values}
     predicates = tuple((pid, pattern.predicate) for pid, pattern in PATTERNS.items()
                        if pid in ordered and pattern.predicate is not None)
@@ -101,9 +132,10 @@ def _build_table(rules: str, options: dict[str, OptionValue]) -> Table:
     shape_predicates = tuple((pid, predicate) for pid, predicate in predicates if not PATTERNS[pid].on_flags)
     _check_on_flags(rule.id, options)
     return Table(rule, MappingProxyType(options), MappingProxyType(ordered), predicates, shape_predicates,
-                 2 if options.get("qidui", "15x2") == "15x2" else 1, options.get("dadiaoche") == "x2",
+                 yinghua_factor, MappingProxyType(factors), options.get("songgang") == "any",
                  self_need, discard_need, bool(options.get("threshold_counts_soft")),
-                 bool(options.get("self_draw_only")), any(PATTERNS[pid].supersedes for pid in ordered))
+                 bool(options.get("self_draw_only")), any(PATTERNS[pid].supersedes for pid in ordered),
+                 not _FLOWER_PATTERNS.isdisjoint(ordered))
 
 
 def _check_on_flags(rules: str, options: Mapping[str, OptionValue]) -> None:
@@ -116,8 +148,6 @@ def _check_on_flags(rules: str, options: Mapping[str, OptionValue]) -> None:
                     raise AssertionError(f"pattern {pid} is marked on_flags but holds without flags")
 
 
-# (rule-set id, validated option items) -> Table; validated options always list their keys in one order.
-_TABLES: dict[tuple[str, tuple[tuple[str, OptionValue], ...]], Table] = {}
 DEFAULT_TABLES: Mapping[str, Table] = MappingProxyType(
     {rules: table_for(ruleset(rules), default_options(rules)) for rules in RULESETS})
 """Each rule set's Table with every option at its default."""
@@ -135,30 +165,33 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
     values = table.values
     if table.supersedes:
         found = _drop_superseded(found)
-    items = [new_item(Item, (pid, values[pid])) for pid in found]
+    factors = table.factors
+    items = [Item(pid, values[pid], factors.get(pid, 1)) for pid in found]
     if rule.id == SUZHOU:
-        seven_pairs = "qidui" in found or "haohua_qidui" in found
-        factor = table.yinghua_factor_qidui if seven_pairs else 1
-        items += item_list(rule.items, counts, yinghua_factor=factor, base=True)
-        baojiaozi = flags.fed_by is not None
-        if baojiaozi:
-            items.append(Item("baojiaozi", 0))
+        seven_pairs = not _SEVEN_PAIRS.isdisjoint(found)
+        yinghua = table.yinghua_factor_qidui if seven_pairs else 1
+        items += item_list(rule.items, counts, yinghua_factor=yinghua, base=True)
+        baojiaozi = table.feeder(flags, win_type) is not None
+        if baojiaozi:  # 包饺子 on the replacement tile; 送杠 on a later self-draw
+            items.append(Item("baojiaozi" if flags.after_kong else "songgang", 0, 3))
         if win_type == "rob_kong":
-            items.append(Item("qianggang", 0))
+            items.append(Item("qianggang", 0, 3))
         hua = 0
+        factor = 1
+        for item in items[:len(found)]:
+            factor *= item.times
         for item in items:
-            hua += item[1]
-        doubled = table.dadiaoche_x2 and "dadiaoche" in found
+            hua += item.hua
         need = table.discard_need if win_type == "discard" else table.self_need
         have = counts.get("yinghua", 0)
         if table.counts_soft:
             have += soft_hua(items)
         allowed = have >= need or baojiaozi or not rule.exempt.isdisjoint(found)
         return WinScore(allowed, None if allowed else "below_threshold", hua, tuple(items), tuple(found),
-                        doubled, have, need)
+                        factor, have, need)
     items += item_list(rule.items, counts, base=False)
     if flags.shangpai:
-        items.append(Item("shangpai", 0))
+        items.append(Item("shangpai", 0, 2))
     if win_type == "rob_kong":
         items.append(Item("qianggang", 0))
     hua = sum(item.hua for item in items)
@@ -167,10 +200,12 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
     return WinScore(True, None, hua, tuple(items), tuple(found))
 
 
+
+
 def _better(a: WinScore, b: WinScore | None) -> bool:
     if b is None:
         return True
-    return (a.allowed, a.hua * (2 if a.doubled else 1)) > (b.allowed, b.hua * (2 if b.doubled else 1))
+    return (a.allowed, a.hua * a.factor) > (b.allowed, b.hua * b.factor)
 
 
 _NO_TILES: frozenset[int] = frozenset()
@@ -214,9 +249,10 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
         if facts in read or (wilds and not flowers_tiles.isdisjoint(wilds)):
             continue  # scores as an earlier reading; or a 混子 standing for a flower (never allowed)
         read.add(facts)
-        # What the score depends on: the reading's facts and the hand's melds, flower count and seat.
-        # (NO_FLAGS as None: a Flags hashes in Python code, None in C.)
-        key = (win_types, None if flags is NO_FLAGS else flags, is_dealer, facts, melds, len(flowers))
+        # What the score depends on: the reading's facts and the hand's melds, flower count (花中三元: the
+        # flowers) and seat. (NO_FLAGS as None: a Flags hashes in Python code, None in C.)
+        key = (win_types, None if flags is NO_FLAGS else flags, is_dealer, facts, melds,
+               flowers if table.reads_flowers else len(flowers))
         scores = memo.get(key)
         if scores is None:
             scores = _score_reading(table, hand, win_types, flags, is_dealer,
@@ -232,7 +268,19 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     if not out:
         raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only",
                            code="not_complete")
+    if wild is not None and hand.winning_tile == wild:
+        out = [refuse_wild_discard(score, win_type, wild, wild)
+               for win_type, score in zip(win_types, out, strict=True)]
     return out
+
+
+def refuse_wild_discard(score: WinScore, win_type: WinType, wild: int | None,
+                        winning_tile: int | None) -> WinScore:
+    """宿州: a discarded 混子 cannot be won on ("如果打混子，混子是不会冲的", docs/rules.md §2): a discard win
+    whose winning tile is the wild tile is refused (reason wild_discard); any other score as it was."""
+    if wild is None or winning_tile != wild or win_type != "discard":
+        return score
+    return WinScore(False, "wild_discard", score.hua, score.items, score.patterns)
 
 
 _SCORES_LIMIT = 50_000  # per table; a few hundred keys in practice, so this only caps abuse
@@ -274,15 +322,25 @@ def flags_from_declared(rule: RuleSet, declared: Declared, flags: Flags) -> Flag
 
 _EXCLUSIVE = (
     ("qingyise", "hunyise", "one hand is not both 清一色 and 混一色"),
-    ("qidui", "duiduihu", "七对 is not 对对胡"),
-    ("qidui", "da_menqing", "a 七对 never also scores 大门清"),
-    ("qidui", "xiao_menqing", "a 七对 never also scores 小门清"),
-    ("haohua_qidui", "da_menqing", "a 七对 never also scores 大门清"),
-    ("haohua_qidui", "xiao_menqing", "a 七对 never also scores 小门清"),
-    ("haohua_qidui", "duiduihu", "七对 is not 对对胡"),
-    ("qidui", "dadiaoche", "大吊车 has four melds, 七对 none"),
-    ("haohua_qidui", "dadiaoche", "大吊车 has four melds, 七对 none"),
+    *((pid, "duiduihu", "七对 is not 对对胡") for pid in _SEVEN_PAIRS_ORDER),
+    *((pid, "da_menqing", "a 七对 never also scores 大门清") for pid in _SEVEN_PAIRS_ORDER),
+    *((pid, "xiao_menqing", "a 七对 never also scores 小门清") for pid in _SEVEN_PAIRS_ORDER),
+    *((pid, "dadiaoche", "大吊车 has four melds, 七对 none") for pid in _SEVEN_PAIRS_ORDER),
+    *((a, b, "a 七对 has one count of four-of-a-kinds") for i, a in enumerate(_SEVEN_PAIRS_ORDER[1:], 1)
+      for b in _SEVEN_PAIRS_ORDER[i + 1:]),
+    ("hua_dasanyuan", "hua_xiaosanyuan", "花中大三元 replaces 花中小三元"),
 )
+_MENQING = frozenset({"da_menqing", "xiao_menqing"})
+_DRAGON_FLOWERS_NEEDED = {"hua_dasanyuan": 9, "hua_xiaosanyuan": 8}  # 3+3+3 and 3+3+2 硬花 at least
+
+
+def _conflict(wanted: set[str], a: str, b: str, options: Mapping[str, OptionValue]) -> bool:
+    """Whether declaring both patterns is a contradiction at this table (qidui_menqing lets a 七对 with no
+    硬花 score 大门清, and with menqing_stack 小门清 beside it)."""
+    if a not in wanted or b not in wanted:
+        return False
+    # qidui_menqing: the 大门清 checks below apply (no 硬花, and 小门清 only with menqing_stack)
+    return not (b in _MENQING and options.get("qidui_menqing") and "da_menqing" in wanted)
 
 
 def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags: Flags,
@@ -302,9 +360,13 @@ def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags
         raise ScoringError(f"{field}.patterns: 海底捞月 is a self-draw of the last wall tile",
                            code="pattern_conflict", pattern=PATTERNS["haidi"].zh, other="self_draw")
     for a, b, why in _EXCLUSIVE if len(wanted) > 1 else ():
-        if a in wanted and b in wanted:
+        if _conflict(wanted, a, b, options):
             raise ScoringError(f"{field}.patterns: {PATTERNS[a].zh} with {PATTERNS[b].zh}: {why}",
                                code="pattern_conflict", pattern=PATTERNS[a].zh, other=PATTERNS[b].zh)
+    for pid, least in _DRAGON_FLOWERS_NEEDED.items():
+        if pid in wanted and declared.hard_flowers < least:
+            raise ScoringError(f"{field}.patterns: {PATTERNS[pid].zh} needs at least {least} 硬花",
+                               code="pattern_conflict", pattern=PATTERNS[pid].zh, other="hua")
     if rule.id == SUZHOU and "da_menqing" in wanted:
         if declared.hard_flowers or declared.soft_flowers:
             raise ScoringError(f"{field}.patterns: 大门清 needs no 硬花 and no meld 花",

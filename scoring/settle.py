@@ -28,21 +28,20 @@ class Settlement(NamedTuple):
 
 
 def suzhou_multiplier(options: Mapping[str, OptionValue], *, baozi: bool, diling: bool, triple: bool,
-                      doubled: bool) -> int:
-    """×2 for 豹子 or 滴零 (×4 for both with doubling_stack), ×3 for 包饺子/抢杠, ×2 for 大吊车 x2.
+                      pattern_factor: int) -> int:
+    """The factor on T, in the order of docs/rules.md §1: the pattern multipliers (大吊车/清一色 x2,
+    双豪/三豪七对), then ×2 for 豹子 or 滴零 (×4 for both with doubling_stack), then ×3 for 包饺子/抢杠.
 
-    >>> suzhou_multiplier({"doubling_stack": False}, baozi=True, diling=True, triple=True, doubled=False)
+    >>> suzhou_multiplier({"doubling_stack": False}, baozi=True, diling=True, triple=True, pattern_factor=1)
     6
     """
-    factor = 1
+    factor = pattern_factor
     if baozi and diling and options.get("doubling_stack"):
-        factor = 4
+        factor *= 4
     elif baozi or diling:
-        factor = 2
+        factor *= 2
     if triple:
         factor *= 3
-    if doubled:
-        factor *= 2
     return factor
 
 
@@ -55,13 +54,10 @@ def settle_suzhou(win_type: WinType, winner: str, discarder: str | None, hua: in
     """
     amount = stake * hua * multiplier
     if win_type == "self_draw" and kong_fed_by is None:
-        return _settlement(Settlement, (multiplier, dict.fromkeys(SEATS_AFTER[winner], amount)))
+        return Settlement(multiplier, dict.fromkeys(SEATS_AFTER[winner], amount))
     payer = kong_fed_by if win_type == "self_draw" else discarder
     assert payer is not None
-    return _settlement(Settlement, (multiplier, {payer: amount}))
-
-
-_settlement = tuple.__new__  # Settlement(multiplier, paid_by) without NamedTuple.__new__'s argument handling
+    return Settlement(multiplier, {payer: amount})
 
 
 ANHUI_FORMULA: Mapping[str, tuple[int, int]] = {

@@ -1,5 +1,7 @@
-"""The Dockerfile, checked statically (no Docker engine here): base image, non-root user, no secrets, a
-volume for the SQLite data, a health check and an entry command that exist in the project."""
+"""The Dockerfile, checked statically (no Docker engine here) on its parsed instructions, the runtime image
+(last stage) in particular: base image, non-root user, no secrets, the project installed (not editable) with
+no compiler and the pure scoring core, a volume for the SQLite data, a health check and an entry command that
+exist in the project."""
 
 from __future__ import annotations
 
@@ -39,8 +41,47 @@ def instructions() -> list[tuple[str, str]]:
     return result
 
 
+def stages() -> list[list[tuple[str, str]]]:
+    """The build stages, each from its FROM on; the last one is the image that runs."""
+    result: list[list[tuple[str, str]]] = []
+    for word, args in instructions():
+        if word == "FROM":
+            result.append([])
+        assert result, f"{word} before the first FROM"
+        result[-1].append((word, args))
+    return result
+
+
+def runtime() -> list[tuple[str, str]]:
+    """The instructions of the runtime image (the last stage)."""
+    return stages()[-1]
+
+
 def of(kind: str) -> list[str]:
-    return [args for word, args in instructions() if word == kind]
+    """The arguments of every `kind` instruction of the runtime image."""
+    return [args for word, args in runtime() if word == kind]
+
+
+def commands(run: str) -> list[list[str]]:
+    """A shell-form RUN as its commands (argv lists), split at `&&`, `;` and `||`."""
+    argv = shlex.split(run, posix=True)
+    result: list[list[str]] = [[]]
+    for token in argv:
+        if token in ("&&", "||", ";"):
+            result.append([])
+        else:
+            result[-1].append(token)
+    return [c for c in result if c]
+
+
+def apt_packages() -> set[str]:
+    """Every package an `apt-get install` of the runtime image installs."""
+    packages: set[str] = set()
+    for run in of("RUN"):
+        for argv in commands(run):
+            if argv[:2] == ["apt-get", "install"]:
+                packages |= {a for a in argv[2:] if not a.startswith("-")}
+    return packages
 
 
 def exec_form(args: str) -> list[str]:
@@ -76,7 +117,7 @@ def test_base_image_is_slim_python_311() -> None:
 
 
 def test_runs_as_a_non_root_user_before_the_command() -> None:
-    order = [word for word, _ in instructions()]
+    order = [word for word, _ in runtime()]
     users = of("USER")
     assert users, "no USER instruction: the bot would run as root"
     user = users[-1].split(":")[0]
@@ -138,9 +179,10 @@ def test_data_volume_is_where_the_settings_put_the_database(monkeypatch: pytest.
 
 
 def test_cjk_font_is_installed_in_the_image() -> None:
-    runs = " ".join(of("RUN"))
-    assert "fonts-noto-cjk" in runs and "apt-get install" in runs
-    assert "find_cjk_font" in runs  # the build fails if matplotlib cannot find it
+    assert {"fonts-noto-cjk", "fontconfig"} <= apt_packages()
+    # the build fails if matplotlib cannot find it: a `python -c` that asserts find_cjk_font()
+    checks = [argv for run in of("RUN") for argv in commands(run) if argv[:2] == ["python", "-c"]]
+    assert any("find_cjk_font()" in argv[2] and "assert" in argv[2] for argv in checks)
 
 
 def test_copied_sources_exist_and_are_not_ignored() -> None:
@@ -155,12 +197,36 @@ def test_copied_sources_exist_and_are_not_ignored() -> None:
     assert {"pyproject.toml", "setup.py", "build_backend", "scoring", "bot"} <= copied
 
 
-def test_the_image_installs_pure_python_without_a_compiler() -> None:
-    """The default build needs no compiler (SCORING_USE_MYPYC is the opt-in); the image has none."""
-    text = DOCKERFILE.read_text(encoding="utf-8")
-    assert "gcc" not in text and "SCORING_USE_MYPYC" not in text
-    [install] = [run for run in of("RUN") if "pip install ." in run]
-    assert "scoring.COMPILED" in install
+COMPILERS = {"gcc", "g++", "clang", "cc", "build-essential", "python3-dev", "libpython3-dev", "libc6-dev"}
+
+
+def install_step() -> tuple[str, list[list[str]]]:
+    """The RUN of the runtime image that pip-installs the project, and its commands."""
+    [run] = [run for run in of("RUN") if any(argv[:2] == ["pip", "install"] for argv in commands(run))]
+    return run, commands(run)
+
+
+def test_the_image_installs_the_project_not_an_editable_checkout() -> None:
+    _run, argv = install_step()
+    [install] = [a for a in argv if a[:2] == ["pip", "install"]]
+    targets = [a for a in install[2:] if not a.startswith("-")]
+    assert targets == ["."] and "-e" not in install and "--editable" not in install
+    # the copied sources are removed in the same step, so /app cannot shadow the installed package
+    removed = {path for a in argv if a[:2] == ["rm", "-rf"] for path in a[2:]}
+    copied = {s for args in of("COPY") for s in args.split()[:-1]}
+    assert {"scoring", "bot", "build_backend"} <= removed and {"scoring", "bot"} <= copied
+    assert argv.index(install) < min(i for i, a in enumerate(argv) if a[:2] == ["rm", "-rf"])
+
+
+def test_the_runtime_image_is_pure_python_without_a_compiler() -> None:
+    """The default build needs no compiler (SCORING_USE_MYPYC is the opt-in); the image has none, and the
+    build fails unless the installed scoring core is the pure one."""
+    assert not apt_packages() & COMPILERS
+    assert "SCORING_USE_MYPYC" not in env_values()
+    run, argv = install_step()
+    assert "SCORING_USE_MYPYC" not in run
+    checks = [a[2] for a in argv if a[:2] == ["python", "-c"]]
+    assert any("import scoring" in c and "assert not scoring.COMPILED" in c for c in checks)
 
 
 def test_installed_package_carries_its_data_files() -> None:

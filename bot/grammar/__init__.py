@@ -1,6 +1,6 @@
 """The recording grammar: typed /hu, /escape, /draw, /adjust and /edit arguments → ledger entries (pure).
 
-``parse_hu(text, resolve)`` reads ``<winner> <how> [details]`` into the entry (the partial RULES.md §3
+``parse_hu(text, resolve)`` reads ``<winner> <how> [details]`` into the entry (the partial docs/rules.md §4
 request ``{"event", "discarder", "escaper", "wins"}``); ``resolve(word) -> seat | None`` names players.
 
 - how: 自摸 zimo tsumo zm · 冲/沖/点炮/放冲/放铳/pao/chong/ron <discarder> (or ``北 点炮``) ·

@@ -1,4 +1,4 @@
-"""/hu: the typed recording grammar of a win → the entry, the partial RULES.md §3 request.
+"""/hu: the typed recording grammar of a win → the entry, the partial docs/rules.md §4 request.
 
 `/hu <winner> <how> [details]`, details either a 花 count and pattern words (the declared form) or the
 hand in tile shorthand then its flowers (the tile form). Several winners on one discard each carry
@@ -456,7 +456,7 @@ class _HuParser:
             if len(self.winners) > 1 or not implied:
                 raise GrammarError("missing_how", **self.winners[-1].token.params())
             how = _How(vocab.SELF_DRAW, self.winners[0].words[0][0])  # 杠开 海底 天胡 …: a self-draw
-        if how.kind in (vocab.SELF_DRAW, vocab.BAO) and len(self.winners) > 1:
+        if how.kind in (vocab.SELF_DRAW, vocab.BAO, vocab.SONGGANG) and len(self.winners) > 1:
             raise GrammarError("too_many_winners", how=how.token.text, **self.winners[1].token.params())
         if how.other is not None:
             for winner in self.winners:
@@ -479,14 +479,19 @@ class _HuParser:
         }
         if how.kind == vocab.BAO:
             flags["after_kong"] = True
+        if how.kind in (vocab.BAO, vocab.SONGGANG):  # 送杠: the feeder without 杠开 (docs/rules.md §1)
             flags["kong_fed_by"] = how.other
         win_type = {
             vocab.SELF_DRAW: "self_draw",
             vocab.BAO: "self_draw",
+            vocab.SONGGANG: "self_draw",
             vocab.DISCARD: "discard",
             vocab.ROB_KONG: "rob_kong",
         }[how.kind]
         result: dict[str, Any] = {"winner": winner.seat, "type": win_type}
+        winning_tile = _lone_winning_tile(winner.hand)
+        if winning_tile is not None:  # the quick form's `+2p`: the tile won on (宿州: a discarded 混子)
+            winner.hand = []
         patterns: list[str] = []
         for token, pattern_id, flag in winner.words:
             if flag is not None:
@@ -506,9 +511,18 @@ class _HuParser:
                 "soft_flowers": winner.counts.get("soft", (0, None))[0],
                 "patterns": patterns,
             }
+            if winning_tile is not None:
+                result["declared"]["winning_tile"] = winning_tile
         result["flags"] = flags
         result["wild"] = self.wild[0] if self.wild is not None else None
         return result
+
+
+def _lone_winning_tile(parts: list[Token]) -> str | None:
+    """The tile of a lone `+2p` (the shorthand's winning-tile marker, no hand around it), else None."""
+    if len(parts) != 1 or not parts[0].text.startswith("+"):
+        return None
+    return _wild_tile(parts[0].text[1:])
 
 
 def _joined(left: str, right: str) -> bool:
@@ -520,7 +534,7 @@ def _is_cjk(char: str) -> bool:
 
 
 def hand_object(parts: list[Token]) -> dict[str, Any]:
-    """The RULES.md §3 `hand` object of typed tile shorthand (validated by scoring.parse_hand)."""
+    """The docs/rules.md §4 `hand` object of typed tile shorthand (validated by scoring.parse_hand)."""
 
     if not parts:
         raise GrammarError("hand_error", reason="no tiles", token="", position=0, index=0)
@@ -574,7 +588,7 @@ def _copy_json(value: Any) -> Any:
 
 
 def parse_hu(text: str, resolve: Resolve[str]) -> dict[str, Any]:
-    """Read the arguments of /hu into an entry: the partial RULES.md §3 request of a win.
+    """Read the arguments of /hu into an entry: the partial docs/rules.md §4 request of a win.
 
     `resolve(word)` maps a player word to a seat ("E" "S" "W" "N") or None. Raises GrammarError.
 

@@ -58,8 +58,26 @@ class Token:
         return {"token": self.text, "position": self.position, "index": self.index}
 
 
+def is_odd_digit(char: str) -> bool:
+    """A digit that is neither ASCII, full-width nor a Chinese numeral: superscripts (²), circled (⑳),
+    mathematical (𝟗), Roman (Ⅻ) and other scripts' digits. NFKC would read ² as 2 and ⑳ as 20; every
+    number a user types refuses them instead, with one message (`odd_digit`)."""
+    if "0" <= char <= "9" or "０" <= char <= "９" or char in _CN_DIGITS:
+        return False
+    return unicodedata.category(char) in ("Nd", "No", "Nl")
+
+
+def check_digits(word: str) -> None:
+    """GrammarError("odd_digit") when a typed word holds an odd digit (`is_odd_digit`)."""
+    if any(is_odd_digit(char) for char in word):
+        raise GrammarError("odd_digit", token=word)
+
+
 def normalize_char(char: str) -> str:
-    """NFKC of one character: full-width letters, digits, spaces and punctuation become ASCII."""
+    """NFKC of one character: full-width letters, digits, spaces and punctuation become ASCII (an odd
+    digit stays as typed, to be refused)."""
+    if is_odd_digit(char):
+        return char
     if char in "【〔［":
         return "["
     if char in "】〕］":
@@ -103,18 +121,21 @@ def _tokenize(text: str) -> tuple[Token, ...]:
         tokens.append(Token("".join(current), start + 1, len(tokens) + 1))
     if tokens and tokens[0].text.startswith("/"):
         tokens = [Token(t.text, t.position, t.index - 1) for t in tokens[1:]]
+    for token in tokens:
+        check_digits(token.text)
     return tuple(tokens)
 
 
 def parse_number(word: str, *, low: int, high: int) -> int:
     """The one parser of numeric arguments (stake, timeout, amount): a whole number from `low` to `high`,
-    in ASCII digits or Chinese numerals, an optional leading +; GrammarError("bad_number") otherwise
-    (², ①, +-5, 1.5, 1e3 and friends included).
+    in ASCII digits or Chinese numerals, an optional leading +; GrammarError("odd_digit") for ², ①, 𝟗,
+    GrammarError("bad_number") otherwise (+-5, 1.5, 1e3 and friends included).
 
     >>> parse_number("5", low=1, high=9), parse_number("+五", low=1, high=9)
     (5, 5)
     """
     text = word.strip()
+    check_digits(text)
     value = parse_count(text[1:] if text.startswith("+") else text)
     if value is None or not low <= value <= high:
         raise GrammarError("bad_number", token=word, low=low, high=high)

@@ -11,6 +11,7 @@ SELF_DRAW: Final = "self_draw"
 DISCARD: Final = "discard"
 ROB_KONG: Final = "rob_kong"
 BAO: Final = "bao"  # 包饺子: a self-draw on a kong's replacement tile, the kong fed by one player's discard
+SONGGANG: Final = "songgang"  # 送杠: a later self-draw of a kong fed by one player (option songgang "any")
 
 
 def _words(kind: str, words: str) -> dict[str, str]:
@@ -38,14 +39,15 @@ HOW_WORDS: Final[dict[str, str]] = {
         "rob the kong",
     ),
     **_words(BAO, "包|包饺子|包餃子|bao|baojiaozi|bjz"),
+    **_words(SONGGANG, "送杠|送槓|songgang"),
 }
 # Ways that name a second player: the discarder, the robbed player, the feeder of the kong.
-NEEDS_OTHER: Final = frozenset({DISCARD, ROB_KONG, BAO})
+NEEDS_OTHER: Final = frozenset({DISCARD, ROB_KONG, BAO, SONGGANG})
 
 WILD_WORDS: Final = _set("混子|混|混儿|混兒|癞子|赖子|癩子|賴子|wild|hunzi|hun|laizi|joker")
 _WILD_GLUED: Final = re.compile(r"^(混子|混儿|混兒|混|癞子|赖子|癩子|賴子|wild|hunzi|laizi)[=:]?(.+)$")
 
-# The flags of RULES.md §3, and the pattern each one scores in the declared (quick) form.
+# The flags of docs/rules.md §4, and the pattern each one scores in the declared (quick) form.
 FLAG_PATTERN: Final[dict[str, str | None]] = {
     "after_kong": "gangkai",
     "after_flower": "huakai",

@@ -7,7 +7,7 @@ and what parses still names a pending entry or session that must belong to the c
     e:<session> / ek:<session>  /end's question: end the session now / keep playing
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
     f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 49 bytes for
-                                three winners, each winner's 花 and patterns in six base-36 digits)
+                                three winners, each winner's 花 and patterns in seven base-36 digits)
     sp:<transfer> / sr:<transfer>   a summary's 我已付 / 已收到 (bot.summary.settlement.SettlePress)
 """
 
@@ -18,7 +18,7 @@ from dataclasses import InitVar, dataclass, replace
 from typing import Any, Literal
 
 from bot.grammar.vocab import PATTERN_FLAG
-from scoring.rules import SUZHOU, ruleset
+from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, ruleset
 from scoring.seats import SEATS
 
 Step = Literal["winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done", "cancel"]
@@ -29,30 +29,34 @@ PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
 JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
 END = re.compile(r"(e|ek):([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
-FLOW = re.compile(
-    r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
-    r":([ESWN]{0,3}):((?:[0-9a-z]{6}){0,3})"
-)
 
 HUA_CHOICES = tuple(range(20))  # the 硬花 buttons; more is typed (/hu 南 自摸 24花)
 MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)
-# The table's patterns come from the rule set's own data (scoring.rules), in its order.
+# The table's patterns come from the rule set's own data (scoring.rules), in its order; 宿州's end with 上牌
+# (a flag of 宿州 only: it doubles every payer's amount).
 SUZHOU_PATTERNS = tuple(ruleset(SUZHOU).patterns)
 PATTERNS_BY_RULES = {
-    "suzhou": SUZHOU_PATTERNS,
-    # 宿州: the patterns that win (adding nothing to f), and 上牌 (a flag: doubles every payer's amount).
-    "suzhou-anhui": ("qidui", "dadiaoche", "gangkai", "huakai", "shangpai"),
+    SUZHOU: SUZHOU_PATTERNS,
+    SUZHOU_ANHUI: (*ruleset(SUZHOU_ANHUI).patterns, "shangpai"),
 }
 EXTENDED = tuple(ruleset(SUZHOU).extended_patterns)
 # bit i of a winner's pattern mask is PATTERN_BITS[i]; 上牌 is a flag, not a pattern
 PATTERN_BITS = (*SUZHOU_PATTERNS, *EXTENDED, "shangpai")
-# Meld 花 by rule set, the button's words and what one such meld adds: 苏州 counts each as a 花 item, 宿州
-# in the flower count f (RULES.md). The flow records their sum as the quick entry's 软花 (soft_flowers).
+MASK_DIGITS = next(n for n in range(1, 9) if 36**n >= 1 << len(PATTERN_BITS))  # base-36 digits of the mask
+CODE_LEN = 2 + MASK_DIGITS  # a winner in a flow button: 硬花, 软花, the pattern mask
+FLOW = re.compile(
+    r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
+    rf":([ESWN]{{0,3}}):((?:[0-9a-z]{{{CODE_LEN}}}){{0,3}})"
+)
+# The meld buttons in the order the flow shows them; a rule set offers those it scores.
+MELD_BUTTONS = ("fengpeng", "feng_anke", "feng_minggang", "feng_angang", "minggang", "angang")
+# Meld 花 by rule set: each button's item and what one such meld adds, read from the rule set's item values
+# (苏州 counts each as a 花 item, 宿州 in the flower count f: docs/rules.md). The flow records their sum as
+# the quick entry's 软花 (soft_flowers).
 MELD_HUA = {
-    "suzhou": (("fengpeng", 1), ("feng_anke", 2), ("feng_minggang", 3), ("feng_angang", 4),
-               ("minggang", 1), ("angang", 2)),
-    "suzhou-anhui": (("fengpeng", 1), ("feng_anke", 1), ("minggang", 2), ("angang", 4)),
-}  # fmt: skip
+    rules: tuple((item, ruleset(rules).items[item]) for item in MELD_BUTTONS if item in ruleset(rules).items)
+    for rules in RULESETS
+}
 
 _STEPS: dict[str, Step] = {
     "w": "winner",
@@ -159,10 +163,10 @@ class Win:
 
     @property
     def code(self) -> str:
-        """Six base-36 digits: 硬花, 软花, the pattern mask (four digits)."""
+        """CODE_LEN base-36 digits: 硬花, 软花, the pattern mask (MASK_DIGITS digits)."""
         mask = sum(1 << PATTERN_BITS.index(p) for p in self.patterns)
         digits = ""
-        for _ in range(4):
+        for _ in range(MASK_DIGITS):
             mask, digit = divmod(mask, 36)
             digits = _B36[digit] + digits
         return _B36[self.hua] + _B36[self.soft] + digits
@@ -191,8 +195,8 @@ class HuFlow:
 
     @property
     def data(self) -> str:
-        """`f:<session>:<step><by><how><other><cur><wild>:<winners>:<6 digits a winner>`, at most 49 bytes,
-        e.g. `f:7:gSs-0--:S:500000` (南, started by 南, self-draw, 5 硬花, now at the meld 花)."""
+        """`f:<session>:<step><by><how><other><cur><wild>:<winners>:<CODE_LEN digits a winner>`, at most 51
+        bytes, e.g. `f:7:gSs-0--:S:5000000` (南, started by 南, self-draw, 5 硬花, now at the meld 花)."""
         how = _HOW_CODE[self.how] if self.how else "-"
         seats = "".join(w.seat for w in self.wins)
         return (
@@ -207,11 +211,11 @@ class HuFlow:
         if match is None:
             return None
         session, step, by, how, other, cur, wild, seats, codes = match.groups()
-        if len(codes) != 6 * len(seats) or len(set(seats)) != len(seats):
+        if len(codes) != CODE_LEN * len(seats) or len(set(seats)) != len(seats):
             return None
         wins = []
-        for seat, i in zip(seats, range(0, len(codes), 6), strict=True):
-            code = codes[i : i + 6]
+        for seat, i in zip(seats, range(0, len(codes), CODE_LEN), strict=True):
+            code = codes[i : i + CODE_LEN]
             mask = int(code[2:], 36)
             if (
                 mask >> len(PATTERN_BITS)

@@ -114,7 +114,7 @@ def calc_lines(
         if not win.get("allowed", True):
             lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, {"winner": seat, **win})))
             continue
-        lines += item_lines(lang, request["rules"], win)
+        lines += item_lines(lang, win)
     if any(w.get("allowed", True) for w in scored.values()):
         hua = sum(int(scored.get(seat, {}).get("hua") or 0) for seat in winners[:1])
         payments = payments_text(lang, response["payments"], winners)

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
-from telegram import Update
+from telegram import CallbackQuery, Message, Update
 from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
@@ -52,6 +52,19 @@ def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn],
     return decorate
 
 
+def carried_by_its_message(query: CallbackQuery) -> bool:
+    """Whether the pressed message carries a button with this data: a payload acts only on the kind of
+    message that shows it (a real `ek:1` pressed under a preview, or a flow step under a result line,
+    changes nothing). A message too old for Telegram to show the bot cannot be checked here; what the
+    payload names is still checked against its chat and message by the handler and the ledger."""
+    message = query.message
+    if not isinstance(message, Message):
+        return True
+    markup = message.reply_markup
+    rows = markup.inline_keyboard if markup is not None else ()
+    return any(button.callback_data == query.data for row in rows for button in row)
+
+
 def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T], Awaitable[None]]], Handler]:
     """Wrap `async def on_press(turn, data)` for a button whose callback data `parse` reads (None: not a
     button this bot made, or no longer understood: "expired"). Every user error becomes a short answer on
@@ -69,6 +82,8 @@ def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T],
             try:
                 if data is None:
                     raise Refusal("err.flow_stale")
+                if not carried_by_its_message(query):
+                    raise Refusal("err.foreign_button")
                 await fn(turn, data)
             except ForeignButton:
                 await turn.answer(turn.t("err.foreign_button"), alert=True)

@@ -17,6 +17,7 @@ from bot.handlers.callbacks import button, command
 from bot.handlers.turn import Turn, ledger_of
 from bot.i18n import t
 from bot.render.errors import excerpt
+from bot.sender import send_text
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,6 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     if chat is not None and not isinstance(error, TelegramError):
         try:
             group = await asyncio.to_thread(ledger_of(context).get_group, chat.id)
-            await context.bot.send_message(chat.id, t(group.language, "err.internal"))
+            await send_text(context.bot, chat.id, t(group.language, "err.internal"))
         except Exception:  # the error reply itself must never raise from the error handler
             log.exception("could not report the error to the chat")

@@ -24,7 +24,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.handlers.buttons import HUA_CHOICES, MAX_SOFT, MELD_HUA, HuFlow, Win, pattern_choices
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
-from bot.render import term_name
+from bot.render import join_words, term_name
 from scoring.tiles import tile_from_name, tile_name_zh
 
 Rows = list[list[InlineKeyboardButton]]
@@ -76,7 +76,8 @@ def _winner_summary(turn: Turn, state: HuFlow) -> str:
         winner=turn.wind(current.seat),
         hua=current.hua,
         soft=current.soft,
-        patterns="、".join(term_name(turn.lang, p) for p in current.patterns) or turn.t("flow.none"),
+        patterns=join_words(turn.lang, (term_name(turn.lang, p) for p in current.patterns))
+        or turn.t("flow.none"),
     )
     if state.wild:
         summary += " · " + turn.t("flow.wild_set", tile=_tile_label(state.wild))
@@ -110,7 +111,7 @@ def ask_more(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows
     )
     if len(state.wins) >= 2:
         rows.append([_button(turn.t("flow.next"), replace(state, step="other"))])
-    return turn.t("flow.more", winners="、".join(turn.wind(s) for s in state.seats)), rows
+    return turn.t("flow.more", winners=join_words(turn.lang, [turn.wind(s) for s in state.seats])), rows
 
 
 def ask_other(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:

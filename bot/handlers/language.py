@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.handlers.callbacks import command
-from bot.handlers.permissions import require_writer
+from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
 from bot.i18n import normalize_language, t
 from bot.render.errors import Refusal
@@ -22,6 +22,6 @@ async def lang(turn: Turn) -> None:
     if chosen is None:
         raise Refusal("err.unknown_language", usage=True, value=turn.text)
     if turn.is_group and turn.session is not None:
-        await require_writer(turn, turn.session)
+        await require(turn, "language", turn.session)
     await turn.run(turn.ledger.update_group, turn.chat_id, language=chosen, key=turn.source_key)
     await turn.say(t(chosen, "lang.set"))

@@ -1,9 +1,13 @@
-"""Who may do what: admins (getChatMember, asked once per turn), seated players, the table's opener;
-who may write to a table, seat a guest, or press a button of a table. Each check raises a `Refusal`."""
+"""Who may do what, in one place: `POLICY` says for every change of a table (seat, substitute, record,
+confirm, correct, end, change rules, …) which people may make it — seated players, the table's opener,
+group admins, anyone — and `require(turn, action, session)` is the one check every command and button
+makes (a `Refusal` naming who may). Admins come from getChatMember, asked once per turn."""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from telegram import ChatMember
 from telegram.error import TelegramError
@@ -80,28 +84,69 @@ def person(turn: Turn) -> UserRef:
 
 
 async def require_guest_seater(turn: Turn, session: SessionInfo, name: str) -> None:
-    """A guest is seated by the table's opener, a seated player or an admin, under a name that is no
-    word of /hu (Refusal)."""
+    """A guest is seated by whom `POLICY["seat_guest"]` names, under a name that is no word of /hu."""
     if is_grammar_word(name):
         raise Refusal("err.guest_grammar_word", name=name)
-    if is_seated(turn, session) or await is_opener(turn, session) or await is_admin(turn):
-        return
-    raise Refusal("err.not_allowed_guest")
+    await require(turn, "seat_guest", session)
 
 
-async def require_writer(turn: Turn, session: SessionInfo | None) -> None:
-    """Writes are for seated players and group admins (Refusal otherwise)."""
-    if session is not None and is_seated(turn, session):
-        return
-    if await is_admin(turn):
-        return
-    raise Refusal("err.not_allowed")
+Role = Literal["anyone", "seated", "opener", "admin"]
+Action = Literal[
+    "seat", "seat_guest", "move", "dealer", "substitute", "roll", "record", "confirm", "correct", "end",
+    "rules", "language", "schedule",
+]
 
 
-async def writable_session(turn: Turn) -> SessionInfo:
-    """The open table, and the sender may write to it."""
+@dataclass(frozen=True, slots=True)
+class Permission:
+    """Who may make one kind of change, and the refusal (catalog key) everyone else gets."""
+
+    roles: tuple[Role, ...]
+    refusal: str
+
+
+SEATED_OR_ADMIN: tuple[Role, ...] = ("seated", "admin")
+POLICY: dict[Action, Permission] = {
+    "seat": Permission(("anyone",), "err.not_allowed"),  # /join, Join: a person takes a free seat
+    "seat_guest": Permission(("seated", "opener", "admin"), "err.not_allowed_guest"),  # /join <guest>
+    "move": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /seat <player> <seat>
+    "dealer": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /dealer, the dealer buttons
+    "substitute": Permission(SEATED_OR_ADMIN, "err.not_allowed_sub"),  # /sub, with or without a name
+    "roll": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /roll
+    "record": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /hu /draw /escape /adjust, the /hu flow
+    "confirm": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # Confirm / Cancel (and `confirm_by`)
+    "correct": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /undo /edit
+    "end": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /end and its buttons
+    "rules": Permission(("opener", "admin"), "err.not_allowed_rules"),  # /rules and its buttons
+    "language": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /lang while a table is open
+    "schedule": Permission(("admin",), "jobs.schedule_admins_only"),  # /schedule weekly|off
+}
+
+
+async def may(turn: Turn, action: Action, session: SessionInfo | None) -> bool:
+    """Whether the sender may make this change at this table (`POLICY`)."""
+    for role in POLICY[action].roles:
+        if role == "anyone":
+            return True
+        if role == "seated" and session is not None and is_seated(turn, session):
+            return True
+        if role == "opener" and session is not None and await is_opener(turn, session):
+            return True
+        if role == "admin" and await is_admin(turn):
+            return True
+    return False
+
+
+async def require(turn: Turn, action: Action, session: SessionInfo | None, **params: Any) -> None:
+    """The one permission check: the sender may make this change (`POLICY`), else its Refusal."""
+    if not await may(turn, action, session):
+        raise Refusal(POLICY[action].refusal, **params)
+
+
+async def writable_session(turn: Turn, action: Action = "record") -> SessionInfo:
+    """The open table, and the sender may make this change to it."""
     session = turn.require_session()
-    await require_writer(turn, session)
+    await require(turn, action, session)
     return session
 
 

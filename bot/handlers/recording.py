@@ -15,7 +15,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, TelegramError
 
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
@@ -23,7 +23,7 @@ from bot.handlers.buttons import HuFlow, PendingPress, pattern_choices
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices
-from bot.handlers.permissions import is_admin, own_session, require_writer, writable_session
+from bot.handlers.permissions import is_admin, own_session, require, writable_session
 from bot.handlers.turn import Turn, seat_resolver
 from bot.ledger import CommitResult, HandPreview, SessionInfo
 from bot.ledger.errors import (
@@ -37,6 +37,7 @@ from bot.ledger.errors import (
 from bot.ledger.values import PendingKind
 from bot.render import hand_summary, payments_text, preview_text, result_line
 from bot.render.errors import Refusal, error_text
+from bot.sender import send_text
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,12 @@ async def submit(
 
     The row comes first, so a shown Confirm always has its entry: a redelivered update finds its entry
     stored and shown, and sends nothing; one stored but never shown (the process stopped in between) is
-    shown now, and its message noted on the row."""
+    shown now, and its message noted on the row.
+
+    Under `confirm_by other` an entry needs a recorder to tell apart from its confirmer: an anonymous
+    admin (no account) is refused and records under their own name."""
+    if turn.state.group.confirm_by == "other" and turn.user is None:
+        raise Refusal("err.confirm_by_anonymous")
     pending = await turn.run(
         turn.ledger.create_pending,
         turn.chat_id,
@@ -218,7 +224,7 @@ async def undo(turn: Turn) -> None:
     """/undo: void the last row after a confirm button; dealer, 连庄 and 滴零 roll back with it."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    session = await writable_session(turn)
+    session = await writable_session(turn, "correct")
     last = await turn.run(turn.ledger.last_hand, turn.chat_id)
     summary = hand_summary(turn.lang, last)
     if last.kind == "adjust":
@@ -231,7 +237,7 @@ async def undo(turn: Turn) -> None:
 @command("edit")
 async def edit(turn: Turn) -> None:
     """/edit <n> <entry>: replace hand n; every later hand is re-scored from the corrected dealer state."""
-    session = await writable_session(turn)
+    session = await writable_session(turn, "correct")
     number, typed = parse_edit(turn.text)
     # The hand's own table: names and seats in the correction mean who sat there when it was played.
     played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
@@ -277,7 +283,7 @@ def later_hands_text(turn: Turn, later: tuple[HandPreview, ...]) -> str:
 async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     """Confirm commits the pending entry exactly once; Cancel drops it. Seated players or admins only, and
     only in the chat (and under the message) the entry was shown in: the ledger checks both."""
-    await require_writer(turn, turn.session)
+    await require(turn, "confirm", turn.session)
     chat_id, message_id = turn.chat_id, turn.pressed_message_id
     try:
         if press.action == "cancel":
@@ -321,9 +327,15 @@ _CONFIRMED.update({("undo", k): "preview.confirmed_undo" for k in ("win", "draw"
 
 
 async def refuse_own_entry(turn: Turn, pending_id: str) -> None:
-    """`confirm_by other`: the one who recorded an entry may not confirm it (Refusal; NotFound)."""
+    """`confirm_by other`: the one who recorded an entry may not confirm it (Refusal; NotFound). An entry
+    with no recorder (an anonymous admin's, from before the setting) is confirmed by a player who is no
+    admin, since any admin may have sent it."""
     pending = await turn.run(turn.ledger.get_pending, pending_id)
-    if pending.created_by is None or turn.user is None:
+    if pending.created_by is None:
+        if await is_admin(turn):
+            raise Refusal("err.confirm_by_other")
+        return
+    if turn.user is None:
         return
     recorder = await turn.run(turn.ledger.get_player, pending.created_by)
     if recorder.telegram_id == turn.user.telegram_id:
@@ -365,9 +377,7 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
     held = open_flow(turn, session)
     if held is not None:
         try:
-            await turn.context.bot.send_message(
-                turn.chat_id, turn.t("flow.open"), reply_parameters=ReplyParameters(held)
-            )
+            await send_text(turn.context.bot, turn.chat_id, turn.t("flow.open"), reply_to=held)
             return
         except BadRequest as exc:  # the flow's message is gone: a new flow
             log.info("open flow %s of chat %s is gone: %s", held, turn.chat_id, exc)
@@ -406,7 +416,7 @@ async def flow_pressed(turn: Turn, state: HuFlow) -> None:
     flow's table must be this chat's open table, its message the table's open flow."""
     session = await own_session(turn, state.session_id)
     assert session is not None
-    await require_writer(turn, session)
+    await require(turn, "record", session)
     message_id = turn.pressed_message_id
     held = open_flow(turn, session)
     if message_id is None or not _offered(session, state) or held not in (None, message_id):

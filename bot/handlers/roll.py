@@ -23,13 +23,20 @@ def dealer_by_dice(total: int, start: str = "E") -> str:
 
 @command("roll")
 async def roll(turn: Turn) -> None:
-    """/roll: send two dice; their sum seats the first dealer before hand one, a double marks 豹子."""
+    """/roll: send two dice; their sum seats the first dealer before hand one, a double marks 豹子. One
+    roll per hand: the first one stands (a second is refused, so nobody rolls again until a 豹子 comes
+    up); a redelivered /roll says nothing."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    session = await writable_session(turn)
+    session = await writable_session(turn, "roll")
+    if not await turn.run(turn.ledger.claim, turn.source_key):
+        return
+    hand = session.state.hand_number
+    if not await turn.run(turn.ledger.claim, f"roll:{session.id}:{hand}"):
+        raise Refusal("err.rolled_already", n=hand)
     bot = turn.context.bot
-    first = await bot.send_dice(turn.chat_id, emoji=DICE)
-    second = await bot.send_dice(turn.chat_id, emoji=DICE)
+    first = await bot.send_dice(turn.chat_id, emoji=DICE, message_thread_id=turn.thread_id)
+    second = await bot.send_dice(turn.chat_id, emoji=DICE, message_thread_id=turn.thread_id)
     assert first.dice is not None and second.dice is not None
     a, b = first.dice.value, second.dice.value
     lines = [turn.t("roll.result", a=a, b=b, total=a + b)]
@@ -40,7 +47,7 @@ async def roll(turn: Turn) -> None:
         lines.append(turn.t("roll.dealer", wind=turn.wind(seat), player=player.name if player else "—"))
     double = a == b
     if double or session.state.baozi:
-        session = await turn.run(turn.ledger.mark_baozi, turn.chat_id, double, key=turn.source_key)
+        session = await turn.run(turn.ledger.mark_baozi, turn.chat_id, double, key=f"{turn.source_key}:baozi")
     if double:
         lines.append(turn.t("roll.baozi"))
     await turn.say("\n".join(lines))

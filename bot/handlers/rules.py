@@ -11,11 +11,11 @@ from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.buttons import RulesPress
 from bot.handlers.callbacks import button, command
-from bot.handlers.permissions import is_admin, own_session
+from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
-from bot.render import rules_name
+from bot.render import join_words, rules_name
 from bot.render.errors import Refusal
 from scoring import ScoringError, option_specs, resolve_rules, validate_options
 
@@ -113,7 +113,7 @@ def _typed_value(option: str, choices: tuple[Any, ...], word: str) -> Any:
 
 def _choices_text(lang: str | None, option: str, choices: Iterable[Any]) -> str:
     """`3/4（自摸 3 张硬花，放冲 4 张）, 2/3（…）`: what may be typed, and what it means."""
-    return _list(
+    return join_words(
         lang,
         [
             option_value(
@@ -177,19 +177,6 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     return "\n".join(lines), InlineKeyboardMarkup([[b] for b in buttons])
 
 
-async def require_rules_editor(turn: Turn, session: SessionInfo | None) -> None:
-    """Rule changes are for group admins and the player who opened the open table (nobody else, and
-    without an open table only admins). Asking never creates a player record."""
-    if await is_admin(turn):
-        return
-    sender = turn.update.effective_user
-    if session is not None and session.opened_by is not None and sender is not None:
-        opener = await turn.run(turn.ledger.get_player, session.opened_by)
-        if opener.telegram_id is not None and opener.telegram_id == sender.id:
-            return
-    raise Refusal("err.not_allowed_rules")
-
-
 async def apply_option(turn: Turn, option: str, value: Any) -> str:
     """Validate and store one option (the open table and the group's default); the text of the change.
 
@@ -208,7 +195,9 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     if found == TIMEOUT:
         try:  # the one numeric parser: ², ①, +-5, 1.5 are refused like 1 or 86401
             seconds = parse_number(str(value), low=MIN_TIMEOUT, high=MAX_TIMEOUT)
-        except GrammarError:
+        except GrammarError as exc:
+            if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
+                raise
             bounds = f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
             name = option_name(turn.lang, TIMEOUT)
             raise Refusal("err.bad_option_value", option=name, value=value, choices=bounds) from None
@@ -234,7 +223,7 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     spec = specs.get(found or "")
     if spec is None:
         names = [option_name(turn.lang, o) for o in [*specs, *GROUP_OPTIONS]]
-        raise Refusal("err.unknown_option", usage=True, option=option, choices=_list(turn.lang, names))
+        raise Refusal("err.unknown_option", usage=True, option=option, choices=join_words(turn.lang, names))
     typed = value if not isinstance(value, str) else _typed_value(spec.id, spec.choices, value)
     name = option_name(turn.lang, spec.id)
     try:
@@ -286,11 +275,7 @@ def settle_line(lang: str | None, group: GroupInfo) -> str:
         t(lang, "rules.option_line", name=option_name(lang, o), value=settle_value(lang, o, group.settle[o]))
         for o in SETTLE
     ]
-    return t(lang, "rules.settle", options=_list(lang, parts))
-
-
-def _list(lang: str | None, items: Iterable[str]) -> str:
-    return (", " if lang == "en" else "、").join(items)
+    return t(lang, "rules.settle", options=join_words(lang, parts))
 
 
 def _bool(lang: str | None, option: str, value: Any) -> bool:
@@ -299,7 +284,7 @@ def _bool(lang: str | None, option: str, value: Any) -> bool:
     text = str(value).strip().lower()
     if text in _TRUE | _FALSE:
         return text in _TRUE
-    choices = _list(lang, [show_value(lang, True), show_value(lang, False)])
+    choices = join_words(lang, [show_value(lang, True), show_value(lang, False)])
     raise Refusal("err.bad_option_value", option=option, value=value, choices=choices)
 
 
@@ -318,7 +303,7 @@ async def rules(turn: Turn) -> None:
             chosen = resolve_rules(words[0])
         except ScoringError:
             raise Refusal("err.missing_args", usage=True) from None
-        await require_rules_editor(turn, session)
+        await require(turn, "rules", session)
         await turn.run(turn.ledger.update_group, turn.chat_id, rules=chosen, key=turn.source_key)
         await turn.reply("rules.default_changed", rules=rules_name(turn.lang, chosen))
         return
@@ -327,7 +312,7 @@ async def rules(turn: Turn) -> None:
         option = " ".join(words[:-1])
         if _find_option(option, [*_option_ids(rule_set), *GROUP_OPTIONS]) is None:
             raise Refusal("err.too_many_args", usage=True, value=" ".join(words[2:]))
-    await require_rules_editor(turn, session)
+    await require(turn, "rules", session)
     await turn.say(await apply_option(turn, option, value))
 
 
@@ -340,7 +325,7 @@ async def rules_pressed(turn: Turn, press: RulesPress) -> None:
     """A rules button: change that option, then redraw the rules message in place. The button must be of
     this chat's current table (or of the group's defaults while no table is open)."""
     session = await own_session(turn, press.session_id)
-    await require_rules_editor(turn, session)
+    await require(turn, "rules", session)
     rules, _options = _rules_of(turn.state.group, session)
     specs = {spec.id: spec for spec in option_specs(rules)}
     choices: tuple[Any, ...] = (False, True) if press.option == INSTANT else ()

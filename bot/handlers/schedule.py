@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import command
-from bot.handlers.permissions import is_admin
+from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
 from bot.ledger import GroupInfo
 from bot.ledger.settlement import MAX_REMIND_HOURS
@@ -87,8 +87,7 @@ async def schedule(turn: Turn) -> None:
         return
     if head not in ON_WORDS | OFF_WORDS:
         raise Refusal("jobs.schedule_usage")
-    if not await is_admin(turn):
-        raise Refusal("jobs.schedule_admins_only")
+    await require(turn, "schedule", turn.session)
     if head in OFF_WORDS:
         await turn.run(turn.ledger.update_group, turn.chat_id, weekly_schedule=False, key=turn.source_key)
         await turn.reply("jobs.schedule_off")
@@ -141,8 +140,7 @@ async def remind(turn: Turn, words: list[str]) -> None:
         hours = group.settle["remind"]
         await turn.reply("jobs.remind_status_on" if hours else "jobs.remind_status_off", hours=hours)
         return
-    if not await is_admin(turn):
-        raise Refusal("jobs.schedule_admins_only")
+    await require(turn, "schedule", turn.session)
     word = words[0].lower()
     hours = 0 if word in OFF_WORDS else parse_hours(word)
     if hours is None or len(words) > 1:

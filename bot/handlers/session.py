@@ -14,8 +14,8 @@ from bot.handlers.card import show_card, unpin_card
 from bot.handlers.permissions import (
     own_session,
     person,
+    require,
     require_guest_seater,
-    require_writer,
     writable_session,
 )
 from bot.handlers.rules import options_summary
@@ -46,7 +46,9 @@ def parse_newgame(text: str) -> tuple[str | None, int]:
         if any(ch.isnumeric() for ch in word) or word[:1] in "+-":  # 5, 五, and ² ① +-5 1.5 refused
             try:
                 stake = parse_number(word, low=1, high=MAX_STAKE)
-            except GrammarError:
+            except GrammarError as exc:
+                if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
+                    raise
                 raise Refusal("err.bad_stake", value=word, limit=MAX_STAKE) from None
             continue
         if rules is not None:
@@ -79,15 +81,21 @@ async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, sea
 
 @command("join")
 async def join(turn: Turn) -> None:
-    """/join takes the next free seat; /join <name> seats a guest without a Telegram account."""
+    """/join takes the next free seat; /join <name> seats a guest without a Telegram account, or the member
+    of the group of that name (as that member: never a second 刘洋 beside the real one)."""
     guest = turn.text or None
     if guest is not None and guest.startswith("@"):
         raise Refusal("err.guest_name", usage=True, value=guest)
+    member: UserRef | None = None
     if guest is not None:
         await require_guest_seater(turn, turn.require_session(), guest)  # opener, seated or admin
+        if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
+            member, guest = await _newcomer(turn, guest)
+    if guest is not None:
         change = await turn.run(turn.ledger.join, turn.chat_id, guest_name=guest, key=turn.source_key)
     else:
-        change = await turn.run(turn.ledger.join, turn.chat_id, person(turn), key=turn.source_key)
+        who = member or person(turn)
+        change = await turn.run(turn.ledger.join, turn.chat_id, who, key=turn.source_key)
     assert change.seat is not None
     await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
 
@@ -116,7 +124,7 @@ async def seat(turn: Turn) -> None:
             usage=True,
             value=" ".join(words[2:]),
         )
-    await require_writer(turn, session)
+    await require(turn, "move", session)
     target = seat_word(words[1])
     player = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
     change = await turn.run(turn.ledger.move, turn.chat_id, player.id, target, key=turn.source_key)
@@ -141,7 +149,7 @@ async def dealer(turn: Turn) -> None:
         raise Refusal(
             "err.missing_args" if not words else "err.too_many_args", usage=True, value=" ".join(words[1:])
         )
-    await writable_session(turn)
+    await writable_session(turn, "dealer")
     target = parse_seat(words[0])
     if target is None:
         target = await turn.run(turn.ledger.find_seat, turn.chat_id, words[0])
@@ -157,7 +165,7 @@ async def end(turn: Turn) -> None:
     chart and CSV (`end_pressed`)."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    await ask_end(turn, await writable_session(turn))
+    await ask_end(turn, await writable_session(turn, "end"))
 
 
 # ---- /sub ------------------------------------------------------------------------------------------
@@ -167,7 +175,8 @@ async def end(turn: Turn) -> None:
 async def sub(turn: Turn) -> None:
     """/sub <seat> <player or guest>: from the next hand on another person sits at the seat; who leaves
     keeps their own totals, and the card, /score and the summary show both under the seat. `/sub <seat>`
-    alone: the sender takes the seat."""
+    alone: the sender takes the seat. Either way only whom `POLICY["substitute"]` names (seated players and
+    admins): a bystander cannot sit down in someone's seat by themselves."""
     words = turn.text.split()
     if not words or len(words) > 2:
         key = "err.missing_args" if not words else "err.too_many_args"
@@ -176,13 +185,12 @@ async def sub(turn: Turn) -> None:
     seat = parse_seat(words[0])
     if seat is None:
         raise Refusal("err.bad_seat", usage=True, value=words[0])
-    if len(words) == 1:  # the newcomer takes the seat themselves
-        user = turn.user
-        if user is None:
-            raise Refusal("err.not_allowed")
-        change, gone = await turn.run(turn.ledger.substitute, turn.chat_id, seat, user, key=turn.source_key)
+    await require(turn, "substitute", session, wind=turn.wind(seat))
+    if len(words) == 1:  # the sender (an admin: a seated player already has a seat) takes the seat
+        change, gone = await turn.run(
+            turn.ledger.substitute, turn.chat_id, seat, person(turn), key=turn.source_key
+        )
     else:
-        await require_writer(turn, session)
         user, guest = await _newcomer(turn, words[1])
         change, gone = await turn.run(
             turn.ledger.substitute, turn.chat_id, seat, user, guest_name=guest, key=turn.source_key
@@ -237,7 +245,7 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
     admin. Confirm ends the session (once: a second press finds it ended) and posts the summary."""
     session = await own_session(turn, press.session_id)
     assert session is not None
-    await require_writer(turn, session)
+    await require(turn, "end", session)
     message_id = turn.pressed_message_id
     message = turn.update.callback_query.message if turn.update.callback_query else None
     shown = getattr(message, "text", None) or ""

@@ -17,7 +17,8 @@ from bot.grammar import make_resolver
 from bot.i18n import t
 from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
 from bot.ledger.errors import NoOpenSession
-from bot.render import MESSAGE_LIMIT, split_messages, wind
+from bot.render import wind
+from bot.sender import edit_text, fit, send_text
 from bot.services import ledger_in, settings_in
 from bot.settings import Settings
 
@@ -28,11 +29,6 @@ R = TypeVar("R")
 GROUP_TYPES = (Chat.GROUP, Chat.SUPERGROUP)
 ANSWER_LIMIT = 200  # Telegram shows at most 200 characters of a button's answer
 COMMAND_PREFIXES = ("/", "／")  # a full-width slash is what Chinese input methods type
-
-
-def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """One message's text cut to Telegram's bound (for edits, which cannot be split)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def sender_chat_of(update: Update) -> Chat | None:
@@ -82,10 +78,15 @@ class Turn:
 
     @classmethod
     async def start(cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None) -> Turn:
-        """Read the chat's state (`ledger.chat_state`: one read) and wrap the update."""
+        """Read the chat's state (`ledger.chat_state`: one read; a write and a read more when the sender is
+        new to the group or changed their name or @username) and wrap the update."""
         chat = update.effective_chat
         assert chat is not None
-        state = await asyncio.to_thread(ledger_of(context).chat_state, chat.id)
+        ledger, sender = ledger_of(context), user_ref(update)
+        state = await asyncio.to_thread(ledger.chat_state, chat.id, sender)
+        if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
+            await asyncio.to_thread(ledger.ensure_player, chat.id, sender)
+            state = await asyncio.to_thread(ledger.chat_state, chat.id)
         return cls(update, context, state, command)
 
     @property
@@ -182,13 +183,19 @@ class Turn:
         return chat is not None and chat.id == self.chat_id
 
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
-        """Send `text` to the chat (not as a quote, so it survives a deleted command message). Every reply
-        goes through here: a text over Telegram's bound goes out as several messages, split at line ends,
-        the buttons under the last; that last one is returned."""
-        chunks = split_messages(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
-        for chunk in chunks[:-1]:
-            await self.context.bot.send_message(self.chat_id, chunk)
-        return await self.context.bot.send_message(self.chat_id, chunks[-1], reply_markup=markup)
+        """Send `text` to the chat (not as a quote, so it survives a deleted command message), through the
+        one sender (`bot.sender.send_text`: split at Telegram's bound, the buttons under the last part), in
+        the forum topic the update came from."""
+        return await send_text(self.context.bot, self.chat_id, text, markup, topic=self.thread_id)
+
+    @property
+    def thread_id(self) -> int | None:
+        """The forum topic the update came from (a command, or the message whose button was pressed), so
+        that every reply stays in it; None outside topics (General, or a group without topics)."""
+        message = self.update.effective_message
+        if message is None or not message.is_topic_message:
+            return None
+        return message.message_thread_id
 
     async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
         """Send a catalog message to the chat."""
@@ -196,9 +203,7 @@ class Turn:
 
     async def edit(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """Edit one of the bot's messages in this chat."""
-        await self.context.bot.edit_message_text(
-            fit(text), chat_id=self.chat_id, message_id=message_id, reply_markup=markup
-        )
+        await edit_text(self.context.bot, self.chat_id, message_id, text, markup)
 
     async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
         """Answer the callback query of this turn, once (a toast, or an alert box)."""

@@ -17,12 +17,13 @@ import tomllib
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 log = logging.getLogger(__name__)
 
-DEFAULT_LANGUAGE = "zh-Hans"
-LANGUAGES: tuple[str, ...] = ("zh-Hans", "zh-Hant", "en")
+Language = Literal["zh-Hans", "zh-Hant", "en"]
+LANGUAGES: tuple[Language, ...] = get_args(Language)  # the one list: settings, ledger, /lang
+DEFAULT_LANGUAGE: Language = "zh-Hans"
 _DIR = Path(__file__).parent
 
 # What a user may type after /lang, lower-cased.

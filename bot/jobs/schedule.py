@@ -16,6 +16,7 @@ from bot.health import HEARTBEAT_SECONDS, heartbeat_path, write_heartbeat
 from bot.jobs.sweeps import end_idle_sessions, expire_previews, post_reminders, post_weekly_boards
 from bot.ledger import LedgerService
 from bot.services import LEDGER, SETTINGS
+from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,6 @@ EXPIRE_SECONDS = 5.0  # a preview's Confirm lasts minutes: its "expired" line co
 IDLE_SECONDS = 60.0
 WEEKLY_SECONDS = 60.0
 REMIND_SECONDS = 300.0  # reminders are daily: a few minutes late is on time
-DEFAULT_IDLE_END_HOURS = 6.0
 
 
 def _ledger(context: Context) -> LedgerService | None:
@@ -39,11 +39,16 @@ async def expire_job(context: Context) -> None:
         await expire_previews(context.bot, ledger)
 
 
+def _settings(context: Context) -> Settings | None:
+    settings = context.bot_data.get(SETTINGS)
+    return settings if isinstance(settings, Settings) else None
+
+
 async def idle_job(context: Context) -> None:
-    """Sessions idle for `idle_end_hours` (setting, default 6) end and post their summary."""
-    hours = getattr(context.bot_data.get(SETTINGS), "idle_end_hours", None) or DEFAULT_IDLE_END_HOURS
-    if (ledger := _ledger(context)) is not None:
-        await end_idle_sessions(context.bot, ledger, float(hours))
+    """Sessions idle for the `idle_end_hours` setting end and post their summary."""
+    settings = _settings(context)
+    if settings is not None and (ledger := _ledger(context)) is not None:
+        await end_idle_sessions(context.bot, ledger, settings.idle_end_hours)
 
 
 async def weekly_job(context: Context) -> None:
@@ -60,9 +65,10 @@ async def remind_job(context: Context) -> None:
 
 async def heartbeat_job(context: Context) -> None:
     """Touch `<data_dir>/heartbeat` for the container health check (`python -m bot.health`)."""
-    data_dir = getattr(context.bot_data.get(SETTINGS), "data_dir", None)
-    if data_dir is None:
+    settings = _settings(context)
+    if settings is None:
         return
+    data_dir = settings.data_dir
     try:
         await asyncio.to_thread(write_heartbeat, heartbeat_path(data_dir))
     except OSError as exc:

@@ -25,6 +25,7 @@ from bot.i18n import t
 from bot.ledger import LedgerService, PendingInfo, SessionInfo
 from bot.ledger.errors import LedgerError
 from bot.render import preview_text, signed
+from bot.sender import edit_text, send_text
 from bot.summary.post import post_summary
 from bot.summary.settlement import transfer_line
 from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
@@ -64,7 +65,7 @@ async def expire_previews(bot: Bot, ledger: LedgerService, now: dtm.datetime | N
             continue
         try:
             text = await asyncio.to_thread(_expired_message, ledger, pending)
-            await bot.edit_message_text(text, chat_id=pending.chat_id, message_id=pending.message_id)
+            await edit_text(bot, pending.chat_id, pending.message_id, text)
         except TelegramError as exc:  # deleted, not modified, bot removed: the entry is expired anyway
             log.info("could not mark the preview of %s expired: %s", pending.id, exc)
         except Exception:  # claimed already: never let one entry keep the others' messages unedited
@@ -165,7 +166,7 @@ async def post_weekly_boards(bot: Bot, ledger: LedgerService, now: dtm.datetime 
                 weekly_text, ledger, chat_id, group.language, now=due, timezone=group.timezone
             )
             if text is not None:
-                await bot.send_message(chat_id, text)
+                await send_text(bot, chat_id, text)
         except (TelegramError, LedgerError) as exc:
             log.info("weekly post to chat %s failed: %s", chat_id, exc)
         except Exception:  # a bad stored day, time or zone: the other groups still get theirs

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import or_, update
+from sqlalchemy import false, func, or_, update
 from sqlmodel import Session, col, select
 
 import scoring
+from bot.i18n import LANGUAGES
 from bot.ledger import errors
-from bot.ledger.models import ChatGroup, Player
+from bot.ledger.models import ChatGroup, Player, TableSession
 from bot.ledger.rows import (
     group_info,
     group_row,
@@ -23,20 +25,21 @@ from bot.ledger.rows import (
     session_info,
 )
 from bot.ledger.values import ChatState, GroupInfo, PlayerInfo, UserRef
+from bot.settings import Settings
 from scoring.seats import parse_seat
 
-LANGUAGES = ("zh-Hans", "zh-Hant", "en")
 DEFAULT_RULES = "suzhou"
 CONFIRM_BY = ("any", "other")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
+@dataclass(frozen=True, slots=True)
 class Defaults:
-    """What a new group starts with: language and confirmation timeout (from the bot's settings)."""
+    """What a new group starts with: the bot's settings `default_language` and `confirm_timeout_seconds`
+    (`Settings`' own defaults when none are given: they have no other home)."""
 
-    def __init__(self, language: str = "zh-Hans", confirm_timeout_seconds: int = 120) -> None:
-        self.language = language if language in LANGUAGES else "zh-Hans"
-        self.confirm_timeout_seconds = confirm_timeout_seconds
+    language: str = Settings.model_fields["default_language"].default
+    confirm_timeout_seconds: int = Settings.model_fields["confirm_timeout_seconds"].default
 
     def group(self, chat_id: int, now: datetime) -> ChatGroup:
         """A new group row with these defaults (not added to any session)."""
@@ -62,13 +65,42 @@ def ensure_group(s: Session, chat_id: int, defaults: Defaults, now: datetime) ->
     return group
 
 
-def chat_state(s: Session, chat_id: int, defaults: Defaults, now: datetime) -> ChatState:
-    """The group's settings (the defaults when it is not stored yet) and its open session."""
+def chat_state(
+    s: Session, chat_id: int, defaults: Defaults, now: datetime, sender: UserRef | None = None
+) -> ChatState:
+    """The group's settings (the defaults when it is not stored yet), its open session, and whether the
+    sender is stored as they are now (`ensure_player` refreshes them)."""
     group = group_row(s, chat_id)
     if group is None:
         return ChatState(group=group_info(defaults.group(chat_id, now)), session=None)
     ts = open_session_row(s, row_id(group), lock=False)
-    return ChatState(group=group_info(group), session=session_info(s, ts, chat_id) if ts else None)
+    fresh = sender is None or _stored_as(s, group, sender)
+    return ChatState(
+        group=group_info(group), session=session_info(s, ts, chat_id) if ts else None, sender_fresh=fresh
+    )
+
+
+def _stored_as(s: Session, group: ChatGroup, user: UserRef) -> bool:
+    """Whether the group stores this user with their name and @username, and nobody else holds it."""
+    name, username = _name_of(user)
+    query = select(Player.telegram_id, Player.username, Player.display_name).where(
+        Player.group_id == group.id,
+        or_(col(Player.telegram_id) == user.telegram_id, _same_username(username)),
+    )
+    return [tuple(row) for row in s.execute(query)] == [(user.telegram_id, username, name)]
+
+
+def _same_username(username: str | None) -> Any:
+    """Players whose @username is this one, in any case (no one when None)."""
+    if username is None:
+        return false()
+    return func.lower(Player.username) == username.lower()
+
+
+def _name_of(user: UserRef) -> tuple[str, str | None]:
+    """The display name and @username (without "@") a user is stored under."""
+    name = clean_name(user.display_name) or (user.username or str(user.telegram_id))
+    return name, user.username.lstrip("@") if user.username else None
 
 
 def resolve_rules(name: str) -> str:
@@ -171,8 +203,14 @@ def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) ->
     player = s.scalars(
         select(Player).where(Player.group_id == group.id, Player.telegram_id == user.telegram_id)
     ).first()
-    name = clean_name(user.display_name) or (user.username or str(user.telegram_id))
-    username = user.username.lstrip("@") if user.username else None
+    name, username = _name_of(user)
+    if username is not None:  # an @username is one person's at a time: whoever had it before lost it
+        s.execute(
+            update(Player)
+            .where(col(Player.group_id) == group.id, col(Player.telegram_id) != user.telegram_id)
+            .where(_same_username(username))
+            .values(username=None)
+        )
     if player is None:
         player = Player(
             group_id=row_id(group), telegram_id=user.telegram_id, username=username, display_name=name,
@@ -192,6 +230,14 @@ def actor(s: Session, group: ChatGroup, by: UserRef | None, now: datetime) -> in
 
 
 GUEST_NAME_LIMIT = 16
+
+
+def name_holders(s: Session, group: ChatGroup, ts: TableSession) -> list[Player]:
+    """Whose names a guest's may not take: everyone seated at the table and every member of the group (a
+    guest called like a member would be a second 刘洋 in /score, the card and the transfers)."""
+    query = select(Player).where(Player.group_id == group.id, col(Player.telegram_id).is_not(None))
+    members = s.scalars(query)
+    return [*seats(s, row_id(ts)).values(), *members]
 
 
 def check_guest_name(name: str, seated: Iterable[Player]) -> None:

@@ -53,13 +53,12 @@ class Calls:
         engine: Engine,
         *,
         clock: Callable[[], datetime] | None = None,
-        default_language: str = "zh-Hans",
-        default_confirm_timeout_seconds: int = 120,
+        defaults: groups.Defaults | None = None,
         max_attempts: int = 12,
     ) -> None:
         """Wrap an engine from `bot.ledger.db.open_database` (schema already migrated)."""
         self._store = Store(engine, clock=clock, max_attempts=max_attempts)
-        self._defaults = groups.Defaults(default_language, default_confirm_timeout_seconds)
+        self._defaults = defaults or groups.Defaults()  # a new group's language and timeout
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:
@@ -80,9 +79,11 @@ class Calls:
     def _write(self, fn: Callable[[Session], T], key: str | None = None) -> T:
         return self._store.write(fn, key=key)
 
-    def chat_state(self, chat_id: int) -> ChatState:
-        """The group's settings (defaults when not stored yet; nothing is written) and its open session."""
-        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, self._now()))
+    def chat_state(self, chat_id: int, sender: UserRef | None = None) -> ChatState:
+        """The group's settings (defaults when not stored yet; nothing is written), its open session, and
+        whether `sender` is stored as they are now (else `ensure_player` refreshes them)."""
+        now = self._now()
+        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender))
 
     def current_session(self, chat_id: int) -> SessionInfo | None:
         """The group's open session, or None."""

@@ -15,7 +15,16 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.ledger import errors, totals
 from bot.ledger.models import Hand, Payment, TableSession
-from bot.ledger.rows import LIVE, last_live_hand, one_hand_record, payments_of, row_id
+from bot.ledger.rows import (
+    A_HAND,
+    IN_ORDER,
+    LIVE,
+    aware,
+    last_live_hand,
+    one_hand_record,
+    payments_of,
+    row_id,
+)
 from bot.ledger.tables import touch
 from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
 
@@ -51,7 +60,7 @@ def score_entry(
     stake: int,
 ) -> HandPreview:
     """Score an entry for a seated table from a dealer state under the given rules, options and stake (the
-    one call of `scoring.score_request`, docs/rules.md §3); a refused win comes back `allowed == False`."""
+    one call of `scoring.score_request`, docs/rules.md §4); a refused win comes back `allowed == False`."""
     missing = [seat for seat in SEATS if seat not in seat_players]
     if missing:
         raise errors.TableNotFull(f"empty seats: {' '.join(missing)}", empty=missing)
@@ -191,13 +200,28 @@ def void_row(
     totals.take_back(s, ts, hand)
 
 
+def row_number(preview: HandPreview) -> int:
+    """The number a row keeps: a hand's is the one its preview showed (the dealer state's `hand_number`),
+    an adjustment's that of the hand it follows (0 before the first). Adjustments are not hands."""
+    return preview.before.hand_number - (1 if preview.kind == "adjust" else 0)
+
+
+def later_rows(s: Session, ts: TableSession, row: Hand) -> Any:
+    """The live rows after `row` in the ledger's order (the adjustments after it, then the later hands)."""
+    adjusted_after = (col(Hand.number) == row.number) & (col(Hand.kind) == "adjust")
+    if row.kind == "adjust":
+        adjusted_after = adjusted_after & (col(Hand.seq) > row.seq)
+    after = (col(Hand.number) > row.number) | adjusted_after
+    return select(Hand).where(Hand.session_id == ts.id, LIVE, after).order_by(*IN_ORDER)
+
+
 def record(
     s: Session, ts: TableSession, preview: HandPreview, now: datetime, *, actor: int | None,
     source_key: str | None, text: str | None,
 ) -> HandRecord:  # fmt: skip
     """A scored win, 荒庄, 逃跑 or adjustment as the table's next row; the dealer state moves on."""
     hand = insert_row(
-        s, ts, preview, now, number=ts.live_rows + 1, actor=actor, source_key=source_key, text=text
+        s, ts, preview, now, number=row_number(preview), actor=actor, source_key=source_key, text=text
     )
     ts.live_rows += 1
     if preview.kind != "adjust":
@@ -228,7 +252,7 @@ def undo(
 
 def live_row(s: Session, ts: TableSession, number: int) -> Hand:
     """The live row numbered `number` of a session (HandNotFound)."""
-    row = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, LIVE)).first()
+    row = s.scalars(select(Hand).where(Hand.session_id == ts.id, Hand.number == number, A_HAND, LIVE)).first()
     if row is None:
         raise errors.HandNotFound(f"no hand {number} in this session", number=number)
     return row
@@ -243,13 +267,7 @@ def own_seating(row: Hand) -> dict[str, int]:
 def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[tuple[Hand, HandPreview]]:
     """(old row, replacement) for hand `number` and each later row whose result changes."""
     target = live_row(s, ts, number)
-    if target.kind == "adjust":
-        raise errors.InvalidValue(
-            f"row {number} is an adjustment: undo it and adjust again", field="number", value=number
-        )
-    later = s.scalars(
-        select(Hand).where(Hand.session_id == ts.id, Hand.number > number, LIVE).order_by(col(Hand.number))
-    )
+    later = s.scalars(later_rows(s, ts, target))
 
     def rescore(row: Hand, state: DealerState, entry: object) -> HandPreview:
         request = row.request  # the row's own rules, stake and seating: who sat where when it was played
@@ -296,24 +314,25 @@ def edit(
     s: Session, ts: TableSession, number: int, entry: object, now: datetime, *, actor: int | None,
     source_key: str | None, text: str | None,
 ) -> tuple[tuple[HandRecord, ...], tuple[HandRecord, ...]]:  # fmt: skip
-    """Replace hand `number` and re-score the later rows whose result changes: (replacements, voided)."""
+    """Replace hand `number` and re-score the later rows whose result changes: (replacements, voided).
+    Each replacement keeps the time its hand was played, and a re-scored later row its recorder; the edit's
+    own time and author are on the voided rows."""
     plan = plan_edit(s, ts, number, entry)
     for row, _preview in plan:
         void_row(s, ts, row, actor, None, now)
     new_rows: list[Hand] = []
     for index, (row, preview) in enumerate(plan):
+        first = index == 0
         new = insert_row(
-            s, ts, preview, now, number=row.number, actor=actor,
-            source_key=source_key if index == 0 else None, text=text if index == 0 else row.text,
-            replaces=row.id,
+            s, ts, preview, aware(row.recorded_at), number=row.number,
+            actor=actor if first else row.recorded_by, source_key=source_key if first else None,
+            text=text if first else row.text, replaces=row.id,
         )  # fmt: skip
         row.replaced_by = new.id
         s.add(row)
         new_rows.append(new)
     last_row, last_preview = plan[-1]
-    tail = s.scalars(
-        select(Hand.id).where(Hand.session_id == ts.id, Hand.number > last_row.number, LIVE).limit(1)
-    ).first()
+    tail = s.scalars(later_rows(s, ts, last_row).limit(1)).first()
     if tail is None:  # the edit reached the last row: the coming hand starts from the new state (豹子 kept)
         coming = DealerState.from_json(ts.state)
         ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()

@@ -35,7 +35,7 @@ class ChatGroup(SQLModel, table=True):
     rules: str = Field(max_length=32)
     options: dict[str, Any] = _json()
     instant: bool = False
-    confirm_timeout_seconds: int = 120
+    confirm_timeout_seconds: int  # a new group's comes from the settings (groups.Defaults)
     weekly_schedule: bool = False
     weekly_day: str = Field(default="sun", max_length=3)  # mon … sun
     weekly_time: str = Field(default="20:00", max_length=5)  # HH:MM in `timezone`
@@ -139,20 +139,20 @@ class Hand(SQLModel, table=True):
     __tablename__ = "hand"
     __table_args__ = (
         UniqueConstraint("session_id", "seq"),
-        Index(
+        Index(  # one live hand per number; adjustments carry the number of the hand they follow
             "uq_hand_live_number",
             "session_id",
             "number",
             unique=True,
-            sqlite_where=text("voided = 0"),
-            postgresql_where=text("voided = false"),
+            sqlite_where=text("voided = 0 AND kind <> 'adjust'"),
+            postgresql_where=text("voided = false AND kind <> 'adjust'"),
         ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: int = Field(foreign_key="table_session.id")
     seq: int
-    number: int
+    number: int  # 第n局 of a hand; an adjustment's is that of the hand it follows (0: before the first)
     kind: HandKind = Field(sa_type=AutoString(length=8))
     text: str | None = None
     entry: dict[str, Any] = _json()

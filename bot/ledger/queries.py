@@ -11,7 +11,10 @@ from sqlmodel.sql.expression import Select
 from bot.ledger import errors, settlement
 from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
 from bot.ledger.rows import (
+    A_HAND,
+    IN_ORDER,
     LIVE,
+    NEWEST_FIRST,
     group_row,
     hand_records,
     open_session_row,
@@ -46,12 +49,13 @@ def hands(s: Session, session_id: int, *, include_voided: bool = False) -> list[
     query = select(Hand).where(Hand.session_id == session_id)
     if not include_voided:
         query = query.where(LIVE)
-    return hand_records(s, s.scalars(query.order_by(col(Hand.number), col(Hand.seq))))
+    return hand_records(s, s.scalars(query.order_by(*IN_ORDER)))
 
 
 def hand(s: Session, session_id: int, number: int) -> HandRecord:
     """The live row with this number (HandNotFound)."""
-    row = s.scalars(select(Hand).where(Hand.session_id == session_id, Hand.number == number, LIVE)).first()
+    query = select(Hand).where(Hand.session_id == session_id, Hand.number == number, A_HAND, LIVE)
+    row = s.scalars(query).first()
     if row is None:
         raise errors.HandNotFound(f"no hand {number} in this session", number=number)
     return hand_records(s, [row])[0]
@@ -86,7 +90,7 @@ def card_view(
     info = info or session_info(s, ts)
     newest = list(
         s.scalars(
-            select(Hand).where(Hand.session_id == ts.id, LIVE).order_by(col(Hand.number).desc()).limit(limit)
+            select(Hand).where(Hand.session_id == ts.id, LIVE).order_by(*NEWEST_FIRST).limit(limit)
         )
     )
     people = session_people(s, ts, info.chat_id)

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from sqlalchemy import case
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors
@@ -26,6 +27,12 @@ from bot.ledger.values import (
 # the databases use the index: "voided IS 0" would scan the session's rows.
 LIVE = Hand.voided == False  # noqa: E712
 SITTING = Seat.active == True  # noqa: E712  (as the partial index uq_seat_one_active says it)
+# A hand, not an adjustment: only hands are numbered (第n局); an adjustment carries the number of the hand it
+# follows (0 before the first) and comes after that hand, in the order it was recorded.
+A_HAND = col(Hand.kind) != "adjust"
+IS_ADJUST = case((col(Hand.kind) == "adjust", 1), else_=0)
+IN_ORDER = (col(Hand.number), IS_ADJUST, col(Hand.seq))  # the ledger's order of a session's live rows
+NEWEST_FIRST = (col(Hand.number).desc(), IS_ADJUST.desc(), col(Hand.seq).desc())
 
 
 def aware(moment: datetime) -> datetime:
@@ -111,7 +118,7 @@ def seat_history(s: Session, session_id: int) -> dict[int, str]:
 def last_live_hand(s: Session, session_id: int) -> Hand | None:
     """The session's last live row, or None."""
     return s.scalars(
-        select(Hand).where(Hand.session_id == session_id, LIVE).order_by(col(Hand.number).desc()).limit(1)
+        select(Hand).where(Hand.session_id == session_id, LIVE).order_by(*NEWEST_FIRST).limit(1)
     ).first()
 
 

@@ -15,8 +15,6 @@ from bot.ledger.rows import (
     group_info,
     player_info,
     player_row,
-    row_id,
-    seats,
     session_info,
     session_row,
 )
@@ -43,7 +41,7 @@ class LedgerService(RecordingCalls, SettleCalls):
     Every method is one transaction (`bot.ledger.store`), blocking: handlers call it in a worker thread.
     Writes retry on a lock or a constraint race. Every error is a `bot.ledger.errors.LedgerError` (code +
     params) and means nothing was written. Operations on "the table" take the group's `chat_id` and act on
-    its one open session. Entries are the partial RULES.md §3 request with seats:
+    its one open session. Entries are the partial docs/rules.md §4 request with seats:
     `{"event": "win", "discarder": "W", "wins": [{"winner": "S", "type": "discard", "declared": {...}}]}`.
     """
 
@@ -96,7 +94,8 @@ class LedgerService(RecordingCalls, SettleCalls):
         return self._write(lambda s: groups.claim_weekly(s, chat_id, due, moment))
 
     def ensure_player(self, chat_id: int, user: UserRef) -> PlayerInfo:
-        """The group's player for a Telegram user, created or refreshed (username, display name)."""
+        """The group's player for a Telegram user, created or refreshed (username, display name); another
+        player of the group who held that @username before loses it."""
         now = self._now()
         return self._write(
             lambda s: player_info(groups.ensure_player(s, self._group(s, chat_id), user, now), chat_id)
@@ -205,7 +204,7 @@ class LedgerService(RecordingCalls, SettleCalls):
 
         def op(s: Session, group: ChatGroup, ts: TableSession) -> SeatChange:
             if guest_name is not None:
-                groups.check_guest_name(groups.clean_name(guest_name), seats(s, row_id(ts)).values())
+                groups.check_guest_name(groups.clean_name(guest_name), groups.name_holders(s, group, ts))
             player = (
                 groups.ensure_player(s, group, user, now) if user is not None
                 else groups.guest(s, group, guest_name or "", now)
@@ -234,7 +233,7 @@ class LedgerService(RecordingCalls, SettleCalls):
 
         def op(s: Session, group: ChatGroup, ts: TableSession) -> tuple[SeatChange, PlayerInfo]:
             if guest_name is not None:
-                groups.check_guest_name(groups.clean_name(guest_name), seats(s, row_id(ts)).values())
+                groups.check_guest_name(groups.clean_name(guest_name), groups.name_holders(s, group, ts))
             player = (
                 groups.ensure_player(s, group, user, now)
                 if user is not None

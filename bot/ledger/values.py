@@ -183,8 +183,11 @@ class HandPreview:
 
     @property
     def allowed(self) -> bool:
-        """False when the scoring core refused a win (see `reasons`)."""
-        return all(w.get("allowed", True) for w in self.response.get("wins", []))
+        """False when the scoring core refused every win of the hand (see `reasons`). A 一炮多响 with one
+        winner refused (below the threshold, 宿州 multi_win false) is recorded with the others: a refused win
+        scores nothing and the others stand (docs/rules.md §1 Who may win, §2 Settlement)."""
+        wins = self.response.get("wins", [])
+        return not wins or any(w.get("allowed", True) for w in wins)
 
     @property
     def reasons(self) -> list[dict[str, Any]]:
@@ -252,6 +255,7 @@ class ChatState:
 
     group: GroupInfo
     session: SessionInfo | None
+    sender_fresh: bool = True  # False: the sender is not stored as they are now (new, renamed, @username)
 
 
 @dataclass(frozen=True, slots=True)

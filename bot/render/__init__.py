@@ -77,9 +77,14 @@ def payments_text(lang: str | None, payments: Mapping[str, int], first: Sequence
     return " · ".join(parts) if parts else "0"
 
 
-def join_words(lang: str | None, items: Sequence[str]) -> str:
+def join_words(lang: str | None, items: Iterable[str]) -> str:
     """`a、b、c` (`a, b, c` in English)."""
     return (", " if lang == "en" else "、").join(items)
+
+
+def join_clauses(lang: str | None, items: Iterable[str]) -> str:
+    """`a；b` (`a; b` in English): items that are phrases of their own (one winner's value, a reason)."""
+    return ("; " if lang == "en" else "；").join(items)
 
 
 def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None = None) -> str:
@@ -108,28 +113,21 @@ def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None
     )
 
 
-# The 0-花 items that multiply a win, by rule set: 豹子 / 滴零 ×2, 包饺子 / 抢杠 ×3 (苏州); 上牌 ×2 (宿州).
-MULTIPLIER_TERMS: Mapping[str, Mapping[str, int]] = {
-    "suzhou": {"baozi": 2, "diling": 2, "baojiaozi": 3, "qianggang": 3},
-    "suzhou-anhui": {"shangpai": 2},
-}
-
-
-def item_lines(lang: str | None, rules: str, win: Mapping[str, Any]) -> list[str]:
-    """A scored win's items, one a line: `  清一色 10`; a multiplier as what it is, `  滴零 ×2`,
-    `  包饺子 ×3`; `  合计 ×2` when the win's multiplier is not the product of those (豹子 and 滴零 not
-    stacked, 大吊车 x2)."""
-    factors = MULTIPLIER_TERMS.get(rules, {})
+def item_lines(lang: str | None, win: Mapping[str, Any]) -> list[str]:
+    """A scored win's items, one a line: `  清一色 10`; a multiplier (an item's `times` in the scoring core's
+    response) as what it is, `  滴零 ×2`, `  包饺子 ×3`, `  清一色 ×2`; a pattern with 花 and a factor on two
+    lines (`  双豪七对 30`, `  双豪七对 ×3`); `  合计 ×2` when the win's multiplier is not the product of
+    those (豹子 and 滴零 not stacked)."""
     lines, product = [], 1
     for item in win.get("items", []):
-        item_id = str(item.get("id") or "")
-        name = term_name(lang, item_id, item.get("name"))
-        factor = factors.get(item_id) if not item.get("hua") else None
-        if factor:
+        name = term_name(lang, str(item.get("id") or ""), item.get("name"))
+        factor = int(item.get("times") or 1)
+        hua = item.get("hua", 0)
+        if hua or factor == 1:
+            lines.append(t(lang, "preview.item", name=name, hua=hua))
+        if factor != 1:
             product *= factor
             lines.append(t(lang, "preview.item_multiplier", name=name, factor=factor))
-        else:
-            lines.append(t(lang, "preview.item", name=name, hua=item.get("hua", 0)))
     total = int(win.get("multiplier") or 1)
     if total != product:
         lines.append(t(lang, "preview.multiplier", factor=total))
@@ -154,8 +152,9 @@ def _how(lang: str | None, prefix: str, entry: Mapping[str, Any], win: Mapping[s
     """How one win came about: 自摸 / 冲 西 / 抢杠 西 / 包饺子."""
     flags = win.get("flags") or {}
     fed = flags.get("kong_fed_by")
-    if fed:
-        return t(lang, f"{prefix}.kong_fed", discarder=wind(lang, fed))
+    if fed:  # 包饺子 on the replacement tile; 送杠 a later self-draw (option songgang)
+        key = "kong_fed" if flags.get("after_kong") else "songgang"
+        return t(lang, f"{prefix}.{key}", discarder=wind(lang, fed))
     kind = win.get("type", "self_draw")
     discarder = wind(lang, entry.get("discarder"))
     if kind == "discard":
@@ -202,9 +201,9 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
         )
-    winners = "、".join(
-        t(lang, "result.winner_hua", winner=wind(lang, w["winner"]), hua=hua.get(w["winner"], 0))
-        for w in wins
+    seats = [w["winner"] for w in wins]
+    winners = join_words(
+        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in seats)
     )
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
 
@@ -240,7 +239,8 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             dealer=dealer,
             streak=streak,
         )
-    wins = _wins(entry)
+    # the allowed winners: a refused one of a 一炮多响 is paid nothing (its preview said why)
+    wins = [w for w in _wins(entry) if scored_win(hand.response, w["winner"]).get("allowed", True)]
     winners = [w["winner"] for w in wins]
     payments = payments_text(lang, hand.payments, winners)
     hua = _hua_by_winner(hand.response)
@@ -258,7 +258,9 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             dealer=dealer,
             streak=streak,
         )
-    listed = "、".join(t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
+    listed = join_words(
+        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
+    )
     return t(
         lang,
         "result.multi",
@@ -320,7 +322,7 @@ def preview_text(
                     hua=scored.get("hua", 0),
                 )
             )
-            lines += item_lines(lang, session.rules, scored)
+            lines += item_lines(lang, scored)
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]
         lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))

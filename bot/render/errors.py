@@ -11,7 +11,7 @@ from typing import Any
 from bot.grammar.errors import EXCERPT, GrammarError
 from bot.i18n import has, t
 from bot.ledger.errors import LedgerError
-from bot.render import join_words, refusal_text, rules_name, term_name, wind
+from bot.render import join_clauses, join_words, refusal_text, rules_name, term_name, wind
 from scoring import find_pattern
 from scoring.errors import ScoringError
 from scoring.tiles import parse_tiles, rank, suit
@@ -55,9 +55,7 @@ def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]
     if "names" in params:
         out["names"] = join_words(lang, [str(n) for n in params["names"]])
     if "reasons" in params:
-        out["reasons"] = ("; " if lang == "en" else "；").join(
-            refusal_text(lang, r) for r in params["reasons"]
-        )
+        out["reasons"] = join_clauses(lang, [refusal_text(lang, r) for r in params["reasons"]])
     if "field" in params:
         out["field"] = field_name(lang, params["field"])
     out.setdefault("who", out.get("name") or (wind(lang, params["seat"]) if "seat" in params else ""))
@@ -89,7 +87,7 @@ def tile_words(lang: str | None, shorthand: object) -> str:
 
     if len(set(tiles)) == 1:
         return name(tiles[0]) + (f"×{len(tiles)}" if len(tiles) > 1 else "")
-    return (", " if lang == "en" else "、").join(name(tile) for tile in tiles)
+    return join_words(lang, [name(tile) for tile in tiles])
 
 
 def field_name(lang: str | None, field: object) -> str:
@@ -138,6 +136,15 @@ def scoring_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any
     if "option" in params:
         key = f"option.{params['option']}.name"
         out["option"] = t(lang, key) if has(key) else excerpt(params["option"])
+    if "choices" in params:  # bad_option: each allowed value in words (`option.<id>.<value>`)
+        option = params.get("option")
+        words = [t(lang, f"option.{option}.{c}") if has(f"option.{option}.{c}") else c
+                 for c in str(params["choices"]).split(", ")]
+        out["choices"] = join_words(lang, words)
+    if "known" in params:  # unknown_option: the rule set's options by name
+        names = [t(lang, f"option.{o}.name") if has(f"option.{o}.name") else o
+                 for o in str(params["known"]).split(", ")]
+        out["known"] = join_words(lang, names)
     if "wind" in params:
         out["wind"] = (
             wind(lang, params["wind"]) if str(params["wind"]) in "ESWN" else tile_words(lang, params["wind"])

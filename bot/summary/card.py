@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.ledger import SessionSummary
-from bot.render import rules_name, signed, term_name, wind
+from bot.render import join_words, rules_name, signed, term_name, wind
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.settlement import transfer_lines
 from bot.summary.tally import SessionReport
@@ -52,7 +52,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
         lines.append(t(lang, "summary.no_biggest"))
     for big in bigs:  # every hand of a tie, each with its player
         names = [term_name(lang, term_id, name) for term_id, name in big.items]
-        items = ", ".join(names) if lang == "en" else "、".join(names)
+        items = join_words(lang, names)
         lines.append(
             t(
                 lang,
@@ -70,15 +70,14 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     if not streaks:
         lines.append(t(lang, "summary.no_streak"))
     else:
-        sep = ", " if lang == "en" else "、"
         who = list(dict.fromkeys(f"{wind(lang, s.seat)} {s.player.display_name}" for s in streaks))
         lines.append(
             t(
                 lang,
                 "summary.streak",
-                players=sep.join(who),
+                players=join_words(lang, who),
                 count=streaks[0].count,
-                number=sep.join(str(s.number) for s in streaks),
+                number=join_words(lang, [str(s.number) for s in streaks]),
             )
         )
     lines.append("")

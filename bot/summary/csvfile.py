@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from bot.i18n import t
 from bot.ledger.values import HandRecord
-from bot.render import hand_summary, term_name, wind
+from bot.render import hand_summary, join_clauses, term_name, wind
 from bot.summary.tally import SessionReport
 from bot.weekly import DEFAULT_TIMEZONE, aware
 
@@ -77,8 +77,7 @@ def _per_winner(lang: str | None, wins: list[Mapping[str, Any]], value: Callable
     """One winner's value as is; several winners' (一炮多响) each after its seat: `东 20；西 8`."""
     if len(wins) == 1:
         return value(wins[0])
-    sep = "; " if lang == "en" else "；"
-    return sep.join(f"{wind(lang, w.get('winner'))} {value(w)}" for w in wins)
+    return join_clauses(lang, [f"{wind(lang, w.get('winner'))} {value(w)}" for w in wins])
 
 
 def _items(lang: str | None, win: Mapping[str, Any]) -> str:

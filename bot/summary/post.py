@@ -11,7 +11,7 @@ from telegram.error import TelegramError
 
 from bot.i18n import t
 from bot.ledger import LedgerService
-from bot.render import MESSAGE_LIMIT
+from bot.sender import edit_text, send_text
 from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv
@@ -76,7 +76,7 @@ async def post_summary(
         report = await asyncio.to_thread(build_report, ledger, session_id)
     text = render_card(report, lang, idle_hours=idle_hours)
     markup = settle_markup(lang, report.transfers, bot.username)
-    card = await bot.send_message(chat_id, text, reply_markup=markup)
+    card = await send_text(bot, chat_id, text, markup)
     await asyncio.to_thread(ledger.set_summary, session_id, card.message_id)
     for earlier in await asyncio.to_thread(ledger.carried_from, session_id):  # their "carried" lines
         await refresh_summary(bot, ledger, earlier, lang=lang)
@@ -118,10 +118,8 @@ async def refresh_summary(
     idle = idle_hours if report.session.end_reason == "idle" else None
     text = render_card(report, lang, idle_hours=idle)
     try:
-        await bot.edit_message_text(
-            text[:MESSAGE_LIMIT], chat_id=report.session.chat_id, message_id=message_id,
-            reply_markup=settle_markup(lang, report.transfers, bot.username),
-        )  # fmt: skip
+        markup = settle_markup(lang, report.transfers, bot.username)
+        await edit_text(bot, report.session.chat_id, message_id, text, markup)
     except TelegramError as exc:
         log.info("summary %s of session %s not edited: %s", message_id, session_id, exc)
 

@@ -22,8 +22,8 @@ from telegram.ext import Application
 
 from bot.app import AnyApplication
 from bot.handlers.calc import DEFAULT_TABLE, calc_lines
-from bot.handlers.permissions import require_writer
-from bot.i18n import catalog, normalize_language, t
+from bot.handlers.permissions import require
+from bot.i18n import DEFAULT_LANGUAGE, catalog, normalize_language, t
 from bot.ledger import SEATS, ChatState, LedgerService
 from bot.ledger.errors import LedgerError
 from bot.render import preview_text, rules_name, wind
@@ -122,7 +122,7 @@ def page_strings(lang: str) -> dict[str, str]:
     """Every text the page shows, from the catalog of its language (`webapp.page.*`), as templates: the page
     fills in `{n}` and picks `{n:p:one|other}` itself."""
     prefix = "webapp.page."
-    own, default = catalog(lang), catalog("zh-Hans")
+    own, default = catalog(lang), catalog(DEFAULT_LANGUAGE)
     return {key[len(prefix) :]: own.get(key, text) for key, text in default.items() if key.startswith(prefix)}
 
 
@@ -134,7 +134,7 @@ async def table(request: Request) -> JSONResponse:
     if state is not None:  # a page for a table is for its players and the group's admins
         turn = page_turn(_application(request), state, user)
         try:
-            await require_writer(turn, state.session)
+            await require(turn, "record", state.session)
         except Refusal as exc:
             return _refused(403, error_text(lang, exc), exc.key)
     view = table_view(state.session if state and state.session else None, user.user_id)

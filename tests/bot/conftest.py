@@ -2,37 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import GROUP_ID, Table, seat_four
+from harness import GROUP_ID, Table, make_settings, seat_four
 
+from bot.app import build_application  # a renamed or broken module fails every test here, never skips
 from bot.console.transport import InProcessBotAPI
-
-
-def _build_application() -> Callable[..., Any]:
-    try:
-        from bot.app import build_application
-    except ModuleNotFoundError as exc:  # only while bot/app.py is being written
-        if exc.name != "bot.app":
-            raise
-        pytest.skip("bot.app.build_application does not exist yet")
-    return build_application
-
-
-def make_settings(database_url: str, data_dir: Path) -> Any:
-    """Settings of a test bot: fake token, no .env, this database, data files in data_dir."""
-    from bot.settings import Settings
-
-    return Settings(
-        _env_file=None,  # type: ignore[call-arg]
-        telegram_bot_token="123:TEST",
-        data_dir=data_dir,
-        database_url=database_url,
-        telegram_base_url=None,
-    )
 
 
 @pytest.fixture
@@ -48,7 +26,6 @@ def transport() -> InProcessBotAPI:
 
 
 async def _running_table(settings: Any, transport: InProcessBotAPI) -> AsyncIterator[Table]:
-    build_application = _build_application()
     app = build_application(settings, request=transport, get_updates_request=transport)
     table = await Table.start(app, transport, chat_id=GROUP_ID)
     try:

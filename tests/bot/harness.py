@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from telegram.ext import Application, ContextTypes
@@ -12,6 +13,7 @@ from telegram.ext import Application, ContextTypes
 from bot.console.driver import AnyApplication, deliver, settle, start_application, stop_application
 from bot.console.state import JSON, Call
 from bot.console.transport import InProcessBotAPI
+from bot.settings import Settings
 
 GROUP_ID = -1001000000001
 # The four players of the default table, in join order (E, S, W, N), and two people who are not seated.
@@ -20,6 +22,17 @@ OTHERS: dict[str, int] = {"zoe": 1009, "eve": 1010}  # zoe created the group (an
 SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument", "sendDice", "sendMediaGroup")
 EDIT_METHODS = ("editMessageText", "editMessageReplyMarkup", "editMessageCaption")
 
+
+
+def make_settings(database_url: str, data_dir: Path) -> Settings:
+    """Settings of a test bot: fake token, no .env, this database, data files in data_dir."""
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        telegram_bot_token="123:TEST",
+        data_dir=data_dir,
+        database_url=database_url,
+        telegram_base_url=None,
+    )
 
 @dataclass(frozen=True)
 class Reply:

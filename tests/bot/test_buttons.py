@@ -104,8 +104,16 @@ async def test_a_button_of_an_ended_table_of_the_same_group_has_expired(table: T
     await table.press("ann", "✅ 结束并结算")
     await table.say("ann", "/newgame")
     update = table.state.press(table.chat_id, "bob", None, "入座")
-    update["callback_query"]["data"] = JoinPress(old.id).data
+    update["callback_query"]["data"] = JoinPress(old.id).data  # forged: the new lobby does not carry it
     turn = await table._run(update)
+    assert turn.answers == [FOREIGN]
+    assert ledger(table).current_session(table.chat_id).seats == {}
+    old_press = table.state.press(table.chat_id, "bob", None, "入座")  # the data of a real old button,
+    old_press["callback_query"]["data"] = JoinPress(old.id).data  # under a message that carries it
+    old_press["callback_query"]["message"]["reply_markup"] = {
+        "inline_keyboard": [[{"text": "入座", "callback_data": JoinPress(old.id).data}]]
+    }
+    turn = await table._run(old_press)
     assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"]
     assert ledger(table).current_session(table.chat_id).seats == {}
 
@@ -139,3 +147,25 @@ def test_every_press_reads_back() -> None:  # the flow's states: tests/bot/test_
 def test_malformed_data_is_refused(data: str) -> None:
     assert HuFlow.parse(data) is None and PendingPress.parse(data) is None
     assert JoinPress.parse(data) is None and RulesPress.parse(data) is None and EndPress.parse(data) is None
+
+
+async def test_a_payload_acts_only_under_its_own_kind_of_message(seated_table: Table) -> None:
+    """Issue 18, problem 13: a real `ek:<session>` (Keep playing) pressed under a preview leaves its
+    Confirm; a real flow step pressed under a result line does not turn it into a question."""
+    session = ledger(seated_table).current_session(seated_table.chat_id)
+    await seated_table.say("ann", "/dealer 东")
+    preview = (await seated_table.say("bob", "/hu 南 自摸 5花")).sent[-1]
+    update = seated_table.state.press(seated_table.chat_id, "cat", preview.message_id, CONFIRM)
+    update["callback_query"]["data"] = EndPress(session.id, False).data
+    turn = await seated_table._run(update)
+    assert turn.answers == [FOREIGN] and not turn.of("editMessageText")
+    assert CONFIRM in seated_table.message(preview.message_id).buttons
+    later = seated_table.state.press(seated_table.chat_id, "cat", preview.message_id, CONFIRM)
+    done = await seated_table.press("cat", CONFIRM)
+    result = done.edits[0]  # the preview is now the hand's result line, with no buttons
+    chat = seated_table.chat_id
+    later["callback_query"]["message"] = seated_table.state.stored_message(chat, result.message_id)
+    later["callback_query"]["data"] = HuFlow(session.id, "how", winner="S").data
+    turn = await seated_table._run(later)
+    assert turn.answers == [FOREIGN] and not turn.of("editMessageText")
+    assert seated_table.message(result.message_id).text == result.text

@@ -51,6 +51,8 @@ SCORING: dict[str, dict[str, Any]] = {
     "too_many_flowers": {"flower": "春", "count": 2, "copies": 1},
     "not_complete": {},
     "pattern_rules": {"pattern": "小门清", "option": "menqing_stack"},
+    "bad_option": {"option": "damenqing", "value": "很松", "choices": "strict, pung"},
+    "unknown_option": {"option": "门清", "known": "menqing_stack, songgang"},
 }
 # Variants one code renders differently (pattern_conflict with a condition, pattern_rules by rule set).
 SCORING_VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -73,6 +75,7 @@ REFUSALS: dict[str, dict[str, Any]] = {
     "below_threshold": {"threshold": {"have": 2, "need": 4, "exempt": ["qidui", "dadiaoche"]}},
     "self_draw_only": {},
     "multi_win_off": {},
+    "wild_discard": {},
 }
 # Params a ledger error may carry; each code's message takes what it needs.
 LEDGER_PARAMS: dict[str, Any] = {
@@ -122,7 +125,7 @@ def test_the_walk_covers_every_code() -> None:
     codes = getattr(scoring_errors, "CODES", None)
     if codes is not None:  # the scoring core's own list, when it has one
         assert sorted(set(codes) - set(SCORING)) == []
-    assert set(REFUSALS) == {"below_threshold", "self_draw_only", "multi_win_off"}
+    assert set(REFUSALS) == {"below_threshold", "self_draw_only", "multi_win_off", "wild_discard"}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -164,15 +164,15 @@ def test_every_flow_state_fits_in_callback_data_and_reads_back() -> None:
     "data",
     [
         "f:7:hS-" + "-0--::",  # the how step without a winner
-        "f:7:fSs-0--:SS:000000000000",  # one seat twice
-        "f:7:fSd-0--:S:000000",  # a discard without its discarder
-        "f:7:fSdS0--:S:000000",  # the winner discarded
-        "f:7:fSs-1--:S:000000",  # the second winner of a single win
-        "f:7:fSs-0--:S:k00000",  # 20 硬花: not a button
-        "f:7:fSs-0--:S:00zzzz",  # pattern bits beyond the list
-        "f:7:fSm-0--:S:000000",  # 一炮多响 with one winner at the 花 step
+        "f:7:fSs-0--:SS:00000000000000",  # one seat twice
+        "f:7:fSd-0--:S:0000000",  # a discard without its discarder
+        "f:7:fSdS0--:S:0000000",  # the winner discarded
+        "f:7:fSs-1--:S:0000000",  # the second winner of a single win
+        "f:7:fSs-0--:S:k000000",  # 20 硬花: not a button
+        "f:7:fSs-0--:S:00zzzzz",  # pattern bits beyond the list
+        "f:7:fSm-0--:S:0000000",  # 一炮多响 with one winner at the 花 step
         "f:7:fSs-0--:S:00000",  # a short winner code
-        "f:7:fSs-0-5z:S:000000",  # 5z (白) is no wild
+        "f:7:fSs-0-5z:S:0000000",  # 5z (白) is no wild
         "f:0:w----0--::",  # no session 0
     ],
 )

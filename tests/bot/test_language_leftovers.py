@@ -26,13 +26,15 @@ async def test_the_csv_of_end_uses_the_group_time_zone(seated_table: Table) -> N
 
 
 async def test_a_refused_winner_in_a_preview_says_why_in_words(seated_table: Table) -> None:
-    # The bot refuses such a hand before any preview; the preview's line is rendered all the same.
+    # One winner of a 一炮多响 refused: the preview shows why, in words, and the other winner stands
+    # (RULES.md §1: "A win that is not allowed scores nothing and is reported with its reason").
     from bot.grammar import parse_hu
     from bot.handlers.turn import seat_resolver
     from bot.render import preview_text
 
     turn = await seated_table.say("ann", "/hu 东 8花 西 2花 冲 北")
-    assert turn.text.startswith("这手不能和：西 要 4 朵硬花才能和") and "below_threshold" not in turn.text
+    assert "✖ 西 Cat 要 4 朵硬花才能和，这手只有 2 朵" in turn.text and "输赢：东 +13 · 北 −13" in turn.text
+    assert "below_threshold" not in turn.text
     ledger = seated_table.app.bot_data["ledger"]
     session = ledger.require_session(seated_table.chat_id)
     preview = ledger.preview(seated_table.chat_id, parse_hu("东 8花 西 2花 冲 北", seat_resolver(session)))

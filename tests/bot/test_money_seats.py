@@ -56,3 +56,27 @@ async def test_a_name_in_an_edit_means_who_sat_there_then(db_seated: Table) -> N
     assert "第1局已修改" in turn.text
     money: dict[str, Any] = nets(table)
     assert money["Ann"] == 30 and money["Zoe"] == 0
+
+
+async def test_adjustments_are_not_hands(db_seated: Table) -> None:
+    """The number a preview shows is the number the hand keeps, and /edit and the card take it."""
+    table = db_seated
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/hu 南 自摸 5花")
+    await table.press("bob", CONFIRM)
+    await table.say("ann", "/adjust 南 东 7 夜宵")
+    await table.press("bob", CONFIRM)
+    preview = await table.say("ann", "/hu 西 自摸 5花")
+    assert preview.texts[0].startswith("📝 预览 · 第 2 局")
+    done = await table.press("bob", CONFIRM)
+    assert done.edits[0].text.startswith("第2局 西 自摸")
+    ledger = (await table.say("eve", "/ledger")).text
+    assert "\n1 南 自摸" in ledger and "\n2 西 自摸" in ledger and "\n3 " not in ledger
+    await table.say("ann", "/edit 2 西 自摸 6花")
+    turn = await table.press("bob", CONFIRM)
+    assert "第2局已修改" in turn.text or any("第2局已修改" in e.text for e in turn.edits)
+    turn = await table.say("ann", "/undo")  # the last row is hand 2 (the adjustment came before it)
+    assert turn.texts[0].startswith("撤销第 2 局")
+    await table.press("bob", "撤销")
+    turn = await table.say("ann", "/undo")  # now the adjustment
+    assert turn.texts[0].startswith("撤销调账")

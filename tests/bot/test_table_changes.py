@@ -70,8 +70,12 @@ async def test_sub_refusals(seated_table: Table) -> None:
     assert "不认识的座位" in turn.text
     turn = await seated_table.say("ann", "/sub 北 @nobody")
     assert turn.text == "本群还不认识 @nobody：请他自己发 /sub 座位，或写客人名字。"
+    refused = "只有入座的玩家或群管理员可以换人。要接北位，请桌上的人发 /sub 北 @你的用户名。"
     turn = await seated_table.say("eve", "/sub 北 老王")
-    assert turn.text == "只有入座的玩家或群管理员可以这样做。"
-    turn = await seated_table.say("eve", "/sub 北")  # the newcomer sits down themselves
+    assert turn.text == refused
+    turn = await seated_table.say("eve", "/sub 北")  # a bystander cannot sit down in Dan's seat alone
+    assert turn.text == refused
+    assert session(seated_table).seats["N"].username == "dan"
+    turn = await seated_table.say("dan", "/sub 北 @eve")  # someone at the table seats her
     assert turn.texts[0] == "北位：Dan 离开，Eve 从下一局起接着打。各人的分数分开记。"
     assert session(seated_table).seats["N"].username == "eve"

@@ -118,13 +118,25 @@ def test_grammar_error_is_a_value_error() -> None:
         parse_hu("南 自摸 xyz", resolve)
 
 
-@pytest.mark.parametrize("word", ["²", "①", "+-5", "1.5", "1e3", "٣", "", "0", "1000001", "五五"])
+@pytest.mark.parametrize("word", ["+-5", "1.5", "1e3", "", "0", "1000001", "五五"])
 def test_every_numeric_argument_has_one_parser_that_refuses_clearly(word: str) -> None:
     from bot.grammar.lexer import parse_number
 
     with pytest.raises(GrammarError) as refused:
         parse_number(word, low=1, high=1_000_000)
     assert refused.value.code == "bad_number" and refused.value.params["high"] == 1_000_000
+
+
+@pytest.mark.parametrize("word", ["²", "①", "⑳", "𝟗𝟗", "¹⁰⁰⁰⁰⁰⁰⁰", "٣", "Ⅻ"])
+def test_odd_digits_have_their_own_refusal_in_every_number(word: str) -> None:
+    from bot.grammar.lexer import parse_number, tokenize
+
+    with pytest.raises(GrammarError) as refused:
+        parse_number(word, low=1, high=1_000_000)
+    assert refused.value.code == "odd_digit" and refused.value.params["token"] == word
+    with pytest.raises(GrammarError) as typed:
+        tokenize(f"南 自摸 {word}花")
+    assert typed.value.code == "odd_digit"
 
 
 @pytest.mark.parametrize(("word", "value"), [("5", 5), ("+5", 5), ("十二", 12), (" 20 ", 20), ("一百", 100)])

@@ -1,4 +1,4 @@
-"""The entries the grammar makes are requests the scoring core accepts: RULES.md §4 typed as /hu lines."""
+"""The entries the grammar makes are requests the scoring core accepts: docs/rules.md §5 as /hu lines."""
 
 from __future__ import annotations
 

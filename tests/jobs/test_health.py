@@ -6,7 +6,6 @@ import asyncio
 import os
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from jobs_fakebot import RecordingRequest, build_app
@@ -14,6 +13,7 @@ from sqlalchemy import create_engine, text
 
 from bot.health import database_problem, heartbeat_path, heartbeat_problem, main, write_heartbeat
 from bot.jobs import setup_jobs
+from bot.settings import Settings
 
 
 def sqlite_file(tmp_path: Path) -> str:
@@ -57,8 +57,8 @@ def test_main_exit_status(
 
 
 async def test_running_bot_writes_the_heartbeat(tmp_path: Path) -> None:
-    settings = SimpleNamespace(
-        data_dir=tmp_path / "data", mode="polling", database_url=f"sqlite:///{tmp_path / 'bot.db'}"
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, data_dir=tmp_path / "data", database_url=f"sqlite:///{tmp_path / 'bot.db'}"
     )
     app = build_app(RecordingRequest(), settings=settings)
     setup_jobs(app)

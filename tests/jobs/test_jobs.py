@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dtm
-from types import SimpleNamespace
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -20,6 +19,7 @@ from jobs_game import CHAT, HANDS, PLAYERS, play, win
 from bot.jobs import post_weekly_boards, setup_jobs, weekly_text
 from bot.jobs.schedule import EXPIRE_SECONDS, IDLE_SECONDS, REMIND_SECONDS, WEEKLY_SECONDS
 from bot.ledger import LedgerService, PendingInfo
+from bot.settings import Settings
 from bot.weekly import WEEKDAYS
 
 START = dtm.datetime(2024, 6, 12, 4, 0, tzinfo=dtm.UTC)  # a Wednesday, noon in Suzhou
@@ -45,7 +45,7 @@ class Worker:
     def __init__(self, db_url: str, clock: Clock, *, idle_end_hours: float = 6) -> None:
         self.request = RecordingRequest()
         self.ledger = LedgerService.from_url(db_url, clock=clock)
-        settings = SimpleNamespace(idle_end_hours=idle_end_hours, default_language="zh-Hans", data_dir=None)
+        settings = Settings(_env_file=None, idle_end_hours=idle_end_hours)  # type: ignore[call-arg]
         self.app: Any = build_app(self.request, ledger=self.ledger, settings=settings)
         self.errors: list[BaseException] = []
         self.app.add_error_handler(self._error)

@@ -105,7 +105,9 @@ def _script_head() -> str:
 def test_database_allows_one_open_session_per_group(engine: Engine) -> None:
     now = datetime.now(UTC)
     with Session(engine) as s:
-        group = ChatGroup(chat_id=1, language="en", rules="suzhou", created_at=now)
+        group = ChatGroup(
+            chat_id=1, language="en", rules="suzhou", confirm_timeout_seconds=120, created_at=now
+        )
         s.add(group)
         s.commit()
         for number in (1, 2):

@@ -19,7 +19,7 @@ from ledger_helpers import (
 
 from bot.ledger import LedgerService, UserRef, errors
 
-# 清一色七对 with 5 硬花, stake 1: 10 + 15 + 5 + 5×2 = 40 花 per payer (RULES.md §4).
+# 清一色七对 with 5 硬花, stake 1: 10 + 15 + 5 + 5×2 = 40 花 per payer (docs/rules.md §5).
 QYS_QIDUI = self_draw("S", 5, "清一色", "七对")
 
 
@@ -328,7 +328,7 @@ def test_edit_unknown_hand_and_adjust_rules(table: Table) -> None:
     with pytest.raises(errors.HandNotFound):
         ledger.edit(CHAT, 1, DRAW)
     ledger.adjust(CHAT, table.ids["E"], table.ids["W"], 10, note="side bet")
-    with pytest.raises(errors.InvalidValue):
+    with pytest.raises(errors.HandNotFound):  # an adjustment is not a hand: it has no hand number
         ledger.edit(CHAT, 1, DRAW)
     with pytest.raises(errors.InvalidValue):
         ledger.adjust(CHAT, table.ids["E"], table.ids["W"], 0)
@@ -430,7 +430,7 @@ def test_pending_undo_edit_adjust(table: Table) -> None:
                                                     "amount": 4, "note": "烟"})  # fmt: skip
     assert ledger.confirm_pending(adjust.id, chat_id=CHAT).hand.note == "烟"
     undo = pend(ledger, CHAT, "undo", {})
-    assert undo.payload["number"] == 2
+    assert undo.payload["number"] == 1  # the adjustment follows hand 1 (it is not a hand of its own)
     assert ledger.confirm_pending(undo.id, chat_id=CHAT).hand.kind == "adjust"
     assert [h.number for h in ledger.hands(table.session.id)] == [1]
     preview = ledger.preview(CHAT, DRAW)

@@ -109,3 +109,19 @@ def test_import_time_is_small() -> None:
     code = "import time; t = time.perf_counter(); import scoring; print(time.perf_counter() - t)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert float(proc.stdout) < 0.5  # generous for CI; the real figure (< 50 ms) is in bench/scoring.py
+
+
+def test_the_new_options_through_the_cli() -> None:
+    # `python -m scoring score … --option key=value` takes the issue-19 options; a bad value exits 2.
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "scoring", "score", *args], capture_output=True,
+                              text=True, check=False)
+
+    out = run("1111m3333p5566s1z+1z 春", "--self-draw", "--winner", "S", "--option", "extended=true",
+              "--option", "haoqidui=4/8")
+    assert out.returncode == 0 and "双豪七对 30\n  双豪七对 ×4" in out.stdout and "南(S) +444" in out.stdout
+    bad = run("123m456m789m111m2m+2m", "--self-draw", "--option", "qingyise=x3")
+    assert bad.returncode == 2 and "options.qingyise" in bad.stdout + bad.stderr

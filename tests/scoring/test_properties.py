@@ -37,12 +37,13 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
 @st.composite
 def declared_entries(draw: st.DrawFn, rules: str, extended: bool) -> dict[str, Any]:
     if rules == "suzhou":
+        seven_pairs = [["qidui"], *([["shuanghao_qidui"], ["sanhao_qidui"]] if extended else [])]
         patterns = [
             draw(st.sampled_from([[], ["qingyise"], ["hunyise"]])),
-            draw(st.sampled_from([[], ["qidui"], ["duiduihu"], ["duiduihu", "dadiaoche"]])),
+            draw(st.sampled_from([[], *seven_pairs, ["duiduihu"], ["duiduihu", "dadiaoche"]])),
         ]
         flat = [p for group in patterns for p in group]
-        if "qidui" not in flat and draw(st.booleans()):
+        if not any(p.endswith("qidui") for p in flat) and draw(st.booleans()):
             flat.append("xiao_menqing")
         if extended and draw(st.booleans()):
             flat.append(draw(st.sampled_from(["yitiaolong", "sanfengke", "xiaosixi", "dasixi"])))
@@ -114,6 +115,20 @@ def hands(draw: st.DrawFn, rules: str, round_wind: str, melds_allowed: bool) -> 
 
 
 @st.composite
+def seven_pairs(draw: st.DrawFn, rules: str, round_wind: str) -> dict[str, Any]:
+    """Seven pairs, some of them four of a kind (豪七对 under `extended`), with flowers."""
+    playing = [t for t in range(31) if not (rules == "suzhou-anhui" and t == 27 + SEATS.index(round_wind))]
+    tiles = draw(st.lists(st.sampled_from(playing), min_size=7, max_size=7))
+    tiles = [t for i, t in enumerate(tiles) if tiles[:i].count(t) < 2]
+    tiles += [t for t in playing if t not in tiles][: 7 - len(tiles)]
+    concealed = sorted(tiles * 2)
+    flowers = draw(st.lists(st.sampled_from(["中", "发", "白"]), max_size=9))
+    flowers = [f for i, f in enumerate(flowers) if flowers[:i].count(f) < 4]
+    return {"concealed": "".join(tile_name(t) for t in concealed),
+            "winning_tile": tile_name(draw(st.sampled_from(concealed))), "flowers": flowers}
+
+
+@st.composite
 def requests(draw: st.DrawFn) -> dict[str, Any]:
     table = draw(tables())
     event = draw(st.sampled_from(["win", "win", "win", "win", "draw", "escape"]))
@@ -129,15 +144,22 @@ def requests(draw: st.DrawFn) -> dict[str, Any]:
     wins = []
     for winner in seats[1 : 1 + n]:
         entry: dict[str, Any] = {"winner": winner, "type": how}
-        if draw(st.booleans()):
+        form = draw(st.sampled_from(["hand", "hand", "seven_pairs", "declared", "declared"]))
+        if form == "hand":
             entry["hand"] = draw(hands(table["rules"], table["round_wind"], draw(st.booleans())))
+        elif form == "seven_pairs":
+            entry["hand"] = draw(seven_pairs(table["rules"], table["round_wind"]))
         else:
             entry["declared"] = draw(declared_entries(table["rules"], extended))
+        if table["rules"] == "suzhou-anhui" and "hand" in entry and draw(st.booleans()):
+            entry["wild"] = entry["hand"]["winning_tile"]  # won on the 混子 itself: refused on a discard
         flags: dict[str, Any] = {"last_tile": draw(st.booleans())}
         if how == "self_draw":
             flags["after_flower"] = draw(st.booleans())
             if winner == table["dealer"] and "declared" in entry:
                 flags["heavenly"] = draw(st.booleans())
+            if "declared" in entry and draw(st.booleans()):  # a fed kong: 送杠 under songgang "any"
+                flags["kong_fed_by"] = seats[0]
         if table["rules"] == "suzhou-anhui":
             flags["shangpai"] = draw(st.booleans())
         entry["flags"] = flags

@@ -159,7 +159,7 @@ def test_bad_win(match: str, wins: list[dict[str, Any]]) -> None:
         ("shangpai: 上牌 is a 宿州 rule", win("S", "self_draw", PLAIN, shangpai=True), {}),
         ("discarder: wins\\[0\\] is a self-draw", win("S", "self_draw", PLAIN), {"discarder": "W"}),
         (r"patterns\[1\]: unknown pattern 'xyz'", win("S", "self_draw", hard=3, patterns=("qys", "xyz")), {}),
-        ("豪华七对 needs option extended", win("S", "self_draw", hard=3, patterns=("豪华七对",)), {}),
+        ("豪七对 needs option extended", win("S", "self_draw", hard=3, patterns=("豪华七对",)), {}),
         ("清一色 with 混一色", win("S", "self_draw", hard=3, patterns=("清一色", "混一色")), {}),
         ("大门清 needs no 硬花", win("S", "self_draw", hard=3, patterns=("大门清",)), {}),
         ("大门清 and 小门清 stack only", win("S", "self_draw", hard=0, patterns=("dmq", "xmq")), {}),

@@ -215,17 +215,21 @@ def test_xiaosixi_replaces_sanfengke() -> None:
 
 
 def test_dasixi() -> None:
+    # RULES.md: "大四喜 (four wind triplets) 64, and a 大四喜 scores no 对对胡 ("不算碰碰和")".
     r = score(
         win("S", "discard", "[111z] [222z] [333z] [444z] 5m+5m"), discarder="E", options={"extended": True}
     )
-    assert items(r) == {"hunyise": 5, "duiduihu": 5, "dadiaoche": 5, "dasixi": 64, "di": 5, "fengpeng": 4}
+    assert items(r) == {"hunyise": 5, "dadiaoche": 5, "dasixi": 64, "di": 5, "fengpeng": 4}
+    assert one(r)["hua"] == 83
 
 
-def test_haohua_qidui_replaces_qidui() -> None:
+def test_haohua_qidui_with_one_four_scores_as_qidui() -> None:
+    # RULES.md: "豪七对 … With one (单豪) it scores as a plain 七对: the source names it without a value."
     hand = "1111m3344p5566s1z+1z 春"
     assert items(score(win("S", "self_draw", hand))) == {"qidui": 15, "di": 5, "yinghua": 2}
     r = score(win("S", "self_draw", hand), options={"extended": True})
-    assert items(r) == {"haohua_qidui": 30, "di": 5, "yinghua": 2}
+    assert items(r) == {"haohua_qidui": 15, "di": 5, "yinghua": 2}
+    assert one(r)["multiplier"] == 1
 
 
 # ---------------------------------------------------------------- who may win

@@ -1,7 +1,7 @@
 """Settling up: transfers as ledger rows with a state, their payments, each person's settle figures.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01
 
 - settle_transfer: the transfers an ended session leaves (payer, payee, amount, paid, claimed, status open
@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

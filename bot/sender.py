@@ -1,0 +1,42 @@
+"""The one sender: every text the bot posts in a chat, and every edit of one, goes out through here, split
+or cut at Telegram's bound (4,096 characters a message; `render.MESSAGE_LIMIT` keeps a margin)."""
+
+from __future__ import annotations
+
+from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
+
+from bot.render import MESSAGE_LIMIT, split_messages
+
+
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """One message's text cut to Telegram's bound (for edits and answers, which cannot be split)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def send_text(
+    bot: Bot,
+    chat_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    reply_to: int | None = None,
+    topic: int | None = None,
+) -> Message:
+    """Send `text` to the chat (in forum topic `topic`, when given): over the bound it goes out as several
+    messages split at line ends, the buttons under the last (a reply quotes `reply_to` from the first);
+    the last message is returned."""
+    chunks = split_messages(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
+    quote = ReplyParameters(reply_to) if reply_to is not None else None
+    for chunk in chunks[:-1]:
+        await bot.send_message(chat_id, chunk, reply_parameters=quote, message_thread_id=topic)
+        quote = None
+    return await bot.send_message(
+        chat_id, chunks[-1], reply_markup=markup, reply_parameters=quote, message_thread_id=topic
+    )
+
+
+async def edit_text(
+    bot: Bot, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+) -> None:
+    """Edit one of the bot's messages (an edit is one message: a text over the bound is cut)."""
+    await bot.edit_message_text(fit(text), chat_id=chat_id, message_id=message_id, reply_markup=markup)

@@ -1,0 +1,51 @@
+"""Hands as the table played them (issue 18): one roll per hand, an edit keeps every hand's own time, and
+replies stay in the forum topic they were asked in. Through the real Application, SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from harness import Table
+
+CONFIRM = "✅ 确认"
+
+
+async def test_one_roll_per_hand_the_first_stands(db_seated: Table) -> None:
+    table = db_seated
+    table.force_dice(2, 3)
+    first = await table.say("bob", "/roll")  # 5: the first dealer is 东
+    assert "骰子 2 + 3 = 5。" in first.text
+    table.force_dice(4, 4)
+    again = await table.say("cat", "/roll")  # a second roll for the same hand hoping for a 豹子
+    assert again.texts == ["第 1 局已经掷过骰子了：第一次的点数算数。"] and not again.of("sendDice")
+    state = table.app.bot_data["ledger"].current_session(table.chat_id).state
+    assert (state.dealer, state.baozi) == ("E", False)
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/hu 南 自摸 5花")
+    table.force_dice(4, 4)
+    turn = await table.say("cat", "/roll")  # hand 2 gets its own roll
+    assert "豹子！" in turn.text
+
+
+async def test_an_edit_keeps_every_hands_own_time(db_seated: Table) -> None:
+    table = db_seated
+    ledger = table.app.bot_data["ledger"]
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/hu 南 自摸 5花")
+    await table.say("ann", "/hu 西 自摸 5花")
+    session_id = ledger.current_session(table.chat_id).id
+    before = {h.number: h.recorded_at for h in ledger.hands(session_id)}
+    await table.say("ann", "/edit 1 东 自摸 5花")  # the deal changes: hand 2 is re-scored
+    after = ledger.hands(session_id)
+    assert [h.number for h in after] == [1, 2] and all(h.replaces is not None for h in after)
+    assert {h.number: h.recorded_at for h in after} == before
+
+
+async def test_replies_stay_in_the_forum_topic(db_seated: Table) -> None:
+    table = db_seated
+    update = table.state.message(table.chat_id, "ann", "/dealer 东")
+    update["message"].update({"message_thread_id": 77, "is_topic_message": True})
+    turn = await table._run(update)
+    sends = turn.of("sendMessage")
+    assert sends and all(call.params.get("message_thread_id") in (77, "77") for call in sends)
+    plain = await table.say("ann", "/score")
+    assert all("message_thread_id" not in call.params for call in plain.of("sendMessage"))

@@ -1,0 +1,158 @@
+"""The readings of issue 19 through the real bot: 一炮多响 with one winner refused, 宿州 multi_win false, a
+discarded 混子, 送杠, the new options in /rules and a pattern multiplier in the preview. Each test quotes
+its source line (RULES.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness import Table
+
+CONFIRM = "✅ 确认"
+
+
+def ledger(table: Table) -> Any:
+    return table.app.bot_data["ledger"]
+
+
+def totals(table: Table) -> dict[str, int]:
+    current = ledger(table).current_session(table.chat_id)
+    rows = ledger(table).ledger(current.id)
+    return dict(rows[-1].running) if rows else {}
+
+
+async def anhui(table: Table, *options: str) -> Table:
+    await table.say("ann", "/newgame 宿州 1")
+    for name in ("ann", "bob", "cat", "dan"):
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    for option in options:
+        await table.say("ann", f"/rules {option}")
+    return table
+
+
+# ---------------------------------------------------------------- 一炮多响 with one winner refused
+
+
+async def test_a_refused_winner_of_one_discard_is_shown_and_the_other_recorded(seated_table: Table) -> None:
+    # RULES.md §1: "A win that is not allowed scores nothing and is reported with its reason", and
+    # "一炮多响 …: the discarder pays each winner that winner's T". 东 has 3 硬花 and needs 4 on a discard;
+    # 南 has 4: 底 5 + 4 = 9 from 西.
+    turn = await seated_table.say("bob", "/hu 东 3花 南 4花 冲 西")
+    assert "✖ 东 Ann 要 4 朵硬花才能和，这手只有 3 朵" in turn.text
+    assert "南 Bob 吃 西 的冲 · 9 花" in turn.text
+    assert "输赢：南 +9 · 西 −9" in turn.text
+    confirmed = await seated_table.press("cat", CONFIRM)
+    assert confirmed.edits[0].text.startswith("第1局 南 冲 西 9花 → 南 +9 · 西 −9")
+    assert totals(seated_table) == {"E": 0, "S": 9, "W": -9, "N": 0}
+
+
+async def test_a_refused_winner_in_calc(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/calc 东 3花 南 4花 冲 西")
+    assert "✖ 东 要 4 朵硬花才能和" in turn.text and "南 +9 · 西 −9" in turn.text
+
+
+async def test_every_winner_refused_is_still_refused_whole(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/hu 东 3花 南 2花 冲 西")
+    assert turn.text.startswith("这手不能和：")
+    assert totals(seated_table) == {}
+
+
+async def test_a_refused_winner_in_the_button_flow(seated_table: Table) -> None:
+    await seated_table.say("bob", "/hu")
+    for label in ("东 Ann", "一炮多响", "南 Bob", "下一步", "西 Cat", "3", "完成", "4", "完成"):
+        await seated_table.press("bob", label)
+    preview = seated_table.last_text()
+    assert "✖ 东 Ann 要 4 朵硬花才能和" in preview and "输赢：南 +9 · 西 −9" in preview
+
+
+# ---------------------------------------------------------------- 宿州 multi_win false
+
+
+async def test_anhui_multi_win_off_pays_the_first_winner_from_the_discarder(table: Table) -> None:
+    # RULES.md §2: "一炮多响: the discarder pays each winner by the table (option `multi_win`, default
+    # true; false = only the first winner from the discarder's next seat counts)". 北 discards; 东 is the
+    # seat after 北, so 东 (the dealer, f = 3) is paid b·(2f+2) = 8, and 西 is not, with the reason.
+    await anhui(table, "multi_win false")
+    turn = await table.say("bob", "/hu 西 2花 东 3花 冲 北")
+    assert "✖ 西 Cat：本桌一炮多响只算放冲者下家起的第一位和家。" in turn.text
+    assert "输赢：东 +8 · 北 −8" in turn.text
+    await table.press("cat", CONFIRM)
+    assert totals(table) == {"E": 8, "S": 0, "W": 0, "N": -8}
+
+
+async def test_anhui_multi_win_on_pays_both(table: Table) -> None:
+    await anhui(table)
+    turn = await table.say("bob", "/hu 西 2花 东 3花 冲 北")
+    assert "输赢：西 +5 · 东 +8 · 北 −13" in turn.text
+
+
+# ---------------------------------------------------------------- 宿州: a discarded 混子
+
+
+async def test_a_discarded_wild_is_refused_in_the_tile_form(table: Table) -> None:
+    # RULES.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的")".
+    await anhui(table)
+    turn = await table.say("bob", "/hu 南 冲 北 123m456m789m79s55s2p 春 混子 2p")
+    assert "别人打出的混子不能和" in turn.text
+    assert totals(table) == {}
+    calc = await table.say("bob", "/calc 南 冲 北 123m456m789m79s55s2p 春 混子 2p")
+    assert "别人打出的混子不能和" in calc.text
+    drawn = await table.say("bob", "/hu 南 自摸 123m456m789m79s55s2p 春 混子 2p")  # self-drawn: it wins
+    assert "输赢：南 +" in drawn.text
+
+
+# ---------------------------------------------------------------- 送杠
+
+
+async def test_songgang_word_names_the_feeder_without_gangkai(seated_table: Table) -> None:
+    # RULES.md §1: "`any` (送杠): after a 直杠 fed by a discard, any later self-draw by the konger in that
+    # hand makes the feeder alone pay 3T; no 杠开 unless it was the replacement tile".
+    await seated_table.say("ann", "/rules songgang any")
+    turn = await seated_table.say("bob", "/hu 南 送杠 西 3花")
+    assert "南 Bob 送杠（西 放的杠） · 8 花" in turn.text
+    assert "  送杠 ×3" in turn.text and "杠开" not in turn.text
+    assert "输赢：南 +24 · 西 −24" in turn.text
+
+
+async def test_songgang_word_under_the_default_is_an_ordinary_self_draw(seated_table: Table) -> None:
+    # Default "replacement": "Only the immediate replacement win counts (a later self-draw is ordinary)".
+    turn = await seated_table.say("bob", "/hu 南 送杠 西 3花")
+    assert "输赢：南 +24 · 东 −8 · 西 −8 · 北 −8" in turn.text
+
+
+# ---------------------------------------------------------------- options in /rules and the preview
+
+
+async def test_an_option_value_outside_its_list_names_the_option_and_its_values(seated_table: Table) -> None:
+    # RULES.md §1: "Values outside a row's list are refused with the option's name and its values."
+    turn = await seated_table.say("ann", "/rules hunyise 7")
+    assert turn.text == "选项 混一色花数 不能取“7”。可以取：5（加 5 花）、6（加 6 花）、8（加 8 花）"
+
+
+async def test_qingyise_x2_is_its_own_line_in_the_preview(seated_table: Table) -> None:
+    # 002 "+10/16分或*2倍": no 10 花, T ×2. T = 底 5 + 硬花 5 = 10, doubled: each pays 20.
+    turn = await seated_table.say("ann", "/rules 清一色花数 x2")
+    assert turn.text == "清一色花数 已改为 不加花，结算翻倍。"
+    preview = (await seated_table.say("bob", "/hu 南 自摸 5花 清一色")).text
+    assert "  清一色 ×2\n" in preview and "清一色 0" not in preview
+    assert "输赢：南 +60 · 东 −20 · 西 −20 · 北 −20" in preview
+
+
+async def test_shuanghao_qidui_shows_its_hua_and_its_multiplier(seated_table: Table) -> None:
+    # "双豪七对 (two): 30 in place of 七对's 15, and T ×3". T = 30 + 底 5 + 硬花 1×2 = 37, ×3 = 111.
+    await seated_table.say("ann", "/rules extended on")
+    preview = (await seated_table.say("bob", "/hu 南 自摸 1111m3333p5566s1z+1z 春")).text
+    assert "  双豪七对 30\n  双豪七对 ×3\n" in preview
+    assert "输赢：南 +333 · 东 −111 · 西 −111 · 北 −111" in preview
+
+
+async def test_a_discarded_wild_is_refused_in_the_quick_form(table: Table) -> None:
+    # The quick form names the tile won on with the shorthand's marker: `+2p`.
+    await anhui(table)
+    turn = await table.say("bob", "/hu 南 冲 北 +2p 1花 混子 2p")
+    assert "别人打出的混子不能和" in turn.text
+    assert totals(table) == {}
+    assert "别人打出的混子不能和" in (await table.say("bob", "/calc 南 冲 北 +2p 1花 混子 2p")).text
+    turn = await table.say("bob", "/hu 南 冲 北 +3p 1花 混子 2p")
+    assert "输赢：南 +3 · 北 −3" in turn.text
