@@ -114,7 +114,9 @@ def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: st
     payer, payee = by.get(tr.payer.telegram_id or 0), by.get(tr.payee.telegram_id or 0)
     if mode == "receipt" and payee is not None:
         done = ledger.pay(CHAT, payee, tr.payer.id, amount)
-        model.paid(tr.payer.id, tr.payee.id, done.amount)
+        # When the two owe each other too (carry off), /paid is what the sender pays: a claim.
+        if done.kind == "received":
+            model.paid(tr.payer.id, tr.payee.id, done.amount)
     elif payer is not None:
         ledger.pay(CHAT, payer, tr.payee.id, amount)  # a claim moves nothing until it is confirmed
         if share > 0.5:
