@@ -41,7 +41,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if "--installed" not in sys.argv:  # else: the scoring package installed where this Python looks (compiled)
+if "--installed" in sys.argv:  # the scoring package installed where this Python looks, not this file
+    sys.path = [path for path in sys.path if Path(path or ".").resolve() != Path(__file__).resolve().parent]
+else:
     sys.path.insert(0, str(ROOT))
 
 from scoring.complete import is_complete, is_complete_counts  # noqa: E402

@@ -168,25 +168,35 @@ def make_resolver(
 ) -> Callable[[str], str | T | None]:
     """A resolve function: seat words of occupied seats, then seated players' names, then `others`.
 
-    `seats` maps a seat ("E") to the names its player answers to (username, first name, guest name);
+    `seats` maps a seat ("E") to the names its player answers to (@username, first name, guest name);
     `others` maps names of people not seated (guests, past players) to whatever the caller needs.
-    Names match without case and with or without a leading @.
+    Names match without case; a word with a leading @ is a @username first (then a display name), one
+    without a display name first (then a @username). A name that fits two seated players is never
+    guessed: GrammarError("ambiguous_player") names their seats.
 
     >>> resolve = make_resolver({"E": ["@Ann", "Ann Lee"], "S": ["老王"]}, {"bob": 42})
     >>> resolve("东"), resolve("@ann"), resolve("ANN LEE"), resolve("老王"), resolve("@Bob"), resolve("W")
     ('E', 'E', 'E', 'S', 42, None)
     """
-    names: dict[str, str | T] = {}
-    for key, value in (others or {}).items():
-        names[_name_key(key)] = value
+    names = {_name_key(key): value for key, value in (others or {}).items()}
+    shown: dict[str, set[str]] = {}
+    usernames: dict[str, set[str]] = {}
     for seat, seat_names in seats.items():
         for name in seat_names:
-            names[_name_key(name)] = seat
+            (usernames if name.startswith("@") else shown).setdefault(_name_key(name), set()).add(seat)
 
     def resolve(word: str) -> str | T | None:
         seat = parse_seat(word)
         if seat is not None:
             return seat if seat in seats else None
-        return names.get(_name_key(word))
+        key = _name_key(word)
+        for pool in (usernames, shown) if word.strip().startswith("@") else (shown, usernames):
+            found = pool.get(key)
+            if found and len(found) > 1:
+                fits = "".join(sorted(found, key="ESWN".index))
+                raise GrammarError("ambiguous_player", token=word, seats=fits)
+            if found:
+                return next(iter(found))
+        return names.get(key)
 
     return resolve

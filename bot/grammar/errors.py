@@ -8,6 +8,7 @@ from typing import Any
 # Every message may use the params {token} (the offending word as typed), {position} (its 1-based
 # character position in the arguments) and {index} (its 1-based word number); a few codes add more.
 MESSAGES: dict[str, str] = {
+    "ambiguous_player": "“{token}” fits more than one player ({seats}): name the seat or the @username.",
     "odd_digit": "“{token}” has a superscript, circled or styled digit: write plain digits, e.g. 5.",
     "empty": "Nothing to record. Example: /hu 南 自摸 5花 清一色",
     "missing_winner": "Who won? Start with the winner, e.g. /hu 南 自摸 5花 (got “{token}”).",

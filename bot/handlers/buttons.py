@@ -22,7 +22,7 @@ from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, ruleset
 from scoring.seats import SEATS
 
 Step = Literal["winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done", "cancel"]
-How = Literal["self_draw", "discard", "rob_kong", "bao", "multi"]
+How = Literal["self_draw", "discard", "rob_kong", "bao", "songgang", "multi"]
 
 PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
 # The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
@@ -45,7 +45,7 @@ PATTERN_BITS = (*SUZHOU_PATTERNS, *EXTENDED, "shangpai")
 MASK_DIGITS = next(n for n in range(1, 9) if 36**n >= 1 << len(PATTERN_BITS))  # base-36 digits of the mask
 CODE_LEN = 2 + MASK_DIGITS  # a winner in a flow button: 硬花, 软花, the pattern mask
 FLOW = re.compile(
-    r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
+    r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbgm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
     rf":([ESWN]{{0,3}}):((?:[0-9a-z]{{{CODE_LEN}}}){{0,3}})"
 )
 # The meld buttons in the order the flow shows them; a rule set offers those it scores.
@@ -71,10 +71,11 @@ _STEPS: dict[str, Step] = {
     "x": "cancel",
 }
 _STEP_CODE = {step: code for code, step in _STEPS.items()}
-_HOWS: dict[str, How] = {"s": "self_draw", "d": "discard", "r": "rob_kong", "b": "bao", "m": "multi"}
+_HOWS: dict[str, How] = {"s": "self_draw", "d": "discard", "r": "rob_kong", "b": "bao", "g": "songgang",
+                         "m": "multi"}
 _HOW_CODE = {how: code for code, how in _HOWS.items()}
 _ORDER: tuple[Step, ...] = ("winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done")
-_NEEDS_OTHER = ("discard", "rob_kong", "bao", "multi")
+_NEEDS_OTHER = ("discard", "rob_kong", "bao", "songgang", "multi")
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -291,13 +292,14 @@ class HuFlow:
         """The ledger entry of a finished flow: exactly what `bot.grammar.parse_hu` makes of the same hand
         in words (the declared form: `南 包 西 5花 2软 清一色 杠开`)."""
         assert self.wins and self.how is not None
-        kind = {"self_draw": "self_draw", "bao": "self_draw", "rob_kong": "rob_kong"}.get(self.how, "discard")
+        kind = {"self_draw": "self_draw", "bao": "self_draw", "songgang": "self_draw",
+                "rob_kong": "rob_kong"}.get(self.how, "discard")
         wins = []
         for win in self.wins:
             flags: dict[str, Any] = {
                 "after_kong": self.how == "bao",
                 "after_flower": False,
-                "kong_fed_by": self.other if self.how == "bao" else None,
+                "kong_fed_by": self.other if self.how in ("bao", "songgang") else None,  # 送杠: no 杠开
                 "last_tile": False,
                 "heavenly": False,
                 "earthly": False,

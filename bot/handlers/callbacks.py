@@ -52,16 +52,19 @@ def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn],
     return decorate
 
 
-def carried_by_its_message(query: CallbackQuery) -> bool:
+def carried_by_its_message(query: CallbackQuery) -> bool | None:
     """Whether the pressed message carries a button with this data: a payload acts only on the kind of
     message that shows it (a real `ek:1` pressed under a preview, or a flow step under a result line,
     changes nothing). A message too old for Telegram to show the bot cannot be checked here; what the
-    payload names is still checked against its chat and message by the handler and the ledger."""
+    payload names is still checked against its chat and message by the handler and the ledger. None: the
+    message has no buttons at all."""
     message = query.message
     if not isinstance(message, Message):
         return True
     markup = message.reply_markup
     rows = markup.inline_keyboard if markup is not None else ()
+    if not any(rows):
+        return None
     return any(button.callback_data == query.data for row in rows for button in row)
 
 
@@ -82,7 +85,10 @@ def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T],
             try:
                 if data is None:
                     raise Refusal("err.flow_stale")
-                if not carried_by_its_message(query):
+                carried = carried_by_its_message(query)
+                if carried is None:  # a message without buttons (a photo, a result line): nothing to press
+                    raise Refusal("err.flow_stale")
+                if not carried:
                     raise Refusal("err.foreign_button")
                 await fn(turn, data)
             except ForeignButton:

@@ -101,6 +101,8 @@ def ask_how(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]
         _button(turn.t("flow.bao"), replace(to_other, how="bao")),
         _button(turn.t("flow.multi"), replace(state, step="more", how="multi")),
     ]
+    if session.options.get("songgang") == "any":  # 送杠: the feeder of a later self-draw, no 杠开
+        buttons.insert(4, _button(turn.t("flow.songgang"), replace(to_other, how="songgang")))
     return turn.t("flow.how", winner=turn.wind(state.wins[0].seat)), _rows(buttons, 2)
 
 
@@ -115,7 +117,8 @@ def ask_more(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows
 
 
 def ask_other(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
-    key = {"rob_kong": "flow.robbed", "bao": "flow.feeder"}.get(state.how or "", "flow.discarder")
+    key = {"rob_kong": "flow.robbed", "bao": "flow.feeder", "songgang": "flow.feeder_songgang"}.get(
+        state.how or "", "flow.discarder")
     others = [s for s in SEATS if s not in state.seats]
     return turn.t(key), [
         [_seat_button(turn, session, s, replace(state, step="hua", other=s)) for s in others]

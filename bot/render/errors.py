@@ -191,6 +191,8 @@ def error_text(lang: str | None, error: BaseException, usage_key: str | None = N
     elif isinstance(error, GrammarError):
         key = f"grammar.{error.code}"
         params = dict(error.params)
+        if "seats" in params:  # the seats a name fits (ambiguous_player), in words
+            params["seats"] = join_words(lang, [wind(lang, seat) for seat in str(params["seats"])])
         if cause is not None and "reason" in params:
             params["reason"] = scoring_text(lang, cause)
         text = t(lang, key, **params) if has(key, lang or "") else str(error)

@@ -167,5 +167,5 @@ async def test_a_payload_acts_only_under_its_own_kind_of_message(seated_table: T
     later["callback_query"]["message"] = seated_table.state.stored_message(chat, result.message_id)
     later["callback_query"]["data"] = HuFlow(session.id, "how", winner="S").data
     turn = await seated_table._run(later)
-    assert turn.answers == [FOREIGN] and not turn.of("editMessageText")
+    assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"] and not turn.of("editMessageText")
     assert seated_table.message(result.message_id).text == result.text

@@ -150,10 +150,15 @@ def test_redacting_filter_scrubs_messages_and_tracebacks() -> None:
 
 async def test_a_button_whose_data_the_bot_does_not_know_says_so(seated_table: Table) -> None:
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
-    for data in ("pc:" + "0" * 32, "pc:nothex", "garbage", "f:1:zzzz:0:0"):
+    for data in ("pc:nothex", "garbage", "f:1:zzzz:0:0"):
         update = seated_table.state.press(seated_table.chat_id, "cat", None, "✅ 确认")
         update["callback_query"]["data"] = data
         turn = await seated_table._run(update)
         assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"], data
+    # Well-formed data that the pressed message does not carry acts on nothing (issue 18, problem 13).
+    update = seated_table.state.press(seated_table.chat_id, "cat", None, "✅ 确认")
+    update["callback_query"]["data"] = "pc:" + "0" * 32
+    turn = await seated_table._run(update)
+    assert turn.answers == ["这个按钮不属于这个群。"]
     ledger = seated_table.app.bot_data["ledger"]
     assert ledger.hands(ledger.current_session(seated_table.chat_id).id) == []

@@ -49,3 +49,19 @@ async def test_replies_stay_in_the_forum_topic(db_seated: Table) -> None:
     assert sends and all(call.params.get("message_thread_id") in (77, "77") for call in sends)
     plain = await table.say("ann", "/score")
     assert all("message_thread_id" not in call.params for call in plain.of("sendMessage"))
+
+
+async def test_a_redelivered_command_is_silent_in_a_newer_session(db_seated: Table) -> None:
+    """Problem 17: Telegram redelivers /end after the table ended and a new one opened: nothing is said or
+    asked again, and the new table stays open; a redelivered press is silent too."""
+    table = db_seated
+    end = table.state.message(table.chat_id, "ann", "/end")
+    await table._run(end)
+    press = table.state.press(table.chat_id, "ann", None, "✅ 结束并结算")
+    await table._run(press)
+    await table.say("ann", "/newgame 苏州 1")
+    again = await table._run(end)
+    assert again.of("sendMessage", "editMessageText") == []
+    pressed_again = await table._run(press)
+    assert pressed_again.of("sendMessage", "editMessageText", "sendPhoto", "sendDocument") == []
+    assert table.app.bot_data["ledger"].current_session(table.chat_id) is not None

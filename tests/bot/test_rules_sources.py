@@ -156,3 +156,20 @@ async def test_a_discarded_wild_is_refused_in_the_quick_form(table: Table) -> No
     assert "别人打出的混子不能和" in (await table.say("bob", "/calc 南 冲 北 +2p 1花 混子 2p")).text
     turn = await table.say("bob", "/hu 南 冲 北 +3p 1花 混子 2p")
     assert "输赢：南 +3 · 北 −3" in turn.text
+
+
+async def test_songgang_in_the_button_flow(seated_table: Table) -> None:
+    # With songgang "any" the flow offers 送杠: the feeder pays 3T, no 杠开 (as `/hu 南 送杠 西 3花`).
+    await seated_table.say("ann", "/rules songgang any")
+    await seated_table.say("bob", "/hu")
+    for label in ("南 Bob", "送杠", "西 Cat", "3", "完成"):
+        await seated_table.press("bob", label)
+    preview = seated_table.last_text()
+    assert "南 Bob 送杠（西 放的杠） · 8 花" in preview and "输赢：南 +24 · 西 −24" in preview
+
+
+async def test_no_songgang_button_under_the_default(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/hu")
+    await seated_table.press("bob", "南 Bob")
+    assert "送杠" not in seated_table.last_text() and "送杠" not in "".join(
+        seated_table.message(turn.sent[0].message_id).buttons)

@@ -1,10 +1,14 @@
-"""A played table session in the ledger, shared by the summary and job tests."""
+"""A played table session in the ledger, and a bare Application on the in-process Bot API, shared by the
+summary and job tests."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from telegram.ext import Application, ApplicationBuilder
+
+from bot.console.transport import InProcessBotAPI
 from bot.ledger import LedgerService, UserRef
 
 CHAT = -100777
@@ -72,3 +76,11 @@ def play(
         east, west = ledger.find_player(chat_id, "E"), ledger.find_player(chat_id, "W")
         ledger.adjust(chat_id, east.id, west.id, 7, note="茶水")
     return Table(ledger, chat_id, session.id)
+
+
+def build_app(api: InProcessBotAPI, **bot_data: Any) -> Application[Any, Any, Any, Any, Any, Any]:
+    """A PTB Application (no updater) on the in-process Bot API (bot/console), with `bot_data` filled in."""
+    builder = ApplicationBuilder().token("123456:TEST").request(api).get_updates_request(api)
+    app = builder.updater(None).build()
+    app.bot_data.update(bot_data)
+    return app

@@ -8,9 +8,10 @@ import time
 from pathlib import Path
 
 import pytest
-from jobs_fakebot import RecordingRequest, build_app
+from jobs_game import build_app
 from sqlalchemy import create_engine, text
 
+from bot.console.transport import InProcessBotAPI
 from bot.health import database_problem, heartbeat_path, heartbeat_problem, main, write_heartbeat
 from bot.jobs import setup_jobs
 from bot.settings import Settings
@@ -60,7 +61,7 @@ async def test_running_bot_writes_the_heartbeat(tmp_path: Path) -> None:
     settings = Settings(  # type: ignore[call-arg]
         _env_file=None, data_dir=tmp_path / "data", database_url=f"sqlite:///{tmp_path / 'bot.db'}"
     )
-    app = build_app(RecordingRequest(), settings=settings)
+    app = build_app(InProcessBotAPI(), settings=settings)
     setup_jobs(app)
     await app.initialize()
     await app.start()

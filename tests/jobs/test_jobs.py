@@ -13,9 +13,10 @@ import datetime as dtm
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from jobs_fakebot import Call, RecordingRequest, build_app
-from jobs_game import CHAT, HANDS, PLAYERS, play, win
+from jobs_game import CHAT, HANDS, PLAYERS, build_app, play, win
 
+from bot.console.state import Call
+from bot.console.transport import InProcessBotAPI
 from bot.jobs import post_weekly_boards, setup_jobs, weekly_text
 from bot.jobs.schedule import EXPIRE_SECONDS, IDLE_SECONDS, REMIND_SECONDS, WEEKLY_SECONDS
 from bot.ledger import LedgerService, PendingInfo
@@ -39,28 +40,51 @@ class Clock:
         self.now += dtm.timedelta(**delta)
 
 
-class Worker:
-    """One bot process: an Application with the sweeps, on its own ledger service and recording Bot API."""
+def bot_api() -> InProcessBotAPI:
+    """One Telegram for the workers of a test (the in-process Bot API), with the game's groups."""
+    api = InProcessBotAPI()
+    for chat in (CHAT, CHAT - 1, CHAT - 2):
+        api.add_group(chat)
+    return api
 
-    def __init__(self, db_url: str, clock: Clock, *, idle_end_hours: float = 6) -> None:
-        self.request = RecordingRequest()
+
+class Worker:
+    """One bot process: an Application with the sweeps, on its own ledger service, talking to the test's
+    Bot API; `calls` are the Bot API calls it made while it ran."""
+
+    def __init__(self, db_url: str, clock: Clock, api: InProcessBotAPI, *, idle_end_hours: float = 6) -> None:
+        self.api = api
         self.ledger = LedgerService.from_url(db_url, clock=clock)
         settings = Settings(_env_file=None, idle_end_hours=idle_end_hours)  # type: ignore[call-arg]
-        self.app: Any = build_app(self.request, ledger=self.ledger, settings=settings)
+        self.app: Any = build_app(api, ledger=self.ledger, settings=settings)
         self.errors: list[BaseException] = []
         self.app.add_error_handler(self._error)
         setup_jobs(self.app)
+        self._span = (0, 0)
 
     async def _error(self, _update: object, context: Any) -> None:
         self.errors.append(context.error)
 
     async def __aenter__(self) -> Worker:
+        self._span = (len(self.api.calls), -1)
         await self.app.initialize()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.app.shutdown()
+        self._span = (self._span[0], len(self.api.calls))
         self.ledger.engine.dispose()
+
+    @property
+    def calls(self) -> list[Call]:
+        """The calls made while this worker ran (for one worker at a time; two at once share them)."""
+        start, end = self._span
+        return self.api.calls[start : None if end < 0 else end]
+
+    async def preview(self, chat_id: int) -> int:
+        """A preview message in the chat (what /hu sends before it stores the entry): its message id."""
+        message = await self.app.bot.send_message(chat_id, "📝 预览")
+        return int(message.message_id)
 
     async def sweep(self, name: str) -> None:
         """Run the registered job `name` once, as the JobQueue would."""
@@ -70,7 +94,8 @@ class Worker:
         assert not self.errors, self.errors
 
     def sent(self, *methods: str) -> list[Call]:
-        return [c for c in self.request.calls if c.method in methods]
+        """Successful calls of these methods made by this worker."""
+        return [c for c in self.calls if c.ok and c.method in methods]
 
 
 def pending_hand(ledger: LedgerService, chat_id: int, message_id: int, seconds: int = 60) -> PendingInfo:
@@ -86,7 +111,7 @@ def pending_hand(ledger: LedgerService, chat_id: int, message_id: int, seconds: 
         base_version=session.version,
         message_id=message_id,
         text="/hu 北 自摸 5花 清一色",
-        source_key=f"test:preview:{message_id}",
+        source_key=f"test:preview:{chat_id}:{message_id}",
         timeout_seconds=seconds,
     )
 
@@ -102,7 +127,7 @@ def real_now() -> dtm.datetime:
 
 
 def test_setup_adds_the_sweeps_and_no_job_store() -> None:
-    app: Any = build_app(RecordingRequest())
+    app: Any = build_app(bot_api())
     setup_jobs(app)
     setup_jobs(app)  # again: nothing more
     jobs = {job.name: job.job.trigger for job in app.job_queue.jobs()}
@@ -124,16 +149,17 @@ def test_setup_adds_the_sweeps_and_no_job_store() -> None:
 
 async def test_overdue_preview_expires_and_its_message_is_edited(db_url: str) -> None:
     clock = Clock()
-    async with Worker(db_url, clock) as bot:
+    async with Worker(db_url, clock, bot_api()) as bot:
         play(bot.ledger, hands=HANDS[:1], adjust=False)
-        pending = pending_hand(bot.ledger, CHAT, 555, seconds=60)
+        shown = await bot.preview(CHAT)
+        pending = pending_hand(bot.ledger, CHAT, shown, seconds=60)
         clock.advance(seconds=59)
         await bot.sweep("jobs:expire")
         assert not bot.sent("editMessageText") and bot.ledger.get_pending(pending.id).status == "pending"
         clock.advance(seconds=2)
         await bot.sweep("jobs:expire")
         [edit] = bot.sent("editMessageText")
-        assert (edit.params["chat_id"], edit.params["message_id"]) == (CHAT, 555)
+        assert (edit.params["chat_id"], edit.params["message_id"]) == (CHAT, shown)
         assert "reply_markup" not in edit.params  # the Confirm/Cancel buttons are gone
         text = edit.params["text"]
         assert text.startswith("📝 预览 · 第 2 局") and text.endswith("\n" + EXPIRED_LINE)
@@ -145,10 +171,11 @@ async def test_overdue_preview_expires_and_its_message_is_edited(db_url: str) ->
 
 async def test_confirmed_entry_is_left_alone(db_url: str) -> None:
     clock = Clock()
-    async with Worker(db_url, clock) as bot:
+    async with Worker(db_url, clock, bot_api()) as bot:
         play(bot.ledger, hands=[], adjust=False)
-        pending = pending_hand(bot.ledger, CHAT, 556)
-        bot.ledger.confirm_pending(pending.id, chat_id=CHAT, message_id=556, by=PLAYERS[0])
+        shown = await bot.preview(CHAT)
+        pending = pending_hand(bot.ledger, CHAT, shown)
+        bot.ledger.confirm_pending(pending.id, chat_id=CHAT, message_id=shown, by=PLAYERS[0])
         clock.advance(minutes=5)
         await bot.sweep("jobs:expire")
         assert not bot.sent("editMessageText")
@@ -157,27 +184,31 @@ async def test_confirmed_entry_is_left_alone(db_url: str) -> None:
 
 async def test_preview_expires_after_a_restart(db_url: str) -> None:
     clock = Clock()
-    async with Worker(db_url, clock) as first:
+    api = bot_api()
+    async with Worker(db_url, clock, api) as first:
         play(first.ledger, hands=HANDS[:1], adjust=False)
-        pending = pending_hand(first.ledger, CHAT, 557, seconds=60)
+        shown = await first.preview(CHAT)
+        pending = pending_hand(first.ledger, CHAT, shown, seconds=60)
     clock.advance(minutes=10)  # the bot was down while the entry's time ran out
-    async with Worker(db_url, clock) as second:
+    async with Worker(db_url, clock, api) as second:
         await second.sweep("jobs:expire")
         [edit] = second.sent("editMessageText")
-        assert edit.params["message_id"] == 557 and edit.params["text"].endswith(EXPIRED_LINE)
+        assert edit.params["message_id"] == shown and edit.params["text"].endswith(EXPIRED_LINE)
         assert second.ledger.get_pending(pending.id).status == "expired"
     assert not first.sent("editMessageText")
 
 
 async def test_idle_session_ends_after_a_restart_and_posts_the_summary(db_url: str) -> None:
     clock = Clock()
-    async with Worker(db_url, clock) as first:
+    api = bot_api()
+    async with Worker(db_url, clock, api) as first:
         table = play(first.ledger)
         clock.advance(hours=5, minutes=59)
         await first.sweep("jobs:idle-end")
-        assert first.ledger.get_session(table.session_id).is_open and not first.request.calls[1:]
+        assert first.ledger.get_session(table.session_id).is_open
+        assert [c.method for c in first.calls] == ["getMe"]
     clock.advance(hours=2)  # down when the six hours ran out
-    async with Worker(db_url, clock) as second:
+    async with Worker(db_url, clock, api) as second:
         await second.sweep("jobs:idle-end")
         session = second.ledger.get_session(table.session_id)
         assert session.status == "ended" and session.end_reason == "idle"
@@ -191,7 +222,7 @@ async def test_idle_session_ends_after_a_restart_and_posts_the_summary(db_url: s
 
 async def test_idle_end_waits_for_the_last_hand(db_url: str) -> None:
     clock = Clock()
-    async with Worker(db_url, clock) as bot:
+    async with Worker(db_url, clock, bot_api()) as bot:
         table = play(bot.ledger, hands=HANDS[:1], adjust=False)
         clock.advance(hours=5)
         bot.ledger.commit(table.chat_id, HANDS[1], source_key="late-hand")  # activity: the idle time restarts
@@ -206,7 +237,7 @@ async def test_idle_end_waits_for_the_last_hand(db_url: str) -> None:
 
 async def test_session_ended_by_hand_is_not_ended_twice(db_url: str) -> None:
     clock = Clock()
-    async with Worker(db_url, clock) as bot:
+    async with Worker(db_url, clock, bot_api()) as bot:
         table = play(bot.ledger, hands=HANDS[:2], adjust=False)
         bot.ledger.end_session(table.chat_id, session_id=table.session_id)  # /end came first
         clock.advance(hours=7)
@@ -219,12 +250,13 @@ async def test_weekly_board_posts_once_also_after_a_restart(db_url: str) -> None
     now = real_now()
     day, at = slot_before(now, 10)  # the group's slot came ten minutes ago
     clock = Clock(now - dtm.timedelta(hours=3))
-    async with Worker(db_url, clock) as first:
+    api = bot_api()
+    async with Worker(db_url, clock, api) as first:
         table = play(first.ledger)
         first.ledger.end_session(table.chat_id, session_id=table.session_id)
         first.ledger.update_group(CHAT, weekly_schedule=True, weekly_day=day, weekly_time=at)
     clock.now = now
-    async with Worker(db_url, clock) as second:  # the bot was down at the slot
+    async with Worker(db_url, clock, api) as second:  # the bot was down at the slot
         await second.sweep("jobs:weekly")
         [post] = second.sent("sendMessage")
         assert post.params["chat_id"] == CHAT
@@ -241,7 +273,7 @@ async def test_weekly_board_posts_once_also_after_a_restart(db_url: str) -> None
 async def test_weekly_board_is_skipped_when_a_day_late_or_just_turned_on(db_url: str) -> None:
     now = real_now()
     clock = Clock(now - dtm.timedelta(days=3))
-    async with Worker(db_url, clock) as bot:
+    async with Worker(db_url, clock, bot_api()) as bot:
         table = play(bot.ledger)
         bot.ledger.end_session(table.chat_id, session_id=table.session_id)
         day, at = slot_before(now, 25 * 60)  # more than a day ago: next week's comes instead
@@ -259,26 +291,27 @@ async def test_weekly_board_is_skipped_when_a_day_late_or_just_turned_on(db_url:
 async def test_each_job_runs_once_across_two_workers(db_url: str) -> None:
     rounds = 3  # each worker sweeps three times at once
     clock = Clock()
-    async with Worker(db_url, clock) as one, Worker(db_url, clock) as two:
+    api = bot_api()
+    async with Worker(db_url, clock, api) as one, Worker(db_url, clock, api) as two:
         chats = [CHAT - i for i in range(3)]
-        pendings = []
-        for i, chat in enumerate(chats):
+        pendings, shown = [], []
+        for chat in chats:
             play(one.ledger, chat, hands=HANDS[:1], adjust=False)
-            pendings.append(pending_hand(one.ledger, chat, 600 + i, seconds=60))
+            shown.append(await one.preview(chat))
+            pendings.append(pending_hand(one.ledger, chat, shown[-1], seconds=60))
         day, at = slot_before(real_now(), 10)
         for chat in chats:
             one.ledger.update_group(chat, weekly_schedule=True, weekly_day=day, weekly_time=at)
         clock.advance(hours=7)  # every preview overdue, every session idle
         for name in ("jobs:expire", "jobs:idle-end", "jobs:weekly"):
             await asyncio.gather(*(worker.sweep(name) for _ in range(rounds) for worker in (one, two)))
-        edits = one.sent("editMessageText") + two.sent("editMessageText")
-        assert sorted(c.params["message_id"] for c in edits) == [600, 601, 602]
-        cards = [
-            c for c in one.sent("sendMessage") + two.sent("sendMessage") if c.params["text"].startswith("⏰")
-        ]
+        # both workers talk to one Bot API: its calls are what the two did together
+        edits = [c for c in api.calls_of("editMessageText") if c.ok]
+        edited = sorted((c.params["chat_id"], c.params["message_id"]) for c in edits)
+        assert edited == sorted(zip(chats, shown, strict=True))
+        sends = [c for c in api.calls_of("sendMessage") if c.ok]
+        cards = [c for c in sends if c.params["text"].startswith("⏰")]
         assert sorted(c.params["chat_id"] for c in cards) == sorted(chats)
-        boards = [
-            c for c in one.sent("sendMessage") + two.sent("sendMessage") if c.params["text"].startswith("📊")
-        ]
+        boards = [c for c in sends if c.params["text"].startswith("📊")]
         assert sorted(c.params["chat_id"] for c in boards) == sorted(chats)
         assert {one.ledger.get_pending(p.id).status for p in pendings} == {"expired"}

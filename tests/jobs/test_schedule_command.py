@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jobs_fakebot import RecordingRequest
 from jobs_game import play
 from telegram import Update
 from telegram.ext import CommandHandler
 
+from bot.console.transport import InProcessBotAPI
 from bot.handlers.schedule import parse_time, parse_weekday, schedule
 from bot.jobs import post_weekly_boards
 from bot.weekly import WEEKDAYS, next_due
@@ -34,8 +34,11 @@ async def app(tmp_path: Path) -> Any:
         data_dir=tmp_path,  # type: ignore[call-arg]
         database_url=f"sqlite:///{tmp_path / 'bot.db'}",
     )
-    request = RecordingRequest()
-    request.members.add(MEMBER)
+    request = InProcessBotAPI()
+    admin = request.add_user("admin", user_id=ADMIN)
+    member = request.add_user("member", user_id=MEMBER)
+    request.add_group(CHAT, "table", admins=[admin])
+    request.state.chat(CHAT).members.add(member["id"])
     application = build_application(settings, request=request, get_updates_request=request)
     if not any(
         isinstance(h, CommandHandler) and "schedule" in h.commands for h in application.handlers.get(0, [])
@@ -50,8 +53,8 @@ async def app(tmp_path: Path) -> Any:
 
 
 async def say(app: Any, text: str, user: int = ADMIN) -> str:
-    request: RecordingRequest = app.bot_data["request"]
-    before = len(request.of("sendMessage"))
+    request: InProcessBotAPI = app.bot_data["request"]
+    before = len(request.calls_of("sendMessage"))
     update = Update.de_json(
         {
             "update_id": next(_updates),
@@ -67,7 +70,7 @@ async def say(app: Any, text: str, user: int = ADMIN) -> str:
         app.bot,
     )
     await app.process_update(update)
-    replies = request.of("sendMessage")[before:]
+    replies = request.calls_of("sendMessage")[before:]
     assert len(replies) == 1, replies
     return str(replies[0].params["text"])
 

@@ -9,7 +9,8 @@ import pytest
 
 from bot.ledger import LedgerService
 
-# The recording Bot API and the played session live with the job tests; both folders use them.
+# The played session and the bare Application on the in-process Bot API live with the job tests; both
+# folders use them.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "jobs"))
 
 from jobs_game import Table, play

@@ -5,37 +5,46 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any
 
-from jobs_fakebot import RecordingRequest, build_app
-from jobs_game import CHAT, HANDS, Table, play
+from jobs_game import CHAT, HANDS, Table, build_app, play
+from telegram.ext import Application
 
+from bot.console.transport import InProcessBotAPI
 from bot.ledger import LedgerService
 from bot.summary import history_chart_data, post_summary, send_chart, send_history_chart
 from bot.summary.chart import PNG_SIGNATURE, png_size
 
 
+def bot_app(api: InProcessBotAPI) -> Application[Any, Any, Any, Any, Any, Any]:
+    """A bare PTB Application on the in-process Bot API, which knows the game's chats."""
+    for chat in (CHAT, CHAT + 1):
+        api.add_group(chat)
+    return build_app(api)
+
+
 async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
-    request = RecordingRequest()
-    app = build_app(request)
+    request = InProcessBotAPI()
+    app = bot_app(request)
     await app.initialize()
     try:
         posted = await post_summary(app.bot, table.ledger, table.chat_id, table.session_id)
     finally:
         await app.shutdown()
-    assert [c.method for c in request.calls if c.method != "getMe"] == [
+    assert [c.method for c in request.calls if c.ok and c.method != "getMe"] == [
         "sendMessage",
         "sendPhoto",
         "sendDocument",
     ]
-    [message] = request.of("sendMessage")
+    [message] = request.calls_of("sendMessage")
     assert message.params["chat_id"] == table.chat_id
     assert message.params["text"] == posted.card.text
     assert "第1场结束" in message.params["text"]  # the group's language: 简体 by default
-    [photo] = request.of("sendPhoto")
-    png = photo.files["photo"]
+    [photo] = request.calls_of("sendPhoto")
+    png = photo.files["photo"].content
     assert png[:8] == PNG_SIGNATURE and png_size(png) == (960, 540)
-    [document] = request.of("sendDocument")
-    data = document.files["document"]
+    [document] = request.calls_of("sendDocument")
+    data = document.files["document"].content
     assert data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert len(rows) == 1 + 4 * len(posted.report.rows)
@@ -45,8 +54,8 @@ async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
 async def test_language_of_the_group_and_empty_session(ledger: LedgerService) -> None:
     empty = play(ledger, hands=[], adjust=False)
     ledger.update_group(empty.chat_id, language="en")
-    request = RecordingRequest()
-    app = build_app(request)
+    request = InProcessBotAPI()
+    app = bot_app(request)
     await app.initialize()
     try:
         posted = await post_summary(app.bot, ledger, empty.chat_id, empty.session_id)
@@ -54,13 +63,13 @@ async def test_language_of_the_group_and_empty_session(ledger: LedgerService) ->
     finally:
         await app.shutdown()
     assert posted.chart is None and posted.document is None and chart is None
-    assert [c.method for c in request.calls if c.method != "getMe"] == ["sendMessage"]
-    assert request.of("sendMessage")[0].params["text"].startswith("🀄 Session 1 ended")
+    assert [c.method for c in request.calls if c.ok and c.method != "getMe"] == ["sendMessage"]
+    assert request.calls_of("sendMessage")[0].params["text"].startswith("🀄 Session 1 ended")
 
 
 async def test_send_chart_for_history(table: Table) -> None:
-    request = RecordingRequest()
-    app = build_app(request)
+    request = InProcessBotAPI()
+    app = bot_app(request)
     await app.initialize()
     try:
         message = await send_chart(
@@ -69,9 +78,9 @@ async def test_send_chart_for_history(table: Table) -> None:
     finally:
         await app.shutdown()
     assert message is not None
-    [photo] = request.of("sendPhoto")
+    [photo] = request.calls_of("sendPhoto")
     assert photo.params["caption"] == "第1場各家累計得分"
-    assert photo.files["photo"][:8] == PNG_SIGNATURE
+    assert photo.files["photo"].content[:8] == PNG_SIGNATURE
 
 
 async def test_history_chart_over_sessions(ledger: LedgerService) -> None:
@@ -89,8 +98,8 @@ async def test_history_chart_over_sessions(ledger: LedgerService) -> None:
     only = history_chart_data(summaries, "en", player_id=lisi.id)
     assert only is not None and [line.name for line in only.series] == ["李四"]
 
-    request = RecordingRequest()
-    app = build_app(request)
+    request = InProcessBotAPI()
+    app = bot_app(request)
     await app.initialize()
     try:
         message = await send_history_chart(app.bot, ledger, CHAT, player_id=lisi.id)
@@ -98,5 +107,6 @@ async def test_history_chart_over_sessions(ledger: LedgerService) -> None:
     finally:
         await app.shutdown()
     assert message is not None and nothing is None
-    [photo] = request.of("sendPhoto")
-    assert photo.files["photo"][:8] == PNG_SIGNATURE and photo.params["caption"] == "本群各位的历史累计得分"
+    [photo] = request.calls_of("sendPhoto")
+    assert photo.files["photo"].content[:8] == PNG_SIGNATURE
+    assert photo.params["caption"] == "本群各位的历史累计得分"
