@@ -1,7 +1,9 @@
 """Ledger benchmark: commit throughput and the reads a table makes (/score, /stats, /history, /ledger, /end)
-with 100, 10,000 and 100,000 hands recorded.
+with 100, 10,000 and 100,000 hands recorded; and settling up: /balance and the end-of-session summary with
+100 and 10,000 ended sessions, beside the peer that recomputes every balance by scanning every session.
 
 Usage: python bench/ledger.py [--sizes 100,10000,100000] [--backends sqlite,postgresql] [--commits 40]
+       [--sessions 100,10000] [--only hands|settle]
 
 Each size gets a fresh database. The history is bulk-loaded with direct inserts (copies of real hands
 committed through the service, with their payments and the running totals they imply), then the bench
@@ -46,9 +48,20 @@ from sqlmodel import Session  # noqa: E402
 from bot.handlers.views import LEDGER_PAGE  # noqa: E402
 from bot.ledger import LedgerService, UserRef  # noqa: E402
 from bot.ledger.db import open_database  # noqa: E402
-from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal, TableSession  # noqa: E402
+from bot.ledger.models import (  # noqa: E402
+    GroupTotal,
+    Hand,
+    Payment,
+    SessionTotal,
+    SettleLine,
+    SettleTransfer,
+    TableSession,
+)
 from bot.render import ledger_page  # noqa: E402
-from bot.summary import build_report, chart_png, ledger_csv, render_card  # noqa: E402
+from bot.summary.card import render_card  # noqa: E402
+from bot.summary.csvfile import ledger_csv  # noqa: E402
+from bot.summary.post import chart_png  # noqa: E402
+from bot.summary.tally import build_report  # noqa: E402
 
 CHAT = -42
 OTHER = -43  # another group's table, recording while CHAT's summary is built
@@ -329,14 +342,123 @@ def meanwhile(ledger: LedgerService, session_id: int, commits: int) -> tuple[flo
     return alone * 1000, statistics.median(during) * 1000, took[0] * 1000
 
 
+# ---- settling up: /balance and the summary with 100 and 10,000 ended sessions ------------------------
+
+
+def _copies(rows: list[Any], ids: list[int], **fixed: Any) -> list[dict[str, Any]]:
+    """Each row's columns (but its own id) once per session id, with `fixed` values."""
+    out = []
+    for session_id in ids:
+        for row in rows:
+            values = {c.name: getattr(row, c.name) for c in row.__table__.columns if c.name != "id"}
+            out.append({**values, "session_id": session_id, **fixed})
+    return out
+
+
+def load_sessions(ledger: LedgerService, count: int) -> int:
+    """`count` ended sessions: the newest played and ended through the service (its transfers open), the
+    `count - 1` before it bulk-inserted as copies of it with their transfers settled. Returns its id."""
+    session_id = seat_table(ledger)
+    for entry in TEMPLATES[:2]:
+        ledger.commit(CHAT, entry)
+    ledger.end_session(CHAT)
+    with Session(ledger.engine) as s:
+        last = s.get(TableSession, session_id)
+        assert last is not None
+        kept = {model: list(s.scalars(select(model).where(model.session_id == session_id)))
+                for model in (SessionTotal, SettleLine, SettleTransfer)}  # fmt: skip
+        base = {c.name: getattr(last, c.name) for c in TableSession.__table__.columns}  # type: ignore[attr-defined]
+        top = s.scalar(select(func.max(TableSession.id))) or 0
+        sessions = [{**base, "id": top + i, "number": last.number + i, "card_message_id": None,
+                     "summary_message_id": None} for i in range(1, count)]  # fmt: skip
+        for start in range(0, len(sessions), BATCH):
+            chunk = sessions[start : start + BATCH]
+            ids = [row["id"] for row in chunk]
+            s.execute(TableSession.__table__.insert(), chunk)  # type: ignore[attr-defined]
+            s.execute(SessionTotal.__table__.insert(), _copies(kept[SessionTotal], ids))  # type: ignore[attr-defined]
+            s.execute(SettleLine.__table__.insert(), _copies(kept[SettleLine], ids))  # type: ignore[attr-defined]
+            settled = [{**row, "paid": row["amount"], "status": "settled", "closed_at": row["created_at"]}
+                       for row in _copies(kept[SettleTransfer], ids)]  # fmt: skip
+            s.execute(SettleTransfer.__table__.insert(), settled)  # type: ignore[attr-defined]
+        newest = update(TableSession).where(TableSession.id == session_id)  # the played one is the newest
+        s.execute(newest.values(number=last.number + count))
+        s.commit()
+    return session_id
+
+
+def balance_by_scan(ledger: LedgerService) -> dict[int, int]:
+    """The named peer: every session's settle figures summed, less what was paid (no open-transfer state)."""
+    with Session(ledger.engine) as s:
+        owed: dict[int, int] = defaultdict(int)
+        for pid, rounded in s.execute(select(SettleLine.player_id, SettleLine.rounded)):
+            owed[pid] += rounded
+        for payer, payee, paid in s.execute(
+            select(SettleTransfer.payer_id, SettleTransfer.payee_id, SettleTransfer.paid)
+        ):
+            owed[payer] += paid
+            owed[payee] -= paid
+        return {pid: v for pid, v in owed.items() if v}
+
+
+SETTLE_READS: dict[str, Callable[[LedgerService, int], object]] = {
+    "balance": lambda ledger, _sid: ledger.balance(CHAT),
+    "summary": lambda ledger, sid: render_card(build_report(ledger, sid), "zh-Hans"),
+    "scan(peer)": lambda ledger, _sid: balance_by_scan(ledger),
+}
+
+
+def run_settle(factory: Callable[[], Any], sizes: list[int], reads: int) -> dict[int, dict[str, float]]:
+    """Time /balance, the summary and the scan peer at each size, in interleaved rounds."""
+    results: dict[int, dict[str, float]] = {size: {} for size in sizes}
+    with ExitStack() as stack:
+        built: dict[int, tuple[LedgerService, int]] = {}
+        for size in sizes:
+            engine = open_database(stack.enter_context(factory()))
+            stack.callback(engine.dispose)
+            ledger = LedgerService(engine)
+            start = time.perf_counter()
+            built[size] = (ledger, load_sessions(ledger, size))
+            results[size]["load_s"] = time.perf_counter() - start
+            assert ledger.balance(CHAT).totals == balance_by_scan(ledger)  # the two agree
+        times: dict[str, dict[int, list[float]]] = {n: {size: [] for size in sizes} for n in SETTLE_READS}
+        for _round in range(reads):
+            for name, call in SETTLE_READS.items():
+                for size, (ledger, sid) in built.items():
+                    times[name][size] += timed(lambda c=call, lg=ledger, i=sid: c(lg, i), 1)
+        for size in sizes:
+            for name in SETTLE_READS:
+                results[size][name] = statistics.median(times[name][size]) * 1000
+    return results
+
+
+def print_settle(backend: str, results: dict[int, dict[str, float]]) -> bool:
+    names = list(SETTLE_READS)
+    print(f"\n{backend}: {'sessions':>9} {'load s':>8} " + " ".join(f"{n + ' ms':>16}" for n in names))
+    for size, r in results.items():
+        figures = " ".join(f"{r[n]:>16.2f}" for n in names)
+        print(f"{'':{len(backend) + 1}} {size:>9} {r['load_s']:>8.1f} {figures}")
+    small, large = min(results), max(results)
+    ok = True
+    for name in names:
+        ratio = results[large][name] / results[small][name]
+        flat = name == "scan(peer)" or ratio <= 1.5
+        ok = ok and flat
+        verdict = "peer" if name == "scan(peer)" else ("ok" if flat else "TOO SLOW")
+        print(f"{backend}: {name} {large}/{small} sessions ratio = {ratio:.2f} ({verdict})")
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,10000,100000")
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--commits", type=int, default=40)
     parser.add_argument("--reads", type=int, default=60)
+    parser.add_argument("--sessions", default="100,10000", help="ended sessions for /balance and the summary")
+    parser.add_argument("--only", choices=("hands", "settle"), help="run one of the two benches")
     args = parser.parse_args(argv)
     sizes = [int(x) for x in args.sizes.split(",")]
+    sessions = [int(x) for x in args.sessions.split(",")]
     ok = True
     for backend in args.backends.split(","):
         if backend == "sqlite":
@@ -349,6 +471,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             print(f"unknown backend {backend!r}", file=sys.stderr)
             return 2
+        if args.only != "hands":
+            ok = print_settle(backend, run_settle(factory, sessions, max(5, args.reads // 3))) and ok
+        if args.only == "settle":
+            continue
         results = run_backend(factory, sizes, args.commits, args.reads)
         names = [*READS, "end"]
         print(f"\n{backend}: {'hands':>8} {'load s':>8} {'commit hands/s':>15} {'commit ms':>10} "

@@ -29,13 +29,14 @@ from telegram.request import BaseRequest
 
 import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
-from bot.handlers import buttons, errors, inline, recording, rules, session, views
+from bot.handlers import buttons, errors, inline, recording, rules, session, settle, views
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
 from bot.ledger.groups import Defaults
 from bot.services import store_services
 from bot.settings import Settings
+from bot.summary.settlement import SETTLE
 
 log = logging.getLogger(__name__)
 
@@ -155,9 +156,12 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),
         (buttons.LEDGER_CSV, views.ledger_csv_pressed),
+        (SETTLE, settle.settle_pressed),
     )
     for pattern, callback in presses:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))
+    private_photo = fresh & filters.ChatType.PRIVATE & filters.PHOTO  # a 收款码 (/paycode)
+    application.add_handler(MessageHandler(private_photo, settle.paycode_photo))
     application.add_handler(CallbackQueryHandler(errors.stale_button))  # any other data: expired
     application.add_handler(InlineQueryHandler(inline.inline_query))  # `@bot <hand>` in any chat
     application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))

@@ -9,7 +9,7 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers import calc, language, recording, roll, rules, session, views
+from bot.handlers import calc, language, recording, roll, rules, session, settle, views
 from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
@@ -54,6 +54,9 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("score", views.score),
     ("ledger", views.ledger),
     ("end", session.end),
+    ("paid", settle.paid),
+    ("balance", settle.balance),
+    ("paycode", settle.paycode),
     ("history", views.history),
     ("stats", views.stats),
     ("rules", rules.rules),
@@ -62,10 +65,13 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("schedule", schedule),
     ("help", None),
     ("lang", language.lang),
+    ("start", settle.start),
 )
-NAMES = tuple(name for name, _ in TABLE)
+HIDDEN = frozenset({"start"})  # reached by a deep link (the 收款码 button), not by the menu or /help
+NAMES = tuple(name for name, _ in TABLE if name not in HIDDEN)
 COMMANDS: tuple[Command, ...] = tuple(
-    Command(name, callback or help_handlers.help_command(NAMES)) for name, callback in TABLE
+    Command(name, callback or help_handlers.help_command(NAMES), menu=name not in HIDDEN)
+    for name, callback in TABLE
 )
 
 BY_NAME: dict[str, Command] = {command.name: command for command in COMMANDS}

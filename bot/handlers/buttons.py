@@ -8,6 +8,7 @@ and what parses still names a pending entry or session that must belong to the c
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
     f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 49 bytes for
                                 three winners, each winner's 花 and patterns in seven base-36 digits)
+    sp:<transfer> / sr:<transfer>   a summary's 我已付 / 已收到 (bot.summary.settlement.SettlePress)
 """
 
 from __future__ import annotations

@@ -26,7 +26,9 @@ TIMEOUT = "timeout"
 CONFIRM_BY = "confirm_by"  # who confirms: any seated player or admin, or someone other than the recorder
 CONFIRM_BY_CHOICES = ("any", "other")
 TIMEZONE = "timezone"  # the group's time zone (IANA name): CSV times, /history dates, /schedule
-GROUP_OPTIONS = (INSTANT, TIMEOUT, CONFIRM_BY, TIMEZONE)
+# Settling up (bot.ledger.settlement): carry what stays open into the next night, 抹零, 收盘倍数, 台费, 抽水.
+SETTLE = {"carry": (), "round": (0, 1, 5, 10), "multiplier": (1, 1000), "fee": (0, 10**9), "rake": (0, 100)}
+GROUP_OPTIONS = (INSTANT, TIMEOUT, CONFIRM_BY, TIMEZONE, *SETTLE)
 ZONE_WORDS = {  # place names people type for a time zone; any IANA name works too
     "北京": "Asia/Shanghai",
     "上海": "Asia/Shanghai",
@@ -158,6 +160,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
     lines.append(turn.t("rules.confirm_by", value=option_value(lang, CONFIRM_BY, group.confirm_by)))
     lines.append(turn.t("rules.timezone", zone=zone_name(turn.lang, group.timezone)))
+    lines.append(settle_line(lang, group))
     flip = not group.instant
     buttons.append(
         InlineKeyboardButton(
@@ -217,6 +220,8 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
         await turn.run(ledger.update_group, turn.chat_id, confirm_by=who, key=key)
         name = option_name(turn.lang, CONFIRM_BY)
         return turn.t("rules.changed", option=name, value=option_value(turn.lang, CONFIRM_BY, who))
+    if found in SETTLE:
+        return await _apply_settle(turn, found, value)
     spec = specs.get(found or "")
     if spec is None:
         names = [option_name(turn.lang, o) for o in [*specs, *GROUP_OPTIONS]]
@@ -239,6 +244,40 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     return turn.t("rules.changed", option=name, value=option_value(turn.lang, spec.id, normalized))
 
 
+async def _apply_settle(turn: Turn, option: str, value: Any) -> str:
+    """A settling-up option: carry on/off, 抹零 0/1/5/10, 收盘倍数, 台费 (per player), 抽水 (percent)."""
+    name = option_name(turn.lang, option)
+    if option == "carry":
+        typed: Any = _bool(turn.lang, name, value)
+    else:
+        bounds = SETTLE[option]
+        choices = "/".join(map(str, bounds)) if option == "round" else f"{bounds[0]}–{bounds[1]}"
+        try:
+            typed = parse_number(str(value), low=bounds[0], high=bounds[-1])
+        except GrammarError:
+            raise Refusal("err.bad_option_value", option=name, value=value, choices=choices) from None
+        if option == "round" and typed not in bounds:
+            raise Refusal("err.bad_option_value", option=name, value=value, choices=choices)
+    await turn.run(turn.ledger.update_settle, turn.chat_id, {option: typed}, key=turn.source_key)
+    return turn.t("rules.changed", option=name, value=settle_value(turn.lang, option, typed))
+
+
+def settle_value(lang: str | None, option: str, value: Any) -> str:
+    """A settling-up option's value in words: 开/关, 不抹零 / 抹到 5, ×10, 每人 20, 5%."""
+    if option == "carry":
+        return show_value(lang, bool(value))
+    if not value and option != "multiplier":
+        return t(lang, "rules.settle_none")
+    return t(lang, f"rules.settle_{option}", value=value)
+
+
+def settle_line(lang: str | None, group: GroupInfo) -> str:
+    """/rules' settling-up line: every option by name and value."""
+    parts = [
+        t(lang, "rules.option_line", name=option_name(lang, o), value=settle_value(lang, o, group.settle[o]))
+        for o in SETTLE
+    ]
+    return t(lang, "rules.settle", options=join_words(lang, parts))
 
 
 def _bool(lang: str | None, option: str, value: Any) -> bool:

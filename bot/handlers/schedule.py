@@ -1,5 +1,6 @@
 """The /schedule command: `/schedule weekly [day] [HH:MM]` turns the group's weekly leaderboard on,
-`/schedule off` turns it off, `/schedule` shows it. Group admins only for changes.
+`/schedule off` turns it off, `/schedule` shows it; `/schedule remind 24h` reminds the group of open
+transfers (settling up), `/schedule remind off` stops that. Group admins only for changes.
 
 The schedule is the group row (`weekly_schedule`, `weekly_day`, `weekly_time`, `timezone`); the weekly
 sweep in bot.jobs reads it from there, so nothing else is scheduled here.
@@ -17,6 +18,7 @@ from bot.handlers.callbacks import command
 from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
 from bot.ledger import GroupInfo
+from bot.ledger.settlement import MAX_REMIND_HOURS
 from bot.render.errors import Refusal
 from bot.render.zones import zone_name
 from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due
@@ -34,6 +36,8 @@ for _index, _name in enumerate(_ENGLISH):
 
 _TIME = re.compile(r"^([0-9]{1,2})(?:[:：.]([0-9]{2}))?$")  # ASCII digits only: ² ① ٣ are no hour
 ON_WORDS = {"weekly", "on", "每周", "每週", "开", "開"}
+REMIND_WORDS = {"remind", "提醒"}
+_HOURS = re.compile(r"^([0-9]{1,3})(h|小时|小時|个小时|個小時)?$|^([0-9]{1,2})(d|天)$")
 OFF_WORDS = {"off", "stop", "关", "關", "关闭", "關閉"}
 
 
@@ -79,6 +83,9 @@ async def schedule(turn: Turn) -> None:
         await turn.say(describe(turn, group, now))
         return
     head = words[0].lower()
+    if head in REMIND_WORDS:
+        await remind(turn, words[1:])
+        return
     if head not in ON_WORDS | OFF_WORDS:
         raise Refusal("jobs.schedule_usage")
     await require(turn, "schedule", turn.session)
@@ -115,3 +122,29 @@ async def schedule(turn: Turn) -> None:
         time=group.weekly_time,
         tz=zone_name(turn.lang, group.timezone),
     )
+
+
+def parse_hours(word: str) -> int | None:
+    """`24h`, `24`, `36小时`, `2d`, `1天` → hours (1–720); None otherwise."""
+    match = _HOURS.match(word.strip().lower())
+    if match is None:
+        return None
+    hours = int(match.group(1)) if match.group(1) else int(match.group(3)) * 24
+    return hours if 1 <= hours <= MAX_REMIND_HOURS else None
+
+
+async def remind(turn: Turn, words: list[str]) -> None:
+    """`/schedule remind 24h`: remind the group of open transfers after that long, at most once a day, by
+    day; `/schedule remind off`; `/schedule remind`: the setting."""
+    group = turn.state.group
+    if not words:
+        hours = group.settle["remind"]
+        await turn.reply("jobs.remind_status_on" if hours else "jobs.remind_status_off", hours=hours)
+        return
+    await require(turn, "schedule", turn.session)
+    word = words[0].lower()
+    hours = 0 if word in OFF_WORDS else parse_hours(word)
+    if hours is None or len(words) > 1:
+        raise Refusal("jobs.remind_bad", value=" ".join(words), limit=MAX_REMIND_HOURS)
+    await turn.run(turn.ledger.update_settle, turn.chat_id, {"remind": hours}, key=turn.source_key)
+    await turn.reply("jobs.remind_on" if hours else "jobs.remind_off", hours=hours, tz=group.timezone)

@@ -13,7 +13,7 @@ from typing import Any
 from telegram.ext import Application, CallbackContext
 
 from bot.health import HEARTBEAT_SECONDS, heartbeat_path, write_heartbeat
-from bot.jobs.sweeps import end_idle_sessions, expire_previews, post_weekly_boards
+from bot.jobs.sweeps import end_idle_sessions, expire_previews, post_reminders, post_weekly_boards
 from bot.ledger import LedgerService
 from bot.services import LEDGER, SETTINGS
 from bot.settings import Settings
@@ -25,6 +25,7 @@ Context = CallbackContext[Any, Any, Any, Any]
 EXPIRE_SECONDS = 5.0  # a preview's Confirm lasts minutes: its "expired" line comes at most this late
 IDLE_SECONDS = 60.0
 WEEKLY_SECONDS = 60.0
+REMIND_SECONDS = 300.0  # reminders are daily: a few minutes late is on time
 
 
 def _ledger(context: Context) -> LedgerService | None:
@@ -56,6 +57,12 @@ async def weekly_job(context: Context) -> None:
         await post_weekly_boards(context.bot, ledger)
 
 
+async def remind_job(context: Context) -> None:
+    """Open transfers due a reminder are posted to their groups (by day, at most once a day)."""
+    if (ledger := _ledger(context)) is not None:
+        await post_reminders(context.bot, ledger)
+
+
 async def heartbeat_job(context: Context) -> None:
     """Touch `<data_dir>/heartbeat` for the container health check (`python -m bot.health`)."""
     settings = _settings(context)
@@ -72,11 +79,12 @@ SWEEPS = (
     (expire_job, EXPIRE_SECONDS, "jobs:expire"),
     (idle_job, IDLE_SECONDS, "jobs:idle-end"),
     (weekly_job, WEEKLY_SECONDS, "jobs:weekly"),
+    (remind_job, REMIND_SECONDS, "jobs:remind"),
 )
 
 
 def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Add the three sweeps and the heartbeat (at start, then every 30 s) to the application's JobQueue.
+    """Add the four sweeps and the heartbeat (at start, then every 30 s) to the application's JobQueue.
     Called by `build_application`, before the application starts; a second call adds nothing."""
     job_queue = application.job_queue
     if job_queue is None:

@@ -1,10 +1,11 @@
-"""The three sweeps over ledger state: overdue previews expire, idle sessions end, weekly boards post.
+"""The four sweeps over ledger state: overdue previews expire, idle sessions end, weekly boards post, open
+transfers are reminded.
 
 Each sweep asks the ledger for the work that is due and claims it there with a compare-and-set on the row
-(`expire_pending`, `end_idle`, `claim_weekly`): every item is handed to exactly one caller, whichever
-worker sweeps first, so several workers on one database each post or edit once. The due times are ledger
-data (an entry's `expires_at`, a session's last activity, a group's weekly day/time and last post): a
-sweep after a restart finds whatever fell due meanwhile.
+(`expire_pending`, `end_idle`, `claim_weekly`, `claim_reminder`): every item is handed to exactly one
+caller, whichever worker sweeps first, so several workers on one database each post or edit once. The due
+times are ledger data (an entry's `expires_at`, a session's last activity, a group's weekly day/time and
+last post, a transfer's `reminded_at`): a sweep after a restart finds whatever fell due meanwhile.
 
 Every ledger call is blocking and runs in a worker thread. `now` is for tests; the jobs pass None (the
 ledger's clock, and the real time for the weekly slot).
@@ -26,6 +27,7 @@ from bot.ledger.errors import LedgerError
 from bot.render import preview_text, signed
 from bot.sender import edit_text, send_text
 from bot.summary.post import post_summary
+from bot.summary.settlement import transfer_line
 from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
 
 log = logging.getLogger(__name__)
@@ -170,3 +172,39 @@ async def post_weekly_boards(bot: Bot, ledger: LedgerService, now: dtm.datetime 
         except Exception:  # a bad stored day, time or zone: the other groups still get theirs
             log.exception("weekly post to chat %s failed", chat_id)
     return posted
+
+
+# --- reminders of open transfers ------------------------------------------------------------------------
+
+DAYTIME = (9, 22)  # reminders go out from 09:00 to 22:00 in the group's time zone, never at night
+
+
+def daytime(moment: dtm.datetime, timezone: str) -> bool:
+    """Whether `moment` is day (not night) in `timezone`."""
+    hour = aware(moment).astimezone(ZoneInfo(timezone or DEFAULT_TIMEZONE)).hour
+    return DAYTIME[0] <= hour < DAYTIME[1]
+
+
+async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | None = None) -> int:
+    """Remind every group with reminders on of its open transfers that are due (`claim_reminder`: each at
+    most once a day, each handed to exactly one worker), by day in the group's time zone. Returns how many
+    groups this call reminded."""
+    moment = aware(now or dtm.datetime.now(dtm.UTC))
+    sent = 0
+    for group in await asyncio.to_thread(ledger.reminder_groups):
+        try:
+            if not daytime(moment, group.timezone):
+                continue
+            due = await asyncio.to_thread(ledger.claim_reminder, group.chat_id, moment)
+            if not due:
+                continue
+            lines = [t(group.language, "jobs.remind_title")]
+            lines += [transfer_line(group.language, tr, session=True) for tr in due]
+            lines.append(t(group.language, "jobs.remind_footer"))
+            await bot.send_message(group.chat_id, "\n".join(lines))
+            sent += 1
+        except (TelegramError, LedgerError) as exc:
+            log.info("reminder to chat %s failed: %s", group.chat_id, exc)
+        except Exception:  # one group's bad zone must not keep the others from theirs
+            log.exception("reminder to chat %s failed", group.chat_id)
+    return sent

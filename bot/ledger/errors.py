@@ -183,3 +183,57 @@ class ForeignButton(LedgerError):
     changed (params: pending_id)."""
 
     code = "foreign_button"
+
+
+
+# ---- settling up (bot.ledger.settlement): params payer, payee (names), amount, open, claimed ---------------
+
+
+class Overpaid(LedgerError):
+    """A payment larger than what is still open between the two (params: amount, open, payer, payee)."""
+
+    code = "overpaid"
+
+
+class SelfPayment(LedgerError):
+    """A payment to oneself (params: name)."""
+
+    code = "self_payment"
+
+
+class NoDebt(LedgerError):
+    """Nothing is open between the sender and the person named (params: name)."""
+
+    code = "no_debt"
+
+
+class NothingClaimed(LedgerError):
+    """The payee confirms a transfer nobody said they paid (params: payer, payee)."""
+
+    code = "nothing_claimed"
+
+
+class ClaimWaiting(LedgerError):
+    """The rest of the transfer is already said to be paid and waits for the payee (params: payer, payee,
+    claimed)."""
+
+    code = "claim_waiting"
+
+
+class NotParty(LedgerError):
+    """Someone who is neither the transfer's payer nor its payee (nor an admin, where one may) pressed its
+    button (params: payer, payee)."""
+
+    code = "not_party"
+
+
+class TransferClosed(LedgerError):
+    """The transfer is settled, or was carried into a later session (params: payer, payee, number)."""
+
+    code = "transfer_closed"
+
+
+class NoPaycode(LedgerError):
+    """The payee has stored no payment QR photo (params: payee)."""
+
+    code = "no_paycode"

@@ -42,6 +42,7 @@ class ChatGroup(SQLModel, table=True):
     weekly_last_post_at: datetime | None = None  # the weekly sweep's compare-and-set
     timezone: str = Field(default="Asia/Shanghai", max_length=64)
     confirm_by: str = Field(default="any", max_length=8)  # any | other (not the one who recorded it)
+    settle: dict[str, Any] = _json()  # what the group changed of the settling-up options (SETTLE_OPTIONS)
     created_at: datetime
 
 
@@ -60,6 +61,7 @@ class Player(SQLModel, table=True):
     username: str | None = Field(default=None, max_length=64)
     display_name: str = Field(max_length=128)
     guest_key: str | None = Field(default=None, max_length=128)
+    paycode_file_id: str | None = Field(default=None, max_length=256)  # payment QR photo (/paycode)
     created_at: datetime
 
 
@@ -102,6 +104,9 @@ class TableSession(SQLModel, table=True):
     flow_message_id: int | None = Field(
         default=None, sa_column=Column(BigInteger, nullable=True)
     )  # open /hu flow
+    summary_message_id: int | None = Field(
+        default=None, sa_column=Column(BigInteger, nullable=True)
+    )  # the end-of-session summary, edited as its transfers are paid
 
 
 class Seat(SQLModel, table=True):
@@ -248,3 +253,63 @@ class AppliedKey(SQLModel, table=True):
 
     key: str = Field(primary_key=True, max_length=128)
     applied_at: datetime
+
+
+class SettleTransfer(SQLModel, table=True):
+    """One transfer that settles an ended session: payer owes payee `amount`, paid in confirmed parts
+    (`paid`); `claimed` is what the payer says was paid and the payee has not confirmed yet. Status open |
+    partly | settled | carried (what was open when the group's next session ended went into its transfers,
+    `carried_to`). Never deleted."""
+
+    __tablename__ = "settle_transfer"
+    __table_args__ = (
+        UniqueConstraint("session_id", "number"),
+        Index("ix_settle_transfer_group_id_status", "group_id", "status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="chat_group.id")
+    session_id: int = Field(foreign_key="table_session.id")
+    number: int  # 1, 2, ... in the session's summary
+    payer_id: int = Field(foreign_key="player.id")
+    payee_id: int = Field(foreign_key="player.id")
+    amount: int = Field(sa_column=Column(BigInteger, nullable=False))
+    paid: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    claimed: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    status: str = Field(default="open", max_length=8)
+    carried_to: int | None = Field(default=None, foreign_key="table_session.id")
+    created_at: datetime
+    closed_at: datetime | None = None
+    reminded_at: datetime | None = None  # the reminder sweep's compare-and-set
+
+
+class SettlePayment(SQLModel, table=True):
+    """A payment on a transfer: claimed by the payer (我已付, /paid), then confirmed by the payee or an admin
+    (已收到), or confirmed at once when the payee records it; voided (never deleted) when the transfer is
+    carried while it waits."""
+
+    __tablename__ = "settle_payment"
+
+    id: int | None = Field(default=None, primary_key=True)
+    transfer_id: int = Field(foreign_key="settle_transfer.id", index=True)
+    amount: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(max_length=10)  # claimed | confirmed | voided
+    claimed_by: int | None = Field(default=None, foreign_key="player.id")
+    confirmed_by: int | None = Field(default=None, foreign_key="player.id")
+    created_at: datetime
+    confirmed_at: datetime | None = None
+
+
+class SettleLine(SQLModel, table=True):
+    """One person's figures in the settling of an ended session: the session's net (stake units), what
+    they brought in from earlier open transfers, the 台费 they paid, the balance before and after 抹零."""
+
+    __tablename__ = "settle_line"
+
+    session_id: int = Field(foreign_key="table_session.id", primary_key=True)
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    net: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    carried: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    fee: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    raw: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    rounded: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))

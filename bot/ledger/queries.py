@@ -8,7 +8,7 @@ from sqlalchemy import select as select_columns  # sqlmodel's select types at mo
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from bot.ledger import errors
+from bot.ledger import errors, settlement
 from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
 from bot.ledger.rows import (
     A_HAND,
@@ -99,7 +99,8 @@ def card_view(
         if person.seat is not None:
             totals[person.seat] += person.net
     recent = tuple(hand_records(s, reversed(newest)))
-    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people)
+    owed = settlement.carried_on(s, ts)
+    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed)
 
 
 def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:
@@ -223,8 +224,12 @@ def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
 
 
 def transfers(s: Session, session_id: int) -> list[Transfer]:
-    """The fewest payments that settle a session (exact for up to 8 players, greedy beyond)."""
+    """The transfers that settle a session: as stored when it ended (with their state), else the fewest
+    payments that settle its totals now (exact for up to 8 players, greedy beyond)."""
     ts = session_row(s, session_id)
+    stored = settlement.stored_transfers(s, ts)
+    if stored is not None:
+        return stored
     info = session_info(s, ts)
     rows = s.execute(
         select(SessionTotal, Player)

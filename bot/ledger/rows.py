@@ -141,6 +141,7 @@ def group_info(group: ChatGroup) -> GroupInfo:
         weekly_last_post_at=aware(group.weekly_last_post_at) if group.weekly_last_post_at else None,
         timezone=group.timezone,
         confirm_by=group.confirm_by,
+        settle_changes=dict(group.settle or {}),
     )
 
 
@@ -179,6 +180,7 @@ def session_info(s: Session, ts: TableSession, chat_id: int | None = None) -> Se
         card_message_id=ts.card_message_id,
         pin_refused=ts.pin_refused,
         flow_message_id=ts.flow_message_id,
+        summary_message_id=ts.summary_message_id,
     )
 
 

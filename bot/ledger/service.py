@@ -18,6 +18,7 @@ from bot.ledger.rows import (
     session_info,
     session_row,
 )
+from bot.ledger.settle_calls import SettleCalls
 from bot.ledger.values import (
     CardView,
     GroupInfo,
@@ -34,7 +35,7 @@ from bot.ledger.values import (
 )
 
 
-class LedgerService(RecordingCalls):
+class LedgerService(RecordingCalls, SettleCalls):
     """Groups, players, table sessions, hands and entries waiting for Confirm, on SQLite or PostgreSQL.
 
     Every method is one transaction (`bot.ledger.store`), blocking: handlers call it in a worker thread.

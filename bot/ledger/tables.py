@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors
+from bot.ledger import errors, settlement
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
 from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
 from bot.ledger.rows import SITTING, aware, group_row, open_session_row, row_id, session_info, session_row
@@ -244,6 +244,7 @@ def end(s: Session, ts: TableSession, reason: str, now: datetime) -> SessionSumm
     ts.status, ts.ended_at, ts.end_reason = "ended", now, reason[:32]
     touch(ts, now)
     s.add(ts)
+    settlement.settle_session(s, ts, now)
     for pending in s.scalars(
         select(PendingEntry).where(PendingEntry.session_id == ts.id, PendingEntry.status == "pending")
     ):

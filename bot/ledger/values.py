@@ -8,6 +8,14 @@ from typing import Any, Literal
 
 from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
 
+# The settling-up options of a group and their defaults (bot.ledger.settlement): carry what stays open
+# into the next session's transfers, 抹零 to a multiple of `round` units (0: none), 收盘倍数, 台费 per
+# player per session and 抽水 (percent of each win), both booked to the "台" account.
+# `remind`: hours after which the group is reminded of an open transfer (0: never; /schedule remind 24h).
+SETTLE_OPTIONS: dict[str, Any] = {
+    "carry": True, "round": 0, "multiplier": 1, "fee": 0, "rake": 0, "remind": 0,
+}  # fmt: skip
+
 Seat = Literal["E", "S", "W", "N"]
 HandKind = Literal["win", "draw", "escape", "adjust"]
 PendingKind = Literal["hand", "adjust", "edit", "undo"]
@@ -40,6 +48,12 @@ class GroupInfo:
     weekly_last_post_at: datetime | None = None
     timezone: str = "Asia/Shanghai"
     confirm_by: str = "any"  # any: a seated player or an admin; other: someone other than the recorder
+    settle_changes: dict[str, Any] = field(default_factory=dict)  # what the group changed of SETTLE_OPTIONS
+
+    @property
+    def settle(self) -> dict[str, Any]:
+        """The group's settling-up options, defaults filled in."""
+        return {**SETTLE_OPTIONS, **{k: v for k, v in self.settle_changes.items() if k in SETTLE_OPTIONS}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +140,7 @@ class SessionInfo:
     card_message_id: int | None = None  # the session's pinned card
     pin_refused: bool = False  # "cannot pin" was said for this session
     flow_message_id: int | None = None  # the table's open /hu button flow
+    summary_message_id: int | None = None  # the end-of-session summary (its transfers' buttons)
 
     @property
     def is_open(self) -> bool:
@@ -229,6 +244,9 @@ class CardView:
     totals: dict[str, int]  # seat -> the seat's net (of everyone who sat there)
     rows: int
     people: tuple[Standing, ...] = ()  # everyone who played, by seat, each with their own net (/sub)
+    # What is still owed from earlier sessions (上次欠的): the group's open transfers while the table is
+    # open and the group carries them into the next night's transfers.
+    owed: tuple[Transfer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,11 +338,74 @@ class LedgerRow:
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    """One settlement payment: payer hands `amount` to payee."""
+    """One settlement payment: payer hands `amount` to payee. A stored transfer of an ended session
+    (`id` set) also says how much is confirmed paid, how much the payer says is paid and waits for the
+    payee, its state (open | partly | settled | carried) and, once carried, the session it went into."""
 
     payer: PlayerInfo
     payee: PlayerInfo
     amount: int
+    id: int = 0
+    number: int = 0  # 1, 2, ... in its session's summary
+    session_id: int = 0
+    session_number: int = 0
+    paid: int = 0
+    claimed: int = 0
+    status: str = "open"
+    carried_to_number: int | None = None
+    paycode: bool = False  # the payee stored a payment QR photo (/paycode)
+
+    @property
+    def open(self) -> int:
+        """What is still owed (not confirmed paid)."""
+        return self.amount - self.paid if self.status in ("open", "partly") else 0
+
+    @property
+    def unclaimed(self) -> int:
+        """What is owed and nobody has said is paid."""
+        return self.open - self.claimed if self.status in ("open", "partly") else 0
+
+
+@dataclass(frozen=True, slots=True)
+class SettleFigures:
+    """One person's figures in settling an ended session: net (stake units), carried in from earlier
+    open transfers, 台费 paid, balance before (`raw`) and after 抹零 (`rounded`)."""
+
+    player: PlayerInfo
+    net: int
+    carried: int
+    fee: int
+    raw: int
+    rounded: int
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentResult:
+    """What a payment did: `kind` claimed (the payer says so), confirmed (the payee or an admin confirmed
+    what was claimed) or received (the payee recorded it), the amount, and the transfers it touched as
+    they are now."""
+
+    kind: Literal["claimed", "confirmed", "received"]
+    amount: int
+    transfers: tuple[Transfer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentLine:
+    """One payment on a transfer, for the settlement sheet: amount, claimed | confirmed | voided, when."""
+
+    amount: int
+    status: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Balance:
+    """Who still owes whom in a group, across sessions: the open transfers (oldest first) and each
+    person's open balance (+ is owed money)."""
+
+    transfers: tuple[Transfer, ...]
+    totals: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

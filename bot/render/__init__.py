@@ -16,6 +16,7 @@ from bot.ledger.values import (
     SessionInfo,
     SessionSummary,
     Standing,
+    Transfer,
 )
 from bot.render.items import (
     doubling_marks,
@@ -384,12 +385,24 @@ def table_card(lang: str | None, card: CardView) -> str:
         lines.append(t(lang, "end.ended"))
     else:
         lines.append(state_line(lang, session))
+    lines += owed_lines(lang, card.owed)
     if rows:
         lines.append("—")
         if rows > len(card.recent):
             lines.append("…")
         lines += [card_row(lang, hand) for hand in card.recent]
     return "\n".join(lines)
+
+
+def owed_lines(lang: str | None, owed: Sequence[Transfer]) -> list[str]:
+    """上次欠的 on an open table's card: each earlier transfer still open (what is left of it), which goes
+    into this table's transfers at its end."""
+    if not owed:
+        return []
+    lines = [t(lang, "settle.owed_header")]
+    lines += [t(lang, "settle.owed_line", number=tr.session_number, payer=tr.payer.name,
+                payee=tr.payee.name, amount=tr.open) for tr in owed]  # fmt: skip
+    return lines
 
 
 def _row_label(lang: str | None, hand: HandRecord) -> str:

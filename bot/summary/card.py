@@ -9,6 +9,7 @@ from bot.ledger import SessionSummary
 from bot.render import MESSAGE_LIMIT, rules_name, signed, wind
 from bot.render.items import join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
+from bot.summary.settlement import transfer_lines
 from bot.summary.tally import SessionReport
 
 TIES_SHOWN = 3  # hands of a tie the card names; the CSV has every hand
@@ -88,20 +89,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
             )
         )
     lines.append("")
-    if report.transfers:
-        lines.append(t(lang, "summary.transfers"))
-        lines.extend(
-            t(
-                lang,
-                "summary.transfer",
-                payer=tr.payer.display_name,
-                payee=tr.payee.display_name,
-                amount=tr.amount,
-            )
-            for tr in report.transfers
-        )
-    else:
-        lines.append(t(lang, "summary.settled"))
+    lines += transfer_lines(lang, report.transfers, report.figures)
     text = "\n".join(lines)  # bounded by the people and the transfers; cut as a last resort only
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 

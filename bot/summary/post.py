@@ -11,10 +11,11 @@ from telegram.error import TelegramError
 
 from bot.i18n import t
 from bot.ledger import LedgerService
-from bot.sender import send_text
+from bot.sender import edit_text, send_text
 from bot.summary import chart as charts
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import csv_filename, ledger_csv, local_day
+from bot.summary.settlement import settle_markup
 from bot.summary.tally import SessionReport, build_report
 from bot.weekly import DEFAULT_TIMEZONE
 
@@ -72,7 +73,12 @@ async def post_summary(
     lang = await _language(ledger, chat_id, lang)
     if report is None:
         report = await asyncio.to_thread(build_report, ledger, session_id)
-    card = await send_text(bot, chat_id, render_card(report, lang, idle_hours=idle_hours))
+    text = render_card(report, lang, idle_hours=idle_hours)
+    markup = settle_markup(lang, report.transfers, bot.username)
+    card = await send_text(bot, chat_id, text, markup)
+    await asyncio.to_thread(ledger.set_summary, session_id, card.message_id)
+    for earlier in await asyncio.to_thread(ledger.carried_from, session_id):  # their "carried" lines
+        await refresh_summary(bot, ledger, earlier, lang=lang)
     if not report.rows:
         return PostedSummary(report, card, None, None)
     number = report.session.number
@@ -114,6 +120,24 @@ async def send_csv(
         InputFile(data, filename=csv_filename(report, zone)),
         caption=t(lang, "summary.csv_caption", number=report.session.number),
     )
+
+
+async def refresh_summary(
+    bot: Bot, ledger: LedgerService, session_id: int, *, lang: str, idle_hours: float | None = None
+) -> None:
+    """Edit an ended session's summary in place: its transfers' states now, buttons for those still open
+    (a summary that cannot be edited, deleted or too old, is left as it is)."""
+    report = await asyncio.to_thread(build_report, ledger, session_id)
+    message_id = report.session.summary_message_id
+    if message_id is None:
+        return
+    idle = idle_hours if report.session.end_reason == "idle" else None
+    text = render_card(report, lang, idle_hours=idle)
+    try:
+        markup = settle_markup(lang, report.transfers, bot.username)
+        await edit_text(bot, report.session.chat_id, message_id, text, markup)
+    except TelegramError as exc:
+        log.info("summary %s of session %s not edited: %s", message_id, session_id, exc)
 
 
 async def send_chart(

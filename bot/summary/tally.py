@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, Transfer
+from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, SettleFigures, Transfer
 from bot.ledger.values import SEATS, HandRecord
 
 
@@ -60,6 +60,8 @@ class SessionReport:
     rows: tuple[LedgerRow, ...]  # live ledger rows with running totals by seat
     # Everyone who played, seat order, a seat's earlier player before its substitute (/sub): own totals.
     people: tuple[PlayerLine, ...] = ()
+    # Each person's settle figures (net, carried in, before and after 抹零) once the session has ended.
+    figures: tuple[SettleFigures, ...] = ()
 
     def seat_name(self, seat: str) -> str:
         """The display name of the player at `seat`; everyone who sat there when it changed hands (/sub):
@@ -196,5 +198,6 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
         biggest=biggest_hands(session, hands, by_id),
         longest_streaks=longest_streaks(session, hands, by_id),
         transfers=tuple(ledger.transfers(session_id)),
+        figures=tuple(ledger.settle_figures(session_id)),
         rows=tuple(rows),
     )

@@ -29,7 +29,7 @@ TYPED = re.compile(
 )
 ASCII_BRACKET = re.compile(r"[()\[\]]")
 LOOSE_NUMBER = re.compile(r"[0-9] (局|场|場|花|张|張|组|組|秒|次)|第 ")
-LOOSE_PARTICLE = re.compile(r"\S (等|的)(?=[，。\s]|$)| 不受此限")
+LOOSE_PARTICLE = re.compile(r"\S 等(?=[，。\s]|$)| 不受此限")
 # A single Latin letter standing alone is a formula's variable (f, b, T), unless it is a seat (E S W N).
 VARIABLE = re.compile(r"(?<![A-Za-z0-9_@-])[A-DF-MO-RT-VX-Za-z](?![A-Za-z0-9_])")
 

@@ -1,0 +1,158 @@
+"""Settling up: /paid (a payment, or part of one), /balance (who still owes whom, across sessions), and the
+我已付 / 已收到 buttons under a summary. A payer's word is a claim; the payee (or an admin) confirms it; a
+payee's own word is a receipt. Each write is one ledger call keyed by its update: a redelivery is silent.
+After a payment the summary it belongs to is edited in place, and the open table's card too (it shows what
+is still owed from before)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from telegram import InputFile
+
+from bot.grammar.errors import GrammarError
+from bot.grammar.lexer import parse_number
+from bot.handlers.callbacks import button, command
+from bot.handlers.card import show_card
+from bot.handlers.permissions import is_admin, person
+from bot.handlers.turn import Turn
+from bot.ledger import PaymentResult, Transfer
+from bot.render.errors import Refusal
+from bot.summary.post import refresh_summary
+from bot.summary.settlement import PAYCODE, SettlePress, balance_text, settlement_csv, transfer_line
+
+MAX_AMOUNT = 10**12
+SHEET_WORDS = {"csv", "表", "表格", "sheet"}
+
+
+def parse_amount(word: str) -> int:
+    """A payment's amount: a whole number above zero (the one numeric parser; Refusal otherwise)."""
+    try:
+        return parse_number(word, low=1, high=MAX_AMOUNT)
+    except GrammarError:
+        raise Refusal("settle.bad_amount", usage=True, value=word) from None
+
+
+@command("paid")
+async def paid(turn: Turn) -> None:
+    """/paid <player> [amount]: I paid them (they confirm), or they paid me (done); no amount: all of it."""
+    words = turn.text.split()
+    if not words or len(words) > 2:
+        key = "err.missing_args" if not words else "err.too_many_args"
+        raise Refusal(key, usage=True, value=" ".join(words[2:]))
+    amount = parse_amount(words[1]) if len(words) == 2 else None
+    sender = person(turn)
+    other = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
+    result = await turn.run(turn.ledger.pay, turn.chat_id, sender, other.id, amount, key=turn.source_key)
+    await turn.say(payment_text(turn, result))
+    await _refresh(turn, result.transfers)
+
+
+def payment_text(turn: Turn, result: PaymentResult) -> str:
+    """What a payment did, and the transfers it touched as they stand now."""
+    first = result.transfers[0]
+    names = {"payer": first.payer.display_name, "payee": first.payee.display_name, "amount": result.amount}
+    lines = [turn.t(f"settle.done_{result.kind}", **names)]
+    lines += [transfer_line(turn.lang, tr, session=True) for tr in result.transfers]
+    return "\n".join(lines)
+
+
+async def _refresh(turn: Turn, transfers: Iterable[Transfer]) -> None:
+    """Edit the summaries of these transfers' sessions, then the open table's card."""
+    hours = getattr(turn.settings, "idle_end_hours", None)
+    for session_id in dict.fromkeys(tr.session_id for tr in transfers):
+        await refresh_summary(turn.context.bot, turn.ledger, session_id, lang=turn.lang, idle_hours=hours)
+    if turn.session is not None:
+        await show_card(turn, turn.session)
+
+
+@command("balance")
+async def balance(turn: Turn) -> None:
+    """/balance: every transfer still open in the group, across sessions, and each person's balance."""
+    if turn.text.strip().lower() in SHEET_WORDS:
+        await send_sheet(turn)
+        return
+    if turn.text:
+        raise Refusal("err.too_many_args", usage=True, value=turn.text)
+    report = await turn.run(turn.ledger.balance, turn.chat_id)
+    await turn.say(balance_text(turn.lang, report))
+
+
+async def send_sheet(turn: Turn) -> None:
+    """/balance csv: the group's settlement sheet (every transfer, every payment, what is open) as CSV."""
+    sheet = await turn.run(turn.ledger.settle_sheet, turn.chat_id)
+    if not sheet:
+        await turn.reply("settle.balance_none")
+        return
+    data = settlement_csv(turn.lang, sheet, timezone=turn.state.group.timezone)
+    document = InputFile(data, filename="mahjong-settlement.csv")
+    await turn.context.bot.send_document(turn.chat_id, document, caption=turn.t("settle.csv_caption"))
+
+
+@button(SettlePress.parse)
+async def settle_pressed(turn: Turn, press: SettlePress) -> None:
+    """我已付 (the payer) or 已收到 (the payee, or an admin) under a summary; the ledger checks the transfer
+    is this chat's and the presser's to press."""
+    user = turn.user
+    if user is None:
+        raise Refusal("err.not_allowed")
+    if press.action == "paid":
+        claim = turn.ledger.claim_transfer
+        call = turn.run(claim, turn.chat_id, press.transfer_id, user, key=turn.source_key)
+    else:
+        admin = await is_admin(turn)
+        call = turn.run(
+            turn.ledger.confirm_transfer, turn.chat_id, press.transfer_id, user, admin=admin,
+            key=turn.source_key,
+        )  # fmt: skip
+    result = await call
+    await turn.answer(payment_text(turn, result).split("\n")[0])
+    await turn.say(payment_text(turn, result))
+    await _refresh(turn, result.transfers)
+
+
+# ---- 收款码: stored in a private chat, shown in a private chat to those who owe ------------------------
+
+DELETE_WORDS = {"delete", "off", "删除", "刪除", "删", "刪"}
+
+
+@command("paycode", group_only=False)
+async def paycode(turn: Turn) -> None:
+    """/paycode in a private chat: how to store a payment QR (send the photo here); `/paycode delete`
+    deletes it. In a group: points to the private chat (a QR is not for everyone's eyes)."""
+    if turn.is_group:
+        raise Refusal("settle.paycode_private")
+    user = person(turn)
+    if turn.text.split()[:1] and turn.text.split()[0].lower() in DELETE_WORDS:
+        await turn.run(turn.ledger.set_paycode, user.telegram_id, None, key=turn.source_key)
+        await turn.reply("settle.paycode_deleted")
+        return
+    await turn.reply("settle.paycode_howto")
+
+
+@command("paycode", group_only=False)
+async def paycode_photo(turn: Turn) -> None:
+    """A photo sent to the bot in a private chat: the sender's payment QR, stored by Telegram file id in
+    every group they play in."""
+    message = turn.update.message
+    if turn.is_group or message is None or not message.photo:
+        return
+    user = person(turn)
+    file_id = message.photo[-1].file_id  # the largest size
+    stored = await turn.run(turn.ledger.set_paycode, user.telegram_id, file_id, key=turn.source_key)
+    await turn.reply("settle.paycode_stored" if stored else "settle.paycode_no_group")
+
+
+@command("start", group_only=False)
+async def start(turn: Turn) -> None:
+    """/start pc<transfer> (the 收款码 button under a summary): the payee's payment QR, in this private
+    chat, for the transfer's payer only; /start alone: what the bot is."""
+    match = PAYCODE.fullmatch(turn.text.strip())
+    if turn.is_group or match is None:
+        await turn.reply("settle.start")
+        return
+    user = person(turn)
+    transfer, file_id = await turn.run(turn.ledger.paycode_for, int(match.group(1)), user.telegram_id)
+    caption = turn.t("settle.paycode_caption", payee=transfer.payee.display_name, amount=transfer.open,
+                     line=transfer_line(turn.lang, transfer, session=True))  # fmt: skip
+    await turn.context.bot.send_photo(turn.chat_id, file_id, caption=caption)

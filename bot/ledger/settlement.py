@@ -1,0 +1,489 @@
+"""Settling up: the transfers an ended session leaves, as ledger rows with a state, and their payments.
+
+When a session ends (`settle_session`, in the transaction that ends it) each person's balance is the
+session's net times the 收盘倍数, plus what they carry in from the group's transfers still open (option
+`carry`, on by default: those transfers become `carried`), rounded by 抹零 (largest remainder, zero-sum);
+the fewest transfers that settle those balances are stored, numbered 1, 2, ... A payer claims a payment
+(我已付, `/paid`), the payee or an admin confirms it (已收到); a payee may also record a receipt at once.
+Nothing is deleted: a claim still waiting when its transfer is carried is voided.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from bot.ledger import errors, groups
+from bot.ledger.models import (
+    ChatGroup,
+    Hand,
+    Payment,
+    Player,
+    SessionTotal,
+    SettleLine,
+    SettlePayment,
+    SettleTransfer,
+    TableSession,
+)
+from bot.ledger.rows import aware, group_info, player_info, row_id
+from bot.ledger.transfers import minimal_transfers
+from bot.ledger.values import (
+    SETTLE_OPTIONS,
+    Balance,
+    GroupInfo,
+    PaymentLine,
+    PaymentResult,
+    PlayerInfo,
+    SettleFigures,
+    Transfer,
+)
+
+OPEN = ("open", "partly")
+ROUND_UNITS = (0, 1, 5, 10)  # 抹零: none, or to a multiple of 1, 5 or 10 units
+MAX_MULTIPLIER = 1000
+MAX_FEE = 10**9
+MAX_REMIND_HOURS = 720
+REMIND_EVERY = timedelta(days=1)  # a group is reminded at most once a day
+TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to; settled like anyone's transfers
+
+
+def options_of(group: ChatGroup) -> dict[str, Any]:
+    """The group's settling-up options, defaults filled in."""
+    return group_info(group).settle
+
+
+def check_options(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Settling-up option changes, checked (InvalidValue names the option)."""
+    valid: dict[str, Callable[[Any], bool]] = {
+        "carry": lambda v: isinstance(v, bool),
+        "round": lambda v: _whole(v) and v in ROUND_UNITS,
+        "multiplier": lambda v: _whole(v) and 1 <= v <= MAX_MULTIPLIER,
+        "fee": lambda v: _whole(v) and 0 <= v <= MAX_FEE,
+        "rake": lambda v: _whole(v) and 0 <= v <= 100,
+        "remind": lambda v: _whole(v) and 0 <= v <= MAX_REMIND_HOURS,
+    }
+    for name, value in changes.items():
+        if name not in SETTLE_OPTIONS or not valid[name](value):
+            raise errors.InvalidValue(f"settle option {name}={value!r}", field=name, value=str(value))
+    return dict(changes)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def round_balances(balances: Mapping[int, int], unit: int) -> dict[int, int]:
+    """抹零: every balance to a multiple of `unit` (0 or 1: as it is), still summing to zero. Each is
+    first rounded down; the units this leaves over go to the largest remainders, ties to the smaller key
+    (a stable order: the same balances always round the same way).
+
+    >>> round_balances({1: 37, 2: -12, 3: -25}, 10)
+    {1: 40, 2: -10, 3: -30}
+    >>> round_balances({1: 3, 2: -3}, 5)
+    {1: 5, 2: -5}
+    """
+    if sum(balances.values()) != 0:
+        raise errors.ZeroSumViolation("balances do not sum to zero", total=sum(balances.values()))
+    if unit <= 1:
+        return dict(balances)
+    floors = {key: (value // unit) * unit for key, value in balances.items()}
+    extra = -sum(floors.values()) // unit
+    ranked = sorted(balances, key=lambda key: (-(balances[key] - floors[key]), key))
+    for key in ranked[:extra]:
+        floors[key] += unit
+    return floors
+
+
+# ---- the end of a session -------------------------------------------------------------------------------
+
+
+def _open_rows(s: Session, query: Any) -> list[SettleTransfer]:
+    return list(
+        s.scalars(
+            query.where(col(SettleTransfer.status).in_(OPEN))
+            .order_by(col(SettleTransfer.id))
+            .with_for_update()
+        )
+    )
+
+
+def _carry(s: Session, ts: TableSession, now: datetime) -> dict[int, int]:
+    """Close every open transfer of the group into `ts` (status carried); each person's carried balance."""
+    carried: dict[int, int] = defaultdict(int)
+    for row in _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == ts.group_id)):
+        rest = row.amount - row.paid
+        carried[row.payer_id] -= rest
+        carried[row.payee_id] += rest
+        row.status, row.carried_to, row.closed_at, row.claimed = "carried", ts.id, now, 0
+        for claim in _claims(s, row):
+            claim.status = "voided"
+    return carried
+
+
+def _claims(s: Session, row: SettleTransfer) -> list[SettlePayment]:
+    return list(
+        s.scalars(
+            select(SettlePayment)
+            .where(SettlePayment.transfer_id == row.id, SettlePayment.status == "claimed")
+            .order_by(col(SettlePayment.id))
+        )
+    )
+
+
+def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
+    """Store the settling of a session that is ending: each person's figures and the fewest transfers
+    (zero-sum). A session with no live row carries nothing in and leaves nothing."""
+    if ts.live_rows == 0:
+        return
+    group = s.get(ChatGroup, ts.group_id)
+    assert group is not None
+    opts = options_of(group)
+    query = select(SessionTotal.player_id, SessionTotal.net, SessionTotal.hands)
+    played = list(s.execute(query.where(SessionTotal.session_id == ts.id)))
+    nets = {pid: net for pid, net, _ in played}
+    carried = _carry(s, ts, now) if opts["carry"] else {}
+    fees = _fees(s, ts, [pid for pid, _, hands in played if hands], opts)
+    if fees:
+        fees[row_id(groups.guest(s, group, TABLE_ACCOUNT, now))] = -sum(fees.values())
+    people = sorted(set(nets) | set(carried) | set(fees))
+    raw = {
+        pid: nets.get(pid, 0) * opts["multiplier"] + carried.get(pid, 0) - fees.get(pid, 0) for pid in people
+    }
+    rounded = round_balances(raw, opts["round"])
+    for pid in people:
+        figures = {"net": nets.get(pid, 0), "carried": carried.get(pid, 0), "fee": fees.get(pid, 0)}
+        s.add(SettleLine(session_id=row_id(ts), player_id=pid, raw=raw[pid], rounded=rounded[pid], **figures))
+    for number, (payer, payee, amount) in enumerate(minimal_transfers(rounded), 1):
+        s.add(SettleTransfer(group_id=ts.group_id, session_id=row_id(ts), number=number, payer_id=payer,
+                             payee_id=payee, amount=amount, created_at=now))  # fmt: skip
+    s.flush()
+
+
+def _fees(s: Session, ts: TableSession, players: list[int], opts: Mapping[str, Any]) -> dict[int, int]:
+    """What each player pays the 台 for the session: the fixed 台费 of everyone who played a hand, and the
+    抽水 share of each win (per win, rounded down, after the 收盘倍数)."""
+    fees: dict[int, int] = defaultdict(int)
+    if opts["fee"]:
+        for pid in players:
+            fees[pid] += opts["fee"]
+    if opts["rake"]:
+        wins = (
+            select(Payment.player_id, Payment.amount)
+            .join(Hand, col(Hand.id) == Payment.hand_id)
+            .where(Hand.session_id == ts.id, Hand.voided == False, Hand.kind == "win", Payment.amount > 0)  # noqa: E712
+        )
+        for pid, amount in s.execute(wins):
+            fees[pid] += amount * opts["multiplier"] * opts["rake"] // 100
+    return {pid: fee for pid, fee in fees.items() if fee}
+
+
+# ---- payments ------------------------------------------------------------------------------------------
+
+
+def _state(row: SettleTransfer, now: datetime) -> None:
+    if row.paid >= row.amount:
+        row.status, row.closed_at = "settled", now
+    else:
+        row.status = "partly" if row.paid else "open"
+
+
+def _transfer(s: Session, group: ChatGroup, transfer_id: int) -> SettleTransfer:
+    """A transfer of this group, locked (ForeignButton for another group's, NotFound)."""
+    row = s.scalars(select(SettleTransfer).where(SettleTransfer.id == transfer_id).with_for_update()).first()
+    if row is None:
+        raise errors.NotFound(f"no transfer {transfer_id}", what="transfer", id=transfer_id)
+    if row.group_id != group.id:
+        raise errors.ForeignButton(f"transfer {transfer_id} belongs to another group")
+    return row
+
+
+def _names(s: Session, row: SettleTransfer) -> dict[str, Any]:
+    payer, payee = s.get(Player, row.payer_id), s.get(Player, row.payee_id)
+    assert payer is not None and payee is not None
+    return {"payer": payer.display_name, "payee": payee.display_name, "number": row.number}
+
+
+def _claim(s: Session, row: SettleTransfer, amount: int, by: int | None, now: datetime) -> None:
+    s.add(
+        SettlePayment(transfer_id=row_id(row), amount=amount, status="claimed", claimed_by=by, created_at=now)
+    )
+    row.claimed += amount
+
+
+def claim_button(s: Session, group: ChatGroup, transfer_id: int, by: int, now: datetime) -> PaymentResult:
+    """我已付 by the payer: the whole unclaimed rest is claimed, for the payee to confirm."""
+    row = _transfer(s, group, transfer_id)
+    names = _names(s, row)
+    if row.status not in OPEN:
+        raise errors.TransferClosed("transfer closed", **names)
+    if by != row.payer_id:
+        raise errors.NotParty("only the payer says it is paid", **names)
+    rest = row.amount - row.paid - row.claimed
+    if rest <= 0:
+        raise errors.ClaimWaiting("already claimed", claimed=row.claimed, **names)
+    _claim(s, row, rest, by, now)
+    s.flush()
+    return PaymentResult("claimed", rest, (transfer_of(s, row),))
+
+
+def confirm_button(
+    s: Session, group: ChatGroup, transfer_id: int, by: int | None, admin: bool, now: datetime
+) -> PaymentResult:
+    """已收到 by the payee (or an admin): every claimed payment of the transfer is confirmed."""
+    row = _transfer(s, group, transfer_id)
+    names = _names(s, row)
+    if row.status not in OPEN:
+        raise errors.TransferClosed("transfer closed", **names)
+    if by != row.payee_id and not admin:
+        raise errors.NotParty("only the payee or an admin confirms", **names)
+    if row.claimed <= 0:
+        raise errors.NothingClaimed("nothing claimed", **names)
+    amount = 0
+    for claim in _claims(s, row):
+        claim.status, claim.confirmed_by, claim.confirmed_at = "confirmed", by, now
+        amount += claim.amount
+    row.paid, row.claimed = row.paid + amount, 0
+    _state(row, now)
+    s.flush()
+    return PaymentResult("confirmed", amount, (transfer_of(s, row),))
+
+
+def _between(s: Session, group: ChatGroup, payer: int, payee: int) -> list[SettleTransfer]:
+    query = select(SettleTransfer).where(
+        SettleTransfer.group_id == group.id,
+        SettleTransfer.payer_id == payer,
+        SettleTransfer.payee_id == payee,
+    )
+    return _open_rows(s, query)
+
+
+def pay(
+    s: Session, group: ChatGroup, sender: Player, other: Player, amount: int | None, now: datetime
+) -> PaymentResult:
+    """/paid <other> [amount] by `sender`: a claim when the sender owes `other` (oldest transfer first), a
+    receipt, confirmed at once, when `other` owes the sender. Without an amount: all that is open and not
+    yet claimed. SelfPayment, NoDebt, Overpaid, ClaimWaiting."""
+    if sender.id == other.id:
+        raise errors.SelfPayment("paying oneself", name=sender.display_name)
+    if amount is not None and amount <= 0:
+        raise errors.InvalidValue("amount must be positive", field="amount", value=str(amount))
+    owes = _between(s, group, row_id(sender), row_id(other))
+    rows = owes or _between(s, group, row_id(other), row_id(sender))
+    if not rows:
+        raise errors.NoDebt("nothing open", name=other.display_name)
+    payer, payee = (sender, other) if owes else (other, sender)
+    names = {"payer": payer.display_name, "payee": payee.display_name}
+    free = sum(r.amount - r.paid - r.claimed for r in rows)
+    if free <= 0:
+        raise errors.ClaimWaiting("claimed already", claimed=sum(r.claimed for r in rows), **names)
+    amount = free if amount is None else amount
+    if amount > free:
+        raise errors.Overpaid("more than is open", amount=amount, open=free, **names)
+    left = amount
+    for row in rows:
+        part = min(left, row.amount - row.paid - row.claimed)
+        if part <= 0:
+            continue
+        left -= part
+        if owes:
+            _claim(s, row, part, row_id(sender), now)
+        else:
+            s.add(SettlePayment(transfer_id=row_id(row), amount=part, status="confirmed",
+                                claimed_by=row_id(sender), confirmed_by=row_id(sender), created_at=now,
+                                confirmed_at=now))  # fmt: skip
+            row.paid += part
+            _state(row, now)
+        if left == 0:
+            break
+    s.flush()
+    touched = tuple(transfer_of(s, row) for row in rows)
+    return PaymentResult("claimed" if owes else "received", amount, touched)
+
+
+# ---- reading ------------------------------------------------------------------------------------------
+
+
+def transfer_of(s: Session, row: SettleTransfer, players: Mapping[int, PlayerInfo] | None = None) -> Transfer:
+    """A stored transfer as the bot shows it."""
+    ts = s.get(TableSession, row.session_id)
+    assert ts is not None
+    chat_id = _chat(s, row.group_id)
+    people = players or {}
+
+    def person(pid: int) -> PlayerInfo:
+        if pid in people:
+            return people[pid]
+        player = s.get(Player, pid)
+        assert player is not None
+        return player_info(player, chat_id)
+
+    carried = s.get(TableSession, row.carried_to) if row.carried_to is not None else None
+    return Transfer(
+        payer=person(row.payer_id), payee=person(row.payee_id), amount=row.amount, id=row_id(row),
+        number=row.number, session_id=row.session_id, session_number=ts.number, paid=row.paid,
+        claimed=row.claimed, status=row.status, carried_to_number=carried.number if carried else None,
+        paycode=_paycode(s, row.payee_id) is not None,
+    )  # fmt: skip
+
+
+def _chat(s: Session, group_id: int) -> int:
+    group = s.get(ChatGroup, group_id)
+    assert group is not None
+    return group.chat_id
+
+
+def stored_transfers(s: Session, ts: TableSession) -> list[Transfer] | None:
+    """The stored transfers of an ended session, by number; None when it was not settled here (ended
+    before settling up was stored, or never ended)."""
+    if ts.status != "ended":
+        return None
+    rows = list(
+        s.scalars(
+            select(SettleTransfer)
+            .where(SettleTransfer.session_id == ts.id)
+            .order_by(col(SettleTransfer.number))
+        )
+    )
+    if (
+        not rows
+        and s.scalars(select(SettleLine.player_id).where(SettleLine.session_id == ts.id)).first() is None
+    ):
+        return None
+    return [transfer_of(s, row) for row in rows]
+
+
+def carried_from(s: Session, session_id: int) -> list[int]:
+    """The sessions whose open transfers were carried into `session_id`, oldest first."""
+    query = select(SettleTransfer.session_id).where(SettleTransfer.carried_to == session_id).distinct()
+    return sorted(s.scalars(query))
+
+
+def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
+    """Each person's settle figures of an ended session (empty when it left none), by player id."""
+    chat_id = _chat(s, ts.group_id)
+    rows = s.execute(
+        select(SettleLine, Player)
+        .join(Player, col(Player.id) == SettleLine.player_id)
+        .where(SettleLine.session_id == ts.id)
+        .order_by(col(SettleLine.player_id))
+    )
+    return [
+        SettleFigures(player_info(p, chat_id), line.net, line.carried, line.fee, line.raw, line.rounded)
+        for line, p in rows
+    ]
+
+
+def balance(s: Session, group: ChatGroup) -> Balance:
+    """Who still owes whom in the group, across sessions (one indexed read of the open transfers)."""
+    rows = list(
+        s.scalars(
+            select(SettleTransfer)
+            .where(SettleTransfer.group_id == group.id, col(SettleTransfer.status).in_(OPEN))
+            .order_by(col(SettleTransfer.session_id), col(SettleTransfer.number))
+        )
+    )
+    transfers = [transfer_of(s, row) for row in rows]
+    return Balance(tuple(transfers), totals(transfers))
+
+
+# ---- reminders -----------------------------------------------------------------------------------------
+
+
+def reminder_groups(s: Session) -> list[GroupInfo]:
+    """The groups that have open transfers and reminders on (option `remind`, hours)."""
+    query = select(SettleTransfer.group_id).where(col(SettleTransfer.status).in_(OPEN)).distinct()
+    found = [s.get(ChatGroup, group_id) for group_id in sorted(s.scalars(query))]
+    return [group_info(g) for g in found if g is not None and options_of(g)["remind"]]
+
+
+def claim_reminder(s: Session, group: ChatGroup, now: datetime) -> list[Transfer]:
+    """The group's open transfers due a reminder now, claimed (reminded_at set, the rows locked: exactly one
+    worker gets them): open for the group's `remind` hours, not reminded in the last day, and the group not
+    reminded of anything in the last day. Empty when nothing is due."""
+    hours = options_of(group)["remind"]
+    if not hours:
+        return []
+    rows = _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == group.id))
+    last = max((aware(r.reminded_at) for r in rows if r.reminded_at is not None), default=None)
+    if last is not None and now - last < REMIND_EVERY:
+        return []
+    due = [r for r in rows if now - aware(r.created_at) >= timedelta(hours=hours)]
+    for row in due:
+        row.reminded_at = now
+    s.flush()
+    return [transfer_of(s, row) for row in due]
+
+
+def carried_on(s: Session, ts: TableSession) -> tuple[Transfer, ...]:
+    """上次欠的 of an open table: the group's open transfers, when the group carries them into the
+    table's transfers at its end; () otherwise."""
+    if ts.status != "open":
+        return ()
+    group = s.get(ChatGroup, ts.group_id)
+    assert group is not None
+    return balance(s, group).transfers if options_of(group)["carry"] else ()
+
+
+def totals(transfers: Iterable[Transfer]) -> dict[int, int]:
+    """Each person's open balance over these transfers (+: is owed)."""
+    out: dict[int, int] = defaultdict(int)
+    for tr in transfers:
+        out[tr.payee.id] += tr.open
+        out[tr.payer.id] -= tr.open
+    return {pid: value for pid, value in out.items() if value}
+
+
+# ---- 收款码 ---------------------------------------------------------------------------------------------
+
+
+def _paycode(s: Session, player_id: int) -> str | None:
+    player = s.get(Player, player_id)
+    return player.paycode_file_id if player is not None else None
+
+
+def set_paycode(s: Session, telegram_id: int, file_id: str | None) -> int:
+    """Store (None: delete) a person's payment QR photo, by Telegram file id, in every group they play in;
+    how many of their player rows there are."""
+    rows = list(s.scalars(select(Player).where(Player.telegram_id == telegram_id)))
+    for player in rows:
+        player.paycode_file_id = file_id
+    s.flush()
+    return len(rows)
+
+
+def paycode_for(s: Session, transfer_id: int, telegram_id: int) -> tuple[Transfer, str]:
+    """The payee's payment QR of an open transfer, for its payer only (NotParty for anyone else,
+    TransferClosed, NoPaycode, NotFound)."""
+    row = s.get(SettleTransfer, transfer_id)
+    if row is None:
+        raise errors.NotFound(f"no transfer {transfer_id}", what="transfer", id=transfer_id)
+    names = _names(s, row)
+    payer = s.get(Player, row.payer_id)
+    if payer is None or payer.telegram_id != telegram_id:
+        raise errors.NotParty("only the payer sees the payee's paycode", **names)
+    if row.status not in OPEN:
+        raise errors.TransferClosed("transfer closed", **names)
+    code = _paycode(s, row.payee_id)
+    if code is None:
+        raise errors.NoPaycode("no paycode", **names)
+    return transfer_of(s, row), code
+
+
+def sheet(s: Session, group: ChatGroup) -> list[tuple[Transfer, tuple[PaymentLine, ...]]]:
+    """Every transfer of the group (sessions in order) with its payments, for the settlement sheet."""
+    rows = list(
+        s.scalars(
+            select(SettleTransfer)
+            .where(SettleTransfer.group_id == group.id)
+            .order_by(col(SettleTransfer.session_id), col(SettleTransfer.number))
+        )
+    )
+    paid: dict[int, list[PaymentLine]] = defaultdict(list)
+    query = select(SettlePayment).join(SettleTransfer, col(SettleTransfer.id) == SettlePayment.transfer_id)
+    for p in s.scalars(query.where(SettleTransfer.group_id == group.id).order_by(col(SettlePayment.id))):
+        paid[p.transfer_id].append(PaymentLine(p.amount, p.status, aware(p.confirmed_at or p.created_at)))
+    return [(transfer_of(s, row), tuple(paid[row_id(row)])) for row in rows]

@@ -1,0 +1,155 @@
+"""Property test of settling up: any sequence of hands, session ends (with any carry, 抹零, 收盘倍数, 台费 and
+抽水), claims, confirmations and receipts leaves every person's open balance equal to a recomputation that
+shares no code with the ledger's settlement, and no rounding ever breaks zero-sum."""
+
+from __future__ import annotations
+
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from ledger_helpers import self_draw
+
+from bot.ledger import LedgerService, UserRef
+
+CHAT = -4242
+USERS = [
+    UserRef(21, "Ann", "ann"),
+    UserRef(22, "Bob", "bob"),
+    UserRef(23, "Cat", "cat"),
+    UserRef(24, "Dan", "dan"),
+]
+
+options = st.fixed_dictionaries(
+    {
+        "carry": st.booleans(),
+        "round": st.sampled_from([0, 1, 5, 10]),
+        "multiplier": st.integers(1, 4),
+        "fee": st.sampled_from([0, 0, 3, 7]),
+        "rake": st.sampled_from([0, 0, 10, 25]),
+    }
+)
+steps = st.lists(
+    st.one_of(
+        st.tuples(
+            st.just("hand"), st.sampled_from("ESWN"), st.integers(4, 12)
+        ),  # 4 硬花 and up: a self-draw at any threshold
+        st.tuples(st.just("end"), options),
+        st.tuples(st.just("pay"), st.integers(0, 20), st.floats(0, 1), st.sampled_from(["claim", "receipt"])),
+    ),
+    min_size=1,
+    max_size=18,
+)
+
+
+def rounded(balances: dict[int, int], unit: int) -> dict[int, int]:
+    """抹零 recomputed another way: from the exact balances, hand out units one at a time to whoever is
+    furthest below their exact figure (smaller id first), starting from everyone rounded down."""
+    if unit <= 1:
+        return dict(balances)
+    out = {pid: value - value % unit for pid, value in balances.items()}
+    while sum(out.values()) < 0:
+        pid = min(out, key=lambda p: (out[p] - balances[p], p))
+        out[pid] += unit
+    return out
+
+
+class Model:
+    """What everyone is owed (+) or owes (−), kept from the hands' own payments and the payments made."""
+
+    def __init__(self) -> None:
+        self.owed: dict[int, int] = defaultdict(int)
+
+    def end(self, ledger: LedgerService, session_id: int, opts: dict[str, Any], table_id: int | None) -> None:
+        hands = ledger.hands(session_id)
+        nets: dict[int, int] = defaultdict(int)
+        fees: dict[int, int] = defaultdict(int)
+        for hand in hands:
+            for pid, amount in hand.player_payments.items():
+                nets[pid] += amount
+                if hand.kind == "win" and amount > 0:
+                    fees[pid] += amount * opts["multiplier"] * opts["rake"] // 100
+        if hands and opts["fee"]:
+            for pid in {pid for hand in hands for pid in hand.player_payments}:
+                fees[pid] += opts["fee"]
+        total_fee = sum(fees.values())
+        if not hands:
+            return
+        exact = {pid: nets[pid] * opts["multiplier"] - fees[pid] for pid in set(nets) | set(fees)}
+        if total_fee:
+            assert table_id is not None
+            exact[table_id] = exact.get(table_id, 0) + total_fee
+        if opts["carry"]:
+            for pid, value in self.owed.items():
+                exact[pid] = exact.get(pid, 0) + value
+            self.owed = defaultdict(int)
+        for pid, value in rounded(exact, opts["round"]).items():
+            self.owed[pid] += value
+
+    def paid(self, payer: int, payee: int, amount: int) -> None:
+        self.owed[payer] += amount
+        self.owed[payee] -= amount
+
+    def balances(self) -> dict[int, int]:
+        return {pid: value for pid, value in self.owed.items() if value}
+
+
+def _open(ledger: LedgerService) -> None:
+    ledger.open_session(CHAT, by=USERS[0])
+    for user in USERS:
+        ledger.join(CHAT, user)
+    ledger.set_dealer(CHAT, "E")
+
+
+def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: str) -> None:
+    open_ones = [tr for tr in ledger.balance(CHAT).transfers if tr.unclaimed > 0]
+    if not open_ones:
+        return
+    tr = open_ones[index % len(open_ones)]
+    amount = max(1, round(share * tr.unclaimed))
+    by = {u.telegram_id: u for u in USERS}
+    payer, payee = by.get(tr.payer.telegram_id or 0), by.get(tr.payee.telegram_id or 0)
+    if mode == "receipt" and payee is not None:
+        done = ledger.pay(CHAT, payee, tr.payer.id, amount)
+        # When the two owe each other too (carry off), /paid is what the sender pays: a claim.
+        if done.kind == "received":
+            model.paid(tr.payer.id, tr.payee.id, done.amount)
+    elif payer is not None:
+        ledger.pay(CHAT, payer, tr.payee.id, amount)  # a claim moves nothing until it is confirmed
+        if share > 0.5:
+            done = ledger.confirm_transfer(CHAT, tr.id, payee, admin=payee is None)
+            model.paid(tr.payer.id, tr.payee.id, done.amount)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps)
+def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any, ...]]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        ledger = LedgerService.from_url(f"sqlite:///{Path(folder) / 'p.db'}")
+        model = Model()
+        for step in plan:
+            session = ledger.current_session(CHAT)
+            if step[0] == "hand":
+                if session is None:
+                    _open(ledger)
+                ledger.commit(CHAT, self_draw(step[1], step[2]))
+            elif step[0] == "end" and session is not None:
+                ledger.update_settle(CHAT, step[1])
+                ended = ledger.end_session(CHAT, by=USERS[0]).session
+                figures = ledger.settle_figures(ended.id)
+                table = next((f.player.id for f in figures if f.player.display_name == "台"), None)
+                model.end(ledger, ended.id, step[1], table)
+                unit = step[1]["round"]
+                assert sum(f.raw for f in figures) == 0 and sum(f.rounded for f in figures) == 0
+                assert all(
+                    unit <= 1 or (f.rounded % unit == 0 and abs(f.rounded - f.raw) < unit) for f in figures
+                )
+            elif step[0] == "pay":
+                _pay(ledger, model, step[1], step[2], step[3])
+            balance = ledger.balance(CHAT)
+            assert balance.totals == model.balances()
+            assert sum(balance.totals.values()) == 0
+        ledger.engine.dispose()
