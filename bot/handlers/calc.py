@@ -12,8 +12,8 @@ from typing import Any
 
 from bot.grammar import make_resolver, parse_hu, vocab
 from bot.grammar.errors import GrammarError
-from bot.grammar.hu import hand_object
 from bot.grammar.lexer import tokenize
+from bot.grammar.shorthand import hand_object
 from bot.handlers.callbacks import command
 from bot.handlers.turn import Turn, seat_resolver
 from bot.i18n import t
