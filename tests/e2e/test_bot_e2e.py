@@ -111,7 +111,7 @@ def amounts(text: str) -> dict[str, int]:
 def play_hand(control: ControlClient, hu: str, confirmer: str, number: int) -> dict[str, int]:
     """ann records a hand, `confirmer` presses Confirm on the preview; the amounts of the result."""
     control.say("ann", hu)
-    preview = control.wait_sent(f"第 {number} 局", button="确认")
+    preview = control.wait_sent(f"第{number}局", button="确认")
     control.press(confirmer, "确认", message_id=preview["result"]["message_id"])
     return result_of(control, number)
 
@@ -176,7 +176,7 @@ def test_four_players_play_through_a_kill_and_restart(
     for name, seat in SEAT_OF.items():
         control.say("ann", f"/score @{name}")
         line = control.wait_sent(f"{name.capitalize()}：")["result"]["text"]
-        shown = re.search(r"本局 ([+−-]?\d+)", line)
+        shown = re.search(r"本场 ([+−-]?\d+)", line)
         assert shown is not None, line
         assert int(shown.group(1).replace("−", "-")) == totals[seat], (name, line, totals)
     pinned = wait_card(control, "账本", "第5局")

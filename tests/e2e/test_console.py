@@ -131,7 +131,7 @@ def test_piped_console_plays_a_hand_and_keeps_the_ledger(tmp_path: Path) -> None
     assert out.startswith("ann: /help\nbot #2 ")
     assert "/newgame" in out.split("ann: /newgame")[0]  # /help lists the commands
     assert re.search(r"bot #\d+ .*新开一场", out) and "[入座]" in out
-    assert re.search(r"bot 📌 #\d+ pinned", out)
+    assert re.search(r"bot 📌 #\d+ 已置顶", out)
     assert "bob: [确认]" in out and re.search(r"第1局 南 自摸 \d+花 → 南 \+\d+", out)
     assert re.search(r"bot ✎ #\d+ 📒", out)  # the pinned ledger card, edited in place
     after_bad = out.split("ann: /hu 15 tiles")[1].split("ann: /score")[0]
