@@ -152,6 +152,7 @@ def register_handlers(application: AnyApplication) -> None:
     presses = (
         (buttons.PENDING, recording.pending_pressed),
         (buttons.FLOW, recording.flow_pressed),
+        (buttons.DEALER, recording.dealer_pressed),
         (buttons.JOIN, session.join_pressed),
         (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),

@@ -3,6 +3,8 @@ kind, parsed strictly. A press carries untrusted data: anything that does not pa
 and what parses still names a pending entry or session that must belong to the chat it was pressed in.
 
     pc:<32 hex> / px:<32 hex>   Confirm / Cancel of a pending entry (the ledger checks its chat and message)
+    d:<32 hex>:<seat>           a seat for a hand entered before the first dealer (the same checks, and
+                                the entry must be one waiting for its dealer)
     j:<session>                 the lobby's Join
     e:<session> / ek:<session>  /end's question: end the session now / keep playing
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
@@ -25,6 +27,7 @@ Step = Literal["winner", "how", "more", "other", "hua", "melds", "patterns", "wi
 How = Literal["self_draw", "discard", "rob_kong", "bao", "songgang", "multi"]
 
 PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
+DEALER = re.compile(r"d:([0-9a-f]{32}):([ESWN])")
 # The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
 JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
 END = re.compile(r"(e|ek):([1-9][0-9]{0,14})")
@@ -101,6 +104,23 @@ class PendingPress:
         if match is None:
             return None
         return cls(match.group(2), "confirm" if match.group(1) == "c" else "cancel")
+
+
+@dataclass(frozen=True, slots=True)
+class DealerPress:
+    """A seat button under the question a hand entered before the first dealer gets: that seat deals."""
+
+    pending_id: str
+    seat: str
+
+    @property
+    def data(self) -> str:
+        return f"d:{self.pending_id}:{self.seat}"
+
+    @classmethod
+    def parse(cls, data: object) -> DealerPress | None:
+        match = _whole(DEALER, data)
+        return cls(match.group(1), match.group(2)) if match else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,10 @@
 """/calc scores a hand and /ting lists a waiting hand's tiles, from the scoring core; nothing is recorded.
 
 /calc takes the words of /hu (`/calc 南 冲 西 <hand>`, `/calc 东 自摸 5花 清一色`), scored with the open
-table's rules, options, stake and dealer state, else 苏州 defaults with 东 dealing; the answer says which
-rules it used. The short form `/calc <hand> [自摸|冲]` scores the
-hand as 南 (a non-dealer), on 北's discard. /ting accepts `混子 <tile>` and reads the hand with the table's
-rule set (宿州: 令风 flowers after the first flower, the wild)."""
+table's rules, options, stake and dealer state (东 before the first dealer is chosen), else 苏州 defaults
+with 东 dealing; the answer says which rules and dealer it used. The short form `/calc <hand> [自摸|冲]`
+scores the hand as 南 (a non-dealer), on 北's discard. /ting accepts `混子 <tile>` and reads the hand with
+the table's rule set (宿州: 令风 flowers after the first flower, the wild)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,10 @@ async def calc(turn: Turn) -> None:
     response = await turn.run(score_request, request)
     first = entry["wins"][0]
     how = {"discard": "flow.discard", "rob_kong": "flow.rob_kong"}.get(first["type"], "flow.self_draw")
-    used = turn.t("calc.at_table" if at_table else "calc.defaults", dealer=wind(turn.lang, table["dealer"]))
+    key = "calc.defaults"
+    if at_table:  # no dealer chosen yet: the stored 东, said so (nothing is recorded)
+        key = "calc.at_table" if turn.session is not None and turn.session.dealer_known else "calc.no_dealer"
+    used = turn.t(key, dealer=wind(turn.lang, table["dealer"]))
     lines = [
         turn.t("calc.header", rules=rules_name(turn.lang, table["rules"]), how=turn.t(how)) + " · " + used,
         *calc_lines(turn.lang, request, entry, response),

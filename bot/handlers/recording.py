@@ -7,26 +7,31 @@ preview stored with it) → the preview message (its id noted on the entry). Con
 scored once) → the preview edited into the one-line result (one bot message per hand) → the card, from
 the commit's own read. Nothing counts before Confirm unless the group set `instant` (then one write: the
 commit, and one message).
+
+Before the first dealer is chosen a hand entry (typed, the button flow, the Mini App, /draw, /escape) is
+stored waiting for one and answered by a question with a button per seat (`ask_dealer`); the press sets
+the dealer and the same entry goes on to its preview in that message (`dealer_pressed`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, TelegramError
 
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
-from bot.handlers.buttons import HuFlow, PendingPress, pattern_choices
+from bot.handlers.buttons import DealerPress, HuFlow, PendingPress, pattern_choices
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices
 from bot.handlers.permissions import is_admin, own_session, require, writable_session
 from bot.handlers.turn import Turn, seat_resolver
-from bot.ledger import CommitResult, HandPreview, SessionInfo
+from bot.ledger import SEATS, CommitResult, HandPreview, SessionInfo, UserRef
 from bot.ledger.errors import (
     NotFound,
     PendingCancelled,
@@ -37,7 +42,7 @@ from bot.ledger.errors import (
 )
 from bot.ledger.values import PendingKind
 from bot.render import hand_summary, payments_text, preview_text, result_line
-from bot.render.errors import Refusal, error_text
+from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.sender import send_text
 
 log = logging.getLogger(__name__)
@@ -72,8 +77,12 @@ def allowed(preview: HandPreview) -> HandPreview:
 
 
 async def record_hand(turn: Turn, entry: dict[str, Any], *, flow_message: int | None = None) -> None:
-    """Preview a hand, or commit it at once in an `instant` group."""
+    """Preview a hand, or commit it at once in an `instant` group; before the first dealer, ask for one
+    (nothing is scored against a dealer the table never named) once all four are seated."""
     session = await writable_session(turn)
+    if not session.dealer_known and len(session.seats) == len(SEATS):
+        await ask_dealer(turn, session, entry, flow_message)
+        return
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
         result = await turn.run(turn.ledger.commit, turn.chat_id, entry, by=by, source_key=key, text=text)
@@ -104,6 +113,23 @@ async def submit(
 
     Under `confirm_by other` an entry needs a recorder to tell apart from its confirmer: an anonymous
     admin (no account) is refused and records under their own name."""
+    text = shown if kind == "undo" else f"{shown}\n{confirm_hint(turn)}"
+    def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
+        return text, confirm_markup(turn, pending_id, kind)
+
+    await show_entry(turn, session, kind, payload, preview, flow_message, view)
+
+
+async def show_entry(
+    turn: Turn,
+    session: SessionInfo,
+    kind: PendingKind,
+    payload: dict[str, Any],
+    preview: HandPreview | None,
+    flow_message: int | None,
+    view: Callable[[str], tuple[str, InlineKeyboardMarkup]],
+) -> None:
+    """Store an entry (`submit`), then show it as `view(its id)` says: the text and its buttons."""
     if turn.state.group.confirm_by == "other" and turn.user is None:
         raise Refusal("err.confirm_by_anonymous")
     pending = await turn.run(
@@ -121,8 +147,7 @@ async def submit(
     if pending.status != "pending" or pending.message_id not in (None, flow_message):
         log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
         return
-    text = shown if kind == "undo" else f"{shown}\n{confirm_hint(turn)}"
-    markup = confirm_markup(turn, pending.id, kind)
+    text, markup = view(pending.id)
     if flow_message is not None:
         await turn.edit(flow_message, text, markup)
         return
@@ -359,6 +384,99 @@ async def close_preview(turn: Turn, status: str) -> None:
         await turn.edit(message.message_id, "\n".join(part for part in (shown, status) if part))
     except TelegramError as exc:
         log.info("could not close preview %s: %s", message.message_id, exc)
+
+
+# ---- a hand before the first dealer -----------------------------------------------------------------
+
+
+def dealer_markup(turn: Turn, session: SessionInfo, pending_id: str) -> InlineKeyboardMarkup:
+    """A button per seated player (`东 Ann`), two a row, in seat order."""
+    labels = [
+        InlineKeyboardButton(
+            turn.t("dealer.button", wind=turn.wind(seat), player=session.seats[seat].name),
+            callback_data=DealerPress(pending_id, seat).data,
+        )
+        for seat in SEATS
+        if seat in session.seats
+    ]
+    return InlineKeyboardMarkup([labels[i : i + 2] for i in range(0, len(labels), 2)])
+
+
+async def ask_dealer(
+    turn: Turn, session: SessionInfo, entry: dict[str, Any], flow_message: int | None
+) -> None:
+    """Store a hand entered before the first dealer, waiting for one, and ask who deals: a button per seat
+    (or /dealer, /roll). Nothing is recorded; the press (`dealer_pressed`) takes the entry on to its
+    preview. A redelivered update finds the entry stored and shown, and sends nothing."""
+
+    def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
+        return turn.t("dealer.ask"), dealer_markup(turn, session, pending_id)
+
+    await show_entry(turn, session, "dealer", {"entry": entry}, None, flow_message, view)
+
+
+@dataclass
+class ResumedTurn(Turn):
+    """A hand entry going on once its dealer is chosen: the press's chat and message, the entry's own
+    recorder and text, and a key of its own (a repeated press finds the preview made already)."""
+
+    key: str = ""
+    shown: str = ""
+    recorder: UserRef | None = None
+
+    @property
+    def source_key(self) -> str:
+        return self.key
+
+    @property
+    def text(self) -> str:
+        return self.shown
+
+    @property
+    def user(self) -> UserRef | None:
+        return self.recorder
+
+
+@button(DealerPress.parse)
+async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
+    """A seat for a hand entered before the first dealer: it deals (who may press: as /dealer), and the
+    entry goes on to its preview in the same message, as if sent again by its recorder. Only in the chat,
+    under the message, and on an entry of this kind (the ledger checks all three); a repeat changes
+    nothing. When the entry cannot go on (the rules refuse it, the table changed), the message says why."""
+    session = turn.require_session()
+    await require(turn, "dealer", session)
+    message_id = turn.pressed_message_id
+    try:
+        ledger, chat_id = turn.ledger, turn.chat_id
+        choice = await turn.run(
+            ledger.choose_dealer, press.pending_id, press.seat, chat_id=chat_id, message_id=message_id
+        )
+    except NotFound:
+        raise Refusal("err.flow_stale") from None
+    if choice.created:
+        await show_card(turn, choice.session)
+    waiting = choice.entry
+    recorder = None
+    if waiting.created_by is not None:
+        player = await turn.run(turn.ledger.get_player, waiting.created_by)
+        if player.telegram_id is not None:
+            recorder = UserRef(player.telegram_id, player.display_name, player.username)
+    resumed = ResumedTurn(
+        turn.update, turn.context, replace(turn.state, session=choice.session), turn.command,
+        key=f"dealer:{waiting.id}", shown=waiting.text or "", recorder=recorder,
+    )  # fmt: skip
+    try:
+        await record_hand(resumed, waiting.payload["entry"], flow_message=message_id)
+    except USER_ERRORS as error:
+        if message_id is not None:
+            await turn.edit(message_id, error_text(turn.lang, error))
+        raise
+    if not choice.created:
+        await turn.answer(turn.t("err.gone"))
+        return
+    dealer = choice.session.seats.get(press.seat)
+    name = dealer.name if dealer else "—"
+    await turn.answer(turn.t("seat.dealer_set", wind=turn.wind(press.seat), player=name))
 
 
 # ---- the /hu button flow ---------------------------------------------------------------------------

@@ -42,7 +42,7 @@ async def roll(turn: Turn) -> None:
     a, b = first.dice.value, second.dice.value
     lines = [turn.t("roll.result", a=a, b=b, total=a + b)]
     changed = False
-    if session.hands_played == 0 and not session.dealer_set:
+    if not session.dealer_known:
         seat = dealer_by_dice(a + b)
         session = await turn.run(turn.ledger.set_dealer, turn.chat_id, seat, key=f"{turn.source_key}:dealer")
         player = session.seats.get(seat)

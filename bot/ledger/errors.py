@@ -94,6 +94,13 @@ class SeatsLocked(LedgerError):
     code = "seats_locked"
 
 
+class NoDealer(LedgerError):
+    """A hand before the first dealer was chosen (/dealer, /roll): nothing is scored against a dealer the
+    table never named (params: none)."""
+
+    code = "no_dealer"
+
+
 class InvalidSeat(LedgerError):
     """Not one of E S W N / 东南西北 (params: seat)."""
 

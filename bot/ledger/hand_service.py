@@ -30,6 +30,7 @@ from bot.ledger.store import Store
 from bot.ledger.values import (
     ChatState,
     CommitResult,
+    DealerChoice,
     DealerState,
     HandPreview,
     HandRecord,
@@ -115,14 +116,17 @@ class RecordingCalls(Calls):
         self, chat_id: int, entry: dict[str, Any], *, session: SessionInfo | None = None
     ) -> HandPreview:
         """Score an entry against the open table without recording anything: against `session` as read
-        (no database), else the table read now. InvalidEntry, TableNotFull, NoOpenSession. A refused win is
-        returned with `allowed == False` and its reasons."""
+        (no database), else the table read now. InvalidEntry, TableNotFull, NoOpenSession, NoDealer (the first
+        dealer not chosen yet). A refused win is returned with `allowed == False` and its reasons."""
         table = session or self.require_session(chat_id)
         seat_players = {seat: player.id for seat, player in table.seats.items()}
-        return hands.score_entry(
+        preview = hands.score_entry(
             table.id, seat_players, table.state, entry,
             rules=table.rules, options=table.options, stake=table.stake,
         )  # fmt: skip
+        if not table.dealer_known:
+            raise errors.NoDealer("no dealer chosen for the first hand (/dealer, /roll)")
+        return preview
 
     def preview_adjust(
         self, session: SessionInfo, payer_id: int, payee_id: int, amount: int, note: str | None = None
@@ -287,7 +291,8 @@ class RecordingCalls(Calls):
     ) -> PendingInfo:
         """Store an entry waiting for Confirm, with the preview the group was shown (scored from the table at
         `base_version`) and the message showing it. payload by kind: "hand" the entry; "adjust" {"payer",
-        "payee", "amount", "note"} (player ids); "edit" {"number", "entry"}; "undo" {"hand_id", "number"}.
+        "payee", "amount", "note"} (player ids); "edit" {"number", "entry"}; "undo" {"hand_id", "number"};
+        "dealer" {"entry"}, a hand waiting for the first dealer (no preview: `choose_dealer` goes on).
         Idempotent on `source_key`: a repeat returns the first entry, whatever its status now."""
         stored = pending.check_payload(kind, copy.deepcopy(payload), preview)
         pending_id = pending.pending_id_for(source_key) if source_key is not None else pending.new_id()
@@ -302,6 +307,23 @@ class RecordingCalls(Calls):
                 s, group, ts, pending_id, kind, stored, preview, base_version=base_version,
                 message_id=message_id, by=by, text=text, timeout_seconds=timeout_seconds, now=now,
             )  # fmt: skip
+
+        return self._write(op)
+
+    def choose_dealer(
+        self, pending_id: str, seat: str, *, chat_id: int, message_id: int | None = None
+    ) -> DealerChoice:
+        """Set the first dealer for a hand entry that waited for one (kind "dealer"), in the press's chat and
+        under its message only, and hand the entry back to go on to its preview; once: a repeat changes
+        nothing (`created == False`). ForeignButton, PendingExpired, PendingCancelled, SessionNotOpen,
+        SeatsLocked (a hand was recorded meanwhile), NotFound."""
+        now = self._now()
+
+        def op(s: Session) -> DealerChoice:
+            entry, ts, created = pending.choose_dealer(
+                s, pending_id, seat, chat_id=chat_id, message_id=message_id, now=now
+            )
+            return DealerChoice(entry, session_info(s, ts, chat_id), created)
 
         return self._write(op)
 

@@ -26,7 +26,7 @@ from bot.ledger.rows import (
     row_id,
 )
 from bot.ledger.tables import touch
-from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo
+from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo, dealer_known
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
@@ -219,7 +219,10 @@ def record(
     s: Session, ts: TableSession, preview: HandPreview, now: datetime, *, actor: int | None,
     source_key: str | None, text: str | None,
 ) -> HandRecord:  # fmt: skip
-    """A scored win, 荒庄, 逃跑 or adjustment as the table's next row; the dealer state moves on."""
+    """A scored win, 荒庄, 逃跑 or adjustment as the table's next row; the dealer state moves on. A hand
+    before the first dealer was chosen is refused (NoDealer): the handlers ask for one first."""
+    if preview.kind != "adjust" and not dealer_known(ts.dealer_set, ts.hands_played):
+        raise errors.NoDealer("no dealer chosen for the first hand (/dealer, /roll)")
     hand = insert_row(
         s, ts, preview, now, number=row_number(preview), actor=actor, source_key=source_key, text=text
     )

@@ -1,5 +1,6 @@
 """Entries waiting for Confirm: one path for every kind (hand, adjust, edit, undo), stored with the preview
-the group saw and the table version it was scored against; carried out, cancelled or expired once."""
+the group saw and the table version it was scored against; carried out, cancelled or expired once. A hand
+entered before the first dealer waits as kind "dealer" (no preview) until a seat is chosen for it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, hands
+from bot.ledger import errors, hands, tables
 from bot.ledger.groups import actor
 from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
 from bot.ledger.rows import (
@@ -24,9 +25,10 @@ from bot.ledger.rows import (
     session_info,
     session_row,
 )
-from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef
+from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef, dealer_known
 
-KINDS = ("hand", "adjust", "edit", "undo")
+KINDS = ("hand", "adjust", "edit", "undo", "dealer")
+CONFIRMED_KINDS = ("hand", "adjust", "edit", "undo")  # what Confirm / Cancel act on; "dealer" has seats
 # Entries created under a source key get the id uuid5(PENDING_KEYS, key): a repeat finds the first.
 PENDING_KEYS = uuid.UUID("5b0f3c2e-8a4d-4e1b-9c57-6d2f1a0e7b43")
 
@@ -63,8 +65,10 @@ def check_payload(kind: str, payload: object, preview: HandPreview | None) -> di
         _int(payload, "number")
     elif kind == "undo":
         _int(payload, "hand_id")
-    if (preview is None) != (kind == "undo"):
-        raise errors.InvalidValue("every kind but undo is stored with its preview", field="preview")
+    elif kind == "dealer":
+        hands.check_entry(payload.get("entry"))
+    if (preview is None) != (kind in ("undo", "dealer")):
+        raise errors.InvalidValue("every kind but undo and dealer has its preview", field="preview")
     return dict(payload)
 
 
@@ -84,7 +88,10 @@ def create(
     timeout_seconds: int | None,
     now: datetime,
 ) -> PendingInfo:
-    """Store an entry waiting for Confirm; it expires `timeout_seconds` (default the group's) from now."""
+    """Store an entry waiting for Confirm; it expires `timeout_seconds` (default the group's) from now. A
+    hand's waits for its dealer instead (kind "dealer") until the first one is chosen (NoDealer)."""
+    if kind == "hand" and not dealer_known(ts.dealer_set, ts.hands_played):
+        raise errors.NoDealer("no dealer chosen for the first hand (/dealer, /roll)")
     timeout = timeout_seconds if timeout_seconds is not None else group.confirm_timeout_seconds
     pending = PendingEntry(
         id=pending_id, session_id=row_id(ts), kind=kind, payload=payload, text=text,
@@ -109,16 +116,23 @@ def row(s: Session, pending_id: str, *, lock: bool = False) -> PendingEntry:
 
 
 def _owned(
-    s: Session, pending_id: str, chat_id: int, message_id: int | None
+    s: Session,
+    pending_id: str,
+    chat_id: int,
+    message_id: int | None,
+    kinds: tuple[str, ...] = CONFIRMED_KINDS,
 ) -> tuple[ChatGroup, TableSession]:
     """The entry's group and session, locked (session first, as every writer), if it belongs to `chat_id`
-    and, when given, to `message_id`; ForeignButton otherwise."""
+    and, when given, to `message_id`, and is of one of `kinds` (the button pressed acts on that kind of
+    entry only); ForeignButton otherwise."""
     pending = row(s, pending_id)
     ts = session_row(s, pending.session_id, lock=True)
     group = s.get(ChatGroup, ts.group_id)
     assert group is not None
     if group.chat_id != chat_id or (message_id is not None and pending.message_id not in (None, message_id)):
         raise errors.ForeignButton("this button belongs to another chat or message", pending_id=pending_id)
+    if pending.kind not in kinds:
+        raise errors.ForeignButton(f"not a button of {pending.kind} entries", pending_id=pending_id)
     return group, ts
 
 
@@ -172,6 +186,27 @@ def carry_out(
     return CommitResult(
         hand=hand, created=True, session=session_info(s, ts, group.chat_id), voided=voided, replaced=replaced
     )
+
+
+def choose_dealer(
+    s: Session, pending_id: str, seat: str, *, chat_id: int, message_id: int | None, now: datetime
+) -> tuple[PendingInfo, TableSession, bool]:
+    """A seat chosen for a hand waiting for its dealer (kind "dealer"): the first dealer is set and the entry
+    handed back to go on to its preview, once; a repeat changes nothing and hands it back with False."""
+    _group, ts = _owned(s, pending_id, chat_id, message_id, kinds=("dealer",))
+    pending = row(s, pending_id, lock=True)
+    if pending.status == "committed":
+        return pending_info(pending, chat_id), ts, False
+    if pending.status == "cancelled":
+        raise errors.PendingCancelled("this entry was cancelled", pending_id=pending_id)
+    if pending.status == "expired" or aware(pending.expires_at) <= now:
+        raise errors.PendingExpired("this entry expired before a dealer was chosen", pending_id=pending_id)
+    if ts.status != "open":
+        raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
+    tables.change(s, ts, now, dealer=tables.seat_of(seat))
+    pending.status, pending.consumed_at = "committed", now
+    s.add(pending)
+    return pending_info(pending, chat_id), ts, True
 
 
 def cancel(

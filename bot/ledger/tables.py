@@ -55,9 +55,9 @@ def touch(ts: TableSession, now: datetime) -> None:
 
 
 def check_unlocked(ts: TableSession) -> None:
-    """Seats and the first dealer are fixed once a row is recorded (SeatsLocked)."""
+    """Seats are fixed once a row is recorded (SeatsLocked); the first dealer once a hand is (`change`)."""
     if ts.live_rows > 0:
-        raise errors.SeatsLocked("seats and the first dealer are fixed once a hand is recorded")
+        raise errors.SeatsLocked("seats are fixed once a row is recorded")
 
 
 def open_session(
@@ -105,7 +105,8 @@ def change(s: Session, ts: TableSession, now: datetime, **changes: Any) -> Sessi
         check_stake(changes["stake"])
         ts.stake = changes["stake"]
     if "dealer" in changes:
-        check_unlocked(ts)
+        if ts.hands_played > 0:  # adjustments name no dealer: the first one may follow them
+            raise errors.SeatsLocked("the first dealer is fixed once a hand is recorded")
         current = DealerState.from_json(ts.state)
         ts.state = DealerState(
             dealer=changes["dealer"], first_dealer=changes["dealer"], baozi=current.baozi

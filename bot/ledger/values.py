@@ -18,7 +18,9 @@ SETTLE_OPTIONS: dict[str, Any] = {
 
 Seat = Literal["E", "S", "W", "N"]
 HandKind = Literal["win", "draw", "escape", "adjust"]
-PendingKind = Literal["hand", "adjust", "edit", "undo"]
+# "dealer": a hand entry waiting for the first dealer (asked with a button per seat), carried on as a
+# "hand" entry once a seat is chosen.
+PendingKind = Literal["hand", "adjust", "edit", "undo", "dealer"]
 PendingStatus = Literal["pending", "committed", "cancelled", "expired"]
 
 
@@ -75,6 +77,12 @@ class PlayerInfo:
     def name(self) -> str:
         """What the bot shows: the display name."""
         return self.display_name
+
+
+def dealer_known(dealer_set: bool, hands_played: int) -> bool:
+    """Whether the coming hand has a dealer: the first one was chosen (/dealer, /roll, the dealer question)
+    or a recorded hand moved the deal on. Before that no hand is scored: 东 is only the stored default."""
+    return dealer_set or hands_played > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +154,11 @@ class SessionInfo:
     def is_open(self) -> bool:
         """True while hands can be recorded."""
         return self.status == "open"
+
+    @property
+    def dealer_known(self) -> bool:
+        """Whether the coming hand has a dealer (`dealer_known`): else a hand entry asks for one first."""
+        return dealer_known(self.dealer_set, self.hands_played)
 
     def seat_of(self, player_id: int) -> str | None:
         """The seat of a player at this table, or None."""
@@ -288,6 +301,16 @@ class PendingInfo:
     message_id: int | None
     status: PendingStatus
     hand_id: int | None  # the hand written (or voided, for undo) on confirm
+
+
+@dataclass(frozen=True, slots=True)
+class DealerChoice:
+    """A seat chosen for a hand that waited for its dealer: the entry (its payload's "entry", recorder and
+    text), the table after the choice, and whether this call chose (False: chosen already, unchanged)."""
+
+    entry: PendingInfo
+    session: SessionInfo
+    created: bool
 
 
 @dataclass(frozen=True, slots=True)

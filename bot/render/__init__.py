@@ -316,8 +316,7 @@ def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int
     for seat in SEATS:
         player = session.seats.get(seat)
         name = player.name if player else t(lang, "lobby.empty")
-        known = session.dealer_set or session.hands_played > 0
-        mark = t(lang, "seat.dealer_mark") if known and session.state.dealer == seat else ""
+        mark = t(lang, "seat.dealer_mark") if session.dealer_known and session.state.dealer == seat else ""
         line = t(lang, "seat.line", wind=wind(lang, seat), name=name, dealer_mark=mark)
         if totals is not None and player is not None:
             line += f"  {signed(totals.get(seat, 0))}"
@@ -328,7 +327,7 @@ def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int
 def state_line(lang: str | None, session: SessionInfo) -> str:
     """`第 8 局 · 庄 南 · 连庄 1 · 圈风 东`, plus 豹子 / 滴零 marks for the coming hand."""
     state = session.state
-    if not session.dealer_set and session.hands_played == 0:
+    if not session.dealer_known:
         line = t(lang, "seat.state_no_dealer", hand=state.hand_number)
     else:
         line = t(

@@ -50,8 +50,15 @@ async def pg_table(pg_url: str, tmp_path: Path, transport: InProcessBotAPI) -> A
 
 @pytest.fixture
 async def seated_table(table: Table) -> Table:
-    """A session opened by ann with /newgame 苏州 1 and ann, bob, cat, dan seated E, S, W, N."""
+    """A session opened by ann with /newgame 苏州 1, ann, bob, cat, dan seated E, S, W, N, 东 the first
+    dealer (ann: /dealer 东)."""
     return await seat_four(table)
+
+
+@pytest.fixture
+async def undealt_table(table: Table) -> Table:
+    """`seated_table` before anyone chose the first dealer."""
+    return await seat_four(table, dealer=None)
 
 
 @pytest.fixture

@@ -301,13 +301,18 @@ async def open_table(
     return await Table.start(build(transport), transport, **options)
 
 
-async def seat_four(table: Table) -> Table:
-    """Opens a session (ann: /newgame 苏州 1) and seats ann, bob, cat, dan at E, S, W, N."""
-    await table.say("ann", "/newgame 苏州 1")
+async def seat_four(table: Table, *, dealer: str | None = "东", rules: str = "苏州") -> Table:
+    """Opens a session (ann: /newgame 苏州 1), seats ann, bob, cat, dan at E, S, W, N and sets the first
+    dealer (ann: /dealer 东; `dealer=None` leaves the table without one, as a table that has not chosen)."""
+    await table.say("ann", f"/newgame {rules} 1")
     for name in PLAYERS:
         await table.say(name, "/join")
-    session = table.app.bot_data["ledger"].current_session(table.chat_id)
+    ledger = table.app.bot_data["ledger"]
+    session = ledger.current_session(table.chat_id)
     assert session is not None, f"/newgame opened no session: {table.last_text()!r}"
     seated = {seat: player.username for seat, player in session.seats.items()}
     assert seated == dict(zip("ESWN", PLAYERS, strict=True)), f"seating went wrong: {seated}"
+    if dealer is not None:
+        await table.say("ann", f"/dealer {dealer}")
+        assert ledger.current_session(table.chat_id).dealer_set, f"/dealer failed: {table.last_text()!r}"
     return table

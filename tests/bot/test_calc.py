@@ -19,7 +19,7 @@ async def test_calc_on_a_discard_uses_the_open_table_stake(seated_table: Table) 
     await seated_table.press("ann", "✅ 结束并结算")
     await seated_table.say("ann", "/newgame 苏州 5")
     turn = await seated_table.say("eve", "/calc 11223355778899p 中发春梅百搭 冲")
-    assert turn.text.startswith("苏州麻将 · 点炮 · 按本桌规则，庄家 东")
+    assert turn.text.startswith("苏州麻将 · 点炮 · 按本桌规则；还没定庄，按庄家 东 算")
     assert turn.text.endswith("合计40花；底注 5：南 +200 · 北 −200")
 
 
@@ -76,7 +76,7 @@ async def test_calc_and_ting_at_an_anhui_table_use_its_rules_and_wild(table: Tab
     for name in ("ann", "bob", "cat", "dan"):
         await table.say(name, "/join")
     turn = await table.say("eve", "/calc 东 自摸 123456789m12399p 春")
-    assert turn.text.startswith("宿州麻将 · 自摸 · 按本桌规则，庄家 东")
+    assert turn.text.startswith("宿州麻将 · 自摸 · 按本桌规则；还没定庄，按庄家 东 算")
     plain = await table.say("eve", "/ting 1234567m2355p99s")
     wild = await table.say("eve", "/ting 1234567m2355p99s 混子 5p")
     assert plain.text != wild.text and wild.text.startswith("听")

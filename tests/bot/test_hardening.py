@@ -76,16 +76,16 @@ async def test_a_second_channel_cannot_act_as_a_first_one(seated_table: Table) -
     assert CHANNEL_USER["id"] not in players
 
 
-async def test_an_anonymous_admin_counts_as_admin_but_cannot_take_a_seat(seated_table: Table) -> None:
-    turn = await from_anonymous_admin(seated_table, "/join")
+async def test_an_anonymous_admin_counts_as_admin_but_cannot_take_a_seat(undealt_table: Table) -> None:
+    turn = await from_anonymous_admin(undealt_table, "/join")
     assert turn.texts == ["匿名管理员不能入座：请用自己的账号发 /join（或让客人入座：/join 路人甲）。"]
-    turn = await from_anonymous_admin(seated_table, "/dealer 东")  # an admin may write
-    assert session(seated_table).dealer_set and session(seated_table).state.dealer == "E", turn.text
-    turn = await from_anonymous_admin(seated_table, "/rules threshold 2/3")  # and change the rules
-    assert session(seated_table).options["threshold"] == "2/3", turn.text
-    turn = await from_anonymous_admin(seated_table, "/hu 南 自摸 5花")
+    turn = await from_anonymous_admin(undealt_table, "/dealer 东")  # an admin may write
+    assert session(undealt_table).dealer_set and session(undealt_table).state.dealer == "E", turn.text
+    turn = await from_anonymous_admin(undealt_table, "/rules threshold 2/3")  # and change the rules
+    assert session(undealt_table).options["threshold"] == "2/3", turn.text
+    turn = await from_anonymous_admin(undealt_table, "/hu 南 自摸 5花")
     assert CONFIRM in turn.sent[-1].buttons
-    assert ANONYMOUS_ADMIN["id"] not in {p.telegram_id for p in session(seated_table).seats.values()}
+    assert ANONYMOUS_ADMIN["id"] not in {p.telegram_id for p in session(undealt_table).seats.values()}
 
 
 async def test_an_anonymous_admin_may_seat_a_guest(table: Table) -> None:

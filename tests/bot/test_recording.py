@@ -213,6 +213,7 @@ async def test_unconfirmed_entry_expires(bot_settings: Any, transport: Any) -> N
         await table.say("ann", "/newgame")
         for name in ("ann", "bob", "cat", "dan"):
             await table.say(name, "/join")
+        await table.say("ann", "/dealer 东")
         await table.say("ann", "/rules timeout 30")
         preview = (await table.say("bob", "/hu 南 自摸 5花 清一色")).sent[0]
         assert preview.text.endswith("30秒内不确认就作废。")
@@ -369,6 +370,7 @@ async def test_confirm_still_works_after_a_restart(bot_settings: Any, transport:
     await first.say("ann", "/newgame")
     for name in ("ann", "bob", "cat", "dan"):
         await first.say(name, "/join")
+    await first.say("ann", "/dealer 东")
     card = first.pins()[-1]
     preview = (await first.say("bob", "/hu 南 自摸 5花 清一色")).sent[0]
     await first.stop()
@@ -399,6 +401,7 @@ async def test_guests_are_named_by_their_seated_names(table: Table) -> None:
     await table.say("ann", "/join")
     for guest in ("老王", "小李", "小张"):
         await table.say("ann", f"/join {guest}")
+    await table.say("ann", "/dealer 东")
     line = await record(table, "/hu 老王 冲 小张 5花 清一色", by="ann", confirmer="ann")
     assert line == "第1局 北 点炮，南 胡 20花 → 南 +20 · 北 −20 · 下局庄 南"
     preview = await table.say("ann", "/adjust 小李 老王 5")

@@ -96,8 +96,8 @@ async def test_join_without_a_session(table: Table) -> None:
     assert turn.text == "本群现在没有在打的牌。先开一场，例如：/newgame 苏州 5"
 
 
-async def test_seat_shows_the_table(seated_table: Table) -> None:
-    turn = await seated_table.say("eve", "/seat")
+async def test_seat_shows_the_table(undealt_table: Table) -> None:
+    turn = await undealt_table.say("eve", "/seat")
     assert turn.text.splitlines()[:5] == ["座位 · 苏州麻将 · 底注 1", "东 Ann", "南 Bob", "西 Cat", "北 Dan"]
     assert "第1局 · 还没定庄" in turn.text
     assert "  起胡门槛：自摸要3张硬花，点炮胡要4张" in turn.text.splitlines()
@@ -134,23 +134,23 @@ async def test_dealer_needs_one_argument(seated_table: Table) -> None:
     assert turn.text == "缺少参数。\n用法：/dealer 座位，例如 /dealer 东"
 
 
-async def test_roll_sends_two_dice_and_seats_the_first_dealer(seated_table: Table) -> None:
-    seated_table.force_dice(2, 3)
-    turn = await seated_table.say("bob", "/roll")
+async def test_roll_sends_two_dice_and_seats_the_first_dealer(undealt_table: Table) -> None:
+    undealt_table.force_dice(2, 3)
+    turn = await undealt_table.say("bob", "/roll")
     assert [r.dice for r in turn.sent if r.kind == "dice"] == [2, 3]
     assert "骰子 2 + 3 = 5。" in turn.text
     assert "首局庄家：东（Ann）。" in turn.text  # 5 counts round to 东 again
-    state = session(seated_table).state
+    state = session(undealt_table).state
     assert (state.dealer, state.baozi) == ("E", False)
 
 
-async def test_roll_double_marks_baozi_for_the_hand(seated_table: Table) -> None:
-    seated_table.force_dice(3, 3)
-    turn = await seated_table.say("bob", "/roll")
+async def test_roll_double_marks_baozi_for_the_hand(undealt_table: Table) -> None:
+    undealt_table.force_dice(3, 3)
+    turn = await undealt_table.say("bob", "/roll")
     assert "豹子！" in turn.text
-    current = session(seated_table)
+    current = session(undealt_table)
     assert current.state.dealer == "S" and current.state.baozi
-    assert "豹子" in seated_table.pinned().text
+    assert "豹子" in undealt_table.pinned().text
 
 
 async def test_roll_by_an_onlooker_is_refused(seated_table: Table) -> None:

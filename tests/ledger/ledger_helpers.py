@@ -86,13 +86,17 @@ class Table:
         return {seat: p.id for seat, p in self.session.seats.items()}
 
 
-def seat_table(ledger: LedgerService, chat_id: int = CHAT, stake: int = 1, **options: Any) -> Table:
-    """Open a session and seat four players."""
+def seat_table(
+    ledger: LedgerService, chat_id: int = CHAT, stake: int = 1, *, dealer: str | None = "E", **options: Any
+) -> Table:
+    """Open a session, seat four players and choose the first dealer (`dealer=None`: not chosen yet)."""
     users = [UserRef(11, "Ann", "ann"), UserRef(12, "Bob", "bob"), UserRef(13, "Cat", None)]
     ledger.open_session(chat_id, by=users[0], stake=stake, options=options or None)
     for user in users:
         ledger.join(chat_id, user)
     session = ledger.join(chat_id, guest_name="Dan").session
+    if dealer is not None:
+        session = ledger.set_dealer(chat_id, dealer)
     return Table(ledger, chat_id, session, users)
 
 
