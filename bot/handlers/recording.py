@@ -31,7 +31,7 @@ from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices
 from bot.handlers.permissions import is_admin, own_session, require, writable_session
 from bot.handlers.turn import Turn, seat_resolver
-from bot.ledger import SEATS, CommitResult, HandPreview, SessionInfo, UserRef
+from bot.ledger import SEATS, CommitResult, HandPreview, SessionInfo, UserRef, pending_id_for
 from bot.ledger.errors import (
     NotFound,
     PendingCancelled,
@@ -78,9 +78,10 @@ def allowed(preview: HandPreview) -> HandPreview:
 
 async def record_hand(turn: Turn, entry: dict[str, Any], *, flow_message: int | None = None) -> None:
     """Preview a hand, or commit it at once in an `instant` group; before the first dealer, ask for one
-    (nothing is scored against a dealer the table never named) once all four are seated."""
+    (nothing is recorded against a dealer the table never named)."""
     session = await writable_session(turn)
-    if not session.dealer_known and len(session.seats) == len(SEATS):
+    if not session.dealer_known:
+        await turn.run(check_for_some_dealer, turn, session, entry)
         await ask_dealer(turn, session, entry, flow_message)
         return
     if turn.instant:
@@ -389,6 +390,21 @@ async def close_preview(turn: Turn, status: str) -> None:
 # ---- a hand before the first dealer -----------------------------------------------------------------
 
 
+def check_for_some_dealer(turn: Turn, session: SessionInfo, entry: dict[str, Any]) -> None:
+    """Before asking who deals: an entry the rules refuse (or that cannot be scored) whoever deals gets its
+    answer at once, as with 东 dealing; one that some dealer allows gets the question."""
+    refused: Exception | None = None
+    for seat in SEATS:
+        state = replace(session.state, dealer=seat, first_dealer=seat)
+        try:
+            allowed(turn.ledger.preview(turn.chat_id, entry, session=replace(session, state=state)))
+            return
+        except USER_ERRORS as error:
+            refused = refused or error
+    assert refused is not None
+    raise refused
+
+
 def dealer_markup(turn: Turn, session: SessionInfo, pending_id: str) -> InlineKeyboardMarkup:
     """A button per seated player (`东 Ann`), two a row, in seat order."""
     labels = [
@@ -437,6 +453,15 @@ class ResumedTurn(Turn):
         return self.recorder
 
 
+async def shown_already(turn: Turn, key: str) -> bool:
+    """Whether the entry went on to its preview under `key` already (a repeated press)."""
+    try:
+        await turn.run(turn.ledger.get_pending, pending_id_for(key))
+    except NotFound:
+        return False
+    return True
+
+
 @button(DealerPress.parse)
 async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
     """A seat for a hand entered before the first dealer: it deals (who may press: as /dealer), and the
@@ -445,17 +470,20 @@ async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
     nothing. When the entry cannot go on (the rules refuse it, the table changed), the message says why."""
     session = turn.require_session()
     await require(turn, "dealer", session)
-    message_id = turn.pressed_message_id
+    ledger, chat_id, message_id = turn.ledger, turn.chat_id, turn.pressed_message_id
     try:
-        ledger, chat_id = turn.ledger, turn.chat_id
         choice = await turn.run(
             ledger.choose_dealer, press.pending_id, press.seat, chat_id=chat_id, message_id=message_id
         )
     except NotFound:
         raise Refusal("err.flow_stale") from None
+    waiting = choice.entry
+    key = f"dealer:{waiting.id}"
     if choice.created:
         await show_card(turn, choice.session)
-    waiting = choice.entry
+    elif await shown_already(turn, key):
+        await turn.answer(turn.t("err.gone"))  # a repeated press: its preview is in the chat
+        return
     recorder = None
     if waiting.created_by is not None:
         player = await turn.run(turn.ledger.get_player, waiting.created_by)
@@ -463,7 +491,7 @@ async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
             recorder = UserRef(player.telegram_id, player.display_name, player.username)
     resumed = ResumedTurn(
         turn.update, turn.context, replace(turn.state, session=choice.session), turn.command,
-        key=f"dealer:{waiting.id}", shown=waiting.text or "", recorder=recorder,
+        key=key, shown=waiting.text or "", recorder=recorder,
     )  # fmt: skip
     try:
         await record_hand(resumed, waiting.payload["entry"], flow_message=message_id)
@@ -471,8 +499,7 @@ async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
         if message_id is not None:
             await turn.edit(message_id, error_text(turn.lang, error))
         raise
-    if not choice.created:
-        await turn.answer(turn.t("err.gone"))
+    if not choice.created:  # the process stopped before the preview was shown: shown now
         return
     dealer = choice.session.seats.get(press.seat)
     name = dealer.name if dealer else "—"

@@ -116,17 +116,15 @@ class RecordingCalls(Calls):
         self, chat_id: int, entry: dict[str, Any], *, session: SessionInfo | None = None
     ) -> HandPreview:
         """Score an entry against the open table without recording anything: against `session` as read
-        (no database), else the table read now. InvalidEntry, TableNotFull, NoOpenSession, NoDealer (the first
-        dealer not chosen yet). A refused win is returned with `allowed == False` and its reasons."""
+        (no database), else the table read now, from its dealer state as stored (东 before the first dealer
+        is chosen: only what is recorded needs one, NoDealer). InvalidEntry, TableNotFull, NoOpenSession. A
+        refused win is returned with `allowed == False` and its reasons."""
         table = session or self.require_session(chat_id)
         seat_players = {seat: player.id for seat, player in table.seats.items()}
-        preview = hands.score_entry(
+        return hands.score_entry(
             table.id, seat_players, table.state, entry,
             rules=table.rules, options=table.options, stake=table.stake,
         )  # fmt: skip
-        if not table.dealer_known:
-            raise errors.NoDealer("no dealer chosen for the first hand (/dealer, /roll)")
-        return preview
 
     def preview_adjust(
         self, session: SessionInfo, payer_id: int, payee_id: int, amount: int, note: str | None = None

@@ -8,6 +8,7 @@ from harness import PLAYERS, Table
 async def seat_everyone(table: Table) -> None:
     for name in PLAYERS:
         await table.say(name, "/join")
+    await table.say("ann", "/dealer E")
 
 
 async def test_lang_shows_and_switches(table: Table) -> None:

@@ -160,6 +160,7 @@ async def test_a_voided_preview_keeps_its_first_reason(bot_settings: object, tra
         await table.say("ann", "/newgame")
         for name in ("ann", "bob", "cat", "dan"):
             await table.say(name, "/join")
+        await table.say("ann", "/dealer 东")
         await table.say("ann", "/rules timeout 30")
         stale = (await table.say("bob", "/hu 南 自摸 5花 清一色")).sent[0]
         cancelled = (await table.say("bob", "/hu 西 自摸 5花 清一色")).sent[0]

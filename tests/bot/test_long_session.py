@@ -53,6 +53,7 @@ async def test_a_10000_hand_session_answers_in_one_message_each(
     await other.say("ann", "/newgame 苏州 1")
     for name in PLAYERS:
         await other.say(name, "/join")
+    await other.say("ann", "/dealer 东")
     held, release = threading.Event(), threading.Event()
     build = post_module.build_report
 
