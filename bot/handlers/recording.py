@@ -10,7 +10,7 @@ commit, and one message).
 
 Before the first dealer is chosen a hand entry (typed, the button flow, the Mini App, /draw, /escape) is
 stored waiting for one and answered by a question with a button per seat (`ask_dealer`); the press sets
-the dealer and the same entry goes on to its preview in that message (`dealer_pressed`).
+the dealer and the same entry goes on to its preview in that message (`first_dealer.dealer_pressed`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -31,7 +31,7 @@ from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices
 from bot.handlers.permissions import is_admin, own_session, require, writable_session
 from bot.handlers.turn import Turn, seat_resolver
-from bot.ledger import SEATS, CommitResult, HandPreview, SessionInfo, UserRef, pending_id_for
+from bot.ledger import SEATS, CommitResult, HandPreview, SessionInfo
 from bot.ledger.errors import (
     NotFound,
     PendingCancelled,
@@ -422,88 +422,13 @@ async def ask_dealer(
     turn: Turn, session: SessionInfo, entry: dict[str, Any], flow_message: int | None
 ) -> None:
     """Store a hand entered before the first dealer, waiting for one, and ask who deals: a button per seat
-    (or /dealer, /roll). Nothing is recorded; the press (`dealer_pressed`) takes the entry on to its
+    (or /dealer, /roll). Nothing is recorded; the press (`first_dealer`) takes the entry on to its
     preview. A redelivered update finds the entry stored and shown, and sends nothing."""
 
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
         return turn.t("dealer.ask"), dealer_markup(turn, session, pending_id)
 
     await show_entry(turn, session, "dealer", {"entry": entry}, None, flow_message, view)
-
-
-@dataclass
-class ResumedTurn(Turn):
-    """A hand entry going on once its dealer is chosen: the press's chat and message, the entry's own
-    recorder and text, and a key of its own (a repeated press finds the preview made already)."""
-
-    key: str = ""
-    shown: str = ""
-    recorder: UserRef | None = None
-
-    @property
-    def source_key(self) -> str:
-        return self.key
-
-    @property
-    def text(self) -> str:
-        return self.shown
-
-    @property
-    def user(self) -> UserRef | None:
-        return self.recorder
-
-
-async def shown_already(turn: Turn, key: str) -> bool:
-    """Whether the entry went on to its preview under `key` already (a repeated press)."""
-    try:
-        await turn.run(turn.ledger.get_pending, pending_id_for(key))
-    except NotFound:
-        return False
-    return True
-
-
-@button(DealerPress.parse)
-async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
-    """A seat for a hand entered before the first dealer: it deals (who may press: as /dealer), and the
-    entry goes on to its preview in the same message, as if sent again by its recorder. Only in the chat,
-    under the message, and on an entry of this kind (the ledger checks all three); a repeat changes
-    nothing. When the entry cannot go on (the rules refuse it, the table changed), the message says why."""
-    session = turn.require_session()
-    await require(turn, "dealer", session)
-    ledger, chat_id, message_id = turn.ledger, turn.chat_id, turn.pressed_message_id
-    try:
-        choice = await turn.run(
-            ledger.choose_dealer, press.pending_id, press.seat, chat_id=chat_id, message_id=message_id
-        )
-    except NotFound:
-        raise Refusal("err.flow_stale") from None
-    waiting = choice.entry
-    key = f"dealer:{waiting.id}"
-    if choice.created:
-        await show_card(turn, choice.session)
-    elif await shown_already(turn, key):
-        await turn.answer(turn.t("err.gone"))  # a repeated press: its preview is in the chat
-        return
-    recorder = None
-    if waiting.created_by is not None:
-        player = await turn.run(turn.ledger.get_player, waiting.created_by)
-        if player.telegram_id is not None:
-            recorder = UserRef(player.telegram_id, player.display_name, player.username)
-    resumed = ResumedTurn(
-        turn.update, turn.context, replace(turn.state, session=choice.session), turn.command,
-        key=key, shown=waiting.text or "", recorder=recorder,
-    )  # fmt: skip
-    try:
-        await record_hand(resumed, waiting.payload["entry"], flow_message=message_id)
-    except USER_ERRORS as error:
-        if message_id is not None:
-            await turn.edit(message_id, error_text(turn.lang, error))
-        raise
-    if not choice.created:  # the process stopped before the preview was shown: shown now
-        return
-    dealer = choice.session.seats.get(press.seat)
-    name = dealer.name if dealer else "—"
-    await turn.answer(turn.t("seat.dealer_set", wind=turn.wind(press.seat), player=name))
 
 
 # ---- the /hu button flow ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@ money recorded is the scoring core's with that seat dealing. The ledger refuses 
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -92,7 +93,8 @@ async def test_suzhou_anhui_money_follows_the_chosen_dealer_not_east(table: Tabl
     assert question.text.startswith(ASK) and hands(table) == []
     await table.press("bob", "南 Bob", message_id=question.message_id)
     [hand] = hands(table)
-    assert hand.payments == scored("suzhou-anhui", "南 自摸 5花", "S") == {"E": -14, "S": 42, "W": -14, "N": -14}
+    expected = {"E": -14, "S": 42, "W": -14, "N": -14}
+    assert hand.payments == scored("suzhou-anhui", "南 自摸 5花", "S") == expected
     assert hand.payments != scored("suzhou-anhui", "南 自摸 5花", "E")
     assert table.message(question.message_id).text.startswith("第1局 南 自摸")
     assert "南 Bob 🀄庄  +42" in table.pinned().text
@@ -272,9 +274,31 @@ def test_the_ledger_refuses_a_hand_without_a_dealer(ledger: LedgerService) -> No
         ledger.commit(chat, entry, by=users[1])
     preview = ledger.preview(chat, entry)  # a what-if (as /calc) still scores, from the stored 东
     with pytest.raises(NoDealer):
-        ledger.create_pending(chat, "hand", entry, preview=preview, base_version=session.version, message_id=1)
+        version = session.version
+        ledger.create_pending(chat, "hand", entry, preview=preview, base_version=version, message_id=None)
     assert ledger.hands(session.id) == [] and ledger.open_pending(chat) == []
     assert error_text("zh-Hans", refused.value) == "还没定庄，这一局没有记入。先用 /dealer 东 或 /roll 定庄。"
     assert error_text("en", refused.value).startswith("No dealer yet: nothing recorded.")
     ledger.set_dealer(chat, "S")
     assert ledger.commit(chat, entry, by=users[1]).hand.before.dealer == "S"
+
+
+async def test_a_hand_from_the_tile_picker_asks_in_the_group(undealt_table: Table) -> None:
+    from test_webapp_api import SELF_DRAW, init_data, post, token_of
+
+    table = undealt_table
+    await table.say("ann", "/rules confirm_by other")  # the recorder may not confirm their own entry
+    auth = init_data(table, "bob", token_of(table))
+    response = await post(table, "/api/submit", {"entry": SELF_DRAW, "key": uuid.uuid4().hex}, auth)
+    assert response.status_code == 200 and response.json()["status"] == "sent"
+    question = table.last_reply()
+    assert question.text.startswith(ASK) and question.buttons == SEAT_BUTTONS and hands(table) == []
+    await table.press("ann", "南 Bob", message_id=question.message_id)
+    assert table.message(question.message_id).buttons == (CONFIRM, CANCEL)
+    # The entry is still bob's, who sent it, not ann's, who chose the dealer: bob may not confirm it.
+    refused = await table.press("bob", CONFIRM, message_id=question.message_id)
+    assert refused.answers == ["这条是你记的，要由别人确认（本群设置：确认人为记录人以外的人）。"]
+    assert hands(table) == []
+    await table.press("ann", CONFIRM, message_id=question.message_id)
+    [hand] = hands(table)
+    assert hand.before.dealer == "S" and hand.payments["S"] == 120
