@@ -302,3 +302,28 @@ async def test_a_hand_from_the_tile_picker_asks_in_the_group(undealt_table: Tabl
     await table.press("ann", CONFIRM, message_id=question.message_id)
     [hand] = hands(table)
     assert hand.before.dealer == "S" and hand.payments["S"] == 120
+
+
+async def test_an_unanswered_question_expires_like_a_preview(bot_settings: Any, transport: Any) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from bot.app import build_application
+    from bot.console.driver import settle
+
+    now = [datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)]
+    clocked = LedgerService.from_url(bot_settings.database_url, clock=lambda: now[0])
+    app = build_application(bot_settings, request=transport, get_updates_request=transport, ledger=clocked)
+    table = await seat_four(await Table.start(app, transport), dealer=None)
+    try:
+        await table.say("ann", "/rules timeout 30")
+        question = (await table.say("bob", "/hu 南 自摸 5花")).sent[0]
+        now[0] += timedelta(seconds=31)
+        assert app.job_queue is not None
+        for job in [job for job in app.job_queue.jobs() if job.name == "jobs:expire"]:
+            await job.run(app)
+        await settle(app)
+        expired = table.message(question.message_id)
+        assert expired.text == "南 自摸 5花\n这条记录已过期，没有记入。" and expired.buttons == ()
+        assert hands(table) == [] and not current(table).dealer_set
+    finally:
+        await table.stop()
