@@ -29,7 +29,7 @@ from telegram.request import BaseRequest
 
 import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
-from bot.handlers import buttons, errors, first_dealer, inline, recording, rules, session, settle, views
+from bot.handlers import answers, buttons, errors, inline, recording, rules, session, settle, views
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
@@ -152,7 +152,8 @@ def register_handlers(application: AnyApplication) -> None:
     presses = (
         (buttons.PENDING, recording.pending_pressed),
         (buttons.FLOW, recording.flow_pressed),
-        (buttons.DEALER, first_dealer.dealer_pressed),
+        (buttons.DEALER, answers.dealer_pressed),
+        (buttons.NAME, answers.name_pressed),
         (buttons.JOIN, session.join_pressed),
         (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),

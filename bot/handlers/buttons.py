@@ -5,6 +5,8 @@ and what parses still names a pending entry or session that must belong to the c
     pc:<32 hex> / px:<32 hex>   Confirm / Cancel of a pending entry (the ledger checks its chat and message)
     d:<32 hex>:<seat>           a seat for a hand entered before the first dealer (the same checks, and
                                 the entry must be one waiting for its dealer)
+    n:<32 hex>:<seat>           the player a name in a typed /hu means, when it fits several (the entry
+                                must be one waiting for that answer)
     j:<session>                 the lobby's Join
     e:<session> / ek:<session>  /end's question: end the session now / keep playing
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
@@ -28,6 +30,7 @@ How = Literal["self_draw", "discard", "rob_kong", "bao", "songgang", "multi"]
 
 PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
 DEALER = re.compile(r"d:([0-9a-f]{32}):([ESWN])")
+NAME = re.compile(r"n:([0-9a-f]{32}):([ESWN])")
 # The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
 JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
 END = re.compile(r"(e|ek):([1-9][0-9]{0,14})")
@@ -120,6 +123,23 @@ class DealerPress:
     @classmethod
     def parse(cls, data: object) -> DealerPress | None:
         match = _whole(DEALER, data)
+        return cls(match.group(1), match.group(2)) if match else None
+
+
+@dataclass(frozen=True, slots=True)
+class NamePress:
+    """A seat button under the question a typed /hu gets when a name in it fits several seated players."""
+
+    pending_id: str
+    seat: str
+
+    @property
+    def data(self) -> str:
+        return f"n:{self.pending_id}:{self.seat}"
+
+    @classmethod
+    def parse(cls, data: object) -> NamePress | None:
+        match = _whole(NAME, data)
         return cls(match.group(1), match.group(2)) if match else None
 
 

@@ -113,7 +113,7 @@ POLICY: dict[Action, Permission] = {
     "dealer": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /dealer, the dealer buttons
     "substitute": Permission(SEATED_OR_ADMIN, "err.not_allowed_sub"),  # /sub, with or without a name
     "roll": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /roll
-    "record": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /hu /draw /escape /adjust, the /hu flow
+    "record": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /hu /draw /escape /adjust, /hu buttons
     "confirm": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # Confirm / Cancel (and `confirm_by`)
     "correct": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /undo /edit
     "end": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /end and its buttons

@@ -10,7 +10,7 @@ commit, and one message).
 
 Before the first dealer is chosen a hand entry (typed, the button flow, the Mini App, /draw, /escape) is
 stored waiting for one and answered by a question with a button per seat (`ask_dealer`); the press sets
-the dealer and the same entry goes on to its preview in that message (`first_dealer.dealer_pressed`).
+the dealer and the same entry goes on to its preview in that message (`answers.dealer_pressed`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, TelegramError
 
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
-from bot.handlers.buttons import DealerPress, HuFlow, PendingPress, pattern_choices
+from bot.grammar.errors import GrammarError
+from bot.handlers.buttons import DealerPress, HuFlow, NamePress, PendingPress, pattern_choices
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices
@@ -203,7 +204,20 @@ async def hu(turn: Turn) -> None:
     if not turn.text:
         await start_flow(turn, session)
         return
-    await record_hand(turn, parse_hu(turn.text, seat_resolver(session)))
+    await record_typed(turn, session)
+
+
+async def record_typed(turn: Turn, session: SessionInfo, flow_message: int | None = None) -> None:
+    """A typed /hu (`turn.text`): its preview; a name in it that fits several seated players is asked
+    about, a button per player it fits (`ask_name`), never guessed."""
+    try:
+        entry = parse_hu(turn.text, seat_resolver(session))
+    except GrammarError as exc:
+        if exc.code != "ambiguous_player":
+            raise
+        await ask_name(turn, session, str(exc.params["token"]), str(exc.params["seats"]), flow_message)
+        return
+    await record_hand(turn, entry, flow_message=flow_message)
 
 
 @command("draw")
@@ -409,7 +423,7 @@ def dealer_markup(turn: Turn, session: SessionInfo, pending_id: str) -> InlineKe
     """A button per seated player (`东 Ann`), two a row, in seat order."""
     labels = [
         InlineKeyboardButton(
-            turn.t("dealer.button", wind=turn.wind(seat), player=session.seats[seat].name),
+            turn.t("ask.seat", wind=turn.wind(seat), player=session.seats[seat].name),
             callback_data=DealerPress(pending_id, seat).data,
         )
         for seat in SEATS
@@ -418,15 +432,36 @@ def dealer_markup(turn: Turn, session: SessionInfo, pending_id: str) -> InlineKe
     return InlineKeyboardMarkup([labels[i : i + 2] for i in range(0, len(labels), 2)])
 
 
+async def ask_name(
+    turn: Turn, session: SessionInfo, token: str, seats: str, flow_message: int | None
+) -> None:
+    """Store a typed /hu whose `token` fits the players at `seats`, waiting for which one it means, and ask:
+    a button per player it fits (`answers.name_pressed` reads the entry again with that seat)."""
+    payload = {"text": turn.text, "token": token, "seats": seats}
+
+    def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
+        buttons = [
+            InlineKeyboardButton(
+                turn.t("ask.seat", wind=turn.wind(seat), player=session.seats[seat].name),
+                callback_data=NamePress(pending_id, seat).data,
+            )
+            for seat in seats
+            if seat in session.seats
+        ]
+        return turn.t("ask.name", token=token), InlineKeyboardMarkup([buttons])
+
+    await show_entry(turn, session, "name", payload, None, flow_message, view)
+
+
 async def ask_dealer(
     turn: Turn, session: SessionInfo, entry: dict[str, Any], flow_message: int | None
 ) -> None:
     """Store a hand entered before the first dealer, waiting for one, and ask who deals: a button per seat
-    (or /dealer, /roll). Nothing is recorded; the press (`first_dealer`) takes the entry on to its
+    (or /dealer, /roll). Nothing is recorded; the press (`answers.dealer_pressed`) takes the entry on to its
     preview. A redelivered update finds the entry stored and shown, and sends nothing."""
 
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
-        return turn.t("dealer.ask"), dealer_markup(turn, session, pending_id)
+        return turn.t("ask.dealer"), dealer_markup(turn, session, pending_id)
 
     await show_entry(turn, session, "dealer", {"entry": entry}, None, flow_message, view)
 

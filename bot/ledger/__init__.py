@@ -6,11 +6,11 @@ from bot.ledger.queries import CARD_HANDS
 from bot.ledger.service import LedgerService
 from bot.ledger.values import (
     SEATS,
+    AnsweredEntry,
     Balance,
     CardView,
     ChatState,
     CommitResult,
-    DealerChoice,
     DealerState,
     GroupInfo,
     HandPreview,
@@ -34,11 +34,11 @@ from bot.ledger.values import (
 __all__ = [
     "CARD_HANDS",
     "SEATS",
+    "AnsweredEntry",
     "Balance",
     "CardView",
     "ChatState",
     "CommitResult",
-    "DealerChoice",
     "DealerState",
     "GroupInfo",
     "HandPreview",

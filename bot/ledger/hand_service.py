@@ -28,9 +28,9 @@ from bot.ledger.rows import (
 )
 from bot.ledger.store import Store
 from bot.ledger.values import (
+    AnsweredEntry,
     ChatState,
     CommitResult,
-    DealerChoice,
     DealerState,
     HandPreview,
     HandRecord,
@@ -290,7 +290,8 @@ class RecordingCalls(Calls):
         """Store an entry waiting for Confirm, with the preview the group was shown (scored from the table at
         `base_version`) and the message showing it. payload by kind: "hand" the entry; "adjust" {"payer",
         "payee", "amount", "note"} (player ids); "edit" {"number", "entry"}; "undo" {"hand_id", "number"};
-        "dealer" {"entry"}, a hand waiting for the first dealer (no preview: `choose_dealer` goes on).
+        "dealer" {"entry"}, a hand waiting for the first dealer (no preview: `choose_dealer` goes on); "name"
+        {"text", "token", "seats"}, a typed /hu whose `token` fits the players at `seats` (`choose_player`).
         Idempotent on `source_key`: a repeat returns the first entry, whatever its status now."""
         stored = pending.check_payload(kind, copy.deepcopy(payload), preview)
         pending_id = pending.pending_id_for(source_key) if source_key is not None else pending.new_id()
@@ -310,18 +311,37 @@ class RecordingCalls(Calls):
 
     def choose_dealer(
         self, pending_id: str, seat: str, *, chat_id: int, message_id: int | None = None
-    ) -> DealerChoice:
+    ) -> AnsweredEntry:
         """Set the first dealer for a hand entry that waited for one (kind "dealer"), in the press's chat and
         under its message only, and hand the entry back to go on to its preview; once: a repeat changes
         nothing (`created == False`). ForeignButton, PendingExpired, PendingCancelled, SessionNotOpen,
         SeatsLocked (a hand was recorded meanwhile), NotFound."""
         now = self._now()
 
-        def op(s: Session) -> DealerChoice:
+        def op(s: Session) -> AnsweredEntry:
             entry, ts, created = pending.choose_dealer(
                 s, pending_id, seat, chat_id=chat_id, message_id=message_id, now=now
             )
-            return DealerChoice(entry, session_info(s, ts, chat_id), created)
+            return AnsweredEntry(entry, session_info(s, ts, chat_id), created)
+
+        return self._write(op)
+
+    def choose_player(
+        self, pending_id: str, seat: str, *, chat_id: int, message_id: int | None = None
+    ) -> AnsweredEntry:
+        """Take the answer to a typed /hu whose name fitted several seated players (kind "name"): `seat`,
+        one of those it fitted (ForeignButton otherwise); the entry is handed back to be read again with it,
+        once (`created == False`: answered already). The same checks as `choose_dealer`; the table does not
+        change."""
+        now = self._now()
+
+        def op(s: Session) -> AnsweredEntry:
+            entry, ts, created = pending.answer(
+                s, pending_id, "name", chat_id=chat_id, message_id=message_id, now=now
+            )
+            if seat not in str(entry.payload["seats"]):  # the transaction is rolled back: still waiting
+                raise errors.ForeignButton(f"{seat} is not a seat the name fitted", pending_id=pending_id)
+            return AnsweredEntry(entry, session_info(s, ts, chat_id), created)
 
         return self._write(op)
 

@@ -1,6 +1,7 @@
 """Entries waiting for Confirm: one path for every kind (hand, adjust, edit, undo), stored with the preview
 the group saw and the table version it was scored against; carried out, cancelled or expired once. A hand
-entered before the first dealer waits as kind "dealer" (no preview) until a seat is chosen for it."""
+entered before the first dealer waits as kind "dealer" (no preview) until a seat is chosen for it, a typed
+/hu naming someone two seated players could be as kind "name" until one of them is."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ from bot.ledger.rows import (
 )
 from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef, dealer_known
 
-KINDS = ("hand", "adjust", "edit", "undo", "dealer")
-CONFIRMED_KINDS = ("hand", "adjust", "edit", "undo")  # what Confirm / Cancel act on; "dealer" has seats
+KINDS = ("hand", "adjust", "edit", "undo", "dealer", "name")
+CONFIRMED_KINDS = ("hand", "adjust", "edit", "undo")  # what Confirm / Cancel act on; the others: seats
 # Entries created under a source key get the id uuid5(PENDING_KEYS, key): a repeat finds the first.
 PENDING_KEYS = uuid.UUID("5b0f3c2e-8a4d-4e1b-9c57-6d2f1a0e7b43")
 
@@ -67,8 +68,12 @@ def check_payload(kind: str, payload: object, preview: HandPreview | None) -> di
         _int(payload, "hand_id")
     elif kind == "dealer":
         hands.check_entry(payload.get("entry"))
-    if (preview is None) != (kind in ("undo", "dealer")):
-        raise errors.InvalidValue("every kind but undo and dealer has its preview", field="preview")
+    elif kind == "name":
+        for key in ("text", "token", "seats"):
+            if not isinstance(payload.get(key), str):
+                raise errors.InvalidValue(f"payload.{key} must be text", field=key, value=payload.get(key))
+    if (preview is None) != (kind in ("undo", "dealer", "name")):
+        raise errors.InvalidValue("every kind but undo, dealer and name has its preview", field="preview")
     return dict(payload)
 
 
@@ -188,25 +193,35 @@ def carry_out(
     )
 
 
-def choose_dealer(
-    s: Session, pending_id: str, seat: str, *, chat_id: int, message_id: int | None, now: datetime
+def answer(
+    s: Session, pending_id: str, kind: PendingKind, *, chat_id: int, message_id: int | None, now: datetime
 ) -> tuple[PendingInfo, TableSession, bool]:
-    """A seat chosen for a hand waiting for its dealer (kind "dealer"): the first dealer is set and the entry
-    handed back to go on to its preview, once; a repeat changes nothing and hands it back with False."""
-    _group, ts = _owned(s, pending_id, chat_id, message_id, kinds=("dealer",))
+    """The answer to an entry waiting for one (kind "dealer" or "name", the kind the pressed button asks
+    for): the entry is handed back to go on to its preview, once; a repeat hands it back with False."""
+    _group, ts = _owned(s, pending_id, chat_id, message_id, kinds=(kind,))
     pending = row(s, pending_id, lock=True)
     if pending.status == "committed":
         return pending_info(pending, chat_id), ts, False
     if pending.status == "cancelled":
         raise errors.PendingCancelled("this entry was cancelled", pending_id=pending_id)
     if pending.status == "expired" or aware(pending.expires_at) <= now:
-        raise errors.PendingExpired("this entry expired before a dealer was chosen", pending_id=pending_id)
+        raise errors.PendingExpired("this entry expired before it was answered", pending_id=pending_id)
     if ts.status != "open":
         raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
-    tables.change(s, ts, now, dealer=tables.seat_of(seat))
     pending.status, pending.consumed_at = "committed", now
     s.add(pending)
     return pending_info(pending, chat_id), ts, True
+
+
+def choose_dealer(
+    s: Session, pending_id: str, seat: str, *, chat_id: int, message_id: int | None, now: datetime
+) -> tuple[PendingInfo, TableSession, bool]:
+    """A seat chosen for a hand waiting for its dealer (kind "dealer"): the first dealer is set and the entry
+    handed back to go on to its preview, once; a repeat changes nothing and hands it back with False."""
+    info, ts, created = answer(s, pending_id, "dealer", chat_id=chat_id, message_id=message_id, now=now)
+    if created:
+        tables.change(s, ts, now, dealer=tables.seat_of(seat))
+    return info, ts, created
 
 
 def cancel(

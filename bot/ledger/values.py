@@ -18,9 +18,9 @@ SETTLE_OPTIONS: dict[str, Any] = {
 
 Seat = Literal["E", "S", "W", "N"]
 HandKind = Literal["win", "draw", "escape", "adjust"]
-# "dealer": a hand entry waiting for the first dealer (asked with a button per seat), carried on as a
-# "hand" entry once a seat is chosen.
-PendingKind = Literal["hand", "adjust", "edit", "undo", "dealer"]
+# Waiting for an answer before their preview, asked with a button per seat: "dealer" a hand entry before the
+# first dealer, "name" a typed /hu whose name fits more than one seated player.
+PendingKind = Literal["hand", "adjust", "edit", "undo", "dealer", "name"]
 PendingStatus = Literal["pending", "committed", "cancelled", "expired"]
 
 
@@ -304,9 +304,9 @@ class PendingInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class DealerChoice:
-    """A seat chosen for a hand that waited for its dealer: the entry (its payload's "entry", recorder and
-    text), the table after the choice, and whether this call chose (False: chosen already, unchanged)."""
+class AnsweredEntry:
+    """An entry that waited for an answer (who deals, who a name means): the entry (payload, recorder,
+    text), the table after the answer, and whether this call answered (False: answered already)."""
 
     entry: PendingInfo
     session: SessionInfo

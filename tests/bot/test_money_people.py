@@ -95,8 +95,9 @@ async def test_a_member_named_in_join_or_sub_is_seated_as_that_member(db_table: 
 
 
 async def test_a_name_two_players_share_is_asked_never_guessed(db_table: Table) -> None:
-    """Problem 3: two seated players both shown as "Ann": /hu Ann names nobody and says which seats fit; a
-    first name equal to another player's @username does not win over the username."""
+    """Problem 3: two seated players both shown as "Ann": /hu Ann names nobody and asks which one, a button
+    per seat it fits (tests/bot/test_name_question.py presses them); a first name equal to another player's
+    @username does not win over the username."""
     table = db_table
     table.transport.add_user("ann2", user_id=1030, first_name="Ann")
     table.transport.add_user("joe", user_id=1031, first_name="bob")  # first name "bob": Bob's @username
@@ -106,7 +107,8 @@ async def test_a_name_two_players_share_is_asked_never_guessed(db_table: Table) 
     await table.say("ann", "/dealer 东")
     await table.say("ann", "/rules instant on")
     turn = await table.say("cat", "/hu Ann 自摸 5花")
-    assert turn.texts[0].startswith("“Ann”能指好几位玩家（东、南）"), turn.texts
+    assert turn.texts == ["“Ann”能指好几位玩家：是哪一位？点座位，这一局接着记。"], turn.texts
+    assert turn.sent[0].buttons == ("东 Ann", "南 Ann")
     ledger = table.app.bot_data["ledger"]
     assert ledger.current_session(table.chat_id).hands_played == 0
     await table.say("cat", "/hu @ann2 自摸 5花")  # the @username names her
