@@ -199,6 +199,19 @@ class Table:
             raise HandlerError(f"handler raised {new_errors[0]!r}") from new_errors[0]
         return turn
 
+    async def deliver(self, update: JSON) -> Turn:
+        """Hand the bot an Update dict made elsewhere (a service message, a redelivery)."""
+        return await self._run(update)
+
+    def migrate(self, new_chat_id: int, *, by: str = "zoe") -> tuple[Table, JSON, JSON]:
+        """Telegram turns this group into the supergroup `new_chat_id` (calls to this chat are refused with
+        the new id from now on): the new chat's Table on the same bot, and the two service messages, not
+        delivered yet (`migrate_to_chat_id` here, `migrate_from_chat_id` there)."""
+        gone, came = self.state.migrate(self.chat_id, new_chat_id, by)
+        moved = Table(self.app, self.transport, new_chat_id, strict=self.strict)
+        moved.handler_errors = self.handler_errors  # the one error handler of the app records for both
+        return moved, gone, came
+
     async def say(self, name: str, text: str, *, reply_to: int | None = None) -> Turn:
         """`name` sends `text` to the group; returns what the bot did in answer."""
         return await self._run(self.state.message(self.chat_id, name, text, reply_to=reply_to))

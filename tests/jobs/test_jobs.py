@@ -18,7 +18,13 @@ from jobs_game import CHAT, HANDS, PLAYERS, build_app, play, win
 from bot.console.state import Call
 from bot.console.transport import InProcessBotAPI
 from bot.jobs import post_weekly_boards, setup_jobs, weekly_text
-from bot.jobs.schedule import EXPIRE_SECONDS, IDLE_SECONDS, REMIND_SECONDS, WEEKLY_SECONDS
+from bot.jobs.schedule import (
+    EXPIRE_SECONDS,
+    IDLE_SECONDS,
+    REMIND_SECONDS,
+    SUMMARY_SECONDS,
+    WEEKLY_SECONDS,
+)
 from bot.ledger import LedgerService, PendingInfo
 from bot.settings import Settings
 from bot.weekly import WEEKDAYS
@@ -134,6 +140,7 @@ def test_setup_adds_the_sweeps_and_no_job_store() -> None:
     assert set(jobs) == {
         "jobs:expire",
         "jobs:idle-end",
+        "jobs:summaries",
         "jobs:weekly",
         "jobs:remind",
         "jobs:heartbeat",
@@ -141,6 +148,7 @@ def test_setup_adds_the_sweeps_and_no_job_store() -> None:
     }
     assert jobs["jobs:expire"].interval == dtm.timedelta(seconds=EXPIRE_SECONDS)
     assert jobs["jobs:idle-end"].interval == dtm.timedelta(seconds=IDLE_SECONDS)
+    assert jobs["jobs:summaries"].interval == dtm.timedelta(seconds=SUMMARY_SECONDS)
     assert jobs["jobs:weekly"].interval == dtm.timedelta(seconds=WEEKLY_SECONDS)
     assert jobs["jobs:remind"].interval == dtm.timedelta(seconds=REMIND_SECONDS)
     # no job store of ours (APScheduler adds its in-memory default on start): the due times are ledger data
