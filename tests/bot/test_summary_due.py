@@ -9,17 +9,12 @@ PostgreSQL with TEST_DATABASE_URL."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-import pytest
-from harness import Table, make_settings, seat_four
+from harness import Clock, Table, seat_four
 
-from bot.app import build_application
-from bot.console.transport import InProcessBotAPI
 from bot.ledger import LedgerService
 
 END = "✅ 结束并结算"
@@ -27,36 +22,6 @@ CARD = "🀄 第1场结束"
 IDLE_CARD = "⏰ 6小时没有新的一局，第1场自动结束"
 CHART = "第1场各家累计得分"
 CSV = "第1场账本（CSV）"
-
-
-class Clock:
-    """The ledger's time, an hour ahead of the real one, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> None:
-        self.now += timedelta(**delta)
-
-
-@pytest.fixture
-async def clocked(
-    db_url: str, tmp_path: Path, transport: InProcessBotAPI
-) -> AsyncIterator[tuple[Table, Clock]]:
-    """The real bot on each backend, its ledger on a test clock; nobody seated yet."""
-    clock = Clock()
-    book = LedgerService.from_url(db_url, clock=clock)
-    settings = make_settings(db_url, tmp_path)
-    app = build_application(settings, request=transport, get_updates_request=transport, ledger=book)
-    table = await Table.start(app, transport)
-    try:
-        yield table, clock
-    finally:
-        await table.stop()
-        book.engine.dispose()
 
 
 def ledger(table: Table) -> LedgerService:

@@ -323,3 +323,21 @@ async def test_each_job_runs_once_across_two_workers(db_url: str) -> None:
         boards = [c for c in sends if c.params["text"].startswith("📊")]
         assert sorted(c.params["chat_id"] for c in boards) == sorted(chats)
         assert {one.ledger.get_pending(p.id).status for p in pendings} == {"expired"}
+
+
+async def test_due_summaries_post_once_across_two_workers(db_url: str) -> None:
+    """Three sessions ended in the ledger whose summaries nobody posted (their worker stopped): two workers
+    sweeping three times at once post each summary's card, chart and CSV exactly once."""
+    clock = Clock()
+    api = bot_api()
+    async with Worker(db_url, clock, api) as one, Worker(db_url, clock, api) as two:
+        chats = [CHAT - i for i in range(3)]
+        for chat in chats:
+            table = play(one.ledger, chat, hands=HANDS[:1], adjust=False)
+            one.ledger.end_session(chat, session_id=table.session_id)
+        await asyncio.gather(*(worker.sweep("jobs:summaries") for _ in range(3) for worker in (one, two)))
+        sent = [c for c in api.calls if c.ok and c.method in ("sendMessage", "sendPhoto", "sendDocument")]
+        cards = [c for c in sent if c.method == "sendMessage" and "第1场结束" in c.params["text"]]
+        assert sorted(c.params["chat_id"] for c in cards) == sorted(chats)
+        for method in ("sendPhoto", "sendDocument"):
+            assert sorted(c.params["chat_id"] for c in sent if c.method == method) == sorted(chats)
