@@ -117,22 +117,26 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
     seed_rows = {
         _id(seed): (
             seed.kind, json.dumps(seed.entry), json.dumps(seed.request), json.dumps(seed.response),
-            json.dumps(seed.state_before), json.dumps(seed.state_after), json.dumps(seed.seat_players),
-            seed.dealer_after_player_id, seed.streak_after,
+            json.dumps(seed.seat_players), seed.dealer_after_player_id, seed.streak_after,
         )
         for seed in seeds
     }  # fmt: skip
+    number = ts.state["hand_number"] - 1  # the templates are hands: a copy's number is the next one
+
+    def numbered(state: dict[str, Any], hand_number: int) -> str:
+        return json.dumps({**state, "hand_number": hand_number})
     delta: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     hand_rows: list[tuple[Any, ...]] = []
     payment_rows: list[tuple[Any, ...]] = []
     for i in range(extra):
         seed = seeds[i % len(seeds)]
         seq = last_seq + i + 1
-        kind, entry, request, response, before, after, seat_players, dealer_after, streak = seed_rows[
-            _id(seed)
-        ]
-        hand_rows.append((next_hand_id, session_id, seq, seq, kind, entry, request, response, before, after,
-                          seat_players, dealer_after, streak, recorded, f"bulk-{seq}", false))  # fmt: skip
+        kind, entry, request, response, seat_players, dealer_after, streak = seed_rows[_id(seed)]
+        number += 1  # each copy keeps the number its dealer state gives it, as a recorded hand does
+        before, after = numbered(seed.state_before, number), numbered(seed.state_after, number + 1)
+        hand_rows.append((next_hand_id, session_id, seq, number, kind, entry, request, response,
+                          before, after, seat_players, dealer_after, streak, recorded,
+                          f"bulk-{seq}", false))  # fmt: skip
         for player_id, amount, hua in seed_payments[_id(seed)]:
             payment_rows.append((next_payment_id, next_hand_id, player_id, amount, hua))
             next_payment_id += 1
@@ -170,6 +174,7 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
                     net=table.net + net, hands=table.hands + count))  # fmt: skip
         connection.execute(update(TableSession).where(TableSession.id == session_id).values(
             last_seq=last_seq + extra, live_rows=TableSession.live_rows + extra,
+            state={**seeds[(extra - 1) % len(seeds)].state_after, "hand_number": number + 1},
             hands_played=TableSession.hands_played + extra))  # fmt: skip
         if connection.dialect.name == "postgresql":
             for name in ("hand", "payment"):
