@@ -1,6 +1,7 @@
-"""Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument), as the
-ledger's state of that summary says (`bot.ledger.summaries`): each part marked as it goes out, a failed
-send due again later, a group that became a supergroup followed."""
+"""Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument), built
+in the worker process (`bot.summary.worker`), as the ledger's state of that summary says
+(`bot.ledger.summaries`): each part marked as it goes out, a failed send due again later, a group that
+became a supergroup followed; and the /history and /stats charts."""
 
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ from bot.i18n import t
 from bot.ledger import DueSummary, LedgerService
 from bot.sender import edit_text, send_text, to_group
 from bot.summary import chart as charts
-from bot.summary.card import chart_data, history_chart_data, render_card
-from bot.summary.csvfile import csv_filename, ledger_csv, local_day
+from bot.summary import worker
+from bot.summary.card import history_chart_data
 from bot.summary.settlement import settle_markup
-from bot.summary.tally import SessionReport, build_report
+from bot.summary.worker import SummaryFiles
 from bot.weekly import DEFAULT_TIMEZONE
 
 log = logging.getLogger(__name__)
@@ -29,22 +30,12 @@ CARD, CHART, CSV = 1, 2, 3  # the parts out once each has gone (`DueSummary.sent
 @dataclass(frozen=True, slots=True)
 class PostedSummary:
     """What this post sent: the card, the chart and the CSV messages (None: out before, by an earlier try,
-    or not sent: the session had no row, or the chart or CSV could not be made)."""
+    or not sent: the session had no row, or the chart could not be drawn)."""
 
-    report: SessionReport
+    files: SummaryFiles
     card: Message | None
     chart: Message | None
     document: Message | None
-
-
-def chart_png(report: SessionReport, lang: str | None) -> bytes:
-    """The session chart as PNG bytes (imports matplotlib on first use; run it in a thread)."""
-    return charts.render_chart(chart_data(report, lang))
-
-
-def chart_filename(report: SessionReport, timezone: str = DEFAULT_TIMEZONE) -> str:
-    """`mahjong-session-<n>-<yyyymmdd>.png` (the local date the session opened)."""
-    return f"mahjong-session-{report.session.number}-{local_day(report, timezone)}.png"
 
 
 async def _language(ledger: LedgerService, chat_id: int, lang: str | None) -> str:
@@ -59,20 +50,36 @@ async def _timezone(ledger: LedgerService, chat_id: int) -> str:
     return group.timezone or DEFAULT_TIMEZONE
 
 
+async def summary_files(
+    ledger: LedgerService,
+    chat_id: int,
+    session_id: int,
+    *,
+    lang: str,
+    idle_hours: float | None = None,
+    chart: bool = True,
+    csv: bool = True,
+) -> SummaryFiles:
+    """The session's card, and its chart and CSV as asked, built in the worker process
+    (`bot.summary.worker`): a long session's summary never slows the other tables down."""
+    zone = await _timezone(ledger, chat_id)
+    url = worker.database_url(ledger)
+    return await worker.run(
+        worker.build_files, url, session_id, lang, zone, idle_hours=idle_hours, chart=chart, csv=csv
+    )
+
+
 class _Post:
     """One claimed summary going out, part by part, from the first not out yet."""
 
     def __init__(
         self, bot: Bot, ledger: LedgerService, due: DueSummary, lang: str | None, idle_hours: float | None
     ) -> None:
-        self.bot, self.ledger, self.due, self.lang = bot, ledger, due, lang
-        self.idle_hours = idle_hours if due.end_reason == "idle" else None
+        self.bot, self.ledger, self.due, self.lang, self.idle_hours = bot, ledger, due, lang, idle_hours
         self.sent = due.sent
         self.sent_now: dict[int, Message] = {}
 
-    async def _mark(self, part: int, message: Message | None, card_message_id: int | None = None) -> bool:
-        if message is not None:
-            self.sent_now[part] = message
+    async def _mark(self, part: int, card_message_id: int | None = None) -> bool:
         self.sent = part
         return await asyncio.to_thread(
             self.ledger.summary_sent, self.due, part, card_message_id=card_message_id
@@ -82,49 +89,39 @@ class _Post:
         """Send what is not out yet to `chat_id`; None when another poster's claim took over."""
         due, bot, ledger = self.due, self.bot, self.ledger
         lang = await _language(ledger, chat_id, self.lang)
-        report = await asyncio.to_thread(build_report, ledger, due.session_id)
+        files = await summary_files(
+            ledger, chat_id, due.session_id, lang=lang, idle_hours=self.idle_hours,
+            chart=self.sent < CHART, csv=self.sent < CSV,
+        )  # fmt: skip
         if self.sent < CARD:
-            text = render_card(report, lang, idle_hours=self.idle_hours)
-            markup = settle_markup(lang, report.transfers, bot.username)
-            card = await send_text(bot, chat_id, text, markup, topic=due.thread_id)
+            markup = settle_markup(lang, files.transfers, bot.username)
+            card = await send_text(bot, chat_id, files.card, markup, topic=due.thread_id)
             self.sent_now[CARD] = card  # with no row the card is the whole summary
-            if not await self._mark(CARD if report.rows else CSV, None, card.message_id):
+            if not await self._mark(CARD if files.has_rows else CSV, card.message_id):
                 return None
             for earlier in await asyncio.to_thread(ledger.carried_from, due.session_id):  # "carried" lines
                 await refresh_summary(bot, ledger, earlier, lang=lang)
-        zone = await _timezone(ledger, chat_id)
-        number = report.session.number
         if self.sent < CHART:
-            chart: Message | None = None
-            try:
-                png = await asyncio.to_thread(chart_png, report, lang)
-            except (OSError, ValueError, RuntimeError):  # a chart that cannot be drawn is left out
-                log.exception("could not draw the chart of session %s", due.session_id)
-            else:
-                chart = await bot.send_photo(
+            if files.chart is not None:  # None: it could not be drawn (logged), left out
+                self.sent_now[CHART] = await bot.send_photo(
                     chat_id,
-                    InputFile(png, filename=chart_filename(report, zone)),
-                    caption=t(lang, "summary.chart_caption", number=number),
+                    InputFile(files.chart, filename=files.chart_name),
+                    caption=t(lang, "summary.chart_caption", number=files.number),
                     message_thread_id=due.thread_id,
                 )
-            if not await self._mark(CHART, chart):
+            if not await self._mark(CHART):
                 return None
         if self.sent < CSV:
-            document: Message | None = None
-            try:
-                data = await asyncio.to_thread(ledger_csv, report, lang, timezone=zone)
-            except (OSError, ValueError):
-                log.exception("could not write the CSV of session %s", due.session_id)
-            else:
-                document = await bot.send_document(
+            if files.csv is not None:
+                self.sent_now[CSV] = await bot.send_document(
                     chat_id,
-                    InputFile(data, filename=csv_filename(report, zone)),
-                    caption=t(lang, "summary.csv_caption", number=number),
+                    InputFile(files.csv, filename=files.csv_name),
+                    caption=t(lang, "summary.csv_caption", number=files.number),
                     message_thread_id=due.thread_id,
                 )
-            if not await self._mark(CSV, document):
+            if not await self._mark(CSV):
                 return None
-        return PostedSummary(report, *(self.sent_now.get(part) for part in (CARD, CHART, CSV)))
+        return PostedSummary(files, *(self.sent_now.get(part) for part in (CARD, CHART, CSV)))
 
 
 async def post_summary(
@@ -175,16 +172,15 @@ async def post_ended(
 async def send_csv(
     bot: Bot, ledger: LedgerService, chat_id: int, session_id: int, *, lang: str | None = None
 ) -> Message:
-    """Send one session's whole ledger as the CSV (/ledger's button under a long session): read and
-    written in a worker thread."""
+    """Send one session's whole ledger as the CSV (/ledger's button under a long session), built in the
+    worker process."""
     lang = await _language(ledger, chat_id, lang)
-    zone = await _timezone(ledger, chat_id)
-    report = await asyncio.to_thread(build_report, ledger, session_id)
-    data = await asyncio.to_thread(ledger_csv, report, lang, timezone=zone)
+    files = await summary_files(ledger, chat_id, session_id, lang=lang, chart=False)
+    assert files.csv is not None or not files.has_rows
     return await bot.send_document(
         chat_id,
-        InputFile(data, filename=csv_filename(report, zone)),
-        caption=t(lang, "summary.csv_caption", number=report.session.number),
+        InputFile(files.csv or b"", filename=files.csv_name),
+        caption=t(lang, "summary.csv_caption", number=files.number),
     )
 
 
@@ -193,43 +189,17 @@ async def refresh_summary(
 ) -> None:
     """Edit an ended session's summary in place: its transfers' states now, buttons for those still open
     (a summary that cannot be edited, deleted or too old, is left as it is)."""
-    report = await asyncio.to_thread(build_report, ledger, session_id)
-    message_id = report.session.summary_message_id
-    if message_id is None:
+    session = await asyncio.to_thread(ledger.get_session, session_id)
+    if session.summary_message_id is None:
         return
-    idle = idle_hours if report.session.end_reason == "idle" else None
-    text = render_card(report, lang, idle_hours=idle)
-    try:
-        markup = settle_markup(lang, report.transfers, bot.username)
-        await edit_text(bot, report.session.chat_id, message_id, text, markup)
-    except TelegramError as exc:
-        log.info("summary %s of session %s not edited: %s", message_id, session_id, exc)
-
-
-async def send_chart(
-    bot: Bot,
-    ledger: LedgerService,
-    chat_id: int,
-    session_id: int,
-    *,
-    lang: str | None = None,
-    caption: str | None = None,
-    reply_to_message_id: int | None = None,
-) -> Message | None:
-    """Send one session's running-total chart (for /history and /stats); None if the session has no row."""
-    lang = await _language(ledger, chat_id, lang)
-    report = await asyncio.to_thread(build_report, ledger, session_id)
-    if not report.rows:
-        return None
-    png = await asyncio.to_thread(chart_png, report, lang)
-    if caption is None:
-        caption = t(lang, "summary.chart_caption", number=report.session.number)
-    return await bot.send_photo(
-        chat_id,
-        InputFile(png, filename=chart_filename(report)),
-        caption=caption,
-        reply_to_message_id=reply_to_message_id,
+    files = await summary_files(
+        ledger, session.chat_id, session_id, lang=lang, idle_hours=idle_hours, chart=False, csv=False
     )
+    try:
+        markup = settle_markup(lang, files.transfers, bot.username)
+        await edit_text(bot, files.chat_id, session.summary_message_id, files.card, markup)
+    except TelegramError as exc:
+        log.info("summary %s of session %s not edited: %s", session.summary_message_id, session_id, exc)
 
 
 async def send_history_chart(

@@ -1,7 +1,7 @@
 """Summary posts: the end-of-session summary as ledger state.
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-02
 
 - summary_post: one row per session ended from now on, written in the transaction that ends it: the forum
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
