@@ -20,7 +20,9 @@ from bot.ledger.values import DueSummary
 log = logging.getLogger(__name__)
 
 PARTS = 3  # the card, the chart, the CSV
-LEASE = timedelta(minutes=5)  # a claimed summary's parts go out in seconds; then another poster may try
+# A claimed summary goes out in seconds; its poster keeps it this long (renewed by each part out), longer
+# than the worker process may take to build it (bot.summary.worker.TIMEOUT_SECONDS): then another may try.
+LEASE = timedelta(minutes=10)
 FIRST_RETRY = timedelta(seconds=30)  # after the first failed send; doubling up to MAX_RETRY
 MAX_RETRY = timedelta(hours=1)
 GIVE_UP = timedelta(days=2)  # a summary still not out this long after its session ended is given up

@@ -123,7 +123,7 @@ async def test_a_poster_that_dies_holding_the_summary_is_replaced_when_its_lease
     assert ledger(table).claim_summary(session.id) is None  # held: nobody else gets it meanwhile
     await table.run_jobs("jobs:summaries")
     assert summary_parts(table) == []
-    clock.advance(minutes=5, seconds=1)
+    clock.advance(minutes=10, seconds=1)
     await table.run_jobs("jobs:summaries")
     assert summary_parts(table) == WHOLE
 
