@@ -11,8 +11,8 @@ from jobs_game import CHAT, HANDS, Table, build_app, play
 from telegram.ext import Application
 
 from bot.console.transport import InProcessBotAPI
-from bot.ledger import LedgerService
-from bot.summary import history_chart_data, post_summary, send_chart, send_history_chart
+from bot.ledger import DueSummary, LedgerService
+from bot.summary import history_chart_data, post_summary, send_history_chart
 from bot.summary.chart import PNG_SIGNATURE, png_size
 
 
@@ -23,14 +23,23 @@ def bot_app(api: InProcessBotAPI) -> Application[Any, Any, Any, Any, Any, Any]:
     return build_app(api)
 
 
+def ended(table: Table) -> DueSummary:
+    """End the table's session: its summary is due, claimed here."""
+    table.ledger.end_session(table.chat_id, session_id=table.session_id)
+    due = table.ledger.claim_summary(table.session_id)
+    assert due is not None and due.sent == 0
+    return due
+
+
 async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
     request = InProcessBotAPI()
     app = bot_app(request)
     await app.initialize()
     try:
-        posted = await post_summary(app.bot, table.ledger, table.chat_id, table.session_id)
+        posted = await post_summary(app.bot, table.ledger, ended(table))
     finally:
         await app.shutdown()
+    assert posted is not None and posted.card is not None
     assert [c.method for c in request.calls if c.ok and c.method != "getMe"] == [
         "sendMessage",
         "sendPhoto",
@@ -47,7 +56,7 @@ async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
     data = document.files["document"].content
     assert data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert len(rows) == 1 + 4 * len(posted.report.rows)
+    assert len(rows) == 1 + 4 * len(table.ledger.ledger(table.session_id))
     assert posted.chart is not None and posted.document is not None
 
 
@@ -58,29 +67,13 @@ async def test_language_of_the_group_and_empty_session(ledger: LedgerService) ->
     app = bot_app(request)
     await app.initialize()
     try:
-        posted = await post_summary(app.bot, ledger, empty.chat_id, empty.session_id)
-        chart = await send_chart(app.bot, ledger, empty.chat_id, empty.session_id)
+        posted = await post_summary(app.bot, ledger, ended(empty))
     finally:
         await app.shutdown()
-    assert posted.chart is None and posted.document is None and chart is None
+    assert posted is not None and posted.card is not None
+    assert posted.chart is None and posted.document is None
     assert [c.method for c in request.calls if c.ok and c.method != "getMe"] == ["sendMessage"]
     assert request.calls_of("sendMessage")[0].params["text"].startswith("🀄 Session 1 ended")
-
-
-async def test_send_chart_for_history(table: Table) -> None:
-    request = InProcessBotAPI()
-    app = bot_app(request)
-    await app.initialize()
-    try:
-        message = await send_chart(
-            app.bot, table.ledger, table.chat_id, table.session_id, lang="zh-Hant", reply_to_message_id=None
-        )
-    finally:
-        await app.shutdown()
-    assert message is not None
-    [photo] = request.calls_of("sendPhoto")
-    assert photo.params["caption"] == "第1場各家累計得分"
-    assert photo.files["photo"].content[:8] == PNG_SIGNATURE
 
 
 async def test_history_chart_over_sessions(ledger: LedgerService) -> None:
