@@ -135,8 +135,7 @@ class Table:
 
     In a test (fixtures in tests/bot/conftest.py: `table`, `seated_table`, `pg_table`, `transport`):
 
-        async def test_self_draw(seated_table: Table) -> None:
-            await seated_table.say("ann", "/dealer 东")
+        async def test_self_draw(seated_table: Table) -> None:  # seated, 东 dealing (`seat_four`)
             turn = await seated_table.say("ann", "/hu 南 自摸 5花")   # what the bot did in answer
             assert turn.sent[-1].buttons == ("✅ 确认", "✖ 取消")
             done = await seated_table.press("bob", "确认")          # newest message with that label

@@ -153,7 +153,6 @@ async def test_a_payload_acts_only_under_its_own_kind_of_message(seated_table: T
     """Issue 18, problem 13: a real `ek:<session>` (Keep playing) pressed under a preview leaves its
     Confirm; a real flow step pressed under a result line does not turn it into a question."""
     session = ledger(seated_table).current_session(seated_table.chat_id)
-    await seated_table.say("ann", "/dealer 东")
     preview = (await seated_table.say("bob", "/hu 南 自摸 5花")).sent[-1]
     update = seated_table.state.press(seated_table.chat_id, "cat", preview.message_id, CONFIRM)
     update["callback_query"]["data"] = EndPress(session.id, False).data

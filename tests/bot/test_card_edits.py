@@ -13,7 +13,6 @@ def card_edits(table: Table, card_id: int) -> list[Any]:
 
 
 async def test_the_result_goes_out_then_the_card_shows_the_hand(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     await seated_table.say("ann", "/rules instant on")
     card_id = seated_table.pins()[-1]
     before = len(card_edits(seated_table, card_id))
@@ -25,7 +24,6 @@ async def test_the_result_goes_out_then_the_card_shows_the_hand(seated_table: Ta
 
 
 async def test_every_hand_of_a_burst_is_on_the_card(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     await seated_table.say("ann", "/rules instant on")
     card_id = seated_table.pins()[-1]
     for text in ("/hu 南 自摸 5花", "/hu 东 冲 西 8花", "/draw"):

@@ -61,7 +61,6 @@ WAYS = [
 async def test_each_way_of_winning_records_what_the_words_record(
     seated_table: Table, name: str, presses: list[str], typed: str
 ) -> None:
-    await seated_table.say("ann", "/dealer 东")
     session = ledger(seated_table).current_session(seated_table.chat_id)
     flow = await walk(seated_table, presses)
     assert seated_table.message(flow).text.startswith("📝 预览 · 第1局"), seated_table.message(flow)

@@ -16,7 +16,6 @@ def hands(table: Table) -> list[Any]:
 
 
 async def test_a_confirmed_hand_leaves_one_bot_message(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     before = len(seated_table.replies())
     shown = (await seated_table.say("bob", "/hu 南 自摸 5花")).sent
     await seated_table.press("cat", CONFIRM)
@@ -33,7 +32,6 @@ async def test_cancel_edits_the_same_message(seated_table: Table) -> None:
 
 
 async def test_instant_sends_the_one_result_message(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     await seated_table.say("ann", "/rules instant on")
     turn = await seated_table.say("bob", "/hu 南 自摸 5花")
     assert turn.texts == ["第1局 南 自摸 10花 → 南 +30 · 东 −10 · 西 −10 · 北 −10 · 下局庄 南"]

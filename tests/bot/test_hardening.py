@@ -253,7 +253,6 @@ async def test_confirm_by_other_is_not_bypassed_by_an_anonymous_admin(seated_tab
     """Issue 18, problem 12: under `confirm_by other` an anonymous admin's entry has no recorder to tell
     apart from its confirmer: it is refused, and nothing waits for a Confirm."""
     seated_table.set_admins("ann")
-    await seated_table.say("ann", "/dealer 东")
     await seated_table.say("ann", "/rules confirm_by other")
     turn = await from_anonymous_admin(seated_table, "/hu 南 自摸 5花")
     assert turn.texts == [t("zh-Hans", "err.confirm_by_anonymous")]

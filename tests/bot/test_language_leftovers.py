@@ -74,7 +74,6 @@ async def test_ting_names_the_tiles(table: Table) -> None:
 
 
 async def test_multipliers_read_as_what_they_are(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     turn = await seated_table.say("ann", "/hu 南 包 西 5花 清一色")
     preview = turn.sent[-1].text
     assert "  包饺子 ×3" in preview.splitlines()
@@ -116,7 +115,6 @@ async def _end(table: Table) -> str:
 
 
 async def test_ties_name_every_player(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 东 自摸 5花")  # 东 keeps the deal: 连庄 1
     await seated_table.say("ann", "/hu 南 自摸 5花")  # the deal passes to 南

@@ -96,7 +96,6 @@ async def test_a_hand_is_scored_once_from_preview_to_ledger(seated_table: Table,
         return real(request)
 
     monkeypatch.setattr(hands.scoring, "score_request", counting)
-    await seated_table.say("ann", "/dealer 东")
     preview = await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
     assert len(calls) == 1
     ledger = seated_table.app.bot_data["ledger"]

@@ -23,9 +23,8 @@ def ledger(table: Table) -> LedgerService:
 async def played(table: Table) -> None:
     """In English, four seated, a dealer, one hand recorded at once."""
     await table.say("zoe", "/lang en")
-    await seat_four(table)
+    await seat_four(table)  # ann: /dealer 东
     await table.say("ann", "/rules instant on")
-    await table.say("ann", "/dealer 东")
     await table.say("bob", "/hu 南 自摸 5花 清一色")
 
 

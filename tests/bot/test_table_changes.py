@@ -47,7 +47,6 @@ async def test_end_needs_a_writer_and_no_words(seated_table: Table) -> None:
 
 
 async def test_a_substitute_plays_on_and_both_show_under_the_seat(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 南 自摸 5花")  # dan (N) pays 10
     turn = await seated_table.say("ann", "/sub 北 老王")

@@ -39,7 +39,6 @@ async def test_a_roll_that_changes_nothing_edits_nothing(seated_table: Table) ->
 
 
 async def test_baozi_and_diling_not_stacked_say_x2_once_and_why(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     await seated_table.say("ann", "/draw")  # 荒庄: the next hand is 滴零
     await seated_table.press("bob", "✅ 确认")
     seated_table.force_dice(3, 3)  # and a double: 豹子 too
@@ -52,19 +51,16 @@ async def test_baozi_and_diling_not_stacked_say_x2_once_and_why(seated_table: Ta
 
 
 async def test_seven_pairs_show_the_typed_flowers_doubled(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     turn = await seated_table.say("bob", "/hu 南 自摸 2花 七对")
     assert "  硬花 4（2×2，七对翻倍）" in turn.text.splitlines()
 
 
 async def test_a_discard_win_preview_names_who_dealt_in_then_who_won(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     turn = await seated_table.say("cat", "/hu 西 冲 东 8花")
     assert turn.text.splitlines()[1] == "东 Ann 点炮，西 Cat 胡 · 13花"
 
 
 async def test_confirming_an_undo_says_undone(seated_table: Table) -> None:
-    await seated_table.say("ann", "/dealer 东")
     await seated_table.say("bob", "/hu 南 自摸 5花")
     await seated_table.press("bob", "✅ 确认")
     await seated_table.say("bob", "/undo")
