@@ -4,7 +4,13 @@ bot goes on as soon as the database is back."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +23,7 @@ from sqlalchemy import Engine, event
 from sqlmodel import SQLModel
 
 from bot.console.transport import InProcessBotAPI
+from bot.health import heartbeat_path, write_heartbeat
 from bot.ledger import LedgerService
 from bot.ledger.db import create_db_engine, storage_failure
 
@@ -43,7 +50,7 @@ def refused(engine: Engine) -> Exception:
     """What the driver raises when the database cannot be opened or reached."""
     if engine.dialect.name == "sqlite":
         return sqlite3.OperationalError("unable to open database file")
-    return psycopg.OperationalError('connection to server at "127.0.0.1", port 5432 failed: Connection refused')
+    return psycopg.OperationalError('connection to server at "127.0.0.1" failed: Connection refused')
 
 
 @contextmanager
@@ -197,13 +204,100 @@ async def test_postgresql_refusing_connections_gets_every_update_answered(tmp_pa
             assert (await table.say("ann", text)).texts == [TRY_AGAIN], text
         chat = table.state.chat(GROUP_ID)
         confirm = {"text": "✅ 确认", "callback_data": "pc:" + "0" * 32}
+        markup = {"inline_keyboard": [[confirm]]}
         with table.state.lock:
-            shown = table.state.new_message(
-                chat, table.state.bot_user, text="第1局 南 自摸", reply_markup={"inline_keyboard": [[confirm]]}
-            )
+            shown = table.state.new_message(chat, table.state.bot_user, text="预览", reply_markup=markup)
         pressed = await table.press("bob", "✅ 确认", message_id=shown["message_id"])
         assert pressed.answers == [TRY_AGAIN] and not pressed.sent
         assert table.handler_errors and all(storage_failure(e) for e in table.handler_errors)
     finally:
         await table.stop()
         book.engine.dispose()
+
+
+# ---- a read-only SQLite database, in a process of its own ----------------------------------------------
+
+READ_ONLY_BOT = """
+import asyncio, json, sys
+from pathlib import Path
+from harness import GROUP_ID, Table, make_settings
+from bot.app import build_application
+from bot.console.transport import InProcessBotAPI
+
+async def main(url: str, data_dir: str, message_id: int, data: str) -> None:
+    transport = InProcessBotAPI(seed=0)
+    settings = make_settings(url, Path(data_dir))
+    app = build_application(settings, request=transport, get_updates_request=transport)
+    table = await Table.start(app, transport, strict=False)
+    out = {}
+    try:
+        for text in ("/score", "/hu 西 自摸 8花", "/seat"):
+            out[text] = (await table.say("bob", text)).texts
+        chat = table.state.chat(GROUP_ID)
+        with table.state.lock:  # the preview as the bot showed it before the disk went read-only
+            chat.next_message_id = message_id
+            table.state.new_message(chat, table.state.bot_user, text="preview",
+                reply_markup={"inline_keyboard": [[{"text": "✅ 确认", "callback_data": data}]]})
+        out["confirm"] = (await table.press("cat", "✅ 确认", message_id=message_id)).answers
+    finally:
+        await table.stop()
+    print(json.dumps(out, ensure_ascii=False))
+
+asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]))
+"""
+
+
+@contextmanager
+def read_only_copy(database: Path, how: str, where: Path) -> Iterator[str]:
+    """The URL of the database made read-only: opened `mode=ro`, or copied with its -wal and -shm onto a
+    tmpfs remounted read-only (needs root and mount; skipped without)."""
+    if how == "mode=ro":
+        yield f"sqlite:///file:{database}?mode=ro&uri=true"
+        return
+    where.mkdir()
+    mount = ["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(where)]
+    if subprocess.run(mount, capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN)")
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            if Path(f"{database}{suffix}").exists():
+                shutil.copyfile(f"{database}{suffix}", where / f"{database.name}{suffix}")
+        subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
+        yield f"sqlite:///{where / database.name}"
+    finally:
+        subprocess.run(["umount", str(where)], check=False)
+
+
+@pytest.mark.parametrize("how", ["mode=ro", "read-only filesystem"])
+async def test_a_read_only_sqlite_file_keeps_the_bot_alive_and_the_health_check_says_so(
+    seated_table: Table, tmp_path: Path, how: str
+) -> None:
+    """Issue 18 #16: the bot on a SQLite file it cannot write (its -wal and -shm too) starts, reads /score
+    and /seat, answers /hu and a Confirm with "try again" and does not die (it died by SIGBUS, exit 135);
+    `python -m bot.health` exits 1 naming the reason."""
+    table = seated_table
+    shown = await preview(table)
+    data = table.message(shown).raw["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
+    database = Path(ledger(table).engine.url.database or "")
+    with read_only_copy(database, how, tmp_path / "ro") as url:
+        root = Path(__file__).resolve().parents[2]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests" / "bot")])}
+        run = subprocess.run(
+            [sys.executable, "-c", READ_ONLY_BOT, url, str(tmp_path), str(shown), data],
+            env=env, capture_output=True, text=True, timeout=120,
+        )
+        assert run.returncode == 0, (run.returncode, run.stderr[-3000:])  # -7 would be SIGBUS
+        answers = json.loads(run.stdout.strip().splitlines()[-1])
+        assert answers["/hu 西 自摸 8花"] == [TRY_AGAIN]
+        assert answers["confirm"] == [TRY_AGAIN]
+        for read in ("/score", "/seat"):
+            assert answers[read] and TRY_AGAIN not in answers[read], answers
+        write_heartbeat(heartbeat_path(tmp_path), now=time.time())
+        health = subprocess.run(
+            [sys.executable, "-m", "bot.health"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+            env={**env, "DATABASE_URL": url, "DATA_DIR": str(tmp_path)},
+        )
+    assert health.returncode == 1, health
+    assert "cannot be written" in health.stderr and "readonly database" in health.stderr, health.stderr
+    session = ledger(table).current_session(table.chat_id)
+    assert session is not None and ledger(table).hands(session.id) == []
