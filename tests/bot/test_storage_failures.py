@@ -248,9 +248,9 @@ asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]))
 
 
 @contextmanager
-def read_only_copy(database: Path, how: str, where: Path) -> Iterator[str]:
-    """The URL of the database made read-only: opened `mode=ro`, or copied with its -wal and -shm onto a
-    tmpfs remounted read-only (needs root and mount; skipped without)."""
+def unwritable_copy(database: Path, how: str, where: Path) -> Iterator[str]:
+    """The URL of the database made unwritable: opened `mode=ro`, or copied with its -wal and -shm onto a
+    tmpfs then remounted read-only or filled up (those need root and mount; skipped without)."""
     if how == "mode=ro":
         yield f"sqlite:///file:{database}?mode=ro&uri=true"
         return
@@ -262,30 +262,46 @@ def read_only_copy(database: Path, how: str, where: Path) -> Iterator[str]:
         for suffix in ("", "-wal", "-shm"):
             if Path(f"{database}{suffix}").exists():
                 shutil.copyfile(f"{database}{suffix}", where / f"{database.name}{suffix}")
-        subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
+        if how == "read-only filesystem":
+            subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
+        else:  # full: a file takes every free byte
+            with open(where / "filler", "wb") as filler:
+                try:
+                    while True:
+                        filler.write(b"\0" * 65536)
+                        filler.flush()
+                except OSError:
+                    pass
         yield f"sqlite:///{where / database.name}"
     finally:
         subprocess.run(["umount", str(where)], check=False)
 
 
-@pytest.mark.parametrize("how", ["mode=ro", "read-only filesystem"])
-async def test_a_read_only_sqlite_file_keeps_the_bot_alive_and_the_health_check_says_so(
-    seated_table: Table, tmp_path: Path, how: str
+@pytest.mark.parametrize(
+    ("how", "unhealthy"),
+    [
+        ("mode=ro", "cannot be written: OperationalError: (sqlite3.OperationalError) attempt to write a"),
+        ("read-only filesystem", "cannot be written: OperationalError: (sqlite3.OperationalError) attempt"),
+        ("full filesystem", "ledger.db is full ("),
+    ],
+)
+async def test_an_unwritable_sqlite_file_keeps_the_bot_alive_and_the_health_check_says_so(
+    seated_table: Table, tmp_path: Path, how: str, unhealthy: str
 ) -> None:
-    """Issue 18 #16: the bot on a SQLite file it cannot write (its -wal and -shm too) starts, reads /score
-    and /seat, answers /hu and a Confirm with "try again" and does not die (it died by SIGBUS, exit 135);
-    `python -m bot.health` exits 1 naming the reason."""
+    """Issue 18 #16: the bot on a SQLite file it cannot write (read-only: its -wal and -shm too; or a full
+    disk) starts, reads /score and /seat, answers /hu and a Confirm with "try again" and keeps running
+    (it had died by SIGBUS, exit 135); `python -m bot.health` exits 1 naming the reason."""
     table = seated_table
     shown = await preview(table)
     data = table.message(shown).raw["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
     database = Path(ledger(table).engine.url.database or "")
-    with read_only_copy(database, how, tmp_path / "ro") as url:
+    with unwritable_copy(database, how, tmp_path / "disk") as url:
         root = Path(__file__).resolve().parents[2]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests" / "bot")])}
         run = subprocess.run(
             [sys.executable, "-c", READ_ONLY_BOT, url, str(tmp_path), str(shown), data],
             env=env, capture_output=True, text=True, timeout=120,
-        )
+        )  # fmt: skip
         assert run.returncode == 0, (run.returncode, run.stderr[-3000:])  # -7 would be SIGBUS
         answers = json.loads(run.stdout.strip().splitlines()[-1])
         assert answers["/hu 西 自摸 8花"] == [TRY_AGAIN]
@@ -296,8 +312,8 @@ async def test_a_read_only_sqlite_file_keeps_the_bot_alive_and_the_health_check_
         health = subprocess.run(
             [sys.executable, "-m", "bot.health"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
             env={**env, "DATABASE_URL": url, "DATA_DIR": str(tmp_path)},
-        )
+        )  # fmt: skip
     assert health.returncode == 1, health
-    assert "cannot be written" in health.stderr and "readonly database" in health.stderr, health.stderr
+    assert unhealthy in health.stderr, health.stderr
     session = ledger(table).current_session(table.chat_id)
     assert session is not None and ledger(table).hands(session.id) == []
