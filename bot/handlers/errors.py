@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from urllib.parse import quote
 
 from telegram import Update
-from telegram.error import TelegramError
+from telegram.error import ChatMigrated, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.handlers.callbacks import button, command
@@ -17,7 +17,7 @@ from bot.handlers.turn import ANSWER_LIMIT, Turn, ledger_of, thread_of
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.ledger.db import storage_failure
 from bot.render.errors import excerpt
-from bot.sender import fit, send_text
+from bot.sender import fit, follow_migration, send_text
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,8 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
     reached, read or written (`storage_failure`: the call rolled back), "something went wrong" otherwise.
     A press is answered on its button (an alert), or in the chat when the handler had answered it already;
     a message gets a message in its chat and topic. The language is the ledger's cached one, without the
-    database (which may be what failed)."""
+    database (which may be what failed). A reply refused because the group became a supergroup moves the
+    group's ledger there."""
     error = context.error
     token = context.bot.token if context.bot else None
     storage = error is not None and storage_failure(error)
@@ -120,9 +121,18 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
         log.warning("storage unavailable: %s", redact(f"{type(error).__name__}: {first_line}", token))
     else:
         log.error("error while handling an update: %s", format_redacted(error, token) if error else "unknown")
-    if not isinstance(update, Update) or isinstance(error, TelegramError):
+    if not isinstance(update, Update):
         return
     chat = update.effective_chat
+    if chat is not None and isinstance(error, ChatMigrated):  # a reply to a group now a supergroup
+        await follow_migration(ledger_of(context), chat.id, error.new_chat_id)
+    if isinstance(error, TelegramError):  # Telegram refused a reply: a press is still answered, silently
+        if update.callback_query is not None:
+            try:
+                await update.callback_query.answer()
+            except TelegramError:
+                log.debug("callback query already answered")
+        return
     text = t(ledger_of(context).cached_language(chat.id) if chat else DEFAULT_LANGUAGE,
              "err.storage" if storage else "err.internal")  # fmt: skip
     try:
