@@ -215,6 +215,22 @@ async def test_postgresql_refusing_connections_gets_every_update_answered(tmp_pa
         book.engine.dispose()
 
 
+async def test_a_press_whose_handler_breaks_is_still_answered(seated_table: Table) -> None:
+    """Not a storage failure but a bug: the press gets "something went wrong" on its button, not a spinner."""
+    from telegram.ext import CallbackQueryHandler
+
+    table = seated_table
+    table.strict = False
+    shown = await preview(table)
+
+    async def broken(_update: Any, _context: Any) -> None:
+        raise RuntimeError("a bug")
+
+    table.app.add_handler(CallbackQueryHandler(broken), group=-2)
+    pressed = await table.press("cat", "确认", message_id=shown)
+    assert pressed.answers[0] == "出错了，已记录。请稍后再试。"
+
+
 # ---- a read-only SQLite database, in a process of its own ----------------------------------------------
 
 READ_ONLY_BOT = """
