@@ -8,6 +8,7 @@ so a fresh file means the event loop and the scheduler are alive, in polling and
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import time
@@ -65,6 +66,8 @@ def database_problem(url: str, *, timeout: float = 5.0) -> str | None:
     if sqlite:
         if plain_file and not Path(database).exists():
             return f"SQLite database {database} does not exist"
+        if plain_file and not all(os.access(p, os.W_OK) for p in (database, Path(database).parent)):
+            return f"database {shown} cannot be written: a read-only filesystem, or not writable by this user"
         connect_args: dict[str, object] = {"timeout": timeout}
     else:
         connect_args = {"connect_timeout": max(1, int(timeout))}

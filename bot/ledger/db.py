@@ -22,6 +22,7 @@ the bot keeps answering what it can read.
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DATA_DIR = Path("data")
@@ -166,6 +169,21 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
 
+def read_only_fallback(url: str) -> str | None:
+    """For a SQLite file in a directory this process cannot write (a read-only filesystem) and closed
+    cleanly (no -wal file: every commit is in the file itself), the URL that opens it read-only without
+    the -wal and -shm files SQLite could not create there (`immutable=1`); else None. Closed uncleanly,
+    the committed hands in its -wal can only be read with that file's -shm, which SQLite then uses."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
+        return None
+    path = Path(database).expanduser().resolve()
+    if not path.exists() or os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
+        return None
+    return f"sqlite:///file:{path}?immutable=1&uri=true"
+
+
 def open_database(
     url: str | None = None,
     *,
@@ -173,7 +191,14 @@ def open_database(
     synchronous: str | None = None,
     **kwargs: Any,
 ) -> Engine:
-    """Engine for `url` (default `default_url(data_dir)`) with the schema migrated to the latest revision."""
-    engine = create_db_engine(url or default_url(data_dir), synchronous=synchronous, **kwargs)
+    """Engine for `url` (default `default_url(data_dir)`) with the schema migrated to the latest revision;
+    a SQLite file on a read-only disk is opened read-only (`read_only_fallback`): reads are served and
+    every write fails as a storage failure."""
+    url = url or default_url(data_dir)
+    fallback = read_only_fallback(url)
+    if fallback is not None:
+        log.warning("the directory of %s cannot be written: the ledger is opened read-only", url)
+        url = fallback
+    engine = create_db_engine(url, synchronous=synchronous, **kwargs)
     migrate(engine)
     return engine

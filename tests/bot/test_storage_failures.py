@@ -264,9 +264,11 @@ asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]))
 
 
 @contextmanager
-def unwritable_copy(database: Path, how: str, where: Path) -> Iterator[str]:
+def unwritable_copy(engine: Engine, how: str, where: Path) -> Iterator[str]:
     """The URL of the database made unwritable: opened `mode=ro`, or copied with its -wal and -shm onto a
-    tmpfs then remounted read-only or filled up (those need root and mount; skipped without)."""
+    tmpfs then remounted read-only or filled up, or checkpointed and copied alone (as a bot leaves it when
+    it stops) onto a read-only tmpfs (those need root and mount; skipped without)."""
+    database = Path(engine.url.database or "")
     if how == "mode=ro":
         yield f"sqlite:///file:{database}?mode=ro&uri=true"
         return
@@ -275,10 +277,13 @@ def unwritable_copy(database: Path, how: str, where: Path) -> Iterator[str]:
     if subprocess.run(mount, capture_output=True).returncode:
         pytest.skip("cannot mount a tmpfs here (not root, or no CAP_SYS_ADMIN)")
     try:
-        for suffix in ("", "-wal", "-shm"):
+        if how == "closed cleanly":
+            with engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        for suffix in ("",) if how == "closed cleanly" else ("", "-wal", "-shm"):
             if Path(f"{database}{suffix}").exists():
                 shutil.copyfile(f"{database}{suffix}", where / f"{database.name}{suffix}")
-        if how == "read-only filesystem":
+        if how != "full filesystem":
             subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
         else:  # full: a file takes every free byte
             with open(where / "filler", "wb") as filler:
@@ -297,8 +302,9 @@ def unwritable_copy(database: Path, how: str, where: Path) -> Iterator[str]:
     ("how", "unhealthy"),
     [
         ("mode=ro", "cannot be written: OperationalError: (sqlite3.OperationalError) attempt to write a"),
-        ("read-only filesystem", "cannot be written: OperationalError: (sqlite3.OperationalError) attempt"),
+        ("read-only filesystem", "cannot be written: a read-only filesystem, or not writable by this user"),
         ("full filesystem", "ledger.db is full ("),
+        ("closed cleanly", "cannot be written: a read-only filesystem"),
     ],
 )
 async def test_an_unwritable_sqlite_file_keeps_the_bot_alive_and_the_health_check_says_so(
@@ -310,8 +316,7 @@ async def test_an_unwritable_sqlite_file_keeps_the_bot_alive_and_the_health_chec
     table = seated_table
     shown = await preview(table)
     data = table.message(shown).raw["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
-    database = Path(ledger(table).engine.url.database or "")
-    with unwritable_copy(database, how, tmp_path / "disk") as url:
+    with unwritable_copy(ledger(table).engine, how, tmp_path / "disk") as url:
         root = Path(__file__).resolve().parents[2]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests" / "bot")])}
         run = subprocess.run(
