@@ -3,7 +3,8 @@ pair, with some wild tiles (宿州 混子) filling the gaps. `scoring.decompose`
 
 A suit is its base tile (0 万, 9 筒, 18 条, 27 the honours) and its counts (9 entries, 7 for the honours,
 which never form chows). What a suit reads as is remembered (`functools.lru_cache`, bounded), since the
-same suit shapes come back from hand to hand.
+same suit shapes come back from hand to hand. The scorer reads a suit `distinct`: only the first reading
+of each `kind`, the readings a hand's facts can tell apart.
 
 >>> [(pair, sets, wilds) for pair, sets, wilds, *_ in suit_readings(0, (1, 1, 1, 0, 0, 0, 0, 2, 0), 0)]
 [(7, (('chow', 0),), ())]
@@ -70,9 +71,10 @@ Kind = tuple[bool, bool, object, bool, bool, int]
 
 
 def kind(base: Tile, pair: Tile | None, stood: tuple[Tile, ...], chow: bool, ytl: bool, anke: int) -> Kind:
-    """What a hand's facts can tell of one suit's reading (its pair, what the wilds stood for, a chow,
-    一条龙, concealed wind pungs): whether it holds the pair, a wind pair, how many wilds it takes (in the
-    honours which tiles they stand for, as some may be flowers), a chow, 一条龙, the wind pungs."""
+    """What a hand's facts can tell of one suit's reading: whether it holds the pair (and a wind pair),
+    how many wilds it takes (in the honours which tiles they stand for, as some may be flowers), a chow,
+    一条龙, the concealed wind pungs. Readings of one kind differ only in which sets (which tiles the
+    wilds stand for), and tests/scoring/test_decompose.py checks that they score alike."""
     return (pair is None, pair is not None and 27 <= pair <= 30, stood if base >= 27 else len(stood), chow,
             ytl, anke)
 
