@@ -11,8 +11,9 @@ times real `LedgerService.commit` calls and the calls behind /score (`standings`
 /history (`history`), /ledger (what its handler does: the newest LEDGER_PAGE rows and the one message
 they fit) and /end (`end_session`). Each reads running totals or a bounded page, so its 100,000-hand time
 must stay within 1.5x of the 100-hand time. Then /end's summary (report, card, chart, CSV: what
-`post_summary` runs in its worker threads) is built while another table commits hands: that table's
-commit latency alone and meanwhile are printed side by side.
+`post_summary` has built) is built while another table commits hands: in the worker process, as the
+handlers do (`bot.summary.worker`), and in a worker thread of the bot's own process (the earlier design,
+for comparison); that table's commit latency alone and meanwhile are printed side by side.
 PostgreSQL is used when reachable (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgresql+psycopg://postgres@127.0.0.1:5432/test);
 each run creates and drops its own databases there.
 """
@@ -20,6 +21,7 @@ each run creates and drops its own databases there.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import itertools
 import json
 import os
@@ -58,9 +60,8 @@ from bot.ledger.models import (  # noqa: E402
     TableSession,
 )
 from bot.render import ledger_page  # noqa: E402
+from bot.summary import worker  # noqa: E402
 from bot.summary.card import render_card  # noqa: E402
-from bot.summary.csvfile import ledger_csv  # noqa: E402
-from bot.summary.post import chart_png  # noqa: E402
 from bot.summary.tally import build_report  # noqa: E402
 
 CHAT = -42
@@ -117,22 +118,26 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
     seed_rows = {
         _id(seed): (
             seed.kind, json.dumps(seed.entry), json.dumps(seed.request), json.dumps(seed.response),
-            json.dumps(seed.state_before), json.dumps(seed.state_after), json.dumps(seed.seat_players),
-            seed.dealer_after_player_id, seed.streak_after,
+            json.dumps(seed.seat_players), seed.dealer_after_player_id, seed.streak_after,
         )
         for seed in seeds
     }  # fmt: skip
+    number = ts.state["hand_number"] - 1  # the templates are hands: a copy's number is the next one
+
+    def numbered(state: dict[str, Any], hand_number: int) -> str:
+        return json.dumps({**state, "hand_number": hand_number})
     delta: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     hand_rows: list[tuple[Any, ...]] = []
     payment_rows: list[tuple[Any, ...]] = []
     for i in range(extra):
         seed = seeds[i % len(seeds)]
         seq = last_seq + i + 1
-        kind, entry, request, response, before, after, seat_players, dealer_after, streak = seed_rows[
-            _id(seed)
-        ]
-        hand_rows.append((next_hand_id, session_id, seq, seq, kind, entry, request, response, before, after,
-                          seat_players, dealer_after, streak, recorded, f"bulk-{seq}", false))  # fmt: skip
+        kind, entry, request, response, seat_players, dealer_after, streak = seed_rows[_id(seed)]
+        number += 1  # each copy keeps the number its dealer state gives it, as a recorded hand does
+        before, after = numbered(seed.state_before, number), numbered(seed.state_after, number + 1)
+        hand_rows.append((next_hand_id, session_id, seq, number, kind, entry, request, response,
+                          before, after, seat_players, dealer_after, streak, recorded,
+                          f"bulk-{seq}", false))  # fmt: skip
         for player_id, amount, hua in seed_payments[_id(seed)]:
             payment_rows.append((next_payment_id, next_hand_id, player_id, amount, hua))
             next_payment_id += 1
@@ -170,6 +175,7 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
                     net=table.net + net, hands=table.hands + count))  # fmt: skip
         connection.execute(update(TableSession).where(TableSession.id == session_id).values(
             last_seq=last_seq + extra, live_rows=TableSession.live_rows + extra,
+            state={**seeds[(extra - 1) % len(seeds)].state_after, "hand_number": number + 1},
             hands_played=TableSession.hands_played + extra))  # fmt: skip
         if connection.dialect.name == "postgresql":
             for name in ("hand", "payment"):
@@ -278,8 +284,11 @@ def run_backend(
             ledger = ledgers[size]
             session_id = _session_id(ledger)
             seat_table(ledger, OTHER)
-            alone, during, took = meanwhile(ledger, session_id, commits)
-            results[size].update(other_alone_ms=alone, other_during_ms=during, summary_ms=took)
+            in_worker_process(ledger, session_id)  # started and imported, as after a first /end
+            for how, build in (("process", in_worker_process), ("thread", summary)):
+                alone, during, took = meanwhile(ledger, session_id, commits, build)
+                results[size].update({f"{how}_alone_ms": alone, f"{how}_during_ms": during,
+                                      f"{how}_summary_ms": took})  # fmt: skip
             end = timed(lambda ledger=ledger: ledger.end_session(CHAT), 1)
             results[size]["end_ms"] = end[0] * 1000
     return results
@@ -306,17 +315,22 @@ def ledger_answer(ledger: LedgerService) -> str:
 
 
 def summary(ledger: LedgerService, session_id: int) -> None:
-    """What /end's summary does in its worker threads (bot.summary.post.post_summary): the report, the
-    card, the chart and the CSV; only the Bot API sends are left out."""
-    report = build_report(ledger, session_id)
-    render_card(report, "zh-Hans")
-    chart_png(report, "zh-Hans")
-    ledger_csv(report, "zh-Hans")
+    """What /end's summary builds (bot.summary.post.post_summary): the report, the card, the chart and the
+    CSV (`worker.build_files`); only the Bot API sends are left out."""
+    worker.build_files(worker.database_url(ledger), session_id, "zh-Hans", "Asia/Shanghai")
 
 
-def meanwhile(ledger: LedgerService, session_id: int, commits: int) -> tuple[float, float, float]:
-    """Commit latency at another table (ms, median) alone, and while this table's summary is built in a
-    worker thread, as the handlers run them; and the summary's own time (ms)."""
+def in_worker_process(ledger: LedgerService, session_id: int) -> None:
+    """`summary` in the worker process, as the handlers run it."""
+    url = worker.database_url(ledger)
+    asyncio.run(worker.run(worker.build_files, url, session_id, "zh-Hans", "Asia/Shanghai"))
+
+
+def meanwhile(
+    ledger: LedgerService, session_id: int, commits: int, build: Callable[[LedgerService, int], None]
+) -> tuple[float, float, float]:
+    """Commit latency at another table (ms, median) alone, and while this table's summary is built by
+    `build` in another thread; and the summary's own time (ms)."""
     keys = itertools.count()
 
     def commit() -> None:
@@ -327,18 +341,18 @@ def meanwhile(ledger: LedgerService, session_id: int, commits: int) -> tuple[flo
     done = threading.Event()
     took: list[float] = []
 
-    def build() -> None:
+    def run() -> None:
         start = time.perf_counter()
-        summary(ledger, session_id)
+        build(ledger, session_id)
         took.append(time.perf_counter() - start)
         done.set()
 
-    worker = threading.Thread(target=build)
-    worker.start()
+    thread = threading.Thread(target=run)
+    thread.start()
     during: list[float] = []
     while not done.is_set() or not during:
         during.extend(timed(commit, 1))
-    worker.join()
+    thread.join()
     return alone * 1000, statistics.median(during) * 1000, took[0] * 1000
 
 
@@ -484,13 +498,16 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['commit_ms']:>10.2f} " + " ".join(f"{r[n + '_ms']:>11.2f}" for n in names),
                   flush=True)  # fmt: skip
         print(f"{backend}: another table's commit while this one's summary (report, card, chart, CSV) is "
-              "built in a worker thread, as the handlers run it:")  # fmt: skip
-        print(f"{'':{len(backend) + 1}} {'hands':>8} {'summary ms':>11} {'alone ms':>9} {'meanwhile ms':>13} "
-              f"{'ratio':>6}")  # fmt: skip
+              "built in the worker process (as the handlers do), and in a thread of the bot's "
+              "process:")  # fmt: skip
+        print(f"{'':{len(backend) + 1}} {'hands':>8} {'where':>8} {'summary ms':>11} {'alone ms':>9} "
+              f"{'meanwhile ms':>13} {'ratio':>6}")  # fmt: skip
         for size, r in results.items():
-            ratio = r["other_during_ms"] / r["other_alone_ms"]
-            print(f"{'':{len(backend) + 1}} {size:>8} {r['summary_ms']:>11.0f} {r['other_alone_ms']:>9.2f} "
-                  f"{r['other_during_ms']:>13.2f} {ratio:>6.2f}", flush=True)  # fmt: skip
+            for how in ("process", "thread"):
+                ratio = r[f"{how}_during_ms"] / r[f"{how}_alone_ms"]
+                print(f"{'':{len(backend) + 1}} {size:>8} {how:>8} {r[f'{how}_summary_ms']:>11.0f} "
+                      f"{r[f'{how}_alone_ms']:>9.2f} {r[f'{how}_during_ms']:>13.2f} {ratio:>6.2f}",
+                      flush=True)  # fmt: skip
         if max(sizes) != min(sizes):
             for name in names:
                 ratio = results[max(sizes)][f"{name}_ms"] / results[min(sizes)][f"{name}_ms"]

@@ -147,4 +147,6 @@ async def remind(turn: Turn, words: list[str]) -> None:
     if hours is None or len(words) > 1:
         raise Refusal("jobs.remind_bad", value=" ".join(words), limit=MAX_REMIND_HOURS)
     await turn.run(turn.ledger.update_settle, turn.chat_id, {"remind": hours}, key=turn.source_key)
-    await turn.reply("jobs.remind_on" if hours else "jobs.remind_off", hours=hours, tz=group.timezone)
+    await turn.reply(
+        "jobs.remind_on" if hours else "jobs.remind_off", hours=hours, tz=zone_name(turn.lang, group.timezone)
+    )

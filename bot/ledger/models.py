@@ -147,6 +147,7 @@ class Hand(SQLModel, table=True):
             sqlite_where=text("voided = 0 AND kind <> 'adjust'"),
             postgresql_where=text("voided = false AND kind <> 'adjust'"),
         ),
+        Index("ix_hand_session_number", "session_id", "number"),  # the ledger order (rows.IN_ORDER)
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -6,8 +6,9 @@ matplotlib is only imported when a chart is drawn (`bot.summary.chart`), never b
 from bot.render import signed
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import ledger_csv
-from bot.summary.post import PostedSummary, chart_png, post_summary, send_chart, send_history_chart
+from bot.summary.post import PostedSummary, post_summary, send_history_chart
 from bot.summary.tally import BiggestHand, LongestStreak, PlayerLine, SessionReport, build_report
+from bot.summary.worker import SummaryFiles, chart_png
 
 __all__ = [
     "BiggestHand",
@@ -15,6 +16,7 @@ __all__ = [
     "PlayerLine",
     "PostedSummary",
     "SessionReport",
+    "SummaryFiles",
     "build_report",
     "chart_data",
     "chart_png",
@@ -22,7 +24,6 @@ __all__ = [
     "ledger_csv",
     "post_summary",
     "render_card",
-    "send_chart",
     "send_history_chart",
     "signed",
 ]

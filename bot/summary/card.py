@@ -20,44 +20,55 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
 
     `idle_hours` set means the session was ended by the idle job after that many hours.
     """
-    s = report.session
-    title_key = "summary.title_idle" if idle_hours is not None else "summary.title"
-    lines = [
-        t(
-            lang,
-            title_key,
-            number=s.number,
-            rules=rules_name(lang, s.rules),
-            stake=s.stake,
-            hands=report.hands_played,
-            hours=f"{idle_hours:g}" if idle_hours is not None else "",
-        )
-    ]
+    lines = [_title(report, lang, idle_hours)]
     if report.hands_played == 0 and not report.rows:
         lines.append(t(lang, "summary.no_hands"))
         return "\n".join(lines)
-    lines.append("")
-    for line in sorted(report.people or report.players, key=lambda p: -p.net):  # each person (/sub)
-        lines.append(
-            t(
-                lang,
-                "summary.player",
-                seat=wind(lang, line.seat),
-                name=line.player.display_name,
-                net=signed(line.net),
-                hands=line.hands,
-                wins=line.wins,
-                self_draws=line.self_draws,
-                dealt_in=line.dealt_in,
-            )
+    lines += ["", *_people(report, lang), "", *_biggest(report, lang), _streak(report, lang), ""]
+    lines += transfer_lines(lang, report.transfers, report.figures)
+    text = "\n".join(lines)  # bounded by the people and the transfers; cut as a last resort only
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
+
+def _title(report: SessionReport, lang: str | None, idle_hours: float | None) -> str:
+    s = report.session
+    return t(
+        lang,
+        "summary.title_idle" if idle_hours is not None else "summary.title",
+        number=s.number,
+        rules=rules_name(lang, s.rules),
+        stake=s.stake,
+        hands=report.hands_played,
+        hours=f"{idle_hours:g}" if idle_hours is not None else "",
+    )
+
+
+def _people(report: SessionReport, lang: str | None) -> list[str]:
+    """One line per person who played (after a /sub, the one who left too), best first."""
+    return [
+        t(
+            lang,
+            "summary.player",
+            seat=wind(lang, line.seat),
+            name=line.player.display_name,
+            net=signed(line.net),
+            hands=line.hands,
+            wins=line.wins,
+            self_draws=line.self_draws,
+            dealt_in=line.dealt_in,
         )
-    lines.append("")
+        for line in sorted(report.people or report.players, key=lambda p: -p.net)
+    ]
+
+
+def _biggest(report: SessionReport, lang: str | None) -> list[str]:
+    """The biggest hand: the first hands of a tie, each with its player; the rest counted."""
     bigs = report.biggest
     if not bigs:
-        lines.append(t(lang, "summary.no_biggest"))
-    for big in bigs[:TIES_SHOWN]:  # the first hands of a tie, each with its player (the rest counted)
-        names = [term_name(lang, term_id, name) for term_id, name in big.items]
-        items = join_words(lang, names)
+        return [t(lang, "summary.no_biggest")]
+    lines = []
+    for big in bigs[:TIES_SHOWN]:
+        items = join_words(lang, [term_name(lang, term_id, name) for term_id, name in big.items])
         lines.append(
             t(
                 lang,
@@ -73,25 +84,23 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
         )
     if len(bigs) > TIES_SHOWN:
         lines.append(t(lang, "summary.more_ties", count=len(bigs) - TIES_SHOWN))
+    return lines
+
+
+def _streak(report: SessionReport, lang: str | None) -> str:
+    """The longest 连庄, its players and hands (the first of a tie)."""
     streaks = report.longest_streaks
     if not streaks:
-        lines.append(t(lang, "summary.no_streak"))
-    else:
-        who = list(dict.fromkeys(f"{wind(lang, s.seat)} {s.player.display_name}" for s in streaks))
-        more = t(lang, "summary.and_more") if len(streaks) > TIES_SHOWN else ""
-        lines.append(
-            t(
-                lang,
-                "summary.streak",
-                players=join_words(lang, who[:TIES_SHOWN]),
-                count=streaks[0].count,
-                number=join_words(lang, [str(s.number) for s in streaks[:TIES_SHOWN]]) + more,
-            )
-        )
-    lines.append("")
-    lines += transfer_lines(lang, report.transfers, report.figures)
-    text = "\n".join(lines)  # bounded by the people and the transfers; cut as a last resort only
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+        return t(lang, "summary.no_streak")
+    who = list(dict.fromkeys(f"{wind(lang, s.seat)} {s.player.display_name}" for s in streaks))
+    more = t(lang, "summary.and_more") if len(streaks) > TIES_SHOWN else ""
+    return t(
+        lang,
+        "summary.streak",
+        players=join_words(lang, who[:TIES_SHOWN]),
+        count=streaks[0].count,
+        number=join_words(lang, [str(s.number) for s in streaks[:TIES_SHOWN]]) + more,
+    )
 
 
 def chart_data(report: SessionReport, lang: str | None) -> ChartData:

@@ -1,4 +1,5 @@
-"""Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument)."""
+"""Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument), built
+in the worker process (`bot.summary.worker`); and the /history and /stats charts."""
 
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from bot.i18n import t
 from bot.ledger import LedgerService
 from bot.sender import edit_text, send_text
 from bot.summary import chart as charts
-from bot.summary.card import chart_data, history_chart_data, render_card
-from bot.summary.csvfile import csv_filename, ledger_csv, local_day
+from bot.summary import worker
+from bot.summary.card import history_chart_data
 from bot.summary.settlement import settle_markup
-from bot.summary.tally import SessionReport, build_report
+from bot.summary.worker import SummaryFiles
 from bot.weekly import DEFAULT_TIMEZONE
 
 log = logging.getLogger(__name__)
@@ -26,20 +27,10 @@ log = logging.getLogger(__name__)
 class PostedSummary:
     """What was sent: the card message, and the chart and CSV messages when the session had rows."""
 
-    report: SessionReport
+    files: SummaryFiles
     card: Message
     chart: Message | None
     document: Message | None
-
-
-def chart_png(report: SessionReport, lang: str | None) -> bytes:
-    """The session chart as PNG bytes (imports matplotlib on first use; run it in a thread)."""
-    return charts.render_chart(chart_data(report, lang))
-
-
-def chart_filename(report: SessionReport, timezone: str = DEFAULT_TIMEZONE) -> str:
-    """`mahjong-session-<n>-<yyyymmdd>.png` (the local date the session opened)."""
-    return f"mahjong-session-{report.session.number}-{local_day(report, timezone)}.png"
 
 
 async def _language(ledger: LedgerService, chat_id: int, lang: str | None) -> str:
@@ -54,6 +45,25 @@ async def _timezone(ledger: LedgerService, chat_id: int) -> str:
     return group.timezone or DEFAULT_TIMEZONE
 
 
+async def summary_files(
+    ledger: LedgerService,
+    chat_id: int,
+    session_id: int,
+    *,
+    lang: str,
+    idle_hours: float | None = None,
+    chart: bool = True,
+    csv: bool = True,
+) -> SummaryFiles:
+    """The session's card, and its chart and CSV as asked, built in the worker process
+    (`bot.summary.worker`): a long session's summary never slows the other tables down."""
+    zone = await _timezone(ledger, chat_id)
+    url = worker.database_url(ledger)
+    return await worker.run(
+        worker.build_files, url, session_id, lang, zone, idle_hours=idle_hours, chart=chart, csv=csv
+    )
+
+
 async def post_summary(
     bot: Bot,
     ledger: LedgerService,
@@ -62,7 +72,6 @@ async def post_summary(
     *,
     lang: str | None = None,
     idle_hours: float | None = None,
-    report: SessionReport | None = None,
 ) -> PostedSummary:
     """Send the end-of-session card, then the chart and the CSV ledger, to `chat_id`.
 
@@ -71,54 +80,49 @@ async def post_summary(
     says so and nothing else is sent.
     """
     lang = await _language(ledger, chat_id, lang)
-    if report is None:
-        report = await asyncio.to_thread(build_report, ledger, session_id)
-    text = render_card(report, lang, idle_hours=idle_hours)
-    markup = settle_markup(lang, report.transfers, bot.username)
-    card = await send_text(bot, chat_id, text, markup)
+    files = await summary_files(ledger, chat_id, session_id, lang=lang, idle_hours=idle_hours)
+    markup = settle_markup(lang, files.transfers, bot.username)
+    card = await send_text(bot, chat_id, files.card, markup)
     await asyncio.to_thread(ledger.set_summary, session_id, card.message_id)
     for earlier in await asyncio.to_thread(ledger.carried_from, session_id):  # their "carried" lines
         await refresh_summary(bot, ledger, earlier, lang=lang)
-    if not report.rows:
-        return PostedSummary(report, card, None, None)
-    number = report.session.number
-    zone = await _timezone(ledger, chat_id)
+    if not files.has_rows:
+        return PostedSummary(files, card, None, None)
     chart: Message | None = None
     document: Message | None = None
-    try:
-        png = await asyncio.to_thread(chart_png, report, lang)
-        chart = await bot.send_photo(
-            chat_id,
-            InputFile(png, filename=chart_filename(report, zone)),
-            caption=t(lang, "summary.chart_caption", number=number),
-        )
-    except (TelegramError, OSError, ValueError, RuntimeError):
-        log.exception("could not send the chart of session %s", session_id)
-    try:
-        data = await asyncio.to_thread(ledger_csv, report, lang, timezone=zone)
-        document = await bot.send_document(
-            chat_id,
-            InputFile(data, filename=csv_filename(report, zone)),
-            caption=t(lang, "summary.csv_caption", number=number),
-        )
-    except (TelegramError, OSError, ValueError):
-        log.exception("could not send the CSV of session %s", session_id)
-    return PostedSummary(report, card, chart, document)
+    if files.chart is not None:
+        try:
+            chart = await bot.send_photo(
+                chat_id,
+                InputFile(files.chart, filename=files.chart_name),
+                caption=t(lang, "summary.chart_caption", number=files.number),
+            )
+        except TelegramError:
+            log.exception("could not send the chart of session %s", session_id)
+    if files.csv is not None:
+        try:
+            document = await bot.send_document(
+                chat_id,
+                InputFile(files.csv, filename=files.csv_name),
+                caption=t(lang, "summary.csv_caption", number=files.number),
+            )
+        except TelegramError:
+            log.exception("could not send the CSV of session %s", session_id)
+    return PostedSummary(files, card, chart, document)
 
 
 async def send_csv(
     bot: Bot, ledger: LedgerService, chat_id: int, session_id: int, *, lang: str | None = None
 ) -> Message:
-    """Send one session's whole ledger as the CSV (/ledger's button under a long session): read and
-    written in a worker thread."""
+    """Send one session's whole ledger as the CSV (/ledger's button under a long session), built in the
+    worker process."""
     lang = await _language(ledger, chat_id, lang)
-    zone = await _timezone(ledger, chat_id)
-    report = await asyncio.to_thread(build_report, ledger, session_id)
-    data = await asyncio.to_thread(ledger_csv, report, lang, timezone=zone)
+    files = await summary_files(ledger, chat_id, session_id, lang=lang, chart=False)
+    assert files.csv is not None or not files.has_rows
     return await bot.send_document(
         chat_id,
-        InputFile(data, filename=csv_filename(report, zone)),
-        caption=t(lang, "summary.csv_caption", number=report.session.number),
+        InputFile(files.csv or b"", filename=files.csv_name),
+        caption=t(lang, "summary.csv_caption", number=files.number),
     )
 
 
@@ -127,43 +131,17 @@ async def refresh_summary(
 ) -> None:
     """Edit an ended session's summary in place: its transfers' states now, buttons for those still open
     (a summary that cannot be edited, deleted or too old, is left as it is)."""
-    report = await asyncio.to_thread(build_report, ledger, session_id)
-    message_id = report.session.summary_message_id
-    if message_id is None:
+    session = await asyncio.to_thread(ledger.get_session, session_id)
+    if session.summary_message_id is None:
         return
-    idle = idle_hours if report.session.end_reason == "idle" else None
-    text = render_card(report, lang, idle_hours=idle)
-    try:
-        markup = settle_markup(lang, report.transfers, bot.username)
-        await edit_text(bot, report.session.chat_id, message_id, text, markup)
-    except TelegramError as exc:
-        log.info("summary %s of session %s not edited: %s", message_id, session_id, exc)
-
-
-async def send_chart(
-    bot: Bot,
-    ledger: LedgerService,
-    chat_id: int,
-    session_id: int,
-    *,
-    lang: str | None = None,
-    caption: str | None = None,
-    reply_to_message_id: int | None = None,
-) -> Message | None:
-    """Send one session's running-total chart (for /history and /stats); None if the session has no row."""
-    lang = await _language(ledger, chat_id, lang)
-    report = await asyncio.to_thread(build_report, ledger, session_id)
-    if not report.rows:
-        return None
-    png = await asyncio.to_thread(chart_png, report, lang)
-    if caption is None:
-        caption = t(lang, "summary.chart_caption", number=report.session.number)
-    return await bot.send_photo(
-        chat_id,
-        InputFile(png, filename=chart_filename(report)),
-        caption=caption,
-        reply_to_message_id=reply_to_message_id,
+    files = await summary_files(
+        ledger, session.chat_id, session_id, lang=lang, idle_hours=idle_hours, chart=False, csv=False
     )
+    try:
+        markup = settle_markup(lang, files.transfers, bot.username)
+        await edit_text(bot, files.chat_id, session.summary_message_id, files.card, markup)
+    except TelegramError as exc:
+        log.info("summary %s of session %s not edited: %s", session.summary_message_id, session_id, exc)
 
 
 async def send_history_chart(

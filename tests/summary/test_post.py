@@ -12,7 +12,7 @@ from telegram.ext import Application
 
 from bot.console.transport import InProcessBotAPI
 from bot.ledger import LedgerService
-from bot.summary import history_chart_data, post_summary, send_chart, send_history_chart
+from bot.summary import history_chart_data, post_summary, send_history_chart
 from bot.summary.chart import PNG_SIGNATURE, png_size
 
 
@@ -47,7 +47,7 @@ async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
     data = document.files["document"].content
     assert data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert len(rows) == 1 + 4 * len(posted.report.rows)
+    assert len(rows) == 1 + 4 * len(table.ledger.ledger(table.session_id))
     assert posted.chart is not None and posted.document is not None
 
 
@@ -59,28 +59,11 @@ async def test_language_of_the_group_and_empty_session(ledger: LedgerService) ->
     await app.initialize()
     try:
         posted = await post_summary(app.bot, ledger, empty.chat_id, empty.session_id)
-        chart = await send_chart(app.bot, ledger, empty.chat_id, empty.session_id)
     finally:
         await app.shutdown()
-    assert posted.chart is None and posted.document is None and chart is None
+    assert posted.chart is None and posted.document is None
     assert [c.method for c in request.calls if c.ok and c.method != "getMe"] == ["sendMessage"]
     assert request.calls_of("sendMessage")[0].params["text"].startswith("🀄 Session 1 ended")
-
-
-async def test_send_chart_for_history(table: Table) -> None:
-    request = InProcessBotAPI()
-    app = bot_app(request)
-    await app.initialize()
-    try:
-        message = await send_chart(
-            app.bot, table.ledger, table.chat_id, table.session_id, lang="zh-Hant", reply_to_message_id=None
-        )
-    finally:
-        await app.shutdown()
-    assert message is not None
-    [photo] = request.calls_of("sendPhoto")
-    assert photo.params["caption"] == "第1場各家累計得分"
-    assert photo.files["photo"].content[:8] == PNG_SIGNATURE
 
 
 async def test_history_chart_over_sessions(ledger: LedgerService) -> None:

@@ -1,0 +1,185 @@
+"""The summary's heavy work in a worker process: reading every row of a session, the card, the chart, the CSV.
+
+A worker thread keeps that work off the event loop but not off the GIL: while a long session's summary was
+built in a thread, another table's hand committed about 2-4 times slower. In a process of its own it runs
+beside the bot instead of inside it, and matplotlib stays out of the bot's memory.
+
+One process (`spawn`: never a fork of a process with threads), started on first use and stopped after
+`IDLE_SECONDS` without work; the next summary starts it again. The process reads the ledger from the same
+database URL (its own engine, never migrating) and returns only what a post needs: texts and bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
+
+from sqlalchemy.engine import Engine
+
+from bot.ledger import LedgerService, Transfer
+from bot.ledger.db import create_db_engine
+from bot.summary import chart as charts
+from bot.summary.card import chart_data, render_card
+from bot.summary.csvfile import csv_filename, ledger_csv, local_day
+from bot.summary.tally import SessionReport, build_report
+from bot.weekly import DEFAULT_TIMEZONE
+
+log = logging.getLogger(__name__)
+
+IDLE_SECONDS = 600.0  # the process stops after this long without a summary (it holds ~100 MB)
+TIMEOUT_SECONDS = 300.0  # a summary not built by then is left due (the summary sweep tries again)
+ENGINES_KEPT = 4  # databases the process keeps an engine for (one in production; tests use many)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryFiles:
+    """What posting or editing an end-of-session summary needs, built in the worker process."""
+
+    chat_id: int
+    number: int  # 第n场
+    card: str
+    transfers: tuple[Transfer, ...]
+    summary_message_id: int | None
+    ended_idle: bool
+    has_rows: bool
+    chart: bytes | None  # None: not asked for, no row, or it could not be drawn
+    chart_name: str
+    csv: bytes | None  # None: not asked for or no row
+    csv_name: str
+
+
+# ---- in the worker process -------------------------------------------------------------------------------
+
+
+def chart_png(report: SessionReport, lang: str | None) -> bytes:
+    """The session chart as PNG bytes (imports matplotlib on first use)."""
+    return charts.render_chart(chart_data(report, lang))
+
+
+def chart_filename(report: SessionReport, timezone: str = DEFAULT_TIMEZONE) -> str:
+    """`mahjong-session-<n>-<yyyymmdd>.png` (the local date the session opened)."""
+    return f"mahjong-session-{report.session.number}-{local_day(report, timezone)}.png"
+
+
+_engines: OrderedDict[str, Engine] = OrderedDict()
+
+
+def _ledger(url: str) -> LedgerService:
+    engine = _engines.pop(url, None) or create_db_engine(url)
+    _engines[url] = engine
+    while len(_engines) > ENGINES_KEPT:
+        _engines.popitem(last=False)[1].dispose()
+    return LedgerService(engine)
+
+
+def build_files(
+    url: str,
+    session_id: int,
+    lang: str,
+    timezone: str,
+    *,
+    idle_hours: float | None = None,
+    chart: bool = True,
+    csv: bool = True,
+) -> SummaryFiles:
+    """Read the session from the database at `url` and build its card, and its chart and CSV as asked.
+    Runs in the worker process (any process can call it: the tests of the parts do)."""
+    report = build_report(_ledger(url), session_id)
+    session = report.session
+    png: bytes | None = None
+    if chart and report.rows:
+        try:
+            png = chart_png(report, lang)
+        except (OSError, ValueError, RuntimeError):
+            log.exception("could not draw the chart of session %s", session_id)
+    idle = idle_hours if session.end_reason == "idle" else None
+    return SummaryFiles(
+        chat_id=session.chat_id,
+        number=session.number,
+        card=render_card(report, lang, idle_hours=idle),
+        transfers=report.transfers,
+        summary_message_id=session.summary_message_id,
+        ended_idle=session.end_reason == "idle",
+        has_rows=bool(report.rows),
+        chart=png,
+        chart_name=chart_filename(report, timezone),
+        csv=ledger_csv(report, lang, timezone=timezone) if csv and report.rows else None,
+        csv_name=csv_filename(report, timezone),
+    )
+
+
+# ---- in the bot ----------------------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_pool: ProcessPoolExecutor | None = None
+_idle: threading.Timer | None = None
+
+
+def _executor() -> ProcessPoolExecutor:
+    global _pool, _idle
+    with _lock:
+        if _idle is not None:
+            _idle.cancel()
+            _idle = None
+        if _pool is None:
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        return _pool
+
+
+def _rest() -> None:
+    """After a job: stop the process if no other job starts within IDLE_SECONDS."""
+    global _idle
+    with _lock:
+        if _idle is not None:
+            _idle.cancel()
+        _idle = threading.Timer(IDLE_SECONDS, stop)
+        _idle.daemon = True
+        _idle.start()
+
+
+def stop() -> None:
+    """Stop the worker process (the next job starts a new one)."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def run(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """`fn(*args, **kwargs)` in the worker process (a module-level function, picklable arguments and
+    result). A process that died (killed, out of memory) is replaced once."""
+    loop = asyncio.get_running_loop()
+    for attempt in (1, 2):
+        pool = _executor()
+        try:
+            future = loop.run_in_executor(pool, _call, fn, args, kwargs)
+            return await asyncio.wait_for(future, TIMEOUT_SECONDS)
+        except BrokenProcessPool:
+            stop()
+            if attempt == 2:
+                raise
+            log.warning("the summary worker process died; starting a new one")
+        finally:
+            _rest()
+    raise AssertionError("unreachable")
+
+
+def _call(fn: Callable[..., R], args: tuple[object, ...], kwargs: dict[str, object]) -> R:
+    return fn(*args, **kwargs)
+
+
+def database_url(ledger: LedgerService) -> str:
+    """The URL the worker process opens the ledger's database with (password included)."""
+    return ledger.engine.url.render_as_string(hide_password=False)
