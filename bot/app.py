@@ -29,7 +29,7 @@ from telegram.request import BaseRequest
 
 import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
-from bot.handlers import buttons, errors, inline, recording, rules, session, settle, views
+from bot.handlers import buttons, errors, inline, recording, rules, session, settle, supergroup, views
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
@@ -147,6 +147,8 @@ def register_handlers(application: AnyApplication) -> None:
     application.add_handler(TypeHandler(Update, drop_redelivered), group=-1)
     # New messages only: editing a sent "/hu …" must not record the hand a second time.
     fresh = filters.UpdateType.MESSAGE
+    # The group became a supergroup: its ledger follows it to the new chat id.
+    application.add_handler(MessageHandler(fresh & filters.StatusUpdate.MIGRATE, supergroup.chat_migrated))
     for command in COMMANDS:
         application.add_handler(CommandHandler(command.name, command.callback, filters=fresh))
     presses = (

@@ -1,11 +1,22 @@
 """The one sender: every text the bot posts in a chat, and every edit of one, goes out through here, split
-or cut at Telegram's bound (4,096 characters a message; `render.MESSAGE_LIMIT` keeps a margin)."""
+or cut at Telegram's bound (4,096 characters a message; `render.MESSAGE_LIMIT` keeps a margin); and what a
+send does when Telegram answers that the group became a supergroup (`to_group`)."""
 
 from __future__ import annotations
 
-from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
+from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram.error import ChatMigrated
+
+from bot.ledger import LedgerService
 from bot.render import MESSAGE_LIMIT, split_messages
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -40,3 +51,20 @@ async def edit_text(
 ) -> None:
     """Edit one of the bot's messages (an edit is one message: a text over the bound is cut)."""
     await bot.edit_message_text(fit(text), chat_id=chat_id, message_id=message_id, reply_markup=markup)
+
+
+async def follow_migration(ledger: LedgerService, old_chat_id: int, new_chat_id: int) -> None:
+    """The group `old_chat_id` is now the supergroup `new_chat_id`: its ledger moves there (once, however
+    often this is said)."""
+    if await asyncio.to_thread(ledger.migrate_chat, old_chat_id, new_chat_id):
+        log.info("chat %s is now %s: the ledger followed", old_chat_id, new_chat_id)
+
+
+async def to_group(ledger: LedgerService, chat_id: int, send: Callable[[int], Awaitable[T]]) -> T:
+    """`send(chat_id)`; when Telegram refuses it because the group became a supergroup (ChatMigrated), the
+    group's ledger moves to the new id and `send` goes again, there."""
+    try:
+        return await send(chat_id)
+    except ChatMigrated as moved:
+        await follow_migration(ledger, chat_id, moved.new_chat_id)
+        return await send(moved.new_chat_id)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.console.markup import incoming_entities
-from bot.console.model import JSON, Call, ChatState, UploadedFile, bad_request
+from bot.console.model import JSON, BotAPIError, Call, ChatState, UploadedFile, bad_request
 
 
 def _username_from(name: str) -> str | None:
@@ -152,6 +152,41 @@ class ChatServer:
                 return self.chats[int(chat_id)]
             except (KeyError, ValueError):
                 raise bad_request("chat not found") from None
+
+    def refuse_migrated(self, chat_id: object) -> None:
+        """Telegram's answer to any call naming a group that became a supergroup: 400 with the new id in
+        `parameters.migrate_to_chat_id` (python-telegram-bot raises ChatMigrated)."""
+        try:
+            chat = self.chats.get(int(str(chat_id)))
+        except ValueError:
+            return
+        if chat is not None and chat.migrated_to is not None:
+            raise BotAPIError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": chat.migrated_to},
+            )
+
+    def migrate(
+        self, chat_id: int, new_chat_id: int, by: str | Mapping[str, Any] = "zoe"
+    ) -> tuple[JSON, JSON]:
+        """The group becomes the supergroup `new_chat_id` (its title, members, admins and creator; none of
+        its messages or pins), as Telegram does when a group is upgraded: every later call to the old id
+        is refused with the new one. Returns the two service-message Updates Telegram sends, not queued:
+        `migrate_to_chat_id` in the old chat, then `migrate_from_chat_id` in the new one."""
+        with self.lock:
+            old = self.chat(chat_id)
+            new = ChatState(
+                id=new_chat_id, title=old.title, type="supergroup", creator=old.creator,
+                admins=set(old.admins), bot_is_admin=old.bot_is_admin, can_pin=old.can_pin,
+                members=set(old.members),
+            )  # fmt: skip
+            self.chats[new_chat_id] = new
+            sender = self.user(by)
+            gone = self.new_message(old, sender, migrate_to_chat_id=new_chat_id)
+            old.migrated_to = new_chat_id
+            came = self.new_message(new, sender, migrate_from_chat_id=chat_id)
+            return self._update({"message": dict(gone)}, False), self._update({"message": dict(came)}, False)
 
     def set_admins(self, chat_id: int, admins: Iterable[str | Mapping[str, Any]]) -> None:
         """Replaces the group's administrators (the creator stays)."""

@@ -12,10 +12,11 @@ JSON = dict[str, Any]
 class BotAPIError(Exception):
     """A Bot API error answer: HTTP status plus Telegram's description."""
 
-    def __init__(self, status: int, description: str) -> None:
+    def __init__(self, status: int, description: str, parameters: JSON | None = None) -> None:
         super().__init__(description)
         self.status = status
         self.description = description
+        self.parameters = parameters  # ResponseParameters: migrate_to_chat_id, retry_after
 
 
 def bad_request(description: str) -> BotAPIError:
@@ -48,6 +49,7 @@ class Call:
     status: int = 200
     result: Any = None
     description: str | None = None
+    parameters: JSON | None = None
     at: float = field(default_factory=time.time)
 
     @property
@@ -71,6 +73,7 @@ class ChatState:
     deleted: set[int] = field(default_factory=set)
     pinned: list[int] = field(default_factory=list)
     members: set[int] = field(default_factory=set)
+    migrated_to: int | None = None  # a group turned into this supergroup: every call to it is refused
 
     def as_chat(self) -> JSON:
         return {"id": self.id, "type": self.type, "title": self.title}

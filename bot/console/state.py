@@ -59,11 +59,15 @@ class BotAPIState(ChatServer):
             try:
                 if handler is None:
                     raise bad_request(f"method {method!r} is not implemented by the in-memory Bot API")
+                self.refuse_migrated(decoded.get("chat_id"))
                 call.result = handler(self, decoded, call.files)
             except BotAPIError as exc:
-                call.status, call.description = exc.status, exc.description
+                call.status, call.description, call.parameters = exc.status, exc.description, exc.parameters
             self.calls.append(call)
             self._emit("call", call)
             if call.ok:
                 return 200, {"ok": True, "result": call.result}
-            return call.status, {"ok": False, "error_code": call.status, "description": call.description}
+            body: JSON = {"ok": False, "error_code": call.status, "description": call.description}
+            if call.parameters:
+                body["parameters"] = call.parameters
+            return call.status, body

@@ -10,14 +10,14 @@ from collections.abc import Iterable
 from urllib.parse import quote
 
 from telegram import Update
-from telegram.error import TelegramError
+from telegram.error import ChatMigrated, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.handlers.callbacks import button, command
 from bot.handlers.turn import Turn, ledger_of
 from bot.i18n import t
 from bot.render.errors import excerpt
-from bot.sender import send_text
+from bot.sender import follow_migration, send_text
 
 log = logging.getLogger(__name__)
 
@@ -107,12 +107,15 @@ def install_redaction(secret: str | None) -> None:
 
 
 async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log an unexpected error (token redacted) and tell the chat something went wrong."""
+    """Log an unexpected error (token redacted) and tell the chat something went wrong; a reply refused
+    because the group became a supergroup moves the group's ledger there."""
     error = context.error
     token = context.bot.token if context.bot else None
     detail = format_redacted(error, token) if error else "unknown error"
     log.error("error while handling an update: %s", detail)
     chat = update.effective_chat if isinstance(update, Update) else None
+    if chat is not None and isinstance(error, ChatMigrated):  # a reply to a group now a supergroup
+        await follow_migration(ledger_of(context), chat.id, error.new_chat_id)
     if chat is not None and not isinstance(error, TelegramError):
         try:
             group = await asyncio.to_thread(ledger_of(context).get_group, chat.id)

@@ -27,7 +27,7 @@ from bot.ledger.errors import UnknownPlayer
 from bot.ledger.tables import MAX_STAKE
 from bot.render import rules_name, seats_block, session_standings, state_line
 from bot.render.errors import Refusal
-from bot.summary.post import post_summary
+from bot.summary.post import post_ended
 from scoring import ScoringError, resolve_rules
 from scoring.seats import parse_seat
 
@@ -261,7 +261,12 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
             await turn.edit(message_id, "\n".join(x for x in (shown, turn.t("end.kept", player=who)) if x))
         return
     summary = await turn.run(
-        turn.ledger.end_session, turn.chat_id, by=turn.user, session_id=session.id, key=turn.source_key
+        turn.ledger.end_session,
+        turn.chat_id,
+        by=turn.user,
+        session_id=session.id,
+        topic=turn.thread_id,
+        key=turn.source_key,
     )
     # The press is answered with the question's edit, before the card, chart and CSV: the button stops
     # spinning at once.
@@ -270,4 +275,6 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
     await asyncio.gather(turn.answer(), edited)
     await show_card(turn, summary.session)
     await unpin_card(turn, summary.session)
-    await post_summary(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)
+    # The summary is due in the ledger since the session ended: posted now, or by the summary sweep when
+    # a send fails or this worker stops first (bot.jobs.sweeps.post_due_summaries).
+    await post_ended(turn.context.bot, turn.ledger, session.id, lang=turn.lang)

@@ -13,7 +13,13 @@ from typing import Any
 from telegram.ext import Application, CallbackContext
 
 from bot.health import HEARTBEAT_SECONDS, heartbeat_path, write_heartbeat
-from bot.jobs.sweeps import end_idle_sessions, expire_previews, post_reminders, post_weekly_boards
+from bot.jobs.sweeps import (
+    end_idle_sessions,
+    expire_previews,
+    post_due_summaries,
+    post_reminders,
+    post_weekly_boards,
+)
 from bot.ledger import LedgerService
 from bot.services import LEDGER, SETTINGS
 from bot.settings import Settings
@@ -24,6 +30,7 @@ Context = CallbackContext[Any, Any, Any, Any]
 
 EXPIRE_SECONDS = 5.0  # a preview's Confirm lasts minutes: its "expired" line comes at most this late
 IDLE_SECONDS = 60.0
+SUMMARY_SECONDS = 30.0  # a summary whose post failed, or whose poster stopped, is retried this soon at most
 WEEKLY_SECONDS = 60.0
 REMIND_SECONDS = 300.0  # reminders are daily: a few minutes late is on time
 
@@ -49,6 +56,13 @@ async def idle_job(context: Context) -> None:
     settings = _settings(context)
     if settings is not None and (ledger := _ledger(context)) is not None:
         await end_idle_sessions(context.bot, ledger, settings.idle_end_hours)
+
+
+async def summary_job(context: Context) -> None:
+    """Summaries due (a failed send's retry time came, or their poster stopped) are posted."""
+    settings = _settings(context)
+    if settings is not None and (ledger := _ledger(context)) is not None:
+        await post_due_summaries(context.bot, ledger, settings.idle_end_hours)
 
 
 async def weekly_job(context: Context) -> None:
@@ -78,13 +92,14 @@ async def heartbeat_job(context: Context) -> None:
 SWEEPS = (
     (expire_job, EXPIRE_SECONDS, "jobs:expire"),
     (idle_job, IDLE_SECONDS, "jobs:idle-end"),
+    (summary_job, SUMMARY_SECONDS, "jobs:summaries"),
     (weekly_job, WEEKLY_SECONDS, "jobs:weekly"),
     (remind_job, REMIND_SECONDS, "jobs:remind"),
 )
 
 
 def setup_jobs(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Add the four sweeps and the heartbeat (at start, then every 30 s) to the application's JobQueue.
+    """Add the five sweeps and the heartbeat (at start, then every 30 s) to the application's JobQueue.
     Called by `build_application`, before the application starts; a second call adds nothing."""
     job_queue = application.job_queue
     if job_queue is None:

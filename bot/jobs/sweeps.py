@@ -1,11 +1,12 @@
-"""The four sweeps over ledger state: overdue previews expire, idle sessions end, weekly boards post, open
-transfers are reminded.
+"""The five sweeps over ledger state: overdue previews expire, idle sessions end, due summaries post,
+weekly boards post, open transfers are reminded.
 
 Each sweep asks the ledger for the work that is due and claims it there with a compare-and-set on the row
-(`expire_pending`, `end_idle`, `claim_weekly`, `claim_reminder`): every item is handed to exactly one
-caller, whichever worker sweeps first, so several workers on one database each post or edit once. The due
-times are ledger data (an entry's `expires_at`, a session's last activity, a group's weekly day/time and
-last post, a transfer's `reminded_at`): a sweep after a restart finds whatever fell due meanwhile.
+(`expire_pending`, `end_idle`, `claim_due_summaries`, `claim_weekly`, `claim_reminder`): every item is
+handed to exactly one caller, whichever worker sweeps first, so several workers on one database each post
+or edit once. The due times are ledger data (an entry's `expires_at`, a session's last activity, a
+summary's `due_at`, a group's weekly day/time and last post, a transfer's `reminded_at`): a sweep after a
+restart finds whatever fell due meanwhile. A group that became a supergroup is followed (`to_group`).
 
 Every ledger call is blocking and runs in a worker thread. `now` is for tests; the jobs pass None (the
 ledger's clock, and the real time for the weekly slot).
@@ -16,17 +17,18 @@ from __future__ import annotations
 import asyncio
 import datetime as dtm
 import logging
+from functools import partial
 from zoneinfo import ZoneInfo
 
-from telegram import Bot
-from telegram.error import TelegramError
+from telegram import Bot, Message
+from telegram.error import ChatMigrated, TelegramError
 
 from bot.i18n import t
 from bot.ledger import LedgerService, PendingInfo, SessionInfo
 from bot.ledger.errors import LedgerError
 from bot.render import preview_text, signed
-from bot.sender import edit_text, send_text
-from bot.summary.post import post_summary
+from bot.sender import edit_text, follow_migration, send_text, to_group
+from bot.summary.post import post_ended, post_summary
 from bot.summary.settlement import transfer_line
 from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
 
@@ -66,6 +68,8 @@ async def expire_previews(bot: Bot, ledger: LedgerService, now: dtm.datetime | N
         try:
             text = await asyncio.to_thread(_expired_message, ledger, pending)
             await edit_text(bot, pending.chat_id, pending.message_id, text)
+        except ChatMigrated as moved:  # the preview stays in the old chat; the ledger follows the group
+            await follow_migration(ledger, pending.chat_id, moved.new_chat_id)
         except TelegramError as exc:  # deleted, not modified, bot removed: the entry is expired anyway
             log.info("could not mark the preview of %s expired: %s", pending.id, exc)
         except Exception:  # claimed already: never let one entry keep the others' messages unedited
@@ -73,29 +77,42 @@ async def expire_previews(bot: Bot, ledger: LedgerService, now: dtm.datetime | N
     return len(expired)
 
 
-# --- idle sessions ---------------------------------------------------------------------------------------
+# --- idle sessions and due summaries -------------------------------------------------------------------
 
 
 async def end_idle_sessions(
     bot: Bot, ledger: LedgerService, hours: float, now: dtm.datetime | None = None
 ) -> int:
     """End every open session without a hand for `hours` and post the summary of each that this call
-    ended. Returns how many."""
+    ended (due in the ledger from the end on: a failed post is retried by `post_due_summaries`). Returns
+    how many."""
     ended = await asyncio.to_thread(ledger.end_idle, dtm.timedelta(hours=hours), now=now)
     for summary in ended:
-        session = summary.session
         try:
-            await post_summary(bot, ledger, session.chat_id, session.id, idle_hours=hours)
-        except TelegramError as exc:
-            log.info(
-                "session %s ended for idleness; chat %s refuses messages: %s",
-                session.id,
-                session.chat_id,
-                exc,
-            )
-        except Exception:
-            log.exception("session %s ended for idleness; its summary could not be posted", session.id)
+            await post_ended(bot, ledger, summary.session.id, idle_hours=hours)
+        except Exception:  # due still: the summary sweep tries again once the claim's lease is over
+            log.exception("session %s ended for idleness; its summary is still due", summary.session.id)
     return len(ended)
+
+
+async def post_due_summaries(
+    bot: Bot, ledger: LedgerService, hours: float, now: dtm.datetime | None = None
+) -> int:
+    """Post every summary that is due (`claim_due_summaries`: its session ended but no poster finished it,
+    or its retry time came), each claimed by exactly one worker; `hours` titles an idle-ended session's
+    card. Returns how many this call posted whole."""
+    posted = 0
+    for due in await asyncio.to_thread(ledger.claim_due_summaries, now=now):
+        try:
+            if await post_summary(bot, ledger, due, idle_hours=hours) is not None:
+                posted += 1
+        except Exception:  # one summary's failure keeps no other from going out
+            log.exception("the summary of session %s could not be posted", due.session_id)
+    return posted
+
+
+async def _send_text(bot: Bot, text: str, chat_id: int) -> Message:
+    return await send_text(bot, chat_id, text)
 
 
 # --- weekly leaderboards ---------------------------------------------------------------------------------
@@ -166,7 +183,7 @@ async def post_weekly_boards(bot: Bot, ledger: LedgerService, now: dtm.datetime 
                 weekly_text, ledger, chat_id, group.language, now=due, timezone=group.timezone
             )
             if text is not None:
-                await send_text(bot, chat_id, text)
+                await to_group(ledger, chat_id, partial(_send_text, bot, text))
         except (TelegramError, LedgerError) as exc:
             log.info("weekly post to chat %s failed: %s", chat_id, exc)
         except Exception:  # a bad stored day, time or zone: the other groups still get theirs
@@ -201,7 +218,7 @@ async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | No
             lines = [t(group.language, "jobs.remind_title")]
             lines += [transfer_line(group.language, tr, session=True) for tr in due]
             lines.append(t(group.language, "jobs.remind_footer"))
-            await bot.send_message(group.chat_id, "\n".join(lines))
+            await to_group(ledger, group.chat_id, partial(_send_text, bot, "\n".join(lines)))
             sent += 1
         except (TelegramError, LedgerError) as exc:
             log.info("reminder to chat %s failed: %s", group.chat_id, exc)

@@ -314,3 +314,21 @@ class SettleLine(SQLModel, table=True):
     fee: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     raw: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     rounded: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+
+
+class SummaryPost(SQLModel, table=True):
+    """The end-of-session summary as ledger state: due from the transaction that ends the session, then
+    claimed by one poster at a time (`due_at` moves a lease ahead, `attempts` is the claim's token), its
+    parts marked as each goes out (`sent`: the card, the chart, the CSV), posted (`posted_at`) or given up
+    (`due_at` None with `posted_at` None). `thread_id`: the forum topic of the /end that ended it."""
+
+    __tablename__ = "summary_post"
+    __table_args__ = (Index("ix_summary_post_due_at", "due_at"),)
+
+    session_id: int = Field(foreign_key="table_session.id", primary_key=True)
+    thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    sent: int = 0  # parts out, in order: 1 the card, 2 the chart, 3 the CSV
+    attempts: int = 0
+    due_at: datetime | None = None
+    posted_at: datetime | None = None
+    created_at: datetime

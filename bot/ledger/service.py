@@ -19,6 +19,7 @@ from bot.ledger.rows import (
     session_row,
 )
 from bot.ledger.settle_calls import SettleCalls
+from bot.ledger.summary_calls import SummaryCalls
 from bot.ledger.values import (
     CardView,
     GroupInfo,
@@ -35,7 +36,7 @@ from bot.ledger.values import (
 )
 
 
-class LedgerService(RecordingCalls, SettleCalls):
+class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
     """Groups, players, table sessions, hands and entries waiting for Confirm, on SQLite or PostgreSQL.
 
     Every method is one transaction (`bot.ledger.store`), blocking: handlers call it in a worker thread.
@@ -275,10 +276,12 @@ class LedgerService(RecordingCalls, SettleCalls):
         by: UserRef | None = None,
         session_id: int | None = None,
         reason: str = "manual",
+        topic: int | None = None,
         key: str | None = None,
     ) -> SessionSummary:
         """End the open session (or exactly `session_id`, which must still be open: SessionNotOpen), e.g.
-        reason "manual" or "idle". Its entries waiting for Confirm expire. Returns its summary."""
+        reason "manual" or "idle". Its entries waiting for Confirm expire; its summary is due, for forum
+        topic `topic` when given (`claim_summary`). Returns its summary."""
         now = self._now()
 
         def op(s: Session) -> SessionSummary:
@@ -289,7 +292,7 @@ class LedgerService(RecordingCalls, SettleCalls):
             else:
                 group, ts = tables.open_table(s, chat_id)
             groups.actor(s, group, by, now)
-            return tables.end(s, ts, reason, now)
+            return tables.end(s, ts, reason, now, topic)
 
         return self._write(op, key)
 

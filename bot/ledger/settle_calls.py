@@ -118,14 +118,6 @@ class SettleCalls(Calls):
 
         return self._read(op)
 
-    def set_summary(self, session_id: int, message_id: int) -> None:
-        """Remember the message of the session's summary (edited as its transfers are paid)."""
-
-        def op(s: Session) -> None:
-            session_row(s, session_id).summary_message_id = message_id
-
-        self._write(op)
-
     def update_settle(self, chat_id: int, changes: dict[str, Any], *, key: str | None = None) -> GroupInfo:
         """Change the group's settling-up options (`carry`, `round`, `multiplier`; InvalidValue)."""
         checked = settlement.check_options(changes)

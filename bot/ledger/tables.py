@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, settlement
+from bot.ledger import errors, settlement, summaries
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
 from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
 from bot.ledger.rows import SITTING, aware, group_row, open_session_row, row_id, session_info, session_row
@@ -235,8 +235,11 @@ def summary(s: Session, ts: TableSession, chat_id: int | None = None) -> Session
     return SessionSummary(session=session_info(s, ts, chat_id), totals=totals, hands_played=ts.hands_played)
 
 
-def end(s: Session, ts: TableSession, reason: str, now: datetime) -> SessionSummary:
-    """End an open session; its entries still waiting for Confirm expire."""
+def end(
+    s: Session, ts: TableSession, reason: str, now: datetime, thread_id: int | None = None
+) -> SessionSummary:
+    """End an open session: its entries still waiting for Confirm expire, its summary is due (to be posted
+    in forum topic `thread_id`, when given)."""
     if ts.status != "open":
         raise errors.SessionNotOpen(
             f"session {ts.number} has already ended", session_id=ts.id, number=ts.number
@@ -245,6 +248,7 @@ def end(s: Session, ts: TableSession, reason: str, now: datetime) -> SessionSumm
     touch(ts, now)
     s.add(ts)
     settlement.settle_session(s, ts, now)
+    summaries.mark_due(s, ts, thread_id, now)
     for pending in s.scalars(
         select(PendingEntry).where(PendingEntry.session_id == ts.id, PendingEntry.status == "pending")
     ):

@@ -415,3 +415,17 @@ class SessionSummary:
     session: SessionInfo
     totals: dict[int, int] = field(default_factory=dict)  # player id -> net
     hands_played: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DueSummary:
+    """An ended session's summary claimed for posting: where it goes (chat, forum topic), how many of its
+    parts (card, chart, CSV) are out already, and the claim's token (`attempt`: a later claim supersedes
+    this one, and the marks of a superseded poster change nothing)."""
+
+    session_id: int
+    chat_id: int
+    thread_id: int | None
+    sent: int
+    attempt: int
+    end_reason: str | None

@@ -6,7 +6,7 @@ matplotlib is only imported when a chart is drawn (`bot.summary.chart`), never b
 from bot.render import signed
 from bot.summary.card import chart_data, history_chart_data, render_card
 from bot.summary.csvfile import ledger_csv
-from bot.summary.post import PostedSummary, post_summary, send_history_chart
+from bot.summary.post import PostedSummary, post_ended, post_summary, send_history_chart
 from bot.summary.tally import BiggestHand, LongestStreak, PlayerLine, SessionReport, build_report
 from bot.summary.worker import SummaryFiles, chart_png
 
@@ -22,6 +22,7 @@ __all__ = [
     "chart_png",
     "history_chart_data",
     "ledger_csv",
+    "post_ended",
     "post_summary",
     "render_card",
     "send_history_chart",

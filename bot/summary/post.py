@@ -1,5 +1,7 @@
 """Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument), built
-in the worker process (`bot.summary.worker`); and the /history and /stats charts."""
+in the worker process (`bot.summary.worker`), as the ledger's state of that summary says
+(`bot.ledger.summaries`): each part marked as it goes out, a failed send due again later, a group that
+became a supergroup followed; and the /history and /stats charts."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from telegram import Bot, InputFile, Message
 from telegram.error import TelegramError
 
 from bot.i18n import t
-from bot.ledger import LedgerService
-from bot.sender import edit_text, send_text
+from bot.ledger import DueSummary, LedgerService
+from bot.sender import edit_text, send_text, to_group
 from bot.summary import chart as charts
 from bot.summary import worker
 from bot.summary.card import history_chart_data
@@ -22,13 +24,16 @@ from bot.weekly import DEFAULT_TIMEZONE
 
 log = logging.getLogger(__name__)
 
+CARD, CHART, CSV = 1, 2, 3  # the parts out once each has gone (`DueSummary.sent`)
+
 
 @dataclass(frozen=True, slots=True)
 class PostedSummary:
-    """What was sent: the card message, and the chart and CSV messages when the session had rows."""
+    """What this post sent: the card, the chart and the CSV messages (None: out before, by an earlier try,
+    or not sent: the session had no row, or the chart could not be drawn)."""
 
     files: SummaryFiles
-    card: Message
+    card: Message | None
     chart: Message | None
     document: Message | None
 
@@ -64,51 +69,104 @@ async def summary_files(
     )
 
 
+class _Post:
+    """One claimed summary going out, part by part, from the first not out yet."""
+
+    def __init__(
+        self, bot: Bot, ledger: LedgerService, due: DueSummary, lang: str | None, idle_hours: float | None
+    ) -> None:
+        self.bot, self.ledger, self.due, self.lang, self.idle_hours = bot, ledger, due, lang, idle_hours
+        self.sent = due.sent
+        self.sent_now: dict[int, Message] = {}
+
+    async def _mark(self, part: int, card_message_id: int | None = None) -> bool:
+        self.sent = part
+        return await asyncio.to_thread(
+            self.ledger.summary_sent, self.due, part, card_message_id=card_message_id
+        )
+
+    async def run(self, chat_id: int) -> PostedSummary | None:
+        """Send what is not out yet to `chat_id`; None when another poster's claim took over."""
+        due, bot, ledger = self.due, self.bot, self.ledger
+        lang = await _language(ledger, chat_id, self.lang)
+        files = await summary_files(
+            ledger, chat_id, due.session_id, lang=lang, idle_hours=self.idle_hours,
+            chart=self.sent < CHART, csv=self.sent < CSV,
+        )  # fmt: skip
+        if self.sent < CARD:
+            markup = settle_markup(lang, files.transfers, bot.username)
+            card = await send_text(bot, chat_id, files.card, markup, topic=due.thread_id)
+            self.sent_now[CARD] = card  # with no row the card is the whole summary
+            if not await self._mark(CARD if files.has_rows else CSV, card.message_id):
+                return None
+            for earlier in await asyncio.to_thread(ledger.carried_from, due.session_id):  # "carried" lines
+                await refresh_summary(bot, ledger, earlier, lang=lang)
+        if self.sent < CHART:
+            if files.chart is not None:  # None: it could not be drawn (logged), left out
+                self.sent_now[CHART] = await bot.send_photo(
+                    chat_id,
+                    InputFile(files.chart, filename=files.chart_name),
+                    caption=t(lang, "summary.chart_caption", number=files.number),
+                    message_thread_id=due.thread_id,
+                )
+            if not await self._mark(CHART):
+                return None
+        if self.sent < CSV:
+            if files.csv is not None:
+                self.sent_now[CSV] = await bot.send_document(
+                    chat_id,
+                    InputFile(files.csv, filename=files.csv_name),
+                    caption=t(lang, "summary.csv_caption", number=files.number),
+                    message_thread_id=due.thread_id,
+                )
+            if not await self._mark(CSV):
+                return None
+        return PostedSummary(files, *(self.sent_now.get(part) for part in (CARD, CHART, CSV)))
+
+
 async def post_summary(
     bot: Bot,
     ledger: LedgerService,
-    chat_id: int,
+    due: DueSummary,
+    *,
+    lang: str | None = None,
+    idle_hours: float | None = None,
+) -> PostedSummary | None:
+    """Post the claimed summary `due` (`LedgerService.claim_summary` / `claim_due_summaries`): the card,
+    then the chart and the CSV ledger, each marked in the ledger as it goes out, from the first part not
+    out yet (in the /end's forum topic). The card goes first so a failing upload never hides the result;
+    with no recorded row the card says so and nothing else is sent. `idle_hours` titles the card of a
+    session the idle sweep ended.
+
+    A send Telegram refuses leaves the rest due again later (`retry_summary`: the pause doubles, given up
+    days later) and returns None, as does a claim another poster took over; a group that became a
+    supergroup is followed there (the ledger moves, the parts go to the new chat)."""
+    post = _Post(bot, ledger, due, lang, idle_hours)
+    try:
+        return await to_group(ledger, due.chat_id, post.run)
+    except TelegramError as exc:
+        again = await asyncio.to_thread(ledger.retry_summary, due)
+        log.warning(
+            "summary of session %s: a send to chat %s failed (%s); %s",
+            due.session_id, due.chat_id, exc, f"due again at {again:%H:%M:%S}" if again else "not retried",
+        )  # fmt: skip
+        return None
+
+
+async def post_ended(
+    bot: Bot,
+    ledger: LedgerService,
     session_id: int,
     *,
     lang: str | None = None,
     idle_hours: float | None = None,
-) -> PostedSummary:
-    """Send the end-of-session card, then the chart and the CSV ledger, to `chat_id`.
-
-    Used by /end and by the idle auto-end job. The card goes first so a failing upload never hides the
-    result; chart or CSV failures are logged and leave that message out. With no recorded row the card
-    says so and nothing else is sent.
-    """
-    lang = await _language(ledger, chat_id, lang)
-    files = await summary_files(ledger, chat_id, session_id, lang=lang, idle_hours=idle_hours)
-    markup = settle_markup(lang, files.transfers, bot.username)
-    card = await send_text(bot, chat_id, files.card, markup)
-    await asyncio.to_thread(ledger.set_summary, session_id, card.message_id)
-    for earlier in await asyncio.to_thread(ledger.carried_from, session_id):  # their "carried" lines
-        await refresh_summary(bot, ledger, earlier, lang=lang)
-    if not files.has_rows:
-        return PostedSummary(files, card, None, None)
-    chart: Message | None = None
-    document: Message | None = None
-    if files.chart is not None:
-        try:
-            chart = await bot.send_photo(
-                chat_id,
-                InputFile(files.chart, filename=files.chart_name),
-                caption=t(lang, "summary.chart_caption", number=files.number),
-            )
-        except TelegramError:
-            log.exception("could not send the chart of session %s", session_id)
-    if files.csv is not None:
-        try:
-            document = await bot.send_document(
-                chat_id,
-                InputFile(files.csv, filename=files.csv_name),
-                caption=t(lang, "summary.csv_caption", number=files.number),
-            )
-        except TelegramError:
-            log.exception("could not send the CSV of session %s", session_id)
-    return PostedSummary(files, card, chart, document)
+) -> PostedSummary | None:
+    """The summary of a session this caller just ended (/end's Confirm, the idle sweep), at once: claimed
+    and posted (`post_summary`); nothing when another poster has it already."""
+    due = await asyncio.to_thread(ledger.claim_summary, session_id)
+    if due is None:
+        return None
+    return await post_summary(bot, ledger, due, lang=lang, idle_hours=idle_hours)
 
 
 async def send_csv(

@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import GROUP_ID, Table, make_settings, seat_four
+from harness import BASIC_GROUP_ID, GROUP_ID, Clock, Table, make_settings, seat_four
 
 from bot.app import build_application  # a renamed or broken module fails every test here, never skips
 from bot.console.transport import InProcessBotAPI
+from bot.ledger import LedgerService
 
 
 @pytest.fixture
@@ -65,3 +66,40 @@ async def db_table(db_url: str, tmp_path: Path, transport: InProcessBotAPI) -> A
 async def db_seated(db_table: Table) -> Table:
     """`seated_table` on each backend."""
     return await seat_four(db_table)
+
+
+async def _clocked_table(
+    db_url: str, tmp_path: Path, transport: InProcessBotAPI, chat_id: int
+) -> AsyncIterator[tuple[Table, Clock]]:
+    clock = Clock()
+    book = LedgerService.from_url(db_url, clock=clock)
+    app = build_application(
+        make_settings(db_url, tmp_path), request=transport, get_updates_request=transport, ledger=book
+    )
+    table = await Table.start(app, transport, chat_id=chat_id)
+    try:
+        yield table, clock
+    finally:
+        await table.stop()
+        book.engine.dispose()
+
+
+@pytest.fixture
+async def clocked(
+    db_url: str, tmp_path: Path, transport: InProcessBotAPI
+) -> AsyncIterator[tuple[Table, Clock]]:
+    """`db_table` with its ledger on a test clock (harness.Clock), nobody seated yet: the sweeps are run by
+    hand (`Table.run_jobs`) after moving the clock."""
+    async for running in _clocked_table(db_url, tmp_path, transport, GROUP_ID):
+        yield running
+
+
+@pytest.fixture
+async def clocked_group(
+    db_url: str, tmp_path: Path, transport: InProcessBotAPI
+) -> AsyncIterator[tuple[Table, Clock]]:
+    """`clocked` in a basic group (BASIC_GROUP_ID, type "group"): one Telegram can turn into a supergroup
+    (`Table.migrate`)."""
+    transport.add_group(BASIC_GROUP_ID, "周五麻将", creator="zoe", type="group")
+    async for running in _clocked_table(db_url, tmp_path, transport, BASIC_GROUP_ID):
+        yield running

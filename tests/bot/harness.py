@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from bot.console.transport import InProcessBotAPI
 from bot.settings import Settings
 
 GROUP_ID = -1001000000001
+BASIC_GROUP_ID = -4000000001  # a basic group (type "group"), before Telegram makes it a supergroup
 # The four players of the default table, in join order (E, S, W, N), and two people who are not seated.
 PLAYERS: dict[str, int] = {"ann": 1001, "bob": 1002, "cat": 1003, "dan": 1004}
 OTHERS: dict[str, int] = {"zoe": 1009, "eve": 1010}  # zoe created the group (an admin); eve only watches
@@ -33,6 +34,20 @@ def make_settings(database_url: str, data_dir: Path) -> Settings:
         database_url=database_url,
         telegram_base_url=None,
     )
+
+class Clock:
+    """A ledger's time for tests that wait (retries, leases, the idle end): an hour ahead of the real one,
+    so the JobQueue (real time) never finds a sweep due by itself; moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
 
 @dataclass(frozen=True)
 class Reply:
@@ -198,6 +213,19 @@ class Table:
         if self.strict and new_errors:
             raise HandlerError(f"handler raised {new_errors[0]!r}") from new_errors[0]
         return turn
+
+    async def deliver(self, update: JSON) -> Turn:
+        """Hand the bot an Update dict made elsewhere (a service message, a redelivery)."""
+        return await self._run(update)
+
+    def migrate(self, new_chat_id: int, *, by: str = "zoe") -> tuple[Table, JSON, JSON]:
+        """Telegram turns this group into the supergroup `new_chat_id` (calls to this chat are refused with
+        the new id from now on): the new chat's Table on the same bot, and the two service messages, not
+        delivered yet (`migrate_to_chat_id` here, `migrate_from_chat_id` there)."""
+        gone, came = self.state.migrate(self.chat_id, new_chat_id, by)
+        moved = Table(self.app, self.transport, new_chat_id, strict=self.strict)
+        moved.handler_errors = self.handler_errors  # the one error handler of the app records for both
+        return moved, gone, came
 
     async def say(self, name: str, text: str, *, reply_to: int | None = None) -> Turn:
         """`name` sends `text` to the group; returns what the bot did in answer."""

@@ -18,7 +18,13 @@ from jobs_game import CHAT, HANDS, PLAYERS, build_app, play, win
 from bot.console.state import Call
 from bot.console.transport import InProcessBotAPI
 from bot.jobs import post_weekly_boards, setup_jobs, weekly_text
-from bot.jobs.schedule import EXPIRE_SECONDS, IDLE_SECONDS, REMIND_SECONDS, WEEKLY_SECONDS
+from bot.jobs.schedule import (
+    EXPIRE_SECONDS,
+    IDLE_SECONDS,
+    REMIND_SECONDS,
+    SUMMARY_SECONDS,
+    WEEKLY_SECONDS,
+)
 from bot.ledger import LedgerService, PendingInfo
 from bot.settings import Settings
 from bot.weekly import WEEKDAYS
@@ -134,6 +140,7 @@ def test_setup_adds_the_sweeps_and_no_job_store() -> None:
     assert set(jobs) == {
         "jobs:expire",
         "jobs:idle-end",
+        "jobs:summaries",
         "jobs:weekly",
         "jobs:remind",
         "jobs:heartbeat",
@@ -141,6 +148,7 @@ def test_setup_adds_the_sweeps_and_no_job_store() -> None:
     }
     assert jobs["jobs:expire"].interval == dtm.timedelta(seconds=EXPIRE_SECONDS)
     assert jobs["jobs:idle-end"].interval == dtm.timedelta(seconds=IDLE_SECONDS)
+    assert jobs["jobs:summaries"].interval == dtm.timedelta(seconds=SUMMARY_SECONDS)
     assert jobs["jobs:weekly"].interval == dtm.timedelta(seconds=WEEKLY_SECONDS)
     assert jobs["jobs:remind"].interval == dtm.timedelta(seconds=REMIND_SECONDS)
     # no job store of ours (APScheduler adds its in-memory default on start): the due times are ledger data
@@ -315,3 +323,21 @@ async def test_each_job_runs_once_across_two_workers(db_url: str) -> None:
         boards = [c for c in sends if c.params["text"].startswith("📊")]
         assert sorted(c.params["chat_id"] for c in boards) == sorted(chats)
         assert {one.ledger.get_pending(p.id).status for p in pendings} == {"expired"}
+
+
+async def test_due_summaries_post_once_across_two_workers(db_url: str) -> None:
+    """Three sessions ended in the ledger whose summaries nobody posted (their worker stopped): two workers
+    sweeping three times at once post each summary's card, chart and CSV exactly once."""
+    clock = Clock()
+    api = bot_api()
+    async with Worker(db_url, clock, api) as one, Worker(db_url, clock, api) as two:
+        chats = [CHAT - i for i in range(3)]
+        for chat in chats:
+            table = play(one.ledger, chat, hands=HANDS[:1], adjust=False)
+            one.ledger.end_session(chat, session_id=table.session_id)
+        await asyncio.gather(*(worker.sweep("jobs:summaries") for _ in range(3) for worker in (one, two)))
+        sent = [c for c in api.calls if c.ok and c.method in ("sendMessage", "sendPhoto", "sendDocument")]
+        cards = [c for c in sent if c.method == "sendMessage" and "第1场结束" in c.params["text"]]
+        assert sorted(c.params["chat_id"] for c in cards) == sorted(chats)
+        for method in ("sendPhoto", "sendDocument"):
+            assert sorted(c.params["chat_id"] for c in sent if c.method == method) == sorted(chats)

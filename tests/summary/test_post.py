@@ -11,7 +11,7 @@ from jobs_game import CHAT, HANDS, Table, build_app, play
 from telegram.ext import Application
 
 from bot.console.transport import InProcessBotAPI
-from bot.ledger import LedgerService
+from bot.ledger import DueSummary, LedgerService
 from bot.summary import history_chart_data, post_summary, send_history_chart
 from bot.summary.chart import PNG_SIGNATURE, png_size
 
@@ -23,14 +23,23 @@ def bot_app(api: InProcessBotAPI) -> Application[Any, Any, Any, Any, Any, Any]:
     return build_app(api)
 
 
+def ended(table: Table) -> DueSummary:
+    """End the table's session: its summary is due, claimed here."""
+    table.ledger.end_session(table.chat_id, session_id=table.session_id)
+    due = table.ledger.claim_summary(table.session_id)
+    assert due is not None and due.sent == 0
+    return due
+
+
 async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
     request = InProcessBotAPI()
     app = bot_app(request)
     await app.initialize()
     try:
-        posted = await post_summary(app.bot, table.ledger, table.chat_id, table.session_id)
+        posted = await post_summary(app.bot, table.ledger, ended(table))
     finally:
         await app.shutdown()
+    assert posted is not None and posted.card is not None
     assert [c.method for c in request.calls if c.ok and c.method != "getMe"] == [
         "sendMessage",
         "sendPhoto",
@@ -58,9 +67,10 @@ async def test_language_of_the_group_and_empty_session(ledger: LedgerService) ->
     app = bot_app(request)
     await app.initialize()
     try:
-        posted = await post_summary(app.bot, ledger, empty.chat_id, empty.session_id)
+        posted = await post_summary(app.bot, ledger, ended(empty))
     finally:
         await app.shutdown()
+    assert posted is not None and posted.card is not None
     assert posted.chart is None and posted.document is None
     assert [c.method for c in request.calls if c.ok and c.method != "getMe"] == ["sendMessage"]
     assert request.calls_of("sendMessage")[0].params["text"].startswith("🀄 Session 1 ended")

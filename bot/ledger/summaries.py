@@ -1,0 +1,118 @@
+"""The end-of-session summary as ledger state (`summary_post`): due when the session ends, claimed by one
+poster at a time, its parts (the card, the chart, the CSV) marked as each goes out, retried with a growing
+pause after a failed send, given up when still not out days later.
+
+A claim is a compare-and-set on the row (still due, not posted): `due_at` moves a lease ahead, so a poster
+that dies holding it is replaced once the lease runs out, and `attempts` grows, so the marks of a poster
+whose lease ran out (a later claim holds the row) change nothing."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from bot.ledger.models import SummaryPost, TableSession
+from bot.ledger.rows import aware, chat_of, row_id
+from bot.ledger.values import DueSummary
+
+log = logging.getLogger(__name__)
+
+PARTS = 3  # the card, the chart, the CSV
+# A claimed summary goes out in seconds; its poster keeps it this long (renewed by each part out), longer
+# than the worker process may take to build it (bot.summary.worker.TIMEOUT_SECONDS): then another may try.
+LEASE = timedelta(minutes=10)
+FIRST_RETRY = timedelta(seconds=30)  # after the first failed send; doubling up to MAX_RETRY
+MAX_RETRY = timedelta(hours=1)
+GIVE_UP = timedelta(days=2)  # a summary still not out this long after its session ended is given up
+
+
+def mark_due(s: Session, ts: TableSession, thread_id: int | None, now: datetime) -> None:
+    """The session just ended: its summary is due now (in the transaction that ends it)."""
+    s.add(SummaryPost(session_id=row_id(ts), thread_id=thread_id, due_at=now, created_at=now))
+
+
+def _locked(s: Session, session_id: int) -> SummaryPost | None:
+    query = select(SummaryPost).where(SummaryPost.session_id == session_id).with_for_update()
+    return s.scalars(query).first()
+
+
+def claim(s: Session, session_id: int, now: datetime) -> DueSummary | None:
+    """The session's summary for this caller to post, if it is due (not posted, not held by another
+    poster's lease, not given up): the lease starts now. None otherwise."""
+    row = _locked(s, session_id)
+    if row is None or row.due_at is None or aware(row.due_at) > now:
+        return None
+    row.attempts += 1
+    row.due_at = now + LEASE
+    s.add(row)
+    ts = s.get(TableSession, session_id)
+    assert ts is not None
+    return DueSummary(
+        session_id=session_id,
+        chat_id=chat_of(s, ts.group_id),
+        thread_id=row.thread_id,
+        sent=row.sent,
+        attempt=row.attempts,
+        end_reason=ts.end_reason,
+    )
+
+
+def due_ids(s: Session, now: datetime, limit: int) -> list[int]:
+    """Sessions whose summary is due by `now`, the longest waiting first."""
+    query = (
+        select(SummaryPost.session_id)
+        .where(col(SummaryPost.due_at).is_not(None), col(SummaryPost.due_at) <= now)
+        .order_by(col(SummaryPost.due_at), col(SummaryPost.session_id))
+        .limit(limit)
+    )
+    return list(s.scalars(query))
+
+
+def mark_sent(
+    s: Session, due: DueSummary, sent: int, now: datetime, *, card_message_id: int | None = None
+) -> bool:
+    """`sent` parts are out (the card's message id stored with the first): the last marks it posted, any
+    other renews the lease. False when the claim was superseded (the caller stops: another poster has it)."""
+    row = _locked(s, due.session_id)
+    if row is None or row.attempts != due.attempt or row.due_at is None:
+        return False
+    row.sent = sent
+    if sent >= PARTS:
+        row.due_at, row.posted_at = None, now
+    else:
+        row.due_at = now + LEASE
+    s.add(row)
+    if card_message_id is not None:
+        ts = s.get(TableSession, due.session_id)
+        assert ts is not None
+        ts.summary_message_id = card_message_id
+        s.add(ts)
+    return True
+
+
+def retry(s: Session, due: DueSummary, now: datetime) -> datetime | None:
+    """A send of this claim failed: the summary is due again after a pause that doubles with each attempt
+    (FIRST_RETRY up to MAX_RETRY); the time it is due, or None when it is given up (GIVE_UP after its
+    session ended) or the claim was superseded."""
+    row = _locked(s, due.session_id)
+    if row is None or row.attempts != due.attempt or row.due_at is None:
+        return None
+    if now - aware(row.created_at) >= GIVE_UP:
+        row.due_at = None
+        log.warning("summary of session %s given up after %d attempts", due.session_id, row.attempts)
+    else:
+        pause = min(FIRST_RETRY * 2 ** (row.attempts - 1), MAX_RETRY)
+        row.due_at = now + pause
+    s.add(row)
+    return row.due_at
+
+
+def forget_messages(s: Session, session_ids: list[int]) -> None:
+    """The chat moved (a supergroup): the forum topics of its due summaries are the old chat's."""
+    if not session_ids:
+        return
+    for row in s.scalars(select(SummaryPost).where(col(SummaryPost.session_id).in_(session_ids))):
+        row.thread_id = None
+        s.add(row)

@@ -1,0 +1,59 @@
+"""The summary and chat-move half of the ledger facade: an ended session's summary claimed, marked part by
+part, retried (`bot.ledger.summaries`); a group's ledger following its chat to a supergroup
+(`bot.ledger.supergroup`). Each call one transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session
+
+from bot.ledger import summaries, supergroup
+from bot.ledger.hand_service import Calls
+from bot.ledger.values import DueSummary
+
+DUE_BATCH = 50  # summaries one sweep claims at most
+
+
+class SummaryCalls(Calls):
+    """Due summaries and chat moves."""
+
+    def claim_summary(self, session_id: int, *, now: datetime | None = None) -> DueSummary | None:
+        """The ended session's summary for this caller to post, when it is due (compare-and-set: exactly
+        one caller across workers gets it, with a lease); None when it is posted, held or given up."""
+        moment = now or self._now()
+        return self._write(lambda s: summaries.claim(s, session_id, moment))
+
+    def claim_due_summaries(self, *, now: datetime | None = None) -> list[DueSummary]:
+        """Every summary due by now (its session just ended and nobody posted it, its poster died, or its
+        retry time came), each claimed by one compare-and-set: those this caller got."""
+        moment = now or self._now()
+        claimed = []
+        for session_id in self._read(lambda s: summaries.due_ids(s, moment, DUE_BATCH)):
+
+            def claim_one(s: Session, sid: int = session_id) -> DueSummary | None:
+                return summaries.claim(s, sid, moment)
+
+            due = self._write(claim_one)
+            if due is not None:
+                claimed.append(due)
+        return claimed
+
+    def summary_sent(self, due: DueSummary, sent: int, *, card_message_id: int | None = None) -> bool:
+        """`sent` of the summary's parts (the card, the chart, the CSV) are out; the card's message id is
+        stored with the first. False when another poster's claim superseded `due` (stop posting)."""
+        now = self._now()
+        return self._write(lambda s: summaries.mark_sent(s, due, sent, now, card_message_id=card_message_id))
+
+    def retry_summary(self, due: DueSummary) -> datetime | None:
+        """A send of `due` failed: when it is due again (the pause doubles each time), or None when it is
+        given up, days after its session ended."""
+        now = self._now()
+        return self._write(lambda s: summaries.retry(s, due, now))
+
+    def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """The group chat became a supergroup: its ledger (settings, players, sessions, hands, entries,
+        transfers, due summaries, weekly and reminder state) moves to the new id. True when this call moved
+        it; False when it was moved before or there is nothing to move (idempotent, in any order)."""
+        now = self._now()
+        return self._write(lambda s: supergroup.migrate(s, old_chat_id, new_chat_id, now))

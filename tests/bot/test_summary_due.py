@@ -1,0 +1,196 @@
+"""The end-of-session summary is ledger state, not a fire-and-forget send: ending a session (/end's button,
+the idle end) marks its summary due in the same transaction; the poster claims it, marks each part (card,
+chart, CSV) as it goes out, and a send Telegram refuses (a 502) or a worker that stops between the end and
+the post leaves it due: the summary sweep posts it later, each part once, never a second card.
+
+The bot runs on a ledger clock an hour ahead of the real one, moved by the test (the JobQueue, on real
+time, never finds a sweep due by itself); the sweeps are run by hand (`Table.run_jobs`). SQLite always,
+PostgreSQL with TEST_DATABASE_URL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from harness import Clock, Table, seat_four
+
+from bot.ledger import LedgerService
+
+END = "✅ 结束并结算"
+CARD = "🀄 第1场结束"
+IDLE_CARD = "⏰ 6小时没有新的一局，第1场自动结束"
+CHART = "第1场各家累计得分"
+CSV = "第1场账本（CSV）"
+
+
+def ledger(table: Table) -> LedgerService:
+    book = table.app.bot_data["ledger"]
+    assert isinstance(book, LedgerService)
+    return book
+
+
+@contextmanager
+def refused(table: Table, method: str, when: Callable[[dict[str, Any]], bool]) -> Iterator[list[str]]:
+    """Telegram answers 502 Bad Gateway to every `method` call whose parameters `when` picks; the methods
+    refused are listed."""
+    state = table.transport.state
+    real = state.handle
+    failed: list[str] = []
+
+    def handle(name: str, params: Any, files: Any = None) -> Any:
+        if name == method and when(dict(params)):
+            failed.append(name)
+            return 502, {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+        return real(name, params, files)
+
+    state.handle = handle  # type: ignore[method-assign]
+    try:
+        yield failed
+    finally:
+        state.handle = real  # type: ignore[method-assign]
+
+
+def is_card(params: dict[str, Any]) -> bool:
+    return str(params.get("text", "")).startswith(("🀄 第1场结束", "⏰"))
+
+
+def summary_parts(table: Table) -> list[tuple[str, str]]:
+    """The summary's messages in the chat, oldest first: (kind, first words)."""
+    return [
+        (reply.kind, reply.text.split(" · ")[0])
+        for reply in table.replies()
+        if reply.text.startswith((CARD, IDLE_CARD, CHART, CSV))
+    ]
+
+
+WHOLE = [("text", CARD), ("photo", CHART), ("document", CSV)]
+
+
+async def played(table: Table) -> None:
+    """Four seated, a dealer, one hand recorded at once (instant mode)."""
+    await seat_four(table)
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/dealer 东")
+    await table.say("bob", "/hu 南 自摸 5花 清一色")
+
+
+async def test_a_card_refused_with_a_502_comes_with_the_sweep_once(clocked: tuple[Table, Clock]) -> None:
+    table, clock = clocked
+    await played(table)
+    await table.say("bob", "/end")
+    with refused(table, "sendMessage", is_card) as failed:
+        turn = await table.press("cat", END)
+    assert failed == ["sendMessage"]
+    assert ledger(table).current_session(table.chat_id) is None  # the session ended all the same
+    assert summary_parts(table) == [] and not turn.of("sendPhoto") and not turn.of("sendDocument")
+    await table.run_jobs("jobs:summaries")  # too soon: the retry waits a little
+    assert summary_parts(table) == []
+    clock.advance(seconds=31)
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+    card = next(r for r in table.replies() if r.text.startswith(CARD))
+    assert "南 Bob +60" in card.text
+    for _ in range(2):  # later sweeps, however late, post nothing more
+        clock.advance(hours=3)
+        await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+
+
+async def test_a_worker_stopping_between_the_end_and_the_post_leaves_it_to_the_sweep(
+    clocked: tuple[Table, Clock],
+) -> None:
+    table, _clock = clocked
+    await played(table)
+    session = ledger(table).require_session(table.chat_id)
+    ledger(table).end_session(table.chat_id, session_id=session.id)  # the ledger ended it; then the crash
+    assert summary_parts(table) == []
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+    assert ledger(table).get_session(session.id).summary_message_id is not None  # its buttons get edited
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+
+
+async def test_a_poster_that_dies_holding_the_summary_is_replaced_when_its_lease_ends(
+    clocked: tuple[Table, Clock],
+) -> None:
+    table, clock = clocked
+    await played(table)
+    session = ledger(table).require_session(table.chat_id)
+    ledger(table).end_session(table.chat_id, session_id=session.id)
+    assert ledger(table).claim_summary(session.id) is not None  # another worker claims it, then dies
+    assert ledger(table).claim_summary(session.id) is None  # held: nobody else gets it meanwhile
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == []
+    clock.advance(minutes=10, seconds=1)
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+
+
+async def test_a_failed_chart_is_sent_later_without_a_second_card(clocked: tuple[Table, Clock]) -> None:
+    table, clock = clocked
+    await played(table)
+    await table.say("bob", "/end")
+    with refused(table, "sendPhoto", lambda _params: True):
+        await table.press("cat", END)
+    assert summary_parts(table) == [("text", CARD)]  # the card went, the chart did not; no CSV before it
+    clock.advance(seconds=31)
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+    clock.advance(hours=1)
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+
+
+async def test_an_idle_end_whose_post_fails_is_retried(clocked: tuple[Table, Clock]) -> None:
+    table, clock = clocked
+    await played(table)
+    clock.advance(hours=6, minutes=1)
+    with refused(table, "sendMessage", is_card) as failed:
+        await table.run_jobs("jobs:idle-end")
+    assert failed == ["sendMessage"] and ledger(table).current_session(table.chat_id) is None
+    assert summary_parts(table) == []
+    clock.advance(seconds=31)
+    with refused(table, "sendMessage", is_card) as failed:  # Telegram still failing: later again
+        await table.run_jobs("jobs:summaries")
+    assert failed == ["sendMessage"] and summary_parts(table) == []
+    clock.advance(seconds=61)  # the pause doubled
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == [("text", IDLE_CARD), ("photo", CHART), ("document", CSV)]
+    clock.advance(hours=1)
+    await table.run_jobs("jobs:idle-end")
+    await table.run_jobs("jobs:summaries")
+    assert len(summary_parts(table)) == 3
+
+
+async def test_a_summary_never_sent_is_given_up_after_two_days(clocked: tuple[Table, Clock]) -> None:
+    table, clock = clocked
+    await played(table)
+    await table.say("bob", "/end")
+    with refused(table, "sendMessage", is_card) as failed:
+        await table.press("cat", END)
+        for _ in range(60):  # Telegram refuses it for two days
+            clock.advance(hours=1)
+            await table.run_jobs("jobs:summaries")
+    tries = len(failed)
+    assert 40 < tries < 60  # every hour at most, once the pause has grown
+    clock.advance(hours=1)
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == []  # given up (logged): not posted days late out of the blue
+
+
+async def test_the_summary_stays_in_the_forum_topic_of_the_end(clocked: tuple[Table, Clock]) -> None:
+    table, clock = clocked
+    await played(table)
+    await table.say("bob", "/end")
+    press = table.state.press(table.chat_id, "cat", None, END)
+    press["callback_query"]["message"].update(message_thread_id=77, is_topic_message=True)
+    with refused(table, "sendMessage", is_card):
+        await table.deliver(press)
+    clock.advance(seconds=31)
+    await table.run_jobs("jobs:summaries")
+    sends = [c for c in table.calls("sendMessage", "sendPhoto", "sendDocument") if c.ok]
+    parts = [c for c in sends if is_card(c.params) or c.method != "sendMessage"]
+    assert [c.method for c in parts] == ["sendMessage", "sendPhoto", "sendDocument"]
+    assert {c.params.get("message_thread_id") for c in parts} == {77}
