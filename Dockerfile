@@ -42,7 +42,8 @@ USER mahjong:mahjong
 # Webhook mode listens here (MODE=webhook, WEBHOOK_PORT); polling mode needs no port.
 EXPOSE 8443
 
-# Healthy = the bot's JobQueue touched /data/heartbeat in the last two minutes and the database answers.
+# Healthy = the bot's JobQueue touched /data/heartbeat in the last two minutes and the database answers and
+# can be written.
 HEALTHCHECK --interval=60s --timeout=15s --start-period=90s --retries=3 CMD ["python", "-m", "bot.health"]
 
 CMD ["python", "-m", "bot"]

@@ -15,7 +15,8 @@ subprocess outside the source tree, and print in a column of their own. The figu
     explicit ``melds`` list), per shape: no melds, exposed pungs, discard wins, the quick form
     (``declared``); `mahjong` estimates the same tiles (melds as melds, self-draws as tsumo) from the
     same per-suit strings as (a), converted in the timed loop;
-(e) ``ting_request`` (/ting) on random 13-tile 宿州 hands with 1-3 混子 (a third of them one suit):
+(e) ``ting_request`` (/ting) on random 13-tile 宿州 hands with 1-3 混子 (a third of them one suit), in
+    requests shaped like the bot's (`bot/handlers/calc.py::ting`: the table's keys, seat 南, flowers):
     p50/p99/max of CPU time, in the measuring process after (a)-(d) and in a fresh interpreter (the first
     reads of each suit shape); target p99 <= 5 ms pure;
 and the cold ``import scoring`` time, measured in fresh interpreters.
@@ -182,15 +183,31 @@ def to_mahjong_strings(shorthand: str) -> dict[str, str]:
     return out
 
 
+def ting_requests(k: int, seed: int) -> list[dict[str, Any]]:
+    """`k` /ting requests as the bot's handler makes them (`bot/handlers/calc.py::ting`): the open 宿州
+    table's keys (its full options dict, stake, dealer state), the seat it reads for (南), the hand as
+    typed (13 tiles, sometimes with flowers) and the 混子 the words named."""
+    from scoring.rules import default_options
+
+    rng = random.Random(seed)
+    flowers = [f for f in FLOWER_NAMES[:12] if f != "百搭"]  # 宿州's flower tiles but the 令风
+    requests = []
+    for _ in range(k):
+        hand, wild = random_waiting_hand(rng)
+        shown = rng.sample(flowers, rng.choice([0, 0, 1, 2, 3]))
+        requests.append({"rules": "suzhou-anhui", "options": dict(default_options("suzhou-anhui")),
+                         "stake": rng.randint(1, 5), "dealer": rng.choice("ESWN"), "round_wind": "E",
+                         "baozi": False, "diling": False, "seat": "S",
+                         "hand": " ".join([hand, *shown]), "wild": wild})
+    return requests
+
+
 def ting_latencies(k: int, seed: int) -> list[tuple[float, float]]:
     """(wall, CPU) seconds of `ting_request` on `k` random waiting hands with wild tiles."""
     from scoring import ting_request
 
-    rng = random.Random(seed)
-    hands = [random_waiting_hand(rng) for _ in range(k)]
     out = []
-    for hand, wild in hands:
-        request = {"rules": "suzhou-anhui", "round_wind": "E", "hand": hand, "wild": wild}
+    for request in ting_requests(k, seed):
         start, cpu = time.perf_counter(), time.process_time()
         ting_request(request)
         out.append((time.perf_counter() - start, time.process_time() - cpu))

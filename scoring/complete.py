@@ -167,47 +167,52 @@ def _need(key: tuple[int, ...], pair: bool, chows: bool) -> int:
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _need_span(span: tuple[int, ...], pair: bool, chows: bool) -> int:
-    """`_need` of a span (its first count not zero, and so the lowest real tile)."""
-    c = list(span)
-    n = len(c)
-    if chows:
-        for g in range(1, n - 2):
-            if not c[g] and not c[g + 1]:  # two spans
-                left, right = tuple(c[:g]), tuple(c[g + 2:])
-                free = _need(left, False, True) + _need(right, False, True)
-                if not pair:
-                    return free
-                return min(_need(left, True, True) + _need(right, False, True),
-                           _need(left, False, True) + _need(right, True, True), free + 2)
+    """`_need` of a span (its first count not zero, and so the lowest real tile): split at a gap of two
+    empty tiles, else the best set (or the pair) holding the lowest tile."""
+    gap = _gap(span) if chows else None
+    if gap is not None:
+        return _need_apart(span[:gap], span[gap + 2:], pair)
+    best = _need_from_group(span, pair, chows)
+    return min(best, _need_from_chow(span, pair)) if chows else best
+
+
+def _gap(span: tuple[int, ...]) -> int | None:
+    """Where two empty tiles split a suit's span into two that share no set, if they do."""
+    for g in range(1, len(span) - 2):
+        if not span[g] and not span[g + 1]:
+            return g
+    return None
+
+
+def _need_apart(left: tuple[int, ...], right: tuple[int, ...], pair: bool) -> int:
+    """`_need` of two spans that share no set: each on its own, the pair in one of them (or of wilds)."""
+    free = _need(left, False, True) + _need(right, False, True)
+    if not pair:
+        return free
+    return min(_need(left, True, True) + _need(right, False, True),
+               _need(left, False, True) + _need(right, True, True), free + 2)
+
+
+def _need_from_group(span: tuple[int, ...], pair: bool, chows: bool) -> int:
+    """The fewest wilds with the lowest tile in the pair or a pung, as many of its copies real as there
+    are (1-2 of the pair, 1-3 of the pung), the gaps wilds."""
+    r, rest = span[0], span[1:]
     best = 99
-    r = c[0]
     if pair:
         for real in (2, 1):
             if r >= real:
-                c[0] = r - real
-                best = min(best, 2 - real + _need(tuple(c), False, chows))
-        c[0] = r
+                best = min(best, 2 - real + _need((r - real, *rest), False, chows))
     for real in (3, 2, 1):
         if r >= real:
-            c[0] = r - real
-            best = min(best, 3 - real + _need(tuple(c), pair, chows))
-    c[0] = r
-    if chows:
-        # A chow holding the lowest tile starts there (one starting lower moves up at the same cost),
-        # taking a real tile where there is one (a wild in its place never needs fewer wilds overall);
-        # past the span its tiles are wilds.
-        c[0] = r - 1
-        r1 = c[1] if n > 1 else 0
-        r2 = c[2] if n > 2 else 0
-        cost = (not r1) + (not r2)
-        if r1:
-            c[1] = r1 - 1
-        if r2:
-            c[2] = r2 - 1
-        best = min(best, cost + _need(tuple(c), pair, chows))
-        c[0] = r
-        if r1:
-            c[1] = r1
-        if r2:
-            c[2] = r2
+            best = min(best, 3 - real + _need((r - real, *rest), pair, chows))
     return best
+
+
+def _need_from_chow(span: tuple[int, ...], pair: bool) -> int:
+    """The fewest wilds with the lowest tile in a chow. A chow holding the lowest tile starts there (one
+    starting lower moves up at the same cost), taking a real tile where there is one (a wild in its place
+    never needs fewer wilds overall); past the span its tiles are wilds."""
+    r1 = span[1] if len(span) > 1 else 0
+    r2 = span[2] if len(span) > 2 else 0
+    left = (span[0] - 1, *(max(r1 - 1, 0), max(r2 - 1, 0))[:len(span) - 1], *span[3:])
+    return (not r1) + (not r2) + _need(left, pair, True)

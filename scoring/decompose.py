@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.errors import ScoringError
-from scoring.suits import SuitReading, TileSet, plus_one, suit_readings, suit_readings_around
+from scoring.suits import SuitReading, TileSet, WaitReadings, plus_one, suit_readings, suit_readings_around
 from scoring.tiles import Tile, counts34
 
 __all__ = ["Decomposition", "Facts", "Reading", "decompositions", "readings", "wait_readings"]
@@ -85,27 +85,29 @@ def decompositions(
                                                                           seven_pairs=seven_pairs)]
 
 
-def readings(concealed: Sequence[Tile], *, wild: Tile | None = None,
-             seven_pairs: bool = True) -> list[Reading]:
+def readings(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True,
+             distinct: bool = False) -> list[Reading]:
     """`decompositions` as tuples with their facts, in the same order: by pair, then sets (kind, tile),
     then wilds; seven pairs last.
 
     Each suit's (and the honours') counts are read once per shape and number of wilds and remembered
     (`suit_readings`); a hand's readings combine one reading of each suit, at most one of them holding
-    the pair; wilds left over stand for the wild tile itself (its pair, its pungs).
+    the pair; wilds left over stand for the wild tile itself (its pair, its pungs). With `distinct` (the
+    scorer), of a suit's readings of one kind only the first (`scoring.suits.kind`): a hand's readings
+    that differ only there have the same facts, and the scorer reads the first of those.
     """
     counts = counts34(concealed)
     if len(concealed) % 3 != 2:
         return []
     w = _take_wilds(counts, wild)
-    groups = [(base, suit_readings(base, tuple(counts[base:end]), w)) for base, end in _SUITS
+    groups = [(base, suit_readings(base, tuple(counts[base:end]), w, distinct)) for base, end in _SUITS
               if any(counts[base:end])]
     return _hand_readings(counts, w, wild, groups, seven_pairs and len(concealed) == 14)
 
 
 def wait_readings(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Tile | None = None,
-                  seven_pairs: bool = True) -> list[list[Reading]]:
-    """`readings(concealed + [t])` for each t in `waits` (/ting), in the same order as `waits`.
+                  seven_pairs: bool = True, distinct: bool = False) -> list[list[Reading]]:
+    """`readings(concealed + [t], distinct=distinct)` for each t in `waits` (/ting), in the order of `waits`.
 
     A wait changes only its own suit's counts (the wild tile: the number of wilds). A suit read at least
     twice over the waits, once with a wait in it, is walked once for all its reads (`suit_readings_around`)
@@ -115,7 +117,7 @@ def wait_readings(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Til
     if len(concealed) % 3 != 1:
         return [[] for _ in waits]
     w = _take_wilds(counts, wild)
-    suits = [_WaitSuit(base, tuple(counts[base:end]), w, waits, wild) for base, end in _SUITS]
+    suits = [_WaitSuit(base, tuple(counts[base:end]), w, waits, wild, distinct) for base, end in _SUITS]
     seven = seven_pairs and len(concealed) == 13
     out: list[list[Reading]] = []
     for t in waits:
@@ -136,26 +138,29 @@ class _WaitSuit:
     and with one more t, each from `suit_readings_around` when the waits read the suit more than once."""
 
     def __init__(self, base: Tile, key: tuple[int, ...], w: int, waits: Sequence[Tile],
-                 wild: Tile | None) -> None:
-        self.base, self.key, self.w = base, key, w
+                 wild: Tile | None, distinct: bool) -> None:
+        self.base, self.key, self.w, self.distinct = base, key, w, distinct
         self.end = base + len(key)
         inside = len({t for t in waits if base <= t < self.end and t != wild})
         reads = inside + (any(key) and any(not base <= t < self.end and t != wild for t in waits)) + (
             any(key) and wild in waits)
         self.once = inside > 0 and reads >= 2
 
+    def _around(self) -> WaitReadings:
+        return suit_readings_around(self.base, self.key, self.w, self.distinct)
+
     def alone(self) -> tuple[SuitReading, ...]:
-        return suit_readings_around(self.base, self.key, self.w)[1] if self.once else suit_readings(
-            self.base, self.key, self.w)
+        return self._around()[1] if self.once else suit_readings(self.base, self.key, self.w, self.distinct)
 
     def more(self) -> tuple[SuitReading, ...]:
-        return suit_readings_around(self.base, self.key, self.w)[2] if self.once else suit_readings(
-            self.base, self.key, self.w + 1)
+        if self.once:
+            return self._around()[2]
+        return suit_readings(self.base, self.key, self.w + 1, self.distinct)
 
     def plus(self, t: int) -> tuple[SuitReading, ...]:
         if self.once:
-            return suit_readings_around(self.base, self.key, self.w)[0][t]
-        return suit_readings(self.base, plus_one(self.key, t), self.w)
+            return self._around()[0][t]
+        return suit_readings(self.base, plus_one(self.key, t), self.w, self.distinct)
 
 
 _SUITS = ((0, 9), (9, 18), (18, 27), (27, 34))

@@ -117,32 +117,11 @@ def make_meld(
     where: str = "meld",
 ) -> Meld:
     """Build and check a meld from its tiles: 3 equal tiles = pung (exposed), 4 equal tiles = kong."""
-    shown = ""
-    if (
-        len(tiles) not in (3, 4)
-        or tiles.count(tiles[0]) != len(tiles)
-        or kong_kind is not None
-        or (len(tiles) == 3 and not exposed)
-        or (source is not None and (source not in SEATS or not exposed))
-    ):
-        shown = render_tiles(tiles) if tiles else "nothing"  # only an error message shows it
-    if len(set(tiles)) != 1 or len(tiles) not in (3, 4):
-        raise ScoringError(
-            f"{where}: malformed meld '{shown}': a meld is 3 (碰) or 4 (杠) equal tiles",
-            code="bad_meld",
-            meld=shown,
-        )
-    kind: MeldKind = "kong" if len(tiles) == 4 else "pung"
-    if kind == "pung" and not exposed:
-        raise ScoringError(
-            f"{where}: '{shown}' is a concealed pung, not a meld: write it among the concealed tiles",
-            code="bad_meld", meld=shown,
-        )  # fmt: skip
-    if kong_kind is not None:
+    kind = _meld_kind(tiles, exposed, where)
+    if kong_kind is not None and (kong_kind not in ("direct", "added") or kind != "kong" or not exposed):
         if kong_kind not in ("direct", "added"):
             raise ScoringError(f"{where}: unknown kong kind '{kong_kind}' (direct or added)")
-        if kind != "kong" or not exposed:
-            raise ScoringError(f"{where}: '{kong_kind}' applies only to an exposed kong, not '{shown}'")
+        raise ScoringError(f"{where}: '{kong_kind}' applies only to an exposed kong, not '{_shown(tiles)}'")
     if source is not None:
         if source not in SEATS:
             raise ScoringError(f"{where}: unknown seat '{source}' (E, S, W or N)")
@@ -150,6 +129,27 @@ def make_meld(
             raise ScoringError(f"{where}: a concealed kong comes from no other seat")
     kk: KongKind | None = "direct" if kong_kind == "direct" else "added" if kong_kind == "added" else None
     return Meld(kind, tiles[0], exposed, kk, source)
+
+
+def _shown(tiles: Sequence[Tile]) -> str:
+    """A meld's tiles as an error message shows them."""
+    return render_tiles(tiles) if tiles else "nothing"
+
+
+def _meld_kind(tiles: Sequence[Tile], exposed: bool, where: str) -> MeldKind:
+    """Pung or kong: 3 or 4 equal tiles, a pung always exposed (a concealed one is concealed tiles)."""
+    if len(set(tiles)) != 1 or len(tiles) not in (3, 4):
+        raise ScoringError(
+            f"{where}: malformed meld '{_shown(tiles)}': a meld is 3 (碰) or 4 (杠) equal tiles",
+            code="bad_meld",
+            meld=_shown(tiles),
+        )
+    if len(tiles) == 3 and not exposed:
+        raise ScoringError(
+            f"{where}: '{_shown(tiles)}' is a concealed pung, not a meld: write it among the concealed tiles",
+            code="bad_meld", meld=_shown(tiles),
+        )  # fmt: skip
+    return "kong" if len(tiles) == 4 else "pung"
 
 
 def validate_hand(

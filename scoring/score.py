@@ -215,11 +215,6 @@ _FLOWER_TILES: Mapping[tuple[str, str], frozenset[int]] = {
 """(rule set, round wind) -> the tiles that are flowers there: a 混子 never stands for one."""
 
 
-def hand_readings(hand: Hand, wild: int | None) -> list[Reading]:
-    """Every reading of a validated winning hand's concealed tiles (with the 混子 `wild`), in order."""
-    return readings(hand.concealed, wild=wild, seven_pairs=True)
-
-
 def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *, flags: Flags,
                     is_dealer: bool, wild: int | None, round_wind: str, field: str,
                     splits: list[Reading] | None = None) -> list[WinScore]:
@@ -228,39 +223,27 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     flags).
 
     Readings are walked in order; only the first reading of each set of facts (`scoring.decompose.Facts`)
-    is looked at, since later ones score alike. Its WinContext and the patterns it shows serve every way
-    of winning (the shape predicates never read the win type). Ties go to the first reading in order.
+    is looked at, since later ones score alike (and of a suit's readings only the first of each kind is
+    read at all: `decompose.readings(distinct=True)`). Its WinContext and the patterns it shows serve every
+    way of winning (the shape predicates never read the win type). Ties go to the first reading in order.
     `splits` are the hand's readings when the caller has them (/ting: `decompose.wait_readings`).
     """
     if splits is None:
-        splits = readings(hand.concealed, wild=wild, seven_pairs=True)
+        splits = readings(hand.concealed, wild=wild, seven_pairs=True, distinct=True)
     if not splits:
         raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)",
                            code="not_complete")
     if len(win_types) > 1 and flags is not NO_FLAGS:
         raise ValueError("score_hand_ways: several win types only for a win without flags")
-    flowers = hand.flowers
-    melds = hand.melds
+    flowers_tiles = _FLOWER_TILES[table.rule.id, round_wind] if wild is not None else _NO_TILES
     best: list[WinScore | None] = [None] * len(win_types)
     read: set[Facts] = set()  # the facts already read
-    flowers_tiles = _FLOWER_TILES[table.rule.id, round_wind] if wild is not None else _NO_TILES
-    memo = table.scores
-    for pair, sets, pairs, wilds, facts in splits:
+    for reading in splits:
+        wilds, facts = reading[3], reading[4]
         if facts in read or (wilds and not flowers_tiles.isdisjoint(wilds)):
             continue  # scores as an earlier reading; or a 混子 standing for a flower (never allowed)
         read.add(facts)
-        # What the score depends on: the reading's facts and the hand's melds, flower count (花中三元: the
-        # flowers) and seat. (NO_FLAGS as None: a Flags hashes in Python code, None in C.)
-        key = (win_types, None if flags is NO_FLAGS else flags, is_dealer, facts, melds,
-               flowers if table.reads_flowers else len(flowers))
-        scores = memo.get(key)
-        if scores is None:
-            scores = _score_reading(table, hand, win_types, flags, is_dealer,
-                                    Decomposition(pair, sets, pairs, wilds))
-            if len(memo) >= _SCORES_LIMIT:
-                memo.clear()
-            memo[key] = scores
-        for i, score in enumerate(scores):
+        for i, score in enumerate(_reading_scores(table, hand, win_types, flags, is_dealer, reading)):
             old = best[i]
             if old is None or _better(score, old):
                 best[i] = score
@@ -272,6 +255,25 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
         out = [refuse_wild_discard(score, win_type, wild, wild)
                for win_type, score in zip(win_types, out, strict=True)]
     return out
+
+
+def _reading_scores(table: Table, hand: Hand, win_types: tuple[WinType, ...], flags: Flags, is_dealer: bool,
+                    reading: Reading) -> tuple[WinScore, ...]:
+    """`_score_reading`, remembered in `table.scores` by what it depends on: the reading's facts and the
+    hand's melds, flower count (花中三元: the flowers) and seat. (NO_FLAGS as None: a Flags hashes in
+    Python code, None in C.)"""
+    pair, sets, pairs, wilds, facts = reading
+    key = (win_types, None if flags is NO_FLAGS else flags, is_dealer, facts, hand.melds,
+           hand.flowers if table.reads_flowers else len(hand.flowers))
+    memo = table.scores
+    scores = memo.get(key)
+    if scores is None:
+        split = Decomposition(pair, sets, pairs, wilds)
+        scores = _score_reading(table, hand, win_types, flags, is_dealer, split)
+        if len(memo) >= _SCORES_LIMIT:
+            memo.clear()
+        memo[key] = scores
+    return scores
 
 
 def refuse_wild_discard(score: WinScore, win_type: WinType, wild: int | None,

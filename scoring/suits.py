@@ -3,7 +3,8 @@ pair, with some wild tiles (宿州 混子) filling the gaps. `scoring.decompose`
 
 A suit is its base tile (0 万, 9 筒, 18 条, 27 the honours) and its counts (9 entries, 7 for the honours,
 which never form chows). What a suit reads as is remembered (`functools.lru_cache`, bounded), since the
-same suit shapes come back from hand to hand.
+same suit shapes come back from hand to hand. The scorer reads a suit `distinct`: only the first reading
+of each `kind`, the readings a hand's facts can tell apart.
 
 >>> [(pair, sets, wilds) for pair, sets, wilds, *_ in suit_readings(0, (1, 1, 1, 0, 0, 0, 0, 2, 0), 0)]
 [(7, (('chow', 0),), ())]
@@ -28,7 +29,7 @@ chow, 一条龙, concealed wind pungs."""
 WaitReadings = tuple[tuple[tuple[SuitReading, ...], ...], tuple[SuitReading, ...], tuple[SuitReading, ...]]
 """`suit_readings_around`: the readings with one more t for each tile t, alone (w wilds), with w + 1."""
 
-__all__ = ["SetKind", "SuitReading", "TileSet", "WaitReadings", "plus_one", "suit_readings",
+__all__ = ["Kind", "SetKind", "SuitReading", "TileSet", "WaitReadings", "kind", "plus_one", "suit_readings",
            "suit_readings_around"]
 
 _CACHE_SIZE = 1 << 16
@@ -38,26 +39,67 @@ _KINDS: tuple[SetKind, SetKind] = ("chow", "pung")
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def suit_readings(base: Tile, key: tuple[int, ...], w: int) -> tuple[SuitReading, ...]:
+def suit_readings(base: Tile, key: tuple[int, ...], w: int,
+                  distinct: bool = False) -> tuple[SuitReading, ...]:
     """The readings of one suit's counts `key` with at most `w` wilds: every set and the pair hold at
-    least one real tile; the gaps are wilds. In the order of their shapes (pair, then sets by tile)."""
-    walk = _SuitWalk(base, key, w, joker=False)
+    least one real tile; the gaps are wilds. In the order of their shapes (pair, then sets by tile).
+
+    With `distinct` (the scorer's reads), only the first reading of each `kind`: readings of one kind
+    give a hand the same facts (`scoring.decompose.Facts`), so the scorer would skip all but the first.
+    """
+    walk = _SuitWalk(base, key, w, joker=False, distinct=distinct)
     walk.run()
-    return tuple(walk.alone)
+    return tuple(walk.alone.readings)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def suit_readings_around(base: Tile, key: tuple[int, ...], w: int) -> WaitReadings:
+def suit_readings_around(base: Tile, key: tuple[int, ...], w: int, distinct: bool = False) -> WaitReadings:
     """From one walk (/ting reads a suit for each of its waits): for each tile t of the suit,
-    `suit_readings` of `key` with one more t; then `suit_readings` of `key` with w wilds, and with w + 1.
+    `suit_readings` of `key` with one more t; then `suit_readings` of `key` with w wilds, and with w + 1
+    (each `distinct` or not).
 
     The one more tile is walked as one more wild that may stand anywhere: a shape is a reading of
     `key` + t for each t a wild stands for in it (t real there, so the wilds are one fewer), checked
     with t real. Every list is in the order of the shapes, the order a direct read gives.
     """
-    walk = _SuitWalk(base, key, w, joker=True)
+    walk = _SuitWalk(base, key, w, joker=True, distinct=distinct)
     walk.run()
-    return tuple(tuple(p) for p in walk.plus), tuple(walk.alone), tuple(walk.more)
+    return tuple(tuple(p.readings) for p in walk.plus), tuple(walk.alone.readings), tuple(walk.more.readings)
+
+
+Kind = tuple[bool, bool, object, bool, bool, int]
+
+
+def kind(base: Tile, pair: Tile | None, stood: tuple[Tile, ...], chow: bool, ytl: bool, anke: int) -> Kind:
+    """What a hand's facts can tell of one suit's reading: whether it holds the pair (and a wind pair),
+    how many wilds it takes (in the honours which tiles they stand for, as some may be flowers), a chow,
+    一条龙, the concealed wind pungs. Readings of one kind differ only in which sets (which tiles the
+    wilds stand for), and tests/scoring/test_decompose.py checks that they score alike."""
+    return (pair is None, pair is not None and 27 <= pair <= 30, stood if base >= 27 else len(stood), chow,
+            ytl, anke)
+
+
+_ANY: Kind = (False, False, None, False, False, 0)  # the kind of every reading a walk keeps all of
+
+
+class _Kept:
+    """The readings a walk keeps for one list, and (distinct: only the first of each kind) their kinds."""
+
+    __slots__ = ("distinct", "kinds", "readings")
+
+    def __init__(self, distinct: bool) -> None:
+        self.readings: list[SuitReading] = []
+        self.kinds: set[Kind] = set()
+        self.distinct = distinct
+
+    def wants(self, of: Kind) -> bool:
+        """Whether a reading of kind `of` is one to keep: always, or (distinct) the first of its kind."""
+        return not self.distinct or of not in self.kinds
+
+    def add(self, of: Kind, reading: SuitReading) -> None:
+        self.readings.append(reading)
+        if self.distinct:
+            self.kinds.add(of)
 
 
 def plus_one(key: tuple[int, ...], t: int) -> tuple[int, ...]:
@@ -73,8 +115,8 @@ class _SuitWalk:
     kept if its real tiles can be handed out one to each set and the pair (`_assignable`).
     """
 
-    def __init__(self, base: Tile, key: tuple[int, ...], w: int, *, joker: bool) -> None:
-        self.base, self.key, self.w, self.joker = base, key, w, joker
+    def __init__(self, base: Tile, key: tuple[int, ...], w: int, *, joker: bool, distinct: bool) -> None:
+        self.base, self.key, self.w, self.joker, self.distinct = base, key, w, joker, distinct
         self.n = n = len(key)
         self.chows = base < 27
         # each set a shape may take: (its tile, 0 chow / 1 pung, the set)
@@ -87,9 +129,9 @@ class _SuitWalk:
         self.shape: list[tuple[int, int]] = []  # (tile, 0 chow / 1 pung) of each set so far
         self.sets: list[TileSet] = []
         self.subs: list[Tile] = []  # what the wilds stand for, in the order the shape took them
-        self.alone: list[SuitReading] = []  # readings of `key` with at most w wilds
-        self.more: list[SuitReading] = []  # ... w + 1 wilds (joker)
-        self.plus: list[list[SuitReading]] = [[] for _ in range(n)]  # readings of `key` + t (joker)
+        self.alone = _Kept(distinct)  # readings of `key` with at most w wilds
+        self.more = _Kept(distinct)  # ... w + 1 wilds (joker)
+        self.plus = [_Kept(distinct) for _ in range(n)]  # readings of `key` + t (joker)
 
     def run(self) -> None:
         """Walk the shapes without a pair, then with the pair on each tile in turn."""
@@ -175,38 +217,46 @@ class _SuitWalk:
 
     def emit(self, pair: int | None, starts: int, anke: int) -> None:
         """Keep the finished shape: as a reading of `key` if its real tiles fit, and (joker) as a reading
-        of `key` + t for each t a wild stands for in it."""
-        done = tuple(self.sets)
+        of `key` + t for each t a wild stands for in it; with `distinct`, where its kind is new there."""
+        base = self.base
         chow, ytl = starts != 0, starts & 0b1001001 == 0b1001001
-        q = None if pair is None else self.base + pair
+        q = None if pair is None else base + pair
         stood = tuple(sorted(self.subs))
-        own = _assignable(pair, self.shape, list(self.key))
+        of = kind(base, q, stood, chow, ytl, anke) if self.distinct else _ANY
+        alone = len(stood) <= self.w and self.alone.wants(of)
+        more = self.joker and self.more.wants(of)
+        plus = self._plus_wanted(q, stood, chow, ytl, anke) if self.joker else []
+        if not (alone or more or plus):
+            return
+        done = tuple(self.sets)
+        own = (alone or more) and _assignable(pair, self.shape, list(self.key))
         if own:  # a reading of `key` itself
-            reading = (q, done, stood, chow, ytl, anke)
-            if len(stood) <= self.w:
-                self.alone.append(reading)
-            if self.joker:
-                self.more.append(reading)
-        if self.joker:
-            self.emit_plus(pair, own, (q, done, stood, chow, ytl, anke))
-
-    def emit_plus(self, pair: int | None, own: bool, reading: SuitReading) -> None:
-        """The shape `reading` as a reading of `key` + t, for each tile t a wild stands for in it (once)."""
-        stood = reading[2]
-        last = -1
-        for i, x in enumerate(stood):  # stood is sorted
-            if x == last:
-                continue
-            last = x
-            t = x - self.base
-            if not own:
+            if alone:
+                self.alone.add(of, (q, done, stood, chow, ytl, anke))
+            if more:
+                self.more.add(of, (q, done, stood, chow, ytl, anke))
+        for t, fewer, plus_kind in plus:  # t real: one wild fewer
+            if not own:  # do the real tiles fit with one more t?
                 left = list(self.key)
                 left[t] += 1
                 if not _assignable(pair, self.shape, left):
                     continue
-            q, done, _, chow, ytl, anke = reading
-            # t real: one wild fewer
-            self.plus[t].append((q, done, stood[:i] + stood[i + 1:], chow, ytl, anke))
+            self.plus[t].add(plus_kind, (q, done, fewer, chow, ytl, anke))
+
+    def _plus_wanted(self, q: Tile | None, stood: tuple[Tile, ...], chow: bool, ytl: bool,
+                     anke: int) -> list[tuple[int, tuple[Tile, ...], Kind]]:
+        """Each tile t a wild stands for in the shape (once), with what the wilds stand for when t is
+        real and the kind of that reading of `key` + t, where it is one to keep."""
+        out = []
+        last = -1
+        for i, x in enumerate(stood):  # stood is sorted
+            if x != last:
+                last = x
+                fewer = stood[:i] + stood[i + 1:]
+                of = kind(self.base, q, fewer, chow, ytl, anke) if self.distinct else _ANY
+                if self.plus[x - self.base].wants(of):
+                    out.append((x - self.base, fewer, of))
+        return out
 
 
 def _assignable(pair: int | None, shape: list[tuple[int, int]], left: list[int]) -> bool:

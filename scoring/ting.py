@@ -64,7 +64,8 @@ def ting_request(request: Any) -> dict[str, Any]:
     check_wild(base.rule.id, wild, base.round_wind, field="wild")
     tiles = [tile for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True)
              if is_playing_tile(base.rule.id, tile, base.round_wind)]
-    splits = wait_readings(hand.concealed, tiles, wild=wild)  # a suit's readings once for all its waits
+    # a suit's readings once for all its waits, and only those the scorer tells apart
+    splits = wait_readings(hand.concealed, tiles, wild=wild, distinct=True)
     waits: list[dict[str, Any]] = []
     for tile, tile_splits in zip(tiles, splits, strict=True):
         won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)

@@ -57,8 +57,9 @@ def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, w
                      seven_pairs: bool = True) -> list[Tile]:
     """The tiles t among `candidates` for which `is_complete(concealed + [t])` holds, in the given order.
 
-    A tile changes one suit's counts: each suit's needs, alone and with each tile added, are read once
-    (`suit_needs`), and a candidate's check is a sum over the four suits.
+    Without a wild tile in the hand, each candidate is the plain check. With one, a tile changes one
+    suit's counts: each suit's needs, alone and with each tile added, are read once (`_WildWaits`), and a
+    candidate's check is a sum over the four suits.
     """
     if len(concealed) % 3 != 1:
         return []
@@ -67,32 +68,48 @@ def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, w
     if wild is not None:
         w0 = counts[wild]
         counts[wild] = 0
-    seven = seven_pairs and len(concealed) == 13
-    odd = sum(c & 1 for c in counts)
-    needs = [suit_needs(counts, b) for b in (0, 9, 18, 27)]
-    sets = sum(n[0] for n in needs)
-    pair = min(2, *(n[1] for n in needs))
-    # the fewest extra wilds for the pair outside each suit
-    pair_else = [min(2, *(m[1] for j, m in enumerate(needs) if j != i)) for i in range(4)]
+    wilds = _WildWaits(counts, seven_pairs and len(concealed) == 13)
     out: list[Tile] = []
     for t in candidates:
         w = w0 + (t == wild)
-        if not w:  # no wild tile in the hand: the plain check
+        if w:
+            done = wilds.completes(t, w, t == wild)
+        else:  # no wild tile in the hand: the plain check
             counts[t] += 1
-            if is_complete_counts(counts, seven_pairs=seven_pairs):
-                out.append(t)
+            done = is_complete_counts(counts, seven_pairs=seven_pairs)
             counts[t] -= 1
-            continue
-        if t == wild:
-            if (seven and odd <= w) or sets + pair <= w:
-                out.append(t)
-            continue
-        if seven and odd + (1 if counts[t] % 2 == 0 else -1) <= w:
-            out.append(t)
-            continue
-        suit = 3 if t >= 27 else t // 9
-        n = needs[suit]
-        i = 2 * (t - 9 * suit) + 2
-        if sets - n[0] + n[i] + min(pair_else[suit], n[i + 1]) <= w:
+        if done:
             out.append(t)
     return out
+
+
+class _WildWaits:
+    """A waiting hand's counts without its wilds, and what each suit needs (`suit_needs`): alone, and
+    with each of its tiles added, read on the first candidate that asks."""
+
+    def __init__(self, counts: list[int], seven: bool) -> None:
+        self.counts, self.seven = counts, seven
+        self.odd = sum(c & 1 for c in counts)
+        self.needs: list[tuple[int, ...]] = []
+
+    def _read(self) -> None:
+        self.needs = needs = [suit_needs(self.counts, b) for b in (0, 9, 18, 27)]
+        self.sets = sum(n[0] for n in needs)
+        self.pair = min(2, *(n[1] for n in needs))
+        # the fewest extra wilds for the pair outside each suit
+        self.pair_else = [min(2, *(m[1] for j, m in enumerate(needs) if j != i)) for i in range(4)]
+
+    def completes(self, t: Tile, w: int, is_wild: bool) -> bool:
+        """Whether the hand with t completes with `w` wilds (t the wild tile: one of them)."""
+        if is_wild and self.seven and self.odd <= w:
+            return True
+        if not is_wild and self.seven and self.odd + (1 if self.counts[t] % 2 == 0 else -1) <= w:
+            return True
+        if not self.needs:
+            self._read()
+        if is_wild:
+            return self.sets + self.pair <= w
+        suit = 3 if t >= 27 else t // 9
+        n = self.needs[suit]
+        i = 2 * (t - 9 * suit) + 2
+        return self.sets - n[0] + n[i] + min(self.pair_else[suit], n[i + 1]) <= w

@@ -10,7 +10,7 @@ and what parses still names a pending entry or session that must belong to the c
     j:<session>                 the lobby's Join
     e:<session> / ek:<session>  /end's question: end the session now / keep playing
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
-    f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 49 bytes for
+    f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 52 bytes for
                                 three winners, each winner's 花 and patterns in seven base-36 digits)
     sp:<transfer> / sr:<transfer>   a summary's 我已付 / 已收到 (bot.summary.settlement.SettlePress)
 """
@@ -25,7 +25,9 @@ from bot.grammar.vocab import PATTERN_FLAG
 from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, ruleset
 from scoring.seats import SEATS
 
-Step = Literal["winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done", "cancel"]
+Step = Literal[
+    "winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "wild_won", "done", "cancel"
+]
 How = Literal["self_draw", "discard", "rob_kong", "bao", "songgang", "multi"]
 
 PENDING = re.compile(r"p([cx]):([0-9a-f]{32})")
@@ -52,7 +54,7 @@ PATTERN_BITS = (*SUZHOU_PATTERNS, *EXTENDED, "shangpai")
 MASK_DIGITS = next(n for n in range(1, 9) if 36**n >= 1 << len(PATTERN_BITS))  # base-36 digits of the mask
 CODE_LEN = 2 + MASK_DIGITS  # a winner in a flow button: 硬花, 软花, the pattern mask
 FLOW = re.compile(
-    r"f:([1-9][0-9]{0,14}):([whmofgpzDx])([ESWN-])([sdrbgm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)"
+    r"f:([1-9][0-9]{0,14}):([whmofgpzyDx])([ESWN-])([sdrbgm-])([ESWN-])([0-2])(--|[1-9][mps]|[1-4]z)(w?)"
     rf":([ESWN]{{0,3}}):((?:[0-9a-z]{{{CODE_LEN}}}){{0,3}})"
 )
 # The meld buttons in the order the flow shows them; a rule set offers those it scores.
@@ -74,6 +76,7 @@ _STEPS: dict[str, Step] = {
     "g": "melds",
     "p": "patterns",
     "z": "wild",
+    "y": "wild_won",
     "D": "done",
     "x": "cancel",
 }
@@ -81,8 +84,11 @@ _STEP_CODE = {step: code for code, step in _STEPS.items()}
 _HOWS: dict[str, How] = {"s": "self_draw", "d": "discard", "r": "rob_kong", "b": "bao", "g": "songgang",
                          "m": "multi"}
 _HOW_CODE = {how: code for code, how in _HOWS.items()}
-_ORDER: tuple[Step, ...] = ("winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "done")
+_ORDER: tuple[Step, ...] = (
+    "winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "wild_won", "done"
+)
 _NEEDS_OTHER = ("discard", "rob_kong", "bao", "songgang", "multi")
+DISCARD_WINS = ("discard", "multi")  # wins on a discard (宿州's discarded 混子: docs/rules.md §2)
 _B36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
@@ -235,7 +241,8 @@ class HuFlow:
     """One state of the /hu button flow; a button holds the state its press leads to. `wins` are the
     winners in the order chosen (several: 一炮多响), `cur` the one whose 花 are being asked, `other` the
     discarder / robbed player / feeder, `by` the seat of the player who started the flow (None: an admin
-    without a seat), `wild` 宿州's 混子. `winner=` is a shorthand for a first winner."""
+    without a seat), `wild` 宿州's 混子, `won_on_wild` whether the discard won on was that 混子 (the rules
+    refuse such a win). `winner=` is a shorthand for a first winner."""
 
     session_id: int
     step: Step
@@ -245,6 +252,7 @@ class HuFlow:
     cur: int = 0
     wild: str | None = None
     by: str | None = None
+    won_on_wild: bool = False
     winner: InitVar[str | None] = None
 
     def __post_init__(self, winner: str | None) -> None:
@@ -253,13 +261,15 @@ class HuFlow:
 
     @property
     def data(self) -> str:
-        """`f:<session>:<step><by><how><other><cur><wild>:<winners>:<CODE_LEN digits a winner>`, at most 51
-        bytes, e.g. `f:7:gSs-0--:S:5000000` (南, started by 南, self-draw, 5 硬花, now at the meld 花)."""
+        """`f:<session>:<step><by><how><other><cur><wild>[w]:<winners>:<CODE_LEN digits a winner>`, at most
+        52 bytes, e.g. `f:7:gSs-0--:S:5000000` (南, started by 南, self-draw, 5 硬花, now at the meld 花);
+        `w` after the wild tile: the discard won on was the 混子."""
         how = _HOW_CODE[self.how] if self.how else "-"
         seats = "".join(w.seat for w in self.wins)
         return (
             f"f:{self.session_id}:{_STEP_CODE[self.step]}{self.by or '-'}{how}{self.other or '-'}{self.cur}"
-            f"{self.wild or '--'}:{seats}:{''.join(w.code for w in self.wins)}"
+            f"{self.wild or '--'}{'w' if self.won_on_wild else ''}"
+            f":{seats}:{''.join(w.code for w in self.wins)}"
         )
 
     @classmethod
@@ -268,7 +278,7 @@ class HuFlow:
         match = _whole(FLOW, data)
         if match is None:
             return None
-        session, step, by, how, other, cur, wild, seats, codes = match.groups()
+        session, step, by, how, other, cur, wild, won_on_wild, seats, codes = match.groups()
         if len(codes) != CODE_LEN * len(seats) or len(set(seats)) != len(seats):
             return None
         wins = []
@@ -292,6 +302,7 @@ class HuFlow:
             int(cur),
             None if wild == "--" else wild,
             None if by == "-" else by,
+            won_on_wild == "w",
         )
         return state if state.consistent() else None
 
@@ -314,7 +325,14 @@ class HuFlow:
             return False
         if self.by is not None and self.by not in SEATS:
             return False
+        if (self.won_on_wild or self.step == "wild_won") and not self.asks_won_on_wild:
+            return False
         return self.cur == 0 or (at >= _ORDER.index("hua") and self.cur < count)
+
+    @property
+    def asks_won_on_wild(self) -> bool:
+        """Whether the flow asks if the tile won on was the 混子: a discard win with a 混子 named."""
+        return self.wild is not None and self.how in DISCARD_WINS
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -370,7 +388,11 @@ class HuFlow:
                 if pattern in PATTERN_FLAG:
                     flags[PATTERN_FLAG[pattern]] = True
                 patterns.append(pattern)
-            declared = {"hard_flowers": win.hua, "soft_flowers": win.soft, "patterns": patterns}
+            declared: dict[str, Any] = {
+                "hard_flowers": win.hua, "soft_flowers": win.soft, "patterns": patterns
+            }
+            if self.won_on_wild:  # the quick form's `+2p` beside `混子 2p`: a discarded 混子, refused
+                declared["winning_tile"] = self.wild
             wins.append(
                 {"winner": win.seat, "type": kind, "declared": declared, "flags": flags, "wild": self.wild}
             )

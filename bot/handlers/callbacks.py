@@ -72,7 +72,8 @@ def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T],
     """Wrap `async def on_press(turn, data)` for a button whose callback data `parse` reads (None: not a
     button this bot made, or no longer understood: "expired"). Every user error becomes a short answer on
     the button (an alert); the query is always answered, also when the pressed message cannot be edited
-    (a photo, a message too old): that press has expired."""
+    (a photo, a message too old): that press has expired. An error that escapes (the database down, a
+    bug) is answered by the error handler instead ("try again", or "something went wrong")."""
 
     def decorate(fn: Callable[[Turn, T], Awaitable[None]]) -> Handler:
         @functools.wraps(fn)
@@ -100,8 +101,7 @@ def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T],
             except BadRequest as exc:  # the pressed message cannot show the next step (a photo, deleted)
                 log.info("press %s on a message that cannot be edited: %s", turn.source_key, exc)
                 await turn.answer(turn.t("err.flow_stale"), alert=True)
-            finally:
-                await turn.answer()
+            await turn.answer()  # whatever else escapes is answered by bot.handlers.errors.error_handler
 
         return callback
 

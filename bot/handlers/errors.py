@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import difflib
 import logging
 import traceback
@@ -14,10 +13,11 @@ from telegram.error import ChatMigrated, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.handlers.callbacks import button, command
-from bot.handlers.turn import Turn, ledger_of
-from bot.i18n import t
+from bot.handlers.turn import ANSWER_LIMIT, Turn, ledger_of, thread_of
+from bot.i18n import DEFAULT_LANGUAGE, t
+from bot.ledger.db import storage_failure
 from bot.render.errors import excerpt
-from bot.sender import follow_migration, send_text
+from bot.sender import fit, follow_migration, send_text
 
 log = logging.getLogger(__name__)
 
@@ -107,18 +107,42 @@ def install_redaction(secret: str | None) -> None:
 
 
 async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Log an unexpected error (token redacted) and tell the chat something went wrong; a reply refused
-    because the group became a supergroup moves the group's ledger there."""
+    """Log an error (token redacted) and answer its update: "try again" when the database could not be
+    reached, read or written (`storage_failure`: the call rolled back), "something went wrong" otherwise.
+    A press is answered on its button (an alert), or in the chat when the handler had answered it already;
+    a message gets a message in its chat and topic. The language is the ledger's cached one, without the
+    database (which may be what failed). A reply refused because the group became a supergroup moves the
+    group's ledger there."""
     error = context.error
     token = context.bot.token if context.bot else None
-    detail = format_redacted(error, token) if error else "unknown error"
-    log.error("error while handling an update: %s", detail)
-    chat = update.effective_chat if isinstance(update, Update) else None
+    storage = error is not None and storage_failure(error)
+    if storage:
+        first_line = str(error).splitlines()[0] if str(error) else ""
+        log.warning("storage unavailable: %s", redact(f"{type(error).__name__}: {first_line}", token))
+    else:
+        log.error("error while handling an update: %s", format_redacted(error, token) if error else "unknown")
+    if not isinstance(update, Update):
+        return
+    chat = update.effective_chat
     if chat is not None and isinstance(error, ChatMigrated):  # a reply to a group now a supergroup
         await follow_migration(ledger_of(context), chat.id, error.new_chat_id)
-    if chat is not None and not isinstance(error, TelegramError):
-        try:
-            group = await asyncio.to_thread(ledger_of(context).get_group, chat.id)
-            await send_text(context.bot, chat.id, t(group.language, "err.internal"))
-        except Exception:  # the error reply itself must never raise from the error handler
-            log.exception("could not report the error to the chat")
+    if isinstance(error, TelegramError):  # Telegram refused a reply: a press is still answered, silently
+        if update.callback_query is not None:
+            try:
+                await update.callback_query.answer()
+            except TelegramError:
+                log.debug("callback query already answered")
+        return
+    text = t(ledger_of(context).cached_language(chat.id) if chat else DEFAULT_LANGUAGE,
+             "err.storage" if storage else "err.internal")  # fmt: skip
+    try:
+        if update.callback_query is not None:
+            try:
+                await update.callback_query.answer(fit(text, ANSWER_LIMIT), show_alert=True)
+                return
+            except TelegramError:  # answered already by the handler: say it in the chat instead
+                log.debug("callback query already answered; reporting in the chat")
+        if chat is not None:
+            await send_text(context.bot, chat.id, text, topic=thread_of(update))
+    except Exception:  # the error reply itself must never raise from the error handler
+        log.exception("could not report the error to the chat")

@@ -3,7 +3,8 @@
     winner → how: 自摸 · 放冲 → discarder · 抢杠 → robbed · 包饺子 → feeder
                   · 一炮多响 → more winners → discarder
     → per winner: 硬花 count → meld 花 (碰/杠 of winds and suits)
-                  → patterns of the table's rule set (宿州: 上牌, and its 混子)
+                  → patterns of the table's rule set (宿州: 上牌, and its 混子; on a discard win, whether
+                    the tile won on was that 混子: yes is refused at once, as the typed form is)
     → preview
 
 `STEPS` maps each step to its two small functions, in the spirit of PTB's `ConversationHandler` states:
@@ -180,12 +181,26 @@ def ask_patterns(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, 
 
 
 def ask_wild(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
-    buttons = [
-        _button(_tile_label(t), replace(state, step="patterns", wild=t)) for t in wild_choices(session)
-    ]
+    """The 混子 tile; on a discard win, then whether the discard won on was it (step wild_won)."""
+    chosen = replace(state, step="patterns", won_on_wild=False)
+    buttons = []
+    for tile in wild_choices(session):
+        nxt = replace(chosen, wild=tile)
+        if nxt.asks_won_on_wild:
+            nxt = replace(nxt, step="wild_won")
+        buttons.append(_button(_tile_label(tile), nxt))
     rows = _rows(buttons, 9)
-    rows.append([_button(turn.t("flow.no_wild"), replace(state, step="patterns", wild=None))])
+    rows.append([_button(turn.t("flow.no_wild"), replace(chosen, wild=None))])
     return turn.t("flow.wild"), rows
+
+
+def ask_wild_won(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
+    """宿州: a discarded 混子 cannot be won on (docs/rules.md §2). Yes ends the flow as 完成 does: the rules
+    refuse the win with that reason, and nothing is recorded."""
+    assert state.wild is not None
+    yes = _button(turn.t("flow.wild_won_yes"), replace(state, step="done", won_on_wild=True))
+    no = _button(turn.t("flow.wild_won_no"), replace(state, step="patterns", won_on_wild=False))
+    return turn.t("flow.wild_won", tile=_tile_label(state.wild)), [[yes, no]]
 
 
 # ---- the steps: each one's own choice undone -------------------------------------------------------
@@ -227,6 +242,7 @@ STEPS: dict[str, FlowStep] = {
     "melds": FlowStep(ask_melds, lambda state: replace(state, step="hua")),
     "patterns": FlowStep(ask_patterns, lambda state: replace(state, step="melds")),
     "wild": FlowStep(ask_wild, lambda state: replace(state, step="patterns")),
+    "wild_won": FlowStep(ask_wild_won, lambda state: replace(state, step="wild")),
 }
 
 

@@ -59,6 +59,15 @@ def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
     return make_resolver(names)
 
 
+def thread_of(update: Update) -> int | None:
+    """The forum topic an update came from (a command, or the message whose button was pressed); None
+    outside topics (General, or a group without topics)."""
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
+
+
 def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
     """The ledger service stored by `build_application`."""
     return ledger_in(context.bot_data)
@@ -190,12 +199,8 @@ class Turn:
 
     @property
     def thread_id(self) -> int | None:
-        """The forum topic the update came from (a command, or the message whose button was pressed), so
-        that every reply stays in it; None outside topics (General, or a group without topics)."""
-        message = self.update.effective_message
-        if message is None or not message.is_topic_message:
-            return None
-        return message.message_thread_id
+        """The forum topic the update came from (`thread_of`), so that every reply stays in it."""
+        return thread_of(self.update)
 
     async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
         """Send a catalog message to the chat."""

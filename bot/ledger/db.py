@@ -9,18 +9,32 @@ the transactions committed since the last checkpoint may be rolled back (the dat
 never half a hand). `synchronous=FULL` closes that window at the cost of one fsync per commit (2-5 ms on
 this kind of disk, more than the whole rest of recording a hand); set `SQLITE_SYNCHRONOUS=FULL` (or pass
 `synchronous="FULL"`) where a power cut must not lose the last hands. PostgreSQL keeps its own settings.
+
+When storage fails (a full or read-only filesystem, an unreadable file, PostgreSQL down) a ledger call raises
+and its transaction rolls back whole; `storage_failure` tells such an error from a bug, and the bot answers
+it with "try again" (bot.handlers.errors). SQLite never maps the database file into memory (`mmap_size=0`):
+a read of a mapped page that the disk cannot deliver kills the process with SIGBUS, where a plain read()
+returns an error. WAL's shared-memory index (`-shm`) is mapped by SQLite whatever the settings, so that
+file must stay where the database is and never be truncated or replaced under a running bot. A database
+that cannot be written is still opened when its schema is current (`migrate` writes nothing then), and
+the bot keeps answering what it can read.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, exc, text
 from sqlalchemy.engine import make_url
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DATA_DIR = Path("data")
@@ -30,6 +44,11 @@ DEFAULT_FILE = "mahjong.db"
 IMMEDIATE = {"sqlite_begin": "IMMEDIATE"}
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 DEFAULT_SYNCHRONOUS = "NORMAL"  # see the module docstring
+PG_CONNECT_TIMEOUT = 10  # seconds: a PostgreSQL host that drops packets fails a call instead of hanging it
+# PostgreSQL states that mean "cannot write now" rather than a bug: read-only transaction (a standby),
+# disk full, out of memory, too many connections, the server shutting down or starting.
+UNAVAILABLE_ERRORS = (exc.OperationalError, exc.InterfaceError, exc.DisconnectionError, exc.TimeoutError)
+UNAVAILABLE_SQLSTATES = frozenset({"25006", "53100", "53200", "53300", "57P01", "57P02", "57P03"})
 
 
 def default_url(data_dir: Path | str | None = None) -> str:
@@ -72,6 +91,8 @@ def create_db_engine(
         _sqlite_events(engine, mode, busy_timeout_ms)
         return engine
     kwargs.setdefault("pool_pre_ping", True)
+    if parsed.get_backend_name() == "postgresql":
+        kwargs["connect_args"] = {"connect_timeout": PG_CONNECT_TIMEOUT, **kwargs.get("connect_args", {})}
     return create_engine(parsed, **kwargs)
 
 
@@ -82,6 +103,7 @@ def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 3000
         # own handling is too lazy).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA mmap_size=0")  # reads by read(): an I/O error is an error, not SIGBUS
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
@@ -102,16 +124,39 @@ def lock_busy(error: exc.DBAPIError) -> bool:
     return "database is locked" in message or "busy" in message
 
 
+def storage_failure(error: BaseException) -> bool:
+    """Whether `error` means the database could not be reached, read or written (SQLite: disk I/O error,
+    read-only or full, cannot open the file; PostgreSQL: connection refused or lost, a read-only standby,
+    disk full), as opposed to a bug: the call's transaction rolled back, and trying again later may work."""
+    if isinstance(error, UNAVAILABLE_ERRORS):
+        return True
+    if not isinstance(error, exc.DBAPIError):
+        return False
+    orig = error.orig
+    sqlstate = getattr(orig, "sqlstate", None) or getattr(getattr(orig, "diag", None), "sqlstate", None)
+    return error.connection_invalidated or sqlstate in UNAVAILABLE_SQLSTATES
+
+
 def is_sqlite(engine: Engine) -> bool:
     """True for a SQLite engine."""
     return engine.dialect.name == "sqlite"
 
 
+def schema_current(engine: Engine, config: Config) -> bool:
+    """Whether the database is at the migrations' head (a read: also on a database that cannot be written)."""
+    with engine.connect() as connection:
+        stored = set(MigrationContext.configure(connection).get_current_heads())
+    return stored == set(ScriptDirectory.from_config(config).get_heads())
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Apply the Alembic migrations up to `revision` (idempotent; safe when several processes start)."""
+    """Apply the Alembic migrations up to `revision` (idempotent; safe when several processes start). A
+    schema already at the head is left alone without a write transaction."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("path_separator", "os")
+    if revision == "head" and schema_current(engine, config):
+        return
     if is_sqlite(engine):
         with engine.execution_options(**IMMEDIATE).begin() as connection:
             config.attributes["connection"] = connection
@@ -124,6 +169,21 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
 
+def read_only_fallback(url: str) -> str | None:
+    """For a SQLite file in a directory this process cannot write (a read-only filesystem) and closed
+    cleanly (no -wal file: every commit is in the file itself), the URL that opens it read-only without
+    the -wal and -shm files SQLite could not create there (`immutable=1`); else None. Closed uncleanly,
+    the committed hands in its -wal can only be read with that file's -shm, which SQLite then uses."""
+    parsed = make_url(url)
+    database = parsed.database or ""
+    if parsed.get_backend_name() != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
+        return None
+    path = Path(database).expanduser().resolve()
+    if not path.exists() or os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
+        return None
+    return f"sqlite:///file:{path}?immutable=1&uri=true"
+
+
 def open_database(
     url: str | None = None,
     *,
@@ -131,7 +191,14 @@ def open_database(
     synchronous: str | None = None,
     **kwargs: Any,
 ) -> Engine:
-    """Engine for `url` (default `default_url(data_dir)`) with the schema migrated to the latest revision."""
-    engine = create_db_engine(url or default_url(data_dir), synchronous=synchronous, **kwargs)
+    """Engine for `url` (default `default_url(data_dir)`) with the schema migrated to the latest revision;
+    a SQLite file on a read-only disk is opened read-only (`read_only_fallback`): reads are served and
+    every write fails as a storage failure."""
+    url = url or default_url(data_dir)
+    fallback = read_only_fallback(url)
+    if fallback is not None:
+        log.warning("the directory of %s cannot be written: the ledger is opened read-only", url)
+        url = fallback
+    engine = create_db_engine(url, synchronous=synchronous, **kwargs)
     migrate(engine)
     return engine

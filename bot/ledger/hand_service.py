@@ -4,6 +4,8 @@ Confirm, each call one transaction; `LedgerService` (bot.ledger.service) adds th
 from __future__ import annotations
 
 import copy
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Self, TypeVar
@@ -32,6 +34,7 @@ from bot.ledger.values import (
     ChatState,
     CommitResult,
     DealerState,
+    GroupInfo,
     HandPreview,
     HandRecord,
     PendingInfo,
@@ -44,6 +47,7 @@ from bot.ledger.values import (
 # What a hand write did: the row concerned, the rows it voided, the rows it wrote as replacements.
 Written = tuple[HandRecord, tuple[HandRecord, ...], tuple[HandRecord, ...]]
 T = TypeVar("T")
+LANGUAGES_KEPT = 4096  # chats whose language is remembered for replies without the database
 
 
 class Calls:
@@ -60,6 +64,8 @@ class Calls:
         """Wrap an engine from `bot.ledger.db.open_database` (schema already migrated)."""
         self._store = Store(engine, clock=clock, max_attempts=max_attempts)
         self._defaults = defaults or groups.Defaults()  # a new group's language and timeout
+        self._languages: OrderedDict[int, str] = OrderedDict()  # a cache of reads, see cached_language
+        self._languages_lock = threading.Lock()
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:
@@ -84,7 +90,22 @@ class Calls:
         """The group's settings (defaults when not stored yet; nothing is written), its open session, and
         whether `sender` is stored as they are now (else `ensure_player` refreshes them)."""
         now = self._now()
-        return self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender))
+        state = self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender))
+        self._remember_language(state.group)
+        return state
+
+    def cached_language(self, chat_id: int) -> str:
+        """The chat's language as this process last read or wrote it (the default language for a chat it
+        has not seen), without the database: the language of a reply when the database cannot be read."""
+        with self._languages_lock:
+            return self._languages.get(chat_id, self._defaults.language)
+
+    def _remember_language(self, group: GroupInfo) -> None:
+        with self._languages_lock:
+            self._languages[group.chat_id] = group.language
+            self._languages.move_to_end(group.chat_id)
+            while len(self._languages) > LANGUAGES_KEPT:
+                self._languages.popitem(last=False)
 
     def current_session(self, chat_id: int) -> SessionInfo | None:
         """The group's open session, or None."""

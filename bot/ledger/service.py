@@ -80,7 +80,9 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
             "weekly_schedule": weekly_schedule, "weekly_day": weekly_day, "weekly_time": weekly_time,
             "weekly_last_post_at": weekly_last_post_at, "timezone": timezone, "confirm_by": confirm_by,
         }  # fmt: skip
-        return self._write(lambda s: groups.update_group(s, self._group(s, chat_id), dict(changes)), key)
+        info = self._write(lambda s: groups.update_group(s, self._group(s, chat_id), dict(changes)), key)
+        self._remember_language(info)
+        return info
 
     def list_groups(self, *, weekly_schedule: bool | None = None) -> list[GroupInfo]:
         """Every group, optionally only those with the weekly-schedule flag set (or unset)."""

@@ -154,9 +154,19 @@ def test_every_flow_state_fits_in_callback_data_and_reads_back() -> None:
         HuFlow(7, "wild", (Win("E", 3, 4, ("qidui", "shangpai")),), "self_draw", wild="1z"),
         HuFlow(7, "done", (Win("W", 3, 0, ("dadiaoche",)),), "discard", "E"),
         HuFlow(7, "cancel", (Win("W"),), "discard"),
+        HuFlow(7, "wild_won", (Win("W", 1),), "discard", "N", wild="2p"),
+        HuFlow(7, "done", (Win("W", 1),), "discard", "N", wild="2p", won_on_wild=True),
     ]
     for state in states:
         assert len(state.data.encode()) < 64 and HuFlow.parse(state.data) == state, state
+
+
+def test_the_longest_flow_payload_fits_telegrams_64_bytes() -> None:
+    # Telegram's callback_data is 1-64 bytes. The longest state: the largest session id, three winners at
+    # the most 花 with every pattern bit, every seat field set, a 混子 and the discard won on it.
+    full = tuple(Win(s, HUA_CHOICES[-1], MAX_SOFT, PATTERN_BITS) for s in "ESW")
+    longest = HuFlow(10**15 - 1, "done", full, "multi", "N", 2, "9p", "E", won_on_wild=True)
+    assert len(longest.data.encode()) == 52 <= 64 and HuFlow.parse(longest.data) == longest
 
 
 @pytest.mark.parametrize(
@@ -173,6 +183,10 @@ def test_every_flow_state_fits_in_callback_data_and_reads_back() -> None:
         "f:7:fSs-0--:S:00000",  # a short winner code
         "f:7:fSs-0-5z:S:0000000",  # 5z (白) is no wild
         "f:0:w----0--::",  # no session 0
+        "f:7:DSs-0--w:S:1000000",  # won on the 混子 without a 混子
+        "f:7:DSs-02pw:S:1000000",  # a self-draw won on a discarded 混子
+        "f:7:ySrN02p:S:1000000",  # the 混子 question on a robbed kong (no discard)
+        "f:7:DSdN02pww:S:1000000",  # the mark twice
     ],
 )
 def test_forged_flow_data_is_refused(data: str) -> None:

@@ -173,3 +173,36 @@ async def test_no_songgang_button_under_the_default(seated_table: Table) -> None
     await seated_table.press("bob", "南 Bob")
     assert "送杠" not in seated_table.last_text() and "送杠" not in "".join(
         seated_table.message(turn.sent[0].message_id).buttons)
+
+
+async def test_a_discarded_wild_is_refused_in_the_button_flow(table: Table) -> None:
+    # RULES.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的"): a discard win whose
+    # winning tile is the wild tile itself is refused with that reason."
+    await anhui(table)
+    typed = (await table.say("bob", "/hu 南 冲 北 +2p 1花 混子 2p")).text
+    flow = (await table.say("bob", "/hu")).sent[0].message_id
+    for label in ("南 Bob", "点炮", "北 Dan", "1", "番种 ▸", "混子：无 ▸", "二筒"):
+        await table.press("bob", label, message_id=flow)
+    assert table.message(flow).text == "胡的那张是混子（二筒）吗？"
+    turn = await table.press("bob", "是", message_id=flow)
+    assert turn.answers[0] == typed and "别人打出的混子不能胡" in typed
+    assert table.message(flow).text == "胡的那张是混子（二筒）吗？" and CONFIRM not in table.buttons(flow)
+    assert ledger(table).hands(ledger(table).current_session(table.chat_id).id) == []
+    await table.press("bob", "不是", message_id=flow)  # another tile won on: the win stands
+    await table.press("bob", "完成", message_id=flow)
+    assert "输赢：南 +3 · 北 −3" in table.message(flow).text
+
+
+async def test_a_self_drawn_wild_wins_in_the_button_flow(table: Table) -> None:
+    # RULES.md §2: "A player may discard a 混子, and wins on other discards stand"; a self-draw is no
+    # discard, so the flow never asks, and the hand with its 混子 is recorded.
+    await anhui(table)
+    flow = (await table.say("bob", "/hu")).sent[0].message_id
+    for label in ("南 Bob", "自摸", "1", "番种 ▸", "混子：无 ▸", "二筒"):
+        await table.press("bob", label, message_id=flow)
+    assert table.message(flow).text.startswith("番种") and "是" not in table.buttons(flow)
+    await table.press("bob", "完成", message_id=flow)
+    await table.press("cat", CONFIRM, message_id=flow)
+    recorded = ledger(table).hands(ledger(table).current_session(table.chat_id).id)
+    assert [hand.entry["wins"][0]["wild"] for hand in recorded] == ["2p"]
+    assert totals(table)["S"] > 0

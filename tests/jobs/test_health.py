@@ -6,6 +6,7 @@ import asyncio
 import os
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from jobs_game import build_app
@@ -39,6 +40,27 @@ def test_database_check(tmp_path: Path) -> None:
     assert "does not exist" in (database_problem(f"sqlite:///{tmp_path / 'nope.db'}") or "")
     problem = database_problem("postgresql+psycopg://bot:hunter2@127.0.0.1:1/mahjong", timeout=1) or ""
     assert "does not answer" in problem and "hunter2" not in problem
+
+
+def test_database_check_finds_a_database_that_cannot_be_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database that answers reads but takes no write is unhealthy (the bot would answer every hand
+    with "try again"): a read-only SQLite file, a full filesystem."""
+    url = sqlite_file(tmp_path)
+    read_only = url.replace("sqlite:///", "sqlite:///file:") + "?mode=ro&uri=true"
+    problem = database_problem(read_only) or ""
+    assert "cannot be written" in problem and "attempt to write a readonly database" in problem, problem
+    monkeypatch.setattr("bot.health.shutil.disk_usage", lambda _path: SimpleNamespace(free=4096))
+    assert "is full (4096 bytes free)" in (database_problem(url) or "")
+
+
+def test_database_check_finds_a_read_only_postgresql(pg_url: str) -> None:
+    """A standby, or a server set `default_transaction_read_only`: unhealthy, and the password not shown."""
+    assert database_problem(pg_url) is None
+    read_only = pg_url + ("&" if "?" in pg_url else "?") + "options=-c%20default_transaction_read_only%3Don"
+    problem = database_problem(read_only) or ""
+    assert "cannot be written: the server is read-only" in problem, problem
 
 
 def test_main_exit_status(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from bot.ledger.db import default_url, open_database
+from bot.ledger.db import default_url, open_database, read_only_fallback, storage_failure
 from bot.ledger.models import ChatGroup, TableSession
 
 
@@ -21,6 +22,32 @@ def test_default_url_is_a_sqlite_file_in_the_data_dir(
     assert default_url(tmp_path / "data") == f"sqlite:///{tmp_path / 'data' / 'mahjong.db'}"
     monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://u@h/db")
     assert default_url(tmp_path) == "postgresql+psycopg://u@h/db"
+
+
+def test_a_sqlite_file_on_a_read_only_disk_opens_read_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Closed cleanly (no -wal) in a directory that cannot be written, the file opens `immutable`: reads
+    work, a write is a storage failure. With a -wal left over (committed hands in it), SQLite's own
+    read-only WAL mode reads it instead; a writable directory needs no fallback."""
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    open_database(url).dispose()  # the last connection closing removes the -wal and -shm
+    assert read_only_fallback(url) is None  # writable
+    real_access = os.access
+    monkeypatch.setattr(  # the directory as a read-only filesystem shows it
+        "bot.ledger.db.os.access", lambda path, mode: Path(path) != tmp_path and real_access(path, mode)
+    )
+    assert read_only_fallback(url) == f"sqlite:///file:{tmp_path / 'ledger.db'}?immutable=1&uri=true"
+    assert read_only_fallback("postgresql+psycopg://u@h/db") is None
+    engine = open_database(url)
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("SELECT count(*) FROM chat_group").scalar() == 0
+    with pytest.raises(Exception) as raised, engine.begin() as connection:
+        connection.exec_driver_sql("INSERT INTO applied_key (key, applied_at) VALUES ('k', '2026-01-01')")
+    assert storage_failure(raised.value) and "readonly" in str(raised.value)
+    engine.dispose()
+    (tmp_path / "ledger.db-wal").write_bytes(b"")
+    assert read_only_fallback(url) is None
 
 
 def test_sqlite_file_is_created_in_wal_mode_with_foreign_keys(
@@ -34,6 +61,7 @@ def test_sqlite_file_is_created_in_wal_mode_with_foreign_keys(
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
         # NORMAL (1): durable across a process kill (see test_reliability), no fsync per commit
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA mmap_size").scalar() == 0  # read(), never SIGBUS
     engine.dispose()
     assert (tmp_path / "nested" / "dir" / "ledger.db").exists()
 

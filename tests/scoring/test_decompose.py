@@ -312,12 +312,57 @@ def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tup
     from scoring.suits import plus_one, suit_readings, suit_readings_around
 
     base, key, w = case
-    plus, alone, more = suit_readings_around(base, key, w)
-    for t in range(len(key)):
-        if key[t] < 4:
-            assert plus[t] == suit_readings(base, plus_one(key, t), w)
-    assert alone == suit_readings(base, key, w)
-    assert more == suit_readings(base, key, w + 1)
+    for distinct in (False, True):
+        plus, alone, more = suit_readings_around(base, key, w, distinct)
+        for t in range(len(key)):
+            if key[t] < 4:
+                assert plus[t] == suit_readings(base, plus_one(key, t), w, distinct)
+        assert alone == suit_readings(base, key, w, distinct)
+        assert more == suit_readings(base, key, w + 1, distinct)
+
+
+@settings(max_examples=400, deadline=None)
+@given(suit_counts())
+def test_the_scorers_suit_readings_are_the_first_of_each_kind(case: tuple[int, tuple[int, ...], int]) -> None:
+    # The scorer reads a suit's readings `distinct`: of those a hand's facts cannot tell apart (its pair,
+    # the wilds it takes, a chow, 一条龙, the wind pungs) only the first, in the order of all of them.
+    from scoring.suits import kind, suit_readings
+
+    base, key, w = case
+    first: dict[object, object] = {}
+    for reading in suit_readings(base, key, w):
+        first.setdefault(kind(base, reading[0], *reading[2:]), reading)
+    assert suit_readings(base, key, w, True) == tuple(first.values())
+
+
+@settings(max_examples=300, deadline=None)
+@given(wild_hands(), st.sampled_from(["E", "S"]))
+def test_scoring_the_first_reading_of_each_kind_scores_as_every_reading(case: tuple[list[int], int],
+                                                                        round_wind: str) -> None:
+    # 宿州 with its 混子: the best score of every reading of the hand (the tile form's answer) is the
+    # best of the scorer's own reads, the first reading of each suit's kinds.
+    from scoring.decompose import readings as hand_readings
+    from scoring.hand import Hand
+    from scoring.items import is_playing_tile
+    from scoring.patterns import NO_FLAGS
+    from scoring.score import DEFAULT_TABLES, score_hand_ways
+
+    tiles, wild = case
+    assume(all(is_playing_tile("suzhou-anhui", t, round_wind) for t in (*tiles, wild)))
+    hand = Hand(tuple(tiles), (), (), tiles[0])
+    every = hand_readings(tiles, wild=wild)
+    assume(every)
+    table = DEFAULT_TABLES["suzhou-anhui"]
+    ways = ("self_draw", "discard")
+
+    def scored(splits: object) -> object:
+        try:
+            return score_hand_ways(table, hand, ways, flags=NO_FLAGS, is_dealer=False, wild=wild,
+                                   round_wind=round_wind, field="hand", splits=splits)  # type: ignore[arg-type]
+        except ScoringError as error:
+            return str(error)
+
+    assert scored(every) == scored(None)
 
 
 @settings(max_examples=300, deadline=None)
