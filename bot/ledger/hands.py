@@ -321,6 +321,9 @@ def edit(
     Each replacement keeps the time its hand was played, and a re-scored later row its recorder; the edit's
     own time and author are on the voided rows."""
     plan = plan_edit(s, ts, number, entry)
+    last_row, last_preview = plan[-1]
+    # Read before the replacements go in: an adjustment's replacement would itself be a row after it.
+    reaches_the_end = s.scalars(later_rows(s, ts, last_row).limit(1)).first() is None
     for row, _preview in plan:
         void_row(s, ts, row, actor, None, now)
     new_rows: list[Hand] = []
@@ -334,9 +337,7 @@ def edit(
         row.replaced_by = new.id
         s.add(row)
         new_rows.append(new)
-    last_row, last_preview = plan[-1]
-    tail = s.scalars(later_rows(s, ts, last_row).limit(1)).first()
-    if tail is None:  # the edit reached the last row: the coming hand starts from the new state (豹子 kept)
+    if reaches_the_end:  # the edit reached the last row: the coming hand starts from its new state
         coming = DealerState.from_json(ts.state)
         ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()
     touch(ts, now)

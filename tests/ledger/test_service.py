@@ -309,6 +309,20 @@ def test_edit_of_the_last_hand_only(table: Table) -> None:
     check_invariants(ledger, table.session.id)
 
 
+def test_edit_of_a_hand_followed_by_an_adjustment_moves_the_coming_hand_on(table: Table) -> None:
+    """荒庄 in hand 1 passes the deal to 南; Ann pays Bob 1 after it; hand 1 corrected to 东 逃跑: 东 keeps
+    the deal, so hand 2 is dealt by 东, not by the 南 the old hand 1 had left."""
+    ledger, ids = table.ledger, table.ids
+    ledger.commit(CHAT, DRAW)
+    ledger.adjust(CHAT, ids["E"], ids["S"], 1, note="茶水")
+    assert ledger.require_session(CHAT).state.dealer == "S"
+    result = ledger.edit(CHAT, 1, {"event": "escape", "escaper": "E"})
+    assert result.session.state.dealer == "E" and result.session.state.hand_number == 2
+    after = ledger.commit(CHAT, DRAW)  # hand 2 starts from the corrected state
+    assert after.hand.before.dealer == "E" and after.hand.number == 2
+    check_invariants(ledger, table.session.id)
+
+
 def test_edit_that_breaks_a_later_hand_is_refused_whole(table: Table) -> None:
     ledger = table.ledger
     ledger.commit(CHAT, DRAW)

@@ -118,10 +118,14 @@ def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: st
         if done.kind == "received":
             model.paid(tr.payer.id, tr.payee.id, done.amount)
     elif payer is not None:
-        ledger.pay(CHAT, payer, tr.payee.id, amount)  # a claim moves nothing until it is confirmed
+        # A claim moves nothing until it is confirmed. It lands on the payer's oldest open transfer to that
+        # payee, which need not be `tr` when two ended sessions left the pair a transfer each.
+        claimed = ledger.pay(CHAT, payer, tr.payee.id, amount)
         if share > 0.5:
-            done = ledger.confirm_transfer(CHAT, tr.id, payee, admin=payee is None)
-            model.paid(tr.payer.id, tr.payee.id, done.amount)
+            for touched in claimed.transfers:
+                if touched.claimed > 0:
+                    done = ledger.confirm_transfer(CHAT, touched.id, payee, admin=payee is None)
+                    model.paid(touched.payer.id, touched.payee.id, done.amount)
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
