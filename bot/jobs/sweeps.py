@@ -2,7 +2,7 @@
 weekly boards post, open transfers are reminded.
 
 Each sweep asks the ledger for the work that is due and claims it there with a compare-and-set on the row
-(`expire_pending`, `end_idle`, `claim_due_summaries`, `claim_weekly`, `claim_reminder`): every item is
+(`expire_pending`, `end_idle`, `claim_next_summary`, `claim_weekly`, `claim_reminder`): every item is
 handed to exactly one caller, whichever worker sweeps first, so several workers on one database each post
 or edit once. The due times are ledger data (an entry's `expires_at`, a session's last activity, a
 summary's `due_at`, a group's weekly day/time and last post, a transfer's `reminded_at`): a sweep after a
@@ -87,27 +87,29 @@ async def end_idle_sessions(
     ended (due in the ledger from the end on: a failed post is retried by `post_due_summaries`). Returns
     how many."""
     ended = await asyncio.to_thread(ledger.end_idle, dtm.timedelta(hours=hours), now=now)
-    for summary in ended:
-        try:
-            await post_ended(bot, ledger, summary.session.id, idle_hours=hours)
-        except Exception:  # due still: the summary sweep tries again once the claim's lease is over
-            log.exception("session %s ended for idleness; its summary is still due", summary.session.id)
+    for summary in ended:  # a post that fails is logged and left due (`post_ended`)
+        await post_ended(bot, ledger, summary.session.id, idle_hours=hours)
     return len(ended)
+
+
+SUMMARY_BATCH = 50  # summaries one sweep posts at most (the next sweep, 30 s later, goes on)
 
 
 async def post_due_summaries(
     bot: Bot, ledger: LedgerService, hours: float, now: dtm.datetime | None = None
 ) -> int:
-    """Post every summary that is due (`claim_due_summaries`: its session ended but no poster finished it,
-    or its retry time came), each claimed by exactly one worker; `hours` titles an idle-ended session's
+    """Post every summary that is due (its session ended but no poster finished it, or its retry time
+    came), one at a time: each claimed (`claim_next_summary`, by exactly one worker) just before it is
+    posted, so its lease starts with its post, never while this sweep posts the ones before it. A post
+    that fails is logged and due again later (`post_summary`). `hours` titles an idle-ended session's
     card. Returns how many this call posted whole."""
     posted = 0
-    for due in await asyncio.to_thread(ledger.claim_due_summaries, now=now):
-        try:
-            if await post_summary(bot, ledger, due, idle_hours=hours) is not None:
-                posted += 1
-        except Exception:  # one summary's failure keeps no other from going out
-            log.exception("the summary of session %s could not be posted", due.session_id)
+    for _ in range(SUMMARY_BATCH):
+        due = await asyncio.to_thread(ledger.claim_next_summary, now=now)
+        if due is None:
+            break
+        if await post_summary(bot, ledger, due, idle_hours=hours) is not None:
+            posted += 1
     return posted
 
 

@@ -4,7 +4,11 @@ pause after a failed send, given up when still not out days later.
 
 A claim is a compare-and-set on the row (still due, not posted): `due_at` moves a lease ahead, so a poster
 that dies holding it is replaced once the lease runs out, and `attempts` grows, so the marks of a poster
-whose lease ran out (a later claim holds the row) change nothing."""
+whose lease ran out (a later claim holds the row) change nothing. The poster renews its lease right before
+each send by the same compare-and-set (`renew`): a poster whose claim another took over sends nothing more.
+
+A summary falls due ENDER_GRACE after its session ended: the ender claims it at once (its first claim
+ignores that wait), the sweep only when the ender has not (it stopped, or it is slow past the grace)."""
 
 from __future__ import annotations
 
@@ -26,11 +30,16 @@ LEASE = timedelta(minutes=10)
 FIRST_RETRY = timedelta(seconds=30)  # after the first failed send; doubling up to MAX_RETRY
 MAX_RETRY = timedelta(hours=1)
 GIVE_UP = timedelta(days=2)  # a summary still not out this long after its session ended is given up
+# The summary sweep leaves a just-ended session's summary to its ender this long (its card and unpin round
+# trips come before the post).
+ENDER_GRACE = timedelta(seconds=60)
 
 
 def mark_due(s: Session, ts: TableSession, thread_id: int | None, now: datetime) -> None:
-    """The session just ended: its summary is due now (in the transaction that ends it)."""
-    s.add(SummaryPost(session_id=row_id(ts), thread_id=thread_id, due_at=now, created_at=now))
+    """The session just ended: its summary is due, to the sweep after ENDER_GRACE (in the transaction that
+    ends it)."""
+    row = SummaryPost(session_id=row_id(ts), thread_id=thread_id, due_at=now + ENDER_GRACE, created_at=now)
+    s.add(row)
 
 
 def _locked(s: Session, session_id: int) -> SummaryPost | None:
@@ -38,11 +47,27 @@ def _locked(s: Session, session_id: int) -> SummaryPost | None:
     return s.scalars(query).first()
 
 
-def claim(s: Session, session_id: int, now: datetime) -> DueSummary | None:
+def _given_up(s: Session, row: SummaryPost, now: datetime) -> bool:
+    """Whether the summary is still not out GIVE_UP after its session ended: then it is given up (logged)."""
+    if now - aware(row.created_at) < GIVE_UP:
+        return False
+    row.due_at = None
+    s.add(row)
+    log.warning("summary of session %s given up after %d attempts", row.session_id, row.attempts)
+    return True
+
+
+def claim(s: Session, session_id: int, now: datetime, *, ender: bool = False) -> DueSummary | None:
     """The session's summary for this caller to post, if it is due (not posted, not held by another
-    poster's lease, not given up): the lease starts now. None otherwise."""
+    poster's lease, not given up): the lease starts now. None otherwise. The `ender` (the caller that just
+    ended the session) gets it before ENDER_GRACE is over, if nobody claimed it yet. A summary still due
+    GIVE_UP after its session ended is given up here (logged), whatever failed before."""
     row = _locked(s, session_id)
-    if row is None or row.due_at is None or aware(row.due_at) > now:
+    if row is None or row.due_at is None:
+        return None
+    if aware(row.due_at) > now and not (ender and row.attempts == 0):
+        return None
+    if _given_up(s, row, now):
         return None
     row.attempts += 1
     row.due_at = now + LEASE
@@ -70,13 +95,32 @@ def due_ids(s: Session, now: datetime, limit: int) -> list[int]:
     return list(s.scalars(query))
 
 
+def _held(s: Session, due: DueSummary) -> SummaryPost | None:
+    """The summary's row, locked, while `due` is its latest claim and it is not posted or given up."""
+    row = _locked(s, due.session_id)
+    if row is None or row.attempts != due.attempt or row.due_at is None:
+        return None
+    return row
+
+
+def renew(s: Session, due: DueSummary, now: datetime) -> bool:
+    """Right before a send: the lease of `due` runs LEASE from now. False when another poster's claim
+    superseded it (or the summary is posted or given up): the caller sends nothing."""
+    row = _held(s, due)
+    if row is None:
+        return False
+    row.due_at = now + LEASE
+    s.add(row)
+    return True
+
+
 def mark_sent(
     s: Session, due: DueSummary, sent: int, now: datetime, *, card_message_id: int | None = None
 ) -> bool:
     """`sent` parts are out (the card's message id stored with the first): the last marks it posted, any
     other renews the lease. False when the claim was superseded (the caller stops: another poster has it)."""
-    row = _locked(s, due.session_id)
-    if row is None or row.attempts != due.attempt or row.due_at is None:
+    row = _held(s, due)
+    if row is None:
         return False
     row.sent = sent
     if sent >= PARTS:
@@ -96,15 +140,12 @@ def retry(s: Session, due: DueSummary, now: datetime) -> datetime | None:
     """A send of this claim failed: the summary is due again after a pause that doubles with each attempt
     (FIRST_RETRY up to MAX_RETRY); the time it is due, or None when it is given up (GIVE_UP after its
     session ended) or the claim was superseded."""
-    row = _locked(s, due.session_id)
-    if row is None or row.attempts != due.attempt or row.due_at is None:
+    row = _held(s, due)
+    if row is None:
         return None
-    if now - aware(row.created_at) >= GIVE_UP:
-        row.due_at = None
-        log.warning("summary of session %s given up after %d attempts", due.session_id, row.attempts)
-    else:
-        pause = min(FIRST_RETRY * 2 ** (row.attempts - 1), MAX_RETRY)
-        row.due_at = now + pause
+    if _given_up(s, row, now):
+        return None
+    row.due_at = now + min(FIRST_RETRY * 2 ** (row.attempts - 1), MAX_RETRY)
     s.add(row)
     return row.due_at
 

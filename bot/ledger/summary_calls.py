@@ -12,32 +12,42 @@ from bot.ledger import summaries, supergroup
 from bot.ledger.hand_service import Calls
 from bot.ledger.values import DueSummary
 
-DUE_BATCH = 50  # summaries one sweep claims at most
+CANDIDATES = 8  # due summaries one claim tries, oldest first, when other workers take the first ones
 
 
 class SummaryCalls(Calls):
     """Due summaries and chat moves."""
 
     def claim_summary(self, session_id: int, *, now: datetime | None = None) -> DueSummary | None:
-        """The ended session's summary for this caller to post, when it is due (compare-and-set: exactly
-        one caller across workers gets it, with a lease); None when it is posted, held or given up."""
+        """The summary of the session this caller just ended, for it to post (compare-and-set: exactly one
+        caller across workers gets it, with a lease), before the sweep may (`summaries.ENDER_GRACE`); None
+        when it is posted, held or given up."""
         moment = now or self._now()
-        return self._write(lambda s: summaries.claim(s, session_id, moment))
+        return self._write(lambda s: summaries.claim(s, session_id, moment, ender=True))
 
-    def claim_due_summaries(self, *, now: datetime | None = None) -> list[DueSummary]:
-        """Every summary due by now (its session just ended and nobody posted it, its poster died, or its
-        retry time came), each claimed by one compare-and-set: those this caller got."""
+    def claim_next_summary(self, *, now: datetime | None = None) -> DueSummary | None:
+        """The summary due longest by now (its session ended and its ender did not post it, its poster
+        died, or its retry time came), claimed by one compare-and-set: the first this caller got, or None
+        when none is due. One at a time, just before posting it: a claim's lease starts when its post
+        does."""
         moment = now or self._now()
-        claimed = []
-        for session_id in self._read(lambda s: summaries.due_ids(s, moment, DUE_BATCH)):
+        # Each claim that fails takes its row out of the due ones (claimed by another, posted, given up).
+        while candidates := self._read(lambda s: summaries.due_ids(s, moment, CANDIDATES)):
+            for session_id in candidates:
 
-            def claim_one(s: Session, sid: int = session_id) -> DueSummary | None:
-                return summaries.claim(s, sid, moment)
+                def claim_one(s: Session, sid: int = session_id) -> DueSummary | None:
+                    return summaries.claim(s, sid, moment)
 
-            due = self._write(claim_one)
-            if due is not None:
-                claimed.append(due)
-        return claimed
+                due = self._write(claim_one)
+                if due is not None:
+                    return due
+        return None
+
+    def renew_summary(self, due: DueSummary) -> bool:
+        """Right before a send of `due`: its lease runs from now (compare-and-set). False when another
+        poster's claim superseded it: send nothing."""
+        now = self._now()
+        return self._write(lambda s: summaries.renew(s, due, now))
 
     def summary_sent(self, due: DueSummary, sent: int, *, card_message_id: int | None = None) -> bool:
         """`sent` of the summary's parts (the card, the chart, the CSV) are out; the card's message id is

@@ -1,7 +1,8 @@
 """Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument), built
 in the worker process (`bot.summary.worker`), as the ledger's state of that summary says
-(`bot.ledger.summaries`): each part marked as it goes out, a failed send due again later, a group that
-became a supergroup followed; and the /history and /stats charts."""
+(`bot.ledger.summaries`): each part sent under the claim's lease renewed right before it and marked once
+out, a failed post due again later, a group that became a supergroup followed; and the /history and /stats
+charts."""
 
 from __future__ import annotations
 
@@ -79,6 +80,11 @@ class _Post:
         self.sent = due.sent
         self.sent_now: dict[int, Message] = {}
 
+    async def _hold(self) -> bool:
+        """Right before a send: the claim still this poster's, its lease renewed (False: another poster's
+        claim took over, send nothing)."""
+        return await asyncio.to_thread(self.ledger.renew_summary, self.due)
+
     async def _mark(self, part: int, card_message_id: int | None = None) -> bool:
         self.sent = part
         return await asyncio.to_thread(
@@ -94,6 +100,8 @@ class _Post:
             chart=self.sent < CHART, csv=self.sent < CSV,
         )  # fmt: skip
         if self.sent < CARD:
+            if not await self._hold():
+                return None
             markup = settle_markup(lang, files.transfers, bot.username)
             card = await send_text(bot, chat_id, files.card, markup, topic=due.thread_id)
             self.sent_now[CARD] = card  # with no row the card is the whole summary
@@ -103,6 +111,8 @@ class _Post:
                 await refresh_summary(bot, ledger, earlier, lang=lang)
         if self.sent < CHART:
             if files.chart is not None:  # None: it could not be drawn (logged), left out
+                if not await self._hold():
+                    return None
                 self.sent_now[CHART] = await bot.send_photo(
                     chat_id,
                     InputFile(files.chart, filename=files.chart_name),
@@ -112,13 +122,9 @@ class _Post:
             if not await self._mark(CHART):
                 return None
         if self.sent < CSV:
-            if files.csv is not None:
-                self.sent_now[CSV] = await bot.send_document(
-                    chat_id,
-                    InputFile(files.csv, filename=files.csv_name),
-                    caption=t(lang, "summary.csv_caption", number=files.number),
-                    message_thread_id=due.thread_id,
-                )
+            if not await self._hold():
+                return None
+            self.sent_now[CSV] = await _send_csv(bot, chat_id, files, lang, due.thread_id)
             if not await self._mark(CSV):
                 return None
         return PostedSummary(files, *(self.sent_now.get(part) for part in (CARD, CHART, CSV)))
@@ -132,25 +138,39 @@ async def post_summary(
     lang: str | None = None,
     idle_hours: float | None = None,
 ) -> PostedSummary | None:
-    """Post the claimed summary `due` (`LedgerService.claim_summary` / `claim_due_summaries`): the card,
+    """Post the claimed summary `due` (`LedgerService.claim_summary` / `claim_next_summary`): the card,
     then the chart and the CSV ledger, each marked in the ledger as it goes out, from the first part not
     out yet (in the /end's forum topic). The card goes first so a failing upload never hides the result;
     with no recorded row the card says so and nothing else is sent. `idle_hours` titles the card of a
     session the idle sweep ended.
 
-    A send Telegram refuses leaves the rest due again later (`retry_summary`: the pause doubles, given up
-    days later) and returns None, as does a claim another poster took over; a group that became a
+    A send Telegram refuses, or any other failure (building it in the worker process, the worker dying or
+    timing out, the storage), leaves the rest due again later (`retry_summary`: the pause doubles, given
+    up days later) and returns None, logged; nothing is raised (the caller's /end or sweep went well: the
+    summary sweep tries again). None too when a claim another poster took over; a group that became a
     supergroup is followed there (the ledger moves, the parts go to the new chat)."""
     post = _Post(bot, ledger, due, lang, idle_hours)
     try:
         return await to_group(ledger, due.chat_id, post.run)
     except TelegramError as exc:
+        log.warning("summary of session %s: a send to chat %s failed (%s)", due.session_id, due.chat_id, exc)
+    except Exception:
+        log.exception("summary of session %s for chat %s failed", due.session_id, due.chat_id)
+    await _retry(ledger, due)
+    return None
+
+
+async def _retry(ledger: LedgerService, due: DueSummary) -> None:
+    """The post of `due` failed: due again after a pause (or given up), as the ledger says."""
+    try:
         again = await asyncio.to_thread(ledger.retry_summary, due)
-        log.warning(
-            "summary of session %s: a send to chat %s failed (%s); %s",
-            due.session_id, due.chat_id, exc, f"due again at {again:%H:%M:%S}" if again else "not retried",
-        )  # fmt: skip
-        return None
+    except Exception as exc:  # the storage again, most likely: the claim's lease runs out instead
+        log.warning("summary of session %s not rescheduled (%s): due as its lease ends", due.session_id, exc)
+        return
+    log.info(
+        "summary of session %s %s",
+        due.session_id, f"due again at {again:%H:%M:%S}" if again else "not retried",
+    )  # fmt: skip
 
 
 async def post_ended(
@@ -162,11 +182,30 @@ async def post_ended(
     idle_hours: float | None = None,
 ) -> PostedSummary | None:
     """The summary of a session this caller just ended (/end's Confirm, the idle sweep), at once: claimed
-    and posted (`post_summary`); nothing when another poster has it already."""
-    due = await asyncio.to_thread(ledger.claim_summary, session_id)
+    and posted (`post_summary`); nothing when another poster has it already, or when the claim fails (the
+    storage, logged: the summary is due, the sweep posts it)."""
+    try:
+        due = await asyncio.to_thread(ledger.claim_summary, session_id)
+    except Exception:
+        log.exception("summary of session %s not claimed; it is due, left to the summary sweep", session_id)
+        return None
     if due is None:
         return None
     return await post_summary(bot, ledger, due, lang=lang, idle_hours=idle_hours)
+
+
+async def _send_csv(
+    bot: Bot, chat_id: int, files: SummaryFiles, lang: str, thread_id: int | None = None
+) -> Message:
+    """The session's CSV ledger (built whenever asked for: its header alone when it has no row)."""
+    if files.csv is None:
+        raise ValueError(f"no CSV was built for session {files.number} of chat {files.chat_id}")
+    return await bot.send_document(
+        chat_id,
+        InputFile(files.csv, filename=files.csv_name),
+        caption=t(lang, "summary.csv_caption", number=files.number),
+        message_thread_id=thread_id,
+    )
 
 
 async def send_csv(
@@ -176,12 +215,7 @@ async def send_csv(
     worker process."""
     lang = await _language(ledger, chat_id, lang)
     files = await summary_files(ledger, chat_id, session_id, lang=lang, chart=False)
-    assert files.csv is not None or not files.has_rows
-    return await bot.send_document(
-        chat_id,
-        InputFile(files.csv or b"", filename=files.csv_name),
-        caption=t(lang, "summary.csv_caption", number=files.number),
-    )
+    return await _send_csv(bot, chat_id, files, lang)
 
 
 async def refresh_summary(

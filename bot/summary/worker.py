@@ -114,7 +114,7 @@ def build_files(
         has_rows=bool(report.rows),
         chart=png,
         chart_name=chart_filename(report, timezone),
-        csv=ledger_csv(report, lang, timezone=timezone) if csv and report.rows else None,
+        csv=ledger_csv(report, lang, timezone=timezone) if csv else None,
         csv_name=csv_filename(report, timezone),
     )
 

@@ -9,13 +9,20 @@ PostgreSQL with TEST_DATABASE_URL."""
 
 from __future__ import annotations
 
+import csv
+import io
+import logging
 from collections.abc import Callable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from harness import Clock, Table, seat_four
+from sqlalchemy.exc import OperationalError
 
 from bot.ledger import LedgerService
+from bot.summary import worker
 
 END = "✅ 结束并结算"
 CARD = "🀄 第1场结束"
@@ -100,11 +107,14 @@ async def test_a_card_refused_with_a_502_comes_with_the_sweep_once(clocked: tupl
 async def test_a_worker_stopping_between_the_end_and_the_post_leaves_it_to_the_sweep(
     clocked: tuple[Table, Clock],
 ) -> None:
-    table, _clock = clocked
+    table, clock = clocked
     await played(table)
     session = ledger(table).require_session(table.chat_id)
     ledger(table).end_session(table.chat_id, session_id=session.id)  # the ledger ended it; then the crash
     assert summary_parts(table) == []
+    await table.run_jobs("jobs:summaries")  # a minute is left to the ender
+    assert summary_parts(table) == []
+    clock.advance(seconds=61)
     await table.run_jobs("jobs:summaries")
     assert summary_parts(table) == WHOLE
     assert ledger(table).get_session(session.id).summary_message_id is not None  # its buttons get edited
@@ -194,3 +204,193 @@ async def test_the_summary_stays_in_the_forum_topic_of_the_end(clocked: tuple[Ta
     parts = [c for c in sends if is_card(c.params) or c.method != "sendMessage"]
     assert [c.method for c in parts] == ["sendMessage", "sendPhoto", "sendDocument"]
     assert {c.params.get("message_thread_id") for c in parts} == {77}
+
+
+# ---- failures that are not Telegram's ---------------------------------------------------------------------
+
+
+@contextmanager
+def failing_builds(fault: Callable[[], Exception]) -> Iterator[list[int]]:
+    """Building a summary in the worker process raises `fault()`; the sessions it was asked for are listed."""
+    asked: list[int] = []
+
+    async def run(fn: Callable[..., Any], url: str, session_id: int, *args: Any, **kwargs: Any) -> Any:
+        asked.append(session_id)
+        raise fault()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(worker, "run", run)
+        yield asked
+
+
+FAULTS = [
+    pytest.param(lambda: KeyError("seat"), id="a-bug-in-the-report"),
+    pytest.param(lambda: BrokenProcessPool("terminated abruptly"), id="the-worker-process-died"),
+    pytest.param(TimeoutError, id="the-worker-process-timed-out"),
+    pytest.param(lambda: OperationalError("SELECT", {}, Exception("server closed")), id="the-database"),
+]
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+async def test_a_summary_that_cannot_be_built_comes_later_and_the_end_goes_well(
+    clocked: tuple[Table, Clock], fault: Callable[[], Exception], caplog: pytest.LogCaptureFixture
+) -> None:
+    table, clock = clocked
+    await played(table)
+    await table.say("bob", "/end")
+    with caplog.at_level(logging.WARNING), failing_builds(fault) as asked:
+        turn = await table.press("cat", END)  # a handler error would fail here (and answer 出错了)
+    assert asked and not any("出错了" in text for text in turn.texts)
+    assert ledger(table).current_session(table.chat_id) is None
+    assert summary_parts(table) == []
+    assert len([record for record in caplog.records if record.exc_info]) == 1  # one traceback, logged
+    clock.advance(seconds=31)  # due again after the pause of a refused send, not the 10 minutes' lease
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+    clock.advance(hours=3)
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+
+
+async def test_a_summary_whose_build_keeps_failing_is_given_up_after_two_days(
+    clocked: tuple[Table, Clock], caplog: pytest.LogCaptureFixture
+) -> None:
+    table, clock = clocked
+    await played(table)
+    await table.say("bob", "/end")
+    with failing_builds(lambda: BrokenProcessPool("terminated abruptly")) as asked:
+        await table.press("cat", END)
+        for _ in range(60):  # the worker process dies on it for two days
+            clock.advance(hours=1)
+            await table.run_jobs("jobs:summaries")
+    assert 40 < len(asked) < 60  # every hour at most, once the pause has grown
+    assert "given up" in caplog.text
+    clock.advance(hours=1)
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == []  # not posted days late out of the blue
+
+
+async def test_a_summary_whose_posters_keep_dying_is_given_up_after_two_days(
+    clocked: tuple[Table, Clock], caplog: pytest.LogCaptureFixture
+) -> None:
+    table, clock = clocked
+    await played(table)
+    session = ledger(table).require_session(table.chat_id)
+    ledger(table).end_session(table.chat_id, session_id=session.id)
+    claims = 0
+    for _ in range(300):  # a worker claims it and dies, again and again, for more than two days
+        if ledger(table).claim_summary(session.id) is None:
+            break
+        claims += 1
+        clock.advance(minutes=10, seconds=1)
+    assert 280 < claims < 290  # one every lease, for two days
+    assert "given up" in caplog.text
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == []
+
+
+# ---- one poster sends ---------------------------------------------------------------------------------
+
+
+def cards_of(table: Table, number: int) -> int:
+    return len([r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")])
+
+
+async def test_a_poster_whose_claim_another_took_over_sends_nothing(
+    clocked: tuple[Table, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, clock = clocked
+    await played(table)
+    session = ledger(table).require_session(table.chat_id)
+    ledger(table).end_session(table.chat_id, session_id=session.id)  # its ender stopped
+    clock.advance(seconds=61)
+    real, taken = worker.run, []
+
+    async def slow(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        files = await real(fn, *args, **kwargs)
+        if not taken:  # this sweep was slow: its lease ran out, another worker's sweep took the summary
+            clock.advance(minutes=10, seconds=1)
+            taken.append(ledger(table).claim_summary(session.id))
+        return files
+
+    monkeypatch.setattr(worker, "run", slow)
+    await table.run_jobs("jobs:summaries")
+    assert taken[0] is not None
+    assert summary_parts(table) == []  # the stale poster sent nothing
+    clock.advance(minutes=10, seconds=1)  # the other worker stopped holding it
+    await table.run_jobs("jobs:summaries")
+    assert summary_parts(table) == WHOLE
+
+
+async def test_a_backlog_of_summaries_is_claimed_one_at_a_time(
+    clocked: tuple[Table, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, clock = clocked
+    book = ledger(table)
+    await played(table)
+    first = book.require_session(table.chat_id)
+    book.end_session(table.chat_id, session_id=first.id)  # its ender stopped
+    await played(table)
+    second = book.require_session(table.chat_id)
+    book.end_session(table.chat_id, session_id=second.id)  # so did this one's
+    clock.advance(seconds=61)
+    real, taken = worker.run, []
+
+    async def slow(fn: Callable[..., Any], url: str, session_id: int, *args: Any, **kwargs: Any) -> Any:
+        files = await real(fn, url, session_id, *args, **kwargs)
+        if session_id == first.id and not taken:  # the first took 11 minutes; another worker's sweep came
+            clock.advance(minutes=11)
+            taken.append(book.claim_summary(second.id))
+        return files
+
+    monkeypatch.setattr(worker, "run", slow)
+    await table.run_jobs("jobs:summaries")
+    assert taken[0] is not None  # the other worker got the second: this sweep had not claimed it yet
+    assert (cards_of(table, 1), cards_of(table, 2)) == (1, 0)
+    clock.advance(minutes=10, seconds=1)  # the other worker stopped holding it
+    await table.run_jobs("jobs:summaries")
+    clock.advance(hours=1)
+    await table.run_jobs("jobs:summaries")
+    assert (cards_of(table, 1), cards_of(table, 2)) == (1, 1)
+
+
+async def test_the_sweep_leaves_a_just_ended_summary_to_its_ender(clocked: tuple[Table, Clock]) -> None:
+    table, _clock = clocked
+    await played(table)
+    await table.say("bob", "/end")
+    real, during = table.transport.do_request, []
+    assert table.app.job_queue is not None
+    [sweep] = [job for job in table.app.job_queue.jobs() if job.name == "jobs:summaries"]
+
+    async def do_request(url: str, *args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        if url.endswith("/unpinChatMessage") and not during:  # the sweep's 30 s come as /end unpins
+            await sweep.run(table.app)
+            during.append(summary_parts(table))
+        return await real(url, *args, **kwargs)
+
+    table.transport.do_request = do_request  # type: ignore[method-assign]
+    try:
+        await table.press("cat", END)
+    finally:
+        table.transport.do_request = real  # type: ignore[method-assign]
+    assert during == [[]]  # the sweep did not take it from the ender
+    assert summary_parts(table) == WHOLE
+
+
+# ---- the CSV -------------------------------------------------------------------------------------------
+
+
+async def test_the_csv_of_a_session_without_a_hand_is_its_header(clocked: tuple[Table, Clock]) -> None:
+    table, _clock = clocked
+    await seat_four(table)
+    session = ledger(table).require_session(table.chat_id)
+    await table.say("bob", "/end")
+    press = table.state.press(table.chat_id, "eve", None, END)  # /ledger's whole-CSV button, as if here
+    button = {"text": "📎 整场账本（CSV）", "callback_data": f"lc:{session.id}"}
+    press["callback_query"].update(data=button["callback_data"])
+    press["callback_query"]["message"].update(reply_markup={"inline_keyboard": [[button]]})
+    turn = await table.deliver(press)
+    [document] = turn.of("sendDocument")
+    assert document.ok
+    rows = list(csv.reader(io.StringIO(document.files["document"].content.decode("utf-8-sig"))))
+    assert len(rows) == 1 and rows[0][0]  # the header, nothing under it

@@ -335,6 +335,7 @@ async def test_due_summaries_post_once_across_two_workers(db_url: str) -> None:
         for chat in chats:
             table = play(one.ledger, chat, hands=HANDS[:1], adjust=False)
             one.ledger.end_session(chat, session_id=table.session_id)
+        clock.advance(seconds=61)  # past the minute the sweep leaves a summary to its ender
         await asyncio.gather(*(worker.sweep("jobs:summaries") for _ in range(3) for worker in (one, two)))
         sent = [c for c in api.calls if c.ok and c.method in ("sendMessage", "sendPhoto", "sendDocument")]
         cards = [c for c in sent if c.method == "sendMessage" and "第1场结束" in c.params["text"]]
