@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `python bench/bot.py` from a checkout
-    sys.path.insert(0, str(ROOT))
+# `python bench/bot.py` puts bench/ first on the path, where this file would shadow the `bot` package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import event  # noqa: E402
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update  # noqa: E402

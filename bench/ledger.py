@@ -83,11 +83,13 @@ TEMPLATES: list[dict[str, Any]] = [
 
 
 def seat_table(ledger: LedgerService, chat_id: int = CHAT) -> int:
-    """Open a session with four seated players; returns the session id."""
+    """Open a session with four seated players and 东 dealing; returns the session id."""
     ledger.open_session(chat_id, stake=5, by=UserRef(1, "Ann", "ann"))
     for i, name in enumerate(["Ann", "Bob", "Cat"], start=1):
         ledger.join(chat_id, UserRef(i, name, name.lower()))
-    return ledger.join(chat_id, guest_name="Dan").session.id
+    session_id = ledger.join(chat_id, guest_name="Dan").session.id
+    ledger.set_dealer(chat_id, "E")
+    return session_id
 
 
 def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int = CHAT) -> None:

@@ -11,19 +11,21 @@ this kind of disk, more than the whole rest of recording a hand); set `SQLITE_SY
 `synchronous="FULL"`) where a power cut must not lose the last hands. PostgreSQL keeps its own settings.
 
 When storage fails (a full or read-only filesystem, an unreadable file, PostgreSQL down) a ledger call raises
-and its transaction rolls back whole; `storage_failure` tells such an error from a bug, and the bot answers
-it with "try again" (bot.handlers.errors). SQLite never maps the database file into memory (`mmap_size=0`):
-a read of a mapped page that the disk cannot deliver kills the process with SIGBUS, where a plain read()
-returns an error. WAL's shared-memory index (`-shm`) is mapped by SQLite whatever the settings, so that
-file must stay where the database is and never be truncated or replaced under a running bot. A database
-that cannot be written is still opened when its schema is current (`migrate` writes nothing then), and
-the bot keeps answering what it can read.
+and its transaction rolls back whole; `storage_failure` tells such an error from a bug by SQLite's result
+code or PostgreSQL's SQLSTATE (a missing table or column is a bug, not a storage failure), and the bot
+answers it with "try again" (bot.handlers.errors), a bug with "something went wrong" and a traceback.
+SQLite never maps the database file into memory (`mmap_size=0`): a read of a mapped page that the disk
+cannot deliver kills the process with SIGBUS, where a plain read() returns an error. WAL's shared-memory
+index (`-shm`) is mapped by SQLite whatever the settings, so that file must stay where the database is and
+never be truncated or replaced under a running bot. A database that cannot be written is still opened
+when its schema is current (`migrate` writes nothing then), and the bot keeps answering what it can read.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -45,10 +47,31 @@ IMMEDIATE = {"sqlite_begin": "IMMEDIATE"}
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 DEFAULT_SYNCHRONOUS = "NORMAL"  # see the module docstring
 PG_CONNECT_TIMEOUT = 10  # seconds: a PostgreSQL host that drops packets fails a call instead of hanging it
-# PostgreSQL states that mean "cannot write now" rather than a bug: read-only transaction (a standby),
-# disk full, out of memory, too many connections, the server shutting down or starting.
-UNAVAILABLE_ERRORS = (exc.OperationalError, exc.InterfaceError, exc.DisconnectionError, exc.TimeoutError)
-UNAVAILABLE_SQLSTATES = frozenset({"25006", "53100", "53200", "53300", "57P01", "57P02", "57P03"})
+# What storage_failure counts as "the database cannot be reached, read or written now" rather than a bug.
+# SQLite, by primary result code (https://www.sqlite.org/rescode.html; an error carries the extended code,
+# whose low byte is the primary one): IOERR (the OS failed a read, write, fsync or lock), FULL (the disk,
+# or the temporary-file disk), NOLFS (the file outgrew what the filesystem can hold), READONLY (a
+# read-only file or filesystem, a read-only WAL that cannot be recovered), CANTOPEN (the file, its
+# directory or its -wal/-shm cannot be opened), PERM (the OS refused the access mode), BUSY (another
+# connection held the lock past busy_timeout), PROTOCOL (WAL's lock race lost for seconds on end),
+# CORRUPT and NOTADB (the file is damaged or replaced by something that is not a database). Not counted:
+# ERROR (no such table or column, a syntax error: a bug, e.g. code ahead of its migration), LOCKED (a
+# conflict inside one connection or its shared cache, which this engine never uses: a bug, not another
+# process), CONSTRAINT, MISUSE, RANGE, TOOBIG, SCHEMA, AUTH, INTERRUPT, ABORT; NOMEM arrives as MemoryError.
+SQLITE_STORAGE_CODES = frozenset({
+    sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_NOLFS, sqlite3.SQLITE_READONLY,
+    sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_PROTOCOL,
+    sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB,
+})  # fmt: skip
+# PostgreSQL, by SQLSTATE (https://www.postgresql.org/docs/current/errcodes-appendix.html): the classes 08
+# (connection exception) and 53 (insufficient resources: disk full, out of memory, too many connections),
+# the subclass 57P (the server shut down, crashed, is starting, dropped the database or ended an idle
+# session), 25006 (read-only transaction: a standby), 58030 (I/O error) and XX001/XX002 (data or index
+# corrupted). Not counted: 42 (syntax error, undefined table or column: a bug), 57014 (a query cancelled:
+# no statement timeout is set), every other class. An error without a SQLSTATE is one the server never
+# answered: an OperationalError or InterfaceError of the driver (refused, timed out, closed) counts.
+PG_STORAGE_CLASSES = ("08", "53", "57P")
+PG_STORAGE_SQLSTATES = frozenset({"25006", "58030", "XX001", "XX002"})
 
 
 def default_url(data_dir: Path | str | None = None) -> str:
@@ -118,23 +141,38 @@ def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 3000
         connection.exec_driver_sql(f"BEGIN {mode}")
 
 
+def sqlite_code(error: object) -> int | None:
+    """The primary SQLite result code of a driver error (SQLITE_BUSY for SQLITE_BUSY_SNAPSHOT), or None
+    for an error SQLite did not report (raised by the sqlite3 module itself, or another driver's)."""
+    code = getattr(error, "sqlite_errorcode", None) if isinstance(error, sqlite3.Error) else None
+    return code & 0xFF if isinstance(code, int) else None
+
+
 def lock_busy(error: exc.DBAPIError) -> bool:
-    """SQLite's "database is locked" / busy: another connection holds the lock; nothing was done."""
-    message = str(error.orig).lower()
-    return "database is locked" in message or "busy" in message
+    """SQLite's "database is locked" (SQLITE_BUSY): another connection holds the lock; nothing was done."""
+    return sqlite_code(error.orig) == sqlite3.SQLITE_BUSY
 
 
 def storage_failure(error: BaseException) -> bool:
     """Whether `error` means the database could not be reached, read or written (SQLite: disk I/O error,
-    read-only or full, cannot open the file; PostgreSQL: connection refused or lost, a read-only standby,
-    disk full), as opposed to a bug: the call's transaction rolled back, and trying again later may work."""
-    if isinstance(error, UNAVAILABLE_ERRORS):
+    read-only or full, cannot open the file, locked by another connection; PostgreSQL: connection refused
+    or lost, a read-only standby, disk full), as opposed to a bug (no such table or column, a syntax
+    error): the call's transaction rolled back, and trying again later may work. Decided on SQLite's
+    result code and PostgreSQL's SQLSTATE (`SQLITE_STORAGE_CODES`, `PG_STORAGE_CLASSES`), never on the
+    exception class alone: both drivers raise OperationalError for bugs too."""
+    if isinstance(error, (exc.DisconnectionError, exc.TimeoutError)):  # the pool: no connection to use
         return True
     if not isinstance(error, exc.DBAPIError):
         return False
     orig = error.orig
+    if isinstance(orig, sqlite3.Error):
+        return sqlite_code(orig) in SQLITE_STORAGE_CODES
+    if error.connection_invalidated:
+        return True
     sqlstate = getattr(orig, "sqlstate", None) or getattr(getattr(orig, "diag", None), "sqlstate", None)
-    return error.connection_invalidated or sqlstate in UNAVAILABLE_SQLSTATES
+    if sqlstate is None:
+        return isinstance(error, (exc.OperationalError, exc.InterfaceError))
+    return str(sqlstate).startswith(PG_STORAGE_CLASSES) or sqlstate in PG_STORAGE_SQLSTATES
 
 
 def is_sqlite(engine: Engine) -> bool:

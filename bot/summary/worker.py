@@ -123,56 +123,86 @@ def build_files(
 
 _lock = threading.Lock()
 _pool: ProcessPoolExecutor | None = None
+_busy = 0  # jobs submitted and not finished
 _idle: threading.Timer | None = None
 
 
-def _executor() -> ProcessPoolExecutor:
-    global _pool, _idle
+def _start() -> ProcessPoolExecutor:
+    """The process for one more job (started first if it is not running); the idle timer is off."""
+    global _pool, _busy, _idle
     with _lock:
         if _idle is not None:
             _idle.cancel()
             _idle = None
         if _pool is None:
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _busy += 1
         return _pool
 
 
-def _rest() -> None:
-    """After a job: stop the process if no other job starts within IDLE_SECONDS."""
-    global _idle
+def _done() -> None:
+    """After a job: with no other job running, stop the process unless one starts within IDLE_SECONDS."""
+    global _busy, _idle
     with _lock:
-        if _idle is not None:
-            _idle.cancel()
-        _idle = threading.Timer(IDLE_SECONDS, stop)
-        _idle.daemon = True
-        _idle.start()
+        _busy -= 1
+        if _busy == 0 and _pool is not None:
+            timer = threading.Timer(IDLE_SECONDS, _rest)
+            timer.daemon = True
+            _idle = timer
+            timer.start()
 
 
-def stop() -> None:
-    """Stop the worker process (the next job starts a new one)."""
+def _rest() -> None:
+    """The idle timer: stop the process if it is still idle (a job that started meanwhile keeps it)."""
+    global _pool, _idle
+    with _lock:
+        if _busy or _idle is None or _idle is not threading.current_thread():
+            return
+        pool, _pool, _idle = _pool, None, None
+    if pool is not None:
+        pool.shutdown(wait=False)
+
+
+def stop(pool: ProcessPoolExecutor | None = None, *, kill: bool = False) -> None:
+    """Stop the worker process (`pool`: only if that is still the one running); the next job starts a new
+    one. `kill`: at once, the jobs in it lost."""
     global _pool
     with _lock:
+        if pool is not None and pool is not _pool:
+            return
         pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
+    if pool is None:
+        return
+    if kill:
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14; before, the pool's processes
+        if terminate is not None:
+            terminate()
+        else:
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 async def run(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """`fn(*args, **kwargs)` in the worker process (a module-level function, picklable arguments and
-    result). A process that died (killed, out of memory) is replaced once."""
-    loop = asyncio.get_running_loop()
+    result). A process that died (killed, out of memory) is replaced once; a job that takes longer than
+    TIMEOUT_SECONDS is killed with its process (TimeoutError), so it never holds up the jobs after it."""
     for attempt in (1, 2):
-        pool = _executor()
+        pool = _start()
         try:
-            future = loop.run_in_executor(pool, _call, fn, args, kwargs)
-            return await asyncio.wait_for(future, TIMEOUT_SECONDS)
+            future = pool.submit(_call, fn, args, dict(kwargs))
+            return await asyncio.wait_for(asyncio.wrap_future(future), TIMEOUT_SECONDS)
         except BrokenProcessPool:
-            stop()
+            stop(pool)
             if attempt == 2:
                 raise
             log.warning("the summary worker process died; starting a new one")
+        except TimeoutError:
+            log.error("a summary job ran over %s s; its process is stopped", TIMEOUT_SECONDS)
+            stop(pool, kill=True)
+            raise
         finally:
-            _rest()
+            _done()
     raise AssertionError("unreachable")
 
 

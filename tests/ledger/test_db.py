@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, inspect, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.ledger.db import default_url, open_database, read_only_fallback, storage_failure
@@ -50,6 +51,41 @@ def test_a_sqlite_file_on_a_read_only_disk_opens_read_only(
     assert read_only_fallback(url) is None
 
 
+def _raised(engine: Engine, *statements: str) -> BaseException:
+    """What running `statements` in one transaction raises."""
+    with pytest.raises(DBAPIError) as raised, engine.begin() as connection:
+        for statement in statements:
+            connection.exec_driver_sql(statement)
+    return raised.value
+
+
+def test_a_schema_or_sql_bug_is_not_a_storage_failure_but_a_refused_write_is(engine: Engine) -> None:
+    """A missing table or column and a syntax error are bugs (the database works), on both backends, though
+    SQLite raises them as OperationalError; a write refused by a read-only connection is a storage failure."""
+    for statement in ("SELECT * FROM no_such_table", "SELECT no_such_column FROM chat_group", "SELEC 1"):
+        assert not storage_failure(_raised(engine, statement)), statement
+    read_only = "PRAGMA query_only=ON" if engine.dialect.name == "sqlite" else "SET TRANSACTION READ ONLY"
+    refused = _raised(engine, read_only, "DELETE FROM chat_group")
+    assert storage_failure(refused), refused
+
+
+def test_sqlite_storage_failures_go_by_result_code(tmp_path: Path) -> None:
+    """SQLite's own errors for a file that cannot be opened (SQLITE_CANTOPEN) or is not a database
+    (SQLITE_NOTADB) are storage failures; an error SQLite did not report (no result code) is not."""
+    from bot.ledger.db import create_db_engine
+
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"not a database, " * 256)
+    for url in (f"sqlite:///file:{tmp_path / 'gone.db'}?mode=ro&uri=true", f"sqlite:///{garbage}"):
+        engine = create_db_engine(url)
+        with pytest.raises(DBAPIError) as raised, engine.connect() as connection:
+            connection.exec_driver_sql("SELECT count(*) FROM sqlite_master")
+        engine.dispose()
+        assert storage_failure(raised.value), raised.value
+    unreported = OperationalError("SELECT 1", {}, sqlite3.OperationalError("disk I/O error"))
+    assert not storage_failure(unreported)
+
+
 def test_sqlite_file_is_created_in_wal_mode_with_foreign_keys(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -84,8 +120,6 @@ def test_sqlite_synchronous_full_on_request(monkeypatch: pytest.MonkeyPatch, tmp
 def test_a_locked_database_is_an_operational_error_the_ledger_retries(tmp_path: Path) -> None:
     """BEGIN IMMEDIATE goes straight to the driver; its failure still arrives as SQLAlchemy's
     OperationalError, which the ledger's write loop retries."""
-    from sqlalchemy.exc import OperationalError
-
     from bot.ledger.db import IMMEDIATE, create_db_engine
     from bot.ledger.store import _retryable
 

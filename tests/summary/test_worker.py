@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
 
 import pytest
 from jobs_game import play
@@ -53,3 +54,20 @@ async def test_an_idle_worker_stops_and_the_next_job_starts_one(monkeypatch: pyt
         await asyncio.sleep(0.1)
     assert worker._pool is None  # stopped: its memory is given back
     assert await worker.run(os.getpid) != first
+
+
+async def test_a_job_over_its_time_is_stopped_and_the_next_one_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(worker, "TIMEOUT_SECONDS", 2.0)
+    first = await worker.run(os.getpid)  # the process is up: the next job's time is its own
+    with pytest.raises(TimeoutError):
+        await worker.run(time.sleep, 30)
+    started = time.monotonic()
+    second = await worker.run(os.getpid)  # not queued behind the stuck job: its process was killed
+    assert second != first and time.monotonic() - started < 20
+
+
+async def test_the_idle_timer_never_stops_a_process_with_a_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(worker, "IDLE_SECONDS", 0.1)
+    await worker.run(os.getpid)
+    pids = await asyncio.gather(worker.run(time.sleep, 0.5), *(worker.run(os.getpid) for _ in range(3)))
+    assert len(set(pids[1:])) == 1  # one process served them all, though the idle time passed meanwhile
