@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from telegram import Bot, InputFile, Message
@@ -226,9 +227,13 @@ async def refresh_summary(
     session = await asyncio.to_thread(ledger.get_session, session_id)
     if session.summary_message_id is None:
         return
-    files = await summary_files(
-        ledger, session.chat_id, session_id, lang=lang, idle_hours=idle_hours, chart=False, csv=False
-    )
+    try:
+        files = await summary_files(
+            ledger, session.chat_id, session_id, lang=lang, idle_hours=idle_hours, chart=False, csv=False
+        )
+    except (TimeoutError, BrokenProcessPool):  # the payment stands; the card catches up at the next one
+        log.exception("summary of session %s not rebuilt for its edit", session_id)
+        return
     try:
         markup = settle_markup(lang, files.transfers, bot.username)
         await edit_text(bot, files.chat_id, session.summary_message_id, files.card, markup)

@@ -55,7 +55,7 @@ class SummaryFiles:
     has_rows: bool
     chart: bytes | None  # None: not asked for, no row, or it could not be drawn
     chart_name: str
-    csv: bytes | None  # None: not asked for or no row
+    csv: bytes | None  # None: not asked for (a session without a row: the header alone)
     csv_name: str
 
 
