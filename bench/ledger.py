@@ -66,6 +66,7 @@ from bot.summary.tally import build_report  # noqa: E402
 
 CHAT = -42
 OTHER = -43  # another group's table, recording while CHAT's summary is built
+OTHER_KEYS = itertools.count()  # its hands' source keys, unique over the whole run
 BATCH = 5000
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TEMPLATES: list[dict[str, Any]] = [
@@ -333,10 +334,9 @@ def meanwhile(
 ) -> tuple[float, float, float]:
     """Commit latency at another table (ms, median) alone, and while this table's summary is built by
     `build` in another thread; and the summary's own time (ms)."""
-    keys = itertools.count()
 
     def commit() -> None:
-        k = next(keys)
+        k = next(OTHER_KEYS)  # a new key each time: a repeated one would be an idempotent no-op
         ledger.commit(OTHER, TEMPLATES[k % len(TEMPLATES)], source_key=f"other-{k}")
 
     alone = statistics.median(timed(commit, commits))
