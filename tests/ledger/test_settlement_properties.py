@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ledger_helpers import self_draw
 
-from bot.ledger import LedgerService, UserRef
+from bot.ledger import LedgerService, UserRef, errors
 
 CHAT = -4242
 USERS = [
@@ -113,7 +113,15 @@ def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: st
     by = {u.telegram_id: u for u in USERS}
     payer, payee = by.get(tr.payer.telegram_id or 0), by.get(tr.payee.telegram_id or 0)
     if mode == "receipt" and payee is not None:
-        done = ledger.pay(CHAT, payee, tr.payer.id, amount)
+        try:
+            done = ledger.pay(CHAT, payee, tr.payer.id, amount)
+        except (errors.Overpaid, errors.ClaimWaiting):
+            # The two owe each other too (carry off): /paid by this payee is their own claim on their debt
+            # to the other, and this amount is more than that debt (or it is claimed already). Refused,
+            # nothing recorded.
+            transfers = ledger.balance(CHAT).transfers
+            assert any(o.payer.id == tr.payee.id and o.payee.id == tr.payer.id for o in transfers)
+            return
         # When the two owe each other too (carry off), /paid is what the sender pays: a claim.
         if done.kind == "received":
             model.paid(tr.payer.id, tr.payee.id, done.amount)
