@@ -419,16 +419,23 @@ def check_for_some_dealer(turn: Turn, session: SessionInfo, entry: dict[str, Any
     raise refused
 
 
-def dealer_markup(turn: Turn, session: SessionInfo, pending_id: str) -> InlineKeyboardMarkup:
-    """A button per seated player (`东 Ann`), two a row, in seat order."""
-    labels = [
+def seat_buttons(
+    turn: Turn, session: SessionInfo, seats: str, data: Callable[[str], str]
+) -> list[InlineKeyboardButton]:
+    """A button per seated player of `seats` (`东 Ann`), in that order, each carrying `data(seat)`."""
+    return [
         InlineKeyboardButton(
             turn.t("ask.seat", wind=turn.wind(seat), player=session.seats[seat].name),
-            callback_data=DealerPress(pending_id, seat).data,
+            callback_data=data(seat),
         )
-        for seat in SEATS
+        for seat in seats
         if seat in session.seats
     ]
+
+
+def dealer_markup(turn: Turn, session: SessionInfo, pending_id: str) -> InlineKeyboardMarkup:
+    """A button per seated player (`东 Ann`), two a row, in seat order."""
+    labels = seat_buttons(turn, session, "".join(SEATS), lambda seat: DealerPress(pending_id, seat).data)
     return InlineKeyboardMarkup([labels[i : i + 2] for i in range(0, len(labels), 2)])
 
 
@@ -440,14 +447,7 @@ async def ask_name(
     payload = {"text": turn.text, "token": token, "seats": seats}
 
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
-        buttons = [
-            InlineKeyboardButton(
-                turn.t("ask.seat", wind=turn.wind(seat), player=session.seats[seat].name),
-                callback_data=NamePress(pending_id, seat).data,
-            )
-            for seat in seats
-            if seat in session.seats
-        ]
+        buttons = seat_buttons(turn, session, seats, lambda seat: NamePress(pending_id, seat).data)
         return turn.t("ask.name", token=token), InlineKeyboardMarkup([buttons])
 
     await show_entry(turn, session, "name", payload, None, flow_message, view)

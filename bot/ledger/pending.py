@@ -141,6 +141,17 @@ def _owned(
     return group, ts
 
 
+def still_waiting(pending: PendingEntry, ts: TableSession, now: datetime, done: str) -> None:
+    """An entry that can still be `done` (confirmed, answered): not cancelled, not expired, its table open
+    (PendingCancelled, PendingExpired, SessionNotOpen)."""
+    if pending.status == "cancelled":
+        raise errors.PendingCancelled("this entry was cancelled", pending_id=pending.id)
+    if pending.status == "expired" or aware(pending.expires_at) <= now:
+        raise errors.PendingExpired(f"this entry expired before it was {done}", pending_id=pending.id)
+    if ts.status != "open":
+        raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
+
+
 def confirm(
     s: Session, pending_id: str, *, chat_id: int, message_id: int | None, by: UserRef | None, now: datetime
 ) -> tuple[CommitResult, TableSession]:
@@ -151,12 +162,7 @@ def confirm(
         hand = s.get(Hand, pending.hand_id)
         assert hand is not None
         return CommitResult(hand=one_hand_record(s, hand), created=False, session=session_info(s, ts)), ts
-    if pending.status == "cancelled":
-        raise errors.PendingCancelled("this entry was cancelled", pending_id=pending_id)
-    if pending.status == "expired" or aware(pending.expires_at) <= now:
-        raise errors.PendingExpired("this entry expired before it was confirmed", pending_id=pending_id)
-    if ts.status != "open":
-        raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
+    still_waiting(pending, ts, now, "confirmed")
     if ts.version != pending.base_version:
         raise errors.PendingStale(
             "the table changed since this preview; enter it again", pending_id=pending_id
@@ -202,12 +208,7 @@ def answer(
     pending = row(s, pending_id, lock=True)
     if pending.status == "committed":
         return pending_info(pending, chat_id), ts, False
-    if pending.status == "cancelled":
-        raise errors.PendingCancelled("this entry was cancelled", pending_id=pending_id)
-    if pending.status == "expired" or aware(pending.expires_at) <= now:
-        raise errors.PendingExpired("this entry expired before it was answered", pending_id=pending_id)
-    if ts.status != "open":
-        raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
+    still_waiting(pending, ts, now, "answered")
     pending.status, pending.consumed_at = "committed", now
     s.add(pending)
     return pending_info(pending, chat_id), ts, True
