@@ -21,16 +21,13 @@ RUN groupadd --system --gid 10001 mahjong \
     && useradd --system --uid 10001 --gid mahjong --home-dir /app --no-create-home --shell /usr/sbin/nologin mahjong
 
 WORKDIR /app
-COPY pyproject.toml setup.py README.md ./
-COPY build_backend ./build_backend
+COPY pyproject.toml README.md ./
 COPY scoring ./scoring
 COPY bot ./bot
-# Pure Python (the default build): no compiler in the image. A compiled core saves ~11 µs per scoring call,
-# two calls per hand, beside Bot API round trips of 50-300 ms (bench/scoring.py), so the image skips it.
-# The copied sources go after the install, so that the installed package is what runs from /app.
+# Pure Python: no compiler in the image. The copied sources go after the install, so that the installed
+# package is what runs from /app.
 RUN pip install . \
-    && rm -rf build build_backend scoring bot \
-    && python -c "import scoring; assert not scoring.COMPILED" \
+    && rm -rf build scoring bot \
     && python -c "from bot.summary.chart import find_cjk_font; f = find_cjk_font(); assert f, 'no CJK font'; print(f)" \
     && chown -R mahjong:mahjong "$MPLCONFIGDIR" \
     && mkdir -p /data && chown mahjong:mahjong /data

@@ -1,10 +1,7 @@
-"""Benchmark of the scoring core, pure Python and compiled (mypyc), beside the `mahjong` package (2.1.0).
+"""Benchmark of the scoring core beside the `mahjong` package (2.1.0).
 
-Run from the repository root: ``python bench/scoring.py [--n 2000] [--seed 1]`` measures the pure Python
-core (the default install) and `mahjong`. With ``--compiled-python PATH`` (the Python of a venv where
-``SCORING_USE_MYPYC=1 pip install .`` put the compiled core) or ``--build-compiled`` (builds such a venv in a
-temporary folder first: a C compiler and a few minutes) the same scoring measurements also run there, in a
-subprocess outside the source tree, and print in a column of their own. The figures:
+Run from the repository root: ``python bench/scoring.py [--n 2000] [--seed 1]`` measures the scoring core
+of this source tree and `mahjong` on the same hands. The figures:
 
 (a) `scoring.score_request` on random winning hands (rule set ``suzhou``, the hand a ``concealed`` string)
     beside `mahjong`'s ``TilesConverter.string_to_136_array`` + ``HandCalculator().estimate_hand_value``;
@@ -18,7 +15,7 @@ subprocess outside the source tree, and print in a column of their own. The figu
 (e) ``ting_request`` (/ting) on random 13-tile 宿州 hands with 1-3 混子 (a third of them one suit), in
     requests shaped like the bot's (`bot/handlers/calc.py::ting`: the table's keys, seat 南, flowers):
     p50/p99/max of CPU time, in the measuring process after (a)-(d) and in a fresh interpreter (the first
-    reads of each suit shape); target p99 <= 5 ms pure;
+    reads of each suit shape); target p99 <= 5 ms;
 and the cold ``import scoring`` time, measured in fresh interpreters.
 
 Hands are concealed 14-tile hands of 万筒条 and the four winds (中发白 are flowers in both rule sets, so
@@ -42,10 +39,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if "--installed" in sys.argv:  # the scoring package installed where this Python looks, not this file
-    sys.path = [path for path in sys.path if Path(path or ".").resolve() != Path(__file__).resolve().parent]
-else:
-    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))
 
 from scoring.complete import is_complete, is_complete_counts  # noqa: E402
 from scoring.tiles import FLOWER_NAMES, counts34, render_tiles, tile_name  # noqa: E402
@@ -240,12 +234,11 @@ def best_us(repeats: int, n: int, *fns: Callable[[], object]) -> list[float]:
 
 
 def scoring_side(args: argparse.Namespace) -> dict[str, Any]:
-    """Every scoring figure, measured in this process with whatever `scoring` it imports."""
-    import scoring
+    """Every scoring figure of this source tree's `scoring`, measured in this process."""
     from scoring import score_request
 
     n = args.n
-    out: dict[str, Any] = {"build": "compiled" if scoring.COMPILED else "pure"}
+    out: dict[str, Any] = {}
     requests = [case["request"] for case in make_cases(n, args.seed)]
     assert all(score_request(r)["wins"][0]["hua"] >= 5 for r in requests[:50])
     out["a"] = best_us(args.repeats, n, lambda: [score_request(r) for r in requests])[0]
@@ -263,11 +256,10 @@ def scoring_side(args: argparse.Namespace) -> dict[str, Any]:
     k = max(300, n // 2)
     out["e_k"] = k
     out["e_warm"] = ting_summary(ting_latencies(k, args.seed + 2))
-    cold = subprocess.run([sys.executable, __file__, "--ting-cold", str(k), "--seed", str(args.seed),
-                           *(["--installed"] if args.installed else [])],
+    cold = subprocess.run([sys.executable, __file__, "--ting-cold", str(k), "--seed", str(args.seed)],
                           check=True, capture_output=True, text=True, cwd=os.getcwd())
     out["e_cold"] = json.loads(cold.stdout)
-    out["import"] = cold_import(requests[0], installed=args.installed)
+    out["import"] = cold_import(requests[0])
     return out
 
 
@@ -287,14 +279,13 @@ def check_arrays(seed: int, n: int) -> tuple[list[list[int]], list[list[int]]]:
     return arrays, tile_lists
 
 
-def cold_import(request: dict[str, Any], *, installed: bool) -> dict[str, float]:
+def cold_import(request: dict[str, Any]) -> dict[str, float]:
     """ms of a cold `import scoring` in fresh interpreters (bytecode cached as an installed package has it,
-    and none), and of the import with a first score_request (which loads every module)."""
+    and none), and of the import with a first score_request."""
     with tempfile.TemporaryDirectory() as cache:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = cache
-        if not installed:
-            env["PYTHONPATH"] = str(ROOT)
+        env["PYTHONPATH"] = str(ROOT)
         nopyc = {**env, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": os.path.join(cache, "none")}
         timer = "import time; t = time.perf_counter(); {}; print(time.perf_counter() - t)"
         probes = {
@@ -302,7 +293,7 @@ def cold_import(request: dict[str, Any], *, installed: bool) -> dict[str, float]
             "import_nopyc": (timer.format("import scoring"), nopyc),
             "first_call": (timer.format(f"import scoring; scoring.score_request({request!r})"), env),
         }
-        cwd = cache if installed else str(ROOT)
+        cwd = str(ROOT)
         measure(probes["first_call"], cwd)  # fills the bytecode cache
         return {name: min(measure(probe, cwd) for _ in range(7)) * 1e3 for name, probe in probes.items()}
 
@@ -346,47 +337,14 @@ def mahjong_side(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def compiled_side(args: argparse.Namespace, python: str) -> dict[str, Any]:
-    """`scoring_side` run by another Python (a venv with the compiled core), outside the source tree."""
-    command = [python, __file__, "--side", "--installed", "--n", str(args.n), "--seed", str(args.seed),
-               "--repeats", str(args.repeats)]
-    with tempfile.TemporaryDirectory() as away:
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=away, env=env)
-    side = decode(json.loads(done.stdout))
-    if side["build"] != "compiled":
-        raise SystemExit(f"{python} runs the scoring core {side['build']}, not compiled")
-    return side
-
-
-def build_compiled(folder: str) -> str:
-    """A venv in `folder` with this tree installed compiled (SCORING_USE_MYPYC=1); its Python."""
-    venv = Path(folder) / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    python = str(venv / "bin" / "python")
-    print(f"building the compiled core in {venv} (a few minutes) ...", flush=True)
-    subprocess.run([python, "-m", "pip", "install", "-q", str(ROOT)], check=True,
-                   env={**os.environ, "SCORING_USE_MYPYC": "1"})
-    return python
-
-
-def encode(side: dict[Any, Any]) -> dict[str, Any]:
-    return {"|".join(k) if isinstance(k, tuple) else k: v for k, v in side.items()}
-
-
-def decode(side: dict[str, Any]) -> dict[Any, Any]:
-    return {tuple(k.split("|")) if "|" in k else k: v for k, v in side.items()}
-
-
-def report(pure: dict[Any, Any], compiled: dict[Any, Any] | None, mj: dict[Any, Any],
-           args: argparse.Namespace) -> None:
-    cols = ["scoring pure", "compiled", "mahjong"]
+def report(ours: dict[Any, Any], mj: dict[Any, Any], args: argparse.Namespace) -> None:
+    cols = ["scoring", "mahjong"]
     print(f"{args.n} random hands each (seed {args.seed}), best of {args.repeats} runs, CPU µs per call; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print(f"{'':40}" + "".join(f"{c:>14}" for c in cols))
 
     def row(name: str, key: Any, theirs: bool = True) -> None:
-        got = [pure[key], compiled[key] if compiled else None, mj.get(key) if theirs else None]
+        got = [ours[key], mj.get(key) if theirs else None]
         print(f"{name:40}" + "".join(f"{'-' if v is None else f'{v:.1f}':>14}" for v in got))
 
     row("(a) score_request vs estimate_hand_value", "a")
@@ -397,20 +355,15 @@ def report(pure: dict[Any, Any], compiled: dict[Any, Any] | None, mj: dict[Any, 
     print("(d) the bot's request shapes")
     for shape in BOT_SHAPES:
         row(f"    {shape}", ("d", shape))
-    print(f"(e) ting_request, {pure['e_k']} random 13-tile 宿州 hands with 1-3 混子, CPU ms; "
-          "target p99 <= 5 ms pure")
+    print(f"(e) ting_request, {ours['e_k']} random 13-tile 宿州 hands with 1-3 混子, CPU ms; "
+          "target p99 <= 5 ms")
     for label, key in (("after (a)-(d)", "e_warm"), ("fresh interpreter", "e_cold")):
-        for side, name in ((pure, "pure"), (compiled, "compiled")):
-            if side is not None:
-                e = side[key]
-                print(f"    {label:18} {name:9} p50 {e['p50']:.2f}  p99 {e['p99']:.2f}  max {e['max']:.2f}  "
-                      f"(wall p99 {e['wall_p99']:.2f})")
-    for side, name in ((pure, "pure"), (compiled, "compiled")):
-        if side is not None:
-            i = side["import"]
-            print(f"cold `import scoring`, {name}: {i['import']:.1f} ms (bytecode cached), "
-                  f"{i['import_nopyc']:.1f} ms without bytecode; "
-                  f"with a first score_request {i['first_call']:.1f} ms")
+        e = ours[key]
+        print(f"    {label:18} p50 {e['p50']:.2f}  p99 {e['p99']:.2f}  max {e['max']:.2f}  "
+              f"(wall p99 {e['wall_p99']:.2f})")
+    i = ours["import"]
+    print(f"cold `import scoring`: {i['import']:.1f} ms (bytecode cached), "
+          f"{i['import_nopyc']:.1f} ms without bytecode; with a first score_request {i['first_call']:.1f} ms")
 
 
 def main() -> None:
@@ -418,27 +371,12 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=2000, help="number of random hands per measurement")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--compiled-python", metavar="PATH",
-                        help="a Python whose venv has the compiled core (SCORING_USE_MYPYC=1 pip install .)")
-    parser.add_argument("--build-compiled", action="store_true",
-                        help="build such a venv in a temporary folder first (needs a C compiler)")
     parser.add_argument("--ting-cold", type=int, default=0, metavar="K", help=argparse.SUPPRESS)
-    parser.add_argument("--side", action="store_true", help=argparse.SUPPRESS)  # scoring figures as JSON
-    parser.add_argument("--installed", action="store_true", help=argparse.SUPPRESS)  # not the source tree
     args = parser.parse_args()
     if args.ting_cold:
         print(json.dumps(ting_summary(ting_latencies(args.ting_cold, args.seed + 2))))
         return
-    if args.side:
-        print(json.dumps(encode(scoring_side(args))))
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        python = build_compiled(folder) if args.build_compiled else args.compiled_python
-        compiled = compiled_side(args, python) if python else None
-    pure = scoring_side(args)
-    if pure["build"] != "pure":
-        raise SystemExit("the source tree's scoring runs compiled: run from a tree without built files")
-    report(pure, compiled, mahjong_side(args), args)
+    report(scoring_side(args), mahjong_side(args), args)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,6 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-import scoring
 from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import (
     answers,
@@ -188,8 +187,7 @@ def register_handlers(application: AnyApplication) -> None:
 async def post_init(application: AnyApplication) -> None:
     """After the bot is initialized: the start-up log line, then the Telegram menu from the command table
     (the default language, and en)."""
-    log.info("bot @%s started; scoring core: %s", application.bot.username,
-             "compiled (mypyc)" if scoring.COMPILED else "pure Python")
+    log.info("bot @%s started", application.bot.username)
     try:
         await application.bot.set_my_commands(bot_commands(DEFAULT_LANGUAGE))
         await application.bot.set_my_commands(bot_commands("en"), language_code="en")

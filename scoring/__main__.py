@@ -9,7 +9,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-import scoring
 from scoring.errors import ScoringError
 from scoring.patterns import term_name
 from scoring.request import score_request
@@ -166,12 +165,12 @@ def render_ting(response: dict[str, Any], lang: str) -> str:
 
 
 def version_line() -> str:
-    """The package version and whether the core runs compiled (mypy's `--version` says the same)."""
+    """The package version."""
     try:
         version = importlib.metadata.version("suzhou-mahjong-bot")
     except importlib.metadata.PackageNotFoundError:
         version = "unknown (not installed)"
-    return f"scoring {version} (compiled: {'yes, mypyc' if scoring.COMPILED else 'no, pure Python'})"
+    return f"scoring {version}"
 
 
 def _add_table_args(parser: argparse.ArgumentParser) -> None:

@@ -1,6 +1,6 @@
 """The Dockerfile, checked statically (no Docker engine here) on its parsed instructions, the runtime image
 (last stage) in particular: base image, non-root user, no secrets, the project installed (not editable) with
-no compiler and the pure scoring core, a volume for the SQLite data, a health check and an entry command that
+no compiler, a volume for the SQLite data, a health check and an entry command that
 exist in the project."""
 
 from __future__ import annotations
@@ -194,7 +194,7 @@ def test_copied_sources_exist_and_are_not_ignored() -> None:
             assert not any(fnmatch.fnmatch(source, p.rstrip("/")) for p in patterns), f"{source} is ignored"
     # everything the package needs at run time is copied
     copied = {s for args in of("COPY") for s in args.split()[:-1]}
-    assert {"pyproject.toml", "setup.py", "build_backend", "scoring", "bot"} <= copied
+    assert {"pyproject.toml", "scoring", "bot"} <= copied
 
 
 COMPILERS = {"gcc", "g++", "clang", "cc", "build-essential", "python3-dev", "libpython3-dev", "libc6-dev"}
@@ -214,19 +214,13 @@ def test_the_image_installs_the_project_not_an_editable_checkout() -> None:
     # the copied sources are removed in the same step, so /app cannot shadow the installed package
     removed = {path for a in argv if a[:2] == ["rm", "-rf"] for path in a[2:]}
     copied = {s for args in of("COPY") for s in args.split()[:-1]}
-    assert {"scoring", "bot", "build_backend"} <= removed and {"scoring", "bot"} <= copied
+    assert {"scoring", "bot"} <= removed and {"scoring", "bot"} <= copied
     assert argv.index(install) < min(i for i, a in enumerate(argv) if a[:2] == ["rm", "-rf"])
 
 
 def test_the_runtime_image_is_pure_python_without_a_compiler() -> None:
-    """The default build needs no compiler (SCORING_USE_MYPYC is the opt-in); the image has none, and the
-    build fails unless the installed scoring core is the pure one."""
+    """The build is pure Python and needs no compiler; the image has none."""
     assert not apt_packages() & COMPILERS
-    assert "SCORING_USE_MYPYC" not in env_values()
-    run, argv = install_step()
-    assert "SCORING_USE_MYPYC" not in run
-    checks = [a[2] for a in argv if a[:2] == ["python", "-c"]]
-    assert any("import scoring" in c and "assert not scoring.COMPILED" in c for c in checks)
 
 
 def test_installed_package_carries_its_data_files() -> None:
@@ -249,8 +243,7 @@ def test_installed_package_carries_its_data_files() -> None:
         for folder in [ROOT / top, *(p for p in (ROOT / top).rglob("*") if p.is_dir())]:
             if folder.name == "__pycache__":
                 continue
-            # (.so: the compiled scoring modules an editable install builds beside their sources)
-            files = [f for f in folder.iterdir() if f.is_file() and f.suffix not in (".pyc", ".so")]
+            files = [f for f in folder.iterdir() if f.is_file() and f.suffix != ".pyc"]
             if any(f.suffix == ".py" for f in files):
                 assert (folder / "__init__.py").is_file(), f"{folder} has code but no __init__.py"
             for f in files:

@@ -105,18 +105,6 @@ def test_ting() -> None:
     assert [w["tile"] for w in json.loads(out)["waits"]] == [f"{r}m" for r in range(1, 10)]
 
 
-def test_import_scoring_loads_the_names_lazily() -> None:
-    """`import scoring` loads its error type only; each public name loads its module on first use (how
-    long that takes is bench/scoring.py's to print, not a test's to time)."""
-    code = (
-        "import sys, scoring; print(' '.join(sorted(m for m in sys.modules if m.startswith('scoring'))));"
-        " scoring.score_request; print('scoring.request' in sys.modules)"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    first, second = proc.stdout.split("\n")[:2]
-    assert first.split() == ["scoring", "scoring.errors"] and second == "True"
-
-
 def test_the_new_options_through_the_cli() -> None:
     # `python -m scoring score … --option key=value` takes the issue-19 options; a bad value exits 2.
     import subprocess

@@ -1,8 +1,6 @@
-"""The runnable examples in the scoring core's docstrings stay true, run against the installed (compiled)
-modules.
+"""The runnable examples in the scoring core's docstrings stay true.
 
-The docstrings are read from the source with `ast`: a module compiled by mypyc keeps no function objects
-for `doctest.testmod` to walk, and the examples should run on what ships.
+The docstrings are read from the source with `ast` and run over the imported module's names.
 """
 
 import ast

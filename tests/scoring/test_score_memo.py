@@ -84,7 +84,7 @@ print(json.dumps(out))
 
 def _score_fresh(requests: list[dict[str, Any]], tmp_path: Path) -> list[object]:
     """The requests scored in order by a fresh interpreter running the same scoring package as this one
-    (pure or compiled, whatever the working directory holds)."""
+    (whatever the working directory holds)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
     out: list[object] = json.loads(subprocess.run([sys.executable, "-c", _FRESH], input=json.dumps(requests),
                                     capture_output=True, text=True, check=True, cwd=tmp_path, env=env).stdout)

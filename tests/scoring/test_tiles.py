@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings
@@ -193,19 +191,3 @@ def test_arbitrary_text_parses_or_raises_scoring_error(text: str) -> None:
         assert "position" in str(exc) or "expected" in str(exc)
     else:
         assert all(0 <= t < 34 for t in tiles)
-
-
-@pytest.mark.slow
-def test_importing_the_tile_modules_loads_no_scorer() -> None:
-    """The shorthand, hand, decomposition and waits modules stand alone: importing them in a fresh
-    interpreter loads no part of the scorer (request, score, rules, patterns, /ting), which is what kept
-    their import cheap. (How long it takes is bench/scoring.py's to print, not a test's to time.)"""
-    code = (
-        "import sys; import scoring.tiles, scoring.hand, scoring.decompose, scoring.complete, scoring.waits; "
-        "print(' '.join(sorted(m for m in sys.modules if m.startswith('scoring'))))"
-    )
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert set(loaded.split()) == {
-        "scoring", "scoring.errors", "scoring.seats", "scoring.tiles", "scoring.hand", "scoring.suits",
-        "scoring.decompose", "scoring.complete", "scoring.waits",
-    }  # fmt: skip
