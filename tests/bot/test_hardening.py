@@ -169,10 +169,12 @@ async def test_a_bad_schedule_time_gets_a_clear_refusal(table: Table, word: str)
     assert ledger(table).get_group(table.chat_id).weekly_schedule is False
 
 
+@pytest.mark.slow
 async def test_money_at_the_limits_on_sqlite(table: Table) -> None:
     await money_at_the_limits(table)
 
 
+@pytest.mark.slow
 async def test_money_at_the_limits_on_postgresql(pg_table: Table) -> None:
     await money_at_the_limits(pg_table)
 

@@ -255,6 +255,7 @@ async def test_a_long_bad_input_is_quoted_as_a_short_excerpt(seated_table: Table
     assert not seated_table.failed()
 
 
+@pytest.mark.slow
 async def test_long_views_are_split_into_messages_that_fit(table: Table) -> None:
     """64 players with 16-character names over 16 sessions (and one long session): /stats, /history,
     /score, /ledger and /seat all answer, in messages of at most 4,096 characters."""

@@ -30,6 +30,7 @@ async def long_session(table: Table) -> int:
     return session.id
 
 
+@pytest.mark.slow
 async def test_a_10000_hand_session_answers_in_one_message_each(
     seated_table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

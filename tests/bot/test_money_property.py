@@ -9,6 +9,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from budget import examples
 from harness import Table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -143,7 +144,7 @@ async def new_table(table: Table) -> Table:
     return group
 
 
-@settings(max_examples=15, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(15), suppress_health_check=list(HealthCheck))
 @given(ops=operations)
 async def test_everyone_keeps_their_own_money(db_table: Table, ops: list[tuple[str, Any]]) -> None:
     table = await new_table(db_table)

@@ -364,6 +364,7 @@ def unwritable_copy(engine: Engine, how: str, where: Path) -> Iterator[str]:
         subprocess.run(["umount", str(where)], check=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("how", "unhealthy"),
     [

@@ -174,6 +174,7 @@ async def test_an_idle_end_whose_post_fails_is_retried(clocked: tuple[Table, Clo
     assert len(summary_parts(table)) == 3
 
 
+@pytest.mark.slow
 async def test_a_summary_never_sent_is_given_up_after_two_days(clocked: tuple[Table, Clock]) -> None:
     table, clock = clocked
     await played(table)

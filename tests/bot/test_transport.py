@@ -236,13 +236,32 @@ async def test_unknown_method_and_chat_are_json_errors(app: AppT) -> None:
     assert [c.status for c in transport.calls[-5:]] == [400] * 5
 
 
+async def until_called(transport: InProcessBotAPI, method: str) -> None:
+    """Returns once the bot has called `method`: woken by the transport's own call event, not by a clock
+    (the minute is only how long a broken bot may hang the test)."""
+    loop = asyncio.get_running_loop()
+    called = asyncio.Event()
+
+    def listen(kind: str, payload: object) -> None:
+        if kind == "call" and getattr(payload, "method", None) == method:
+            loop.call_soon_threadsafe(called.set)
+
+    unsubscribe = transport.state.subscribe(listen)
+    try:
+        if not transport.calls_of(method):
+            await asyncio.wait_for(called.wait(), 60)
+    finally:
+        unsubscribe()
+
+
 async def test_get_updates_long_poll_serves_queued_updates(app: AppT) -> None:
     application, transport = app
-    waiting = asyncio.create_task(application.bot.get_updates(timeout=5))
-    await asyncio.sleep(0.05)
+    waiting = asyncio.create_task(application.bot.get_updates(timeout=60))
+    while transport.state.polls_started == 0:  # the poll has arrived and now waits for an update
+        await asyncio.sleep(0)
     assert not waiting.done()
     transport.message(CHAT, "ann", "/newgame", enqueue=True)
-    updates = await asyncio.wait_for(waiting, 2)
+    updates = await waiting  # the update ends the 60 s poll at once
     assert [u.message.text for u in updates if u.message] == ["/newgame"]
     assert await application.bot.get_updates(offset=updates[-1].update_id + 1, timeout=0) == ()
 
@@ -254,15 +273,9 @@ async def test_polling_application_processes_enqueued_updates(app: AppT) -> None
     await application.updater.start_polling(poll_interval=0, timeout=1)
     try:
         transport.message(CHAT, "ann", "/newgame", enqueue=True)
-        for _ in range(100):
-            if transport.sent(CHAT):
-                break
-            await asyncio.sleep(0.02)
+        await until_called(transport, "sendMessage")
         transport.press(CHAT, "bob", None, "加入", enqueue=True)
-        for _ in range(100):
-            if transport.calls_of("editMessageText"):
-                break
-            await asyncio.sleep(0.02)
+        await until_called(transport, "editMessageText")
     finally:
         await application.updater.stop()
         await application.stop()

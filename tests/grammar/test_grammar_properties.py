@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from budget import examples
 from grammar_builders import entry, hand, resolve, resolve_with_guests, win
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.grammar import (
@@ -182,7 +183,7 @@ def hu_command(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     return text, entry(*wins, discarder=discarder)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200))
 @given(hu_command())
 def test_any_well_formed_command_parses_to_the_entry_it_was_written_from(
     case: tuple[str, dict[str, Any]],
@@ -235,7 +236,7 @@ token_soup = st.lists(st.one_of(st.sampled_from(VOCABULARY), noise), max_size=10
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200))
 @given(st.one_of(token_soup, noise))
 def test_any_text_either_parses_or_raises_grammar_error(text: str) -> None:
     for parse in (

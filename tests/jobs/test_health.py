@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED, JobExecutionEvent
 from jobs_game import build_app
 from sqlalchemy import create_engine, text
 
@@ -85,15 +86,21 @@ async def test_running_bot_writes_the_heartbeat(tmp_path: Path) -> None:
     )
     app = build_app(InProcessBotAPI(), settings=settings)
     setup_jobs(app)
+    assert app.job_queue is not None
+    [start] = app.job_queue.get_jobs_by_name("jobs:heartbeat-start")
+    loop = asyncio.get_running_loop()
+    ran = asyncio.Event()
+
+    def done(event: JobExecutionEvent) -> None:  # the scheduler's own event, not a clock
+        if event.job_id == start.job.id:
+            loop.call_soon_threadsafe(ran.set)
+
+    app.job_queue.scheduler.add_listener(done, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
     await app.initialize()
     await app.start()
     try:
-        path = heartbeat_path(settings.data_dir)
-        for _ in range(100):
-            if path.exists():
-                break
-            await asyncio.sleep(0.05)
-        assert heartbeat_problem(path) is None
+        await asyncio.wait_for(ran.wait(), 60)  # the minute only bounds a broken start
+        assert heartbeat_problem(heartbeat_path(settings.data_dir)) is None
     finally:
         await app.stop()
         await app.shutdown()

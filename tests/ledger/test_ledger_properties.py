@@ -6,6 +6,7 @@ import itertools
 import threading
 from typing import Any
 
+from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ledger_helpers import DRAW, check_invariants, discard, seat_table, self_draw
@@ -37,7 +38,7 @@ operations = st.lists(
 )
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(15), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations)
 def test_any_sequence_of_operations_keeps_the_books_balanced(
     sqlite_ledger: LedgerService, ops: list[Any]

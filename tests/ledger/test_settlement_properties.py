@@ -9,7 +9,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from budget import examples
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from ledger_helpers import self_draw
 
@@ -136,7 +137,7 @@ def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: st
                     model.paid(touched.payer.id, touched.payee.id, done.amount)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20))
 @given(steps)
 def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any, ...]]) -> None:
     with tempfile.TemporaryDirectory() as folder:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,7 +72,7 @@ def test_rejects_non_zero_sum_and_non_integers() -> None:
         minimal_transfers({"a": 1.5, "b": -1.5})  # type: ignore[dict-item]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.lists(st.integers(-40, 40), min_size=1, max_size=6))
 def test_exact_minimum_matches_brute_force(values: list[int]) -> None:
     values = [*values, -sum(values)]
@@ -81,7 +82,7 @@ def test_exact_minimum_matches_brute_force(values: list[int]) -> None:
     assert len(transfers) == _brute_minimum(values)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.lists(st.integers(-10_000, 10_000), min_size=EXACT_LIMIT, max_size=20))
 def test_large_groups_settle_in_at_most_n_minus_one(values: list[int]) -> None:
     values = [*values, -sum(values)]

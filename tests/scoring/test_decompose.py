@@ -6,6 +6,7 @@ from collections import Counter
 from itertools import combinations_with_replacement
 
 import pytest
+from budget import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -205,7 +206,7 @@ def any_hands(draw: st.DrawFn) -> list[int]:
     return sorted(shape)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(any_hands())
 def test_every_reading_agrees_with_brute_force(tiles: list[int]) -> None:
     ds = decompositions(tiles)
@@ -246,7 +247,7 @@ def wild_hands(draw: st.DrawFn) -> tuple[list[int], int]:
     return sorted(tiles), wild
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(wild_hands(), st.booleans())
 def test_wild_completeness_agrees_with_substituting_every_tile(case: tuple[list[int], int], sp: bool) -> None:
     tiles, wild = case
@@ -268,7 +269,7 @@ def _is_valid(d: Decomposition) -> bool:
     return all(kind == "pung" or (t < 27 and t % 9 <= 6) for kind, t in d.sets)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(wild_hands(), st.booleans(), st.sampled_from([(), ((27, True),), ((5, True), (28, False))]))
 def test_readings_with_equal_facts_show_the_same_patterns(case: tuple[list[int], int], wild_on: bool,
                                                           meld_spec: tuple[tuple[int, bool], ...]) -> None:
@@ -303,7 +304,7 @@ def suit_counts(draw: st.DrawFn) -> tuple[int, tuple[int, ...], int]:
     return base, tuple(key), draw(st.integers(0, 3))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(suit_counts())
 def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tuple[int, ...], int]) -> None:
     # /ting walks a suit once with one more tile standing anywhere; each wait t's readings must be the
@@ -321,7 +322,7 @@ def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tup
         assert more == suit_readings(base, key, w + 1, distinct)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(suit_counts())
 def test_the_scorers_suit_readings_are_the_first_of_each_kind(case: tuple[int, tuple[int, ...], int]) -> None:
     # The scorer reads a suit's readings `distinct`: of those a hand's facts cannot tell apart (its pair,
@@ -335,7 +336,7 @@ def test_the_scorers_suit_readings_are_the_first_of_each_kind(case: tuple[int, t
     assert suit_readings(base, key, w, True) == tuple(first.values())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(wild_hands(), st.sampled_from(["E", "S"]))
 def test_scoring_the_first_reading_of_each_kind_scores_as_every_reading(case: tuple[list[int], int],
                                                                         round_wind: str) -> None:
@@ -365,7 +366,7 @@ def test_scoring_the_first_reading_of_each_kind_scores_as_every_reading(case: tu
     assert scored(every) == scored(None)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(wild_hands(), st.booleans(), st.booleans())
 def test_waits_from_a_whole_hand_are_read_as_each_hand(case: tuple[list[int], int], wild_on: bool,
                                                        sp: bool) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -292,13 +293,13 @@ def legal_hands(draw: st.DrawFn, tiles: int = 14) -> Hand:
     return Hand(tuple(sorted(concealed)), tuple(melds), tuple(flowers), winning)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(legal_hands())
 def test_render_then_parse_gives_the_same_hand(hand: Hand) -> None:
     assert parse_hand(render_hand(hand)) == hand
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(legal_hands(tiles=13))
 def test_waiting_hands_round_trip_too(hand: Hand) -> None:
     assert parse_hand(render_hand(hand), tiles=13) == hand
@@ -307,7 +308,7 @@ def test_waiting_hands_round_trip_too(hand: Hand) -> None:
     assert all(is_complete([*hand.concealed, t]) for t in waits)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(legal_hands(), st.sampled_from([None, *range(34)]))
 def test_a_legal_hand_never_raises(hand: Hand, wild: int | None) -> None:
     assert hand_from_json(hand_to_json(hand)) == hand
@@ -320,7 +321,7 @@ def _tile_form(draw: st.DrawFn, t: int) -> str:
     return draw(st.sampled_from(forms))
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(legal_hands(), st.data())
 def test_any_way_of_typing_a_legal_hand_parses_to_it(hand: Hand, data: st.DataObject) -> None:
     draw = data.draw

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -167,7 +168,7 @@ def requests(draw: st.DrawFn) -> dict[str, Any]:
     return {**table, "event": "win", "discarder": discarder, "wins": wins}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(requests())
 def test_legal_requests_score_and_pay_zero_sum(request: dict[str, Any]) -> None:
     response = score_request(request)
@@ -187,7 +188,7 @@ def test_legal_requests_score_and_pay_zero_sum(request: dict[str, Any]) -> None:
     assert response["next_hand_number"] == request["hand_number"] + 1
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(requests())
 def test_stake_scales_payments(request: dict[str, Any]) -> None:
     one = score_request({**request, "stake": 1})["payments"]
@@ -218,7 +219,7 @@ def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100))
 @given(requests(), st.data())
 def test_malformed_requests_raise_only_scoring_error(request: dict[str, Any], data: st.DataObject) -> None:
     from scoring import ScoringError

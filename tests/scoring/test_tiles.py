@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -172,7 +173,7 @@ def test_flower_names_are_the_sixteen_of_the_rules() -> None:
     assert all(canonical_flower(n) == n for n in FLOWER_NAMES)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.lists(st.integers(0, 33), max_size=20), st.data())
 def test_any_form_round_trips_through_render(tiles: list[int], data: st.DataObject) -> None:
     # Dragons have no Chinese or Unicode tile form: those name the flowers 中 发 白.
@@ -182,7 +183,7 @@ def test_any_form_round_trips_through_render(tiles: list[int], data: st.DataObje
     assert sorted(parse_tiles(render_tiles(tiles))) == sorted(tiles)
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.text(max_size=30))
 def test_arbitrary_text_parses_or_raises_scoring_error(text: str) -> None:
     try:

@@ -4,6 +4,7 @@ import random
 from typing import Any
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,7 +69,7 @@ def wild_waiting_hand(seed: int) -> tuple[str, str]:
     return render_tiles(tiles), tile_name(wild)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.integers(0, 2**32), st.sampled_from(["E", "S"]))
 def test_ting_with_wilds_is_score_request_on_every_tile(seed: int, seat: str) -> None:
     # Brute force: every playing tile added to the hand, scored by score_request as a self-draw and as the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,7 +85,7 @@ def test_waits_need_3k_plus_1_tiles() -> None:
         waiting_tiles([40])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(st.lists(st.integers(0, 17), min_size=13, max_size=13).filter(lambda ts: max(map(ts.count, ts)) <= 4))
 def test_a_wait_completes_the_hand_and_every_other_tile_does_not(tiles: list[int]) -> None:
     got = waiting_tiles(tiles)
