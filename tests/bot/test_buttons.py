@@ -96,6 +96,7 @@ async def test_join_flow_and_rules_of_another_group_change_nothing(seated_table:
     assert hands(seated_table) == []
 
 
+@pytest.mark.slow
 async def test_a_button_of_an_ended_table_of_the_same_group_has_expired(table: Table) -> None:
     await table.say("ann", "/newgame")
     old = ledger(table).current_session(table.chat_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from harness import Table
 
 
@@ -35,6 +36,7 @@ async def test_every_hand_of_a_burst_is_on_the_card(seated_table: Table) -> None
     assert "第4局" in card and f"东 Ann  {running['E']:+d}".replace("-", "−") in card
 
 
+@pytest.mark.slow
 async def test_end_leaves_the_card_ended_with_the_last_hand(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules instant on")
     card_id = seated_table.pins()[-1]

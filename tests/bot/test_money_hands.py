@@ -3,6 +3,7 @@ replies stay in the forum topic they were asked in. Through the real Application
 
 from __future__ import annotations
 
+import pytest
 from harness import Table
 
 CONFIRM = "✅ 确认"
@@ -51,6 +52,7 @@ async def test_replies_stay_in_the_forum_topic(db_seated: Table) -> None:
     assert all("message_thread_id" not in call.params for call in plain.of("sendMessage"))
 
 
+@pytest.mark.slow
 async def test_a_redelivered_command_is_silent_in_a_newer_session(db_seated: Table) -> None:
     """Problem 17: Telegram redelivers /end after the table ended and a new one opened: nothing is said or
     asked again, and the new table stays open; a redelivered press is silent too."""

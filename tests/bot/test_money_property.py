@@ -9,6 +9,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from budget import examples
 from harness import Table
 from hypothesis import HealthCheck, given, settings
@@ -144,6 +145,7 @@ async def new_table(table: Table) -> Table:
     return group
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(15), suppress_health_check=list(HealthCheck))
 @given(ops=operations)
 async def test_everyone_keeps_their_own_money(db_table: Table, ops: list[tuple[str, Any]]) -> None:

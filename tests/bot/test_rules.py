@@ -174,6 +174,7 @@ async def test_only_admins_and_the_opener_change_rules(seated_table: Table) -> N
     assert turn.text == "起胡门槛 已改为 自摸要3张硬花，点炮胡要4张。"
 
 
+@pytest.mark.slow
 async def test_without_an_open_table_only_admins_change_rules(seated_table: Table) -> None:
     await seated_table.say("ann", "/end")
     await seated_table.press("ann", "✅ 结束并结算")

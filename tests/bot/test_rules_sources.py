@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from harness import Table
 
 CONFIRM = "✅ 确认"
@@ -147,6 +148,7 @@ async def test_shuanghao_qidui_shows_its_hua_and_its_multiplier(seated_table: Ta
     assert "输赢：南 +333 · 东 −111 · 西 −111 · 北 −111" in preview
 
 
+@pytest.mark.slow
 async def test_a_discarded_wild_is_refused_in_the_quick_form(table: Table) -> None:
     # The quick form names the tile won on with the shorthand's marker: `+2p`.
     await anhui(table)

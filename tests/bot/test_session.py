@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from harness import GROUP_ID, PLAYERS, Table
 
 
@@ -168,6 +169,7 @@ async def test_cannot_pin_is_said_once(table: Table) -> None:
     assert "东 Ann" in table.replies()[0].text  # the card still goes on being edited
 
 
+@pytest.mark.slow
 async def test_end_asks_then_posts_the_summary_and_closes_the_card(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 南 自摸 5花 清一色")

@@ -53,6 +53,7 @@ def state(table: Table) -> list[tuple[int, str, int, int, int]]:
     return rows
 
 
+@pytest.mark.slow
 async def test_a_night_paid_in_parts_and_what_stays_open_paid_the_next_night(seated_table: Table) -> None:
     table = seated_table
     card = await night_one(table)
@@ -151,6 +152,7 @@ async def test_an_admin_may_confirm_and_a_redelivered_press_changes_nothing(seat
     assert turn.of("sendMessage") == [] and state(table)[0][1:] == ("settled", 21, 21, 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["postgresql"])
 async def test_settling_up_on_postgresql(pg_table: Table, backend: str) -> None:
     table = await seat_four(pg_table)
@@ -163,6 +165,7 @@ async def test_settling_up_on_postgresql(pg_table: Table, backend: str) -> None:
     assert (await table.say("bob", "/balance")).texts[0].startswith("💰 没结清的账：\n第1场 2. Dan → Ann 9")
 
 
+@pytest.mark.slow
 async def test_an_old_debt_paid_during_the_next_night_leaves_its_card(seated_table: Table) -> None:
     table = seated_table
     await night_one(table)
@@ -177,6 +180,7 @@ async def test_an_old_debt_paid_during_the_next_night_leaves_its_card(seated_tab
     assert "1. Cat → Ann 21 ✅ 已结清" in summary(table, 1).text
 
 
+@pytest.mark.slow
 async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(seated_table: Table) -> None:
     """Ann +30, Bob +1, Cat −21, Dan −10, paid ×3, 台费 5 a player, 抹零 to 10: 85 → 90, −2 → 0, −68 → −70,
     −35 → −40 (the two units left over go to the largest remainders: Bob's 8, then Ann's 5 before Dan's
@@ -231,6 +235,7 @@ def _local_noon_after(hours: float) -> datetime:
     return (noon if noon >= earliest else noon + timedelta(days=1)).astimezone(UTC)
 
 
+@pytest.mark.slow
 async def test_reminders_fire_once_per_due_transfer_across_two_workers_and_survive_a_restart(
     seated_table: Table,
 ) -> None:

@@ -82,6 +82,7 @@ async def played(table: Table) -> None:
     await table.say("bob", "/hu 南 自摸 5花 清一色")
 
 
+@pytest.mark.slow
 async def test_a_card_refused_with_a_502_comes_with_the_sweep_once(clocked: tuple[Table, Clock]) -> None:
     table, clock = clocked
     await played(table)
@@ -104,6 +105,7 @@ async def test_a_card_refused_with_a_502_comes_with_the_sweep_once(clocked: tupl
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_worker_stopping_between_the_end_and_the_post_leaves_it_to_the_sweep(
     clocked: tuple[Table, Clock],
 ) -> None:
@@ -122,6 +124,7 @@ async def test_a_worker_stopping_between_the_end_and_the_post_leaves_it_to_the_s
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_poster_that_dies_holding_the_summary_is_replaced_when_its_lease_ends(
     clocked: tuple[Table, Clock],
 ) -> None:
@@ -138,6 +141,7 @@ async def test_a_poster_that_dies_holding_the_summary_is_replaced_when_its_lease
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_failed_chart_is_sent_later_without_a_second_card(clocked: tuple[Table, Clock]) -> None:
     table, clock = clocked
     await played(table)
@@ -153,6 +157,7 @@ async def test_a_failed_chart_is_sent_later_without_a_second_card(clocked: tuple
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_an_idle_end_whose_post_fails_is_retried(clocked: tuple[Table, Clock]) -> None:
     table, clock = clocked
     await played(table)
@@ -191,6 +196,7 @@ async def test_a_summary_never_sent_is_given_up_after_two_days(clocked: tuple[Ta
     assert summary_parts(table) == []  # given up (logged): not posted days late out of the blue
 
 
+@pytest.mark.slow
 async def test_the_summary_stays_in_the_forum_topic_of_the_end(clocked: tuple[Table, Clock]) -> None:
     table, clock = clocked
     await played(table)
@@ -232,6 +238,7 @@ FAULTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", FAULTS)
 async def test_a_summary_that_cannot_be_built_comes_later_and_the_end_goes_well(
     clocked: tuple[Table, Clock], fault: Callable[[], Exception], caplog: pytest.LogCaptureFixture
@@ -273,6 +280,7 @@ async def test_a_summary_whose_build_keeps_failing_is_given_up_after_two_days(
     assert summary_parts(table) == []  # not posted days late out of the blue
 
 
+@pytest.mark.slow
 async def test_a_summary_whose_posters_keep_dying_is_given_up_after_two_days(
     clocked: tuple[Table, Clock], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -325,6 +333,7 @@ async def test_a_poster_whose_claim_another_took_over_sends_nothing(
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_backlog_of_summaries_is_claimed_one_at_a_time(
     clocked: tuple[Table, Clock], monkeypatch: pytest.MonkeyPatch
 ) -> None:

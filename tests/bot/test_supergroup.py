@@ -102,6 +102,7 @@ async def test_the_idle_end_summary_goes_to_the_new_chat(clocked_group: tuple[Ta
     assert new.replies()[-3].text.startswith("⏰ No hand for 6 hours: session 1 ended")
 
 
+@pytest.mark.slow
 async def test_a_send_refused_by_the_old_chat_follows_it(clocked_group: tuple[Table, Clock]) -> None:
     """No service message reached the bot (it was down, or they were lost): the idle end's summary, sent
     to the old chat, is refused with the new id; the ledger moves there and the summary goes out there."""

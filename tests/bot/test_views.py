@@ -92,6 +92,7 @@ async def test_ledger_needs_a_session(table: Table) -> None:
     assert turn.text == "本群现在没有在打的牌。先开一场，例如：/newgame 苏州 5"
 
 
+@pytest.mark.slow
 async def test_history_and_stats_after_a_session(seated_table: Table, charts: list[ChartData]) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
@@ -138,6 +139,7 @@ async def test_no_chart_while_the_only_session_is_still_open(
     assert charts == []
 
 
+@pytest.mark.slow
 async def test_the_chart_runs_on_across_sessions(seated_table: Table, charts: list[ChartData]) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
@@ -157,6 +159,7 @@ async def test_the_chart_runs_on_across_sessions(seated_table: Table, charts: li
     assert caption.startswith("Cat 的统计：") and lines_of(charts[-1]) == {"Cat": (-20, -40, -80)}
 
 
+@pytest.mark.slow
 async def test_history_chart_in_english(seated_table: Table) -> None:
     await play(seated_table)
     await seated_table.say("ann", "/end")
@@ -184,6 +187,7 @@ async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(
     assert turn.of("sendPhoto") == []
 
 
+@pytest.mark.slow
 async def test_the_chart_is_drawn_off_the_event_loop(
     seated_table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

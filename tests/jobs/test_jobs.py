@@ -13,6 +13,7 @@ import datetime as dtm
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import pytest
 from jobs_game import CHAT, HANDS, PLAYERS, build_app, play, win
 
 from bot.console.state import Call
@@ -206,6 +207,7 @@ async def test_preview_expires_after_a_restart(db_url: str) -> None:
     assert not first.sent("editMessageText")
 
 
+@pytest.mark.slow
 async def test_idle_session_ends_after_a_restart_and_posts_the_summary(db_url: str) -> None:
     clock = Clock()
     api = bot_api()
@@ -296,6 +298,7 @@ async def test_weekly_board_is_skipped_when_a_day_late_or_just_turned_on(db_url:
         assert len(bot.sent("sendMessage")) == 1
 
 
+@pytest.mark.slow
 async def test_each_job_runs_once_across_two_workers(db_url: str) -> None:
     rounds = 3  # each worker sweeps three times at once
     clock = Clock()
