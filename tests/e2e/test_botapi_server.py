@@ -52,12 +52,13 @@ async def test_polling_bot_over_http(server: BotAPIServer) -> None:
         await application.updater.start_polling(poll_interval=0, timeout=2)
         try:
             await asyncio.to_thread(control.say, "ann", "/hu 南 自摸 5花")
-            preview = await asyncio.to_thread(control.wait_sent, "预览 第1局", timeout=10)
+            # (the waits' bounds are only how long a broken bot may hang the test)
+            preview = await asyncio.to_thread(control.wait_sent, "预览 第1局", timeout=60)
             document = await asyncio.to_thread(
-                control.wait_for, lambda c: c["method"] == "sendDocument", timeout=10
+                control.wait_for, lambda c: c["method"] == "sendDocument", timeout=60
             )
             await asyncio.to_thread(control.press, "bob", "确认")
-            edited = await asyncio.to_thread(control.wait_sent, "已确认", timeout=10)
+            edited = await asyncio.to_thread(control.wait_sent, "已确认", timeout=60)
         finally:
             await application.updater.stop()
             await application.stop()
@@ -85,17 +86,17 @@ async def test_bad_token_and_bad_requests_answer_json(server: BotAPIServer) -> N
 
 def test_get_updates_long_poll_waits_for_an_injected_update(server: BotAPIServer) -> None:
     control = ControlClient(server.url, CHAT)
-    with httpx.Client(base_url=f"{server.url}/bot123:TEST", timeout=10) as http:
+    with httpx.Client(base_url=f"{server.url}/bot123:TEST", timeout=90) as http:
         assert http.post("/getUpdates", data={"timeout": "0"}).json() == {"ok": True, "result": []}
         pending = []
 
         def poll() -> None:
-            pending.append(http.post("/getUpdates", data={"timeout": "5"}).json())
+            pending.append(http.post("/getUpdates", data={"timeout": "60"}).json())
 
         poller = threading.Thread(target=poll)
         poller.start()
-        update = control.say("dan", "/score")
-        poller.join(5)
+        update = control.say("dan", "/score")  # ends the 60 s poll at once, whether it came before or after
+        poller.join(60)
         assert not poller.is_alive()
         assert pending[0]["result"][0]["message"]["text"] == "/score"
         after = http.post("/getUpdates", data={"offset": str(update["update_id"] + 1), "timeout": "0"})
