@@ -262,6 +262,7 @@ async def test_a_summary_that_cannot_be_built_comes_later_and_the_end_goes_well(
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_summary_whose_build_keeps_failing_is_given_up_after_two_days(
     clocked: tuple[Table, Clock], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -307,6 +308,7 @@ def cards_of(table: Table, number: int) -> int:
     return len([r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")])
 
 
+@pytest.mark.slow
 async def test_a_poster_whose_claim_another_took_over_sends_nothing(
     clocked: tuple[Table, Clock], monkeypatch: pytest.MonkeyPatch
 ) -> None:

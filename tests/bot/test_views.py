@@ -171,6 +171,7 @@ async def test_history_chart_in_english(seated_table: Table) -> None:
     assert photo_of(turn)[1].startswith("Past sessions")
 
 
+@pytest.mark.slow
 async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(
     seated_table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
