@@ -17,6 +17,9 @@ the tests and the console (`bot.console.transport`) answering every call. Sectio
            2-minute window starts at a random moment in it, so hands arrive at tables / 120 s (8.3 a
            second for 1,000). `--pace-seconds` below 120 compresses that window in time: the same hands
            arrive 120 / seconds times as fast (a harder load, stated in the output). p50, p99.
+  limits   a table recording `--limit-hands` (8) hands back to back with the bot's rate limiter on (no
+           delay otherwise), beside PTB's `AIORateLimiter`, which counts every request naming a chat
+           against the group's 20 a minute: edits too, where Telegram counts new messages.
   summary  /end's Confirm → the summary card in the chat, at `--summary-hands` (100 and 10,000) hands:
            cold (the first summary of a freshly started bot process, as after a restart: measured in a
            child process started on the prepared database) and warm (the next one, in that process).
@@ -48,9 +51,16 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import event  # noqa: E402
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update  # noqa: E402
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes  # noqa: E402
+from telegram.ext import (  # noqa: E402
+    AIORateLimiter,
+    Application,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+)
 
-from bot.app import build_application  # noqa: E402
+from bot.app import RATE_LIMIT_RETRIES, TelegramRateLimiter, build_application  # noqa: E402
 from bot.console.driver import AnyApplication, settle, start_application, stop_application  # noqa: E402
 from bot.console.transport import InProcessBotAPI  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -71,7 +81,7 @@ CONFIRM = "✅ 确认"
 END_CONFIRM = "✅ 结束并结算"
 WINDOW = 120.0  # seconds: a table's hand every 2 minutes
 CHATS_FILE = "chats.json"  # the prepared chats (messages, counters), for the summary's child process
-SECTIONS = ("cpu", "flows", "burst", "paced", "summary")
+SECTIONS = ("cpu", "flows", "burst", "paced", "limits", "summary")
 VERBS = ("BEGIN", "SELECT", "INSERT", "UPDATE", "DELETE")
 
 
@@ -171,6 +181,10 @@ class Bench:
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def spread(spent: list[float]) -> str:
+    return f"p50 {statistics.median(spent) * 1000:6.0f} ms   p99 {percentile(spent, 0.99) * 1000:6.0f} ms"
 
 
 # ---- cpu and flows ---------------------------------------------------------------------------------------
@@ -325,6 +339,25 @@ async def paced(workdir: Path, tables: int, seconds: float, delay: float) -> tup
         await stop_application(bench.app)
 
 
+# ---- limits ---------------------------------------------------------------------------------------------
+
+
+async def back_to_back(workdir: Path, hands: int, limiter: BaseRateLimiter[Any]) -> list[float]:
+    """Seconds of each /hu → result of a table recording `hands` hands back to back under `limiter`
+    (the setup's messages before it, not counted)."""
+    bench = Bench(workdir, 1)
+    await start_application(bench.app)
+    try:
+        await bench.open_tables()
+        bench.app.bot._rate_limiter = limiter  # type: ignore[attr-defined]
+        spent: list[float] = []
+        for index in range(hands):
+            await timed_hand(bench, bench.chats[0], index, spent)
+        return spent
+    finally:
+        await stop_application(bench.app)
+
+
 # ---- summary ---------------------------------------------------------------------------------------------
 
 
@@ -418,6 +451,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api-ms", type=float, default=50.0, help="time of one Bot API call (default 50)")
     parser.add_argument("--paced-tables", type=int, default=1000, help="tables at a hand per 2 minutes")
     parser.add_argument("--pace-seconds", type=float, default=WINDOW, help="the 2 minutes, compressed to")
+    parser.add_argument("--limit-hands", type=int, default=8, help="hands back to back (default 8)")
     parser.add_argument("--summary-hands", default="100,10000", help="session sizes for /end → card")
     parser.add_argument("--cpu-only", action="store_true", help="--only cpu (for py-spy)")
     parser.add_argument("--summary-child", help=argparse.SUPPRESS)  # JSON [folder, chats]
@@ -457,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
             spent = asyncio.run(burst(folder("burst"), args.tables, args.rounds, delay))
             print(f"\n{args.tables} tables pressing at once (/hu → preview → Confirm → result), "
                   f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
-                  f"  p50 {statistics.median(spent) * 1000:6.0f} ms   p99 {percentile(spent, 0.99) * 1000:6.0f} ms")
+                  f"  {spread(spent)}")
         if "paced" in only:
             spent, share = asyncio.run(paced(folder("paced"), args.paced_tables, args.pace_seconds, delay))
             rate = args.paced_tables / args.pace_seconds
@@ -468,8 +502,15 @@ def main(argv: list[str] | None = None) -> int:
             )  # fmt: skip
             print(f"\n{args.paced_tables} tables at a hand per 2 minutes ({rate:.1f} hands/s{squeezed}), "
                   f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
-                  f"  p50 {statistics.median(spent) * 1000:6.0f} ms   p99 {percentile(spent, 0.99) * 1000:6.0f} ms"
-                  f"   CPU {share:.0%} of one core")
+                  f"  {spread(spent)}   CPU {share:.0%} of one core")
+        if "limits" in only:
+            print(f"\n{args.limit_hands} hands back to back in one group (/hu → preview → Confirm → result):")
+            for name, limiter in (
+                ("the bot's TelegramRateLimiter", TelegramRateLimiter(max_retries=RATE_LIMIT_RETRIES)),
+                ("PTB's AIORateLimiter", AIORateLimiter(max_retries=RATE_LIMIT_RETRIES)),
+            ):
+                spent = asyncio.run(back_to_back(folder(name.split()[-1]), args.limit_hands, limiter))
+                print(f"  {name:30s} all {sum(spent):6.1f} s   the last hand {spent[-1] * 1000:6.0f} ms")
         if "summary" in only:
             print("\n/end's Confirm → the summary card     cold (first after a start)   warm")
             for size in (int(s) for s in args.summary_hands.split(",")):
