@@ -19,6 +19,8 @@ from bot.ledger.rows import (
     group_info,
     group_row,
     open_session_row,
+    pending_info,
+    pending_row,
     player_info,
     row_id,
     seats,
@@ -66,23 +68,39 @@ def ensure_group(s: Session, chat_id: int, defaults: Defaults, now: datetime) ->
 
 
 def chat_state(
-    s: Session, chat_id: int, defaults: Defaults, now: datetime, sender: UserRef | None = None
+    s: Session,
+    chat_id: int,
+    defaults: Defaults,
+    now: datetime,
+    sender: UserRef | None = None,
+    entry: str | None = None,
 ) -> ChatState:
-    """The group's settings (the defaults when it is not stored yet), its open session, and whether the
-    sender is stored as they are now (`ensure_player` refreshes them)."""
+    """The group's settings (the defaults when it is not stored yet), its open session, whether the sender
+    is stored as they are now (`ensure_player` refreshes them), and the pending entry `entry` (an id) if
+    it is stored. The group's and the session's rows stay in `s` (a write goes on with them)."""
     group = group_row(s, chat_id)
     if group is None:
         return ChatState(group=group_info(defaults.group(chat_id, now)), session=None)
     ts = open_session_row(s, row_id(group), lock=False)
-    fresh = sender is None or _stored_as(s, group, sender)
+    seated = seats(s, row_id(ts)) if ts is not None else {}
+    fresh = sender is None or _stored_as(s, group, sender, seated)
+    waiting = pending_row(s, entry) if entry is not None else None
     return ChatState(
-        group=group_info(group), session=session_info(s, ts, chat_id) if ts else None, sender_fresh=fresh
+        group=group_info(group),
+        session=session_info(s, ts, chat_id, seated) if ts is not None else None,
+        sender_fresh=fresh,
+        entry=pending_info(waiting, chat_id) if waiting is not None else None,
     )
 
 
-def _stored_as(s: Session, group: ChatGroup, user: UserRef) -> bool:
-    """Whether the group stores this user with their name and @username, and nobody else holds it."""
+def _stored_as(s: Session, group: ChatGroup, user: UserRef, seated: dict[str, Any]) -> bool:
+    """Whether the group stores this user with their name and @username, and nobody else holds it: told by
+    the seated players when the user is one of them (whoever took an @username took it from everyone
+    else, `ensure_player`), else read."""
     name, username = _name_of(user)
+    sitting = next((p for p in seated.values() if p.telegram_id == user.telegram_id), None)
+    if sitting is not None:
+        return (sitting.username, sitting.display_name) == (username, name)
     query = select(Player.telegram_id, Player.username, Player.display_name).where(
         Player.group_id == group.id,
         or_(col(Player.telegram_id) == user.telegram_id, _same_username(username)),
@@ -204,7 +222,8 @@ def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) ->
         select(Player).where(Player.group_id == group.id, Player.telegram_id == user.telegram_id)
     ).first()
     name, username = _name_of(user)
-    if username is not None:  # an @username is one person's at a time: whoever had it before lost it
+    taking = player is None or player.username != username
+    if username is not None and taking:  # an @username is one person's at a time: whoever had it lost it
         s.execute(
             update(Player)
             .where(col(Player.group_id) == group.id, col(Player.telegram_id) != user.telegram_id)

@@ -20,8 +20,8 @@ from bot.ledger.rows import (
     IN_ORDER,
     LIVE,
     aware,
+    hand_record,
     last_live_hand,
-    one_hand_record,
     payments_of,
     row_id,
 )
@@ -231,7 +231,7 @@ def record(
         ts.state = preview.after.to_json()
         ts.hands_played += 1
     touch(ts, now)
-    return one_hand_record(s, hand)
+    return hand_record(hand)
 
 
 def undo(
@@ -250,7 +250,7 @@ def undo(
         ts.state = dict(last.state_before)
         ts.hands_played -= 1
     touch(ts, now)
-    return one_hand_record(s, last)
+    return hand_record(last)
 
 
 def live_row(s: Session, ts: TableSession, number: int) -> Hand:
@@ -342,4 +342,4 @@ def edit(
         ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()
     touch(ts, now)
     s.flush()
-    return tuple(one_hand_record(s, h) for h in new_rows), tuple(one_hand_record(s, h) for h, _ in plan)
+    return tuple(hand_record(h) for h in new_rows), tuple(hand_record(h) for h, _ in plan)

@@ -18,7 +18,7 @@ from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
 from bot.ledger.rows import (
     aware,
     chat_of,
-    one_hand_record,
+    hand_record,
     pending_info,
     preview_from_json,
     preview_json,
@@ -161,7 +161,7 @@ def confirm(
     if pending.status == "committed" and pending.hand_id is not None:
         hand = s.get(Hand, pending.hand_id)
         assert hand is not None
-        return CommitResult(hand=one_hand_record(s, hand), created=False, session=session_info(s, ts)), ts
+        return CommitResult(hand=hand_record(hand), created=False, session=session_info(s, ts)), ts
     still_waiting(pending, ts, now, "confirmed")
     if ts.version != pending.base_version:
         raise errors.PendingStale(

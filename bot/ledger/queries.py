@@ -49,7 +49,7 @@ def hands(s: Session, session_id: int, *, include_voided: bool = False) -> list[
     query = select(Hand).where(Hand.session_id == session_id)
     if not include_voided:
         query = query.where(LIVE)
-    return hand_records(s, s.scalars(query.order_by(*IN_ORDER)))
+    return hand_records(s.scalars(query.order_by(*IN_ORDER)))
 
 
 def hand(s: Session, session_id: int, number: int) -> HandRecord:
@@ -58,7 +58,7 @@ def hand(s: Session, session_id: int, number: int) -> HandRecord:
     row = s.scalars(query).first()
     if row is None:
         raise errors.HandNotFound(f"no hand {number} in this session", number=number)
-    return hand_records(s, [row])[0]
+    return hand_records([row])[0]
 
 
 def ledger_rows(s: Session, session_id: int, last: int | None = None) -> list[LedgerRow]:
@@ -98,7 +98,7 @@ def card_view(
     for person in people:  # a seat's total is that of everyone who sat there (/sub)
         if person.seat is not None:
             totals[person.seat] += person.net
-    recent = tuple(hand_records(s, reversed(newest)))
+    recent = tuple(hand_records(reversed(newest)))
     owed = settlement.carried_on(s, ts)
     return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed)
 
