@@ -342,15 +342,28 @@ class RecordingCalls(Calls):
         pending_id = pending.pending_id_for(source_key) if source_key is not None else pending.new_id()
         now = self._now()
 
+        def earlier(s: Session) -> PendingInfo | None:
+            found = s.get(PendingEntry, pending_id)
+            if found is None:
+                return None
+            return pending_info(found, chat_of(s, session_row(s, found.session_id).group_id))
+
         def op(s: Session) -> PendingInfo:
-            earlier = s.get(PendingEntry, pending_id)
-            if earlier is not None:
-                return pending_info(earlier, chat_of(s, session_row(s, earlier.session_id).group_id))
-            group, ts = tables.open_table(s, chat_id)
-            return pending.create(
+            try:
+                group, ts = tables.open_table(s, chat_id)
+            except errors.NoOpenSession:  # a repeat finds its entry also once the table has ended
+                if (found := earlier(s)) is not None:
+                    return found
+                raise
+            created = pending.create(
                 s, group, ts, pending_id, kind, stored, preview, base_version=base_version,
                 message_id=message_id, by=by, text=text, timeout_seconds=timeout_seconds, now=now,
             )  # fmt: skip
+            if created is None:  # stored before under the same key: that one, whatever its status
+                found = earlier(s)
+                assert found is not None
+                return found
+            return created
 
         return self._write(op)
 
@@ -436,14 +449,14 @@ class RecordingCalls(Calls):
         now = self._now()
 
         def op(s: Session) -> Pressed:
-            state = groups.chat_state(s, chat_id, self._defaults, now)
+            state, loaded = groups.table_state(s, chat_id, self._defaults, now, lock=True)
             if not allowed(state):
                 return Pressed(state, done=False)
             if action == "cancel":
-                pending.cancel(s, pending_id, chat_id=chat_id, message_id=message_id, now=now)
+                pending.cancel(s, pending_id, chat_id=chat_id, message_id=message_id, now=now, loaded=loaded)
                 return Pressed(state, done=True)
             result, ts = pending.confirm(
-                s, pending_id, chat_id=chat_id, message_id=message_id, by=by, now=now
+                s, pending_id, chat_id=chat_id, message_id=message_id, by=by, now=now, loaded=loaded
             )
             info = result.session
             card = queries.card_view(s, ts, info) if result.created else None

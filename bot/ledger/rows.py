@@ -6,8 +6,10 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Table, bindparam, case, true
+from sqlalchemy import Table, and_, bindparam, case, true
 from sqlalchemy import select as select_columns  # Core: rows of columns, no ORM objects
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, SQLModel, col, select
 
 from bot.ledger import errors
@@ -45,11 +47,18 @@ def _table(model: type[SQLModel]) -> Table:
 GROUP, SESSION, SEAT, PLAYER = _table(ChatGroup), _table(TableSession), _table(Seat), _table(Player)
 HAND, PAYMENT, PENDING = _table(Hand), _table(Payment), _table(PendingEntry)
 SESSION_TOTAL, GROUP_TOTAL = _table(SessionTotal), _table(GroupTotal)
+def insert_into(s: Session, table: Table) -> Any:
+    """An INSERT into `table` in the dialect of `s`'s database, which both spell ON CONFLICT the same way
+    (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`)."""
+    insert = sqlite_insert if s.get_bind().dialect.name == "sqlite" else postgresql_insert
+    return insert(table)
+
+
 # A live (not voided) row, spelled as the partial index uq_hand_live_number says it ("voided = 0"), so that
 # the databases use the index: "voided IS 0" would scan the session's rows.
-LIVE = Hand.voided == False  # noqa: E712
+LIVE = col(Hand.voided) == False  # noqa: E712
 SITTING = Seat.active == True  # noqa: E712  (as the partial index uq_seat_one_active says it)
-LIVE_TABLE = TableSession.status == "open"  # as the partial index uq_table_session_one_open says it
+LIVE_TABLE = col(TableSession.status) == "open"  # as the partial index uq_table_session_one_open says it
 # A hand, not an adjustment: only hands are numbered (第n局); an adjustment carries the number of the hand it
 # follows (0 before the first) and comes after that hand, in the order it was recorded.
 A_HAND = col(Hand.kind) != "adjust"
@@ -83,6 +92,23 @@ def row_id(row: Row) -> int:
 _GROUP_OF_CHAT = select(ChatGroup).where(ChatGroup.chat_id == bindparam("chat"))
 _OPEN_SESSION = select(TableSession).where(TableSession.group_id == bindparam("group"), LIVE_TABLE)
 _OPEN_SESSION_LOCKED = _OPEN_SESSION.with_for_update()
+
+
+_GROUP_AND_TABLE = (
+    select(ChatGroup, TableSession)
+    .join(TableSession, and_(col(TableSession.group_id) == ChatGroup.id, LIVE_TABLE))
+    .where(ChatGroup.chat_id == bindparam("chat"))
+)
+_GROUP_AND_TABLE_LOCKED = _GROUP_AND_TABLE.with_for_update(of=TableSession)
+
+
+def group_and_table(s: Session, chat_id: int, *, lock: bool) -> tuple[ChatGroup | None, TableSession | None]:
+    """The chat's group and its open session in one statement (the session locked for update when
+    `lock`); the group alone (a second statement) when it has no open session, (None, None) without it."""
+    found = s.execute(_GROUP_AND_TABLE_LOCKED if lock else _GROUP_AND_TABLE, {"chat": chat_id}).first()
+    if found is not None:
+        return found[0], found[1]
+    return group_row(s, chat_id), None
 
 
 def group_row(s: Session, chat_id: int) -> ChatGroup | None:
@@ -141,14 +167,6 @@ def seats(s: Session, session_id: int) -> dict[str, Any]:
     telegram_id, username, display_name, guest_key ...), one prepared statement and no ORM objects."""
     found = {row.seat: row for row in s.connection().execute(_SEATED, {"session": session_id})}
     return {seat: found[seat] for seat in SEATS if seat in found}
-
-
-def seat_history(s: Session, session_id: int) -> dict[int, str]:
-    """Player id -> the seat they sit at, or sat at before someone took it over (/sub)."""
-    return {
-        pid: seat
-        for pid, seat in s.execute(select(Seat.player_id, Seat.seat).where(Seat.session_id == session_id))
-    }
 
 
 def last_live_hand(s: Session, session_id: int) -> Hand | None:
