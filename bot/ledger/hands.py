@@ -140,6 +140,9 @@ def existing(s: Session, source_key: str | None, *, void: bool = False) -> Hand 
     return s.scalars(select(Hand).where(column == source_key)).first()
 
 
+_INSERT_HAND, _INSERT_PAYMENT = insert(HAND), insert(PAYMENT)
+
+
 def insert_row(
     s: Session,
     ts: TableSession,
@@ -171,7 +174,7 @@ def insert_row(
         replaces=replaces,
     )  # fmt: skip
     conn = s.connection()  # Core: one INSERT, no unit of work (the session's row is written at commit)
-    inserted = conn.execute(insert(HAND).values(values)).inserted_primary_key
+    inserted = conn.execute(_INSERT_HAND, values).inserted_primary_key
     assert inserted is not None
     hand = Hand(id=inserted[0], **values)
     hua = {
@@ -180,7 +183,7 @@ def insert_row(
         if w.get("allowed", True) and w.get("winner") in SEATS
     }
     conn.execute(
-        insert(PAYMENT),
+        _INSERT_PAYMENT,
         [
             {
                 "hand_id": row_id(hand),

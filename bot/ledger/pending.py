@@ -22,6 +22,7 @@ from bot.ledger.rows import (
     hand_record,
     insert_into,
     pending_info,
+    prepared,
     preview_from_json,
     preview_json,
     row_id,
@@ -107,10 +108,14 @@ def create(
         created_by=actor(s, group, by, now), created_at=now, expires_at=now + timedelta(seconds=timeout),
         message_id=message_id, status="pending", consumed_at=None, hand_id=None,
     )  # fmt: skip
-    new = insert_into(s, PENDING).values(values).on_conflict_do_nothing(index_elements=["id"])
-    if s.connection().execute(new.returning(PENDING.c.id)).first() is None:
+    new = prepared(s, "new entry", _new_entry)
+    if s.connection().execute(new, values).first() is None:
         return None
     return pending_info(PendingEntry(**values), group.chat_id)
+
+
+def _new_entry(s: Session) -> Any:
+    return insert_into(s, PENDING).on_conflict_do_nothing(index_elements=["id"]).returning(PENDING.c.id)
 
 
 def row(s: Session, pending_id: str, *, lock: bool = False) -> PendingEntry:

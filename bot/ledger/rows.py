@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -49,9 +49,23 @@ HAND, PAYMENT, PENDING = _table(Hand), _table(Payment), _table(PendingEntry)
 SESSION_TOTAL, GROUP_TOTAL = _table(SessionTotal), _table(GroupTotal)
 def insert_into(s: Session, table: Table) -> Any:
     """An INSERT into `table` in the dialect of `s`'s database, which both spell ON CONFLICT the same way
-    (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`)."""
+    (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`): build it once (`prepared`) and give
+    the rows as parameters, so that it is compiled once."""
     insert = sqlite_insert if s.get_bind().dialect.name == "sqlite" else postgresql_insert
     return insert(table)
+
+
+_prepared: dict[tuple[str, str], Any] = {}
+
+
+def prepared(s: Session, name: str, build: Callable[[Session], Any]) -> Any:
+    """The statement `build(s)` for `s`'s dialect, built the first time and kept under `name` (a statement
+    built anew each time is compiled anew each time: a multi-row upsert cost a millisecond)."""
+    key = (s.get_bind().dialect.name, name)
+    statement = _prepared.get(key)
+    if statement is None:
+        statement = _prepared[key] = build(s)
+    return statement
 
 
 # A live (not voided) row, spelled as the partial index uq_hand_live_number says it ("voided = 0"), so that
