@@ -3,7 +3,7 @@ running totals, the fewest transfers that settle a session, and what the pinned 
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, or_
+from sqlalchemy import and_, bindparam, literal, or_
 from sqlalchemy import select as select_columns  # sqlmodel's select types at most 4 columns
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
@@ -19,6 +19,7 @@ from bot.ledger.rows import (
     PLAYER,
     SEAT,
     SESSION_TOTAL,
+    SETTLE_TRANSFER,
     group_row,
     hand_records,
     open_session_row,
@@ -94,6 +95,20 @@ _NEWEST = (
 )
 
 
+_OWING = (
+    select_columns(literal(1))
+    .where(SETTLE_TRANSFER.c.group_id == bindparam("group"))
+    .where(or_(*(SETTLE_TRANSFER.c.status == status for status in settlement.OPEN)))  # no expanding IN
+    .limit(1)
+)
+
+
+def _owing(s: Session, group_id: int) -> bool:
+    """Whether anyone in the group still owes from an earlier session (one indexed look, no ORM): most
+    tables' cards have no 上次欠的 to read."""
+    return s.connection().execute(_OWING, {"group": group_id}).first() is not None
+
+
 def card_view(
     s: Session, ts: TableSession, info: SessionInfo | None = None, *, limit: int = CARD_HANDS
 ) -> CardView:
@@ -106,7 +121,7 @@ def card_view(
         if person.seat is not None:
             totals[person.seat] += person.net
     recent = tuple(hand_records(reversed(newest)))
-    owed = settlement.carried_on(s, ts)
+    owed = settlement.carried_on(s, ts) if _owing(s, ts.group_id) else ()
     return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed)
 
 

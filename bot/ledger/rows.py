@@ -22,6 +22,7 @@ from bot.ledger.models import (
     Player,
     Seat,
     SessionTotal,
+    SettleTransfer,
     TableSession,
 )
 from bot.ledger.values import (
@@ -47,6 +48,7 @@ def _table(model: type[SQLModel]) -> Table:
 GROUP, SESSION, SEAT, PLAYER = _table(ChatGroup), _table(TableSession), _table(Seat), _table(Player)
 HAND, PAYMENT, PENDING = _table(Hand), _table(Payment), _table(PendingEntry)
 SESSION_TOTAL, GROUP_TOTAL = _table(SessionTotal), _table(GroupTotal)
+SETTLE_TRANSFER = _table(SettleTransfer)
 def insert_into(s: Session, table: Table) -> Any:
     """An INSERT into `table` in the dialect of `s`'s database, which both spell ON CONFLICT the same way
     (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`): build it once (`prepared`) and give
