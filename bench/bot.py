@@ -1,28 +1,46 @@
 """What a recorded hand costs where users and Telegram's limits feel it, through the real Application.
 
-Per hand, for the default flow (/hu → preview → Confirm), an `instant` group (/hu commits) and the /hu
-button flow (winner → how → 花 → 完成 → Confirm): Bot API calls, new chat messages (Telegram allows a bot
-about 20 a minute in a group), and SQL transactions (BEGINs on the ledger's engine). Then the latency of a
-hand (from the /hu update to the one-line result) while 50 tables record at once, every Bot API call
-taking `--api-ms` (default 50 ms) as a real round trip does, updates going through the application's own
-update processor as when polling.
+Every figure comes from real inputs: typed /hu texts and button presses as Telegram delivers them, handed
+to the real `Application` (`bot.app.build_application`) on a SQLite file, with the in-process Bot API of
+the tests and the console (`bot.console.transport`) answering every call. Sections (`--only`):
 
-Then the bot's own CPU time per confirmed hand (/hu → preview → Confirm → result and card, one table, no
-delay), beside a bare PTB `Application` (the named peer: python-telegram-bot with no ledger, no scoring,
-no catalogs) making the same Bot API calls of the same hand through the same in-process transport: the
-difference is what the bot itself spends. `py-spy record -o out.txt --format raw -- python bench/bot.py
---cpu-only` shows where it goes.
+  cpu      the bot's own CPU time per confirmed hand (/hu → preview → Confirm → result and card, one
+           table, no delay), beside a bare PTB `Application` (the named peer: python-telegram-bot with
+           no ledger, no scoring, no catalogs) making the same Bot API calls for the same updates through
+           the same transport in the same run: the ratio is what the bot itself spends. With it, per
+           hand: Bot API calls, new messages, SQL transactions (the engine's `begin` events) and SQL
+           statements (its `before_cursor_execute` events, BEGIN included; by verb).
+  flows    the same counts for the default flow, an `instant` group and the /hu button flow.
+  burst    `--tables` (50) tables recording a hand at the same moment, every Bot API call taking
+           `--api-ms` (50 ms) as a round trip to Telegram does: /hu → result p50 and p99.
+  paced    `--paced-tables` (1,000) tables at a hand each per 2 minutes: each table's one hand of a
+           2-minute window starts at a random moment in it, so hands arrive at tables / 120 s (8.3 a
+           second for 1,000). `--pace-seconds` below 120 compresses that window in time: the same hands
+           arrive 120 / seconds times as fast (a harder load, stated in the output). p50, p99.
+  limits   a table recording `--limit-hands` (8) hands back to back with the bot's rate limiter on (no
+           delay otherwise), beside PTB's `AIORateLimiter`, which counts every request naming a chat
+           against the group's 20 a minute: edits too, where Telegram counts new messages.
+  summary  /end's Confirm → the summary card in the chat, at `--summary-hands` (100 and 10,000) hands:
+           cold (the first summary of a freshly started bot process, as after a restart: measured in a
+           child process started on the prepared database) and warm (the next one, in that process).
+           The sessions are recorded by real /hu hands, then filled to size by `bench.ledger.bulk_load`.
+
+`py-spy record -o out.txt --format raw -- python bench/bot.py --only cpu` shows where the CPU goes.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
+import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +51,16 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import event  # noqa: E402
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update  # noqa: E402
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes  # noqa: E402
+from telegram.ext import (  # noqa: E402
+    AIORateLimiter,
+    Application,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+)
 
-from bot.app import build_application  # noqa: E402
+from bot.app import RATE_LIMIT_RETRIES, TelegramRateLimiter, build_application  # noqa: E402
 from bot.console.driver import AnyApplication, settle, start_application, stop_application  # noqa: E402
 from bot.console.transport import InProcessBotAPI  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -53,13 +78,11 @@ HANDS = (
 # winner, how, 硬花 count, 完成 on the meld step (→ the preview); then someone Confirms.
 FLOW_PRESSES = ("南 Bob", "自摸", "5", "完成")
 CONFIRM = "✅ 确认"
-# Per hand on the code before "The table's flow" (issue 13, commit eed410a: preview + Confirm left the
-# preview and a second, one-line result message; instant one message; the flow five presses and 2 messages).
-BASELINE: dict[str, dict[str, float]] = {  # measured: this script at eed410a (the flow pressed by bob)
-    "default": {"api": 5, "messages": 2, "transactions": 4},
-    "instant": {"api": 2, "messages": 1, "transactions": 2},
-    "buttons": {"api": 13, "messages": 2, "transactions": 8},
-}
+END_CONFIRM = "✅ 结束并结算"
+WINDOW = 120.0  # seconds: a table's hand every 2 minutes
+CHATS_FILE = "chats.json"  # the prepared chats (messages, counters), for the summary's child process
+SECTIONS = ("cpu", "flows", "burst", "paced", "limits", "summary")
+VERBS = ("BEGIN", "SELECT", "INSERT", "UPDATE", "DELETE")
 
 
 class SlowBotAPI(InProcessBotAPI):
@@ -76,13 +99,16 @@ class SlowBotAPI(InProcessBotAPI):
 
 
 class Bench:
-    """The real bot on a SQLite file, `tables` groups with four seated players each, BEGINs counted."""
+    """The real bot on a SQLite file, `tables` groups with four players each; transactions and SQL
+    statements of the ledger's engine counted."""
 
-    def __init__(self, workdir: Path, tables: int, delay: float = 0.0) -> None:
-        self.transport = SlowBotAPI(delay, seed=0)
+    def __init__(
+        self, workdir: Path, tables: int, delay: float = 0.0, first: int = FIRST_CHAT, seed: int = 0
+    ) -> None:
+        self.transport = SlowBotAPI(delay, seed=seed)
         for index, name in enumerate(PLAYERS):
             self.transport.add_user(name, user_id=1001 + index)
-        self.chats = [FIRST_CHAT - i for i in range(tables)]
+        self.chats = [first - i for i in range(tables)]
         for chat in self.chats:
             self.transport.add_group(chat, f"table {chat}", creator="ann")
         settings = Settings(  # type: ignore[call-arg]
@@ -96,10 +122,17 @@ class Bench:
         )
         self.app.bot._rate_limiter = None  # type: ignore[attr-defined]  # flood limits are Telegram's
         self.begins = 0
-        event.listen(self.app.bot_data["ledger"].engine, "begin", self._begin)
+        self.statements: Counter[str] = Counter()
+        engine = self.app.bot_data["ledger"].engine
+        event.listen(engine, "begin", self._begin)
+        event.listen(engine, "before_cursor_execute", self._statement)
 
     def _begin(self, _connection: Any) -> None:
         self.begins += 1
+
+    def _statement(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        verb = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else "?"
+        self.statements[verb if verb in VERBS else "other"] += 1
 
     async def deliver(self, update: dict[str, Any]) -> None:
         """One update through the application's update processor, as polling hands it over."""
@@ -113,14 +146,17 @@ class Bench:
     async def press(self, chat: int, name: str, label: str) -> None:
         await self.deliver(self.transport.press(chat, name, None, label))
 
+    async def open_table(self, chat: int, *, instant: bool = False) -> None:
+        await self.say(chat, "ann", "/newgame 苏州 1")
+        for name in PLAYERS:
+            await self.say(chat, name, "/join")
+        await self.say(chat, "ann", "/dealer 东")
+        if instant:
+            await self.say(chat, "ann", "/rules instant on")
+
     async def open_tables(self, *, instant: bool = False) -> None:
         for chat in self.chats:
-            await self.say(chat, "ann", "/newgame 苏州 1")
-            for name in PLAYERS:
-                await self.say(chat, name, "/join")
-            await self.say(chat, "ann", "/dealer 东")
-            if instant:
-                await self.say(chat, "ann", "/rules instant on")
+            await self.open_table(chat, instant=instant)
 
     async def hand(self, chat: int, flow: str, index: int) -> None:
         """One recorded hand in `chat` by `flow`; AssertionError if no one-line result came."""
@@ -142,43 +178,38 @@ class Bench:
         assert any(text.startswith("第") and "局 " in text and "→" in text for text in texts), texts
 
 
-async def costs(workdir: Path, flow: str, hands: int) -> dict[str, float]:
-    """Bot API calls, new messages and transactions per hand of `flow` on one table."""
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def spread(spent: list[float]) -> str:
+    return f"p50 {statistics.median(spent) * 1000:6.0f} ms   p99 {percentile(spent, 0.99) * 1000:6.0f} ms"
+
+
+# ---- cpu and flows ---------------------------------------------------------------------------------------
+
+
+async def costs(workdir: Path, flow: str, hands: int) -> dict[str, Any]:
+    """Bot API calls, new messages, transactions and statements (by verb) per hand of `flow`, one table."""
     bench = Bench(workdir, 1)
     await start_application(bench.app)
     try:
         await bench.open_tables(instant=flow == "instant")
-        calls, begins = len(bench.transport.calls), bench.begins
-        for index in range(hands):
+        await bench.hand(bench.chats[0], flow, 0)  # the first hand edits the lobby card: not a usual one
+        calls, begins, statements = len(bench.transport.calls), bench.begins, Counter(bench.statements)
+        for index in range(1, hands + 1):
             await bench.hand(bench.chats[0], flow, index)
         made = bench.transport.calls[calls:]
+        verbs = bench.statements - statements
         return {
             "api": len(made) / hands,
+            "methods": [c.method for c in made[: len(made) // hands]],
             "messages": sum(1 for c in made if c.ok and c.method in SEND) / hands,
             "transactions": (bench.begins - begins) / hands,
+            "statements": sum(verbs.values()) / hands,
+            "verbs": {verb: verbs[verb] / hands for verb in (*VERBS, "other") if verbs[verb]},
         }
-    finally:
-        await stop_application(bench.app)
-
-
-async def latency(workdir: Path, tables: int, rounds: int, delay: float) -> list[float]:
-    """Seconds from each /hu to its result while every table records a hand at the same moment."""
-    bench = Bench(workdir, tables, delay)
-    await start_application(bench.app)
-    try:
-        delay, bench.transport.delay = bench.transport.delay, 0.0
-        await bench.open_tables()
-        bench.transport.delay = delay
-        spent: list[float] = []
-
-        async def one(chat: int, index: int) -> None:
-            start = time.perf_counter()
-            await bench.hand(chat, "default", index)
-            spent.append(time.perf_counter() - start)
-
-        for index in range(rounds):
-            await asyncio.gather(*(one(chat, index) for chat in bench.chats))
-        return spent
     finally:
         await stop_application(bench.app)
 
@@ -258,53 +289,233 @@ async def bare_cpu(hands: int, methods: list[str]) -> float:
         await stop_application(app)
 
 
+# ---- burst and paced -------------------------------------------------------------------------------------
+
+
+async def timed_hand(bench: Bench, chat: int, index: int, spent: list[float]) -> None:
+    start = time.perf_counter()
+    await bench.hand(chat, "default", index)
+    spent.append(time.perf_counter() - start)
+
+
+async def burst(workdir: Path, tables: int, rounds: int, delay: float) -> list[float]:
+    """Seconds from each /hu to its result while every table records a hand at the same moment."""
+    bench = Bench(workdir, tables, delay)
+    await start_application(bench.app)
+    try:
+        bench.transport.delay = 0.0
+        await bench.open_tables()
+        bench.transport.delay = delay
+        spent: list[float] = []
+        for index in range(rounds):
+            await asyncio.gather(*(timed_hand(bench, chat, index, spent) for chat in bench.chats))
+        return spent
+    finally:
+        await stop_application(bench.app)
+
+
+async def paced(workdir: Path, tables: int, seconds: float, delay: float) -> tuple[list[float], float]:
+    """Seconds from each /hu to its result when each table's one hand starts at a random moment of a window
+    of `seconds`; and the CPU share of one core the process used meanwhile."""
+    bench = Bench(workdir, tables, delay)
+    await start_application(bench.app)
+    try:
+        bench.transport.delay = 0.0
+        await bench.open_tables()
+        await asyncio.gather(*(bench.hand(chat, "default", 0) for chat in bench.chats))  # the lobby card
+        bench.transport.delay = delay
+        moments = random.Random(0)
+        spent: list[float] = []
+
+        async def later(chat: int, at: float) -> None:
+            await asyncio.sleep(at)
+            await timed_hand(bench, chat, 1, spent)
+
+        began, cpu = time.perf_counter(), time.process_time()
+        await asyncio.gather(*(later(chat, moments.uniform(0, seconds)) for chat in bench.chats))
+        share = (time.process_time() - cpu) / (time.perf_counter() - began)
+        return spent, share
+    finally:
+        await stop_application(bench.app)
+
+
+# ---- limits ---------------------------------------------------------------------------------------------
+
+
+async def back_to_back(workdir: Path, hands: int, limiter: BaseRateLimiter[Any]) -> list[float]:
+    """Seconds of each /hu → result of a table recording `hands` hands back to back under `limiter`
+    (the setup's messages before it, not counted)."""
+    bench = Bench(workdir, 1)
+    await start_application(bench.app)
+    try:
+        await bench.open_tables()
+        bench.app.bot._rate_limiter = limiter  # type: ignore[attr-defined]
+        spent: list[float] = []
+        for index in range(hands):
+            await timed_hand(bench, bench.chats[0], index, spent)
+        return spent
+    finally:
+        await stop_application(bench.app)
+
+
+# ---- summary ---------------------------------------------------------------------------------------------
+
+
+async def prepare_summary(workdir: Path, hands: int) -> list[int]:
+    """Two tables with `hands` live hands each (two by /hu and Confirm, the rest bulk-loaded), ended by
+    nobody yet: the chats."""
+    from bench.ledger import bulk_load
+
+    bench = Bench(workdir, 2)
+    await start_application(bench.app)
+    try:
+        ledger = bench.app.bot_data["ledger"]
+        for chat in bench.chats:
+            await bench.open_table(chat)
+            typed = min(hands, 2)
+            for index in range(typed):
+                await bench.hand(chat, "default", index)
+            session = ledger.current_session(chat)
+            if hands > typed:
+                await asyncio.to_thread(bulk_load, ledger, session.id, hands - typed, chat)
+            assert ledger.current_session(chat).hands_played >= hands, "the session was not filled"
+        (workdir / CHATS_FILE).write_text(json.dumps(bench.transport.state.snapshot(), ensure_ascii=False))
+        return bench.chats
+    finally:
+        await stop_application(bench.app)
+
+
+async def end_to_card(bench: Bench, chat: int) -> float:
+    """Seconds from /end's Confirm press to the summary card's sendMessage."""
+    await bench.say(chat, "ann", "/end")
+    update = bench.transport.press(chat, "ann", None, END_CONFIRM)
+    start, first = time.time(), len(bench.transport.calls)
+    await bench.deliver(update)
+    summary_id = _summary_message(bench, chat)
+    for call in bench.transport.calls[first:]:
+        if call.ok and call.method == "sendMessage" and call.result.get("message_id") == summary_id:
+            return call.at - start
+    raise AssertionError(f"no summary card came in chat {chat}")
+
+
+def _summary_message(bench: Bench, chat: int) -> int:
+    ledger = bench.app.bot_data["ledger"]
+    newest = ledger.history(chat, limit=1)[0]
+    message = ledger.get_session(newest.session.id).summary_message_id
+    assert message is not None, "the summary card was not marked sent"
+    return int(message)
+
+
+async def summary_child(workdir: Path, chats: list[int]) -> dict[str, float]:
+    """In a fresh process: the first /end → card (cold), then the next (warm)."""
+    bench = Bench(workdir, len(chats), first=chats[0], seed=1)  # other callback query ids
+    bench.transport.state.restore(json.loads((workdir / CHATS_FILE).read_text()))  # the chats as they are
+    await start_application(bench.app)
+    try:
+        cold = await end_to_card(bench, chats[0])
+        warm = await end_to_card(bench, chats[1])
+        return {"cold": cold, "warm": warm}
+    finally:
+        await stop_application(bench.app)
+
+
+def summary_times(workdir: Path, hands: int) -> dict[str, float]:
+    chats = asyncio.run(prepare_summary(workdir, hands))
+    child = subprocess.run(
+        [sys.executable, __file__, f"--summary-child={json.dumps([str(workdir), chats])}"],
+        capture_output=True, text=True, check=False, cwd=ROOT, timeout=900,
+    )  # fmt: skip
+    if child.returncode != 0:
+        raise RuntimeError(child.stderr[-3000:])
+    return dict(json.loads(child.stdout.strip().splitlines()[-1]))
+
+
+# ---- main ------------------------------------------------------------------------------------------------
+
+
+def print_counts(name: str, row: dict[str, Any]) -> None:
+    verbs = " ".join(f"{verb} {count:g}" for verb, count in row["verbs"].items())
+    print(
+        f"  {name:28s} {row['api']:5.1f} {row['messages']:9.1f} {row['transactions']:13.1f}"
+        f" {row['statements']:11.1f}   ({verbs})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--only", default=",".join(SECTIONS), help=f"sections, of {','.join(SECTIONS)}")
     parser.add_argument("--hands", type=int, default=8, help="hands per flow for the counts (default 8)")
-    parser.add_argument("--tables", type=int, default=50, help="tables recording at once (default 50)")
-    parser.add_argument("--rounds", type=int, default=4, help="hands per table under load (default 4)")
-    parser.add_argument("--api-ms", type=float, default=50.0, help="time of one Bot API call (default 50)")
     parser.add_argument("--cpu-hands", type=int, default=200, help="hands timed for CPU (default 200)")
-    parser.add_argument("--cpu-only", action="store_true", help="only the CPU comparison (for py-spy)")
+    parser.add_argument("--tables", type=int, default=50, help="tables recording at once (default 50)")
+    parser.add_argument("--rounds", type=int, default=4, help="hands per table in the burst (default 4)")
+    parser.add_argument("--api-ms", type=float, default=50.0, help="time of one Bot API call (default 50)")
+    parser.add_argument("--paced-tables", type=int, default=1000, help="tables at a hand per 2 minutes")
+    parser.add_argument("--pace-seconds", type=float, default=WINDOW, help="the 2 minutes, compressed to")
+    parser.add_argument("--limit-hands", type=int, default=8, help="hands back to back (default 8)")
+    parser.add_argument("--summary-hands", default="100,10000", help="session sizes for /end → card")
+    parser.add_argument("--cpu-only", action="store_true", help="--only cpu (for py-spy)")
+    parser.add_argument("--summary-child", help=argparse.SUPPRESS)  # JSON [folder, chats]
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("bot").setLevel(logging.ERROR)
+    if args.summary_child:
+        folder, chats = json.loads(args.summary_child)
+        times = asyncio.run(summary_child(Path(folder), [int(c) for c in chats]))
+        print(json.dumps(times))
+        return 0
+    only = {"cpu"} if args.cpu_only else set(args.only.split(","))
+    delay = args.api_ms / 1000
     with tempfile.TemporaryDirectory(prefix="bench-bot-") as tmp:
-        folder = Path(tmp) / "cpu"
-        folder.mkdir()
-        cpu, methods = asyncio.run(bot_cpu(folder, args.cpu_hands))
-        bare = asyncio.run(bare_cpu(args.cpu_hands, methods))
-        print(f"CPU per confirmed hand (/hu → preview → Confirm → result + card), {args.cpu_hands} hands:")
-        print(f"  the bot                         {cpu * 1000:7.2f} ms   Bot API calls: {', '.join(methods)}")
-        print(f"  bare PTB Application, same calls {bare * 1000:6.2f} ms   ratio {cpu / bare:5.1f}x")
-        if args.cpu_only:
-            return 0
-        rows = {}
-        for flow in ("default", "instant", "buttons"):
-            folder = Path(tmp) / flow
-            folder.mkdir()
-            rows[flow] = asyncio.run(costs(folder, flow, args.hands))
-        folder = Path(tmp) / "load"
-        folder.mkdir()
-        spent = sorted(asyncio.run(latency(folder, args.tables, args.rounds, args.api_ms / 1000)))
-    print("per recorded hand                     Bot API calls   new messages   SQL transactions")
-    names = {
-        "default": "preview + Confirm",
-        "instant": "instant group",
-        "buttons": "/hu button flow + Confirm",
-    }
-    for flow, row in rows.items():
-        print(f"{names[flow]:36s} {row['api']:10.1f} {row['messages']:14.1f} {row['transactions']:16.1f}")
-    for flow, base in BASELINE.items():
-        before = f"{base['api']:10.1f} {base['messages']:14.1f} {base['transactions']:16.1f}"
-        print(f"{'  before: ' + names[flow]:36s} {before}")
-    print(f"taps per hand, button flow's common path (自摸 with a 花 count): {len(FLOW_PRESSES) + 1}")
-    p99 = spent[min(len(spent) - 1, round(0.99 * (len(spent) - 1)))]
-    print(
-        f"\nlatency of a hand (/hu → preview → Confirm → result), {args.tables} tables at once, "
-        f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:"
-        f"\n  p50 {statistics.median(spent) * 1000:7.0f} ms    p99 {p99 * 1000:7.0f} ms"
-    )
+
+        def folder(name: str) -> Path:
+            path = Path(tmp) / name
+            path.mkdir()
+            return path
+
+        if "cpu" in only:
+            cpu, methods = asyncio.run(bot_cpu(folder("cpu"), args.cpu_hands))
+            bare = asyncio.run(bare_cpu(args.cpu_hands, methods))
+            row = asyncio.run(costs(folder("counts"), "default", args.hands))
+            print(f"per confirmed hand (/hu → preview → Confirm → result + card), {args.cpu_hands} hands:")
+            print(f"  Bot API calls {row['api']:g} ({', '.join(row['methods'])}), new messages "
+                  f"{row['messages']:g}, SQL transactions {row['transactions']:g}, "
+                  f"SQL statements {row['statements']:g}")
+            print(f"  CPU: the bot                      {cpu * 1000:7.2f} ms")
+            print(f"  CPU: bare PTB Application, same calls {bare * 1000:6.2f} ms   ratio {cpu / bare:5.1f}x")
+        if "flows" in only:
+            print("\nper recorded hand              calls  messages  transactions  statements")
+            names = {"default": "preview + Confirm", "instant": "instant group", "buttons": "/hu button flow"}
+            for flow, name in names.items():
+                print_counts(name, asyncio.run(costs(folder(flow), flow, args.hands)))
+        if "burst" in only:
+            spent = asyncio.run(burst(folder("burst"), args.tables, args.rounds, delay))
+            print(f"\n{args.tables} tables pressing at once (/hu → preview → Confirm → result), "
+                  f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
+                  f"  {spread(spent)}")
+        if "paced" in only:
+            spent, share = asyncio.run(paced(folder("paced"), args.paced_tables, args.pace_seconds, delay))
+            rate = args.paced_tables / args.pace_seconds
+            squeezed = (
+                "" if args.pace_seconds == WINDOW
+                else f", compressed {WINDOW / args.pace_seconds:g}x in time (the 2 minutes in "
+                     f"{args.pace_seconds:g} s)"
+            )  # fmt: skip
+            print(f"\n{args.paced_tables} tables at a hand per 2 minutes ({rate:.1f} hands/s{squeezed}), "
+                  f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
+                  f"  {spread(spent)}   CPU {share:.0%} of one core")
+        if "limits" in only:
+            print(f"\n{args.limit_hands} hands back to back in one group (/hu → preview → Confirm → result):")
+            for name, limiter in (
+                ("the bot's TelegramRateLimiter", TelegramRateLimiter(max_retries=RATE_LIMIT_RETRIES)),
+                ("PTB's AIORateLimiter", AIORateLimiter(max_retries=RATE_LIMIT_RETRIES)),
+            ):
+                spent = asyncio.run(back_to_back(folder(name.split()[-1]), args.limit_hands, limiter))
+                print(f"  {name:30s} all {sum(spent):6.1f} s   the last hand {spent[-1] * 1000:6.0f} ms")
+        if "summary" in only:
+            print("\n/end's Confirm → the summary card     cold (first after a start)   warm")
+            for size in (int(s) for s in args.summary_hands.split(",")):
+                times = summary_times(folder(f"summary-{size}"), size)
+                print(f"  {size:6d} hands {times['cold'] * 1000:24.0f} ms {times['warm'] * 1000:12.0f} ms")
     return 0
 
 

@@ -97,7 +97,7 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
     """Record `hands` hands: the templates through the service, the rest as direct copies of them (also
     used by tests/bot/test_long_session.py, for a 10,000-hand session in the real bot)."""
     for k in range(min(hands, len(TEMPLATES))):
-        ledger.commit(chat_id, TEMPLATES[k], source_key=f"seed-{k}")
+        ledger.commit(chat_id, TEMPLATES[k], source_key=f"seed-{session_id}-{k}")
     extra = hands - len(TEMPLATES)
     if extra <= 0:
         return
@@ -140,7 +140,7 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
         before, after = numbered(seed.state_before, number), numbered(seed.state_after, number + 1)
         hand_rows.append((next_hand_id, session_id, seq, number, kind, entry, request, response,
                           before, after, seat_players, dealer_after, streak, recorded,
-                          f"bulk-{seq}", false))  # fmt: skip
+                          f"bulk-{session_id}-{seq}", false))  # fmt: skip
         for player_id, amount, hua in seed_payments[_id(seed)]:
             payment_rows.append((next_payment_id, next_hand_id, player_id, amount, hua))
             next_payment_id += 1

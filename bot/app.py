@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable
+import warnings
+from collections.abc import Awaitable, Callable, Coroutine
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from weakref import WeakValueDictionary
 
+from aiolimiter import AsyncLimiter
 from telegram import Update
-from telegram.error import NetworkError
+from telegram.error import NetworkError, RetryAfter
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
+    BaseRateLimiter,
     BaseUpdateProcessor,
     CallbackQueryHandler,
     CommandHandler,
@@ -26,6 +30,7 @@ from telegram.ext import (
     filters,
 )
 from telegram.request import BaseRequest
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import (
@@ -58,6 +63,115 @@ STARTUP_FIRST_DELAY = 1.0  # seconds before the second getMe when the Bot API is
 STARTUP_MAX_DELAY = 60.0  # the wait doubles up to this and stays there
 
 AnyApplication = Application[Any, Any, Any, Any, Any, Any]
+# Telegram's limits as its Bot FAQ documents them
+# (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this): "in a group, bots are
+# not able to send more than 20 messages per minute", and no "more than 30 messages per second or so" in
+# all; "avoid sending more than one message per second" to one chat, "short bursts" over it allowed. They
+# count messages: what puts a new message in a chat.
+MESSAGES_PER_SECOND = 30
+GROUP_MESSAGES = 20
+GROUP_PERIOD = 60.0  # seconds
+GROUPS_KEPT = 512  # groups whose recent messages are counted; a full bucket is forgotten beyond that
+RETRY_MARGIN = 0.1  # seconds waited beyond a RetryAfter
+
+
+def new_message(endpoint: str) -> bool:
+    """Whether a Bot API method puts a new message in a chat (sendMessage, sendPhoto, copyMessage,
+    forwardMessage, ...): what Telegram's message limits count. An edit, a callback answer, a pin or a
+    read is not a message."""
+    return endpoint.startswith(("send", "copyMessage", "forwardMessage")) and endpoint != "sendChatAction"
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    """How long Telegram asks to wait (PTB 22 gives seconds and warns that a timedelta is coming)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        wait = exc.retry_after
+    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)
+
+
+class TelegramRateLimiter(BaseRateLimiter[int]):
+    """Telegram's flood limits applied to what Telegram counts (`new_message`): a group's 20 messages a
+    minute and the bot's 30 a second hold back only the messages the bot sends. Answering a press,
+    editing a preview or the card, pinning: never held behind the table's own recent messages (PTB's
+    `AIORateLimiter` counts every request with a chat_id against the group's 20 a minute, so a table
+    correcting hands back to back waited seconds per edit). A RetryAfter that Telegram answers anyway (an
+    undocumented limit) is waited out by that chat's requests only, then retried up to `max_retries` times
+    (a call's `rate_limit_args` overrides it)."""
+
+    def __init__(
+        self,
+        max_retries: int = 0,
+        *,
+        overall_rate: float = MESSAGES_PER_SECOND,
+        group_rate: float = GROUP_MESSAGES,
+        group_period: float = GROUP_PERIOD,
+        retry_margin: float = RETRY_MARGIN,
+    ) -> None:
+        self._max_retries, self._retry_margin = max_retries, retry_margin
+        self._overall = AsyncLimiter(overall_rate, 1)
+        self._group_rate, self._group_period = group_rate, group_period
+        self._groups: dict[int | str, AsyncLimiter] = {}
+        self._paused: dict[object, float] = {}  # chat id (None: requests without one) -> loop time
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to tear down."""
+
+    def _group(self, chat: int | str) -> AsyncLimiter:
+        limiter = self._groups.get(chat)
+        if limiter is None:
+            if len(self._groups) >= GROUPS_KEPT:
+                for key, old in list(self._groups.items()):
+                    if old.has_capacity(old.max_rate):
+                        del self._groups[key]
+            limiter = self._groups[chat] = AsyncLimiter(self._group_rate, self._group_period)
+        return limiter
+
+    def _limiters(self, endpoint: str, chat: object) -> list[AsyncLimiter]:
+        if not new_message(endpoint):
+            return []
+        with contextlib.suppress(TypeError, ValueError):
+            chat = int(chat)  # type: ignore[call-overload]
+        group = isinstance(chat, str) or (isinstance(chat, int) and chat < 0)  # a group, channel or @name
+        return [self._group(chat), self._overall] if group else [self._overall]  # type: ignore[arg-type]
+
+    async def _wait_paused(self, chat: object) -> None:
+        loop = asyncio.get_running_loop()
+        while (until := self._paused.get(chat, 0.0)) > loop.time():
+            await asyncio.sleep(until - loop.time())
+        self._paused.pop(chat, None)
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        """Make the request once the limits that count it allow; RetryAfter: that chat waits, then again."""
+        retries = rate_limit_args or self._max_retries
+        chat = data.get("chat_id")
+        limiters = self._limiters(endpoint, chat)
+        for attempt in range(retries + 1):
+            try:
+                async with contextlib.AsyncExitStack() as stack:
+                    for limiter in limiters:
+                        await stack.enter_async_context(limiter)
+                    await self._wait_paused(chat)
+                    return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                if attempt == retries:
+                    raise
+                seconds = retry_seconds(exc) + self._retry_margin
+                log.info("%s in chat %s: flood limit, retrying in %.1f s", endpoint, chat, seconds)
+                until = asyncio.get_running_loop().time() + seconds
+                self._paused[chat] = max(self._paused.get(chat, 0.0), until)
+        raise AssertionError("unreachable")
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
@@ -213,7 +327,7 @@ def build_application(
         ApplicationBuilder()
         .application_class(BotApplication)
         .token(settings.token or CONSOLE_TOKEN)
-        .rate_limiter(AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .rate_limiter(TelegramRateLimiter(max_retries=RATE_LIMIT_RETRIES))
     )
     if settings.telegram_base_url:
         # Given as the Bot API documents it (`http://127.0.0.1:8081/bot`); files live under `/file/bot`.

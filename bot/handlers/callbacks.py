@@ -68,12 +68,17 @@ def carried_by_its_message(query: CallbackQuery) -> bool | None:
     return any(button.callback_data == query.data for row in rows for button in row)
 
 
-def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T], Awaitable[None]]], Handler]:
+def button(
+    parse: Callable[[object], T | None], *, reads_state: bool = True
+) -> Callable[[Callable[[Turn, T], Awaitable[None]]], Handler]:
     """Wrap `async def on_press(turn, data)` for a button whose callback data `parse` reads (None: not a
     button this bot made, or no longer understood: "expired"). Every user error becomes a short answer on
     the button (an alert); the query is always answered, also when the pressed message cannot be edited
     (a photo, a message too old): that press has expired. An error that escapes (the database down, a
-    bug) is answered by the error handler instead ("try again", or "something went wrong")."""
+    bug) is answered by the error handler instead ("try again", or "something went wrong").
+
+    `reads_state=False`: the handler's own write reads the chat's state and sets `turn.state`; until then
+    the turn has the group as this process last read it (`Turn.remembered`: its language for an error)."""
 
     def decorate(fn: Callable[[Turn, T], Awaitable[None]]) -> Handler:
         @functools.wraps(fn)
@@ -81,7 +86,7 @@ def button(parse: Callable[[object], T | None]) -> Callable[[Callable[[Turn, T],
             query = update.callback_query
             if query is None or update.effective_chat is None:
                 return
-            turn = await Turn.start(update, context, None)
+            turn = await (Turn.start if reads_state else Turn.remembered)(update, context, None)
             data = parse(query.data)
             try:
                 if data is None:

@@ -137,6 +137,22 @@ async def may(turn: Turn, action: Action, session: SessionInfo | None) -> bool:
     return False
 
 
+def decided(turn: Turn, action: Action, session: SessionInfo | None) -> bool | None:
+    """`may` as far as the table alone tells, without a round trip (the ledger's write calls it with the
+    state it read): True or False, or None when it takes Telegram or the ledger (is the sender an admin,
+    the table's opener?): then `require` decides."""
+    undecided = False
+    for role in POLICY[action].roles:
+        if role == "anyone" or (role == "seated" and session is not None and is_seated(turn, session)):
+            return True
+        if role == "admin" and turn.admin is not None:
+            if turn.admin:
+                return True
+            continue
+        undecided = undecided or role in ("opener", "admin")
+    return None if undecided else False
+
+
 async def require(turn: Turn, action: Action, session: SessionInfo | None, **params: Any) -> None:
     """The one permission check: the sender may make this change (`POLICY`), else its Refusal."""
     if not await may(turn, action, session):

@@ -1,12 +1,12 @@
 """Recording: /hu /draw /escape /adjust /undo /edit → preview with Confirm/Cancel → commit → result + card.
 
 A write reads like: update → the chat's state (one read, `Turn.start`) → parse against the table →
-scoring (`ledger.preview` on that snapshot, no database) → `ledger.create_pending` (one write, the
-preview stored with it) → the preview message (its id noted on the entry). Confirm:
-`ledger.confirm_pending` (one write, in the press's chat only, recording the stored preview: a hand is
+scoring (`ledger.preview` on that snapshot, no database) → the preview message → `ledger.create_pending`
+(one write: the entry with its preview and that message). Confirm: `ledger.press_pending` (one write:
+the chat's state, who may press, and the stored preview recorded, in the press's chat only: a hand is
 scored once) → the preview edited into the one-line result (one bot message per hand) → the card, from
-the commit's own read. Nothing counts before Confirm unless the group set `instant` (then one write: the
-commit, and one message).
+the rows the commit wrote. Three transactions a hand. Nothing counts before Confirm unless the group
+set `instant` (then one write: the commit, and one message).
 
 Before the first dealer is chosen a hand entry (typed, the button flow, the Mini App, /draw, /escape) is
 stored waiting for one and answered by a question with a button per seat (`ask_dealer`); the press sets
@@ -30,9 +30,9 @@ from bot.handlers.buttons import DealerPress, HuFlow, NamePress, PendingPress, p
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices
-from bot.handlers.permissions import is_admin, own_session, require, writable_session
+from bot.handlers.permissions import decided, is_admin, own_session, require, writable_session
 from bot.handlers.turn import Turn, seat_resolver
-from bot.ledger import SEATS, CommitResult, HandPreview, SessionInfo
+from bot.ledger import SEATS, ChatState, CommitResult, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
     NotFound,
     PendingCancelled,
@@ -105,16 +105,9 @@ async def submit(
     shown: str,
     flow_message: int | None = None,
 ) -> None:
-    """Store an entry waiting for Confirm (with the preview, so Confirm scores nothing again), then show it
-    with Confirm/Cancel (`shown`, and how long it waits). `flow_message` (the /hu button flow) is turned
-    into the preview instead of sending a new message.
-
-    The row comes first, so a shown Confirm always has its entry: a redelivered update finds its entry
-    stored and shown, and sends nothing; one stored but never shown (the process stopped in between) is
-    shown now, and its message noted on the row.
-
-    Under `confirm_by other` an entry needs a recorder to tell apart from its confirmer: an anonymous
-    admin (no account) is refused and records under their own name."""
+    """Show an entry waiting for Confirm with Confirm/Cancel (`shown`, and how long it waits) and store it
+    with the preview (so Confirm scores nothing again) and that message (`show_entry`). `flow_message`
+    (the /hu button flow) is turned into the preview instead of sending a new message."""
     text = shown if kind == "undo" else f"{shown}\n{confirm_hint(turn)}"
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
         return text, confirm_markup(turn, pending_id, kind)
@@ -131,30 +124,59 @@ async def show_entry(
     flow_message: int | None,
     view: Callable[[str], tuple[str, InlineKeyboardMarkup]],
 ) -> None:
-    """Store an entry (`submit`), then show it as `view(its id)` says: the text and its buttons."""
+    """Show an entry as `view(its id)` says (the text and its buttons) and store it with the message that
+    shows it, in one write (`submit`). Its id comes from the update's key, so the buttons can name it
+    before it is stored: a new message is sent first and the entry written with its id; a message that
+    asked for it (`flow_message`: the /hu button flow, a question) is the entry's from the start, and is
+    turned into it once it is stored.
+
+    A redelivered update finds its entry in the chat's state (`ChatState.entry`, read with it) and sends
+    nothing. When the write fails after the send (the table ended meanwhile, the storage), the preview
+    is deleted again: a Confirm shown always has its entry. The process stopping between the send and the
+    write leaves a preview whose Confirm answers "expired"; Telegram delivers the update again and its
+    preview goes out then, stored.
+
+    Under `confirm_by other` an entry needs a recorder to tell apart from its confirmer: an anonymous
+    admin (no account) is refused and records under their own name."""
     if turn.state.group.confirm_by == "other" and turn.user is None:
         raise Refusal("err.confirm_by_anonymous")
-    pending = await turn.run(
-        turn.ledger.create_pending,
-        turn.chat_id,
-        kind,
-        payload,
-        preview=preview,
-        base_version=session.version,
-        message_id=flow_message,
-        by=turn.user,
-        text=turn.text or None,
-        source_key=turn.source_key,
-    )
-    if pending.status != "pending" or pending.message_id not in (None, flow_message):
-        log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
+    if turn.state.entry is not None:
+        log.info("entry %s was shown already (message %s)", turn.state.entry.id, turn.state.entry.message_id)
         return
-    text, markup = view(pending.id)
+    text, markup = view(pending_id_for(turn.source_key))
+    shown = (await turn.say(text, markup)).message_id if flow_message is None else flow_message
+    try:
+        pending = await turn.run(
+            turn.ledger.create_pending,
+            turn.chat_id,
+            kind,
+            payload,
+            preview=preview,
+            base_version=session.version,
+            message_id=shown,
+            by=turn.user,
+            text=turn.text or None,
+            source_key=turn.source_key,
+        )
+    except BaseException:
+        if flow_message is None:
+            await delete_quietly(turn, shown)
+        raise
+    if pending.message_id != shown or pending.status != "pending":  # stored before, by another process
+        log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
+        if flow_message is None:
+            await delete_quietly(turn, shown)
+        return
     if flow_message is not None:
         await turn.edit(flow_message, text, markup)
-        return
-    message_id = (await turn.say(text, markup)).message_id
-    await turn.run(turn.ledger.show_pending, pending.id, message_id)
+
+
+async def delete_quietly(turn: Turn, message_id: int) -> None:
+    """Delete a message the bot just sent (its entry could not be stored); a failure is only logged."""
+    try:
+        await turn.context.bot.delete_message(turn.chat_id, message_id)
+    except TelegramError as exc:
+        log.info("could not delete message %s of chat %s: %s", message_id, turn.chat_id, exc)
 
 
 async def after_commit(
@@ -320,27 +342,37 @@ def later_hands_text(turn: Turn, later: tuple[HandPreview, ...]) -> str:
 # ---- Confirm / Cancel ------------------------------------------------------------------------------
 
 
-@button(PendingPress.parse)
+@button(PendingPress.parse, reads_state=False)
 async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     """Confirm commits the pending entry exactly once; Cancel drops it. Seated players or admins only, and
-    only in the chat (and under the message) the entry was shown in: the ledger checks both."""
-    await require(turn, "confirm", turn.session)
+    only in the chat (and under the message) the entry was shown in: the ledger checks both.
+
+    One write does it all when the chat's state it reads decides who may press (a seated player, under
+    `confirm_by any`): `ledger.press_pending`. When it takes Telegram (is the sender an admin?) or the
+    entry's recorder (`confirm_by other`), that write changes nothing and hands the state back; the
+    checks are made, then the same write again."""
     chat_id, message_id = turn.chat_id, turn.pressed_message_id
-    try:
-        if press.action == "cancel":
-            ledger, pending_id = turn.ledger, press.pending_id
-            await turn.run(ledger.cancel_pending, pending_id, chat_id=chat_id, message_id=message_id)
-            await close_preview(turn, turn.t("preview.cancelled"))
-            return
-        if turn.state.group.confirm_by == "other":
-            await refuse_own_entry(turn, press.pending_id)
-        result = await turn.run(
-            turn.ledger.confirm_pending,
-            press.pending_id,
-            chat_id=chat_id,
-            message_id=message_id,
-            by=turn.user,
+
+    def settled(state: ChatState) -> bool:
+        return decided(turn, "confirm", state.session) is True and (
+            press.action == "cancel" or state.group.confirm_by != "other"
         )
+
+    try:
+        pressed = await turn.run(
+            turn.ledger.press_pending, press.pending_id, press.action, chat_id=chat_id,
+            message_id=message_id, by=turn.user, allowed=settled,
+        )  # fmt: skip
+        turn.state = pressed.state
+        if not pressed.done:
+            await require(turn, "confirm", turn.session)
+            if press.action == "confirm" and turn.state.group.confirm_by == "other":
+                await refuse_own_entry(turn, press.pending_id)
+            pressed = await turn.run(
+                turn.ledger.press_pending, press.pending_id, press.action, chat_id=chat_id,
+                message_id=message_id, by=turn.user, allowed=lambda _state: True,
+            )  # fmt: skip
+            turn.state = pressed.state
     except NotFound:
         raise Refusal("err.flow_stale") from None  # shown but never stored, or not by this bot
     except (PendingExpired, PendingCancelled, PendingStale, SessionNotOpen) as exc:
@@ -351,6 +383,10 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
             await turn.run(ledger.cancel_pending, pending_id, chat_id=chat_id, message_id=message_id)
         await close_preview(turn, error_text(turn.lang, exc))
         await turn.answer(error_text(turn.lang, exc), alert=True)
+        return
+    result = pressed.result
+    if result is None:  # cancelled
+        await close_preview(turn, turn.t("preview.cancelled"))
         return
     if not result.created:
         await turn.answer(turn.t("err.gone"))

@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 
 from bot.grammar import make_resolver
 from bot.i18n import t
-from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef
+from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef, pending_id_for
 from bot.ledger.errors import NoOpenSession
 from bot.render import wind
 from bot.sender import edit_text, fit, send_text
@@ -68,6 +68,17 @@ def thread_of(update: Update) -> int | None:
     return message.message_thread_id
 
 
+def source_key_of(update: Update) -> str:
+    """The idempotency key of an update: the message in its chat, or the callback query. A redelivered
+    update carries the same one (update ids are not stable across a week of silence)."""
+    query = update.callback_query
+    if query is not None:
+        return f"cbq:{query.id}"
+    message, chat = update.effective_message, update.effective_chat
+    assert message is not None and chat is not None
+    return f"msg:{chat.id}:{message.message_id}"
+
+
 def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
     """The ledger service stored by `build_application`."""
     return ledger_in(context.bot_data)
@@ -87,16 +98,31 @@ class Turn:
 
     @classmethod
     async def start(cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None) -> Turn:
-        """Read the chat's state (`ledger.chat_state`: one read; a write and a read more when the sender is
-        new to the group or changed their name or @username) and wrap the update."""
+        """Read the chat's state (`ledger.chat_state`: one read, with the entry a message stored already,
+        if any; one write instead when the sender is new to the group or changed their name or
+        @username: `ledger.refresh_sender`) and wrap the update."""
         chat = update.effective_chat
         assert chat is not None
         ledger, sender = ledger_of(context), user_ref(update)
-        state = await asyncio.to_thread(ledger.chat_state, chat.id, sender)
+        entry = pending_id_for(source_key_of(update)) if update.message is not None else None
+        state = await asyncio.to_thread(ledger.chat_state, chat.id, sender, entry=entry)
         if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
-            await asyncio.to_thread(ledger.ensure_player, chat.id, sender)
-            state = await asyncio.to_thread(ledger.chat_state, chat.id)
+            state = await asyncio.to_thread(ledger.refresh_sender, chat.id, sender, entry=entry)
         return cls(update, context, state, command)
+
+    @classmethod
+    async def remembered(
+        cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None
+    ) -> Turn:
+        """A turn whose handler reads the chat's state in its own write (`button(reads_state=False)`):
+        until it does, the group as this process last read it and no session (`Turn.start` when this
+        process has not read the group yet)."""
+        chat = update.effective_chat
+        assert chat is not None
+        group = ledger_of(context).cached_group(chat.id)
+        if group is None:
+            return await cls.start(update, context, command)
+        return cls(update, context, ChatState(group=group, session=None), command)
 
     @property
     def lang(self) -> str:
@@ -153,14 +179,8 @@ class Turn:
 
     @property
     def source_key(self) -> str:
-        """The idempotency key of this update: the message in its chat, or the callback query. A redelivered
-        update carries the same one (update ids are not stable across a week of silence)."""
-        query = self.update.callback_query
-        if query is not None:
-            return f"cbq:{query.id}"
-        message = self.update.effective_message
-        assert message is not None
-        return f"msg:{self.chat_id}:{message.message_id}"
+        """The idempotency key of this update (`source_key_of`)."""
+        return source_key_of(self.update)
 
     @property
     def pressed_message_id(self) -> int | None:

@@ -16,9 +16,12 @@ from bot.i18n import LANGUAGES
 from bot.ledger import errors
 from bot.ledger.models import ChatGroup, Player, TableSession
 from bot.ledger.rows import (
+    group_and_table,
     group_info,
     group_row,
     open_session_row,
+    pending_info,
+    pending_row,
     player_info,
     row_id,
     seats,
@@ -65,24 +68,67 @@ def ensure_group(s: Session, chat_id: int, defaults: Defaults, now: datetime) ->
     return group
 
 
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """What `chat_state` read, for a write that goes on in the same transaction: the group's and the open
+    session's rows (held here, so that `s` keeps them) and the seated players."""
+
+    group: ChatGroup | None
+    table: TableSession | None
+    seated: dict[str, Any]
+
+
 def chat_state(
-    s: Session, chat_id: int, defaults: Defaults, now: datetime, sender: UserRef | None = None
+    s: Session,
+    chat_id: int,
+    defaults: Defaults,
+    now: datetime,
+    sender: UserRef | None = None,
+    entry: str | None = None,
+    *,
+    lock: bool = False,
 ) -> ChatState:
-    """The group's settings (the defaults when it is not stored yet), its open session, and whether the
-    sender is stored as they are now (`ensure_player` refreshes them)."""
-    group = group_row(s, chat_id)
+    """`table_state` without its rows."""
+    return table_state(s, chat_id, defaults, now, sender, entry, lock=lock)[0]
+
+
+def table_state(
+    s: Session,
+    chat_id: int,
+    defaults: Defaults,
+    now: datetime,
+    sender: UserRef | None = None,
+    entry: str | None = None,
+    *,
+    lock: bool = False,
+) -> tuple[ChatState, Loaded]:
+    """The group's settings (the defaults when it is not stored yet), its open session, whether the sender
+    is stored as they are now (`ensure_player` refreshes them), and the pending entry `entry` (an id) if
+    it is stored. The group's and the session's rows stay in `s` (a write goes on with them, `lock`: the
+    session locked for update)."""
+    group, ts = group_and_table(s, chat_id, lock=lock)
     if group is None:
-        return ChatState(group=group_info(defaults.group(chat_id, now)), session=None)
-    ts = open_session_row(s, row_id(group), lock=False)
-    fresh = sender is None or _stored_as(s, group, sender)
-    return ChatState(
-        group=group_info(group), session=session_info(s, ts, chat_id) if ts else None, sender_fresh=fresh
+        return ChatState(group=group_info(defaults.group(chat_id, now)), session=None), Loaded(None, None, {})
+    seated = seats(s, row_id(ts)) if ts is not None else {}
+    fresh = sender is None or _stored_as(s, group, sender, seated)
+    waiting = pending_row(s, entry) if entry is not None else None
+    state = ChatState(
+        group=group_info(group),
+        session=session_info(s, ts, chat_id, seated) if ts is not None else None,
+        sender_fresh=fresh,
+        entry=pending_info(waiting, chat_id) if waiting is not None else None,
     )
+    return state, Loaded(group, ts, seated)
 
 
-def _stored_as(s: Session, group: ChatGroup, user: UserRef) -> bool:
-    """Whether the group stores this user with their name and @username, and nobody else holds it."""
+def _stored_as(s: Session, group: ChatGroup, user: UserRef, seated: dict[str, Any]) -> bool:
+    """Whether the group stores this user with their name and @username, and nobody else holds it: told by
+    the seated players when the user is one of them (whoever took an @username took it from everyone
+    else, `ensure_player`), else read."""
     name, username = _name_of(user)
+    sitting = next((p for p in seated.values() if p.telegram_id == user.telegram_id), None)
+    if sitting is not None:
+        return (sitting.username, sitting.display_name) == (username, name)
     query = select(Player.telegram_id, Player.username, Player.display_name).where(
         Player.group_id == group.id,
         or_(col(Player.telegram_id) == user.telegram_id, _same_username(username)),
@@ -204,7 +250,8 @@ def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) ->
         select(Player).where(Player.group_id == group.id, Player.telegram_id == user.telegram_id)
     ).first()
     name, username = _name_of(user)
-    if username is not None:  # an @username is one person's at a time: whoever had it before lost it
+    taking = player is None or player.username != username
+    if username is not None and taking:  # an @username is one person's at a time: whoever had it lost it
         s.execute(
             update(Player)
             .where(col(Player.group_id) == group.id, col(Player.telegram_id) != user.telegram_id)
@@ -224,9 +271,18 @@ def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) ->
     return player
 
 
-def actor(s: Session, group: ChatGroup, by: UserRef | None, now: datetime) -> int | None:
-    """The player id of whoever made a change (created on first sight), or None."""
-    return row_id(ensure_player(s, group, by, now)) if by is not None else None
+def actor(
+    s: Session, group: ChatGroup, by: UserRef | None, now: datetime, seated: dict[str, Any] | None = None
+) -> int | None:
+    """The player id of whoever made a change (created on first sight), or None; told by the seated
+    players (`seats`, read in this transaction) when `by` sits there as they are now."""
+    if by is None:
+        return None
+    name, username = _name_of(by)
+    for player in (seated or {}).values():
+        if (player.telegram_id, player.username, player.display_name) == (by.telegram_id, username, name):
+            return int(player.id)
+    return row_id(ensure_player(s, group, by, now))
 
 
 GUEST_NAME_LIMIT = 16

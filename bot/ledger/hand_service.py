@@ -7,6 +7,7 @@ import copy
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, Self, TypeVar
 
@@ -18,8 +19,8 @@ from bot.ledger.db import open_database
 from bot.ledger.models import ChatGroup, PendingEntry, TableSession
 from bot.ledger.rows import (
     chat_of,
+    hand_record,
     last_live_hand,
-    one_hand_record,
     pending_info,
     player_info,
     player_row,
@@ -40,6 +41,7 @@ from bot.ledger.values import (
     PendingInfo,
     PendingKind,
     PlayerInfo,
+    Pressed,
     SessionInfo,
     UserRef,
 )
@@ -47,7 +49,7 @@ from bot.ledger.values import (
 # What a hand write did: the row concerned, the rows it voided, the rows it wrote as replacements.
 Written = tuple[HandRecord, tuple[HandRecord, ...], tuple[HandRecord, ...]]
 T = TypeVar("T")
-LANGUAGES_KEPT = 4096  # chats whose language is remembered for replies without the database
+GROUPS_KEPT = 4096  # chats whose settings are remembered for replies without the database
 
 
 class Calls:
@@ -64,8 +66,8 @@ class Calls:
         """Wrap an engine from `bot.ledger.db.open_database` (schema already migrated)."""
         self._store = Store(engine, clock=clock, max_attempts=max_attempts)
         self._defaults = defaults or groups.Defaults()  # a new group's language and timeout
-        self._languages: OrderedDict[int, str] = OrderedDict()  # a cache of reads, see cached_language
-        self._languages_lock = threading.Lock()
+        self._groups: OrderedDict[int, GroupInfo] = OrderedDict()  # a cache of reads, see cached_group
+        self._groups_lock = threading.Lock()
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:
@@ -86,26 +88,48 @@ class Calls:
     def _write(self, fn: Callable[[Session], T], key: str | None = None) -> T:
         return self._store.write(fn, key=key)
 
-    def chat_state(self, chat_id: int, sender: UserRef | None = None) -> ChatState:
-        """The group's settings (defaults when not stored yet; nothing is written), its open session, and
-        whether `sender` is stored as they are now (else `ensure_player` refreshes them)."""
+    def chat_state(
+        self, chat_id: int, sender: UserRef | None = None, *, entry: str | None = None
+    ) -> ChatState:
+        """The group's settings (defaults when not stored yet; nothing is written), its open session,
+        whether `sender` is stored as they are now (else `refresh_sender`), and the pending entry `entry`
+        (an id) if it is stored: one read."""
         now = self._now()
-        state = self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender))
-        self._remember_language(state.group)
+        state = self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender, entry))
+        self._remember_group(state.group)
+        return state
+
+    def refresh_sender(self, chat_id: int, sender: UserRef, *, entry: str | None = None) -> ChatState:
+        """`chat_state` after storing the sender as they are now (`ensure_player`), in one write."""
+        now = self._now()
+
+        def op(s: Session) -> ChatState:
+            groups.ensure_player(s, self._group(s, chat_id), sender, now)
+            s.flush()
+            return groups.chat_state(s, chat_id, self._defaults, now, None, entry)
+
+        state = self._write(op)
+        self._remember_group(state.group)
         return state
 
     def cached_language(self, chat_id: int) -> str:
         """The chat's language as this process last read or wrote it (the default language for a chat it
         has not seen), without the database: the language of a reply when the database cannot be read."""
-        with self._languages_lock:
-            return self._languages.get(chat_id, self._defaults.language)
+        group = self.cached_group(chat_id)
+        return group.language if group is not None else self._defaults.language
 
-    def _remember_language(self, group: GroupInfo) -> None:
-        with self._languages_lock:
-            self._languages[group.chat_id] = group.language
-            self._languages.move_to_end(group.chat_id)
-            while len(self._languages) > LANGUAGES_KEPT:
-                self._languages.popitem(last=False)
+    def cached_group(self, chat_id: int) -> GroupInfo | None:
+        """The group's settings as this process last read or wrote them, without the database (None for a
+        chat it has not seen since it started)."""
+        with self._groups_lock:
+            return self._groups.get(chat_id)
+
+    def _remember_group(self, group: GroupInfo) -> None:
+        with self._groups_lock:
+            self._groups[group.chat_id] = group
+            self._groups.move_to_end(group.chat_id)
+            while len(self._groups) > GROUPS_KEPT:
+                self._groups.popitem(last=False)
 
     def current_session(self, chat_id: int) -> SessionInfo | None:
         """The group's open session, or None."""
@@ -171,7 +195,7 @@ class RecordingCalls(Calls):
                 ts = session_row(s, earlier.session_id)
                 info = session_info(s, ts)
                 return CommitResult(
-                    one_hand_record(s, earlier), False, info, card=queries.card_view(s, ts, info)
+                    hand_record(earlier), False, info, card=queries.card_view(s, ts, info)
                 )
             group, ts = tables.open_table(s, chat_id)
             hand, voided, replaced = write(s, group, ts, now)
@@ -246,7 +270,7 @@ class RecordingCalls(Calls):
             last = last_live_hand(s, row_id(ts))
             if last is None:
                 raise errors.NothingToUndo("no hand to undo in this session")
-            return one_hand_record(s, last)
+            return hand_record(last)
 
         return self._read(op)
 
@@ -318,15 +342,28 @@ class RecordingCalls(Calls):
         pending_id = pending.pending_id_for(source_key) if source_key is not None else pending.new_id()
         now = self._now()
 
+        def earlier(s: Session) -> PendingInfo | None:
+            found = s.get(PendingEntry, pending_id)
+            if found is None:
+                return None
+            return pending_info(found, chat_of(s, session_row(s, found.session_id).group_id))
+
         def op(s: Session) -> PendingInfo:
-            earlier = s.get(PendingEntry, pending_id)
-            if earlier is not None:
-                return pending_info(earlier, chat_of(s, session_row(s, earlier.session_id).group_id))
-            group, ts = tables.open_table(s, chat_id)
-            return pending.create(
+            try:
+                group, ts = tables.open_table(s, chat_id)
+            except errors.NoOpenSession:  # a repeat finds its entry also once the table has ended
+                if (found := earlier(s)) is not None:
+                    return found
+                raise
+            created = pending.create(
                 s, group, ts, pending_id, kind, stored, preview, base_version=base_version,
                 message_id=message_id, by=by, text=text, timeout_seconds=timeout_seconds, now=now,
             )  # fmt: skip
+            if created is None:  # stored before under the same key: that one, whatever its status
+                found = earlier(s)
+                assert found is not None
+                return found
+            return created
 
         return self._write(op)
 
@@ -366,18 +403,6 @@ class RecordingCalls(Calls):
 
         return self._write(op)
 
-    def show_pending(self, pending_id: str, message_id: int) -> None:
-        """Note the message that shows a stored entry (its Confirm is then accepted under that message only);
-        an entry noted already keeps its first message."""
-
-        def op(s: Session) -> None:
-            row = pending.row(s, pending_id, lock=True)
-            if row.message_id is None:
-                row.message_id = message_id
-                s.add(row)
-
-        self._write(op)
-
     def get_pending(self, pending_id: str) -> PendingInfo:
         """An entry by id (NotFound)."""
 
@@ -406,6 +431,40 @@ class RecordingCalls(Calls):
             )  # fmt: skip
 
         return self._write(op)
+
+    def press_pending(
+        self,
+        pending_id: str,
+        action: str,
+        *,
+        chat_id: int,
+        message_id: int | None,
+        by: UserRef | None,
+        allowed: Callable[[ChatState], bool],
+    ) -> Pressed:
+        """A Confirm (`action` "confirm": `confirm_pending`) or Cancel ("cancel": `cancel_pending`) pressed,
+        in the transaction that reads the chat's state first: when `allowed(state)` says the sender may
+        press (told by the state alone), done in it; else nothing is written and the state handed back
+        (`done` False) for the checks that need more (Telegram, the entry's recorder)."""
+        now = self._now()
+
+        def op(s: Session) -> Pressed:
+            state, loaded = groups.table_state(s, chat_id, self._defaults, now, lock=True)
+            if not allowed(state):
+                return Pressed(state, done=False)
+            if action == "cancel":
+                pending.cancel(s, pending_id, chat_id=chat_id, message_id=message_id, now=now, loaded=loaded)
+                return Pressed(state, done=True)
+            result, ts = pending.confirm(
+                s, pending_id, chat_id=chat_id, message_id=message_id, by=by, now=now, loaded=loaded
+            )
+            info = result.session
+            card = queries.card_view(s, ts, info) if result.created else None
+            return Pressed(replace(state, session=info), True, replace(result, card=card))
+
+        pressed = self._write(op)
+        self._remember_group(pressed.state.group)
+        return pressed
 
     def cancel_pending(
         self, pending_id: str, *, chat_id: int, message_id: int | None = None, by: UserRef | None = None

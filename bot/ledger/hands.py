@@ -14,14 +14,16 @@ from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors, totals
-from bot.ledger.models import Hand, Payment, TableSession
+from bot.ledger.models import Hand, TableSession
 from bot.ledger.rows import (
     A_HAND,
+    HAND,
     IN_ORDER,
     LIVE,
+    PAYMENT,
     aware,
+    hand_record,
     last_live_hand,
-    one_hand_record,
     payments_of,
     row_id,
 )
@@ -138,6 +140,9 @@ def existing(s: Session, source_key: str | None, *, void: bool = False) -> Hand 
     return s.scalars(select(Hand).where(column == source_key)).first()
 
 
+_INSERT_HAND, _INSERT_PAYMENT = insert(HAND), insert(PAYMENT)
+
+
 def insert_row(
     s: Session,
     ts: TableSession,
@@ -150,7 +155,8 @@ def insert_row(
     text: str | None,
     replaces: int | None = None,
 ) -> Hand:
-    """The one insert: a ledger row with its payments, added to the running totals."""
+    """The one insert: a ledger row with its payments, added to the running totals; the row returned is
+    not in `s` (written by Core: what it holds is what was inserted)."""
     if preview.kind != "adjust" and not preview.allowed:
         raise errors.WinNotAllowed(refusal(preview), reasons=preview.reasons, number=number)
     total = sum(preview.payments.values())
@@ -158,7 +164,7 @@ def insert_row(
         raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
     seat_players = preview.seats
     ts.last_seq += 1
-    hand = Hand(
+    values: dict[str, Any] = dict(
         session_id=row_id(ts), seq=ts.last_seq, number=number, kind=preview.kind, text=text,
         entry=preview.entry, request=preview.request, response=preview.response,
         state_before=preview.before.to_json(), state_after=preview.after.to_json(),
@@ -167,15 +173,17 @@ def insert_row(
         streak_after=preview.after.streak, recorded_by=actor, recorded_at=now, source_key=source_key,
         replaces=replaces,
     )  # fmt: skip
-    s.add(hand)
-    s.flush()
+    conn = s.connection()  # Core: one INSERT, no unit of work (the session's row is written at commit)
+    inserted = conn.execute(_INSERT_HAND, values).inserted_primary_key
+    assert inserted is not None
+    hand = Hand(id=inserted[0], **values)
     hua = {
         str(w["winner"]): int(w.get("hua") or 0)
         for w in preview.response.get("wins", [])
         if w.get("allowed", True) and w.get("winner") in SEATS
     }
-    s.execute(
-        insert(Payment),
+    conn.execute(
+        _INSERT_PAYMENT,
         [
             {
                 "hand_id": row_id(hand),
@@ -231,7 +239,7 @@ def record(
         ts.state = preview.after.to_json()
         ts.hands_played += 1
     touch(ts, now)
-    return one_hand_record(s, hand)
+    return hand_record(hand)
 
 
 def undo(
@@ -250,7 +258,7 @@ def undo(
         ts.state = dict(last.state_before)
         ts.hands_played -= 1
     touch(ts, now)
-    return one_hand_record(s, last)
+    return hand_record(last)
 
 
 def live_row(s: Session, ts: TableSession, number: int) -> Hand:
@@ -342,4 +350,4 @@ def edit(
         ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()
     touch(ts, now)
     s.flush()
-    return tuple(one_hand_record(s, h) for h in new_rows), tuple(one_hand_record(s, h) for h, _ in plan)
+    return tuple(hand_record(h) for h in new_rows), tuple(hand_record(h) for h, _ in plan)

@@ -13,13 +13,16 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors, hands, tables
-from bot.ledger.groups import actor
+from bot.ledger.groups import Loaded, actor
 from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
 from bot.ledger.rows import (
+    PENDING,
     aware,
     chat_of,
-    one_hand_record,
+    hand_record,
+    insert_into,
     pending_info,
+    prepared,
     preview_from_json,
     preview_json,
     row_id,
@@ -92,21 +95,27 @@ def create(
     text: str | None,
     timeout_seconds: int | None,
     now: datetime,
-) -> PendingInfo:
+) -> PendingInfo | None:
     """Store an entry waiting for Confirm; it expires `timeout_seconds` (default the group's) from now. A
-    hand's waits for its dealer instead (kind "dealer") until the first one is chosen (NoDealer)."""
+    hand's waits for its dealer instead (kind "dealer") until the first one is chosen (NoDealer). None
+    when an entry with this id is stored already (one statement: INSERT … ON CONFLICT DO NOTHING)."""
     if kind == "hand" and not dealer_known(ts.dealer_set, ts.hands_played):
         raise errors.NoDealer("no dealer chosen for the first hand (/dealer, /roll)")
     timeout = timeout_seconds if timeout_seconds is not None else group.confirm_timeout_seconds
-    pending = PendingEntry(
+    values: dict[str, Any] = dict(
         id=pending_id, session_id=row_id(ts), kind=kind, payload=payload, text=text,
         preview=preview_json(preview) if preview is not None else {}, base_version=base_version,
         created_by=actor(s, group, by, now), created_at=now, expires_at=now + timedelta(seconds=timeout),
-        message_id=message_id, status="pending",
+        message_id=message_id, status="pending", consumed_at=None, hand_id=None,
     )  # fmt: skip
-    s.add(pending)
-    s.flush()
-    return pending_info(pending, group.chat_id)
+    new = prepared(s, "new entry", _new_entry)
+    if s.connection().execute(new, values).first() is None:
+        return None
+    return pending_info(PendingEntry(**values), group.chat_id)
+
+
+def _new_entry(s: Session) -> Any:
+    return insert_into(s, PENDING).on_conflict_do_nothing(index_elements=["id"]).returning(PENDING.c.id)
 
 
 def row(s: Session, pending_id: str, *, lock: bool = False) -> PendingEntry:
@@ -126,19 +135,29 @@ def _owned(
     chat_id: int,
     message_id: int | None,
     kinds: tuple[str, ...] = CONFIRMED_KINDS,
-) -> tuple[ChatGroup, TableSession]:
-    """The entry's group and session, locked (session first, as every writer), if it belongs to `chat_id`
-    and, when given, to `message_id`, and is of one of `kinds` (the button pressed acts on that kind of
-    entry only); ForeignButton otherwise."""
-    pending = row(s, pending_id)
-    ts = session_row(s, pending.session_id, lock=True)
-    group = s.get(ChatGroup, ts.group_id)
-    assert group is not None
+    loaded: Loaded | None = None,
+) -> tuple[ChatGroup, TableSession, PendingEntry]:
+    """The entry's group, session and row, locked (session first, as every writer), if it belongs to
+    `chat_id` and, when given, to `message_id`, and is of one of `kinds` (the button pressed acts on that
+    kind of entry only); ForeignButton otherwise. `loaded`: the chat's group and open session as this
+    transaction read and locked them (`groups.table_state`), the entry's most of the time."""
+    pending: PendingEntry | None = None
+    if loaded is not None and loaded.group is not None and loaded.table is not None:
+        pending = row(s, pending_id, lock=True)  # after its session, locked already
+        if pending.session_id == loaded.table.id:
+            group, ts = loaded.group, loaded.table
+        else:  # an older table's entry: its own session, locked first
+            pending = None
+    if pending is None:
+        ts = session_row(s, row(s, pending_id).session_id, lock=True)
+        found = s.get(ChatGroup, ts.group_id)
+        assert found is not None
+        group, pending = found, row(s, pending_id, lock=True)
     if group.chat_id != chat_id or (message_id is not None and pending.message_id not in (None, message_id)):
         raise errors.ForeignButton("this button belongs to another chat or message", pending_id=pending_id)
     if pending.kind not in kinds:
         raise errors.ForeignButton(f"not a button of {pending.kind} entries", pending_id=pending_id)
-    return group, ts
+    return group, ts, pending
 
 
 def still_waiting(pending: PendingEntry, ts: TableSession, now: datetime, done: str) -> None:
@@ -153,32 +172,48 @@ def still_waiting(pending: PendingEntry, ts: TableSession, now: datetime, done: 
 
 
 def confirm(
-    s: Session, pending_id: str, *, chat_id: int, message_id: int | None, by: UserRef | None, now: datetime
+    s: Session,
+    pending_id: str,
+    *,
+    chat_id: int,
+    message_id: int | None,
+    by: UserRef | None,
+    now: datetime,
+    loaded: Loaded | None = None,
 ) -> tuple[CommitResult, TableSession]:
-    """Carry out an entry exactly once (source key `pending:<id>`); a repeat returns its row, not created."""
-    group, ts = _owned(s, pending_id, chat_id, message_id)
-    pending = row(s, pending_id, lock=True)
+    """Carry out an entry exactly once (source key `pending:<id>`); a repeat returns its row, not created.
+    `loaded`: what this transaction read of the chat already (`_owned`)."""
+    group, ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded)
+    seated = loaded.seated if loaded is not None and loaded.table is ts else None
     if pending.status == "committed" and pending.hand_id is not None:
         hand = s.get(Hand, pending.hand_id)
         assert hand is not None
-        return CommitResult(hand=one_hand_record(s, hand), created=False, session=session_info(s, ts)), ts
+        info = session_info(s, ts, chat_id, seated)
+        return CommitResult(hand=hand_record(hand), created=False, session=info), ts
     still_waiting(pending, ts, now, "confirmed")
     if ts.version != pending.base_version:
         raise errors.PendingStale(
             "the table changed since this preview; enter it again", pending_id=pending_id
         )
-    result = carry_out(s, group, ts, pending, by, now)
+    result = carry_out(s, group, ts, pending, by, now, seated)
     pending.status, pending.consumed_at, pending.hand_id = "committed", now, result.hand.id
     s.add(pending)
     return result, ts
 
 
 def carry_out(
-    s: Session, group: ChatGroup, ts: TableSession, pending: PendingEntry, by: UserRef | None, now: datetime
+    s: Session,
+    group: ChatGroup,
+    ts: TableSession,
+    pending: PendingEntry,
+    by: UserRef | None,
+    now: datetime,
+    seated: dict[str, Any] | None = None,
 ) -> CommitResult:
-    """The write an entry stands for, against the table it was previewed on (the version is unchanged)."""
+    """The write an entry stands for, against the table it was previewed on (the version is unchanged);
+    `seated`: the table's players as this transaction read them (a hand changes no seat)."""
     key, text, payload = f"pending:{pending.id}", pending.text, pending.payload
-    who = actor(s, group, by, now)
+    who = actor(s, group, by, now, seated)
     voided: tuple[Any, ...] = ()
     replaced: tuple[Any, ...] = ()
     if pending.kind in ("hand", "adjust"):
@@ -194,9 +229,8 @@ def carry_out(
     else:
         hand = hands.undo(s, ts, now, actor=who, void_key=key, expected_id=int(payload["hand_id"]))
         voided = (hand,)
-    return CommitResult(
-        hand=hand, created=True, session=session_info(s, ts, group.chat_id), voided=voided, replaced=replaced
-    )
+    info = session_info(s, ts, group.chat_id, seated)
+    return CommitResult(hand=hand, created=True, session=info, voided=voided, replaced=replaced)
 
 
 def answer(
@@ -204,8 +238,7 @@ def answer(
 ) -> tuple[PendingInfo, TableSession, bool]:
     """The answer to an entry waiting for one (kind "dealer" or "name", the kind the pressed button asks
     for): the entry is handed back to go on to its preview, once; a repeat hands it back with False."""
-    _group, ts = _owned(s, pending_id, chat_id, message_id, kinds=(kind,))
-    pending = row(s, pending_id, lock=True)
+    _group, ts, pending = _owned(s, pending_id, chat_id, message_id, kinds=(kind,))
     if pending.status == "committed":
         return pending_info(pending, chat_id), ts, False
     still_waiting(pending, ts, now, "answered")
@@ -226,11 +259,16 @@ def choose_dealer(
 
 
 def cancel(
-    s: Session, pending_id: str, *, chat_id: int, message_id: int | None, now: datetime
+    s: Session,
+    pending_id: str,
+    *,
+    chat_id: int,
+    message_id: int | None,
+    now: datetime,
+    loaded: Loaded | None = None,
 ) -> PendingInfo:
     """Drop an entry (nothing changes if it is no longer pending)."""
-    _owned(s, pending_id, chat_id, message_id)
-    pending = row(s, pending_id, lock=True)
+    _group, _ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded)
     if pending.status == "pending":
         pending.status, pending.consumed_at = "cancelled", now
         s.add(pending)

@@ -3,7 +3,7 @@ running totals, the fewest transfers that settle a session, and what the pinned 
 
 from __future__ import annotations
 
-from sqlalchemy import or_
+from sqlalchemy import and_, bindparam, literal, or_
 from sqlalchemy import select as select_columns  # sqlmodel's select types at most 4 columns
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
@@ -12,15 +12,19 @@ from bot.ledger import errors, settlement
 from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
 from bot.ledger.rows import (
     A_HAND,
+    HAND,
     IN_ORDER,
     LIVE,
     NEWEST_FIRST,
+    PLAYER,
+    SEAT,
+    SESSION_TOTAL,
+    SETTLE_TRANSFER,
     group_row,
     hand_records,
     open_session_row,
     player_info,
     row_id,
-    seat_history,
     session_info,
     session_row,
 )
@@ -49,7 +53,7 @@ def hands(s: Session, session_id: int, *, include_voided: bool = False) -> list[
     query = select(Hand).where(Hand.session_id == session_id)
     if not include_voided:
         query = query.where(LIVE)
-    return hand_records(s, s.scalars(query.order_by(*IN_ORDER)))
+    return hand_records(s.scalars(query.order_by(*IN_ORDER)))
 
 
 def hand(s: Session, session_id: int, number: int) -> HandRecord:
@@ -58,7 +62,7 @@ def hand(s: Session, session_id: int, number: int) -> HandRecord:
     row = s.scalars(query).first()
     if row is None:
         raise errors.HandNotFound(f"no hand {number} in this session", number=number)
-    return hand_records(s, [row])[0]
+    return hand_records([row])[0]
 
 
 def ledger_rows(s: Session, session_id: int, last: int | None = None) -> list[LedgerRow]:
@@ -83,23 +87,41 @@ def ledger_rows(s: Session, session_id: int, last: int | None = None) -> list[Le
     return paged[::-1]
 
 
+_NEWEST = (
+    select_columns(HAND)
+    .where(HAND.c.session_id == bindparam("session"), LIVE)
+    .order_by(*NEWEST_FIRST)
+    .limit(bindparam("limit"))
+)
+
+
+_OWING = (
+    select_columns(literal(1))
+    .where(SETTLE_TRANSFER.c.group_id == bindparam("group"))
+    .where(or_(*(SETTLE_TRANSFER.c.status == status for status in settlement.OPEN)))  # no expanding IN
+    .limit(1)
+)
+
+
+def _owing(s: Session, group_id: int) -> bool:
+    """Whether anyone in the group still owes from an earlier session (one indexed look, no ORM): most
+    tables' cards have no 上次欠的 to read."""
+    return s.connection().execute(_OWING, {"group": group_id}).first() is not None
+
+
 def card_view(
     s: Session, ts: TableSession, info: SessionInfo | None = None, *, limit: int = CARD_HANDS
 ) -> CardView:
     """The card's data: the newest `limit` live rows, each seat's net (running totals), the row count."""
     info = info or session_info(s, ts)
-    newest = list(
-        s.scalars(
-            select(Hand).where(Hand.session_id == ts.id, LIVE).order_by(*NEWEST_FIRST).limit(limit)
-        )
-    )
+    newest = list(s.connection().execute(_NEWEST, {"session": row_id(ts), "limit": limit}))
     people = session_people(s, ts, info.chat_id)
     totals = dict.fromkeys(SEATS, 0)
     for person in people:  # a seat's total is that of everyone who sat there (/sub)
         if person.seat is not None:
             totals[person.seat] += person.net
-    recent = tuple(hand_records(s, reversed(newest)))
-    owed = settlement.carried_on(s, ts)
+    recent = tuple(hand_records(reversed(newest)))
+    owed = settlement.carried_on(s, ts) if _owing(s, ts.group_id) else ()
     return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed)
 
 
@@ -110,33 +132,33 @@ def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, se
     )  # fmt: skip
 
 
+_PEOPLE = (
+    select_columns(
+        PLAYER.c.id, PLAYER.c.display_name, PLAYER.c.telegram_id, PLAYER.c.username, SEAT.c.seat,
+        SESSION_TOTAL.c.net, SESSION_TOTAL.c.hands, SESSION_TOTAL.c.wins, SESSION_TOTAL.c.self_draws,
+        SESSION_TOTAL.c.dealt_in,
+    )
+    .join(PLAYER, PLAYER.c.id == SESSION_TOTAL.c.player_id)
+    .outerjoin(SEAT, and_(SEAT.c.session_id == SESSION_TOTAL.c.session_id, SEAT.c.player_id == PLAYER.c.id))
+    .where(SESSION_TOTAL.c.session_id == bindparam("session"))
+)  # fmt: skip
+
+
 def session_people(s: Session, ts: TableSession, chat_id: int) -> tuple[Standing, ...]:
-    """Everyone who played in a session, by seat (a seat's later player after its earlier one)."""
-    seat_of = seat_history(s, row_id(ts))
+    """Everyone who played in a session, by seat (a seat's later player after its earlier one), each with
+    the seat they sit at or sat at before someone took it over (/sub): one prepared statement."""
     rows = [
         Standing(
             player=PlayerInfo(id=pid, chat_id=chat_id, display_name=name, telegram_id=tid, username=username),
-            seat=seat_of.get(pid),
+            seat=seat,
             net=net,
             hands=played,
             wins=wins,
             self_draws=self_draws,
             dealt_in=dealt_in,
         )
-        for pid, name, tid, username, net, played, wins, self_draws, dealt_in in s.execute(
-            select_columns(
-                col(Player.id),
-                col(Player.display_name),
-                col(Player.telegram_id),
-                col(Player.username),
-                col(SessionTotal.net),
-                col(SessionTotal.hands),
-                col(SessionTotal.wins),
-                col(SessionTotal.self_draws),
-                col(SessionTotal.dealt_in),
-            )
-            .join(Player, col(Player.id) == SessionTotal.player_id)
-            .where(col(SessionTotal.session_id) == ts.id)
+        for pid, name, tid, username, seat, net, played, wins, self_draws, dealt_in in s.connection().execute(
+            _PEOPLE, {"session": row_id(ts)}
         )
     ]
     rows.sort(key=lambda r: (SEATS.index(r.seat) if r.seat else 9, r.player.id))

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from sqlalchemy import case
-from sqlmodel import Session, col, select
+from sqlalchemy import Table, and_, bindparam, case, true
+from sqlalchemy import select as select_columns  # Core: rows of columns, no ORM objects
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlmodel import Session, SQLModel, col, select
 
 from bot.ledger import errors
-from bot.ledger.models import ChatGroup, Hand, Payment, PendingEntry, Player, Seat, TableSession
+from bot.ledger.models import (
+    ChatGroup,
+    GroupTotal,
+    Hand,
+    Payment,
+    PendingEntry,
+    Player,
+    Seat,
+    SessionTotal,
+    SettleTransfer,
+    TableSession,
+)
 from bot.ledger.values import (
     SEATS,
     DealerState,
@@ -23,10 +36,45 @@ from bot.ledger.values import (
     SessionInfo,
 )
 
+
+# The tables as Core sees them (the ORM models stay the schema), for the prepared statements of the hot
+# path: a hand's reads and writes run these without building a statement or loading an object each time.
+def _table(model: type[SQLModel]) -> Table:
+    table = model.__table__  # type: ignore[attr-defined]  # set by SQLModel for table=True models
+    assert isinstance(table, Table)
+    return table
+
+
+GROUP, SESSION, SEAT, PLAYER = _table(ChatGroup), _table(TableSession), _table(Seat), _table(Player)
+HAND, PAYMENT, PENDING = _table(Hand), _table(Payment), _table(PendingEntry)
+SESSION_TOTAL, GROUP_TOTAL = _table(SessionTotal), _table(GroupTotal)
+SETTLE_TRANSFER = _table(SettleTransfer)
+def insert_into(s: Session, table: Table) -> Any:
+    """An INSERT into `table` in the dialect of `s`'s database, which both spell ON CONFLICT the same way
+    (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`): build it once (`prepared`) and give
+    the rows as parameters, so that it is compiled once."""
+    insert = sqlite_insert if s.get_bind().dialect.name == "sqlite" else postgresql_insert
+    return insert(table)
+
+
+_prepared: dict[tuple[str, str], Any] = {}
+
+
+def prepared(s: Session, name: str, build: Callable[[Session], Any]) -> Any:
+    """The statement `build(s)` for `s`'s dialect, built the first time and kept under `name` (a statement
+    built anew each time is compiled anew each time: a multi-row upsert cost a millisecond)."""
+    key = (s.get_bind().dialect.name, name)
+    statement = _prepared.get(key)
+    if statement is None:
+        statement = _prepared[key] = build(s)
+    return statement
+
+
 # A live (not voided) row, spelled as the partial index uq_hand_live_number says it ("voided = 0"), so that
 # the databases use the index: "voided IS 0" would scan the session's rows.
-LIVE = Hand.voided == False  # noqa: E712
+LIVE = col(Hand.voided) == False  # noqa: E712
 SITTING = Seat.active == True  # noqa: E712  (as the partial index uq_seat_one_active says it)
+LIVE_TABLE = col(TableSession.status) == "open"  # as the partial index uq_table_session_one_open says it
 # A hand, not an adjustment: only hands are numbered (第n局); an adjustment carries the number of the hand it
 # follows (0 before the first) and comes after that hand, in the order it was recorded.
 A_HAND = col(Hand.kind) != "adjust"
@@ -57,17 +105,36 @@ def row_id(row: Row) -> int:
 # ---- look-ups -------------------------------------------------------------------------------------------
 
 
+_GROUP_OF_CHAT = select(ChatGroup).where(ChatGroup.chat_id == bindparam("chat"))
+_OPEN_SESSION = select(TableSession).where(TableSession.group_id == bindparam("group"), LIVE_TABLE)
+_OPEN_SESSION_LOCKED = _OPEN_SESSION.with_for_update()
+
+
+_GROUP_AND_TABLE = (
+    select(ChatGroup, TableSession)
+    .join(TableSession, and_(col(TableSession.group_id) == ChatGroup.id, LIVE_TABLE))
+    .where(ChatGroup.chat_id == bindparam("chat"))
+)
+_GROUP_AND_TABLE_LOCKED = _GROUP_AND_TABLE.with_for_update(of=TableSession)
+
+
+def group_and_table(s: Session, chat_id: int, *, lock: bool) -> tuple[ChatGroup | None, TableSession | None]:
+    """The chat's group and its open session in one statement (the session locked for update when
+    `lock`); the group alone (a second statement) when it has no open session, (None, None) without it."""
+    found = s.execute(_GROUP_AND_TABLE_LOCKED if lock else _GROUP_AND_TABLE, {"chat": chat_id}).first()
+    if found is not None:
+        return found[0], found[1]
+    return group_row(s, chat_id), None
+
+
 def group_row(s: Session, chat_id: int) -> ChatGroup | None:
     """The group of a chat, or None."""
-    return s.scalars(select(ChatGroup).where(ChatGroup.chat_id == chat_id)).first()
+    return s.scalars(_GROUP_OF_CHAT, {"chat": chat_id}).first()
 
 
 def open_session_row(s: Session, group_id: int, *, lock: bool) -> TableSession | None:
     """The group's open session (locked for update when `lock`), or None."""
-    query = select(TableSession).where(TableSession.group_id == group_id, TableSession.status == "open")
-    if lock:
-        query = query.with_for_update()
-    return s.scalars(query).first()
+    return s.scalars(_OPEN_SESSION_LOCKED if lock else _OPEN_SESSION, {"group": group_id}).first()
 
 
 def session_row(s: Session, session_id: int, *, lock: bool = False) -> TableSession:
@@ -79,6 +146,14 @@ def session_row(s: Session, session_id: int, *, lock: bool = False) -> TableSess
     if ts is None:
         raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
     return ts
+
+
+_PENDING_BY_ID = select_columns(PENDING).where(PENDING.c.id == bindparam("id"))
+
+
+def pending_row(s: Session, pending_id: str) -> Any:
+    """A pending entry's row of columns (not locked, no ORM object), or None."""
+    return s.connection().execute(_PENDING_BY_ID, {"id": pending_id}).first()
 
 
 def player_row(s: Session, player_id: int) -> Player:
@@ -96,23 +171,18 @@ def chat_of(s: Session, group_id: int) -> int:
     return group.chat_id
 
 
-def seats(s: Session, session_id: int) -> dict[str, Player]:
-    """Seat -> the player sitting there now, in seat order."""
-    rows = s.execute(
-        select(Seat.seat, Player)
-        .join(Player, col(Player.id) == Seat.player_id)
-        .where(Seat.session_id == session_id, SITTING)
-    )
-    found = {seat: player for seat, player in rows if seat in SEATS}
+_SEATED = (
+    select_columns(SEAT.c.seat, *PLAYER.c)
+    .join(PLAYER, PLAYER.c.id == SEAT.c.player_id)
+    .where(SEAT.c.session_id == bindparam("session"), SEAT.c.active == true())
+)
+
+
+def seats(s: Session, session_id: int) -> dict[str, Any]:
+    """Seat -> the player sitting there now, in seat order: read-only rows with the `Player` columns (id,
+    telegram_id, username, display_name, guest_key ...), one prepared statement and no ORM objects."""
+    found = {row.seat: row for row in s.connection().execute(_SEATED, {"session": session_id})}
     return {seat: found[seat] for seat in SEATS if seat in found}
-
-
-def seat_history(s: Session, session_id: int) -> dict[int, str]:
-    """Player id -> the seat they sit at, or sat at before someone took it over (/sub)."""
-    return {
-        pid: seat
-        for pid, seat in s.execute(select(Seat.player_id, Seat.seat).where(Seat.session_id == session_id))
-    }
 
 
 def last_live_hand(s: Session, session_id: int) -> Hand | None:
@@ -156,9 +226,12 @@ def player_info(player: Player, chat_id: int) -> PlayerInfo:
     )
 
 
-def session_info(s: Session, ts: TableSession, chat_id: int | None = None) -> SessionInfo:
-    """A session row with its seated players as `SessionInfo`."""
+def session_info(
+    s: Session, ts: TableSession, chat_id: int | None = None, seated: dict[str, Any] | None = None
+) -> SessionInfo:
+    """A session row with its seated players (`seats`, read now unless given) as `SessionInfo`."""
     chat = chat_id if chat_id is not None else chat_of(s, ts.group_id)
+    seated = seated if seated is not None else seats(s, row_id(ts))
     return SessionInfo(
         id=row_id(ts),
         chat_id=chat,
@@ -166,7 +239,7 @@ def session_info(s: Session, ts: TableSession, chat_id: int | None = None) -> Se
         rules=ts.rules,
         options=dict(ts.options),
         stake=ts.stake,
-        seats={seat: player_info(p, chat) for seat, p in seats(s, row_id(ts)).items()},
+        seats={seat: player_info(p, chat) for seat, p in seated.items()},
         status="open" if ts.status == "open" else "ended",
         opened_by=ts.opened_by,
         opened_at=aware(ts.opened_at),
@@ -199,22 +272,12 @@ def payments_of(response: dict[str, Any]) -> dict[str, int]:
     return {seat: amount for seat, amount in payments.items() if amount or seat in raw}
 
 
-def hand_records(s: Session, hands: Iterable[Hand]) -> list[HandRecord]:
-    """Hand rows with their payments (one query per 500 rows)."""
-    rows = list(hands)
-    payments: dict[int, dict[int, int]] = defaultdict(dict)
-    ids = [row_id(h) for h in rows]
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        for hand_id, player_id, amount in s.execute(
-            select(Payment.hand_id, Payment.player_id, Payment.amount).where(col(Payment.hand_id).in_(chunk))
-        ):
-            payments[hand_id][player_id] = amount
-    return [hand_record(h, payments.get(row_id(h), {})) for h in rows]
-
-
-def hand_record(hand: Hand, player_payments: dict[int, int]) -> HandRecord:
-    """A hand row and its payments (player id -> amount) as `HandRecord`."""
+def hand_record(hand: Any) -> HandRecord:
+    """A hand row (the ORM object or a Core row of its columns) as `HandRecord`. Its payments by player
+    are those by seat of its response paid to whoever sat there (`seat_players`): what its payment rows
+    hold, read without them."""
+    payments = payments_of(hand.response)
+    seat_players = {seat: int(pid) for seat, pid in hand.seat_players.items()}
     return HandRecord(
         id=row_id(hand),
         session_id=hand.session_id,
@@ -225,8 +288,8 @@ def hand_record(hand: Hand, player_payments: dict[int, int]) -> HandRecord:
         entry=dict(hand.entry),
         request=dict(hand.request),
         response=dict(hand.response),
-        payments=payments_of(hand.response),
-        player_payments=dict(player_payments),
+        payments=payments,
+        player_payments={seat_players[seat]: amount for seat, amount in payments.items()},
         before=DealerState.from_json(hand.state_before),
         after=DealerState.from_json(hand.state_after),
         note=hand.note,
@@ -238,13 +301,13 @@ def hand_record(hand: Hand, player_payments: dict[int, int]) -> HandRecord:
         voided_at=aware(hand.voided_at) if hand.voided_at else None,
         replaced_by=hand.replaced_by,
         replaces=hand.replaces,
-        seat_players={seat: int(pid) for seat, pid in hand.seat_players.items()},
+        seat_players=seat_players,
     )
 
 
-def one_hand_record(s: Session, hand: Hand) -> HandRecord:
-    """`hand_records` of one row."""
-    return hand_records(s, [hand])[0]
+def hand_records(hands: Iterable[Any]) -> list[HandRecord]:
+    """`hand_record` of each row."""
+    return [hand_record(h) for h in hands]
 
 
 def preview_json(preview: HandPreview) -> dict[str, Any]:

@@ -81,7 +81,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
             "weekly_last_post_at": weekly_last_post_at, "timezone": timezone, "confirm_by": confirm_by,
         }  # fmt: skip
         info = self._write(lambda s: groups.update_group(s, self._group(s, chat_id), dict(changes)), key)
-        self._remember_language(info)
+        self._remember_group(info)
         return info
 
     def list_groups(self, *, weekly_schedule: bool | None = None) -> list[GroupInfo]:

@@ -1,13 +1,18 @@
-"""The one way to talk to the database: an ORM `Session` in one transaction, retried on a lock or a race."""
+"""The one way to talk to the database: an ORM `Session` in one transaction, retried on a lock or a race;
+on SQLite the writes of this process one at a time, in the order they came (`Writer`)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
+import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import TypeVar
+from weakref import WeakValueDictionary
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
@@ -19,6 +24,68 @@ from bot.ledger.models import AppliedKey
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+class Writer:
+    """One writer at a time, first come first served: SQLite lets one connection write at a time, and
+    writers of one process that raced for its lock spun on SQLITE_BUSY (retried with random sleeps, out of
+    order, p99 around a second when 50 tables pressed at once). Queued here instead, each write begins
+    when the one before it has committed; other processes still meet the lock in SQLite (busy_timeout)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._holder: int | None = None  # the thread whose turn it is
+        self._waiting: deque[threading.Event] = deque()
+
+    @property
+    def queued(self) -> int:
+        """Writers waiting for their turn."""
+        with self._lock:
+            return len(self._waiting)
+
+    @contextlib.contextmanager
+    def turn(self) -> Iterator[None]:
+        """Hold the database's write turn for the block (a block inside it, in the same thread, goes on)."""
+        me = threading.get_ident()
+        with self._lock:
+            if self._holder == me:
+                mine, nested = None, True
+            elif self._holder is not None or self._waiting:
+                mine, nested = threading.Event(), False
+                self._waiting.append(mine)
+            else:
+                mine, nested, self._holder = None, False, me
+        if nested:
+            yield
+            return
+        if mine is not None:
+            mine.wait()  # handed over by the writer before
+            self._holder = me
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._holder = None
+                if self._waiting:
+                    self._holder = -1  # handed over: taken by the woken thread
+                    self._waiting.popleft().set()
+
+
+_writers: WeakValueDictionary[str, Writer] = WeakValueDictionary()
+_writers_lock = threading.Lock()
+
+
+def writer_for(engine: Engine) -> Writer | None:
+    """The one `Writer` of a SQLite database in this process (every engine on the same file shares it);
+    None for PostgreSQL, whose row locks let writers of different tables go at once."""
+    if not is_sqlite(engine):
+        return None
+    database = engine.url.database or ":memory:"
+    with _writers_lock:
+        writer = _writers.get(database)
+        if writer is None:
+            writer = _writers[database] = Writer()
+        return writer
 
 
 class Store:
@@ -35,6 +102,7 @@ class Store:
     ) -> None:
         self.engine = engine
         self._write_engine = engine.execution_options(**IMMEDIATE) if is_sqlite(engine) else engine
+        self._writer = writer_for(engine)
         self._clock = clock or (lambda: datetime.now(UTC))
         self._max_attempts = max_attempts
 
@@ -49,10 +117,12 @@ class Store:
             return fn(session)
 
     def write(self, fn: Callable[[Session], T], *, key: str | None = None) -> T:
-        """`fn(session)` in one write transaction, retried whole on a conflict; idempotent on `key`."""
+        """`fn(session)` in one write transaction, retried whole on a conflict; idempotent on `key`. On
+        SQLite it waits for its turn first (`Writer`)."""
         for attempt in range(1, self._max_attempts + 1):
             try:
                 with (
+                    self._writer.turn() if self._writer is not None else contextlib.nullcontext(),
                     Session(self._write_engine, expire_on_commit=False, autoflush=False) as session,
                     session.begin(),
                 ):

@@ -12,7 +12,15 @@ from sqlmodel import Session, col, select
 from bot.ledger import errors, settlement, summaries
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
 from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
-from bot.ledger.rows import SITTING, aware, group_row, open_session_row, row_id, session_info, session_row
+from bot.ledger.rows import (
+    SITTING,
+    aware,
+    group_and_table,
+    open_session_row,
+    row_id,
+    session_info,
+    session_row,
+)
 from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary
 from scoring.seats import parse_seat
 
@@ -41,8 +49,7 @@ def check_stake(stake: object) -> None:
 
 def open_table(s: Session, chat_id: int, *, lock: bool = True) -> tuple[ChatGroup, TableSession]:
     """The group and its open session, locked for update unless `lock` is False (a read) (NoOpenSession)."""
-    group = group_row(s, chat_id)
-    ts = open_session_row(s, row_id(group), lock=lock) if group is not None else None
+    group, ts = group_and_table(s, chat_id, lock=lock)
     if group is None or ts is None:
         raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
     return group, ts

@@ -1,6 +1,7 @@
 """Running totals per player, per session and all-time in the group, kept in the same transaction as
 the hands: net, hands, wins, 自摸, 放冲 and the aggregates /stats shows (biggest win, its 花, longest 连庄,
-sessions played). Standings and stats read these rows and never scan the hands."""
+sessions played). Standings and stats read these rows and never scan the hands. A hand adds to them in
+two set-based statements (an upsert per scope), whatever the players."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import Table, bindparam, case, func, literal_column, update
 from sqlmodel import Session, col, select
 
-from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal, TableSession
-from bot.ledger.rows import LIVE, payments_of
+from bot.ledger.models import Hand, Payment, SessionTotal, TableSession
+from bot.ledger.rows import GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, payments_of, prepared
 
 
 @dataclass(slots=True)
@@ -67,40 +68,53 @@ def row_deltas(hand: Hand) -> dict[int, Delta]:
     return dict(deltas)
 
 
-def _rows(s: Session, model: type[Any], scope: str, scope_id: int, players: list[int]) -> dict[int, Any]:
-    """The totals rows of these players (created when missing), by player id."""
-    column = getattr(model, scope)
-    found = {
-        row.player_id: row
-        for row in s.scalars(
-            select(model).where(column == scope_id, model.player_id.in_(players)).order_by(model.player_id)
-        )
-    }
-    for pid in players:
-        if pid not in found:
-            found[pid] = model(**{scope: scope_id, "player_id": pid})
-            s.add(found[pid])
-    return found
+# What a row's counts add up in (`COUNTS`), and the maxima kept beside them.
+MAXIMA = ("biggest_win", "biggest_hua", "longest_streak")
+
+
+def _upsert(s: Session, table: Table, scope: str, values: list[dict[str, Any]], returning: bool) -> Any:
+    """Add `values` (one dict of deltas per player) into `table`'s rows of this scope in one statement,
+    creating the missing rows: the counts summed, the maxima kept (SQLite and PostgreSQL both say
+    INSERT … ON CONFLICT DO UPDATE)."""
+
+    def build(s: Session) -> Any:
+        statement = insert_into(s, table)
+        new, old = statement.excluded, table.c
+        changes: dict[str, Any] = {name: old[name] + new[name] for name in SUMMED if name in table.c}
+        changes.update({name: case((new[name] > old[name], new[name]), else_=old[name]) for name in MAXIMA})
+        upsert = statement.on_conflict_do_update(index_elements=[scope, "player_id"], set_=changes)
+        return upsert.returning(table.c.player_id, table.c.hands) if returning else upsert
+
+    return s.connection().execute(prepared(s, f"add to {table.name}", build), values)
+
+
+SUMMED = (*COUNTS, "sessions")
+
+
+def _values(deltas: dict[int, Delta], scope: str, scope_id: int) -> list[dict[str, Any]]:
+    return [
+        {scope: scope_id, "player_id": pid, **{name: getattr(d, name) for name in COUNTS},
+         "biggest_win": d.win_amount, "biggest_hua": d.hua, "longest_streak": d.streak}
+        for pid, d in sorted(deltas.items())  # the same lock order in every transaction
+    ]  # fmt: skip
 
 
 def add(s: Session, ts: TableSession, hand: Hand) -> None:
-    """Add a new live row to its session's and group's totals."""
+    """Add a new live row to its session's and group's totals: two statements, whatever the players."""
     deltas = row_deltas(hand)
-    players = sorted(deltas)  # the same lock order in every transaction
-    session_rows = _rows(s, SessionTotal, "session_id", hand.session_id, players)
-    group_rows = _rows(s, GroupTotal, "group_id", ts.group_id, players)
-    for pid in players:
-        delta, mine, alltime = deltas[pid], session_rows[pid], group_rows[pid]
-        if delta.hands and not mine.hands:
-            alltime.sessions += 1
-        for row in (mine, alltime):
-            for name in COUNTS:
-                setattr(row, name, getattr(row, name) + getattr(delta, name))
-            if delta.win_amount > row.biggest_win:
-                row.biggest_win = delta.win_amount
-            row.biggest_hua = max(row.biggest_hua, delta.hua)
-            row.longest_streak = max(row.longest_streak, delta.streak)
-    s.flush()
+    if not deltas:
+        return
+    played = _upsert(s, SESSION_TOTAL, "session_id", _values(deltas, "session_id", hand.session_id), True)
+    first = {pid for pid, hands in played if hands and hands == deltas[pid].hands}  # their first hand here
+    alltime = _values(deltas, "group_id", ts.group_id)
+    for row in alltime:
+        row["sessions"] = 1 if row["player_id"] in first else 0
+    _upsert(s, GROUP_TOTAL, "group_id", alltime, False)
+
+
+def _by_player(deltas: dict[int, Delta], name: str) -> Any:
+    """`CASE player_id WHEN … THEN <the delta's name> … END`: each player's own delta in one statement."""
+    return case({pid: getattr(d, name) for pid, d in deltas.items()}, value=literal_column("player_id"))
 
 
 def take_back(s: Session, ts: TableSession, hand: Hand) -> None:
@@ -108,25 +122,35 @@ def take_back(s: Session, ts: TableSession, hand: Hand) -> None:
     session's live rows (a void is rare; the session's rows are few)."""
     deltas = row_deltas(hand)
     players = sorted(deltas)
-    session_rows = _rows(s, SessionTotal, "session_id", hand.session_id, players)
-    group_rows = _rows(s, GroupTotal, "group_id", ts.group_id, players)
-    for pid in players:
-        delta, mine, alltime = deltas[pid], session_rows[pid], group_rows[pid]
-        for row in (mine, alltime):
-            for name in COUNTS:
-                setattr(row, name, getattr(row, name) - getattr(delta, name))
-        if delta.hands and not mine.hands:
-            alltime.sessions -= 1
-    s.flush()
-    _recount_maxima(s, ts, players, session_rows, group_rows)
+    if not players:
+        return
+    conn = s.connection()
+    counts = {name: SESSION_TOTAL.c[name] - _by_player(deltas, name) for name in COUNTS}
+    left = conn.execute(
+        update(SESSION_TOTAL)
+        .where(SESSION_TOTAL.c.session_id == hand.session_id, SESSION_TOTAL.c.player_id.in_(players))
+        .values(counts)
+        .returning(SESSION_TOTAL.c.player_id, SESSION_TOTAL.c.hands)
+    )
+    gone = {pid for pid, hands in left if deltas[pid].hands and not hands}  # no hand here any more
+    changes = {name: GROUP_TOTAL.c[name] - _by_player(deltas, name) for name in COUNTS}
+    if gone:
+        changes["sessions"] = GROUP_TOTAL.c.sessions - case(
+            {pid: 1 for pid in gone}, value=literal_column("player_id"), else_=0
+        )
+    conn.execute(
+        update(GROUP_TOTAL)
+        .where(GROUP_TOTAL.c.group_id == ts.group_id, GROUP_TOTAL.c.player_id.in_(players))
+        .values(changes)
+    )
+    _recount_maxima(s, ts, players)
 
 
-def _recount_maxima(
-    s: Session, ts: TableSession, players: list[int], session_rows: dict[int, Any], group_rows: dict[int, Any]
-) -> None:
+def _recount_maxima(s: Session, ts: TableSession, players: list[int]) -> None:
+    conn = s.connection()
     wins = dict.fromkeys(players, (0, 0))
-    for pid, amount, hua in s.execute(
-        select(Payment.player_id, func.max(Payment.amount), func.max(Payment.hua))
+    for pid, amount, hua in conn.execute(
+        select(col(Payment.player_id), func.max(Payment.amount), func.max(Payment.hua))
         .join(Hand, col(Hand.id) == Payment.hand_id)
         .where(Hand.session_id == ts.id, LIVE, Hand.kind == "win", Payment.amount > 0)
         .where(col(Payment.player_id).in_(players))
@@ -134,30 +158,40 @@ def _recount_maxima(
     ):
         wins[pid] = (amount or 0, hua or 0)
     streaks = dict.fromkeys(players, 0)
-    for pid, streak in s.execute(
-        select(Hand.dealer_after_player_id, func.max(Hand.streak_after))
+    for dealer, streak in conn.execute(
+        select(col(Hand.dealer_after_player_id), func.max(Hand.streak_after))
         .where(Hand.session_id == ts.id, LIVE)
         .where(col(Hand.dealer_after_player_id).in_(players))
         .group_by(col(Hand.dealer_after_player_id))
     ):
-        streaks[pid] = streak or 0
-    for pid in players:
-        mine = session_rows[pid]
-        mine.biggest_win, mine.biggest_hua = wins[pid]
-        mine.longest_streak = streaks[pid]
-    s.flush()
-    for pid, amount, hua, streak in s.execute(
-        select(
-            SessionTotal.player_id,
-            func.max(SessionTotal.biggest_win),
-            func.max(SessionTotal.biggest_hua),
-            func.max(SessionTotal.longest_streak),
+        if dealer is not None:
+            streaks[dealer] = streak or 0
+    conn.execute(
+        _set_maxima(SESSION_TOTAL, "session_id"),
+        [{"scope": ts.id, "pid": pid, "win": wins[pid][0], "hua": wins[pid][1], "streak": streaks[pid]}
+         for pid in players],
+    )  # fmt: skip
+    alltime = [
+        {"scope": ts.group_id, "pid": pid, "win": amount or 0, "hua": hua or 0, "streak": streak or 0}
+        for pid, amount, hua, streak in conn.execute(
+            select(
+                col(SessionTotal.player_id),
+                func.max(SessionTotal.biggest_win),
+                func.max(SessionTotal.biggest_hua),
+                func.max(SessionTotal.longest_streak),
+            )
+            .join(TableSession, col(TableSession.id) == SessionTotal.session_id)
+            .where(TableSession.group_id == ts.group_id)
+            .where(col(SessionTotal.player_id).in_(players))
+            .group_by(col(SessionTotal.player_id))
         )
-        .join(TableSession, col(TableSession.id) == SessionTotal.session_id)
-        .where(TableSession.group_id == ts.group_id)
-        .where(col(SessionTotal.player_id).in_(players))
-        .group_by(col(SessionTotal.player_id))
-    ):
-        row = group_rows[pid]
-        row.biggest_win, row.biggest_hua, row.longest_streak = amount or 0, hua or 0, streak or 0
-    s.flush()
+    ]
+    if alltime:
+        conn.execute(_set_maxima(GROUP_TOTAL, "group_id"), alltime)
+
+
+def _set_maxima(table: Table, scope: str) -> Any:
+    """One player's maxima set (executed for many players at once)."""
+    where = (table.c[scope] == bindparam("scope"), table.c.player_id == bindparam("pid"))
+    maxima = {"biggest_win": "win", "biggest_hua": "hua", "longest_streak": "streak"}
+    return update(table).where(*where).values({name: bindparam(key) for name, key in maxima.items()})

@@ -269,6 +269,7 @@ class ChatState:
     group: GroupInfo
     session: SessionInfo | None
     sender_fresh: bool = True  # False: the sender is not stored as they are now (new, renamed, @username)
+    entry: PendingInfo | None = None  # the entry stored under the update's key, when it asked for it
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +283,17 @@ class CommitResult:
     voided: tuple[HandRecord, ...] = ()
     replaced: tuple[HandRecord, ...] = ()  # replacements written by an edit, in ledger order
     card: CardView | None = None  # the session's card after the write, read in the same transaction
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """A Confirm or Cancel pressed (`LedgerService.press_pending`): the chat's state the write read (after
+    it), whether it was done (False: the state did not tell who may press, nothing written), and the
+    confirmed write (None for a Cancel)."""
+
+    state: ChatState
+    done: bool
+    result: CommitResult | None = None
 
 
 @dataclass(frozen=True, slots=True)

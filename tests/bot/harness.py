@@ -175,8 +175,9 @@ class Table:
     ) -> Table:
         """Registers users and the group, then initializes and starts `app` (post_init included).
 
-        `rate_limiter=False` takes PTB's AIORateLimiter out: Telegram's 20 messages a minute per group
-        would otherwise make a long test wait for minutes. Flood limits are Telegram's, not the bot's.
+        `rate_limiter=False` takes the bot's rate limiter (`bot.app.TelegramRateLimiter`) out: Telegram's 20
+        messages a minute per group would otherwise make a long test wait for minutes. Flood limits are
+        Telegram's, not the bot's.
         """
         for name, user_id in {**PLAYERS, **OTHERS, **(users or {})}.items():
             if name.lower() not in transport.state.users:

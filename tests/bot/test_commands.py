@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from harness import Table
-from telegram.ext import AIORateLimiter, CommandHandler
+from telegram.ext import CommandHandler
 
 from bot.commands import COMMANDS, bot_commands
 from bot.i18n import t
@@ -58,11 +58,11 @@ def test_every_command_is_registered_from_the_table(bot_settings: Any) -> None:
 
 
 def test_application_has_rate_limiter_string_buttons_and_base_url(bot_settings: Any) -> None:
-    from bot.app import build_application
+    from bot.app import TelegramRateLimiter, build_application
 
     settings = bot_settings.model_copy(update={"telegram_base_url": "http://127.0.0.1:8081/bot"})
     app = build_application(settings)
-    assert isinstance(app.bot.rate_limiter, AIORateLimiter)
+    assert isinstance(app.bot.rate_limiter, TelegramRateLimiter)
     assert app.bot.callback_data_cache is None  # buttons carry short strings: nothing to keep
     assert app.bot.base_url == "http://127.0.0.1:8081/bot123:TEST"
     assert app.bot.base_file_url == "http://127.0.0.1:8081/file/bot123:TEST"
