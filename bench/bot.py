@@ -248,8 +248,14 @@ async def bare_cpu(hands: int, methods: list[str]) -> float:
         chat = update.effective_chat.id
         if "card" not in card:
             card["card"] = (await context.bot.send_message(chat, "card")).message_id
-        buttons = InlineKeyboardMarkup([[InlineKeyboardButton(CONFIRM, callback_data="c"),
-                                         InlineKeyboardButton("✖ 取消", callback_data="x")]])
+        buttons = InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(CONFIRM, callback_data="c"),
+                    InlineKeyboardButton("✖ 取消", callback_data="x"),
+                ]
+            ]
+        )
         await context.bot.send_message(chat, "第1局 preview", reply_markup=buttons)
 
     async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -477,9 +483,11 @@ def main(argv: list[str] | None = None) -> int:
             bare = asyncio.run(bare_cpu(args.cpu_hands, methods))
             row = asyncio.run(costs(folder("counts"), "default", args.hands))
             print(f"per confirmed hand (/hu → preview → Confirm → result + card), {args.cpu_hands} hands:")
-            print(f"  Bot API calls {row['api']:g} ({', '.join(row['methods'])}), new messages "
-                  f"{row['messages']:g}, SQL transactions {row['transactions']:g}, "
-                  f"SQL statements {row['statements']:g}")
+            print(
+                f"  Bot API calls {row['api']:g} ({', '.join(row['methods'])}), new messages "
+                f"{row['messages']:g}, SQL transactions {row['transactions']:g}, "
+                f"SQL statements {row['statements']:g}"
+            )
             print(f"  CPU: the bot                      {cpu * 1000:7.2f} ms")
             print(f"  CPU: bare PTB Application, same calls {bare * 1000:6.2f} ms   ratio {cpu / bare:5.1f}x")
         if "flows" in only:
@@ -489,9 +497,11 @@ def main(argv: list[str] | None = None) -> int:
                 print_counts(name, asyncio.run(costs(folder(flow), flow, args.hands)))
         if "burst" in only:
             spent = asyncio.run(burst(folder("burst"), args.tables, args.rounds, delay))
-            print(f"\n{args.tables} tables pressing at once (/hu → preview → Confirm → result), "
-                  f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
-                  f"  {spread(spent)}")
+            print(
+                f"\n{args.tables} tables pressing at once (/hu → preview → Confirm → result), "
+                f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
+                f"  {spread(spent)}"
+            )
         if "paced" in only:
             spent, share = asyncio.run(paced(folder("paced"), args.paced_tables, args.pace_seconds, delay))
             rate = args.paced_tables / args.pace_seconds
@@ -500,9 +510,11 @@ def main(argv: list[str] | None = None) -> int:
                 else f", compressed {WINDOW / args.pace_seconds:g}x in time (the 2 minutes in "
                      f"{args.pace_seconds:g} s)"
             )  # fmt: skip
-            print(f"\n{args.paced_tables} tables at a hand per 2 minutes ({rate:.1f} hands/s{squeezed}), "
-                  f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
-                  f"  {spread(spent)}   CPU {share:.0%} of one core")
+            print(
+                f"\n{args.paced_tables} tables at a hand per 2 minutes ({rate:.1f} hands/s{squeezed}), "
+                f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
+                f"  {spread(spent)}   CPU {share:.0%} of one core"
+            )
         if "limits" in only:
             print(f"\n{args.limit_hands} hands back to back in one group (/hu → preview → Confirm → result):")
             for name, limiter in (

@@ -129,6 +129,7 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
 
     def numbered(state: dict[str, Any], hand_number: int) -> str:
         return json.dumps({**state, "hand_number": hand_number})
+
     delta: dict[int, list[int]] = defaultdict(lambda: [0, 0])
     hand_rows: list[tuple[Any, ...]] = []
     payment_rows: list[tuple[Any, ...]] = []

@@ -92,7 +92,11 @@ def make_cases(n: int, seed: int) -> list[dict[str, Any]]:
             "hand": {"concealed": shorthand, "winning_tile": tile_name(win), "flowers": flowers},
         }
         request: dict[str, Any] = {
-            "rules": "suzhou", "stake": 1, "dealer": "E", "event": "win", "wins": [win_entry],
+            "rules": "suzhou",
+            "stake": 1,
+            "dealer": "E",
+            "event": "win",
+            "wins": [win_entry],
         }
         if not self_draw:
             request["discarder"] = "W"
@@ -101,8 +105,15 @@ def make_cases(n: int, seed: int) -> list[dict[str, Any]]:
 
 
 BOT_SHAPES = ("melds []", "exposed pungs", "discard wins", "declared")
-_FLAGS = {"after_kong": False, "after_flower": False, "kong_fed_by": None, "last_tile": False,
-          "heavenly": False, "earthly": False, "shangpai": False}
+_FLAGS = {
+    "after_kong": False,
+    "after_flower": False,
+    "kong_fed_by": None,
+    "last_tile": False,
+    "heavenly": False,
+    "earthly": False,
+    "shangpai": False,
+}
 
 
 def make_bot_cases(n: int, seed: int, shape: str) -> list[dict[str, Any]]:
@@ -114,8 +125,11 @@ def make_bot_cases(n: int, seed: int, shape: str) -> list[dict[str, Any]]:
     cases = []
     while len(cases) < n:
         tiles = random_winning_hand(rng)
-        pungs = ([t for t in sorted(set(tiles)) if tiles.count(t) >= 3][: rng.randint(1, 2)]
-                 if shape == "exposed pungs" else [])
+        pungs = (
+            [t for t in sorted(set(tiles)) if tiles.count(t) >= 3][: rng.randint(1, 2)]
+            if shape == "exposed pungs"
+            else []
+        )
         if shape == "exposed pungs" and not pungs:
             continue
         concealed = list(tiles)
@@ -130,20 +144,36 @@ def make_bot_cases(n: int, seed: int, shape: str) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"winner": winner, "type": "self_draw" if self_draw else "discard"}
         flowers = rng.sample(FLOWER_NAMES, rng.randint(0, 6))
         if shape == "declared":
-            entry["declared"] = {"hard_flowers": len(flowers), "soft_flowers": rng.randint(0, 2),
-                                 "patterns": rng.sample(["qingyise", "duiduihu", "qidui", "hunyise"],
-                                                        rng.randint(0, 1))}
+            entry["declared"] = {
+                "hard_flowers": len(flowers),
+                "soft_flowers": rng.randint(0, 2),
+                "patterns": rng.sample(["qingyise", "duiduihu", "qidui", "hunyise"], rng.randint(0, 1)),
+            }
         else:
-            entry["hand"] = {"concealed": render_tiles(concealed), "winning_tile": tile_name(win),
-                             "melds": [{"type": "pung", "tiles": render_tiles([t] * 3), "exposed": True}
-                                       for t in pungs],
-                             "flowers": flowers}
+            entry["hand"] = {
+                "concealed": render_tiles(concealed),
+                "winning_tile": tile_name(win),
+                "melds": [{"type": "pung", "tiles": render_tiles([t] * 3), "exposed": True} for t in pungs],
+                "flowers": flowers,
+            }
         entry["flags"] = dict(_FLAGS)
         entry["wild"] = None
-        request = {"rules": "suzhou", "options": dict(options), "stake": rng.randint(1, 5),
-                   "dealer": rng.choice("ESWN"), "round_wind": "E", "baozi": False, "diling": False,
-                   "streak": 0, "hand_number": rng.randint(1, 16), "first_dealer": "E", "event": "win",
-                   "discarder": None if self_draw else discarder, "escaper": None, "wins": [entry]}
+        request = {
+            "rules": "suzhou",
+            "options": dict(options),
+            "stake": rng.randint(1, 5),
+            "dealer": rng.choice("ESWN"),
+            "round_wind": "E",
+            "baozi": False,
+            "diling": False,
+            "streak": 0,
+            "hand_number": rng.randint(1, 16),
+            "first_dealer": "E",
+            "event": "win",
+            "discarder": None if self_draw else discarder,
+            "escaper": None,
+            "wins": [entry],
+        }
         cases.append({"request": request, "tiles": tiles, "win": win, "pungs": pungs, "self_draw": self_draw})
     return cases
 
@@ -189,10 +219,20 @@ def ting_requests(k: int, seed: int) -> list[dict[str, Any]]:
     for _ in range(k):
         hand, wild = random_waiting_hand(rng)
         shown = rng.sample(flowers, rng.choice([0, 0, 1, 2, 3]))
-        requests.append({"rules": "suzhou-anhui", "options": dict(default_options("suzhou-anhui")),
-                         "stake": rng.randint(1, 5), "dealer": rng.choice("ESWN"), "round_wind": "E",
-                         "baozi": False, "diling": False, "seat": "S",
-                         "hand": " ".join([hand, *shown]), "wild": wild})
+        requests.append(
+            {
+                "rules": "suzhou-anhui",
+                "options": dict(default_options("suzhou-anhui")),
+                "stake": rng.randint(1, 5),
+                "dealer": rng.choice("ESWN"),
+                "round_wind": "E",
+                "baozi": False,
+                "diling": False,
+                "seat": "S",
+                "hand": " ".join([hand, *shown]),
+                "wild": wild,
+            }
+        )
     return requests
 
 
@@ -244,9 +284,12 @@ def scoring_side(args: argparse.Namespace) -> dict[str, Any]:
     out["a"] = best_us(args.repeats, n, lambda: [score_request(r) for r in requests])[0]
     arrays, tile_lists = check_arrays(args.seed, n)
     m = len(arrays)
-    out["c_counts"], out["c_tiles"] = best_us(args.repeats + 2, m,
-                                              lambda: [is_complete_counts(a) for a in arrays],
-                                              lambda: [is_complete(t) for t in tile_lists])
+    out["c_counts"], out["c_tiles"] = best_us(
+        args.repeats + 2,
+        m,
+        lambda: [is_complete_counts(a) for a in arrays],
+        lambda: [is_complete(t) for t in tile_lists],
+    )
     for shape in BOT_SHAPES:
         bot_requests = [case["request"] for case in make_bot_cases(n, args.seed, shape)]
         for r in bot_requests[:50]:
@@ -256,8 +299,13 @@ def scoring_side(args: argparse.Namespace) -> dict[str, Any]:
     k = max(300, n // 2)
     out["e_k"] = k
     out["e_warm"] = ting_summary(ting_latencies(k, args.seed + 2))
-    cold = subprocess.run([sys.executable, __file__, "--ting-cold", str(k), "--seed", str(args.seed)],
-                          check=True, capture_output=True, text=True, cwd=os.getcwd())
+    cold = subprocess.run(
+        [sys.executable, __file__, "--ting-cold", str(k), "--seed", str(args.seed)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=os.getcwd(),
+    )
     out["e_cold"] = json.loads(cold.stdout)
     out["import"] = cold_import(requests[0])
     return out
@@ -301,8 +349,9 @@ def cold_import(request: dict[str, Any]) -> dict[str, float]:
 def measure(probe: tuple[str, dict[str, str]], cwd: str) -> float:
     """Run code in a fresh interpreter; it prints its own elapsed seconds."""
     code, env = probe
-    out = subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=cwd, capture_output=True,
-                         text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, env=env, cwd=cwd, capture_output=True, text=True
+    )
     return float(out.stdout.split()[-1])
 
 
@@ -331,16 +380,25 @@ def mahjong_side(args: argparse.Namespace) -> dict[str, Any]:
     out["c_agree"] = sum(is_complete_counts(a) == agari.is_agari(a) for a in arrays), len(arrays)
     tsumo, ron = HandConfig(is_tsumo=True), HandConfig(is_tsumo=False)
     for shape in BOT_SHAPES:
-        cases = [(to_mahjong_strings(render_tiles(case["tiles"])), case["win"], case["pungs"],
-                  tsumo if case["self_draw"] else ron) for case in make_bot_cases(n, args.seed, shape)]
+        cases = [
+            (
+                to_mahjong_strings(render_tiles(case["tiles"])),
+                case["win"],
+                case["pungs"],
+                tsumo if case["self_draw"] else ron,
+            )
+            for case in make_bot_cases(n, args.seed, shape)
+        ]
         out["d", shape] = best_us(args.repeats, n, lambda cs=cases: [estimate(*c) for c in cs])[0]
     return out
 
 
 def report(ours: dict[Any, Any], mj: dict[Any, Any], args: argparse.Namespace) -> None:
     cols = ["scoring", "mahjong"]
-    print(f"{args.n} random hands each (seed {args.seed}), best of {args.repeats} runs, CPU µs per call; "
-          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    print(
+        f"{args.n} random hands each (seed {args.seed}), best of {args.repeats} runs, CPU µs per call; "
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs"
+    )
     print(f"{'':40}" + "".join(f"{c:>14}" for c in cols))
 
     def row(name: str, key: Any, theirs: bool = True) -> None:
@@ -355,15 +413,20 @@ def report(ours: dict[Any, Any], mj: dict[Any, Any], args: argparse.Namespace) -
     print("(d) the bot's request shapes")
     for shape in BOT_SHAPES:
         row(f"    {shape}", ("d", shape))
-    print(f"(e) ting_request, {ours['e_k']} random 13-tile 宿州 hands with 1-3 混子, CPU ms; "
-          "target p99 <= 5 ms")
+    print(
+        f"(e) ting_request, {ours['e_k']} random 13-tile 宿州 hands with 1-3 混子, CPU ms; target p99 <= 5 ms"
+    )
     for label, key in (("after (a)-(d)", "e_warm"), ("fresh interpreter", "e_cold")):
         e = ours[key]
-        print(f"    {label:18} p50 {e['p50']:.2f}  p99 {e['p99']:.2f}  max {e['max']:.2f}  "
-              f"(wall p99 {e['wall_p99']:.2f})")
+        print(
+            f"    {label:18} p50 {e['p50']:.2f}  p99 {e['p99']:.2f}  max {e['max']:.2f}  "
+            f"(wall p99 {e['wall_p99']:.2f})"
+        )
     i = ours["import"]
-    print(f"cold `import scoring`: {i['import']:.1f} ms (bytecode cached), "
-          f"{i['import_nopyc']:.1f} ms without bytecode; with a first score_request {i['first_call']:.1f} ms")
+    print(
+        f"cold `import scoring`: {i['import']:.1f} ms (bytecode cached), "
+        f"{i['import_nopyc']:.1f} ms without bytecode; with a first score_request {i['first_call']:.1f} ms"
+    )
 
 
 def main() -> None:

@@ -12,8 +12,24 @@ from scoring.tiles import parse_tiles, render_tiles
 from scoring.ting import ting_request
 
 __all__ = [
-    "PATTERNS", "RULESETS", "TERMS", "Hand", "Meld", "OptionSpec", "Pattern", "ScoringError",
-    "find_pattern", "find_term", "hand_from_json", "option_specs", "parse_hand",
-    "parse_tiles", "render_hand", "render_tiles", "resolve_rules", "score_request", "ting_request",
+    "PATTERNS",
+    "RULESETS",
+    "TERMS",
+    "Hand",
+    "Meld",
+    "OptionSpec",
+    "Pattern",
+    "ScoringError",
+    "find_pattern",
+    "find_term",
+    "hand_from_json",
+    "option_specs",
+    "parse_hand",
+    "parse_tiles",
+    "render_hand",
+    "render_tiles",
+    "resolve_rules",
+    "score_request",
+    "ting_request",
     "validate_options",
 ]

@@ -17,29 +17,48 @@ from scoring.ting import ting_request
 
 _TEXT: dict[str, dict[str, str]] = {
     "zh": {
-        "self_draw": "自摸", "discard": "放冲（{seat} 放）", "rob_kong": "抢杠（抢 {seat}）",
-        "draw": "荒庄", "escape": "逃跑（{seat}）",
-        "total_sz": "合计 {hua} 花 × {mult}", "total_ah": "花数 f = {hua}，× {mult}",
-        "not_allowed": "不能胡：{reason}", "below_threshold": "硬花 {have}，需要 {need}",
-        "self_draw_only": "只许自摸", "multi_win_off": "一炮多响只算第一家",
+        "self_draw": "自摸",
+        "discard": "放冲（{seat} 放）",
+        "rob_kong": "抢杠（抢 {seat}）",
+        "draw": "荒庄",
+        "escape": "逃跑（{seat}）",
+        "total_sz": "合计 {hua} 花 × {mult}",
+        "total_ah": "花数 f = {hua}，× {mult}",
+        "not_allowed": "不能胡：{reason}",
+        "below_threshold": "硬花 {have}，需要 {need}",
+        "self_draw_only": "只许自摸",
+        "multi_win_off": "一炮多响只算第一家",
         "wild_discard": "打出的混子不能和",
         "payments": "付款（注 {stake}）：",
         "next": "下一局：庄家 {dealer}，连庄 {streak}，滴零 {diling}，圈风 {wind}",
-        "yes": "是", "no": "否", "ting_none": "没听牌", "ting_head": "听 {n} 张：",
-        "wait_line": "  {tile}: 自摸 {sd}，点炮 {dc}", "not": "不能胡",
+        "yes": "是",
+        "no": "否",
+        "ting_none": "没听牌",
+        "ting_head": "听 {n} 张：",
+        "wait_line": "  {tile}: 自摸 {sd}，点炮 {dc}",
+        "not": "不能胡",
     },
     "en": {
-        "self_draw": "self-draw", "discard": "discard win ({seat} discarded)",
+        "self_draw": "self-draw",
+        "discard": "discard win ({seat} discarded)",
         "rob_kong": "robbed {seat}'s kong",
-        "draw": "exhaustive draw", "escape": "{seat} left the table",
-        "total_sz": "total {hua} hua × {mult}", "total_ah": "flower count f = {hua}, × {mult}",
-        "not_allowed": "not allowed: {reason}", "below_threshold": "{have} hard flowers, needs {need}",
-        "self_draw_only": "self-draw only", "multi_win_off": "only the first winner counts",
+        "draw": "exhaustive draw",
+        "escape": "{seat} left the table",
+        "total_sz": "total {hua} hua × {mult}",
+        "total_ah": "flower count f = {hua}, × {mult}",
+        "not_allowed": "not allowed: {reason}",
+        "below_threshold": "{have} hard flowers, needs {need}",
+        "self_draw_only": "self-draw only",
+        "multi_win_off": "only the first winner counts",
         "wild_discard": "a discarded wild tile cannot be won on",
-        "payments": "payments (stake {stake}):", "next": "next hand: dealer {dealer}, streak {streak}, "
-        "diling {diling}, round wind {wind}",
-        "yes": "yes", "no": "no", "ting_none": "not waiting", "ting_head": "waiting on {n} tile(s):",
-        "wait_line": "  {tile}: self-draw {sd}, on a discard {dc}", "not": "not allowed",
+        "payments": "payments (stake {stake}):",
+        "next": "next hand: dealer {dealer}, streak {streak}, diling {diling}, round wind {wind}",
+        "yes": "yes",
+        "no": "no",
+        "ting_none": "not waiting",
+        "ting_head": "waiting on {n} tile(s):",
+        "wait_line": "  {tile}: self-draw {sd}, on a discard {dc}",
+        "not": "not allowed",
     },
 }
 _SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -64,8 +83,13 @@ def _parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def _table(args: argparse.Namespace) -> dict[str, Any]:
-    table: dict[str, Any] = {"rules": args.rules, "stake": args.stake, "dealer": args.dealer,
-                             "round_wind": args.round_wind, "options": _parse_options(args.option)}
+    table: dict[str, Any] = {
+        "rules": args.rules,
+        "stake": args.stake,
+        "dealer": args.dealer,
+        "round_wind": args.round_wind,
+        "options": _parse_options(args.option),
+    }
     if getattr(args, "baozi", False):
         table["baozi"] = True
     if getattr(args, "diling", False):
@@ -84,11 +108,20 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     if args.hand is not None:
         win["hand"] = args.hand
     else:
-        win["declared"] = {"hard_flowers": args.hard or 0, "soft_flowers": args.soft or 0,
-                           "patterns": args.pattern}
-    flags = {"after_kong": args.after_kong, "after_flower": args.after_flower,
-             "kong_fed_by": args.kong_fed_by, "last_tile": args.last_tile, "heavenly": args.heavenly,
-             "earthly": args.earthly, "shangpai": args.shangpai}
+        win["declared"] = {
+            "hard_flowers": args.hard or 0,
+            "soft_flowers": args.soft or 0,
+            "patterns": args.pattern,
+        }
+    flags = {
+        "after_kong": args.after_kong,
+        "after_flower": args.after_flower,
+        "kong_fed_by": args.kong_fed_by,
+        "last_tile": args.last_tile,
+        "heavenly": args.heavenly,
+        "earthly": args.earthly,
+        "shangpai": args.shangpai,
+    }
     win["flags"] = flags
     if args.wild:
         win["wild"] = args.wild
@@ -142,10 +175,14 @@ def render_score(request: dict[str, Any], response: dict[str, Any], lang: str) -
         lines.append("  " + text[total].format(hua=win["hua"], mult=win["multiplier"]))
     pays = "  ".join(f"{_seat(seat, lang)} {amount:+d}" for seat, amount in response["payments"].items())
     lines.append(f"{text['payments'].format(stake=request.get('stake', 1))} {pays}")
-    lines.append(text["next"].format(
-        dealer=_seat(response["next_dealer"], lang), streak=response["next_streak"],
-        diling=text["yes"] if response["next_diling"] else text["no"],
-        wind=_seat(response["next_round_wind"], lang)))
+    lines.append(
+        text["next"].format(
+            dealer=_seat(response["next_dealer"], lang),
+            streak=response["next_streak"],
+            diling=text["yes"] if response["next_diling"] else text["no"],
+            wind=_seat(response["next_round_wind"], lang),
+        )
+    )
     return "\n".join(lines)
 
 
@@ -178,8 +215,13 @@ def _add_table_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stake", type=int, default=1, help="stake per 花 (苏州) or base stake b (宿州)")
     parser.add_argument("--dealer", default="E", help="the dealer's seat (E S W N)")
     parser.add_argument("--round-wind", default="E", help="the round wind as a seat letter")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a table option, e.g. threshold=2/3 (repeatable)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a table option, e.g. threshold=2/3 (repeatable)",
+    )
     parser.add_argument("--lang", default="zh", help="zh (default) or en")
     parser.add_argument("--wild", help="宿州 混子 tile, e.g. 2p")
 
@@ -190,8 +232,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser("score", help="score one hand")
     score.add_argument("hand", nargs="?", help='hand shorthand, e.g. "11223355778899p 中发春梅百搭"')
-    score.add_argument("--json", action="store_true",
-                       help="alone: a request (docs/rules.md §4) on stdin; with a hand or --hard: print JSON")
+    score.add_argument(
+        "--json",
+        action="store_true",
+        help="alone: a request (docs/rules.md §4) on stdin; with a hand or --hard: print JSON",
+    )
     _add_table_args(score)
     score.add_argument("--winner", default="E")
     how = score.add_mutually_exclusive_group()
@@ -200,8 +245,16 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--draw", action="store_true", help="荒庄: no winner")
     how.add_argument("--escape", metavar="SEAT", help="逃跑: the seat that left")
     score.add_argument("--discarder")
-    for flag in ("after-kong", "after-flower", "last-tile", "heavenly", "earthly", "shangpai", "baozi",
-                 "diling"):
+    for flag in (
+        "after-kong",
+        "after-flower",
+        "last-tile",
+        "heavenly",
+        "earthly",
+        "shangpai",
+        "baozi",
+        "diling",
+    ):
         score.add_argument(f"--{flag}", action="store_true")
     score.add_argument("--kong-fed-by", metavar="SEAT", help="包饺子: who fed the 直杠")
     score.add_argument("--hard", type=int, help="quick entry without tiles: 硬花 count")
@@ -225,8 +278,14 @@ def _run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> None:
         out = json.dumps(response, ensure_ascii=False) if args.json else render_ting(response, lang)
         print(out, file=stdout)
         return
-    from_args = args.hand is not None or args.hard is not None or args.soft is not None or args.pattern \
-        or args.draw or args.escape
+    from_args = (
+        args.hand is not None
+        or args.hard is not None
+        or args.soft is not None
+        or args.pattern
+        or args.draw
+        or args.escape
+    )
     if args.json and not from_args:
         try:
             request = json.loads(stdin.read())

@@ -130,7 +130,7 @@ def suit_needs(counts: list[int], b: int) -> tuple[int, ...]:
     """The wilds one suit of `counts` needs to be sets, and how many more with the pair among them
     (2 for a suit without tiles: a pair of two wilds); then the same two for the suit with one more
     tile, for each of its tiles in order."""
-    return _needs_of(tuple(counts[b:b + 9]) if b < 27 else tuple(counts[27:]))
+    return _needs_of(tuple(counts[b : b + 9]) if b < 27 else tuple(counts[27:]))
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -171,7 +171,7 @@ def _need_span(span: tuple[int, ...], pair: bool, chows: bool) -> int:
     empty tiles, else the best set (or the pair) holding the lowest tile."""
     gap = _gap(span) if chows else None
     if gap is not None:
-        return _need_apart(span[:gap], span[gap + 2:], pair)
+        return _need_apart(span[:gap], span[gap + 2 :], pair)
     best = _need_from_group(span, pair, chows)
     return min(best, _need_from_chow(span, pair)) if chows else best
 
@@ -189,8 +189,11 @@ def _need_apart(left: tuple[int, ...], right: tuple[int, ...], pair: bool) -> in
     free = _need(left, False, True) + _need(right, False, True)
     if not pair:
         return free
-    return min(_need(left, True, True) + _need(right, False, True),
-               _need(left, False, True) + _need(right, True, True), free + 2)
+    return min(
+        _need(left, True, True) + _need(right, False, True),
+        _need(left, False, True) + _need(right, True, True),
+        free + 2,
+    )
 
 
 def _need_from_group(span: tuple[int, ...], pair: bool, chows: bool) -> int:
@@ -214,5 +217,5 @@ def _need_from_chow(span: tuple[int, ...], pair: bool) -> int:
     never needs fewer wilds overall); past the span its tiles are wilds."""
     r1 = span[1] if len(span) > 1 else 0
     r2 = span[2] if len(span) > 2 else 0
-    left = (span[0] - 1, *(max(r1 - 1, 0), max(r2 - 1, 0))[:len(span) - 1], *span[3:])
+    left = (span[0] - 1, *(max(r1 - 1, 0), max(r2 - 1, 0))[: len(span) - 1], *span[3:])
     return (not r1) + (not r2) + _need(left, pair, True)

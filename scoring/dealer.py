@@ -14,8 +14,15 @@ a fresh deal), `diling` says this hand is 滴零, `round_wind` is the 圈风 as 
 moves when the deal returns to it)."""
 
 
-def next_state_fields(rules: str, options: Mapping[str, OptionValue], state: StateFields, event: str,
-                      discarder: object, baozi: bool, winners: list[str]) -> StateFields:
+def next_state_fields(
+    rules: str,
+    options: Mapping[str, OptionValue],
+    state: StateFields,
+    event: str,
+    discarder: object,
+    baozi: bool,
+    winners: list[str],
+) -> StateFields:
     """The state of the next hand, from this hand's state, event, discarder, 豹子 and allowed winners (in
     order); `rules` a rule-set id.
 

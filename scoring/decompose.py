@@ -81,12 +81,15 @@ def decompositions(
     >>> [(x.pair, x.sets, x.wilds) for x in decompositions(parse_tiles("13m5p5p5s"), wild=22)]
     [(13, (('chow', 0),), (1,))]
     """
-    return [Decomposition(p, s, ps, ws) for p, s, ps, ws, _ in readings(concealed, wild=wild,
-                                                                          seven_pairs=seven_pairs)]
+    return [
+        Decomposition(p, s, ps, ws)
+        for p, s, ps, ws, _ in readings(concealed, wild=wild, seven_pairs=seven_pairs)
+    ]
 
 
-def readings(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True,
-             distinct: bool = False) -> list[Reading]:
+def readings(
+    concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs: bool = True, distinct: bool = False
+) -> list[Reading]:
     """`decompositions` as tuples with their facts, in the same order: by pair, then sets (kind, tile),
     then wilds; seven pairs last.
 
@@ -100,13 +103,22 @@ def readings(concealed: Sequence[Tile], *, wild: Tile | None = None, seven_pairs
     if len(concealed) % 3 != 2:
         return []
     w = _take_wilds(counts, wild)
-    groups = [(base, suit_readings(base, tuple(counts[base:end]), w, distinct)) for base, end in _SUITS
-              if any(counts[base:end])]
+    groups = [
+        (base, suit_readings(base, tuple(counts[base:end]), w, distinct))
+        for base, end in _SUITS
+        if any(counts[base:end])
+    ]
     return _hand_readings(counts, w, wild, groups, seven_pairs and len(concealed) == 14)
 
 
-def wait_readings(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Tile | None = None,
-                  seven_pairs: bool = True, distinct: bool = False) -> list[list[Reading]]:
+def wait_readings(
+    concealed: Sequence[Tile],
+    waits: Sequence[Tile],
+    *,
+    wild: Tile | None = None,
+    seven_pairs: bool = True,
+    distinct: bool = False,
+) -> list[list[Reading]]:
     """`readings(concealed + [t], distinct=distinct)` for each t in `waits` (/ting), in the order of `waits`.
 
     A wait changes only its own suit's counts (the wild tile: the number of wilds). A suit read at least
@@ -125,8 +137,11 @@ def wait_readings(concealed: Sequence[Tile], waits: Sequence[Tile], *, wild: Til
             groups = [(s.base, s.more()) for s in suits if any(s.key)]
             out.append(_hand_readings(counts, w + 1, wild, groups, seven))
             continue
-        groups = [(s.base, s.plus(t - s.base) if s.base <= t < s.end else s.alone())
-                  for s in suits if any(s.key) or s.base <= t < s.end]
+        groups = [
+            (s.base, s.plus(t - s.base) if s.base <= t < s.end else s.alone())
+            for s in suits
+            if any(s.key) or s.base <= t < s.end
+        ]
         counts[t] += 1
         out.append(_hand_readings(counts, w, wild, groups, seven))
         counts[t] -= 1
@@ -137,13 +152,23 @@ class _WaitSuit:
     """One suit of a waiting hand: its readings alone (w wilds), with the wild tile as the wait (w + 1),
     and with one more t, each from `suit_readings_around` when the waits read the suit more than once."""
 
-    def __init__(self, base: Tile, key: tuple[int, ...], w: int, waits: Sequence[Tile],
-                 wild: Tile | None, distinct: bool) -> None:
+    def __init__(
+        self,
+        base: Tile,
+        key: tuple[int, ...],
+        w: int,
+        waits: Sequence[Tile],
+        wild: Tile | None,
+        distinct: bool,
+    ) -> None:
         self.base, self.key, self.w, self.distinct = base, key, w, distinct
         self.end = base + len(key)
         inside = len({t for t in waits if base <= t < self.end and t != wild})
-        reads = inside + (any(key) and any(not base <= t < self.end and t != wild for t in waits)) + (
-            any(key) and wild in waits)
+        reads = (
+            inside
+            + (any(key) and any(not base <= t < self.end and t != wild for t in waits))
+            + (any(key) and wild in waits)
+        )
         self.once = inside > 0 and reads >= 2
 
     def _around(self) -> WaitReadings:
@@ -177,8 +202,13 @@ def _take_wilds(counts: list[int], wild: Tile | None) -> int:
     return w
 
 
-def _hand_readings(counts: list[int], w: int, wild: Tile | None,
-                   groups: list[tuple[Tile, tuple[SuitReading, ...]]], seven_pairs: bool) -> list[Reading]:
+def _hand_readings(
+    counts: list[int],
+    w: int,
+    wild: Tile | None,
+    groups: list[tuple[Tile, tuple[SuitReading, ...]]],
+    seven_pairs: bool,
+) -> list[Reading]:
     """The readings of a hand (`counts` without its `w` wilds) from its suits' readings, then seven pairs
     when `seven_pairs` (14 tiles)."""
     out = _combine(groups, w, wild)
@@ -228,15 +258,17 @@ def _combine(groups: list[tuple[Tile, tuple[SuitReading, ...]]], w: int, wild: T
     combos: list[_Combo] = [(None, (), (), 0, False, False, 0)]
     for base, group in groups:
         bit = _SUIT_BIT[base]
-        combos = [(q if p is None else p, sets + more, subs + extra, suits | bit, chow or c, ytl or y,
-                   anke + a)
-                  for p, sets, subs, suits, chow, ytl, anke in combos
-                  for q, more, extra, c, y, a in group
-                  if (p is None or q is None) and len(subs) + len(extra) <= w]
+        combos = [
+            (q if p is None else p, sets + more, subs + extra, suits | bit, chow or c, ytl or y, anke + a)
+            for p, sets, subs, suits, chow, ytl, anke in combos
+            for q, more, extra, c, y, a in group
+            if (p is None or q is None) and len(subs) + len(extra) <= w
+        ]
         if not combos:
             return []
-    out = [reading for reading in (_with_spare_wilds(combo, w, wild) for combo in combos)
-           if reading is not None]
+    out = [
+        reading for reading in (_with_spare_wilds(combo, w, wild) for combo in combos) if reading is not None
+    ]
     if len(out) > 1:
         # By pair, sets, wilds: the readings' own order (`pairs` is empty here, and the facts follow
         # from the pair and the sets, so two readings never tie on these and differ after).

@@ -314,8 +314,9 @@ class _HandReader:
             winning = self.concealed[-1]
         if not self.concealed and not self.melds:
             raise ScoringError(f"{self.field}: no tiles", code="no_tiles")
-        return validate_hand(self.concealed, self.melds, self.flowers, winning, tiles=self.tiles,
-                             field=self.field)
+        return validate_hand(
+            self.concealed, self.melds, self.flowers, winning, tiles=self.tiles, field=self.field
+        )
 
     def scan_to(self, end: int) -> None:
         """Take the tokens of the text not read yet, up to `end` (all of them scanned first)."""

@@ -31,11 +31,28 @@ from scoring.tiles import parse_tiles
 
 Event = Literal["win", "draw", "escape"]
 
-_REQUEST_KEYS = frozenset({"rules", "options", "stake", "dealer", "round_wind", "baozi", "diling", "event",
-                           "discarder", "escaper", "wins", "streak", "hand_number", "first_dealer"})
+_REQUEST_KEYS = frozenset(
+    {
+        "rules",
+        "options",
+        "stake",
+        "dealer",
+        "round_wind",
+        "baozi",
+        "diling",
+        "event",
+        "discarder",
+        "escaper",
+        "wins",
+        "streak",
+        "hand_number",
+        "first_dealer",
+    }
+)
 _WIN_KEYS = frozenset({"winner", "type", "hand", "declared", "flags", "wild"})
-_FLAG_KEYS = frozenset({"after_kong", "after_flower", "kong_fed_by", "last_tile", "heavenly", "earthly",
-                        "shangpai"})
+_FLAG_KEYS = frozenset(
+    {"after_kong", "after_flower", "kong_fed_by", "last_tile", "heavenly", "earthly", "shangpai"}
+)
 _DECLARED_KEYS = frozenset({"hard_flowers", "soft_flowers", "patterns", "winning_tile"})
 _WIN_TYPES: tuple[WinType, ...] = ("self_draw", "discard", "rob_kong")
 
@@ -79,9 +96,23 @@ class ScoreRequest:
 
     def with_wins(self, event: Event, discarder: str | None, wins: tuple[WinEntry, ...]) -> ScoreRequest:
         """The same table with other wins."""
-        return ScoreRequest(self.rule, self.options, self.stake, self.dealer, self.streak, self.diling,
-                            self.round_wind, self.hand_number, self.first_dealer, self.baozi, event,
-                            discarder, None, wins, self.table)
+        return ScoreRequest(
+            self.rule,
+            self.options,
+            self.stake,
+            self.dealer,
+            self.streak,
+            self.diling,
+            self.round_wind,
+            self.hand_number,
+            self.first_dealer,
+            self.baozi,
+            event,
+            discarder,
+            None,
+            wins,
+            self.table,
+        )
 
 
 # ---------------------------------------------------------------- field readers
@@ -118,8 +149,9 @@ def _bool(obj: Mapping[str, Any], key: str, field: str) -> bool:
     return value
 
 
-def _int(obj: Mapping[str, Any], key: str, field: str, default: int, minimum: int,
-         maximum: int | None = None) -> int:
+def _int(
+    obj: Mapping[str, Any], key: str, field: str, default: int, minimum: int, maximum: int | None = None
+) -> int:
     value = obj.get(key, default)
     if type(value) is int and value >= minimum and (maximum is None or value <= maximum):
         return value
@@ -129,8 +161,14 @@ def _int(obj: Mapping[str, Any], key: str, field: str, default: int, minimum: in
         raise ScoringError(f"{field}{key}: expected a whole number, got {value!r}")
     if value < minimum or (maximum is not None and value > maximum):
         bound = f"at least {minimum}" if maximum is None else f"{minimum}..{maximum}"
-        raise ScoringError(f"{field}{key}: {value} is out of range ({bound})", code="out_of_range",
-                           field=key, value=value, low=minimum, high=maximum)
+        raise ScoringError(
+            f"{field}{key}: {value} is out of range ({bound})",
+            code="out_of_range",
+            field=key,
+            value=value,
+            low=minimum,
+            high=maximum,
+        )
     return value
 
 
@@ -180,8 +218,11 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
     for index, word in enumerate(words):
         pattern = find_pattern(word) if isinstance(word, str) else None
         if pattern is None:
-            raise ScoringError(f"{field}.patterns[{index}]: unknown pattern {word!r}", code="unknown_pattern",
-                               pattern=str(word))
+            raise ScoringError(
+                f"{field}.patterns[{index}]: unknown pattern {word!r}",
+                code="unknown_pattern",
+                pattern=str(word),
+            )
         if pattern.id not in ids:
             ids.append(pattern.id)
     tile = raw.get("winning_tile")  # optional: what tells a 宿州 discard win on the 混子
@@ -190,7 +231,8 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
 
 
 _MOST_FLOWERS: Mapping[tuple[str, str], int] = {
-    (rules, wind): sum(flower_copies(rules, wind).values()) for rules in RULESETS for wind in "ESWN"}
+    (rules, wind): sum(flower_copies(rules, wind).values()) for rules in RULESETS for wind in "ESWN"
+}
 """(rule set, round wind) -> how many flower tiles the set holds: the most 硬花 a declared win may have."""
 
 
@@ -227,8 +269,9 @@ def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
         wild = read_one_tile(raw["wild"], f"{field}.wild")
         check_wild(rule.id, wild, round_wind, field=f"{field}.wild")
     hand = None if raw_hand is None else _hand(raw_hand, rule, round_wind, f"{field}.hand")
-    declared = (None if raw_declared is None
-                else _declared(raw_declared, rule, round_wind, f"{field}.declared"))
+    declared = (
+        None if raw_declared is None else _declared(raw_declared, rule, round_wind, f"{field}.declared")
+    )
     flags = _flags(raw.get("flags"), f"{field}.flags")
     if declared is not None:  # 杠开 花开 天胡 地胡 海底捞月 among the declared patterns are flags
         flags = flags_from_declared(rule, declared, flags)
@@ -253,8 +296,23 @@ def parse_request(request: Any) -> ScoreRequest:
     event, discarder, escaper, raw_wins = _event(request)
     wins = tuple([_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins)])
     baozi = _bool(request, "baozi", "") and rule.id == SUZHOU
-    parsed = ScoreRequest(rule, table.options, stake, dealer, streak, diling, round_wind, hand_number,
-                          first_dealer, baozi, event, discarder, escaper, wins, table)
+    parsed = ScoreRequest(
+        rule,
+        table.options,
+        stake,
+        dealer,
+        streak,
+        diling,
+        round_wind,
+        hand_number,
+        first_dealer,
+        baozi,
+        event,
+        discarder,
+        escaper,
+        wins,
+        table,
+    )
     if event == "win":
         _check_wins(parsed)
     elif discarder is not None:
@@ -321,8 +379,9 @@ def _check_several(wins: tuple[WinEntry, ...]) -> None:
         raise ScoringError("wins: the same winner twice")
     types = {win.type for win in wins}
     if len(types) > 1 or types == {"self_draw"}:
-        raise ScoringError("wins: several winners only on one discard (all 'discard') or one robbed "
-                           "kong (all 'rob_kong')")
+        raise ScoringError(
+            "wins: several winners only on one discard (all 'discard') or one robbed kong (all 'rob_kong')"
+        )
 
 
 def _check_discarder(req: ScoreRequest, win: WinEntry) -> None:
@@ -341,21 +400,37 @@ def _check_flags(req: ScoreRequest, win: WinEntry, f: Flags) -> None:
     """Flags that need a self-draw, a dealer (or not), another feeder or 宿州."""
     where = f"{win.field}.flags"
     if (f.after_kong or f.after_flower) and win.type != "self_draw":
-        raise ScoringError(f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw",
-                           code="flag_needs", flag="after_kong" if f.after_kong else "after_flower",
-                           needs="self_draw")
+        raise ScoringError(
+            f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw",
+            code="flag_needs",
+            flag="after_kong" if f.after_kong else "after_flower",
+            needs="self_draw",
+        )
     if f.kong_fed_by == win.winner:
-        raise ScoringError(f"{where}.kong_fed_by: {win.winner} cannot feed their own kong",
-                           code="flag_needs", flag="kong_fed_by", needs="other_feeder")
+        raise ScoringError(
+            f"{where}.kong_fed_by: {win.winner} cannot feed their own kong",
+            code="flag_needs",
+            flag="kong_fed_by",
+            needs="other_feeder",
+        )
     if f.heavenly and (win.winner != req.dealer or win.type != "self_draw"):
-        raise ScoringError(f"{where}.heavenly: 天胡 is the dealer's self-draw on the first 14 tiles",
-                           code="flag_needs", flag="heavenly", needs="dealer_self_draw")
+        raise ScoringError(
+            f"{where}.heavenly: 天胡 is the dealer's self-draw on the first 14 tiles",
+            code="flag_needs",
+            flag="heavenly",
+            needs="dealer_self_draw",
+        )
     if f.earthly and (win.winner == req.dealer or win.type != "self_draw"):
-        raise ScoringError(f"{where}.earthly: 地胡 is a non-dealer's self-draw on the first draw",
-                           code="flag_needs", flag="earthly", needs="player_self_draw")
+        raise ScoringError(
+            f"{where}.earthly: 地胡 is a non-dealer's self-draw on the first draw",
+            code="flag_needs",
+            flag="earthly",
+            needs="player_self_draw",
+        )
     if f.shangpai and req.rule.id != SUZHOU_ANHUI:
-        raise ScoringError(f"{where}.shangpai: 上牌 is a 宿州 rule", code="flag_needs", flag="shangpai",
-                           needs="suzhou_anhui")
+        raise ScoringError(
+            f"{where}.shangpai: 上牌 is a 宿州 rule", code="flag_needs", flag="shangpai", needs="suzhou_anhui"
+        )
 
 
 def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags, feeder: str | None) -> None:
@@ -366,15 +441,24 @@ def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags, feeder: str | None) -
         raise ScoringError(f"{win.field}.hand.winning_tile: missing (only 天胡 may leave it out)")
     kongs = [m for m in hand.melds if m.kind == "kong"]
     if f.after_kong and not kongs:
-        raise ScoringError(f"{where}.after_kong: the hand has no kong", code="flag_needs",
-                           flag="after_kong", needs="kong")
+        raise ScoringError(
+            f"{where}.after_kong: the hand has no kong", code="flag_needs", flag="after_kong", needs="kong"
+        )
     fed = [m for m in kongs if m.exposed and m.kong_kind != "added" and m.source in (None, feeder)]
     if feeder is not None and not fed:
-        raise ScoringError(f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}",
-                           code="flag_needs", flag="kong_fed_by", needs="exposed_kong")
+        raise ScoringError(
+            f"{where}.kong_fed_by: the hand has no exposed 直杠 from {f.kong_fed_by}",
+            code="flag_needs",
+            flag="kong_fed_by",
+            needs="exposed_kong",
+        )
     if (f.heavenly or f.earthly) and hand.melds:
-        raise ScoringError(f"{where}: 天胡/地胡 hands have no melds", code="flag_needs",
-                           flag="heavenly" if f.heavenly else "earthly", needs="no_melds")
+        raise ScoringError(
+            f"{where}: 天胡/地胡 hands have no melds",
+            code="flag_needs",
+            flag="heavenly" if f.heavenly else "earthly",
+            needs="no_melds",
+        )
 
 
 # ---------------------------------------------------------------- scoring
@@ -382,13 +466,21 @@ def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags, feeder: str | None) -
 
 def _score_win(req: ScoreRequest, win: WinEntry) -> WinScore:
     if win.declared is not None:
-        score = score_declared(req.table, win.declared, win_type=win.type, flags=win.flags,
-                               field=f"{win.field}.declared")
+        score = score_declared(
+            req.table, win.declared, win_type=win.type, flags=win.flags, field=f"{win.field}.declared"
+        )
         return refuse_wild_discard(score, win.type, win.wild, win.declared.winning_tile)
     assert win.hand is not None
-    return score_hand_ways(req.table, win.hand, (win.type,), flags=win.flags,
-                           is_dealer=win.winner == req.dealer, wild=win.wild, round_wind=req.round_wind,
-                           field=f"{win.field}.hand")[0]
+    return score_hand_ways(
+        req.table,
+        win.hand,
+        (win.type,),
+        flags=win.flags,
+        is_dealer=win.winner == req.dealer,
+        wild=win.wild,
+        round_wind=req.round_wind,
+        field=f"{win.field}.hand",
+    )[0]
 
 
 _ZH_NAMES = {term_id: term_name(term_id) for term_id in TERMS}
@@ -396,17 +488,31 @@ _ZH_NAMES = {term_id: term_name(term_id) for term_id in TERMS}
 
 def _win_json(winner: str, score: WinScore, multiplier: int) -> dict[str, Any]:
     if not score.allowed:
-        out: dict[str, Any] = {"winner": winner, "allowed": False, "reason": score.reason, "hua": 0,
-                               "items": [], "multiplier": 1}
+        out: dict[str, Any] = {
+            "winner": winner,
+            "allowed": False,
+            "reason": score.reason,
+            "hua": 0,
+            "items": [],
+            "multiplier": 1,
+        }
         if score.reason == "below_threshold":
             out["threshold"] = {"have": score.have, "need": score.need}
         return out
     names = _ZH_NAMES
-    return {"winner": winner, "allowed": True, "reason": None, "hua": score.hua,
-            "items": [{"id": item_id, "name": names[item_id], "hua": hua} if times == 1 else
-                      {"id": item_id, "name": names[item_id], "hua": hua, "times": times}
-                      for item_id, hua, times in score.items],
-            "multiplier": multiplier}
+    return {
+        "winner": winner,
+        "allowed": True,
+        "reason": None,
+        "hua": score.hua,
+        "items": [
+            {"id": item_id, "name": names[item_id], "hua": hua}
+            if times == 1
+            else {"id": item_id, "name": names[item_id], "hua": hua, "times": times}
+            for item_id, hua, times in score.items
+        ],
+        "multiplier": multiplier,
+    }
 
 
 def _multi_win_off(req: ScoreRequest, scores: list[WinScore]) -> list[WinScore]:
@@ -419,9 +525,12 @@ def _multi_win_off(req: ScoreRequest, scores: list[WinScore]) -> list[WinScore]:
     if not allowed:
         return scores
     first = min(allowed, key=lambda i: order[req.wins[i].winner])
-    return [score if i == first or not score.allowed else
-            WinScore(False, "multi_win_off", score.hua, score.items, score.patterns)
-            for i, score in enumerate(scores)]
+    return [
+        score
+        if i == first or not score.allowed
+        else WinScore(False, "multi_win_off", score.hua, score.items, score.patterns)
+        for i, score in enumerate(scores)
+    ]
 
 
 def score_parsed(req: ScoreRequest) -> dict[str, Any]:
@@ -441,15 +550,29 @@ def score_parsed(req: ScoreRequest) -> dict[str, Any]:
             if score.allowed:
                 winners.append(win.winner)
     assert sum(payments.values()) == 0
-    nxt = next_state_fields(req.rule.id, req.options, (req.dealer, req.streak, req.diling, req.round_wind,
-                                                       req.hand_number, req.first_dealer),
-                            req.event, req.discarder, req.baozi, winners)
-    return {"wins": wins_json, "payments": payments, "next_dealer": nxt[0], "next_diling": nxt[2],
-            "next_round_wind": nxt[3], "next_streak": nxt[1], "next_hand_number": nxt[4]}
+    nxt = next_state_fields(
+        req.rule.id,
+        req.options,
+        (req.dealer, req.streak, req.diling, req.round_wind, req.hand_number, req.first_dealer),
+        req.event,
+        req.discarder,
+        req.baozi,
+        winners,
+    )
+    return {
+        "wins": wins_json,
+        "payments": payments,
+        "next_dealer": nxt[0],
+        "next_diling": nxt[2],
+        "next_round_wind": nxt[3],
+        "next_streak": nxt[1],
+        "next_hand_number": nxt[4],
+    }
 
 
-def settled_json(req: ScoreRequest, win: WinEntry, score: WinScore,
-                  payments: dict[str, int]) -> dict[str, Any]:
+def settled_json(
+    req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[str, int]
+) -> dict[str, Any]:
     """Settle one win into the running payments (if allowed); its response entry."""
     if not score.allowed:
         refused = _win_json(win.winner, score, 1)
@@ -459,8 +582,9 @@ def settled_json(req: ScoreRequest, win: WinEntry, score: WinScore,
     multiplier = _settle(req, win, score, payments)
     if req.baozi or req.diling:  # 豹子/滴零 double the hand: listed so that a preview shows every factor,
         # after the pattern multipliers and before 包饺子/抢杠 (docs/rules.md §1, the order of multipliers)
-        doubling = tuple(Item(term, 0, 2) for term, on in (("baozi", req.baozi), ("diling", req.diling))
-                         if on)
+        doubling = tuple(
+            Item(term, 0, 2) for term, on in (("baozi", req.baozi), ("diling", req.diling)) if on
+        )
         cut = next((i for i, item in enumerate(score.items) if item.id in _TRIPLING), len(score.items))
         score = replace(score, items=score.items[:cut] + doubling + score.items[cut:])
     return _win_json(win.winner, score, multiplier)
@@ -477,13 +601,28 @@ def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[st
         triple = fed_by is not None or win.type == "rob_kong"
         multiplier = score.factor
         if req.baozi or req.diling or triple:
-            multiplier = suzhou_multiplier(req.options, baozi=req.baozi, diling=req.diling, triple=triple,
-                                           pattern_factor=score.factor)
-        settlement = settle_suzhou(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
-                                   multiplier=multiplier, kong_fed_by=fed_by)
+            multiplier = suzhou_multiplier(
+                req.options, baozi=req.baozi, diling=req.diling, triple=triple, pattern_factor=score.factor
+            )
+        settlement = settle_suzhou(
+            win.type,
+            win.winner,
+            req.discarder,
+            score.hua,
+            stake=req.stake,
+            multiplier=multiplier,
+            kong_fed_by=fed_by,
+        )
     else:
-        settlement = settle_anhui(win.type, win.winner, req.discarder, score.hua, stake=req.stake,
-                                  dealer=req.dealer, shangpai=flags.shangpai)
+        settlement = settle_anhui(
+            win.type,
+            win.winner,
+            req.discarder,
+            score.hua,
+            stake=req.stake,
+            dealer=req.dealer,
+            shangpai=flags.shangpai,
+        )
     winner = win.winner
     for payer, amount in settlement.paid_by.items():  # collect(), written out
         payments[payer] -= amount
@@ -507,5 +646,14 @@ def score_request(request: Any) -> dict[str, Any]:
     return score_parsed(parse_request(request))
 
 
-__all__ = ["ScoreRequest", "WinEntry", "check_keys", "parse_request", "read_one_tile", "read_seat",
-           "score_parsed", "score_request", "settled_json"]
+__all__ = [
+    "ScoreRequest",
+    "WinEntry",
+    "check_keys",
+    "parse_request",
+    "read_one_tile",
+    "read_seat",
+    "score_parsed",
+    "score_request",
+    "settled_json",
+]

@@ -46,87 +46,210 @@ class RuleSet:
 
 
 _SUZHOU_OPTIONS = (
-    OptionSpec("menqing_stack", (False, True), False,
-               "大门清同时计小门清（10+5）", "大门清 also scores 小门清 (10+5)"),
-    OptionSpec("qidui", ("15x2", "10"), "15x2",
-               "七对：15 花且硬花翻倍（15x2），或 10 花、硬花不翻倍（10）",
-               "七对: 15 花 with 硬花 counted twice (15x2), or 10 花 with 硬花 counted once (10)"),
-    OptionSpec("dadiaoche", ("5", "x2"), "5",
-               "大吊车：加 5 花（5），或不加花、结算翻倍（x2）",
-               "大吊车: +5 花 (5), or no 花 and the settlement doubled (x2)"),
-    OptionSpec("threshold", ("3/4", "2/3"), "3/4",
-               "起胡硬花数：自摸/放冲", "硬花 needed to win: self-draw/discard"),
-    OptionSpec("threshold_counts_soft", (False, True), False,
-               "起胡门槛也计杠、风刻等软花", "the threshold also counts meld 花 (kongs, wind triplets)"),
-    OptionSpec("doubling_stack", (False, True), False,
-               "豹子与滴零同局时翻两次（×4）", "豹子 and 滴零 in one hand double twice (x4)"),
-    OptionSpec("dealer_after_draw", ("next", "stay"), "next",
-               "荒庄后下家坐庄（next）或原庄连庄（stay）",
-               "after 荒庄 the next seat deals (next) or the dealer stays (stay)"),
-    OptionSpec("extended", (False, True), False,
-               "启用扩展番型：一条龙、小三风、三风刻、小四喜、大四喜、豪七对、花中三元",
-               "enable the extended patterns: 一条龙 小三风 三风刻 小四喜 大四喜 豪七对 花中三元"),
+    OptionSpec(
+        "menqing_stack",
+        (False, True),
+        False,
+        "大门清同时计小门清（10+5）",
+        "大门清 also scores 小门清 (10+5)",
+    ),
+    OptionSpec(
+        "qidui",
+        ("15x2", "10"),
+        "15x2",
+        "七对：15 花且硬花翻倍（15x2），或 10 花、硬花不翻倍（10）",
+        "七对: 15 花 with 硬花 counted twice (15x2), or 10 花 with 硬花 counted once (10)",
+    ),
+    OptionSpec(
+        "dadiaoche",
+        ("5", "x2"),
+        "5",
+        "大吊车：加 5 花（5），或不加花、结算翻倍（x2）",
+        "大吊车: +5 花 (5), or no 花 and the settlement doubled (x2)",
+    ),
+    OptionSpec(
+        "threshold", ("3/4", "2/3"), "3/4", "起胡硬花数：自摸/放冲", "硬花 needed to win: self-draw/discard"
+    ),
+    OptionSpec(
+        "threshold_counts_soft",
+        (False, True),
+        False,
+        "起胡门槛也计杠、风刻等软花",
+        "the threshold also counts meld 花 (kongs, wind triplets)",
+    ),
+    OptionSpec(
+        "doubling_stack",
+        (False, True),
+        False,
+        "豹子与滴零同局时翻两次（×4）",
+        "豹子 and 滴零 in one hand double twice (x4)",
+    ),
+    OptionSpec(
+        "dealer_after_draw",
+        ("next", "stay"),
+        "next",
+        "荒庄后下家坐庄（next）或原庄连庄（stay）",
+        "after 荒庄 the next seat deals (next) or the dealer stays (stay)",
+    ),
+    OptionSpec(
+        "extended",
+        (False, True),
+        False,
+        "启用扩展番型：一条龙、小三风、三风刻、小四喜、大四喜、豪七对、花中三元",
+        "enable the extended patterns: 一条龙 小三风 三风刻 小四喜 大四喜 豪七对 花中三元",
+    ),
     # The readings and values the sources offer (docs/rules.md §1); defaults keep the first reading.
-    OptionSpec("damenqing", ("strict", "pung"), "strict",
-               "大门清：不能有任何碰杠（strict），或可以有数牌的碰（pung）",
-               "大门清: no meld at all (strict), or suited 碰 allowed (pung)"),
-    OptionSpec("xiaomenqing_kong", (False, True), False,
-               "小门清也可以有明杠、补杠（仍不能碰）", "小门清 allows exposed kongs (still no 碰)"),
-    OptionSpec("qidui_menqing", (False, True), False,
-               "没有硬花的七对另计大门清", "a 七对 with no 硬花 also scores 大门清"),
-    OptionSpec("songgang", ("replacement", "any"), "replacement",
-               "包饺子只算杠后补的那张（replacement），或杠后任何自摸都由放杠者包（any，送杠）",
-               "包饺子 only on the replacement tile (replacement), or on any later self-draw (any, 送杠)"),
+    OptionSpec(
+        "damenqing",
+        ("strict", "pung"),
+        "strict",
+        "大门清：不能有任何碰杠（strict），或可以有数牌的碰（pung）",
+        "大门清: no meld at all (strict), or suited 碰 allowed (pung)",
+    ),
+    OptionSpec(
+        "xiaomenqing_kong",
+        (False, True),
+        False,
+        "小门清也可以有明杠、补杠（仍不能碰）",
+        "小门清 allows exposed kongs (still no 碰)",
+    ),
+    OptionSpec(
+        "qidui_menqing",
+        (False, True),
+        False,
+        "没有硬花的七对另计大门清",
+        "a 七对 with no 硬花 also scores 大门清",
+    ),
+    OptionSpec(
+        "songgang",
+        ("replacement", "any"),
+        "replacement",
+        "包饺子只算杠后补的那张（replacement），或杠后任何自摸都由放杠者包（any，送杠）",
+        "包饺子 only on the replacement tile (replacement), or on any later self-draw (any, 送杠)",
+    ),
     OptionSpec("duiduihu", ("5", "8"), "5", "对对胡的花数", "花 of 对对胡"),
     OptionSpec("hunyise", ("5", "6", "8"), "5", "混一色的花数", "花 of 混一色"),
-    OptionSpec("qingyise", ("10", "16", "x2"), "10",
-               "清一色：10 花、16 花，或不加花、结算翻倍（x2）",
-               "清一色: 10 or 16 花, or no 花 and the settlement doubled (x2)"),
+    OptionSpec(
+        "qingyise",
+        ("10", "16", "x2"),
+        "10",
+        "清一色：10 花、16 花，或不加花、结算翻倍（x2）",
+        "清一色: 10 or 16 花, or no 花 and the settlement doubled (x2)",
+    ),
     OptionSpec("sanfengke", ("12", "16"), "12", "三风刻的花数（扩展番型）", "花 of 三风刻 (extended)"),
-    OptionSpec("haoqidui", ("3/6", "4/8"), "3/6",
-               "双豪七对、三豪七对的倍数（扩展番型）", "the multipliers of 双豪七对 and 三豪七对 (extended)"),
+    OptionSpec(
+        "haoqidui",
+        ("3/6", "4/8"),
+        "3/6",
+        "双豪七对、三豪七对的倍数（扩展番型）",
+        "the multipliers of 双豪七对 and 三豪七对 (extended)",
+    ),
 )
 
 PATTERN_VALUE_OPTIONS: Final[Mapping[str, str]] = {
-    "duiduihu": "duiduihu", "hunyise": "hunyise", "qingyise": "qingyise", "sanfengke": "sanfengke",
-    "dadiaoche": "dadiaoche"}
+    "duiduihu": "duiduihu",
+    "hunyise": "hunyise",
+    "qingyise": "qingyise",
+    "sanfengke": "sanfengke",
+    "dadiaoche": "dadiaoche",
+}
 """Options that set one pattern's value (option id -> pattern id): a number is its 花; "x2": no 花, T ×2."""
 QIDUI_VALUES: Final[Mapping[str, tuple[int, int]]] = {"15x2": (15, 2), "10": (10, 1)}
 """Option `qidui` -> (七对's 花, how many times each 硬花 counts in a 七对)."""
 HAOQIDUI_FACTORS: Final[Mapping[str, Mapping[str, int]]] = {
-    "3/6": {"shuanghao_qidui": 3, "sanhao_qidui": 6}, "4/8": {"shuanghao_qidui": 4, "sanhao_qidui": 8}}
+    "3/6": {"shuanghao_qidui": 3, "sanhao_qidui": 6},
+    "4/8": {"shuanghao_qidui": 4, "sanhao_qidui": 8},
+}
 """Option `haoqidui` -> the factor on T of 双豪七对 and 三豪七对 (extended)."""
 
 _ANHUI_OPTIONS = (
-    OptionSpec("multi_win", (True, False), True,
-               "一炮多响：放炮者分别赔付每位胡家（true），或只算放炮者下家起第一位（false）",
-               ("one discard, several winners: pay each (true), "
-                "or only the first from the discarder's next seat (false)")),
-    OptionSpec("self_draw_only", (False, True), False,
-               "只许自摸，不许放冲胡", "only self-draw wins are allowed"),
+    OptionSpec(
+        "multi_win",
+        (True, False),
+        True,
+        "一炮多响：放炮者分别赔付每位胡家（true），或只算放炮者下家起第一位（false）",
+        (
+            "one discard, several winners: pay each (true), "
+            "or only the first from the discarder's next seat (false)"
+        ),
+    ),
+    OptionSpec(
+        "self_draw_only", (False, True), False, "只许自摸，不许放冲胡", "only self-draw wins are allowed"
+    ),
 )
 
 _RULESETS: Final[dict[str, RuleSet]] = {
     SUZHOU: RuleSet(
-        id=SUZHOU, zh="苏州麻将", zh_hant="蘇州麻將", en="Suzhou (Jiangsu)",
+        id=SUZHOU,
+        zh="苏州麻将",
+        zh_hant="蘇州麻將",
+        en="Suzhou (Jiangsu)",
         # ruanhua (软花) is the quick entry's count of meld 花, one 花 each.
-        items={"di": 5, "yinghua": 1, "minggang": 1, "angang": 2, "fengpeng": 1,
-               "feng_anke": 2, "feng_minggang": 3, "feng_angang": 4, "ruanhua": 1},
-        patterns={"da_menqing": 10, "xiao_menqing": 5, "hunyise": 5, "qingyise": 10, "duiduihu": 5,
-                  "qidui": 15, "gangkai": 5, "huakai": 5, "dadiaoche": 5, "tianhu": 50, "dihu": 50,
-                  "haidi": 5},
+        items={
+            "di": 5,
+            "yinghua": 1,
+            "minggang": 1,
+            "angang": 2,
+            "fengpeng": 1,
+            "feng_anke": 2,
+            "feng_minggang": 3,
+            "feng_angang": 4,
+            "ruanhua": 1,
+        },
+        patterns={
+            "da_menqing": 10,
+            "xiao_menqing": 5,
+            "hunyise": 5,
+            "qingyise": 10,
+            "duiduihu": 5,
+            "qidui": 15,
+            "gangkai": 5,
+            "huakai": 5,
+            "dadiaoche": 5,
+            "tianhu": 50,
+            "dihu": 50,
+            "haidi": 5,
+        },
         # 豪七对 with one four-of-a-kind scores as 七对 (its value follows option qidui); 双豪/三豪 replace
         # 七对's value and multiply T by the `haoqidui` factors.
-        extended_patterns={"yitiaolong": 10, "xiaosanfeng": 6, "sanfengke": 12, "xiaosixi": 48,
-                           "dasixi": 64, "haohua_qidui": 15, "shuanghao_qidui": 30, "sanhao_qidui": 50,
-                           "hua_dasanyuan": 24, "hua_xiaosanyuan": 16},
-        exempt=frozenset({"xiao_menqing", "da_menqing", "duiduihu", "hunyise", "qidui", "qingyise",
-                          "gangkai", "huakai", "baojiaozi", "dadiaoche", "tianhu", "dihu",
-                          "haohua_qidui", "shuanghao_qidui", "sanhao_qidui"}),
+        extended_patterns={
+            "yitiaolong": 10,
+            "xiaosanfeng": 6,
+            "sanfengke": 12,
+            "xiaosixi": 48,
+            "dasixi": 64,
+            "haohua_qidui": 15,
+            "shuanghao_qidui": 30,
+            "sanhao_qidui": 50,
+            "hua_dasanyuan": 24,
+            "hua_xiaosanyuan": 16,
+        },
+        exempt=frozenset(
+            {
+                "xiao_menqing",
+                "da_menqing",
+                "duiduihu",
+                "hunyise",
+                "qidui",
+                "qingyise",
+                "gangkai",
+                "huakai",
+                "baojiaozi",
+                "dadiaoche",
+                "tianhu",
+                "dihu",
+                "haohua_qidui",
+                "shuanghao_qidui",
+                "sanhao_qidui",
+            }
+        ),
         options=_SUZHOU_OPTIONS,
     ),
     SUZHOU_ANHUI: RuleSet(
-        id=SUZHOU_ANHUI, zh="宿州麻将", zh_hant="宿州麻將", en="Suzhou (Anhui)",
+        id=SUZHOU_ANHUI,
+        zh="宿州麻将",
+        zh_hant="宿州麻將",
+        en="Suzhou (Anhui)",
         # f: each flower tile 1, 风碰 1, 明杠 2, 暗杠 4, 风暗刻 1 (ruanhua: a declared count of meld 花).
         items={"yinghua": 1, "fengpeng": 1, "minggang": 2, "angang": 4, "feng_anke": 1, "ruanhua": 1},
         # 七对, 大吊车 and 杠开 are wins that add nothing; 杠开 settles as a self-draw.
@@ -138,10 +261,20 @@ _RULESETS: Final[dict[str, RuleSet]] = {
 }
 
 _RULESET_NAMES: Final[dict[str, str]] = {
-    "suzhou": SUZHOU, "苏州": SUZHOU, "蘇州": SUZHOU, "苏州麻将": SUZHOU, "蘇州麻將": SUZHOU,
-    "jiangsu": SUZHOU, "suzhou-jiangsu": SUZHOU,
-    "suzhou-anhui": SUZHOU_ANHUI, "suzhou_anhui": SUZHOU_ANHUI, "anhui": SUZHOU_ANHUI,
-    "宿州": SUZHOU_ANHUI, "宿州麻将": SUZHOU_ANHUI, "宿州麻將": SUZHOU_ANHUI, "suzhouanhui": SUZHOU_ANHUI,
+    "suzhou": SUZHOU,
+    "苏州": SUZHOU,
+    "蘇州": SUZHOU,
+    "苏州麻将": SUZHOU,
+    "蘇州麻將": SUZHOU,
+    "jiangsu": SUZHOU,
+    "suzhou-jiangsu": SUZHOU,
+    "suzhou-anhui": SUZHOU_ANHUI,
+    "suzhou_anhui": SUZHOU_ANHUI,
+    "anhui": SUZHOU_ANHUI,
+    "宿州": SUZHOU_ANHUI,
+    "宿州麻将": SUZHOU_ANHUI,
+    "宿州麻將": SUZHOU_ANHUI,
+    "suzhouanhui": SUZHOU_ANHUI,
 }
 
 
@@ -193,16 +326,24 @@ def _normalize(spec: OptionSpec, value: object) -> OptionValue:
         if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
             return value.strip().lower() in _TRUE
     else:
-        text = str(value).strip().lower() if isinstance(value, str | int) and not isinstance(
-            value, bool) else None
+        text = (
+            str(value).strip().lower()
+            if isinstance(value, str | int) and not isinstance(value, bool)
+            else None
+        )
         if text is not None:
             text = text.replace("×", "x").replace("*", "x")
             for choice in spec.choices:
                 if text == choice:
                     return choice
     shown = ", ".join(str(c).lower() for c in spec.choices)
-    raise ScoringError(f"options.{spec.id}: invalid value {value!r} (choices: {shown})", code="bad_option",
-                       option=spec.id, value=str(value), choices=shown)
+    raise ScoringError(
+        f"options.{spec.id}: invalid value {value!r} (choices: {shown})",
+        code="bad_option",
+        option=spec.id,
+        value=str(value),
+        choices=shown,
+    )
 
 
 def validate_options(rules: str, options: object) -> dict[str, OptionValue]:
@@ -221,7 +362,11 @@ def validate_options(rules: str, options: object) -> dict[str, OptionValue]:
         spec = specs.get(key) if isinstance(key, str) else None
         if spec is None:
             known = ", ".join(specs)
-            raise ScoringError(f"options: unknown option {key!r} for {resolve_rules(rules)} (known: {known})",
-                               code="unknown_option", option=str(key), known=known)
+            raise ScoringError(
+                f"options: unknown option {key!r} for {resolve_rules(rules)} (known: {known})",
+                code="unknown_option",
+                option=str(key),
+                known=known,
+            )
         result[spec.id] = _normalize(spec, value)
     return result

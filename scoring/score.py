@@ -84,8 +84,9 @@ class Table:
     self_draw_only: bool
     supersedes: bool  # some pattern of the table supersedes another (the extended list)
     reads_flowers: bool  # some pattern looks at which flowers the winner holds (花中三元), not their count
-    scores: dict[tuple[object, ...], tuple[WinScore, ...]] = field(default_factory=dict, compare=False,
-                                                                   repr=False)
+    scores: dict[tuple[object, ...], tuple[WinScore, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     """What a reading scores, by what its score depends on (`score_hand_ways`); filled on first sight.
     Keys and values are immutable (tuples, frozen Flags, Meld and WinScore), so nothing handed out can
     change what a later hand is given."""
@@ -126,16 +127,30 @@ def _table(rules: str, items: tuple[tuple[str, OptionValue], ...]) -> Table:
             elif isinstance(value, str) and pid in values:
                 values[pid] = int(value)
     ordered = {pid: values[pid] for pid in PATTERNS if pid in values}
-    predicates = tuple((pid, pattern.predicate) for pid, pattern in PATTERNS.items()
-                       if pid in ordered and pattern.predicate is not None)
+    predicates = tuple(
+        (pid, pattern.predicate)
+        for pid, pattern in PATTERNS.items()
+        if pid in ordered and pattern.predicate is not None
+    )
     self_need, discard_need = THRESHOLDS[str(options.get("threshold", "3/4"))]
     shape_predicates = tuple((pid, predicate) for pid, predicate in predicates if not PATTERNS[pid].on_flags)
     _check_on_flags(rule.id, options)
-    return Table(rule, MappingProxyType(options), MappingProxyType(ordered), predicates, shape_predicates,
-                 yinghua_factor, MappingProxyType(factors), options.get("songgang") == "any",
-                 self_need, discard_need, bool(options.get("threshold_counts_soft")),
-                 bool(options.get("self_draw_only")), any(PATTERNS[pid].supersedes for pid in ordered),
-                 not _FLOWER_PATTERNS.isdisjoint(ordered))
+    return Table(
+        rule,
+        MappingProxyType(options),
+        MappingProxyType(ordered),
+        predicates,
+        shape_predicates,
+        yinghua_factor,
+        MappingProxyType(factors),
+        options.get("songgang") == "any",
+        self_need,
+        discard_need,
+        bool(options.get("threshold_counts_soft")),
+        bool(options.get("self_draw_only")),
+        any(PATTERNS[pid].supersedes for pid in ordered),
+        not _FLOWER_PATTERNS.isdisjoint(ordered),
+    )
 
 
 def _check_on_flags(rules: str, options: Mapping[str, OptionValue]) -> None:
@@ -149,7 +164,8 @@ def _check_on_flags(rules: str, options: Mapping[str, OptionValue]) -> None:
 
 
 DEFAULT_TABLES: Mapping[str, Table] = MappingProxyType(
-    {rules: table_for(ruleset(rules), default_options(rules)) for rules in RULESETS})
+    {rules: table_for(ruleset(rules), default_options(rules)) for rules in RULESETS}
+)
 """Each rule set's Table with every option at its default."""
 
 
@@ -158,8 +174,9 @@ def _drop_superseded(found: list[str]) -> list[str]:
     return [pid for pid in found if pid not in dropped] if dropped else found
 
 
-def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
-           counts: Mapping[str, int]) -> WinScore:
+def _score(
+    table: Table, win_type: WinType, flags: Flags, found: list[str], counts: Mapping[str, int]
+) -> WinScore:
     """Turn found patterns (in table order) and 花 item counts into T or f and the allowed verdict."""
     rule = table.rule
     values = table.values
@@ -178,7 +195,7 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
             items.append(Item("qianggang", 0, 3))
         hua = 0
         factor = 1
-        for item in items[:len(found)]:
+        for item in items[: len(found)]:
             factor *= item.times
         for item in items:
             hua += item.hua
@@ -187,8 +204,16 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
         if table.counts_soft:
             have += soft_hua(items)
         allowed = have >= need or baojiaozi or not rule.exempt.isdisjoint(found)
-        return WinScore(allowed, None if allowed else "below_threshold", hua, tuple(items), tuple(found),
-                        factor, have, need)
+        return WinScore(
+            allowed,
+            None if allowed else "below_threshold",
+            hua,
+            tuple(items),
+            tuple(found),
+            factor,
+            have,
+            need,
+        )
     items += item_list(rule.items, counts, base=False)
     if flags.shangpai:
         items.append(Item("shangpai", 0, 2))
@@ -200,8 +225,6 @@ def _score(table: Table, win_type: WinType, flags: Flags, found: list[str],
     return WinScore(True, None, hua, tuple(items), tuple(found))
 
 
-
-
 def _better(a: WinScore, b: WinScore | None) -> bool:
     if b is None:
         return True
@@ -211,13 +234,24 @@ def _better(a: WinScore, b: WinScore | None) -> bool:
 _NO_TILES: frozenset[int] = frozenset()
 _FLOWER_TILES: Mapping[tuple[str, str], frozenset[int]] = {
     (rules, wind): frozenset(t for t in range(34) if not is_playing_tile(rules, t, wind))
-    for rules in RULESETS for wind in "ESWN"}
+    for rules in RULESETS
+    for wind in "ESWN"
+}
 """(rule set, round wind) -> the tiles that are flowers there: a 混子 never stands for one."""
 
 
-def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *, flags: Flags,
-                    is_dealer: bool, wild: int | None, round_wind: str, field: str,
-                    splits: list[Reading] | None = None) -> list[WinScore]:
+def score_hand_ways(
+    table: Table,
+    hand: Hand,
+    win_types: tuple[WinType, ...],
+    *,
+    flags: Flags,
+    is_dealer: bool,
+    wild: int | None,
+    round_wind: str,
+    field: str,
+    splits: list[Reading] | None = None,
+) -> list[WinScore]:
     """Score every reading of a validated winning hand (sorted concealed tiles, no fifth copy) and keep the
     best one for the winner, for each of several ways of winning the same tiles (several only without
     flags).
@@ -231,8 +265,9 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
     if splits is None:
         splits = readings(hand.concealed, wild=wild, seven_pairs=True, distinct=True)
     if not splits:
-        raise ScoringError(f"{field}: not a complete hand (no four sets and a pair, no seven pairs)",
-                           code="not_complete")
+        raise ScoringError(
+            f"{field}: not a complete hand (no four sets and a pair, no seven pairs)", code="not_complete"
+        )
     if len(win_types) > 1 and flags is not NO_FLAGS:
         raise ValueError("score_hand_ways: several win types only for a win without flags")
     flowers_tiles = _FLOWER_TILES[table.rule.id, round_wind] if wild is not None else _NO_TILES
@@ -249,22 +284,33 @@ def score_hand_ways(table: Table, hand: Hand, win_types: tuple[WinType, ...], *,
                 best[i] = score
     out = [score for score in best if score is not None]
     if not out:
-        raise ScoringError(f"{field}: not a complete hand with the wild tile standing for playing tiles only",
-                           code="not_complete")
+        raise ScoringError(
+            f"{field}: not a complete hand with the wild tile standing for playing tiles only",
+            code="not_complete",
+        )
     if wild is not None and hand.winning_tile == wild:
-        out = [refuse_wild_discard(score, win_type, wild, wild)
-               for win_type, score in zip(win_types, out, strict=True)]
+        out = [
+            refuse_wild_discard(score, win_type, wild, wild)
+            for win_type, score in zip(win_types, out, strict=True)
+        ]
     return out
 
 
-def _reading_scores(table: Table, hand: Hand, win_types: tuple[WinType, ...], flags: Flags, is_dealer: bool,
-                    reading: Reading) -> tuple[WinScore, ...]:
+def _reading_scores(
+    table: Table, hand: Hand, win_types: tuple[WinType, ...], flags: Flags, is_dealer: bool, reading: Reading
+) -> tuple[WinScore, ...]:
     """`_score_reading`, remembered in `table.scores` by what it depends on: the reading's facts and the
     hand's melds, flower count (花中三元: the flowers) and seat. (NO_FLAGS as None: a Flags hashes in
     Python code, None in C.)"""
     pair, sets, pairs, wilds, facts = reading
-    key = (win_types, None if flags is NO_FLAGS else flags, is_dealer, facts, hand.melds,
-           hand.flowers if table.reads_flowers else len(hand.flowers))
+    key = (
+        win_types,
+        None if flags is NO_FLAGS else flags,
+        is_dealer,
+        facts,
+        hand.melds,
+        hand.flowers if table.reads_flowers else len(hand.flowers),
+    )
     memo = table.scores
     scores = memo.get(key)
     if scores is None:
@@ -276,8 +322,9 @@ def _reading_scores(table: Table, hand: Hand, win_types: tuple[WinType, ...], fl
     return scores
 
 
-def refuse_wild_discard(score: WinScore, win_type: WinType, wild: int | None,
-                        winning_tile: int | None) -> WinScore:
+def refuse_wild_discard(
+    score: WinScore, win_type: WinType, wild: int | None, winning_tile: int | None
+) -> WinScore:
     """宿州: a discarded 混子 cannot be won on ("如果打混子，混子是不会冲的", docs/rules.md §2): a discard win
     whose winning tile is the wild tile is refused (reason wild_discard); any other score as it was."""
     if wild is None or winning_tile != wild or win_type != "discard":
@@ -288,15 +335,20 @@ def refuse_wild_discard(score: WinScore, win_type: WinType, wild: int | None,
 _SCORES_LIMIT = 50_000  # per table; a few hundred keys in practice, so this only caps abuse
 
 
-def _score_reading(table: Table, hand: Hand, win_types: tuple[WinType, ...], flags: Flags, is_dealer: bool,
-                   split: Decomposition) -> tuple[WinScore, ...]:
+def _score_reading(
+    table: Table,
+    hand: Hand,
+    win_types: tuple[WinType, ...],
+    flags: Flags,
+    is_dealer: bool,
+    split: Decomposition,
+) -> tuple[WinScore, ...]:
     """One reading's score for each way of winning: the patterns it shows and its 花 items."""
     rule = table.rule
     predicates = table.shape_predicates if flags is NO_FLAGS else table.predicates
     flowers = hand.flowers
     # meld_item_counts, written out for the hand without melds
-    counts = (meld_item_counts(rule.id, hand) if hand.melds
-              else {"yinghua": len(flowers)} if flowers else {})
+    counts = meld_item_counts(rule.id, hand) if hand.melds else {"yinghua": len(flowers)} if flowers else {}
     ctx = WinContext(rule.id, table.options, win_types[0], is_dealer, hand.melds, flowers, split, flags)
     found = [pid for pid, predicate in predicates if predicate(ctx)]
     if ctx.wind_anke:  # concealed wind triplets of this reading: 风暗刻
@@ -328,8 +380,11 @@ _EXCLUSIVE = (
     *((pid, "da_menqing", "a 七对 never also scores 大门清") for pid in _SEVEN_PAIRS_ORDER),
     *((pid, "xiao_menqing", "a 七对 never also scores 小门清") for pid in _SEVEN_PAIRS_ORDER),
     *((pid, "dadiaoche", "大吊车 has four melds, 七对 none") for pid in _SEVEN_PAIRS_ORDER),
-    *((a, b, "a 七对 has one count of four-of-a-kinds") for i, a in enumerate(_SEVEN_PAIRS_ORDER[1:], 1)
-      for b in _SEVEN_PAIRS_ORDER[i + 1:]),
+    *(
+        (a, b, "a 七对 has one count of four-of-a-kinds")
+        for i, a in enumerate(_SEVEN_PAIRS_ORDER[1:], 1)
+        for b in _SEVEN_PAIRS_ORDER[i + 1 :]
+    ),
     ("hua_dasanyuan", "hua_xiaosanyuan", "花中大三元 replaces 花中小三元"),
 )
 _MENQING = frozenset({"da_menqing", "xiao_menqing"})
@@ -345,8 +400,9 @@ def _conflict(wanted: set[str], a: str, b: str, options: Mapping[str, OptionValu
     return not (b in _MENQING and options.get("qidui_menqing") and "da_menqing" in wanted)
 
 
-def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags: Flags,
-                   field: str) -> WinScore:
+def score_declared(
+    table: Table, declared: Declared, *, win_type: WinType, flags: Flags, field: str
+) -> WinScore:
     """Score the quick entry: 硬花 and 软花 counts and the declared patterns, checked for consistency."""
     rule, options, values = table.rule, table.options, table.values
     wanted = set(declared.patterns)
@@ -354,42 +410,76 @@ def score_declared(table: Table, declared: Declared, *, win_type: WinType, flags
         if pid not in values:
             name = PATTERNS[pid].zh
             if pid in rule.extended_patterns:
-                raise ScoringError(f"{field}.patterns: {name} needs option extended=true",
-                                   code="pattern_rules", pattern=name, option="extended")
-            raise ScoringError(f"{field}.patterns: {name} does not score in {rule.id}", code="pattern_rules",
-                               pattern=name, rules=rule.id)
+                raise ScoringError(
+                    f"{field}.patterns: {name} needs option extended=true",
+                    code="pattern_rules",
+                    pattern=name,
+                    option="extended",
+                )
+            raise ScoringError(
+                f"{field}.patterns: {name} does not score in {rule.id}",
+                code="pattern_rules",
+                pattern=name,
+                rules=rule.id,
+            )
     if "haidi" in wanted and win_type != "self_draw":
-        raise ScoringError(f"{field}.patterns: 海底捞月 is a self-draw of the last wall tile",
-                           code="pattern_conflict", pattern=PATTERNS["haidi"].zh, other="self_draw")
+        raise ScoringError(
+            f"{field}.patterns: 海底捞月 is a self-draw of the last wall tile",
+            code="pattern_conflict",
+            pattern=PATTERNS["haidi"].zh,
+            other="self_draw",
+        )
     for a, b, why in _EXCLUSIVE if len(wanted) > 1 else ():
         if _conflict(wanted, a, b, options):
-            raise ScoringError(f"{field}.patterns: {PATTERNS[a].zh} with {PATTERNS[b].zh}: {why}",
-                               code="pattern_conflict", pattern=PATTERNS[a].zh, other=PATTERNS[b].zh)
+            raise ScoringError(
+                f"{field}.patterns: {PATTERNS[a].zh} with {PATTERNS[b].zh}: {why}",
+                code="pattern_conflict",
+                pattern=PATTERNS[a].zh,
+                other=PATTERNS[b].zh,
+            )
     for pid, least in _DRAGON_FLOWERS_NEEDED.items():
         if pid in wanted and declared.hard_flowers < least:
-            raise ScoringError(f"{field}.patterns: {PATTERNS[pid].zh} needs at least {least} 硬花",
-                               code="pattern_conflict", pattern=PATTERNS[pid].zh, other="hua")
+            raise ScoringError(
+                f"{field}.patterns: {PATTERNS[pid].zh} needs at least {least} 硬花",
+                code="pattern_conflict",
+                pattern=PATTERNS[pid].zh,
+                other="hua",
+            )
     if rule.id == SUZHOU and "da_menqing" in wanted:
         if declared.hard_flowers or declared.soft_flowers:
-            raise ScoringError(f"{field}.patterns: 大门清 needs no 硬花 and no meld 花",
-                               code="pattern_conflict", pattern=PATTERNS["da_menqing"].zh, other="hua")
+            raise ScoringError(
+                f"{field}.patterns: 大门清 needs no 硬花 and no meld 花",
+                code="pattern_conflict",
+                pattern=PATTERNS["da_menqing"].zh,
+                other="hua",
+            )
         if "xiao_menqing" in wanted and not options.get("menqing_stack"):
-            raise ScoringError(f"{field}.patterns: 大门清 and 小门清 stack only with option menqing_stack",
-                               code="pattern_rules", pattern=PATTERNS["xiao_menqing"].zh,
-                               option="menqing_stack")
+            raise ScoringError(
+                f"{field}.patterns: 大门清 and 小门清 stack only with option menqing_stack",
+                code="pattern_rules",
+                pattern=PATTERNS["xiao_menqing"].zh,
+                option="menqing_stack",
+            )
         if options.get("menqing_stack"):
             wanted.add("xiao_menqing")
     found = [pid for pid in wanted if pid not in _FLAG_PATTERNS]
     if flags is not NO_FLAGS:  # (NO_FLAGS sets none of these)
-        found += [pid for pid, on in (("gangkai", flags.after_kong),
-                                      ("huakai", flags.after_flower and not flags.after_kong),
-                                      ("tianhu", flags.heavenly), ("dihu", flags.earthly),
-                                      ("haidi", flags.last_tile and win_type == "self_draw")) if on]
+        found += [
+            pid
+            for pid, on in (
+                ("gangkai", flags.after_kong),
+                ("huakai", flags.after_flower and not flags.after_kong),
+                ("tianhu", flags.heavenly),
+                ("dihu", flags.earthly),
+                ("haidi", flags.last_tile and win_type == "self_draw"),
+            )
+            if on
+        ]
     counts: dict[str, int] = {}
     if declared.hard_flowers:
         counts["yinghua"] = declared.hard_flowers
     if declared.soft_flowers:
         counts["ruanhua"] = declared.soft_flowers
-    return _score(table, win_type, flags, [pid for pid in table.values if pid in found] if found else [],
-                  counts)
-
+    return _score(
+        table, win_type, flags, [pid for pid in table.values if pid in found] if found else [], counts
+    )

@@ -9,8 +9,21 @@ from scoring.patterns import WinType
 from scoring.rules import OptionValue
 from scoring.seats import SEATS, SEATS_AFTER, next_seat, seats_after
 
-__all__ = ["ANHUI_FORMULA", "ESCAPE_HUA", "SEATS", "SEATS_AFTER", "Settlement", "collect", "escape_payments",
-           "next_seat", "seats_after", "settle_anhui", "settle_suzhou", "suzhou_multiplier", "zero_payments"]
+__all__ = [
+    "ANHUI_FORMULA",
+    "ESCAPE_HUA",
+    "SEATS",
+    "SEATS_AFTER",
+    "Settlement",
+    "collect",
+    "escape_payments",
+    "next_seat",
+    "seats_after",
+    "settle_anhui",
+    "settle_suzhou",
+    "suzhou_multiplier",
+    "zero_payments",
+]
 
 ESCAPE_HUA = 120
 """逃跑: the leaver pays stake × 120 花, split equally among the other three."""
@@ -27,8 +40,9 @@ class Settlement(NamedTuple):
     paid_by: Mapping[str, int]
 
 
-def suzhou_multiplier(options: Mapping[str, OptionValue], *, baozi: bool, diling: bool, triple: bool,
-                      pattern_factor: int) -> int:
+def suzhou_multiplier(
+    options: Mapping[str, OptionValue], *, baozi: bool, diling: bool, triple: bool, pattern_factor: int
+) -> int:
     """The factor on T, in the order of docs/rules.md §1: the pattern multipliers (大吊车/清一色 x2,
     双豪/三豪七对), then ×2 for 豹子 or 滴零 (×4 for both with doubling_stack), then ×3 for 包饺子/抢杠.
 
@@ -45,8 +59,16 @@ def suzhou_multiplier(options: Mapping[str, OptionValue], *, baozi: bool, diling
     return factor
 
 
-def settle_suzhou(win_type: WinType, winner: str, discarder: str | None, hua: int, *, stake: int,
-                  multiplier: int, kong_fed_by: str | None) -> Settlement:
+def settle_suzhou(
+    win_type: WinType,
+    winner: str,
+    discarder: str | None,
+    hua: int,
+    *,
+    stake: int,
+    multiplier: int,
+    kong_fed_by: str | None,
+) -> Settlement:
     """苏州: T per payer. Self-draw: the other three; 包饺子: the feeder alone; discard/抢杠: the discarder.
 
     >>> settle_suzhou("self_draw", "S", None, 40, stake=5, multiplier=1, kong_fed_by=None).paid_by
@@ -72,8 +94,9 @@ ANHUI_FORMULA: Mapping[str, tuple[int, int]] = {
 """The 宿州 settlement table of docs/rules.md §2 as data."""
 
 
-def settle_anhui(win_type: WinType, winner: str, discarder: str | None, f: int, *, stake: int,
-                 dealer: str, shangpai: bool) -> Settlement:
+def settle_anhui(
+    win_type: WinType, winner: str, discarder: str | None, f: int, *, stake: int, dealer: str, shangpai: bool
+) -> Settlement:
     """宿州: 庄/闲 formulas over f; 杠开 is a self-draw, 抢杠 a discard by the robbed player; 上牌 ×2.
 
     >>> settle_anhui("self_draw", "E", None, 3, stake=1, dealer="E", shangpai=False).paid_by
@@ -88,9 +111,13 @@ def settle_anhui(win_type: WinType, winner: str, discarder: str | None, f: int, 
     if win_type == "self_draw":
         if winner == dealer:
             return Settlement(multiplier, {seat: amount("dealer_self_draw") for seat in seats_after(winner)})
-        return Settlement(multiplier, {
-            seat: amount("self_draw_from_dealer" if seat == dealer else "self_draw_from_idle")
-            for seat in seats_after(winner)})
+        return Settlement(
+            multiplier,
+            {
+                seat: amount("self_draw_from_dealer" if seat == dealer else "self_draw_from_idle")
+                for seat in seats_after(winner)
+            },
+        )
     assert discarder is not None
     if winner == dealer:
         case = "dealer_discard_win"

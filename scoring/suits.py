@@ -29,8 +29,17 @@ chow, 一条龙, concealed wind pungs."""
 WaitReadings = tuple[tuple[tuple[SuitReading, ...], ...], tuple[SuitReading, ...], tuple[SuitReading, ...]]
 """`suit_readings_around`: the readings with one more t for each tile t, alone (w wilds), with w + 1."""
 
-__all__ = ["Kind", "SetKind", "SuitReading", "TileSet", "WaitReadings", "kind", "plus_one", "suit_readings",
-           "suit_readings_around"]
+__all__ = [
+    "Kind",
+    "SetKind",
+    "SuitReading",
+    "TileSet",
+    "WaitReadings",
+    "kind",
+    "plus_one",
+    "suit_readings",
+    "suit_readings_around",
+]
 
 _CACHE_SIZE = 1 << 16
 """Entries per cache: real hands reach a few thousand suit shapes, so this only caps abuse."""
@@ -39,8 +48,9 @@ _KINDS: tuple[SetKind, SetKind] = ("chow", "pung")
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def suit_readings(base: Tile, key: tuple[int, ...], w: int,
-                  distinct: bool = False) -> tuple[SuitReading, ...]:
+def suit_readings(
+    base: Tile, key: tuple[int, ...], w: int, distinct: bool = False
+) -> tuple[SuitReading, ...]:
     """The readings of one suit's counts `key` with at most `w` wilds: every set and the pair hold at
     least one real tile; the gaps are wilds. In the order of their shapes (pair, then sets by tile).
 
@@ -75,8 +85,14 @@ def kind(base: Tile, pair: Tile | None, stood: tuple[Tile, ...], chow: bool, ytl
     how many wilds it takes (in the honours which tiles they stand for, as some may be flowers), a chow,
     一条龙, the concealed wind pungs. Readings of one kind differ only in which sets (which tiles the
     wilds stand for), and tests/scoring/test_decompose.py checks that they score alike."""
-    return (pair is None, pair is not None and 27 <= pair <= 30, stood if base >= 27 else len(stood), chow,
-            ytl, anke)
+    return (
+        pair is None,
+        pair is not None and 27 <= pair <= 30,
+        stood if base >= 27 else len(stood),
+        chow,
+        ytl,
+        anke,
+    )
 
 
 _ANY: Kind = (False, False, None, False, False, 0)  # the kind of every reading a walk keeps all of
@@ -104,7 +120,7 @@ class _Kept:
 
 def plus_one(key: tuple[int, ...], t: int) -> tuple[int, ...]:
     """The counts `key` with one more copy of its tile t."""
-    return (*key[:t], key[t] + 1, *key[t + 1:])
+    return (*key[:t], key[t] + 1, *key[t + 1 :])
 
 
 class _SuitWalk:
@@ -120,9 +136,12 @@ class _SuitWalk:
         self.n = n = len(key)
         self.chows = base < 27
         # each set a shape may take: (its tile, 0 chow / 1 pung, the set)
-        self.cands = [(a, kind, (_KINDS[kind], base + a)) for a in range(n)
-                      for kind in ((0, 1) if self.chows and a <= n - 3 else (1,))
-                      if joker or key[a] or (kind == 0 and (key[a + 1] or key[a + 2]))]
+        self.cands = [
+            (a, kind, (_KINDS[kind], base + a))
+            for a in range(n)
+            for kind in ((0, 1) if self.chows and a <= n - 3 else (1,))
+            if joker or key[a] or (kind == 0 and (key[a + 1] or key[a + 2]))
+        ]
         # the candidates a set may be while u is the lowest tile still uncovered: cands[:stop[u]]
         self.stop = [sum(1 for c in self.cands if c[0] <= u) for u in range(n + 1)]
         self.rem = list(key)  # real copies not yet covered by the shape (negative: copies the wilds give)
@@ -175,8 +194,17 @@ class _SuitWalk:
             else:
                 self.chow(index, a, tileset, pair, w, real, starts, anke)
 
-    def pung(self, index: int, a: int, tileset: TileSet, pair: int | None, w: int, real: int,
-             starts: int, anke: int) -> None:
+    def pung(
+        self,
+        index: int,
+        a: int,
+        tileset: TileSet,
+        pair: int | None,
+        w: int,
+        real: int,
+        starts: int,
+        anke: int,
+    ) -> None:
         """Walk on with a pung of tile `a` (candidate `index`), if the wilds it needs are left."""
         rem = self.rem
         r = rem[a]
@@ -194,8 +222,17 @@ class _SuitWalk:
         self.shape.pop()
         rem[a] = r
 
-    def chow(self, index: int, a: int, tileset: TileSet, pair: int | None, w: int, real: int,
-             starts: int, anke: int) -> None:
+    def chow(
+        self,
+        index: int,
+        a: int,
+        tileset: TileSet,
+        pair: int | None,
+        w: int,
+        real: int,
+        starts: int,
+        anke: int,
+    ) -> None:
         """Walk on with a chow from tile `a` (candidate `index`), if the wilds it needs are left."""
         rem = self.rem
         r0, r1, r2 = rem[a], rem[a + 1], rem[a + 2]
@@ -243,8 +280,9 @@ class _SuitWalk:
                     continue
             self.plus[t].add(plus_kind, (q, done, fewer, chow, ytl, anke))
 
-    def _plus_wanted(self, q: Tile | None, stood: tuple[Tile, ...], chow: bool, ytl: bool,
-                     anke: int) -> list[tuple[int, tuple[Tile, ...], Kind]]:
+    def _plus_wanted(
+        self, q: Tile | None, stood: tuple[Tile, ...], chow: bool, ytl: bool, anke: int
+    ) -> list[tuple[int, tuple[Tile, ...], Kind]]:
         """Each tile t a wild stands for in the shape (once), with what the wilds stand for when t is
         real and the kind of that reading of `key` + t, where it is one to keep."""
         out = []
@@ -252,7 +290,7 @@ class _SuitWalk:
         for i, x in enumerate(stood):  # stood is sorted
             if x != last:
                 last = x
-                fewer = stood[:i] + stood[i + 1:]
+                fewer = stood[:i] + stood[i + 1 :]
                 of = kind(self.base, q, fewer, chow, ytl, anke) if self.distinct else _ANY
                 if self.plus[x - self.base].wants(of):
                     out.append((x - self.base, fewer, of))

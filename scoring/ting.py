@@ -32,8 +32,23 @@ from scoring.waits import waiting_tiles
 
 __all__ = ["ting_request"]
 
-_TING_KEYS = frozenset({"rules", "options", "stake", "dealer", "round_wind", "baozi", "diling", "seat",
-                        "hand", "wild", "streak", "hand_number", "first_dealer"})
+_TING_KEYS = frozenset(
+    {
+        "rules",
+        "options",
+        "stake",
+        "dealer",
+        "round_wind",
+        "baozi",
+        "diling",
+        "seat",
+        "hand",
+        "wild",
+        "streak",
+        "hand_number",
+        "first_dealer",
+    }
+)
 
 
 def ting_request(request: Any) -> dict[str, Any]:
@@ -62,24 +77,38 @@ def ting_request(request: Any) -> dict[str, Any]:
     hand = _waiting_hand(request.get("hand"), base)
     wild = None if request.get("wild") is None else read_one_tile(request.get("wild"), "wild")
     check_wild(base.rule.id, wild, base.round_wind, field="wild")
-    tiles = [tile for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True)
-             if is_playing_tile(base.rule.id, tile, base.round_wind)]
+    tiles = [
+        tile
+        for tile in waiting_tiles(hand.concealed, hand.melds, wild=wild, seven_pairs=True)
+        if is_playing_tile(base.rule.id, tile, base.round_wind)
+    ]
     # a suit's readings once for all its waits, and only those the scorer tells apart
     splits = wait_readings(hand.concealed, tiles, wild=wild, distinct=True)
     waits: list[dict[str, Any]] = []
     for tile, tile_splits in zip(tiles, splits, strict=True):
         won = Hand(tuple(sorted((*hand.concealed, tile))), hand.melds, hand.flowers, tile)
         # Each reading of the tiles is read once for both ways of winning.
-        scores = score_hand_ways(base.table, won, ("self_draw", "discard"), flags=NO_FLAGS,
-                                 is_dealer=seat == base.dealer, wild=wild, round_wind=base.round_wind,
-                                 field="hand", splits=tile_splits)
+        scores = score_hand_ways(
+            base.table,
+            won,
+            ("self_draw", "discard"),
+            flags=NO_FLAGS,
+            is_dealer=seat == base.dealer,
+            wild=wild,
+            round_wind=base.round_wind,
+            field="hand",
+            splits=tile_splits,
+        )
         waits.append(_wait_entry(base, seat, tile, won, wild, scores))
     return {"tenpai": bool(waits), "waits": waits}
 
 
 def _waiting_hand(raw: Any, base: ScoreRequest) -> Hand:
-    hand = parse_hand(raw, tiles=13, field="hand") if isinstance(raw, str) else hand_from_json(
-        raw, tiles=13, field="hand")
+    hand = (
+        parse_hand(raw, tiles=13, field="hand")
+        if isinstance(raw, str)
+        else hand_from_json(raw, tiles=13, field="hand")
+    )
     check_hand_tiles(base.rule.id, hand, base.round_wind, field="hand")
     return hand
 
@@ -88,8 +117,9 @@ _WAYS: tuple[tuple[WinType, int | None], ...] = (("self_draw", None), ("discard"
 """The two ways a wait can win: a self-draw, and the discard of the waiting seat's 上家 (third after it)."""
 
 
-def _wait_entry(base: ScoreRequest, seat: str, tile: Tile, won: Hand, wild: Tile | None,
-                scores: list[WinScore]) -> dict[str, Any]:
+def _wait_entry(
+    base: ScoreRequest, seat: str, tile: Tile, won: Hand, wild: Tile | None, scores: list[WinScore]
+) -> dict[str, Any]:
     """One wait's response entry: each way of winning on `tile` settled as the waiting seat's win."""
     entry: dict[str, Any] = {"tile": tile_name(tile)}
     for (win_type, after), score in zip(_WAYS, scores, strict=True):

@@ -53,8 +53,13 @@ def waiting_tiles(
     return completing_tiles(concealed, tried, wild=wild, seven_pairs=seven_pairs)
 
 
-def completing_tiles(concealed: Sequence[Tile], candidates: Sequence[Tile], *, wild: Tile | None = None,
-                     seven_pairs: bool = True) -> list[Tile]:
+def completing_tiles(
+    concealed: Sequence[Tile],
+    candidates: Sequence[Tile],
+    *,
+    wild: Tile | None = None,
+    seven_pairs: bool = True,
+) -> list[Tile]:
     """The tiles t among `candidates` for which `is_complete(concealed + [t])` holds, in the given order.
 
     Without a wild tile in the hand, each candidate is the plain check. With one, a tile changes one

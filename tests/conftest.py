@@ -88,8 +88,10 @@ def _check_tables_are_the_models(url: str) -> None:
         with engine.connect() as connection:
             migrated = set(
                 connection.execute(
-                    text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
-                         " AND tablename <> 'alembic_version'")
+                    text(
+                        "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                        " AND tablename <> 'alembic_version'"
+                    )
                 ).scalars()
             )
     finally:

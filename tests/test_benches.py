@@ -16,8 +16,24 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHES = {  # the arguments, and the words of the figures beside the peer
     "scoring": (["--n", "30", "--repeats", "1"], ("mahjong", "p99")),
     "bot": (
-        ["--cpu-hands", "3", "--hands", "1", "--tables", "2", "--rounds", "1", "--paced-tables", "2",
-         "--pace-seconds", "1", "--limit-hands", "1", "--summary-hands", "3"],
+        [
+            "--cpu-hands",
+            "3",
+            "--hands",
+            "1",
+            "--tables",
+            "2",
+            "--rounds",
+            "1",
+            "--paced-tables",
+            "2",
+            "--pace-seconds",
+            "1",
+            "--limit-hands",
+            "1",
+            "--summary-hands",
+            "3",
+        ],
         ("bare PTB Application, same calls", "ratio", "SQL statements", "cold", "AIORateLimiter"),
     ),
     "ledger": (

@@ -81,11 +81,26 @@ _STEPS: dict[str, Step] = {
     "x": "cancel",
 }
 _STEP_CODE = {step: code for code, step in _STEPS.items()}
-_HOWS: dict[str, How] = {"s": "self_draw", "d": "discard", "r": "rob_kong", "b": "bao", "g": "songgang",
-                         "m": "multi"}
+_HOWS: dict[str, How] = {
+    "s": "self_draw",
+    "d": "discard",
+    "r": "rob_kong",
+    "b": "bao",
+    "g": "songgang",
+    "m": "multi",
+}
 _HOW_CODE = {how: code for code, how in _HOWS.items()}
 _ORDER: tuple[Step, ...] = (
-    "winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "wild_won", "done"
+    "winner",
+    "how",
+    "more",
+    "other",
+    "hua",
+    "melds",
+    "patterns",
+    "wild",
+    "wild_won",
+    "done",
 )
 _NEEDS_OTHER = ("discard", "rob_kong", "bao", "songgang", "multi")
 DISCARD_WINS = ("discard", "multi")  # wins on a discard (宿州's discarded 混子: docs/rules.md §2)
@@ -367,8 +382,12 @@ class HuFlow:
         """The ledger entry of a finished flow: exactly what `bot.grammar.parse_hu` makes of the same hand
         in words (the declared form: `南 包 西 5花 2软 清一色 杠开`)."""
         assert self.wins and self.how is not None
-        kind = {"self_draw": "self_draw", "bao": "self_draw", "songgang": "self_draw",
-                "rob_kong": "rob_kong"}.get(self.how, "discard")
+        kind = {
+            "self_draw": "self_draw",
+            "bao": "self_draw",
+            "songgang": "self_draw",
+            "rob_kong": "rob_kong",
+        }.get(self.how, "discard")
         wins = []
         for win in self.wins:
             flags: dict[str, Any] = {
@@ -389,7 +408,9 @@ class HuFlow:
                     flags[PATTERN_FLAG[pattern]] = True
                 patterns.append(pattern)
             declared: dict[str, Any] = {
-                "hard_flowers": win.hua, "soft_flowers": win.soft, "patterns": patterns
+                "hard_flowers": win.hua,
+                "soft_flowers": win.soft,
+                "patterns": patterns,
             }
             if self.won_on_wild:  # the quick form's `+2p` beside `混子 2p`: a discarded 混子, refused
                 declared["winning_tile"] = self.wild

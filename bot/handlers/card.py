@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 
 def picker_button(turn: Turn, session: SessionInfo) -> InlineKeyboardButton | None:
-    """"🀄 选牌": the tile picker of this open table, a direct-link Mini App
+    """ "🀄 选牌": the tile picker of this open table, a direct-link Mini App
     (`https://t.me/<bot>/<app>?startapp=<signed table token>&mode=compact`; a `web_app` button is refused
     in groups). None until the app's short name is configured (WEBAPP_SHORT_NAME)."""
     short_name, bot = turn.settings.webapp_short_name, turn.context.bot

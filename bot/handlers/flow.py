@@ -125,7 +125,8 @@ def ask_more(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows
 
 def ask_other(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
     key = {"rob_kong": "flow.robbed", "bao": "flow.feeder", "songgang": "flow.feeder_songgang"}.get(
-        state.how or "", "flow.discarder")
+        state.how or "", "flow.discarder"
+    )
     others = [s for s in SEATS if s not in state.seats]
     return turn.t(key), [
         [_seat_button(turn, session, s, replace(state, step="hua", other=s)) for s in others]

@@ -109,4 +109,3 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await query.answer(results[:50], cache_time=CACHE_SECONDS, is_personal=False, button=button)
     except TelegramError as exc:  # too late (Telegram waits a few seconds) or the query was answered
         log.info("inline query %s not answered: %s", query.id, exc)
-

@@ -92,8 +92,19 @@ async def require_guest_seater(turn: Turn, session: SessionInfo, name: str) -> N
 
 Role = Literal["anyone", "seated", "opener", "admin"]
 Action = Literal[
-    "seat", "seat_guest", "move", "dealer", "substitute", "roll", "record", "confirm", "correct", "end",
-    "rules", "language", "schedule",
+    "seat",
+    "seat_guest",
+    "move",
+    "dealer",
+    "substitute",
+    "roll",
+    "record",
+    "confirm",
+    "correct",
+    "end",
+    "rules",
+    "language",
+    "schedule",
 ]
 
 

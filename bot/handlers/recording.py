@@ -109,6 +109,7 @@ async def submit(
     with the preview (so Confirm scores nothing again) and that message (`show_entry`). `flow_message`
     (the /hu button flow) is turned into the preview instead of sending a new message."""
     text = shown if kind == "undo" else f"{shown}\n{confirm_hint(turn)}"
+
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
         return text, confirm_markup(turn, pending_id, kind)
 

@@ -143,6 +143,8 @@ def t(lang: str | None, key: str, /, **params: object) -> str:
     except (IndexError, ValueError, AttributeError, TypeError):
         log.warning("bad template or parameters for message %s in %s: %s", key, code, sorted(params))
         return template
+
+
 class _Params(dict[str, object]):
     """Format parameters where a missing one renders empty (and is logged) instead of failing a reply."""
 

@@ -192,7 +192,6 @@ class ForeignButton(LedgerError):
     code = "foreign_button"
 
 
-
 # ---- settling up (bot.ledger.settlement): params payer, payee (names), amount, open, claimed ---------------
 
 

@@ -194,9 +194,7 @@ class RecordingCalls(Calls):
             if earlier is not None:
                 ts = session_row(s, earlier.session_id)
                 info = session_info(s, ts)
-                return CommitResult(
-                    hand_record(earlier), False, info, card=queries.card_view(s, ts, info)
-                )
+                return CommitResult(hand_record(earlier), False, info, card=queries.card_view(s, ts, info))
             group, ts = tables.open_table(s, chat_id)
             hand, voided, replaced = write(s, group, ts, now)
             info = session_info(s, ts, chat_id)
@@ -487,4 +485,3 @@ class RecordingCalls(Calls):
 
 def _note(value: object) -> str | None:
     return None if value is None else str(value)[:500]
-

@@ -49,6 +49,8 @@ GROUP, SESSION, SEAT, PLAYER = _table(ChatGroup), _table(TableSession), _table(S
 HAND, PAYMENT, PENDING = _table(Hand), _table(Payment), _table(PendingEntry)
 SESSION_TOTAL, GROUP_TOTAL = _table(SessionTotal), _table(GroupTotal)
 SETTLE_TRANSFER = _table(SettleTransfer)
+
+
 def insert_into(s: Session, table: Table) -> Any:
     """An INSERT into `table` in the dialect of `s`'s database, which both spell ON CONFLICT the same way
     (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`): build it once (`prepared`) and give

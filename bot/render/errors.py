@@ -139,12 +139,16 @@ def scoring_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any
         out["option"] = t(lang, key) if has(key) else excerpt(params["option"])
     if "choices" in params:  # bad_option: each allowed value in words (`option.<id>.<value>`)
         option = params.get("option")
-        words = [t(lang, f"option.{option}.{c}") if has(f"option.{option}.{c}") else c
-                 for c in str(params["choices"]).split(", ")]
+        words = [
+            t(lang, f"option.{option}.{c}") if has(f"option.{option}.{c}") else c
+            for c in str(params["choices"]).split(", ")
+        ]
         out["choices"] = join_words(lang, words)
     if "known" in params:  # unknown_option: the rule set's options by name
-        names = [t(lang, f"option.{o}.name") if has(f"option.{o}.name") else o
-                 for o in str(params["known"]).split(", ")]
+        names = [
+            t(lang, f"option.{o}.name") if has(f"option.{o}.name") else o
+            for o in str(params["known"]).split(", ")
+        ]
         out["known"] = join_words(lang, names)
     if "wind" in params:
         out["wind"] = (

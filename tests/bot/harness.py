@@ -24,7 +24,6 @@ SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument", "sendDice", "sendMed
 EDIT_METHODS = ("editMessageText", "editMessageReplyMarkup", "editMessageCaption")
 
 
-
 def make_settings(database_url: str, data_dir: Path) -> Settings:
     """Settings of a test bot: fake token, no .env, this database, data files in data_dir."""
     return Settings(
@@ -34,6 +33,7 @@ def make_settings(database_url: str, data_dir: Path) -> Settings:
         database_url=database_url,
         telegram_base_url=None,
     )
+
 
 class Clock:
     """A ledger's time for tests that wait (retries, leases, the idle end): an hour ahead of the real one,

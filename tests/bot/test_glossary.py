@@ -142,8 +142,10 @@ def test_no_message_names_a_formula_variable(lang: str) -> None:
 # threshold. A message for one never uses the other's words.
 RULES_OF = {
     "suzhou-anhui": lambda key: key.endswith("_count") or key == "roll.baozi_none",
-    "suzhou": lambda key: key in ("flow.hua", "flow.melds", "flow.state", "refusal.below_threshold")
-    or key.startswith(("option.threshold", "option.qidui", "option.doubling_stack")),
+    "suzhou": lambda key: (
+        key in ("flow.hua", "flow.melds", "flow.state", "refusal.below_threshold")
+        or key.startswith(("option.threshold", "option.qidui", "option.doubling_stack"))
+    ),
 }
 
 

@@ -15,8 +15,14 @@ def odd(token: str) -> str:
 
 @pytest.mark.parametrize(
     ("text", "token"),
-    [("/adjust 东 南 ²", "²"), ("/adjust 东 南 ¹⁰⁰⁰⁰⁰⁰⁰", "¹⁰⁰⁰⁰⁰⁰⁰"), ("/hu 南 自摸 𝟗𝟗花", "𝟗𝟗花"),
-     ("/hu 南 自摸 ⑳花", "⑳花"), ("/edit ² 南 自摸 5花", "²"), ("/rules timeout ⑳", "⑳")],
+    [
+        ("/adjust 东 南 ²", "²"),
+        ("/adjust 东 南 ¹⁰⁰⁰⁰⁰⁰⁰", "¹⁰⁰⁰⁰⁰⁰⁰"),
+        ("/hu 南 自摸 𝟗𝟗花", "𝟗𝟗花"),
+        ("/hu 南 自摸 ⑳花", "⑳花"),
+        ("/edit ² 南 自摸 5花", "²"),
+        ("/rules timeout ⑳", "⑳"),
+    ],
 )
 async def test_odd_digits_are_refused_everywhere_with_one_message(
     seated_table: Table, text: str, token: str

@@ -210,8 +210,7 @@ async def test_anhui_table_has_its_own_options(table: Table) -> None:
     await table.say("ann", "/newgame 宿州 2")
     turn = await table.say("ann", "/rules")
     assert turn.text.startswith(
-        "规则：宿州麻将 · 底注 2\n一炮多响：点炮的人赔给每一位胡家\n"
-        "胡牌方式：自摸、点炮都能胡\n"
+        "规则：宿州麻将 · 底注 2\n一炮多响：点炮的人赔给每一位胡家\n胡牌方式：自摸、点炮都能胡\n"
     )
     assert turn.sent[0].buttons[:2] == ("一炮多响 → 点炮的人只赔下家起的第一位胡家", "胡牌方式 → 只许自摸")
     turn = await table.say("ann", "/rules self_draw_only on")

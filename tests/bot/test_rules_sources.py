@@ -174,7 +174,8 @@ async def test_no_songgang_button_under_the_default(seated_table: Table) -> None
     turn = await seated_table.say("bob", "/hu")
     await seated_table.press("bob", "南 Bob")
     assert "送杠" not in seated_table.last_text() and "送杠" not in "".join(
-        seated_table.message(turn.sent[0].message_id).buttons)
+        seated_table.message(turn.sent[0].message_id).buttons
+    )
 
 
 async def test_a_discarded_wild_is_refused_in_the_button_flow(table: Table) -> None:

@@ -174,9 +174,7 @@ async def test_end_asks_then_posts_the_summary_and_closes_the_card(seated_table:
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 南 自摸 5花 清一色")
     turn = await seated_table.say("bob", "/end")
-    assert turn.texts == [
-        "结束第1场（已打1局）？本场积分：\n东 Ann −20\n南 Bob +60\n西 Cat −20\n北 Dan −20"
-    ]
+    assert turn.texts == ["结束第1场（已打1局）？本场积分：\n东 Ann −20\n南 Bob +60\n西 Cat −20\n北 Dan −20"]
     assert turn.sent[0].buttons == ("✅ 结束并结算", "继续打")
     assert session(seated_table) is not None  # nothing ends before the Confirm
     turn = await seated_table.press("eve", "✅ 结束并结算")  # an onlooker may not end it

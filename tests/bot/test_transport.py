@@ -80,11 +80,7 @@ async def app() -> AsyncIterator[AppT]:
     transport = InProcessBotAPI(seed=7)
     transport.add_group(CHAT, "牌桌", admins=["ann"], creator="zoe")
     application = (
-        ApplicationBuilder()
-        .token("123:TEST")
-        .request(transport)
-        .get_updates_request(transport)
-        .build()
+        ApplicationBuilder().token("123:TEST").request(transport).get_updates_request(transport).build()
     )
     handlers = {"newgame": lobby, "roll": roll, "pin": pin, "files": files, "whoami": whoami}
     for name, callback in handlers.items():

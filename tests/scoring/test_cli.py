@@ -111,11 +111,20 @@ def test_the_new_options_through_the_cli() -> None:
     import sys
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "scoring", "score", *args], capture_output=True,
-                              text=True, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "scoring", "score", *args], capture_output=True, text=True, check=False
+        )
 
-    out = run("1111m3333p5566s1z+1z 春", "--self-draw", "--winner", "S", "--option", "extended=true",
-              "--option", "haoqidui=4/8")
+    out = run(
+        "1111m3333p5566s1z+1z 春",
+        "--self-draw",
+        "--winner",
+        "S",
+        "--option",
+        "extended=true",
+        "--option",
+        "haoqidui=4/8",
+    )
     assert out.returncode == 0 and "双豪七对 30\n  双豪七对 ×4" in out.stdout and "南(S) +444" in out.stdout
     bad = run("123m456m789m111m2m+2m", "--self-draw", "--option", "qingyise=x3")
     assert bad.returncode == 2 and "options.qingyise" in bad.stdout + bad.stderr

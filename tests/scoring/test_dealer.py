@@ -97,8 +97,12 @@ def test_anhui_full_game_of_sixteen_passes() -> None:
     for _ in range(16):
         winner = "S" if table["dealer"] != "S" else "W"
         r = score(win(winner, "self_draw", hard=1), rules=AH, **table)
-        table = {"dealer": r["next_dealer"], "streak": r["next_streak"], "round_wind": r["next_round_wind"],
-                 "hand_number": r["next_hand_number"]}
+        table = {
+            "dealer": r["next_dealer"],
+            "streak": r["next_streak"],
+            "round_wind": r["next_round_wind"],
+            "hand_number": r["next_hand_number"],
+        }
         winds.append(table["round_wind"])
     assert winds == ["E"] * 3 + ["S"] * 4 + ["W"] * 4 + ["N"] * 4 + ["E"]
     assert table["hand_number"] == 17 and table["dealer"] == "E"

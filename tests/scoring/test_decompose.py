@@ -271,8 +271,9 @@ def _is_valid(d: Decomposition) -> bool:
 
 @settings(max_examples=examples(150))
 @given(wild_hands(), st.booleans(), st.sampled_from([(), ((27, True),), ((5, True), (28, False))]))
-def test_readings_with_equal_facts_show_the_same_patterns(case: tuple[list[int], int], wild_on: bool,
-                                                          meld_spec: tuple[tuple[int, bool], ...]) -> None:
+def test_readings_with_equal_facts_show_the_same_patterns(
+    case: tuple[list[int], int], wild_on: bool, meld_spec: tuple[tuple[int, bool], ...]
+) -> None:
     # The scorer reads only the first reading of each set of facts: every predicate (the extended list
     # included) and the 风暗刻 count must agree on all readings that share them.
     from scoring.decompose import readings as hand_readings
@@ -286,8 +287,14 @@ def test_readings_with_equal_facts_show_the_same_patterns(case: tuple[list[int],
     for pair, sets, pairs, wilds, facts in hand_readings(tiles, wild=wild if wild_on else None):
         reading = Decomposition(pair, sets, pairs, wilds)
         ctx = WinContext("suzhou", options, "discard", False, melds, (), reading, NO_FLAGS)
-        shown = (ctx.wind_anke, *(pid for pid, p in PATTERNS.items()
-                                  if p.predicate is not None and not p.on_flags and p.predicate(ctx)))
+        shown = (
+            ctx.wind_anke,
+            *(
+                pid
+                for pid, p in PATTERNS.items()
+                if p.predicate is not None and not p.on_flags and p.predicate(ctx)
+            ),
+        )
         assert first.setdefault(facts, shown) == shown
 
 
@@ -338,8 +345,9 @@ def test_the_scorers_suit_readings_are_the_first_of_each_kind(case: tuple[int, t
 
 @settings(max_examples=examples(300))
 @given(wild_hands(), st.sampled_from(["E", "S"]))
-def test_scoring_the_first_reading_of_each_kind_scores_as_every_reading(case: tuple[list[int], int],
-                                                                        round_wind: str) -> None:
+def test_scoring_the_first_reading_of_each_kind_scores_as_every_reading(
+    case: tuple[list[int], int], round_wind: str
+) -> None:
     # 宿州 with its 混子: the best score of every reading of the hand (the tile form's answer) is the
     # best of the scorer's own reads, the first reading of each suit's kinds.
     from scoring.decompose import readings as hand_readings
@@ -358,8 +366,17 @@ def test_scoring_the_first_reading_of_each_kind_scores_as_every_reading(case: tu
 
     def scored(splits: object) -> object:
         try:
-            return score_hand_ways(table, hand, ways, flags=NO_FLAGS, is_dealer=False, wild=wild,
-                                   round_wind=round_wind, field="hand", splits=splits)  # type: ignore[arg-type]
+            return score_hand_ways(
+                table,
+                hand,
+                ways,
+                flags=NO_FLAGS,
+                is_dealer=False,
+                wild=wild,
+                round_wind=round_wind,
+                field="hand",
+                splits=splits,
+            )  # type: ignore[arg-type]
         except ScoringError as error:
             return str(error)
 
@@ -368,8 +385,9 @@ def test_scoring_the_first_reading_of_each_kind_scores_as_every_reading(case: tu
 
 @settings(max_examples=examples(300))
 @given(wild_hands(), st.booleans(), st.booleans())
-def test_waits_from_a_whole_hand_are_read_as_each_hand(case: tuple[list[int], int], wild_on: bool,
-                                                       sp: bool) -> None:
+def test_waits_from_a_whole_hand_are_read_as_each_hand(
+    case: tuple[list[int], int], wild_on: bool, sp: bool
+) -> None:
     # 13 tiles (drop one of the 14): the waits, and their readings read for all waits at once, are
     # those of each 14-tile hand read alone.
     from scoring.decompose import readings as hand_readings

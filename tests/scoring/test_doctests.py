@@ -29,8 +29,9 @@ def examples(name: str) -> list[doctest.DocTest]:
         if doc and ">>>" in doc:
             where = getattr(node, "name", name)
             lineno = getattr(node, "lineno", 0)
-            tests.append(parser.get_doctest(doc, dict(vars(module)), f"scoring.{name}.{where}", str(path),
-                                            lineno))
+            tests.append(
+                parser.get_doctest(doc, dict(vars(module)), f"scoring.{name}.{where}", str(path), lineno)
+            )
     return tests
 
 

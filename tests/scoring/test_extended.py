@@ -60,8 +60,11 @@ def test_haoqidui_is_exempt_from_the_threshold() -> None:
 @pytest.mark.parametrize(("value", "hua"), [("12", 12), ("16", 16)])
 def test_sanfengke_value(value: str, hua: int) -> None:
     # "三风刻 (three wind triplets) 12 (option `sanfengke`: "12" default, "16")".
-    r = score(win("S", "discard", "[111z] [222z] [333z] 123m5m+5m"), discarder="E",
-              options={"extended": True, "sanfengke": value})
+    r = score(
+        win("S", "discard", "[111z] [222z] [333z] 123m5m+5m"),
+        discarder="E",
+        options={"extended": True, "sanfengke": value},
+    )
     assert items(r) == {"hunyise": 5, "sanfengke": hua, "di": 5, "fengpeng": 3}
 
 
@@ -91,11 +94,18 @@ def test_the_order_of_multipliers() -> None:
     # "Pattern multipliers … multiply T before the 豹子/滴零 ×2 and the 包饺子/抢杠 ×3": the items list them
     # in that order. 清一色 x2 on a 豹子 hand won on a fed kong's replacement tile: T ×2 ×2 ×3 = ×12.
     hand = "[7777s:direct:W] [555s] 123s456s9s+9s 中发白"
-    r = score(win("S", "self_draw", hand, after_kong=True, kong_fed_by="W"), baozi=True,
-              options={"qingyise": "x2"})
+    r = score(
+        win("S", "self_draw", hand, after_kong=True, kong_fed_by="W"), baozi=True, options={"qingyise": "x2"}
+    )
     assert [(item["id"], item.get("times", 1)) for item in one(r)["items"]] == [
-        ("qingyise", 2), ("gangkai", 1), ("di", 1), ("yinghua", 1), ("minggang", 1), ("baozi", 2),
-        ("baojiaozi", 3)]
+        ("qingyise", 2),
+        ("gangkai", 1),
+        ("di", 1),
+        ("yinghua", 1),
+        ("minggang", 1),
+        ("baozi", 2),
+        ("baojiaozi", 3),
+    ]
     assert one(r)["hua"] == 14 and one(r)["multiplier"] == 12
     assert r["payments"] == {"E": 0, "S": 168, "W": -168, "N": 0}
 

@@ -38,8 +38,10 @@ def test_damenqing_pung_allows_a_suited_pung() -> None:
 )
 def test_damenqing_pung_still_no_wind_pung_kong_wind_triplet_or_flower(hand: str) -> None:
     # 002 "但不可有风碰和杠"; 000 "没有风碰，杠，暗刻，没有硬花".
-    r = score(win("S", "self_draw", hand + (" 中发白" if "春" not in hand else " 中发")),
-              options={"damenqing": "pung"})
+    r = score(
+        win("S", "self_draw", hand + (" 中发白" if "春" not in hand else " 中发")),
+        options={"damenqing": "pung"},
+    )
     assert "da_menqing" not in items(r)
 
 

@@ -125,8 +125,11 @@ def seven_pairs(draw: st.DrawFn, rules: str, round_wind: str) -> dict[str, Any]:
     concealed = sorted(tiles * 2)
     flowers = draw(st.lists(st.sampled_from(["中", "发", "白"]), max_size=9))
     flowers = [f for i, f in enumerate(flowers) if flowers[:i].count(f) < 4]
-    return {"concealed": "".join(tile_name(t) for t in concealed),
-            "winning_tile": tile_name(draw(st.sampled_from(concealed))), "flowers": flowers}
+    return {
+        "concealed": "".join(tile_name(t) for t in concealed),
+        "winning_tile": tile_name(draw(st.sampled_from(concealed))),
+        "flowers": flowers,
+    }
 
 
 @st.composite

@@ -137,8 +137,9 @@ def test_find_pattern_aliases(word: str, pattern_id: str) -> None:
         (["碰碰胡", "大吊車"], {"duiduihu": 5, "dadiaoche": 5}, 20),
     ],
 )
-def test_a_declared_pattern_by_any_of_its_names_scores_alike(words: list[str], patterns: dict[str, int],
-                                                             hua: int) -> None:
+def test_a_declared_pattern_by_any_of_its_names_scores_alike(
+    words: list[str], patterns: dict[str, int], hua: int
+) -> None:
     r = score(win("S", "self_draw", hard=5, patterns=tuple(words)), stake=5)
     assert items(r) == {**patterns, "di": 5, "yinghua": hua - 5 - sum(patterns.values())}
     assert one(r)["hua"] == hua

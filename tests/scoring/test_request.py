@@ -227,17 +227,44 @@ def _bot_request(**flags: Any) -> dict[str, Any]:
     """A request as the bot's ledger sends it: every table key, the full options, a flags object, melds."""
     from scoring.rules import default_options
 
-    return {"rules": "suzhou", "options": default_options("suzhou"), "stake": 2, "dealer": "E",
-            "round_wind": "E", "baozi": False, "diling": False, "streak": 0, "hand_number": 3,
-            "first_dealer": "E", "event": "win", "discarder": "W", "escaper": None,
-            "wins": [{"winner": "S", "type": "discard",
-                      "hand": {"concealed": "123m789s11122z", "winning_tile": "2z",
-                               "melds": [{"type": "pung", "tiles": "555p", "exposed": True}],
-                               "flowers": ["中", "春", "梅", "兰"]},
-                      "flags": {"after_kong": False, "after_flower": False, "kong_fed_by": None,
-                                "last_tile": False, "heavenly": False, "earthly": False, "shangpai": False,
-                                **flags},
-                      "wild": None}]}
+    return {
+        "rules": "suzhou",
+        "options": default_options("suzhou"),
+        "stake": 2,
+        "dealer": "E",
+        "round_wind": "E",
+        "baozi": False,
+        "diling": False,
+        "streak": 0,
+        "hand_number": 3,
+        "first_dealer": "E",
+        "event": "win",
+        "discarder": "W",
+        "escaper": None,
+        "wins": [
+            {
+                "winner": "S",
+                "type": "discard",
+                "hand": {
+                    "concealed": "123m789s11122z",
+                    "winning_tile": "2z",
+                    "melds": [{"type": "pung", "tiles": "555p", "exposed": True}],
+                    "flowers": ["中", "春", "梅", "兰"],
+                },
+                "flags": {
+                    "after_kong": False,
+                    "after_flower": False,
+                    "kong_fed_by": None,
+                    "last_tile": False,
+                    "heavenly": False,
+                    "earthly": False,
+                    "shangpai": False,
+                    **flags,
+                },
+                "wild": None,
+            }
+        ],
+    }
 
 
 def test_score_request_never_changes_its_input() -> None:

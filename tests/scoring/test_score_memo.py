@@ -39,26 +39,50 @@ def _random_request(rng: random.Random) -> dict[str, Any]:
             for _ in range(3):
                 tiles.remove(t)
             kong = rng.random() < 0.5
-            melds.append({"type": "kong" if kong else "pung", "tiles": render_tiles([t] * (4 if kong else 3)),
-                          "exposed": not kong or rng.random() < 0.5})
+            melds.append(
+                {
+                    "type": "kong" if kong else "pung",
+                    "tiles": render_tiles([t] * (4 if kong else 3)),
+                    "exposed": not kong or rng.random() < 0.5,
+                }
+            )
     wild = None
     if rules == "suzhou-anhui" and rng.random() < 0.6:
         wild = rng.choice(range(28, 31))
         for _ in range(rng.randint(1, 2)):
             tiles[rng.randrange(len(tiles))] = wild
     win_type = rng.choice(["self_draw", "discard"])
-    flags = {key: True for key in ("after_kong", "after_flower", "last_tile", "shangpai")
-             if rng.random() < 0.2 and (key != "shangpai" or rules == "suzhou-anhui")
-             and (key == "shangpai" or key == "last_tile" or win_type == "self_draw")
-             and (key != "after_kong" or any(m["type"] == "kong" for m in melds))}
-    win = {"winner": "S", "type": win_type,
-           "hand": {"concealed": render_tiles(tiles), "winning_tile": tile_name(rng.choice(tiles)),
-                    "melds": melds, "flowers": rng.sample(_SHARED_FLOWERS, rng.randint(0, 5))},
-           "flags": flags, "wild": None if wild is None else tile_name(wild)}
-    options = ({"extended": rng.random() < 0.5, "menqing_stack": rng.random() < 0.5}
-               if rules == "suzhou" else {})
-    return {"rules": rules, "options": options, "dealer": rng.choice("ESWN"), "round_wind": "E",
-            "discarder": None if win["type"] == "self_draw" else "N", "wins": [win]}
+    flags = {
+        key: True
+        for key in ("after_kong", "after_flower", "last_tile", "shangpai")
+        if rng.random() < 0.2
+        and (key != "shangpai" or rules == "suzhou-anhui")
+        and (key == "shangpai" or key == "last_tile" or win_type == "self_draw")
+        and (key != "after_kong" or any(m["type"] == "kong" for m in melds))
+    }
+    win = {
+        "winner": "S",
+        "type": win_type,
+        "hand": {
+            "concealed": render_tiles(tiles),
+            "winning_tile": tile_name(rng.choice(tiles)),
+            "melds": melds,
+            "flowers": rng.sample(_SHARED_FLOWERS, rng.randint(0, 5)),
+        },
+        "flags": flags,
+        "wild": None if wild is None else tile_name(wild),
+    }
+    options = (
+        {"extended": rng.random() < 0.5, "menqing_stack": rng.random() < 0.5} if rules == "suzhou" else {}
+    )
+    return {
+        "rules": rules,
+        "options": options,
+        "dealer": rng.choice("ESWN"),
+        "round_wind": "E",
+        "discarder": None if win["type"] == "self_draw" else "N",
+        "wins": [win],
+    }
 
 
 def _score(request: dict[str, Any]) -> object:
@@ -86,8 +110,17 @@ def _score_fresh(requests: list[dict[str, Any]], tmp_path: Path) -> list[object]
     """The requests scored in order by a fresh interpreter running the same scoring package as this one
     (whatever the working directory holds)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path for path in sys.path if path)}
-    out: list[object] = json.loads(subprocess.run([sys.executable, "-c", _FRESH], input=json.dumps(requests),
-                                    capture_output=True, text=True, check=True, cwd=tmp_path, env=env).stdout)
+    out: list[object] = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", _FRESH],
+            input=json.dumps(requests),
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp_path,
+            env=env,
+        ).stdout
+    )
     assert out[0] == scoring.__file__
     return out[1:]
 

@@ -36,13 +36,23 @@ def test_not_a_seat(word: str) -> None:
 
 
 def test_requests_and_hands_read_the_same_words() -> None:
-    r = score_request({"rules": "suzhou", "dealer": "東家", "discarder": "west",
-                       "wins": [{"winner": "南风", "type": "discard",
-                                 "declared": {"hard_flowers": 4}}]})
+    r = score_request(
+        {
+            "rules": "suzhou",
+            "dealer": "東家",
+            "discarder": "west",
+            "wins": [{"winner": "南风", "type": "discard", "declared": {"hard_flowers": 4}}],
+        }
+    )
     assert r["payments"] == {"E": 0, "S": 9, "W": -9, "N": 0}
     assert parse_hand("123m456m789m5s+5s [555p:北家]").melds[0].source == "N"
-    hand = hand_from_json({"concealed": "123m456m789m5s5s", "winning_tile": "5s",
-                           "melds": [{"type": "pung", "tiles": "555p", "from": "north"}]})
+    hand = hand_from_json(
+        {
+            "concealed": "123m456m789m5s5s",
+            "winning_tile": "5s",
+            "melds": [{"type": "pung", "tiles": "555p", "from": "north"}],
+        }
+    )
     assert hand.melds[0].source == "N"
     with pytest.raises(ScoringError, match="dealer: bad seat 'X'"):
         score_request({"dealer": "X", "wins": [{"winner": "S", "type": "self_draw", "declared": {}}]})

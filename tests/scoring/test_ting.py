@@ -86,8 +86,13 @@ def test_ting_with_wilds_is_score_request_on_every_tile(seed: int, seat: str) ->
         won = {"concealed": render_tiles([*parse_tiles(hand), tile]), "winning_tile": tile_name(tile)}
         try:
             for case_name, extra in (("self_draw", {}), ("discard", {"discarder": discarder})):
-                r = score_request({**table, **extra, "wins": [
-                    {"winner": seat, "type": case_name, "hand": won, "wild": wild}]})
+                r = score_request(
+                    {
+                        **table,
+                        **extra,
+                        "wins": [{"winner": seat, "type": case_name, "hand": won, "wild": wild}],
+                    }
+                )
                 summary = dict(r["wins"][0])
                 summary.pop("winner")
                 summary["receives"] = r["payments"][seat]
