@@ -32,16 +32,16 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 from telegram.warnings import PTBDeprecationWarning
 
+from bot import buttons
 from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import (
-    answers,
-    buttons,
     errors,
     inline,
+    questions,
     recording,
     rules,
     session,
-    settle,
+    settling,
     supergroup,
     views,
 )
@@ -51,7 +51,6 @@ from bot.ledger import LedgerService
 from bot.ledger.groups import Defaults
 from bot.services import store_services
 from bot.settings import Settings
-from bot.summary.settlement import SETTLE
 
 log = logging.getLogger(__name__)
 
@@ -278,18 +277,18 @@ def register_handlers(application: AnyApplication) -> None:
     presses = (
         (buttons.PENDING, recording.pending_pressed),
         (buttons.FLOW, recording.flow_pressed),
-        (buttons.DEALER, answers.dealer_pressed),
-        (buttons.NAME, answers.name_pressed),
+        (buttons.DEALER, questions.dealer_pressed),
+        (buttons.NAME, questions.name_pressed),
         (buttons.JOIN, session.join_pressed),
         (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),
         (buttons.LEDGER_CSV, views.ledger_csv_pressed),
-        (SETTLE, settle.settle_pressed),
+        (buttons.SETTLE, settling.settle_pressed),
     )
     for pattern, callback in presses:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))
     private_photo = fresh & filters.ChatType.PRIVATE & filters.PHOTO  # a 收款码 (/paycode)
-    application.add_handler(MessageHandler(private_photo, settle.paycode_photo))
+    application.add_handler(MessageHandler(private_photo, settling.paycode_photo))
     application.add_handler(CallbackQueryHandler(errors.stale_button))  # any other data: expired
     application.add_handler(InlineQueryHandler(inline.inline_query))  # `@bot <hand>` in any chat
     application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))

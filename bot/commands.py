@@ -9,7 +9,7 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers import calc, language, recording, roll, rules, session, settle, views
+from bot.handlers import calc, language, recording, roll, rules, session, settling, views
 from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
@@ -54,9 +54,9 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("score", views.score),
     ("ledger", views.ledger),
     ("end", session.end),
-    ("paid", settle.paid),
-    ("balance", settle.balance),
-    ("paycode", settle.paycode),
+    ("paid", settling.paid),
+    ("balance", settling.balance),
+    ("paycode", settling.paycode),
     ("history", views.history),
     ("stats", views.stats),
     ("rules", rules.rules),
@@ -65,7 +65,7 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("schedule", schedule),
     ("help", None),
     ("lang", language.lang),
-    ("start", settle.start),
+    ("start", settling.start),
 )
 HIDDEN = frozenset({"start"})  # reached by a deep link (the 收款码 button), not by the menu or /help
 NAMES = tuple(name for name, _ in TABLE if name not in HIDDEN)

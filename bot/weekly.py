@@ -11,7 +11,7 @@ import datetime as dtm
 from zoneinfo import ZoneInfo
 
 from bot.ledger.groups import WEEKDAYS
-from bot.ledger.rows import aware
+from bot.ledger.lookups import aware
 
 __all__ = [  # WEEKDAYS and aware are the ledger's own, re-exported for the sweep and /schedule
     "DEFAULT_TIMEZONE", "DEFAULT_WEEKDAY", "DEFAULT_WEEKLY_TIME", "GRACE", "WEEKDAYS", "aware", "due_post",

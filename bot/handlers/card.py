@@ -12,7 +12,7 @@ import logging
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
 
-from bot.handlers.buttons import JoinPress
+from bot.buttons import JoinPress
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, CardView, SessionInfo
 from bot.render import table_card

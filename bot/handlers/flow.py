@@ -9,7 +9,7 @@
 
 `STEPS` maps each step to its two small functions, in the spirit of PTB's `ConversationHandler` states:
 `ask` (the question and its buttons) and `back` (the state one step back, None on the first step). Each
-button carries the state its press leads to, encoded in its callback data (bot.handlers.buttons), so the
+button carries the state its press leads to, encoded in its callback data (bot.buttons), so the
 flow keeps no state of its own: a press edits the same message into the next question
 (`recording.flow_pressed`). Every step has Back and Cancel. `完成` on the meld step finishes a winner at
 once (the common path: winner, 自摸, 5, 完成, then Confirm).
@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.handlers.buttons import HUA_CHOICES, MAX_SOFT, MELD_HUA, HuFlow, Win, pattern_choices
+from bot.buttons import HUA_CHOICES, MAX_SOFT, MELD_HUA, HuFlow, Win, pattern_choices
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
 from bot.render.items import join_words, term_name

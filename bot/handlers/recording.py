@@ -24,9 +24,9 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, TelegramError
 
+from bot.buttons import DealerPress, HuFlow, NamePress, PendingPress, pattern_choices
 from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.grammar.errors import GrammarError
-from bot.handlers.buttons import DealerPress, HuFlow, NamePress, PendingPress, pattern_choices
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import picker_button, show_card
 from bot.handlers.flow import question, wild_choices

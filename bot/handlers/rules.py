@@ -7,9 +7,9 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.buttons import RulesPress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
-from bot.handlers.buttons import RulesPress
 from bot.handlers.callbacks import button, command
 from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
@@ -26,7 +26,7 @@ TIMEOUT = "timeout"
 CONFIRM_BY = "confirm_by"  # who confirms: any seated player or admin, or someone other than the recorder
 CONFIRM_BY_CHOICES = ("any", "other")
 TIMEZONE = "timezone"  # the group's time zone (IANA name): CSV times, /history dates, /schedule
-# Settling up (bot.ledger.settlement): carry what stays open into the next night, 抹零, 收盘倍数, 台费, 抽水.
+# Settling up (bot.ledger.settling): carry what stays open into the next night, 抹零, 收盘倍数, 台费, 抽水.
 SETTLE = {"carry": (), "round": (0, 1, 5, 10), "multiplier": (1, 1000), "fee": (0, 10**9), "rake": (0, 100)}
 GROUP_OPTIONS = (INSTANT, TIMEOUT, CONFIRM_BY, TIMEZONE, *SETTLE)
 ZONE_WORDS = {  # place names people type for a time zone; any IANA name works too

@@ -18,7 +18,7 @@ from bot.handlers.callbacks import command
 from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
 from bot.ledger import GroupInfo
-from bot.ledger.settlement import MAX_REMIND_HOURS
+from bot.ledger.settling import MAX_REMIND_HOURS
 from bot.render.errors import Refusal
 from bot.render.zones import zone_name
 from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due

@@ -8,9 +8,9 @@ import asyncio
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.buttons import EndPress, JoinPress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
-from bot.handlers.buttons import EndPress, JoinPress
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import show_card, unpin_card
 from bot.handlers.permissions import (
@@ -24,7 +24,7 @@ from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo, UserRef
 from bot.ledger.errors import UnknownPlayer
-from bot.ledger.tables import MAX_STAKE
+from bot.ledger.sessions import MAX_STAKE
 from bot.render import rules_name, seats_block, session_standings, state_line
 from bot.render.errors import Refusal
 from bot.summary.post import post_ended

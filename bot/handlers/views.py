@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
-from bot.handlers.buttons import LedgerCsvPress
+from bot.buttons import LedgerCsvPress
 from bot.handlers.callbacks import button, command
 from bot.handlers.turn import Turn
 from bot.ledger import LedgerService, PlayerInfo, SessionInfo, SessionSummary

@@ -29,7 +29,7 @@ from bot.ledger.errors import LedgerError
 from bot.render import preview_text, signed
 from bot.sender import edit_text, follow_migration, send_text, to_group
 from bot.summary.post import post_ended, post_summary
-from bot.summary.settlement import transfer_line
+from bot.summary.settling import transfer_line
 from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
 
 log = logging.getLogger(__name__)

@@ -1,9 +1,9 @@
 """Persistence and service layer: groups, players, table sessions, hands and payments (issue 3)."""
 
 from bot.ledger.errors import LedgerError
+from bot.ledger.facade.service import LedgerService
 from bot.ledger.pending import pending_id_for
 from bot.ledger.queries import CARD_HANDS
-from bot.ledger.service import LedgerService
 from bot.ledger.values import (
     SEATS,
     AnsweredEntry,

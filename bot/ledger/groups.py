@@ -14,19 +14,9 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.i18n import LANGUAGES
 from bot.ledger import errors
+from bot.ledger.lookups import group_and_table, group_row, open_session_row, pending_row, row_id, seats
+from bot.ledger.mappers import group_info, pending_info, player_info, session_info
 from bot.ledger.models import ChatGroup, Player, TableSession
-from bot.ledger.rows import (
-    group_and_table,
-    group_info,
-    group_row,
-    open_session_row,
-    pending_info,
-    pending_row,
-    player_info,
-    row_id,
-    seats,
-    session_info,
-)
 from bot.ledger.values import ChatState, GroupInfo, PlayerInfo, UserRef
 from bot.settings import Settings
 from scoring.seats import parse_seat

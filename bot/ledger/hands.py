@@ -14,20 +14,10 @@ from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors, totals
+from bot.ledger.lookups import A_HAND, HAND, IN_ORDER, LIVE, PAYMENT, aware, last_live_hand, row_id
+from bot.ledger.mappers import hand_record, payments_of
 from bot.ledger.models import Hand, TableSession
-from bot.ledger.rows import (
-    A_HAND,
-    HAND,
-    IN_ORDER,
-    LIVE,
-    PAYMENT,
-    aware,
-    hand_record,
-    last_live_hand,
-    payments_of,
-    row_id,
-)
-from bot.ledger.tables import touch
+from bot.ledger.sessions import touch
 from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo, dealer_known
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT

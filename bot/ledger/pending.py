@@ -12,23 +12,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, hands, tables
+from bot.ledger import errors, hands, sessions
 from bot.ledger.groups import Loaded, actor
+from bot.ledger.lookups import PENDING, aware, chat_of, insert_into, prepared, row_id, session_row
+from bot.ledger.mappers import hand_record, pending_info, preview_from_json, preview_json, session_info
 from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
-from bot.ledger.rows import (
-    PENDING,
-    aware,
-    chat_of,
-    hand_record,
-    insert_into,
-    pending_info,
-    prepared,
-    preview_from_json,
-    preview_json,
-    row_id,
-    session_info,
-    session_row,
-)
 from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef, dealer_known
 
 KINDS = ("hand", "adjust", "edit", "undo", "dealer", "name")
@@ -254,7 +242,7 @@ def choose_dealer(
     handed back to go on to its preview, once; a repeat changes nothing and hands it back with False."""
     info, ts, created = answer(s, pending_id, "dealer", chat_id=chat_id, message_id=message_id, now=now)
     if created:
-        tables.change(s, ts, now, dealer=tables.seat_of(seat))
+        sessions.change(s, ts, now, dealer=sessions.seat_of(seat))
     return info, ts, created
 
 

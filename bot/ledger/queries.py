@@ -8,9 +8,8 @@ from sqlalchemy import select as select_columns  # sqlmodel's select types at mo
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from bot.ledger import errors, settlement
-from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
-from bot.ledger.rows import (
+from bot.ledger import errors, settling
+from bot.ledger.lookups import (
     A_HAND,
     HAND,
     IN_ORDER,
@@ -21,14 +20,13 @@ from bot.ledger.rows import (
     SESSION_TOTAL,
     SETTLE_TRANSFER,
     group_row,
-    hand_records,
     open_session_row,
-    player_info,
     row_id,
-    session_info,
     session_row,
 )
-from bot.ledger.tables import summary
+from bot.ledger.mappers import hand_records, player_info, session_info
+from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
+from bot.ledger.sessions import summary
 from bot.ledger.transfers import minimal_transfers
 from bot.ledger.values import (
     SEATS,
@@ -98,7 +96,7 @@ _NEWEST = (
 _OWING = (
     select_columns(literal(1))
     .where(SETTLE_TRANSFER.c.group_id == bindparam("group"))
-    .where(or_(*(SETTLE_TRANSFER.c.status == status for status in settlement.OPEN)))  # no expanding IN
+    .where(or_(*(SETTLE_TRANSFER.c.status == status for status in settling.OPEN)))  # no expanding IN
     .limit(1)
 )
 
@@ -121,7 +119,7 @@ def card_view(
         if person.seat is not None:
             totals[person.seat] += person.net
     recent = tuple(hand_records(reversed(newest)))
-    owed = settlement.carried_on(s, ts) if _owing(s, ts.group_id) else ()
+    owed = settling.carried_on(s, ts) if _owing(s, ts.group_id) else ()
     return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed)
 
 
@@ -249,7 +247,7 @@ def transfers(s: Session, session_id: int) -> list[Transfer]:
     """The transfers that settle a session: as stored when it ended (with their state), else the fewest
     payments that settle its totals now (exact for up to 8 players, greedy beyond)."""
     ts = session_row(s, session_id)
-    stored = settlement.stored_transfers(s, ts)
+    stored = settling.stored_transfers(s, ts)
     if stored is not None:
         return stored
     info = session_info(s, ts)

@@ -20,8 +20,8 @@ from sqlalchemy import delete, func, update
 from sqlmodel import Session, col, select
 
 from bot.ledger import summaries
+from bot.ledger.lookups import group_row, row_id
 from bot.ledger.models import AppliedKey, ChatGroup, GroupTotal, PendingEntry, Player, TableSession
-from bot.ledger.rows import group_row, row_id
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,9 @@ from typing import Any
 from sqlalchemy import Table, bindparam, case, func, literal_column, update
 from sqlmodel import Session, col, select
 
+from bot.ledger.lookups import GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, prepared
+from bot.ledger.mappers import payments_of
 from bot.ledger.models import Hand, Payment, SessionTotal, TableSession
-from bot.ledger.rows import GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, payments_of, prepared
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
 
-# The settling-up options of a group and their defaults (bot.ledger.settlement): carry what stays open
+# The settling-up options of a group and their defaults (bot.ledger.settling): carry what stays open
 # into the next session's transfers, 抹零 to a multiple of `round` units (0: none), 收盘倍数, 台费 per
 # player per session and 抽水 (percent of each win), both booked to the "台" account.
 # `remind`: hours after which the group is reminded of an open transfer (0: never; /schedule remind 24h).

@@ -11,8 +11,9 @@ from typing import Any
 from bot.grammar.errors import EXCERPT, GrammarError
 from bot.i18n import has, t
 from bot.ledger.errors import LedgerError
-from bot.render import refusal_text, rules_name, wind
+from bot.render.hands import refusal_text
 from bot.render.items import join_clauses, join_words, term_name
+from bot.render.words import rules_name, wind
 from scoring import find_pattern
 from scoring.errors import ScoringError
 from scoring.tiles import parse_tiles, rank, suit

@@ -9,7 +9,7 @@ from bot.ledger import SessionSummary
 from bot.render import MESSAGE_LIMIT, rules_name, signed, wind
 from bot.render.items import join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
-from bot.summary.settlement import transfer_lines
+from bot.summary.settling import transfer_lines
 from bot.summary.tally import SessionReport
 
 TIES_SHOWN = 3  # hands of a tie the card names; the CSV has every hand

@@ -20,7 +20,7 @@ from bot.sender import edit_text, send_text, to_group
 from bot.summary import chart as charts
 from bot.summary import worker
 from bot.summary.card import history_chart_data
-from bot.summary.settlement import settle_markup
+from bot.summary.settling import settle_markup
 from bot.summary.worker import SummaryFiles
 from bot.weekly import DEFAULT_TIMEZONE
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from harness import Table
 
-from bot.handlers.buttons import EndPress, HuFlow, JoinPress, PendingPress, RulesPress, Win
+from bot.buttons import EndPress, HuFlow, JoinPress, PendingPress, RulesPress, Win
 
 OTHER_GROUP = -1001000000002
 FOREIGN = "这个按钮不属于这个群。"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from harness import Table, seat_four
 
+from bot.buttons import DealerPress, PendingPress
 from bot.grammar import make_resolver, parse_hu
-from bot.handlers.buttons import DealerPress, PendingPress
 from bot.ledger import LedgerService, UserRef
 from bot.ledger.errors import NoDealer
 from bot.render.errors import error_text

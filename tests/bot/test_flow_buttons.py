@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from harness import PLAYERS, Table
 
+from bot.buttons import HUA_CHOICES, MAX_SOFT, PATTERN_BITS, HuFlow, Win
 from bot.grammar import parse_hu
-from bot.handlers.buttons import HUA_CHOICES, MAX_SOFT, PATTERN_BITS, HuFlow, Win
 from bot.handlers.turn import seat_resolver
 
 CONFIRM = "✅ 确认"

@@ -26,7 +26,7 @@ from harness import PLAYERS, Reply, Table
 from hypothesis import settings
 from sqlalchemy import text
 
-from bot.handlers.buttons import JoinPress, PendingPress, RulesPress
+from bot.buttons import JoinPress, PendingPress, RulesPress
 
 CI_SEED = 20261201
 UPDATES = examples(5200)

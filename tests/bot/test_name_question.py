@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from harness import Table
 
-from bot.handlers.buttons import NamePress, PendingPress
+from bot.buttons import NamePress, PendingPress
 
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
 ASK = "“Ann”能指好几位玩家：是哪一位？点座位，这一局接着记。"

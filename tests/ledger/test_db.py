@@ -188,7 +188,7 @@ def test_database_allows_one_open_session_per_group(engine: Engine) -> None:
 def test_migration_0003_backfills_the_stats_aggregates_from_the_hands(tmp_path: Path) -> None:
     """A database of 0002 with a hand in it: after 0003, /stats shows the biggest win, its 花 and 连庄."""
     from bot.ledger.db import create_db_engine, migrate
-    from bot.ledger.service import LedgerService
+    from bot.ledger.facade.service import LedgerService
 
     engine = create_db_engine(f"sqlite:///{tmp_path / 'old.db'}")
     migrate(engine, "0002")

@@ -314,7 +314,7 @@ async def test_the_settlement_sheet_says_who_paid_whom_when_and_what_is_open(sea
     import csv
     import io
 
-    from bot.summary.settlement import settlement_csv
+    from bot.summary.settling import settlement_csv
 
     table = seated_table
     card = await night_one(table)

@@ -12,7 +12,8 @@ and what parses still names a pending entry or session that must belong to the c
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
     f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 52 bytes for
                                 three winners, each winner's 花 and patterns in seven base-36 digits)
-    sp:<transfer> / sr:<transfer>   a summary's 我已付 / 已收到 (bot.summary.settlement.SettlePress)
+    sp:<transfer> / sr:<transfer>   a summary's 我已付 (by the payer) / 已收到 (by the payee or an admin)
+    /start pc<transfer>         the payee's 收款码 in a private chat, for the payer only (a deep link)
 """
 
 from __future__ import annotations
@@ -426,3 +427,27 @@ def pattern_choices(rules: str, options: dict[str, Any]) -> tuple[str, ...]:
     宿州's list ends with 上牌."""
     base = PATTERNS_BY_RULES.get(rules, SUZHOU_PATTERNS)
     return base + EXTENDED if rules == "suzhou" and options.get("extended") else base
+
+
+SETTLE = re.compile(r"s([pr]):([1-9][0-9]{0,14})")
+PAYCODE_START = "pc"  # /start pc<transfer>: the payee's 收款码 in a private chat, for the payer only
+PAYCODE = re.compile(r"pc([1-9][0-9]{0,14})")
+
+
+@dataclass(frozen=True, slots=True)
+class SettlePress:
+    """A transfer's button: `paid` (我已付, by the payer) or `received` (已收到, by the payee or an admin)."""
+
+    transfer_id: int
+    action: Literal["paid", "received"]
+
+    @property
+    def data(self) -> str:
+        return f"s{'p' if self.action == 'paid' else 'r'}:{self.transfer_id}"
+
+    @classmethod
+    def parse(cls, data: object) -> SettlePress | None:
+        match = _whole(SETTLE, data)
+        if match is None:
+            return None
+        return cls(int(match.group(2)), "paid" if match.group(1) == "p" else "received")

@@ -1,4 +1,4 @@
-"""Hardening around the network and output: the token never printed, start-up waits for the Bot API, a
+"""The network and the output: the token never printed, start-up waits for the Bot API, a
 press on a photo is answered, every reply fits in a Telegram message, the CSV runs no formula."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from harness import PLAYERS, Table
 from telegram import Update
 from telegram.error import NetworkError
 
+from bot.buttons import HuFlow
 from bot.console.transport import InProcessBotAPI
-from bot.handlers.buttons import HuFlow
 from bot.handlers.errors import RedactingFilter, redact
 from bot.handlers.turn import Turn
 from bot.summary.csvfile import ledger_csv

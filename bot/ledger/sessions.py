@@ -9,18 +9,11 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, settlement, summaries
+from bot.ledger import errors, settling, summaries
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
+from bot.ledger.lookups import SITTING, aware, group_and_table, open_session_row, row_id, session_row
+from bot.ledger.mappers import session_info
 from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
-from bot.ledger.rows import (
-    SITTING,
-    aware,
-    group_and_table,
-    open_session_row,
-    row_id,
-    session_info,
-    session_row,
-)
 from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary
 from scoring.seats import parse_seat
 
@@ -255,7 +248,7 @@ def end(
     ts.status, ts.ended_at, ts.end_reason = "ended", now, reason[:32]
     touch(ts, now)
     s.add(ts)
-    settlement.settle_session(s, ts, now)
+    settling.settle_session(s, ts, now)
     summaries.mark_due(s, ts, thread_id, now)
     for pending in s.scalars(
         select(PendingEntry).where(PendingEntry.session_id == ts.id, PendingEntry.status == "pending")

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from bot.ledger import summaries, supergroup
-from bot.ledger.hand_service import Calls
+from bot.ledger.facade.base import Calls
 from bot.ledger.values import DueSummary
 
 CANDIDATES = 8  # due summaries one claim tries, oldest first, when other workers take the first ones

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from bot.ledger import LedgerService, Transfer, UserRef
 from bot.ledger import errors as E
 from bot.ledger.models import SettlePayment, SettleTransfer
-from bot.ledger.settlement import round_balances
+from bot.ledger.settling import round_balances
 
 ANN, BOB, CAT = UserRef(11, "Ann", "ann"), UserRef(12, "Bob", "bob"), UserRef(13, "Cat", None)
 

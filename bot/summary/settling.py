@@ -1,50 +1,22 @@
 """The settling-up part of the summary: each transfer's line with its state, the 我已付 / 已收到 buttons under
-the summary, and the /balance text. The buttons' callback data (the handlers parse it with `SettlePress`):
-
-    sp:<transfer>   我已付: the payer says the rest of that transfer is paid
-    sr:<transfer>   已收到: the payee (or an admin) confirms what was said paid
-"""
+the summary (their callback data: `bot.buttons.SettlePress`), and the /balance text."""
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
 from zoneinfo import ZoneInfo
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.buttons import PAYCODE_START, SettlePress
 from bot.i18n import t
 from bot.ledger import Balance, PaymentLine, PlayerInfo, SettleFigures, Transfer
 from bot.render import signed
 from bot.summary.csvfile import BOM, cell
 
-SETTLE = re.compile(r"s([pr]):([1-9][0-9]{0,14})")
-PAYCODE_START = "pc"  # /start pc<transfer>: the payee's 收款码 in a private chat, for the payer only
-PAYCODE = re.compile(r"pc([1-9][0-9]{0,14})")
 MAX_BUTTON_ROWS = 20  # transfers with buttons under one summary; the rest are paid with /paid
-
-
-@dataclass(frozen=True, slots=True)
-class SettlePress:
-    """A transfer's button: `paid` (我已付, by the payer) or `received` (已收到, by the payee or an admin)."""
-
-    transfer_id: int
-    action: Literal["paid", "received"]
-
-    @property
-    def data(self) -> str:
-        return f"s{'p' if self.action == 'paid' else 'r'}:{self.transfer_id}"
-
-    @classmethod
-    def parse(cls, data: object) -> SettlePress | None:
-        match = SETTLE.fullmatch(data) if isinstance(data, str) and len(data) < 64 else None
-        if match is None:
-            return None
-        return cls(int(match.group(2)), "paid" if match.group(1) == "p" else "received")
 
 
 def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> str:

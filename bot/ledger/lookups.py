@@ -1,8 +1,9 @@
-"""Row mappers and look-ups: database rows in, the frozen values of `bot.ledger.values` out."""
+"""Look-ups: the tables as Core sees them, the SQL fragments the ledger's queries share (live hands, the
+sitting seats, the ledger's order), prepared statements, and a row by its key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -27,13 +28,6 @@ from bot.ledger.models import (
 )
 from bot.ledger.values import (
     SEATS,
-    DealerState,
-    GroupInfo,
-    HandPreview,
-    HandRecord,
-    PendingInfo,
-    PlayerInfo,
-    SessionInfo,
 )
 
 
@@ -192,174 +186,3 @@ def last_live_hand(s: Session, session_id: int) -> Hand | None:
     return s.scalars(
         select(Hand).where(Hand.session_id == session_id, LIVE).order_by(*NEWEST_FIRST).limit(1)
     ).first()
-
-
-# ---- mappers --------------------------------------------------------------------------------------------
-
-
-def group_info(group: ChatGroup) -> GroupInfo:
-    """A group row as `GroupInfo`."""
-    return GroupInfo(
-        chat_id=group.chat_id,
-        language=group.language,
-        rules=group.rules,
-        options=dict(group.options),
-        instant=group.instant,
-        confirm_timeout_seconds=group.confirm_timeout_seconds,
-        weekly_schedule=group.weekly_schedule,
-        created_at=aware(group.created_at),
-        weekly_day=group.weekly_day,
-        weekly_time=group.weekly_time,
-        weekly_last_post_at=aware(group.weekly_last_post_at) if group.weekly_last_post_at else None,
-        timezone=group.timezone,
-        confirm_by=group.confirm_by,
-        settle_changes=dict(group.settle or {}),
-    )
-
-
-def player_info(player: Player, chat_id: int) -> PlayerInfo:
-    """A player row as `PlayerInfo`."""
-    return PlayerInfo(
-        id=row_id(player),
-        chat_id=chat_id,
-        display_name=player.display_name,
-        telegram_id=player.telegram_id,
-        username=player.username,
-    )
-
-
-def session_info(
-    s: Session, ts: TableSession, chat_id: int | None = None, seated: dict[str, Any] | None = None
-) -> SessionInfo:
-    """A session row with its seated players (`seats`, read now unless given) as `SessionInfo`."""
-    chat = chat_id if chat_id is not None else chat_of(s, ts.group_id)
-    seated = seated if seated is not None else seats(s, row_id(ts))
-    return SessionInfo(
-        id=row_id(ts),
-        chat_id=chat,
-        number=ts.number,
-        rules=ts.rules,
-        options=dict(ts.options),
-        stake=ts.stake,
-        seats={seat: player_info(p, chat) for seat, p in seated.items()},
-        status="open" if ts.status == "open" else "ended",
-        opened_by=ts.opened_by,
-        opened_at=aware(ts.opened_at),
-        ended_at=aware(ts.ended_at) if ts.ended_at else None,
-        end_reason=ts.end_reason,
-        last_activity_at=aware(ts.last_activity_at),
-        state=DealerState.from_json(ts.state),
-        hands_played=ts.hands_played,
-        dealer_set=ts.dealer_set,
-        version=ts.version,
-        card_message_id=ts.card_message_id,
-        pin_refused=ts.pin_refused,
-        flow_message_id=ts.flow_message_id,
-        summary_message_id=ts.summary_message_id,
-    )
-
-
-def payments_of(response: dict[str, Any]) -> dict[str, int]:
-    """Seat -> amount of a scoring response, checked: integers that sum to zero (ZeroSumViolation)."""
-    raw = response.get("payments") or {}
-    payments: dict[str, int] = {}
-    for seat in SEATS:
-        value = raw.get(seat, 0)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise errors.ZeroSumViolation(f"payment of {seat} is not an integer: {value!r}", total=None)
-        payments[seat] = value
-    total = sum(payments.values())
-    if total != 0:
-        raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
-    return {seat: amount for seat, amount in payments.items() if amount or seat in raw}
-
-
-def hand_record(hand: Any) -> HandRecord:
-    """A hand row (the ORM object or a Core row of its columns) as `HandRecord`. Its payments by player
-    are those by seat of its response paid to whoever sat there (`seat_players`): what its payment rows
-    hold, read without them."""
-    payments = payments_of(hand.response)
-    seat_players = {seat: int(pid) for seat, pid in hand.seat_players.items()}
-    return HandRecord(
-        id=row_id(hand),
-        session_id=hand.session_id,
-        seq=hand.seq,
-        number=hand.number,
-        kind=hand.kind,
-        text=hand.text,
-        entry=dict(hand.entry),
-        request=dict(hand.request),
-        response=dict(hand.response),
-        payments=payments,
-        player_payments={seat_players[seat]: amount for seat, amount in payments.items()},
-        before=DealerState.from_json(hand.state_before),
-        after=DealerState.from_json(hand.state_after),
-        note=hand.note,
-        recorded_by=hand.recorded_by,
-        recorded_at=aware(hand.recorded_at),
-        source_key=hand.source_key,
-        voided=hand.voided,
-        voided_by=hand.voided_by,
-        voided_at=aware(hand.voided_at) if hand.voided_at else None,
-        replaced_by=hand.replaced_by,
-        replaces=hand.replaces,
-        seat_players=seat_players,
-    )
-
-
-def hand_records(hands: Iterable[Any]) -> list[HandRecord]:
-    """`hand_record` of each row."""
-    return [hand_record(h) for h in hands]
-
-
-def preview_json(preview: HandPreview) -> dict[str, Any]:
-    """A preview as the JSON a pending entry stores."""
-    return {
-        "session_id": preview.session_id,
-        "kind": preview.kind,
-        "entry": preview.entry,
-        "request": preview.request,
-        "response": preview.response,
-        "payments": preview.payments,
-        "player_payments": {str(k): v for k, v in preview.player_payments.items()},
-        "before": preview.before.to_json(),
-        "after": preview.after.to_json(),
-        "note": preview.note,
-        "seats": preview.seats,
-    }
-
-
-def preview_from_json(obj: dict[str, Any]) -> HandPreview:
-    """Inverse of `preview_json`."""
-    return HandPreview(
-        session_id=int(obj["session_id"]),
-        kind=obj["kind"],
-        entry=obj["entry"],
-        request=obj["request"],
-        response=obj["response"],
-        payments={k: int(v) for k, v in obj["payments"].items()},
-        player_payments={int(k): int(v) for k, v in obj["player_payments"].items()},
-        before=DealerState.from_json(obj["before"]),
-        after=DealerState.from_json(obj["after"]),
-        note=obj.get("note"),
-        seats={k: int(v) for k, v in obj.get("seats", {}).items()},
-    )
-
-
-def pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
-    """A pending row as `PendingInfo`."""
-    return PendingInfo(
-        id=pending.id,
-        session_id=pending.session_id,
-        chat_id=chat_id,
-        kind=pending.kind,
-        payload=dict(pending.payload),
-        text=pending.text,
-        preview=preview_from_json(pending.preview) if pending.preview else None,
-        created_by=pending.created_by,
-        created_at=aware(pending.created_at),
-        expires_at=aware(pending.expires_at),
-        message_id=pending.message_id,
-        status=pending.status,
-        hand_id=pending.hand_id,
-    )

@@ -18,6 +18,8 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors, groups
+from bot.ledger.lookups import aware, row_id
+from bot.ledger.mappers import group_info, player_info
 from bot.ledger.models import (
     ChatGroup,
     Hand,
@@ -29,7 +31,6 @@ from bot.ledger.models import (
     SettleTransfer,
     TableSession,
 )
-from bot.ledger.rows import aware, group_info, player_info, row_id
 from bot.ledger.transfers import minimal_transfers
 from bot.ledger.values import (
     SETTLE_OPTIONS,

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from telegram import InputFile
 
+from bot.buttons import PAYCODE, SettlePress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
@@ -19,7 +20,7 @@ from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, Transfer
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
-from bot.summary.settlement import PAYCODE, SettlePress, balance_text, settlement_csv, transfer_line
+from bot.summary.settling import balance_text, settlement_csv, transfer_line
 
 MAX_AMOUNT = 10**12
 SHEET_WORDS = {"csv", "表", "表格", "sheet"}

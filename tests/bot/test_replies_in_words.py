@@ -1,4 +1,4 @@
-"""Leftovers of issues 12 and 13 through the real bot: the CSV in the group's zone, refusals in words,
+"""Replies in words, through the real bot: the CSV in the group's zone, refusals in words,
 /ting by tile names, multipliers, /adjust and /undo wording, ties, voided previews, /sub in the summary."""
 
 from __future__ import annotations

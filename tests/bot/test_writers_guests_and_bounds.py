@@ -1,4 +1,4 @@
-"""Hardening, through the real Application: who may write (channels, anonymous admins, who seats a guest),
+"""Through the real Application: who may write (channels, anonymous admins, who seats a guest),
 guest names, numbers, money bounds, and a batch of commands delivered again after a restart."""
 
 from __future__ import annotations

@@ -1,41 +1,26 @@
-"""The recording half of the ledger facade: hands (commit, adjust, undo, edit) and entries waiting for
-Confirm, each call one transaction; `LedgerService` (bot.ledger.service) adds the rest."""
+"""The recording part of the ledger facade: hands (commit, adjust, undo, edit) and entries waiting for
+Confirm, each call one transaction; `LedgerService` (bot.ledger.facade.service) adds the rest."""
 
 from __future__ import annotations
 
 import copy
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, Self, TypeVar
+from typing import Any
 
-from sqlalchemy import Engine
 from sqlmodel import Session
 
-from bot.ledger import errors, groups, hands, pending, queries, tables
-from bot.ledger.db import open_database
+from bot.ledger import errors, groups, hands, pending, queries, sessions
+from bot.ledger.facade.base import Calls, Written
+from bot.ledger.lookups import chat_of, last_live_hand, player_row, row_id, seats, session_row
+from bot.ledger.mappers import hand_record, pending_info, player_info, session_info
 from bot.ledger.models import ChatGroup, PendingEntry, TableSession
-from bot.ledger.rows import (
-    chat_of,
-    hand_record,
-    last_live_hand,
-    pending_info,
-    player_info,
-    player_row,
-    row_id,
-    seats,
-    session_info,
-    session_row,
-)
-from bot.ledger.store import Store
 from bot.ledger.values import (
     AnsweredEntry,
     ChatState,
     CommitResult,
     DealerState,
-    GroupInfo,
     HandPreview,
     HandRecord,
     PendingInfo,
@@ -45,111 +30,6 @@ from bot.ledger.values import (
     SessionInfo,
     UserRef,
 )
-
-# What a hand write did: the row concerned, the rows it voided, the rows it wrote as replacements.
-Written = tuple[HandRecord, tuple[HandRecord, ...], tuple[HandRecord, ...]]
-T = TypeVar("T")
-GROUPS_KEPT = 4096  # chats whose settings are remembered for replies without the database
-
-
-class Calls:
-    """The store and the group defaults every ledger call uses."""
-
-    def __init__(
-        self,
-        engine: Engine,
-        *,
-        clock: Callable[[], datetime] | None = None,
-        defaults: groups.Defaults | None = None,
-        max_attempts: int = 12,
-    ) -> None:
-        """Wrap an engine from `bot.ledger.db.open_database` (schema already migrated)."""
-        self._store = Store(engine, clock=clock, max_attempts=max_attempts)
-        self._defaults = defaults or groups.Defaults()  # a new group's language and timeout
-        self._groups: OrderedDict[int, GroupInfo] = OrderedDict()  # a cache of reads, see cached_group
-        self._groups_lock = threading.Lock()
-
-    @classmethod
-    def from_url(cls, url: str, **kwargs: Any) -> Self:
-        """Open (and migrate) the database at `url` and return a service on it."""
-        return cls(open_database(url), **kwargs)
-
-    @property
-    def engine(self) -> Engine:
-        """The SQLAlchemy engine."""
-        return self._store.engine
-
-    def _now(self) -> datetime:
-        return self._store.now()
-
-    def _read(self, fn: Callable[[Session], T]) -> T:
-        return self._store.read(fn)
-
-    def _write(self, fn: Callable[[Session], T], key: str | None = None) -> T:
-        return self._store.write(fn, key=key)
-
-    def chat_state(
-        self, chat_id: int, sender: UserRef | None = None, *, entry: str | None = None
-    ) -> ChatState:
-        """The group's settings (defaults when not stored yet; nothing is written), its open session,
-        whether `sender` is stored as they are now (else `refresh_sender`), and the pending entry `entry`
-        (an id) if it is stored: one read."""
-        now = self._now()
-        state = self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender, entry))
-        self._remember_group(state.group)
-        return state
-
-    def refresh_sender(self, chat_id: int, sender: UserRef, *, entry: str | None = None) -> ChatState:
-        """`chat_state` after storing the sender as they are now (`ensure_player`), in one write."""
-        now = self._now()
-
-        def op(s: Session) -> ChatState:
-            groups.ensure_player(s, self._group(s, chat_id), sender, now)
-            s.flush()
-            return groups.chat_state(s, chat_id, self._defaults, now, None, entry)
-
-        state = self._write(op)
-        self._remember_group(state.group)
-        return state
-
-    def cached_language(self, chat_id: int) -> str:
-        """The chat's language as this process last read or wrote it (the default language for a chat it
-        has not seen), without the database: the language of a reply when the database cannot be read."""
-        group = self.cached_group(chat_id)
-        return group.language if group is not None else self._defaults.language
-
-    def cached_group(self, chat_id: int) -> GroupInfo | None:
-        """The group's settings as this process last read or wrote them, without the database (None for a
-        chat it has not seen since it started)."""
-        with self._groups_lock:
-            return self._groups.get(chat_id)
-
-    def _remember_group(self, group: GroupInfo) -> None:
-        with self._groups_lock:
-            self._groups[group.chat_id] = group
-            self._groups.move_to_end(group.chat_id)
-            while len(self._groups) > GROUPS_KEPT:
-                self._groups.popitem(last=False)
-
-    def current_session(self, chat_id: int) -> SessionInfo | None:
-        """The group's open session, or None."""
-        return self.chat_state(chat_id).session
-
-    def require_session(self, chat_id: int) -> SessionInfo:
-        """The group's open session, or NoOpenSession."""
-        info = self.current_session(chat_id)
-        if info is None:
-            raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
-        return info
-
-    def _group(self, s: Session, chat_id: int) -> ChatGroup:
-        return groups.ensure_group(s, chat_id, self._defaults, self._now())
-
-    def _on_open(
-        self, chat_id: int, fn: Callable[[Session, ChatGroup, TableSession], T], key: str | None
-    ) -> T:
-        """`fn(session, group, open table)` in one write, the table locked."""
-        return self._write(lambda s: fn(s, *tables.open_table(s, chat_id)), key)
 
 
 class RecordingCalls(Calls):
@@ -195,7 +75,7 @@ class RecordingCalls(Calls):
                 ts = session_row(s, earlier.session_id)
                 info = session_info(s, ts)
                 return CommitResult(hand_record(earlier), False, info, card=queries.card_view(s, ts, info))
-            group, ts = tables.open_table(s, chat_id)
+            group, ts = sessions.open_table(s, chat_id)
             hand, voided, replaced = write(s, group, ts, now)
             info = session_info(s, ts, chat_id)
             return CommitResult(hand, True, info, voided, replaced, card=queries.card_view(s, ts, info))
@@ -264,7 +144,7 @@ class RecordingCalls(Calls):
         """The open table's last live row, what /undo would void (NothingToUndo)."""
 
         def op(s: Session) -> HandRecord:
-            _group, ts = tables.open_table(s, chat_id, lock=False)
+            _group, ts = sessions.open_table(s, chat_id, lock=False)
             last = last_live_hand(s, row_id(ts))
             if last is None:
                 raise errors.NothingToUndo("no hand to undo in this session")
@@ -277,7 +157,7 @@ class RecordingCalls(Calls):
         the people an /edit of that hand names and pays."""
 
         def op(s: Session) -> dict[str, PlayerInfo]:
-            _group, ts = tables.open_table(s, chat_id, lock=False)
+            _group, ts = sessions.open_table(s, chat_id, lock=False)
             row = hands.live_row(s, ts, number)
             seating = hands.own_seating(row)
             return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
@@ -289,7 +169,7 @@ class RecordingCalls(Calls):
         changes, re-scored from the corrected dealer state; nothing is recorded."""
 
         def op(s: Session) -> tuple[HandPreview, ...]:
-            _group, ts = tables.open_table(s, chat_id, lock=False)
+            _group, ts = sessions.open_table(s, chat_id, lock=False)
             return tuple(preview for _row, preview in hands.plan_edit(s, ts, number, entry))
 
         return self._read(op)
@@ -348,7 +228,7 @@ class RecordingCalls(Calls):
 
         def op(s: Session) -> PendingInfo:
             try:
-                group, ts = tables.open_table(s, chat_id)
+                group, ts = sessions.open_table(s, chat_id)
             except errors.NoOpenSession:  # a repeat finds its entry also once the table has ended
                 if (found := earlier(s)) is not None:
                     return found

@@ -7,19 +7,13 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, groups, queries, tables
-from bot.ledger.hand_service import RecordingCalls
+from bot.ledger import errors, groups, queries, sessions
+from bot.ledger.facade.recording import RecordingCalls
+from bot.ledger.facade.settling import SettlingCalls
+from bot.ledger.facade.summaries import SummaryCalls
+from bot.ledger.lookups import chat_of, player_row, session_row
+from bot.ledger.mappers import group_info, player_info, session_info
 from bot.ledger.models import ChatGroup, Player, TableSession
-from bot.ledger.rows import (
-    chat_of,
-    group_info,
-    player_info,
-    player_row,
-    session_info,
-    session_row,
-)
-from bot.ledger.settle_calls import SettleCalls
-from bot.ledger.summary_calls import SummaryCalls
 from bot.ledger.values import (
     CardView,
     GroupInfo,
@@ -36,7 +30,7 @@ from bot.ledger.values import (
 )
 
 
-class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
+class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
     """Groups, players, table sessions, hands and entries waiting for Confirm, on SQLite or PostgreSQL.
 
     Every method is one transaction (`bot.ledger.store`), blocking: handlers call it in a worker thread.
@@ -150,7 +144,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
         now = self._now()
 
         def op(s: Session) -> SessionInfo:
-            return tables.open_session(
+            return sessions.open_session(
                 s, chat_id, self._defaults, now, opened_by=lambda g: groups.actor(s, g, by, now),
                 rules=rules, stake=stake, options=options,
             )  # fmt: skip
@@ -163,7 +157,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
 
     def _change(self, chat_id: int, key: str | None, **changes: Any) -> SessionInfo:
         now = self._now()
-        return self._on_open(chat_id, lambda s, _g, ts: tables.change(s, ts, now, **changes), key)
+        return self._on_open(chat_id, lambda s, _g, ts: sessions.change(s, ts, now, **changes), key)
 
     def update_session(
         self,
@@ -178,12 +172,12 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
             name: value for name, value in (("options", options), ("stake", stake)) if value is not None
         }
         if stake is not None:
-            tables.check_stake(stake)
+            sessions.check_stake(stake)
         return self._change(chat_id, key, **changes)
 
     def set_dealer(self, chat_id: int, seat: str, *, key: str | None = None) -> SessionInfo:
         """Choose the first dealer (also the round's first dealer) before the first hand (SeatsLocked)."""
-        return self._change(chat_id, key, dealer=tables.seat_of(seat))
+        return self._change(chat_id, key, dealer=sessions.seat_of(seat))
 
     def mark_baozi(self, chat_id: int, baozi: bool = True, *, key: str | None = None) -> SessionInfo:
         """Mark (or clear) 豹子 for the coming hand: the dice of /roll showed a double."""
@@ -202,7 +196,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
         the first hand (SeatsLocked). AlreadySeated, SeatTaken, TableFull, NoOpenSession."""
         if (user is None) == (guest_name is None):
             raise errors.InvalidValue("join needs either a Telegram user or a guest name", field="player")
-        wanted = tables.seat_of(seat) if seat is not None else None
+        wanted = sessions.seat_of(seat) if seat is not None else None
         now = self._now()
 
         def op(s: Session, group: ChatGroup, ts: TableSession) -> SeatChange:
@@ -212,7 +206,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
                 groups.ensure_player(s, group, user, now) if user is not None
                 else groups.guest(s, group, guest_name or "", now)
             )  # fmt: skip
-            target = tables.sit(s, group, ts, player, wanted, now)
+            target = sessions.sit(s, group, ts, player, wanted, now)
             return SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
 
         return self._on_open(chat_id, op, key)
@@ -231,7 +225,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
         PlayerNotSeated (an empty seat), AlreadySeated, BadGuestName."""
         if (user is None) == (guest_name is None):
             raise errors.InvalidValue("a substitute is a Telegram user or a guest name", field="player")
-        target = tables.seat_of(seat)
+        target = sessions.seat_of(seat)
         now = self._now()
 
         def op(s: Session, group: ChatGroup, ts: TableSession) -> tuple[SeatChange, PlayerInfo]:
@@ -242,7 +236,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
                 if user is not None
                 else groups.guest(s, group, guest_name or "", now)
             )
-            gone = tables.substitute(s, group, ts, target, player, now)
+            gone = sessions.substitute(s, group, ts, target, player, now)
             change = SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
             return change, player_info(gone, chat_id)
 
@@ -250,12 +244,12 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
 
     def move(self, chat_id: int, player_id: int, seat: str, *, key: str | None = None) -> SeatChange:
         """Move a seated player to `seat` before the first hand; an occupant of that seat swaps places."""
-        target = tables.seat_of(seat)
+        target = sessions.seat_of(seat)
         now = self._now()
 
         def op(s: Session, _group: ChatGroup, ts: TableSession) -> SeatChange:
             player = player_row(s, player_id)
-            tables.move(s, ts, player, target, now)
+            sessions.move(s, ts, player, target, now)
             return SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
 
         return self._on_open(chat_id, op, key)
@@ -266,7 +260,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
 
         def op(s: Session, _group: ChatGroup, ts: TableSession) -> SeatChange:
             player = player_row(s, player_id)
-            tables.unseat(s, ts, player, now)
+            sessions.unseat(s, ts, player, now)
             return SeatChange(player_info(player, chat_id), None, session_info(s, ts, chat_id))
 
         return self._on_open(chat_id, op, key)
@@ -292,9 +286,9 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
                 group = s.get(ChatGroup, ts.group_id)
                 assert group is not None
             else:
-                group, ts = tables.open_table(s, chat_id)
+                group, ts = sessions.open_table(s, chat_id)
             groups.actor(s, group, by, now)
-            return tables.end(s, ts, reason, now, topic)
+            return sessions.end(s, ts, reason, now, topic)
 
         return self._write(op, key)
 
@@ -304,10 +298,10 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
         moment = now or self._now()
         cutoff = moment - idle_for
         ended = []
-        for session_id in self._read(lambda s: tables.idle_ids(s, cutoff)):
+        for session_id in self._read(lambda s: sessions.idle_ids(s, cutoff)):
 
             def end_one(s: Session, sid: int = session_id) -> SessionSummary | None:
-                return tables.end_if_idle(s, sid, cutoff, moment)
+                return sessions.end_if_idle(s, sid, cutoff, moment)
 
             done = self._write(end_one)
             if done is not None:
@@ -387,7 +381,7 @@ class LedgerService(RecordingCalls, SettleCalls, SummaryCalls):
 
     def session_summary(self, session_id: int) -> SessionSummary:
         """One session with each player's net and its hand count."""
-        return self._read(lambda s: tables.summary(s, session_row(s, session_id)))
+        return self._read(lambda s: sessions.summary(s, session_row(s, session_id)))
 
     def transfers(self, session_id: int) -> list[Transfer]:
         """The fewest payments that settle the session."""

@@ -9,7 +9,7 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
-from bot.handlers.buttons import DealerPress, NamePress
+from bot.buttons import DealerPress, NamePress
 from bot.handlers.callbacks import button
 from bot.handlers.card import show_card
 from bot.handlers.permissions import require

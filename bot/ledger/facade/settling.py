@@ -1,5 +1,5 @@
 """The settling-up half of the ledger facade: payments on the transfers an ended session left, who still
-owes whom, the group's settling-up options. Each call one transaction (`bot.ledger.settlement`)."""
+owes whom, the group's settling-up options. Each call one transaction (`bot.ledger.settling`)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,14 @@ from typing import Any
 
 from sqlmodel import Session
 
-from bot.ledger import errors, groups, settlement
-from bot.ledger.hand_service import Calls
-from bot.ledger.rows import group_info, group_row, player_row, session_row
+from bot.ledger import errors, groups, settling
+from bot.ledger.facade.base import Calls
+from bot.ledger.lookups import group_row, player_row, session_row
+from bot.ledger.mappers import group_info
 from bot.ledger.values import Balance, GroupInfo, PaymentLine, PaymentResult, SettleFigures, Transfer, UserRef
 
 
-class SettleCalls(Calls):
+class SettlingCalls(Calls):
     """Transfers, their payments, /balance."""
 
     def pay(
@@ -31,7 +32,7 @@ class SettleCalls(Calls):
             other = player_row(s, player_id)
             if other.group_id != group.id:
                 raise errors.NotFound(f"no player {player_id} in this group", what="player", id=player_id)
-            return settlement.pay(s, group, sender, other, amount, now)
+            return settling.pay(s, group, sender, other, amount, now)
 
         return self._write(op, key)
 
@@ -45,7 +46,7 @@ class SettleCalls(Calls):
         def op(s: Session) -> PaymentResult:
             group = self._group(s, chat_id)
             sender = groups.ensure_player(s, group, by, now)
-            return settlement.claim_button(s, group, transfer_id, sender.id or 0, now)
+            return settling.claim_button(s, group, transfer_id, sender.id or 0, now)
 
         return self._write(op, key)
 
@@ -66,7 +67,7 @@ class SettleCalls(Calls):
             group = self._group(s, chat_id)
             sender = groups.ensure_player(s, group, by, now) if by is not None else None
             pid = sender.id if sender is not None else None
-            return settlement.confirm_button(s, group, transfer_id, pid, admin, now)
+            return settling.confirm_button(s, group, transfer_id, pid, admin, now)
 
         return self._write(op, key)
 
@@ -75,52 +76,52 @@ class SettleCalls(Calls):
 
         def op(s: Session) -> Balance:
             group = group_row(s, chat_id)
-            return settlement.balance(s, group) if group is not None else Balance(())
+            return settling.balance(s, group) if group is not None else Balance(())
 
         return self._read(op)
 
     def settle_figures(self, session_id: int) -> list[SettleFigures]:
         """Each person's figures in settling an ended session (net, carried in, balance before and after
         抹零); empty for a session that left none."""
-        return self._read(lambda s: settlement.figures(s, session_row(s, session_id)))
+        return self._read(lambda s: settling.figures(s, session_row(s, session_id)))
 
     def session_transfers(self, session_id: int) -> list[Transfer]:
         """The stored transfers of an ended session (empty when it left none)."""
-        return self._read(lambda s: settlement.stored_transfers(s, session_row(s, session_id)) or [])
+        return self._read(lambda s: settling.stored_transfers(s, session_row(s, session_id)) or [])
 
     def carried_from(self, session_id: int) -> list[int]:
         """The sessions whose open transfers went into this session's (their summaries show it)."""
-        return self._read(lambda s: settlement.carried_from(s, session_id))
+        return self._read(lambda s: settling.carried_from(s, session_id))
 
     def reminder_groups(self) -> list[GroupInfo]:
         """The groups with open transfers and reminders on."""
-        return self._read(settlement.reminder_groups)
+        return self._read(settling.reminder_groups)
 
     def claim_reminder(self, chat_id: int, now: datetime | None = None) -> list[Transfer]:
         """The group's open transfers due a reminder, each handed to exactly one caller across workers."""
         moment = now or self._now()
-        return self._write(lambda s: settlement.claim_reminder(s, self._group(s, chat_id), moment))
+        return self._write(lambda s: settling.claim_reminder(s, self._group(s, chat_id), moment))
 
     def set_paycode(self, telegram_id: int, file_id: str | None, *, key: str | None = None) -> int:
         """Store (None: delete) a person's payment QR photo in every group they play in; how many."""
-        return self._write(lambda s: settlement.set_paycode(s, telegram_id, file_id), key)
+        return self._write(lambda s: settling.set_paycode(s, telegram_id, file_id), key)
 
     def paycode_for(self, transfer_id: int, telegram_id: int) -> tuple[Transfer, str]:
         """The payee's payment QR file id of an open transfer, for its payer only."""
-        return self._read(lambda s: settlement.paycode_for(s, transfer_id, telegram_id))
+        return self._read(lambda s: settling.paycode_for(s, transfer_id, telegram_id))
 
     def settle_sheet(self, chat_id: int) -> list[tuple[Transfer, tuple[PaymentLine, ...]]]:
         """Every transfer of the group with its payments (the settlement sheet)."""
 
         def op(s: Session) -> list[tuple[Transfer, tuple[PaymentLine, ...]]]:
             group = group_row(s, chat_id)
-            return settlement.sheet(s, group) if group is not None else []
+            return settling.sheet(s, group) if group is not None else []
 
         return self._read(op)
 
     def update_settle(self, chat_id: int, changes: dict[str, Any], *, key: str | None = None) -> GroupInfo:
         """Change the group's settling-up options (`carry`, `round`, `multiplier`; InvalidValue)."""
-        checked = settlement.check_options(changes)
+        checked = settling.check_options(changes)
 
         def op(s: Session) -> GroupInfo:
             group = self._group(s, chat_id)

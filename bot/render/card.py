@@ -1,0 +1,118 @@
+"""The pinned table card: the seats, the dealer and round, the last hands, who still owes whom."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.i18n import t
+from bot.ledger.values import (
+    SEATS,
+    CardView,
+    HandRecord,
+    SessionInfo,
+    Standing,
+    Transfer,
+)
+from bot.render.hands import hand_summary
+from bot.render.items import (
+    doubling_marks,
+)
+from bot.render.words import rules_name, signed, wind
+
+
+def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int] | None = None) -> list[str]:
+    """One line per seat: wind, name, dealer mark, and the running total when given."""
+    lines = []
+    for seat in SEATS:
+        player = session.seats.get(seat)
+        name = player.name if player else t(lang, "lobby.empty")
+        mark = t(lang, "seat.dealer_mark") if session.dealer_known and session.state.dealer == seat else ""
+        line = t(lang, "seat.line", wind=wind(lang, seat), name=name, dealer_mark=mark)
+        if totals is not None and player is not None:
+            line += f"  {signed(totals.get(seat, 0))}"
+        lines.append(line)
+    return lines
+
+
+def state_line(lang: str | None, session: SessionInfo) -> str:
+    """`第 8 局 · 庄 南 · 连庄 1 · 圈风 东`, plus 豹子 / 滴零 marks for the coming hand."""
+    state = session.state
+    if not session.dealer_known:
+        line = t(lang, "seat.state_no_dealer", hand=state.hand_number)
+    else:
+        line = t(
+            lang,
+            "seat.state",
+            hand=state.hand_number,
+            dealer=wind(lang, state.dealer),
+            streak=state.streak,
+            round_wind=wind(lang, state.round_wind),
+        )
+    return " · ".join([line, *doubling_marks(lang, session)])
+
+
+def row_amounts(payments: Mapping[str, int]) -> str:
+    """Every seat's amount in seat order: `+600 −200 −200 −200`."""
+    return " ".join(signed(payments.get(s, 0)) for s in SEATS)
+
+
+def card_row(lang: str | None, hand: HandRecord) -> str:
+    """One row of the pinned card: `7  南 自摸 40花  +600 −200 −200 −200`."""
+    return t(
+        lang,
+        "book.row",
+        n=row_label(lang, hand),
+        what=hand_summary(lang, hand),
+        amounts=row_amounts(hand.payments),
+    )
+
+
+def substitutes_line(lang: str | None, seat: str, people: Sequence[Standing]) -> str | None:
+    """Under a seat more than one person sat at (/sub): each of them with their own net, earlier first:
+    `  Dan −30 → Eve +10`; None for a seat of one person."""
+    here = [p for p in people if p.seat == seat]
+    if len(here) < 2:
+        return None
+    return "  " + " → ".join(f"{p.player.name} {signed(p.net)}" for p in here)
+
+
+def table_card(lang: str | None, card: CardView) -> str:
+    """The pinned message of a session: seats with totals, the coming hand, the latest rows (`card.recent`,
+    the newest live rows; `card.rows` how many live rows there are). A seat taken over (/sub) shows the
+    seat's total and, under it, everyone who sat there with their own net."""
+    session, rows = card.session, card.rows
+    title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
+    lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
+    for seat, line in zip(SEATS, seats_block(lang, session, card.totals if rows else None), strict=True):
+        lines.append(line)
+        under = substitutes_line(lang, seat, card.people)
+        if under is not None:
+            lines.append(under)
+    if len(session.seats) < 4 and not rows:
+        lines.append(t(lang, "lobby.waiting"))
+    elif not session.is_open:
+        lines.append(t(lang, "end.ended"))
+    else:
+        lines.append(state_line(lang, session))
+    lines += owed_lines(lang, card.owed)
+    if rows:
+        lines.append("—")
+        if rows > len(card.recent):
+            lines.append("…")
+        lines += [card_row(lang, hand) for hand in card.recent]
+    return "\n".join(lines)
+
+
+def owed_lines(lang: str | None, owed: Sequence[Transfer]) -> list[str]:
+    """上次欠的 on an open table's card: each earlier transfer still open (what is left of it), which goes
+    into this table's transfers at its end."""
+    if not owed:
+        return []
+    lines = [t(lang, "settle.owed_header")]
+    lines += [t(lang, "settle.owed_line", number=tr.session_number, payer=tr.payer.name,
+                payee=tr.payee.name, amount=tr.open) for tr in owed]  # fmt: skip
+    return lines
+
+
+def row_label(lang: str | None, hand: HandRecord) -> str:
+    return t(lang, "book.adjust_label") if hand.kind == "adjust" else str(hand.number)

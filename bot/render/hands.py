@@ -1,0 +1,256 @@
+"""A hand in words: its preview, its one-line result, why it was refused."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.i18n import has, t
+from bot.ledger.values import (
+    HandPreview,
+    HandRecord,
+    SessionInfo,
+)
+from bot.render.items import (
+    item_lines,
+    join_words,
+    term_name,
+)
+from bot.render.words import payments_text, player_name, seat_and_name, wind
+
+EXEMPT_SHOWN = 3  # a refusal names this many exempt patterns, then 等 / …
+
+
+def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None = None) -> str:
+    """Why one win was refused, with its numbers: `refusal.<reason>` (below_threshold: what the hand has,
+    what it needs, and the first few patterns exempt from the threshold, 等 for the rest). `reason` is a
+    refused win of the scoring core's response (or of `HandPreview.reasons`); `winner` names the winner
+    instead of its wind alone.
+
+    >>> refusal_text("zh-Hans", {"winner": "W", "reason": "self_draw_only"})
+    '西：本桌只许自摸，不能和冲。'
+    """
+    code = str(reason.get("reason") or "other")
+    key = f"refusal.{code}" if has(f"refusal.{code}") else "refusal.other"
+    threshold = reason.get("threshold") or {}
+    exempt = [term_name(lang, str(p)) for p in threshold.get("exempt") or ()]
+    patterns = join_words(lang, exempt[:EXEMPT_SHOWN])
+    if len(exempt) > EXEMPT_SHOWN:
+        patterns = t(lang, "refusal.exempt_more", patterns=patterns)
+    return t(
+        lang,
+        key,
+        winner=winner or wind(lang, reason.get("winner")),
+        have=threshold.get("have", 0),
+        need=threshold.get("need", 0),
+        exempt=t(lang, "refusal.exempt", patterns=patterns) if exempt else "",
+    )
+
+
+def _times(lang: str | None, win: Mapping[str, Any]) -> str:
+    """` ×2` after a result's 花 when the win was multiplied; "" otherwise."""
+    factor = int(win.get("multiplier") or 1)
+    return t(lang, "result.times", factor=factor) if factor != 1 else ""
+
+
+def _streak(lang: str | None, streak: int) -> str:
+    return t(lang, "result.streak", streak=streak) if streak > 0 else ""
+
+
+def _wins(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return list(entry.get("wins") or [])
+
+
+def _how(
+    lang: str | None,
+    prefix: str,
+    entry: Mapping[str, Any],
+    win: Mapping[str, Any],
+    name: Callable[[str], str] | None = None,
+) -> str:
+    """Who won and how, in the tables' words: 南 自摸 / 东 点炮，西 胡 / 西 抢 东 的杠 / 南 包饺子（北 包）.
+    `name` names a seat (the wind alone by default; the preview adds the player)."""
+    who = name or (lambda seat: wind(lang, seat))
+    winner = who(str(win.get("winner")))
+    flags = win.get("flags") or {}
+    fed = flags.get("kong_fed_by")
+    if fed:  # 包饺子 on the replacement tile; 送杠 a later self-draw (option songgang)
+        key = "kong_fed" if flags.get("after_kong") else "songgang"
+        return t(lang, f"{prefix}.{key}", winner=winner, discarder=who(str(fed)))
+    kind = win.get("type", "self_draw")
+    discarder = who(str(entry.get("discarder")))
+    if kind == "discard":
+        return t(lang, f"{prefix}.discard", winner=winner, discarder=discarder)
+    if kind == "rob_kong":
+        return t(lang, f"{prefix}.rob_kong", winner=winner, discarder=discarder)
+    return t(lang, f"{prefix}.self_draw", winner=winner)
+
+
+def scored_win(response: Mapping[str, Any], seat: str) -> Mapping[str, Any]:
+    """The scoring core's answer for one winner ({} if it has none)."""
+    return next((w for w in response.get("wins", []) if w.get("winner") == seat), {})
+
+
+def _hua_by_winner(response: Mapping[str, Any]) -> dict[str, int]:
+    return {w["winner"]: int(w.get("hua") or 0) for w in response.get("wins", [])}
+
+
+def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
+    """A short description of one row: `南 自摸 40花`, `荒庄`, `北 逃跑`, `调账 东→西 50`."""
+    entry, response = hand.entry, hand.response
+    if hand.kind == "draw":
+        return t(lang, "row.draw")
+    if hand.kind == "escape":
+        return t(lang, "row.escape", player=wind(lang, entry.get("escaper")))
+    if hand.kind == "adjust":
+        payer = next((s for s, a in hand.payments.items() if a < 0), "?")
+        payee = next((s for s, a in hand.payments.items() if a > 0), "?")
+        return t(
+            lang,
+            "row.adjust",
+            payer=wind(lang, payer),
+            payee=wind(lang, payee),
+            amount=max(hand.payments.values(), default=0),
+        )
+    hua = _hua_by_winner(response)
+    wins = _wins(entry)
+    if len(wins) == 1:
+        win = wins[0]
+        return t(
+            lang,
+            "row.win",
+            how=_how(lang, "result", entry, win),
+            hua=hua.get(win["winner"], 0),
+        )
+    seats = [w["winner"] for w in wins]
+    winners = join_words(
+        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in seats)
+    )
+    return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
+
+
+def result_line(lang: str | None, hand: HandRecord) -> str:
+    """The one line after a commit:
+    `第7局 南 自摸 40花 → 南 +600 · 东 −200 · 西 −200 · 北 −200 · 下局庄 南 (连庄1)`."""
+    entry, after = hand.entry, hand.after
+    streak = _streak(lang, after.streak)
+    dealer = wind(lang, after.dealer)
+    if hand.kind == "adjust":
+        payer = next((s for s, a in hand.payments.items() if a < 0), "?")
+        payee = next((s for s, a in hand.payments.items() if a > 0), "?")
+        note = t(lang, "result.note", note=hand.note) if hand.note else ""
+        return t(
+            lang,
+            "result.adjust",
+            payer=wind(lang, payer),
+            payee=wind(lang, payee),
+            amount=max(hand.payments.values(), default=0),
+            note=note,
+        )
+    if hand.kind == "draw":
+        return t(lang, "result.draw", n=hand.number, dealer=dealer, streak=streak)
+    if hand.kind == "escape":
+        escaper = entry.get("escaper")
+        return t(
+            lang,
+            "result.escape",
+            n=hand.number,
+            player=wind(lang, escaper),
+            payments=payments_text(lang, hand.payments),
+            dealer=dealer,
+            streak=streak,
+        )
+    # the allowed winners: a refused one of a 一炮多响 is paid nothing (its preview said why)
+    wins = [w for w in _wins(entry) if scored_win(hand.response, w["winner"]).get("allowed", True)]
+    winners = [w["winner"] for w in wins]
+    payments = payments_text(lang, hand.payments, winners)
+    hua = _hua_by_winner(hand.response)
+    if len(wins) == 1:
+        win = wins[0]
+        return t(
+            lang,
+            "result.win",
+            n=hand.number,
+            how=_how(lang, "result", entry, win),
+            hua=hua.get(win["winner"], 0),
+            times=_times(lang, scored_win(hand.response, win["winner"])),
+            payments=payments,
+            dealer=dealer,
+            streak=streak,
+        )
+    listed = join_words(
+        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
+    )
+    return t(
+        lang,
+        "result.multi",
+        n=hand.number,
+        winners=listed,
+        discarder=wind(lang, entry.get("discarder")),
+        payments=payments,
+        dealer=dealer,
+        streak=streak,
+    )
+
+
+def preview_text(
+    lang: str | None,
+    preview: HandPreview,
+    session: SessionInfo,
+    *,
+    number: int | None = None,
+    note: str | None = None,
+) -> str:
+    """The itemized preview: each 花 item, T, multipliers, every player's amount, the next dealer."""
+    n = number if number is not None else preview.before.hand_number
+    lines = [t(lang, "preview.title_adjust") if preview.kind == "adjust" else t(lang, "preview.title", n=n)]
+    entry, response = preview.entry, preview.response
+    if preview.kind == "draw":
+        lines.append(t(lang, "preview.draw"))
+    elif preview.kind == "escape":
+        escaper = str(entry.get("escaper"))
+        who = f"{wind(lang, escaper)} {player_name(session, escaper)}"
+        lines.append(t(lang, "preview.escape", player=who))
+    elif preview.kind == "adjust":
+        payer = next((s for s, a in preview.payments.items() if a < 0), "?")
+        payee = next((s for s, a in preview.payments.items() if a > 0), "?")
+        lines.append(
+            t(
+                lang,
+                "preview.adjust",
+                payer=f"{wind(lang, payer)} {player_name(session, payer)}",
+                payee=f"{wind(lang, payee)} {player_name(session, payee)}",
+                amount=max(preview.payments.values(), default=0),
+                note=t(lang, "result.note", note=preview.note) if preview.note else "",
+            )
+        )
+    else:
+        by_winner = {w.get("winner"): w for w in response.get("wins", [])}
+        for win in _wins(entry):
+            seat = win["winner"]
+            scored = by_winner.get(seat, {})
+            who = seat_and_name(lang, session, seat)
+            if not scored.get("allowed", True):
+                lines.append(t(lang, "preview.not_allowed", reason=refusal_text(lang, scored or win, who)))
+                continue
+            lines.append(
+                t(
+                    lang,
+                    "preview.win_line",
+                    how=_how(lang, "preview", entry, win, lambda s: seat_and_name(lang, session, s)),
+                    hua=scored.get("hua", 0),
+                )
+            )
+            lines += item_lines(lang, scored, win)
+    if preview.kind != "draw":
+        winners = [w["winner"] for w in _wins(entry)]
+        lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))
+    if preview.kind != "adjust":
+        after = preview.after
+        next_dealer = wind(lang, after.dealer)
+        lines.append(t(lang, "preview.next", dealer=next_dealer, streak=_streak(lang, after.streak)))
+        if preview.after.diling:
+            lines.append(t(lang, "preview.next_diling"))
+    if note:
+        lines.append(note)
+    return "\n".join(lines)
