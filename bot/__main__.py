@@ -60,23 +60,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve(settings: Settings) -> int:
-    """Build the application and run it by long polling or as a webhook until it is stopped; with the
-    picker configured (WEBAPP_URL), one web server serves its page and API (and the webhook) beside it."""
+    """Build the application and run it until it is stopped: by long polling alone, or with one web server
+    (Starlette and uvicorn) beside it serving whatever is configured: Telegram's webhook in webhook mode,
+    the picker's page and API with WEBAPP_URL."""
     application = build_application(settings)
-    if settings.webapp_url:
+    if settings.webapp_url or settings.mode == "webhook":
         return webapp_server.serve(application, settings)
-    if settings.mode == "webhook":
-        assert settings.webhook_url is not None  # checked by Settings
-        application.run_webhook(
-            listen=settings.webhook_listen,
-            port=settings.webhook_port,
-            url_path=settings.webhook_path,
-            webhook_url=settings.webhook_url,
-            secret_token=settings.webhook_secret.get_secret_value() if settings.webhook_secret else None,
-            allowed_updates=Update.ALL_TYPES,
-        )
-    else:
-        application.run_polling(allowed_updates=Update.ALL_TYPES)
+    application.run_polling(allowed_updates=Update.ALL_TYPES)
     return 0
 
 

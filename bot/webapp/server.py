@@ -1,7 +1,7 @@
-"""One asyncio web server beside the Application (the shape of PTB's `customwebhookbot` example, Starlette
-and uvicorn): the picker page and its API, and in webhook mode Telegram's webhook too. In polling mode the
-Updater polls beside it. Nothing is kept in memory between requests: several workers can serve one
-database."""
+"""The one web server beside the Application (the shape of PTB's `customwebhookbot` example, Starlette and
+uvicorn), in every configuration that needs one: Telegram's webhook in webhook mode, the picker's page and
+API when WEBAPP_URL is set (in polling mode the Updater polls beside it). Nothing is kept in memory between
+requests: several workers can serve one database."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from telegram import Update
 
@@ -41,8 +41,8 @@ def page_html(*, inside_telegram: bool) -> str:
 
 
 def build_web(application: AnyApplication, settings: Settings, *, console: bool = False) -> Starlette:
-    """The Starlette app: /app/ (the picker), /app/static/*, /api/*, /healthcheck, and the webhook path
-    in webhook mode."""
+    """The Starlette app: /healthcheck; the picker (/app/, /app/static/*, /api/*) when it is configured
+    (WEBAPP_URL) or in console mode; Telegram's webhook path in webhook mode."""
     html = page_html(inside_telegram=not console)
 
     async def page(_request: Request) -> HTMLResponse:
@@ -51,13 +51,14 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
     async def health(_request: Request) -> JSONResponse:
         return JSONResponse({"ok": True})
 
-    static = StaticFiles(directory=str(files("bot.webapp") / "static"))
-    routes = [
-        Route(PAGE_PATH, page, methods=["GET"]),
-        Mount("/app/static", static, name="static"),
-        Route("/healthcheck", health, methods=["GET"]),
-        *ROUTES,
-    ]
+    routes: list[BaseRoute] = [Route("/healthcheck", health, methods=["GET"])]
+    if settings.webapp_url or console:
+        static = StaticFiles(directory=str(files("bot.webapp") / "static"))
+        routes += [
+            Route(PAGE_PATH, page, methods=["GET"]),
+            Mount("/app/static", static, name="static"),
+            *ROUTES,
+        ]
     if settings.mode == "webhook" and not console:
         routes.append(Route("/" + settings.webhook_path.lstrip("/"), webhook(settings), methods=["POST"]))
     web = Starlette(routes=routes, exception_handlers={ApiError: api_error_response})
@@ -160,7 +161,10 @@ async def run(application: AnyApplication, settings: Settings, server: uvicorn.S
             assert application.updater is not None
             await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
         await application.start()
-        log.info("picker page at %s (listening on %s:%s)", settings.webapp_url, host, port)
+        if settings.webapp_url:
+            log.info("picker page at %s (listening on %s:%s)", settings.webapp_url, host, port)
+        else:
+            log.info("webhook at %s (listening on %s:%s)", settings.webhook_url, host, port)
         try:
             await server.serve()
         finally:

@@ -37,15 +37,33 @@ def test_token_starts_long_polling(env: pytest.MonkeyPatch) -> None:
     assert seen["allowed_updates"]
 
 
-def test_webhook_mode_passes_url_port_and_secret(env: pytest.MonkeyPatch) -> None:
+def test_webhook_mode_runs_the_one_web_server_with_the_webhook_route(env: pytest.MonkeyPatch) -> None:
+    """Webhook mode without the picker: the same Starlette server as with it (no second server), on the
+    webhook's address, with the webhook's route and secret and no picker routes."""
+    from starlette.testclient import TestClient
+
+    import bot.webapp.server as server
+
     env.setenv("TELEGRAM_BOT_TOKEN", "123:HOOK")
     env.setenv("MODE", "webhook")
     env.setenv("WEBHOOK_URL", "https://bot.example.org/tg/hook")
     env.setenv("WEBHOOK_PORT", "8080")
     env.setenv("WEBHOOK_SECRET", "s3cret")
+    env.setattr(Application, "run_webhook", lambda self, **kw: pytest.fail("PTB's own webhook server ran"))
     seen: dict[str, Any] = {}
-    env.setattr(Application, "run_webhook", lambda self, **kw: seen.update(kw))
+
+    def serve(application: Any, settings: Any) -> int:
+        seen.update(app=application, settings=settings, web=server.build_web(application, settings))
+        return 0
+
+    env.setattr(server, "serve", serve)
     assert entry.main([]) == 0
-    assert seen["webhook_url"] == "https://bot.example.org/tg/hook"
-    assert (seen["listen"], seen["port"]) == ("0.0.0.0", 8080)
-    assert (seen["url_path"], seen["secret_token"]) == ("tg/hook", "s3cret")
+    settings = seen["settings"]
+    assert (settings.webhook_listen, settings.webhook_port) == ("0.0.0.0", 8080)
+    client = TestClient(seen["web"])
+    refused = client.post(
+        "/tg/hook", json={"update_id": 1}, headers={"X-Telegram-Bot-Api-Secret-Token": "no"}
+    )
+    assert refused.status_code == 403
+    assert client.get("/app/").status_code == 404  # no picker without WEBAPP_URL
+    assert client.get("/healthcheck").json() == {"ok": True}

@@ -48,7 +48,8 @@ def token_of(table: Table) -> str:
 
 
 def client(table: Table) -> httpx.AsyncClient:
-    web = build_web(table.app, table.app.bot_data["settings"])
+    settings = table.app.bot_data["settings"].model_copy(update={"webapp_url": "https://picker.test/app/"})
+    web = build_web(table.app, settings)
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=web), base_url="http://picker.test")
 
 
