@@ -15,20 +15,20 @@ from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
+from bot.ledger.options import BY_ID as OPTIONS_BY_ID
+from bot.ledger.options import OPTIONS as GROUP_OPTION_TABLE
+from bot.ledger.options import SETTLE_IDS
 from bot.render import rules_name
 from bot.render.errors import Refusal
 from bot.render.items import join_words
 from bot.render.zones import zone_name
 from scoring import ScoringError, option_specs, resolve_rules, validate_options
 
-INSTANT = "instant"
-TIMEOUT = "timeout"
-CONFIRM_BY = "confirm_by"  # who confirms: any seated player or admin, or someone other than the recorder
-CONFIRM_BY_CHOICES = ("any", "other")
-TIMEZONE = "timezone"  # the group's time zone (IANA name): CSV times, /history dates, /schedule
-# Settling up (bot.ledger.settling): carry what stays open into the next night, 抹零, 收盘倍数, 台费, 抽水.
-SETTLE = {"carry": (), "round": (0, 1, 5, 10), "multiplier": (1, 1000), "fee": (0, 10**9), "rake": (0, 100)}
-GROUP_OPTIONS = (INSTANT, TIMEOUT, CONFIRM_BY, TIMEZONE, *SETTLE)
+# The group's own options (bot.ledger.options, the one table of their bounds and defaults) beside the rule
+# set's (scoring.option_specs).
+INSTANT, TIMEOUT, CONFIRM_BY, TIMEZONE = "instant", "timeout", "confirm_by", "timezone"
+CONFIRM_BY_CHOICES = OPTIONS_BY_ID[CONFIRM_BY].choices
+GROUP_OPTIONS = tuple(option.id for option in GROUP_OPTION_TABLE if option.in_rules)
 ZONE_WORDS = {  # place names people type for a time zone; any IANA name works too
     "北京": "Asia/Shanghai",
     "上海": "Asia/Shanghai",
@@ -40,7 +40,6 @@ ZONE_WORDS = {  # place names people type for a time zone; any IANA name works t
     "香港": "Asia/Hong_Kong",
     "utc": "UTC",
 }
-MIN_TIMEOUT, MAX_TIMEOUT = 5, 86400  # seconds, the ledger's bounds
 _TRUE = {"true", "yes", "on", "1", "是", "开", "開"}
 _FALSE = {"false", "no", "off", "0", "否", "关", "關"}
 
@@ -196,13 +195,13 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
         )
     if found == TIMEOUT:
         try:  # the one numeric parser: ², ①, +-5, 1.5 are refused like 1 or 86401
-            seconds = parse_number(str(value), low=MIN_TIMEOUT, high=MAX_TIMEOUT)
+            timeout = OPTIONS_BY_ID[TIMEOUT]
+            seconds = parse_number(str(value), low=timeout.low, high=timeout.high)
         except GrammarError as exc:
             if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
                 raise
-            bounds = f"{MIN_TIMEOUT}–{MAX_TIMEOUT}"
             name = option_name(turn.lang, TIMEOUT)
-            raise Refusal("err.bad_option_value", option=name, value=value, choices=bounds) from None
+            raise Refusal("err.bad_option_value", option=name, value=value, choices=timeout.bounds) from None
         await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=seconds, key=key)
         shown = turn.t("rules.seconds", seconds=seconds)
         return turn.t("rules.changed", option=option_name(turn.lang, TIMEOUT), value=shown)
@@ -220,7 +219,7 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
         await turn.run(ledger.update_group, turn.chat_id, confirm_by=who, key=key)
         name = option_name(turn.lang, CONFIRM_BY)
         return turn.t("rules.changed", option=name, value=option_value(turn.lang, CONFIRM_BY, who))
-    if found in SETTLE:
+    if found in SETTLE_IDS:
         return await _apply_settle(turn, found, value)
     spec = specs.get(found or "")
     if spec is None:
@@ -247,24 +246,24 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
 async def _apply_settle(turn: Turn, option: str, value: Any) -> str:
     """A settling-up option: carry on/off, 抹零 0/1/5/10, 收盘倍数, 台费 (per player), 抽水 (percent)."""
     name = option_name(turn.lang, option)
-    if option == "carry":
+    spec = OPTIONS_BY_ID[option]
+    if spec.kind == "switch":
         typed: Any = _bool(turn.lang, name, value)
     else:
-        bounds = SETTLE[option]
-        choices = "/".join(map(str, bounds)) if option == "round" else f"{bounds[0]}–{bounds[1]}"
+        low, high = (min(spec.choices), max(spec.choices)) if spec.kind == "choice" else (spec.low, spec.high)
         try:
-            typed = parse_number(str(value), low=bounds[0], high=bounds[-1])
+            typed = parse_number(str(value), low=low, high=high)
         except GrammarError:
-            raise Refusal("err.bad_option_value", option=name, value=value, choices=choices) from None
-        if option == "round" and typed not in bounds:
-            raise Refusal("err.bad_option_value", option=name, value=value, choices=choices)
+            raise Refusal("err.bad_option_value", option=name, value=value, choices=spec.bounds) from None
+        if not spec.allows(typed):
+            raise Refusal("err.bad_option_value", option=name, value=value, choices=spec.bounds)
     await turn.run(turn.ledger.update_settle, turn.chat_id, {option: typed}, key=turn.source_key)
     return turn.t("rules.changed", option=name, value=settle_value(turn.lang, option, typed))
 
 
 def settle_value(lang: str | None, option: str, value: Any) -> str:
     """A settling-up option's value in words: 开/关, 不抹零 / 抹到 5, ×10, 每人 20, 5%."""
-    if option == "carry":
+    if OPTIONS_BY_ID[option].kind == "switch":
         return show_value(lang, bool(value))
     if not value and option != "multiplier":
         return t(lang, "rules.settle_none")
@@ -275,7 +274,7 @@ def settle_line(lang: str | None, group: GroupInfo) -> str:
     """/rules' settling-up line: every option by name and value."""
     parts = [
         t(lang, "rules.option_line", name=option_name(lang, o), value=settle_value(lang, o, group.settle[o]))
-        for o in SETTLE
+        for o in SETTLE_IDS
     ]
     return t(lang, "rules.settle", options=join_words(lang, parts))
 

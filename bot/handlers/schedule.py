@@ -18,11 +18,12 @@ from bot.handlers.callbacks import command
 from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
 from bot.ledger import GroupInfo
-from bot.ledger.settling import MAX_REMIND_HOURS
+from bot.ledger.options import BY_ID
 from bot.render.errors import Refusal
 from bot.render.zones import zone_name
 from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due
 
+MAX_REMIND_HOURS = BY_ID["remind"].high
 _DAY_WORDS: dict[str, str] = {}
 for _index, _day in enumerate(WEEKDAYS):
     _zh = "一二三四五六日"[_index]

@@ -17,12 +17,12 @@ from bot.ledger import errors
 from bot.ledger.lookups import group_and_table, group_row, open_session_row, pending_row, row_id, seats
 from bot.ledger.mappers import group_info, pending_info, player_info, session_info
 from bot.ledger.models import ChatGroup, Player, TableSession
+from bot.ledger.options import BY_ID
 from bot.ledger.values import ChatState, GroupInfo, PlayerInfo, UserRef
 from bot.settings import Settings
 from scoring.seats import parse_seat
 
 DEFAULT_RULES = "suzhou"
-CONFIRM_BY = ("any", "other")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
@@ -41,7 +41,7 @@ class Defaults:
             language=self.language,
             rules=DEFAULT_RULES,
             options={},
-            instant=False,
+            instant=BY_ID["instant"].default,
             confirm_timeout_seconds=self.confirm_timeout_seconds,
             weekly_schedule=False,
             created_at=now,
@@ -164,17 +164,17 @@ def check_settings(
     confirm_by: str | None = None,
 ) -> None:
     """InvalidValue for a setting out of range, before any transaction."""
-    if confirm_by is not None and confirm_by not in CONFIRM_BY:
+    if confirm_by is not None and not BY_ID["confirm_by"].allows(confirm_by):
         raise errors.InvalidValue(
-            f"confirm_by must be one of {CONFIRM_BY}", field="confirm_by", value=confirm_by
+            f"confirm_by must be one of {BY_ID['confirm_by'].bounds}", field="confirm_by", value=confirm_by
         )
     if language is not None and language not in LANGUAGES:
         raise errors.InvalidValue(
             f"unknown language {language!r} (use {', '.join(LANGUAGES)})", field="language", value=language
         )
-    if confirm_timeout_seconds is not None and not 5 <= confirm_timeout_seconds <= 86400:
+    if confirm_timeout_seconds is not None and not BY_ID["timeout"].allows(confirm_timeout_seconds):
         raise errors.InvalidValue(
-            f"confirmation timeout must be 5..86400 seconds, got {confirm_timeout_seconds}",
+            f"confirmation timeout must be {BY_ID['timeout'].bounds} seconds, got {confirm_timeout_seconds}",
             field="confirm_timeout_seconds",
             value=confirm_timeout_seconds,
         )

@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, UniqueConstraint, text
 from sqlmodel import AutoString, Field, SQLModel
 
+from bot.ledger.options import BY_ID
 from bot.ledger.values import HandKind, PendingKind, PendingStatus
 
 # Explicit constraint names keep Alembic migrations identical on SQLite and PostgreSQL.
@@ -34,14 +35,14 @@ class ChatGroup(SQLModel, table=True):
     language: str = Field(max_length=16)
     rules: str = Field(max_length=32)
     options: dict[str, Any] = _json()
-    instant: bool = False
+    instant: bool = BY_ID["instant"].default  # the group options: bot.ledger.options
     confirm_timeout_seconds: int  # a new group's comes from the settings (groups.Defaults)
     weekly_schedule: bool = False
     weekly_day: str = Field(default="sun", max_length=3)  # mon … sun
     weekly_time: str = Field(default="20:00", max_length=5)  # HH:MM in `timezone`
     weekly_last_post_at: datetime | None = None  # the weekly sweep's compare-and-set
-    timezone: str = Field(default="Asia/Shanghai", max_length=64)
-    confirm_by: str = Field(default="any", max_length=8)  # any | other (not the one who recorded it)
+    timezone: str = Field(default=BY_ID["timezone"].default, max_length=64)
+    confirm_by: str = Field(default=BY_ID["confirm_by"].default, max_length=8)
     settle: dict[str, Any] = _json()  # what the group changed of the settling-up options (SETTLE_OPTIONS)
     created_at: datetime
 

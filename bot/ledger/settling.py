@@ -11,7 +11,7 @@ Nothing is deleted: a claim still waiting when its transfer is carried is voided
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,9 +31,9 @@ from bot.ledger.models import (
     SettleTransfer,
     TableSession,
 )
+from bot.ledger.options import BY_ID, SETTLE_OPTIONS
 from bot.ledger.transfers import minimal_transfers
 from bot.ledger.values import (
-    SETTLE_OPTIONS,
     Balance,
     GroupInfo,
     PaymentLine,
@@ -44,10 +44,6 @@ from bot.ledger.values import (
 )
 
 OPEN = ("open", "partly")
-ROUND_UNITS = (0, 1, 5, 10)  # 抹零: none, or to a multiple of 1, 5 or 10 units
-MAX_MULTIPLIER = 1000
-MAX_FEE = 10**9
-MAX_REMIND_HOURS = 720
 REMIND_EVERY = timedelta(days=1)  # a group is reminded at most once a day
 TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to; settled like anyone's transfers
 
@@ -59,22 +55,10 @@ def options_of(group: ChatGroup) -> dict[str, Any]:
 
 def check_options(changes: Mapping[str, Any]) -> dict[str, Any]:
     """Settling-up option changes, checked (InvalidValue names the option)."""
-    valid: dict[str, Callable[[Any], bool]] = {
-        "carry": lambda v: isinstance(v, bool),
-        "round": lambda v: _whole(v) and v in ROUND_UNITS,
-        "multiplier": lambda v: _whole(v) and 1 <= v <= MAX_MULTIPLIER,
-        "fee": lambda v: _whole(v) and 0 <= v <= MAX_FEE,
-        "rake": lambda v: _whole(v) and 0 <= v <= 100,
-        "remind": lambda v: _whole(v) and 0 <= v <= MAX_REMIND_HOURS,
-    }
     for name, value in changes.items():
-        if name not in SETTLE_OPTIONS or not valid[name](value):
+        if name not in SETTLE_OPTIONS or not BY_ID[name].allows(value):
             raise errors.InvalidValue(f"settle option {name}={value!r}", field=name, value=str(value))
     return dict(changes)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def round_balances(balances: Mapping[int, int], unit: int) -> dict[int, int]:

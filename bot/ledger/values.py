@@ -6,15 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from bot.ledger.options import BY_ID, SETTLE_OPTIONS
 from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
-
-# The settling-up options of a group and their defaults (bot.ledger.settling): carry what stays open
-# into the next session's transfers, 抹零 to a multiple of `round` units (0: none), 收盘倍数, 台费 per
-# player per session and 抽水 (percent of each win), both booked to the "台" account.
-# `remind`: hours after which the group is reminded of an open transfer (0: never; /schedule remind 24h).
-SETTLE_OPTIONS: dict[str, Any] = {
-    "carry": True, "round": 0, "multiplier": 1, "fee": 0, "rake": 0, "remind": 0,
-}  # fmt: skip
 
 Seat = Literal["E", "S", "W", "N"]
 HandKind = Literal["win", "draw", "escape", "adjust"]
@@ -48,8 +41,8 @@ class GroupInfo:
     weekly_day: str = "sun"  # mon … sun
     weekly_time: str = "20:00"  # HH:MM in `timezone`
     weekly_last_post_at: datetime | None = None
-    timezone: str = "Asia/Shanghai"
-    confirm_by: str = "any"  # any: a seated player or an admin; other: someone other than the recorder
+    timezone: str = BY_ID["timezone"].default
+    confirm_by: str = BY_ID["confirm_by"].default  # any: a seated player or admin; other: not the recorder
     settle_changes: dict[str, Any] = field(default_factory=dict)  # what the group changed of SETTLE_OPTIONS
 
     @property

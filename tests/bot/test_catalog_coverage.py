@@ -15,6 +15,7 @@ from bot.handlers import rules as rules_handlers
 from bot.i18n import LANGUAGES, catalog
 from bot.ledger import errors as ledger_errors
 from bot.ledger.errors import BadGuestName, LedgerError
+from bot.ledger.options import OPTIONS
 from bot.render import refusal_text
 from bot.render.errors import error_text
 from scoring import RULESETS, option_specs
@@ -86,11 +87,16 @@ LEDGER_PARAMS: dict[str, Any] = {
 GRAMMAR_PARAMS: dict[str, Any] = {
     "token": "路人甲", "position": 3, "index": 2, "how": "自摸", "reason": "牌不对", "low": 1, "high": 99,
 }  # fmt: skip
+# The group's own options in /rules, from their one table: a switch's words are on/off, a choice's its own
+# (a settling-up option's value reads through `rules.settle_<id>`).
 GROUP_OPTIONS = {
-    rules_handlers.INSTANT: (False, True),
-    rules_handlers.TIMEOUT: (),
-    rules_handlers.CONFIRM_BY: rules_handlers.CONFIRM_BY_CHOICES,
-    rules_handlers.TIMEZONE: (),
+    option.id: (False, True)
+    if option.kind == "switch"
+    else option.choices
+    if option.kind == "choice" and not option.settle
+    else ()
+    for option in OPTIONS
+    if option.in_rules
 }
 
 
