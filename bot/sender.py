@@ -14,6 +14,7 @@ from telegram.error import ChatMigrated
 
 from bot.ledger import LedgerService
 from bot.render import MESSAGE_LIMIT, split_messages
+from bot.text import shorten
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -21,7 +22,7 @@ T = TypeVar("T")
 
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """One message's text cut to Telegram's bound (for edits and answers, which cannot be split)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 async def send_text(

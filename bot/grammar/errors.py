@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.text import shorten
+
 # Default (English) messages; the bot shows the catalog text `grammar.<code>` in the group's language.
 # Every message may use the params {token} (the offending word as typed), {position} (its 1-based
 # character position in the arguments) and {index} (its 1-based word number); a few codes add more.
@@ -71,7 +73,7 @@ class GrammarError(ValueError):
         self.code = code
         token = params.get("token")
         if isinstance(token, str) and len(token) > EXCERPT:  # a reply quotes a short excerpt, never it all
-            params["token"] = token[: EXCERPT - 1] + "…"
+            params["token"] = shorten(token, EXCERPT)
         self.params: dict[str, Any] = params
         super().__init__(self.default_message())
 

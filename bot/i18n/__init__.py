@@ -129,9 +129,9 @@ def t(lang: str | None, key: str, /, **params: object) -> str:
     a missing parameter renders empty (and is logged).
 
     >>> t("en", "preview.win_line", winner="S", how="self-draw", hua=1)
-    'S self-draw · 1 flower'
+    'self-draw · 1 flower'
     >>> t("en", "preview.win_line", winner="S", how="self-draw", hua=5)
-    'S self-draw · 5 flowers'
+    'self-draw · 5 flowers'
     """
     code = _resolve(lang)
     template = catalog(code).get(key) or catalog(DEFAULT_LANGUAGE).get(key)

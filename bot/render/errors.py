@@ -14,6 +14,7 @@ from bot.ledger.errors import LedgerError
 from bot.render.hands import refusal_text
 from bot.render.items import join_clauses, join_words, term_name
 from bot.render.words import rules_name, wind
+from bot.text import shorten
 from scoring import find_pattern
 from scoring.errors import ScoringError
 from scoring.tiles import parse_tiles, rank, suit
@@ -25,8 +26,7 @@ QUOTED = ("value", "token", "command", "option", "word", "ref")  # params that e
 
 def excerpt(text: object, limit: int = EXCERPT) -> str:
     """At most `limit` characters of something a user typed, "…" marking a cut."""
-    text = str(text)
-    return text if len(text) <= limit else text[:limit] + "…"
+    return shorten(str(text), limit)
 
 
 class Refusal(Exception):

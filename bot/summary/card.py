@@ -11,6 +11,7 @@ from bot.render.items import join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.settling import transfer_lines
 from bot.summary.tally import SessionReport
+from bot.text import shorten
 
 TIES_SHOWN = 3  # hands of a tie the card names; the CSV has every hand
 
@@ -27,7 +28,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
     lines += ["", *_people(report, lang), "", *_biggest(report, lang), _streak(report, lang), ""]
     lines += transfer_lines(lang, report.transfers, report.figures)
     text = "\n".join(lines)  # bounded by the people and the transfers; cut as a last resort only
-    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+    return shorten(text, MESSAGE_LIMIT)
 
 
 def _title(report: SessionReport, lang: str | None, idle_hours: float | None) -> str:

@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bot.text import shorten
+
 log = logging.getLogger(__name__)
 
 # Preferred CJK families, best first: Simplified Chinese forms, then the other Noto CJK regions, then
@@ -185,15 +187,6 @@ def render_chart(data: ChartData, *, width: float = 8.0, height: float = 4.5, dp
         buffer = io.BytesIO()
         figure.savefig(buffer, format="png")
     return buffer.getvalue()
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` cut to `limit` characters for display, with … where it was cut.
-
-    >>> shorten("Alexander the Great", 12), shorten("老王", 12)
-    ('Alexander t…', '老王')
-    """
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def png_size(png: bytes) -> tuple[int, int]:

@@ -92,7 +92,8 @@ def test_long_sessions_and_bad_series() -> None:
 
 
 def test_long_names_are_cut_in_the_legend_and_the_title_stays_readable() -> None:
-    from bot.summary.chart import LEGEND_NAME, TITLE, shorten
+    from bot.summary.chart import LEGEND_NAME, TITLE
+    from bot.text import shorten
 
     name = "Bartholomew the Magnificent of the Long Table"
     assert len(shorten(name, LEGEND_NAME)) == LEGEND_NAME and shorten(name, LEGEND_NAME).endswith("…")
