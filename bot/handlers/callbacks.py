@@ -39,7 +39,7 @@ def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn],
             try:
                 if group_only and not turn.is_group:
                     raise Refusal("err.group_only")
-                if turn.sender_chat is not None and not turn.anonymous_admin and name not in READ_ONLY:
+                if turn.on_behalf_of_chat and not turn.anonymous_admin and name not in READ_ONLY:
                     raise Refusal("err.channel_sender")  # a channel is never a player and may not write
                 await fn(turn)
             except Repeated:

@@ -39,7 +39,7 @@ def nearest_command(name: str, names: Iterable[str]) -> str | None:
 async def unknown_command(turn: Turn) -> None:
     """A /word the bot does not know (addressed to this bot): say so and suggest the nearest command (or
     point at /help); nothing recorded."""
-    message = turn.update.effective_message
+    message = turn.update.effective_message if turn.update is not None else None
     word = (message.text or "").split(maxsplit=1)[0] if message and message.text else ""
     name, _, target = word.lstrip("/／").partition("@")
     me = turn.context.bot.username if turn.context.bot else None

@@ -43,14 +43,14 @@ def is_grammar_word(word: str) -> bool:
 async def is_admin(turn: Turn) -> bool:
     """Whether the sender is an administrator or the owner of the group (getChatMember, once per turn)."""
     if turn.admin is None:
-        user = turn.update.effective_user
-        if turn.sender_chat is not None:
+        user = turn.user
+        if turn.on_behalf_of_chat:
             turn.admin = turn.anonymous_admin  # the group itself: an anonymous admin; a channel: no
         elif user is None:
             turn.admin = False
         else:
             try:
-                member = await turn.context.bot.get_chat_member(turn.chat_id, user.id)
+                member = await turn.context.bot.get_chat_member(turn.chat_id, user.telegram_id)
                 turn.admin = member.status in ADMIN_STATUSES
             except TelegramError as exc:
                 log.warning("getChatMember failed in chat %s: %s", turn.chat_id, exc)
@@ -60,19 +60,19 @@ async def is_admin(turn: Turn) -> bool:
 
 def is_seated(turn: Turn, session: SessionInfo) -> bool:
     """Whether the sender holds a seat at the table."""
-    user = turn.update.effective_user
-    if user is None or turn.sender_chat is not None:
+    user = turn.user
+    if user is None:
         return False
-    return any(p.telegram_id == user.id for p in session.seats.values())
+    return any(p.telegram_id == user.telegram_id for p in session.seats.values())
 
 
 async def is_opener(turn: Turn, session: SessionInfo) -> bool:
     """Whether the sender opened the table (a person, never a chat)."""
-    user = turn.update.effective_user
-    if session.opened_by is None or user is None or turn.sender_chat is not None:
+    user = turn.user
+    if session.opened_by is None or user is None:
         return False
     opener = await turn.run(turn.ledger.get_player, session.opened_by)
-    return opener.telegram_id is not None and opener.telegram_id == user.id
+    return opener.telegram_id is not None and opener.telegram_id == user.telegram_id
 
 
 def person(turn: Turn) -> UserRef:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from bot.buttons import DealerPress, NamePress
 from bot.handlers.callbacks import button
@@ -20,30 +20,8 @@ from bot.ledger.errors import NotFound
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 
 
-@dataclass
-class ResumedTurn(Turn):
-    """An entry going on once its question is answered: the press's chat and message, the entry's own
-    recorder and text, and a key of its own (a repeated press finds what it went on to)."""
-
-    key: str = ""
-    shown: str = ""
-    recorder: UserRef | None = None
-
-    @property
-    def source_key(self) -> str:
-        return self.key
-
-    @property
-    def text(self) -> str:
-        return self.shown
-
-    @property
-    def user(self) -> UserRef | None:
-        return self.recorder
-
-
 async def go_on(
-    turn: Turn, answered: AnsweredEntry, kind: str, text: str, step: Callable[[ResumedTurn], Awaitable[None]]
+    turn: Turn, answered: AnsweredEntry, kind: str, text: str, step: Callable[[Turn], Awaitable[None]]
 ) -> bool:
     """Take the answered entry on (`step`, with `text` as if typed) in the pressed message; False when a
     repeated press finds it gone on already (answered "handled already"). When it cannot go on (the rules
@@ -53,15 +31,15 @@ async def go_on(
     if not answered.created and await shown_already(turn, key):
         await turn.answer(turn.t("err.gone"))
         return False
-    recorder = None
+    # The entry's own recorder; none: the group itself wrote it (an anonymous admin: a channel writes none).
+    recorder: UserRef | None = None
+    on_behalf_of: int | None = turn.chat_id
     if waiting.created_by is not None:
         player = await turn.run(turn.ledger.get_player, waiting.created_by)
         if player.telegram_id is not None:
-            recorder = UserRef(player.telegram_id, player.display_name, player.username)
-    resumed = ResumedTurn(
-        turn.update, turn.context, replace(turn.state, session=answered.session), turn.command,
-        key=key, shown=text, recorder=recorder,
-    )  # fmt: skip
+            recorder, on_behalf_of = UserRef(player.telegram_id, player.display_name, player.username), None
+    origin = replace(turn.origin, user=recorder, key=key, text=text, on_behalf_of=on_behalf_of)
+    resumed = turn.resumed(replace(turn.state, session=answered.session), origin)
     try:
         await step(resumed)
     except USER_ERRORS as error:
@@ -98,7 +76,7 @@ async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
         await show_card(turn, answered.session)
     entry = answered.entry.payload["entry"]
 
-    async def step(resumed: ResumedTurn) -> None:
+    async def step(resumed: Turn) -> None:
         await record_hand(resumed, entry, flow_message=message_id)
 
     if await go_on(turn, answered, "dealer", answered.entry.text or "", step):
@@ -132,7 +110,7 @@ async def name_pressed(turn: Turn, press: NamePress) -> None:
     payload = answered.entry.payload
     text = with_seat(str(payload["text"]), str(payload["token"]), turn.wind(press.seat))
 
-    async def step(resumed: ResumedTurn) -> None:
+    async def step(resumed: Turn) -> None:
         await record_typed(resumed, answered.session, flow_message=message_id)
 
     if await go_on(turn, answered, "name", text, step):

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
 
 from bot.buttons import DealerPress, HuFlow, NamePress, PendingPress, pattern_choices
@@ -426,8 +426,8 @@ async def refuse_own_entry(turn: Turn, pending_id: str) -> None:
 async def close_preview(turn: Turn, status: str) -> None:
     """Replace a preview's buttons by a status line (confirmed / cancelled / expired): the message as
     shown, without its Confirm hint (a preview's last line; an undo question is one line)."""
-    message = turn.update.callback_query.message if turn.update.callback_query else None
-    if not isinstance(message, Message):
+    message = turn.pressed_message
+    if message is None:
         return  # too old for Telegram to show the bot what it was
     shown = message.text or ""
     if "\n" in shown:
@@ -540,8 +540,8 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
 async def require_flow_owner(turn: Turn, session: SessionInfo, state: HuFlow) -> None:
     """A flow's buttons are for the one who started it (the player at `state.by`) and admins."""
     starter = session.seats.get(state.by) if state.by else None
-    user = turn.update.effective_user
-    if starter is not None and user is not None and starter.telegram_id == user.id:
+    user = turn.user
+    if starter is not None and user is not None and starter.telegram_id == user.telegram_id:
         return
     if await is_admin(turn):
         return

@@ -253,7 +253,7 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
     assert session is not None
     await require(turn, "end", session)
     message_id = turn.pressed_message_id
-    message = turn.update.callback_query.message if turn.update.callback_query else None
+    message = turn.pressed_message
     shown = getattr(message, "text", None) or ""
     who = turn.user.display_name if turn.user else "?"
     if not press.end:

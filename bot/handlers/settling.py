@@ -135,7 +135,7 @@ async def paycode(turn: Turn) -> None:
 async def paycode_photo(turn: Turn) -> None:
     """A photo sent to the bot in a private chat: the sender's payment QR, stored by Telegram file id in
     every group they play in."""
-    message = turn.update.message
+    message = turn.update.message if turn.update is not None else None
     if turn.is_group or message is None or not message.photo:
         return
     user = person(turn)

@@ -1,12 +1,13 @@
-"""One update being handled: the `Turn` (started from one read of the chat's state), who sent it, and the
-one sender every reply goes through (`Turn.say`: split at Telegram's bound)."""
+"""One update being handled: the `Turn` (started from one read of the chat's state), the `Origin` of what
+it writes (chat, who, key, text, topic), and the one sender every reply goes through (`Turn.say`: split at
+Telegram's bound)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
 
 from telegram import Chat, InlineKeyboardMarkup, Message, Update
@@ -79,6 +80,58 @@ def source_key_of(update: Update) -> str:
     return f"msg:{chat.id}:{message.message_id}"
 
 
+def text_of(update: Update) -> str:
+    """The message text after the command word (`/hu@bot 南 自摸` → `南 自摸`); a press has none."""
+    message = update.message  # typed by a person; a button press has no text of its own
+    raw = (message.text or message.caption or "") if message else ""
+    parts = raw.split(maxsplit=1)
+    if parts and parts[0].startswith(COMMAND_PREFIXES):
+        return parts[1].strip() if len(parts) > 1 else ""
+    return raw.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a write comes from, explicitly: the chat, who makes it (the ledger records them and the
+    permissions ask about them), its idempotency key, its text, and the forum topic replies go to.
+    `on_behalf_of` is the chat a message was sent on behalf of: a channel, or the group itself (an anonymous
+    admin), with `user` None. Made from an update (`of`), for an entry going on after its question (its own
+    recorder, text and key: `Turn.resumed`), or for a page request (bot.webapp.submit)."""
+
+    chat_id: int
+    chat_type: str
+    user: UserRef | None
+    key: str
+    text: str = ""
+    thread_id: int | None = None
+    on_behalf_of: int | None = None
+
+    @classmethod
+    def of(cls, update: Update) -> Origin:
+        """The origin of an update: its chat, its sender, `source_key_of`, `text_of`, `thread_of`."""
+        chat = update.effective_chat
+        assert chat is not None
+        on_behalf = sender_chat_of(update)
+        return cls(
+            chat_id=chat.id,
+            chat_type=chat.type,
+            user=user_ref(update),
+            key=source_key_of(update),
+            text=text_of(update),
+            thread_id=thread_of(update),
+            on_behalf_of=on_behalf.id if on_behalf is not None else None,
+        )
+
+    @property
+    def anonymous_admin(self) -> bool:
+        """Sent on behalf of the group itself: an anonymous admin."""
+        return self.on_behalf_of == self.chat_id
+
+    @property
+    def is_group(self) -> bool:
+        return self.chat_type in GROUP_TYPES
+
+
 def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
     """The ledger service stored by `build_application`."""
     return ledger_in(context.bot_data)
@@ -87,11 +140,13 @@ def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
 @dataclass
 class Turn:
     """One update being handled: the chat's state as read once at its start (group settings and open
-    table), the sender, and the shared services."""
+    table), the origin of what it writes, and the shared services. `update` is the Telegram update it
+    answers (None for a page request: nothing to answer or edit)."""
 
-    update: Update
+    update: Update | None
     context: ContextTypes.DEFAULT_TYPE
     state: ChatState
+    origin: Origin
     command: str | None = None
     admin: bool | None = field(default=None, repr=False)  # permissions.is_admin's answer, asked once
     _answered: bool = field(default=False, repr=False)
@@ -101,14 +156,13 @@ class Turn:
         """Read the chat's state (`ledger.chat_state`: one read, with the entry a message stored already,
         if any; one write instead when the sender is new to the group or changed their name or
         @username: `ledger.refresh_sender`) and wrap the update."""
-        chat = update.effective_chat
-        assert chat is not None
-        ledger, sender = ledger_of(context), user_ref(update)
-        entry = pending_id_for(source_key_of(update)) if update.message is not None else None
-        state = await asyncio.to_thread(ledger.chat_state, chat.id, sender, entry=entry)
+        origin = Origin.of(update)
+        ledger, sender = ledger_of(context), origin.user
+        entry = pending_id_for(origin.key) if update.message is not None else None
+        state = await asyncio.to_thread(ledger.chat_state, origin.chat_id, sender, entry=entry)
         if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
-            state = await asyncio.to_thread(ledger.refresh_sender, chat.id, sender, entry=entry)
-        return cls(update, context, state, command)
+            state = await asyncio.to_thread(ledger.refresh_sender, origin.chat_id, sender, entry=entry)
+        return cls(update, context, state, origin, command)
 
     @classmethod
     async def remembered(
@@ -117,12 +171,16 @@ class Turn:
         """A turn whose handler reads the chat's state in its own write (`button(reads_state=False)`):
         until it does, the group as this process last read it and no session (`Turn.start` when this
         process has not read the group yet)."""
-        chat = update.effective_chat
-        assert chat is not None
-        group = ledger_of(context).cached_group(chat.id)
+        origin = Origin.of(update)
+        group = ledger_of(context).cached_group(origin.chat_id)
         if group is None:
             return await cls.start(update, context, command)
-        return cls(update, context, ChatState(group=group, session=None), command)
+        return cls(update, context, ChatState(group=group, session=None), origin, command)
+
+    def resumed(self, state: ChatState, origin: Origin) -> Turn:
+        """This turn going on as another write: an entry after its question is answered goes on in the
+        press's chat and message, with the entry's own recorder, text and key (`bot.handlers.questions`)."""
+        return replace(self, state=state, origin=origin, admin=None, _answered=self._answered)
 
     @property
     def lang(self) -> str:
@@ -151,41 +209,40 @@ class Turn:
 
     @property
     def chat_id(self) -> int:
-        """The chat of the update."""
-        chat = self.update.effective_chat
-        assert chat is not None
-        return chat.id
+        """The chat of the write."""
+        return self.origin.chat_id
 
     @property
     def is_group(self) -> bool:
         """True in a group or supergroup."""
-        chat = self.update.effective_chat
-        return chat is not None and chat.type in GROUP_TYPES
+        return self.origin.is_group
 
     @property
     def user(self) -> UserRef | None:
-        """The sender as a ledger `UserRef`."""
-        return user_ref(self.update)
+        """Who makes the write, as a ledger `UserRef` (None: a channel or an anonymous admin)."""
+        return self.origin.user
 
     @property
     def text(self) -> str:
-        """The message text after the command word (`/hu@bot 南 自摸` → `南 自摸`)."""
-        message = self.update.message  # typed by a person; a button press has no text of its own
-        raw = (message.text or message.caption or "") if message else ""
-        parts = raw.split(maxsplit=1)
-        if parts and parts[0].startswith(COMMAND_PREFIXES):
-            return parts[1].strip() if len(parts) > 1 else ""
-        return raw.strip()
+        """The text of the write: the message after the command word (`/hu@bot 南 自摸` → `南 自摸`)."""
+        return self.origin.text
 
     @property
     def source_key(self) -> str:
-        """The idempotency key of this update (`source_key_of`)."""
-        return source_key_of(self.update)
+        """The idempotency key of the write."""
+        return self.origin.key
+
+    @property
+    def pressed_message(self) -> Message | None:
+        """The message whose button was pressed, as Telegram still shows it (None: no press, or too old)."""
+        query = self.update.callback_query if self.update is not None else None
+        message = query.message if query is not None else None
+        return message if isinstance(message, Message) else None
 
     @property
     def pressed_message_id(self) -> int | None:
         """The message whose button was pressed."""
-        query = self.update.callback_query
+        query = self.update.callback_query if self.update is not None else None
         return query.message.message_id if query is not None and query.message is not None else None
 
     def t(self, key: str, /, **params: Any) -> str:
@@ -201,15 +258,14 @@ class Turn:
         return await asyncio.to_thread(fn, *args, **kwargs)
 
     @property
-    def sender_chat(self) -> Chat | None:
-        """The chat this message was sent on behalf of (a channel, or the group itself), else None."""
-        return sender_chat_of(self.update)
+    def on_behalf_of_chat(self) -> bool:
+        """Sent on behalf of a chat (a channel, or the group itself), not by a person."""
+        return self.origin.on_behalf_of is not None
 
     @property
     def anonymous_admin(self) -> bool:
         """A message from an anonymous admin: sent on behalf of the group itself."""
-        chat = self.sender_chat
-        return chat is not None and chat.id == self.chat_id
+        return self.origin.anonymous_admin
 
     async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> Message:
         """Send `text` to the chat (not as a quote, so it survives a deleted command message), through the
@@ -220,7 +276,7 @@ class Turn:
     @property
     def thread_id(self) -> int | None:
         """The forum topic the update came from (`thread_of`), so that every reply stays in it."""
-        return thread_of(self.update)
+        return self.origin.thread_id
 
     async def reply(self, key: str, /, markup: InlineKeyboardMarkup | None = None, **params: Any) -> Message:
         """Send a catalog message to the chat."""
@@ -232,7 +288,7 @@ class Turn:
 
     async def answer(self, text: str | None = None, *, alert: bool = False) -> None:
         """Answer the callback query of this turn, once (a toast, or an alert box)."""
-        query = self.update.callback_query
+        query = self.update.callback_query if self.update is not None else None
         if query is None or self._answered:
             return
         self._answered = True

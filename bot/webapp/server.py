@@ -151,22 +151,25 @@ async def run(application: AnyApplication, settings: Settings, server: uvicorn.S
     async with application:
         if application.post_init is not None:
             await application.post_init(application)
-        if webhook_mode:
+        if not webhook_mode:
+            assert application.updater is not None
+            await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
+        await application.start()
+        serving = asyncio.create_task(server.serve())
+        while not server.started and not serving.done():  # listening before Telegram is told where
+            await asyncio.sleep(0.01)
+        if webhook_mode and not serving.done():
             assert settings.webhook_url is not None
             secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
             await application.bot.set_webhook(
                 settings.webhook_url, allowed_updates=Update.ALL_TYPES, secret_token=secret
             )
-        else:
-            assert application.updater is not None
-            await application.updater.start_polling(allowed_updates=Update.ALL_TYPES)
-        await application.start()
         if settings.webapp_url:
             log.info("picker page at %s (listening on %s:%s)", settings.webapp_url, host, port)
         else:
             log.info("webhook at %s (listening on %s:%s)", settings.webhook_url, host, port)
         try:
-            await server.serve()
+            await serving
         finally:
             if application.updater is not None and application.updater.running:
                 await application.updater.stop()

@@ -203,7 +203,6 @@ def free_port() -> int:
 def test_webhook_mode_takes_updates_with_the_secret_and_refuses_without(
     world: tuple[BotAPIServer, ControlClient, BotProcess],
 ) -> None:
-    pytest.importorskip("tornado", reason="webhook mode needs python-telegram-bot[webhooks]")
     server, control, polling_bot = world
     port = free_port()
     hook = f"http://127.0.0.1:{port}/hook"
