@@ -15,12 +15,20 @@ from bot.summary.chart import (
     ChartSeries,
     CjkFont,
     find_cjk_font,
-    missing_glyphs,
     png_size,
     render_chart,
 )
 
 NAMES = ["张三", "李四", "王五", "發財", "老鼠精", "Ann"]
+
+
+def missing_glyphs(font_path: Path, text: str) -> set[str]:
+    """The characters of `text` (spaces aside) the font file has no glyph for, by its cmap as matplotlib's
+    own FreeType reads it (a .ttc collection: its first face; the CJK faces share their glyphs)."""
+    from matplotlib.ft2font import FT2Font
+
+    cmap = FT2Font(str(font_path)).get_charmap()
+    return {ch for ch in text if not ch.isspace() and ord(ch) not in cmap}
 
 
 def cjk_font() -> CjkFont:
