@@ -58,7 +58,8 @@ from bot.ledger.models import (  # noqa: E402
     TableSession,
 )
 from bot.render import ledger_page  # noqa: E402
-from bot.summary.card import chart_png, render_card  # noqa: E402
+from bot.summary.card import chart_data, render_card  # noqa: E402
+from bot.summary.chart import render_chart  # noqa: E402
 from bot.summary.csvfile import ledger_csv  # noqa: E402
 from bot.summary.tally import build_report  # noqa: E402
 
@@ -319,7 +320,7 @@ def summary(ledger: LedgerService, session_id: int) -> None:
     CSV; only the Bot API sends are left out."""
     report = build_report(ledger, session_id)
     render_card(report, "zh-Hans")
-    chart_png(report, "zh-Hans")
+    render_chart(chart_data(report, "zh-Hans"))
     ledger_csv(report, "zh-Hans", timezone="Asia/Shanghai")
 
 

@@ -9,7 +9,6 @@ from bot.summary.card import (
     card_head,
     card_text,
     chart_data,
-    chart_png,
     history_chart_data,
     render_card,
 )
@@ -28,7 +27,6 @@ __all__ = [
     "card_head",
     "card_text",
     "chart_data",
-    "chart_png",
     "history_chart_data",
     "ledger_csv",
     "post_ended",

@@ -9,7 +9,6 @@ from bot.i18n import t
 from bot.ledger import SessionSummary, SettleFigures, Transfer
 from bot.render import MESSAGE_LIMIT, rules_name, signed, wind
 from bot.render.items import join_words, term_name
-from bot.summary import chart as charts
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.csvfile import local_day
 from bot.summary.settling import transfer_lines
@@ -161,12 +160,6 @@ def chart_data(report: SessionReport, lang: str | None) -> ChartData:
             for person, name in zip(people, names, strict=True)
         ),
     )
-
-
-def chart_png(report: SessionReport, lang: str | None) -> bytes:
-    """The session chart as PNG bytes (blocking: matplotlib, imported on first use; the bot draws it with
-    `chart.draw`)."""
-    return charts.render_chart(chart_data(report, lang))
 
 
 def chart_filename(report: SessionReport, timezone: str = DEFAULT_TIMEZONE) -> str:

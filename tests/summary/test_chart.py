@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from jobs_game import Table
 
-from bot.summary import build_report, chart_data, chart_png
+from bot.summary import build_report, chart_data
 from bot.summary.chart import (
     PNG_SIGNATURE,
     ChartData,
@@ -82,7 +82,7 @@ def test_session_chart_is_a_png_without_missing_glyphs(table: Table) -> None:
     assert data.hands == tuple(str(row.hand.number) for row in report.rows if row.hand.kind != "adjust")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        png = chart_png(report, "zh-Hans")
+        png = render_chart(data)
     assert not [w for w in caught if "missing from" in str(w.message) or "Glyph" in str(w.message)]
     assert png[:8] == PNG_SIGNATURE
     assert png_size(png) == (960, 540)
