@@ -53,7 +53,6 @@ def state(table: Table) -> list[tuple[int, str, int, int, int]]:
     return rows
 
 
-@pytest.mark.slow
 async def test_a_night_paid_in_parts_and_what_stays_open_paid_the_next_night(seated_table: Table) -> None:
     table = seated_table
     card = await night_one(table)
@@ -165,7 +164,6 @@ async def test_settling_up_on_postgresql(pg_table: Table, backend: str) -> None:
     assert (await table.say("bob", "/balance")).texts[0].startswith("💰 没结清的账：\n第1场 2. Dan → Ann 9")
 
 
-@pytest.mark.slow
 async def test_an_old_debt_paid_during_the_next_night_leaves_its_card(seated_table: Table) -> None:
     table = seated_table
     await night_one(table)
@@ -180,7 +178,6 @@ async def test_an_old_debt_paid_during_the_next_night_leaves_its_card(seated_tab
     assert "1. Cat → Ann 21 ✅ 已结清" in summary(table, 1).text
 
 
-@pytest.mark.slow
 async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(seated_table: Table) -> None:
     """Ann +30, Bob +1, Cat −21, Dan −10, paid ×3, 台费 5 a player, 抹零 to 10: 85 → 90, −2 → 0, −68 → −70,
     −35 → −40 (the two units left over go to the largest remainders: Bob's 8, then Ann's 5 before Dan's
