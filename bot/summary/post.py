@@ -49,7 +49,8 @@ class CardHeads:
     """The heads of the summary cards (`CardHead`: fixed once the session ended) this process built, the
     newest HEADS_KEPT per ledger, by session, language and idle title. A payment's edit takes its head
     from here and renders only the transfer lines; a head not kept (after a restart, or posted by another
-    process on the same database) is built from the session's rows once, then kept."""
+    process on the same database) is built from the session's rows once, then kept. Used on the event
+    loop only (no lock)."""
 
     def __init__(self) -> None:
         self._kept: WeakKeyDictionary[LedgerService, OrderedDict[tuple[int, str, float | None], CardHead]]
