@@ -11,9 +11,8 @@ times real `LedgerService.commit` calls and the calls behind /score (`standings`
 /history (`history`), /ledger (what its handler does: the newest LEDGER_PAGE rows and the one message
 they fit) and /end (`end_session`). Each reads running totals or a bounded page, so its 100,000-hand time
 must stay within 1.5x of the 100-hand time. Then /end's summary (report, card, chart, CSV: what
-`post_summary` has built) is built while another table commits hands: in the worker process, as the
-handlers do (`bot.summary.worker`), and in a worker thread of the bot's own process (the earlier design,
-for comparison); that table's commit latency alone and meanwhile are printed side by side.
+`post_summary` builds) is built in a thread of the bot's process, as the handlers do, while another table
+commits hands; that table's commit latency alone and meanwhile are printed side by side.
 PostgreSQL is used when reachable (BENCH_DATABASE_URL, else TEST_DATABASE_URL, else postgresql+psycopg://postgres@127.0.0.1:5432/test);
 each run creates and drops its own databases there.
 """
@@ -21,7 +20,6 @@ each run creates and drops its own databases there.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import itertools
 import json
 import os
@@ -60,8 +58,9 @@ from bot.ledger.models import (  # noqa: E402
     TableSession,
 )
 from bot.render import ledger_page  # noqa: E402
-from bot.summary import worker  # noqa: E402
-from bot.summary.card import render_card  # noqa: E402
+from bot.summary.card import chart_data, render_card  # noqa: E402
+from bot.summary.chart import render_chart  # noqa: E402
+from bot.summary.csvfile import ledger_csv  # noqa: E402
 from bot.summary.tally import build_report  # noqa: E402
 
 CHAT = -42
@@ -288,11 +287,9 @@ def run_backend(
             ledger = ledgers[size]
             session_id = _session_id(ledger)
             seat_table(ledger, OTHER)
-            in_worker_process(ledger, session_id)  # started and imported, as after a first /end
-            for how, build in (("process", in_worker_process), ("thread", summary)):
-                alone, during, took = meanwhile(ledger, session_id, commits, build)
-                results[size].update({f"{how}_alone_ms": alone, f"{how}_during_ms": during,
-                                      f"{how}_summary_ms": took})  # fmt: skip
+            summary(ledger, session_id)  # matplotlib imported, as after a first /end
+            alone, during, took = meanwhile(ledger, session_id, commits, summary)
+            results[size].update({"alone_ms": alone, "during_ms": during, "summary_ms": took})
             end = timed(lambda ledger=ledger: ledger.end_session(CHAT), 1)
             results[size]["end_ms"] = end[0] * 1000
     return results
@@ -320,14 +317,11 @@ def ledger_answer(ledger: LedgerService) -> str:
 
 def summary(ledger: LedgerService, session_id: int) -> None:
     """What /end's summary builds (bot.summary.post.post_summary): the report, the card, the chart and the
-    CSV (`worker.build_files`); only the Bot API sends are left out."""
-    worker.build_files(worker.database_url(ledger), session_id, "zh-Hans", "Asia/Shanghai")
-
-
-def in_worker_process(ledger: LedgerService, session_id: int) -> None:
-    """`summary` in the worker process, as the handlers run it."""
-    url = worker.database_url(ledger)
-    asyncio.run(worker.run(worker.build_files, url, session_id, "zh-Hans", "Asia/Shanghai"))
+    CSV; only the Bot API sends are left out."""
+    report = build_report(ledger, session_id)
+    render_card(report, "zh-Hans")
+    render_chart(chart_data(report, "zh-Hans"))
+    ledger_csv(report, "zh-Hans", timezone="Asia/Shanghai")
 
 
 def meanwhile(
@@ -501,16 +495,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"{r['commit_ms']:>10.2f} " + " ".join(f"{r[n + '_ms']:>11.2f}" for n in names),
                   flush=True)  # fmt: skip
         print(f"{backend}: another table's commit while this one's summary (report, card, chart, CSV) is "
-              "built in the worker process (as the handlers do), and in a thread of the bot's "
-              "process:")  # fmt: skip
-        print(f"{'':{len(backend) + 1}} {'hands':>8} {'where':>8} {'summary ms':>11} {'alone ms':>9} "
+              "built in a thread of the bot's process (as the handlers do):")  # fmt: skip
+        print(f"{'':{len(backend) + 1}} {'hands':>8} {'summary ms':>11} {'alone ms':>9} "
               f"{'meanwhile ms':>13} {'ratio':>6}")  # fmt: skip
         for size, r in results.items():
-            for how in ("process", "thread"):
-                ratio = r[f"{how}_during_ms"] / r[f"{how}_alone_ms"]
-                print(f"{'':{len(backend) + 1}} {size:>8} {how:>8} {r[f'{how}_summary_ms']:>11.0f} "
-                      f"{r[f'{how}_alone_ms']:>9.2f} {r[f'{how}_during_ms']:>13.2f} {ratio:>6.2f}",
-                      flush=True)  # fmt: skip
+            ratio = r["during_ms"] / r["alone_ms"]
+            print(f"{'':{len(backend) + 1}} {size:>8} {r['summary_ms']:>11.0f} "
+                  f"{r['alone_ms']:>9.2f} {r['during_ms']:>13.2f} {ratio:>6.2f}", flush=True)  # fmt: skip
         if max(sizes) != min(sizes):
             for name in names:
                 ratio = results[max(sizes)][f"{name}_ms"] / results[min(sizes)][f"{name}_ms"]

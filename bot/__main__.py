@@ -13,7 +13,6 @@ from bot import console
 from bot.app import build_application
 from bot.handlers.errors import format_redacted, install_redaction
 from bot.settings import Settings
-from bot.summary import worker as summary_worker
 from bot.webapp import server as webapp_server
 
 
@@ -44,19 +43,15 @@ def main(argv: list[str] | None = None) -> int:
     """Run the bot as the settings say; returns the process exit code. An error that ends the bot (a
     rejected token, an upstream error page echoing the request URL) is printed without the token, exit 1."""
     settings = Settings()
+    if settings.token is None:
+        return console.run_console(settings)
+    configure_logging(settings.token)
+    install_excepthooks(settings.token)
     try:
-        if settings.token is None:
-            return console.run_console(settings)
-        configure_logging(settings.token)
-        install_excepthooks(settings.token)
-        try:
-            return serve(settings)
-        except Exception as exc:
-            logging.getLogger("bot").critical("the bot stopped: %s", format_redacted(exc, settings.token))
-            return 1
-    finally:
-        # A summary still being built is lost with the process: it stays due, and the next start posts it.
-        summary_worker.stop(kill=True)
+        return serve(settings)
+    except Exception as exc:
+        logging.getLogger("bot").critical("the bot stopped: %s", format_redacted(exc, settings.token))
+        return 1
 
 
 def serve(settings: Settings) -> int:

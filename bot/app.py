@@ -343,5 +343,5 @@ def build_application(
     application = builder.build()
     store_services(application.bot_data, settings, ledger if ledger is not None else make_ledger(settings))
     register_handlers(application)
-    setup_jobs(application)  # the sweeps: preview expiry, idle auto-end, weekly post
+    setup_jobs(application)  # the sweeps of bot.jobs.sweeps and the heartbeat
     return application

@@ -38,7 +38,7 @@ BENCHES = {  # the arguments, and the words of the figures beside the peer
     ),
     "ledger": (
         ["--sizes", "30", "--backends", "sqlite", "--commits", "2", "--reads", "1", "--sessions", "3"],
-        ("in the worker process", "meanwhile ms", "ratio"),
+        ("in a thread of the bot's process", "meanwhile ms", "ratio"),
     ),
 }
 

@@ -24,8 +24,8 @@ from bot.ledger.values import DueSummary
 log = logging.getLogger(__name__)
 
 PARTS = 3  # the card, the chart, the CSV
-# A claimed summary goes out in seconds; its poster keeps it this long (renewed by each part out), longer
-# than the worker process may take to build it (bot.summary.worker.TIMEOUT_SECONDS): then another may try.
+# A claimed summary goes out in seconds; its poster keeps it this long (renewed by each part out), far
+# longer than building any part takes (bot.summary.post): then another may try.
 LEASE = timedelta(minutes=10)
 FIRST_RETRY = timedelta(seconds=30)  # after the first failed send; doubling up to MAX_RETRY
 MAX_RETRY = timedelta(hours=1)

@@ -4,22 +4,29 @@ matplotlib is only imported when a chart is drawn (`bot.summary.chart`), never b
 """
 
 from bot.render import signed
-from bot.summary.card import chart_data, history_chart_data, render_card
+from bot.summary.card import (
+    CardHead,
+    card_head,
+    card_text,
+    chart_data,
+    history_chart_data,
+    render_card,
+)
 from bot.summary.csvfile import ledger_csv
 from bot.summary.post import PostedSummary, post_ended, post_summary, send_history_chart
 from bot.summary.tally import BiggestHand, LongestStreak, PlayerLine, SessionReport, build_report
-from bot.summary.worker import SummaryFiles, chart_png
 
 __all__ = [
     "BiggestHand",
+    "CardHead",
     "LongestStreak",
     "PlayerLine",
     "PostedSummary",
     "SessionReport",
-    "SummaryFiles",
     "build_report",
+    "card_head",
+    "card_text",
     "chart_data",
-    "chart_png",
     "history_chart_data",
     "ledger_csv",
     "post_ended",

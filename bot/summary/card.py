@@ -2,33 +2,58 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from bot.i18n import t
-from bot.ledger import SessionSummary
+from bot.ledger import SessionSummary, SettleFigures, Transfer
 from bot.render import MESSAGE_LIMIT, rules_name, signed, wind
 from bot.render.items import join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
+from bot.summary.csvfile import local_day
 from bot.summary.settling import transfer_lines
 from bot.summary.tally import SessionReport
 from bot.text import shorten
+from bot.weekly import DEFAULT_TIMEZONE
 
 TIES_SHOWN = 3  # hands of a tie the card names; the CSV has every hand
 
+
+@dataclass(frozen=True, slots=True)
+class CardHead:
+    """The summary card above its settling-up block: title, one line per player, biggest hand, longest
+    连庄. Fixed once the session has ended; a payment changes only the lines under it (`card_text`)."""
+
+    text: str
+    played: bool  # False: the session had no hand, the head is the whole card (nothing to settle)
+
+
+def card_head(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> CardHead:
+    """The card's head (`idle_hours` set: the session was ended by the idle job after that many hours)."""
+    title = _title(report, lang, idle_hours)
+    if report.hands_played == 0 and not report.rows:
+        return CardHead("\n".join([title, t(lang, "summary.no_hands")]), played=False)
+    lines = [title, "", *_people(report, lang), "", *_biggest(report, lang), _streak(report, lang)]
+    return CardHead("\n".join(lines), played=True)
+
+
+def card_text(
+    head: CardHead, lang: str | None, transfers: Sequence[Transfer], figures: Iterable[SettleFigures] = ()
+) -> str:
+    """The whole card: its head, then the transfers as they stand now (and the settle figures)."""
+    if not head.played:
+        return head.text
+    text = "\n".join([head.text, "", *transfer_lines(lang, transfers, figures)])
+    # bounded by the people and the transfers; cut as a last resort only
+    return shorten(text, MESSAGE_LIMIT)
 
 def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> str:
     """The summary card: title, one line per player, biggest hand, longest 连庄, transfers.
 
     `idle_hours` set means the session was ended by the idle job after that many hours.
     """
-    lines = [_title(report, lang, idle_hours)]
-    if report.hands_played == 0 and not report.rows:
-        lines.append(t(lang, "summary.no_hands"))
-        return "\n".join(lines)
-    lines += ["", *_people(report, lang), "", *_biggest(report, lang), _streak(report, lang), ""]
-    lines += transfer_lines(lang, report.transfers, report.figures)
-    text = "\n".join(lines)  # bounded by the people and the transfers; cut as a last resort only
-    return shorten(text, MESSAGE_LIMIT)
+    head = card_head(report, lang, idle_hours=idle_hours)
+    return card_text(head, lang, report.transfers, report.figures)
 
 
 def _title(report: SessionReport, lang: str | None, idle_hours: float | None) -> str:
@@ -135,6 +160,11 @@ def chart_data(report: SessionReport, lang: str | None) -> ChartData:
             for person, name in zip(people, names, strict=True)
         ),
     )
+
+
+def chart_filename(report: SessionReport, timezone: str = DEFAULT_TIMEZONE) -> str:
+    """`mahjong-session-<n>-<yyyymmdd>.png` (the local date the session opened)."""
+    return f"mahjong-session-{report.session.number}-{local_day(report, timezone)}.png"
 
 
 def legend_names(lang: str | None, people: list[tuple[str, str]]) -> list[str]:

@@ -6,6 +6,7 @@ needed when a session ends or someone asks for the chart.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import threading
@@ -40,7 +41,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEGEND_NAME = 12  # characters of a name shown in the legend (the CSV has the full name)
 TITLE = 60  # characters of the title
 
-# rc_context changes matplotlib's global rcParams: charts drawn in worker threads take turns.
+# rc_context changes matplotlib's global rcParams: charts drawn in threads (`draw`) take turns.
 _RENDER_LOCK = threading.Lock()
 
 
@@ -189,21 +190,14 @@ def render_chart(data: ChartData, *, width: float = 8.0, height: float = 4.5, dp
     return buffer.getvalue()
 
 
+async def draw(data: ChartData) -> bytes:
+    """The one path every chart takes (the session's, /history's, /stats'): `render_chart` in a worker
+    thread, so the event loop goes on answering other tables while matplotlib draws."""
+    return await asyncio.to_thread(render_chart, data)
+
+
 def png_size(png: bytes) -> tuple[int, int]:
     """Width and height of a PNG from its IHDR chunk (no image library needed)."""
     if png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR":
         raise ValueError("not a PNG: the signature or the IHDR chunk is missing")
     return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-
-
-def missing_glyphs(font_path: Path, text: str, *, font_number: int = 0) -> set[str]:
-    """The characters of `text` (spaces aside) that the font file has no glyph for, by its cmap."""
-    from fontTools.ttLib import TTCollection, TTFont  # type: ignore[import-untyped]  # fontTools ships no type hints
-
-    if font_path.suffix.lower() in {".ttc", ".otc"}:
-        with TTCollection(str(font_path), lazy=True) as collection:
-            cmap = dict(collection.fonts[font_number].getBestCmap() or {})
-    else:
-        with TTFont(str(font_path), lazy=True) as font:
-            cmap = dict(font.getBestCmap() or {})
-    return {ch for ch in text if not ch.isspace() and ord(ch) not in cmap}

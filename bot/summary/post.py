@@ -1,32 +1,38 @@
-"""Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument), built
-in the worker process (`bot.summary.worker`), as the ledger's state of that summary says
-(`bot.ledger.summaries`): each part sent under the claim's lease renewed right before it and marked once
-out, a failed post due again later, a group that became a supergroup followed; and the /history and /stats
-charts."""
+"""Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument), as the
+ledger's state of that summary says (`bot.ledger.summaries`): each part sent under the claim's lease
+renewed right before it and marked once out, a failed post due again later, a group that became a
+supergroup followed; and the /history and /stats charts.
+
+Everything is built in this process, its blocking parts in worker threads: the session's numbers are
+read and the card goes out at once; the chart (`chart.draw`, the one path of every chart) and the CSV are
+built after it. A payment edits the card's settling-up lines under the head this process kept
+(`CardHeads`): the session's rows are not read again."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures.process import BrokenProcessPool
+from collections import OrderedDict
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from telegram import Bot, InputFile, Message
 from telegram.error import TelegramError
 
 from bot.i18n import t
-from bot.ledger import DueSummary, LedgerService
+from bot.ledger import DueSummary, LedgerService, SessionInfo
 from bot.sender import edit_text, send_text, to_group
 from bot.summary import chart as charts
-from bot.summary import worker
-from bot.summary.card import history_chart_data
+from bot.summary.card import CardHead, card_head, card_text, chart_data, chart_filename, history_chart_data
+from bot.summary.csvfile import csv_filename, ledger_csv
 from bot.summary.settling import settle_markup
-from bot.summary.worker import SummaryFiles
+from bot.summary.tally import SessionReport, build_report
 from bot.weekly import DEFAULT_TIMEZONE
 
 log = logging.getLogger(__name__)
 
 CARD, CHART, CSV = 1, 2, 3  # the parts out once each has gone (`DueSummary.sent`)
+HEADS_KEPT = 512  # card heads kept per ledger for the payments' edits (each at most one message: ~2 MB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +40,39 @@ class PostedSummary:
     """What this post sent: the card, the chart and the CSV messages (None: out before, by an earlier try,
     or not sent: the session had no row, or the chart could not be drawn)."""
 
-    files: SummaryFiles
     card: Message | None
     chart: Message | None
     document: Message | None
+
+
+class CardHeads:
+    """The heads of the summary cards (`CardHead`: fixed once the session ended) this process built, the
+    newest HEADS_KEPT per ledger, by session, language and idle title. A payment's edit takes its head
+    from here and renders only the transfer lines; a head not kept (after a restart, or posted by another
+    process on the same database) is built from the session's rows once, then kept. Used on the event
+    loop only (no lock)."""
+
+    def __init__(self) -> None:
+        self._kept: WeakKeyDictionary[LedgerService, OrderedDict[tuple[int, str, float | None], CardHead]]
+        self._kept = WeakKeyDictionary()
+
+    def keep(self, ledger: LedgerService, key: tuple[int, str, float | None], head: CardHead) -> CardHead:
+        kept = self._kept.setdefault(ledger, OrderedDict())
+        kept[key] = head
+        kept.move_to_end(key)
+        while len(kept) > HEADS_KEPT:
+            kept.popitem(last=False)
+        return head
+
+    def get(self, ledger: LedgerService, key: tuple[int, str, float | None]) -> CardHead | None:
+        kept = self._kept.get(ledger)
+        head = kept.get(key) if kept is not None else None
+        if kept is not None and head is not None:
+            kept.move_to_end(key)
+        return head
+
+
+HEADS = CardHeads()
 
 
 async def _language(ledger: LedgerService, chat_id: int, lang: str | None) -> str:
@@ -52,23 +87,30 @@ async def _timezone(ledger: LedgerService, chat_id: int) -> str:
     return group.timezone or DEFAULT_TIMEZONE
 
 
-async def summary_files(
-    ledger: LedgerService,
-    chat_id: int,
-    session_id: int,
-    *,
-    lang: str,
-    idle_hours: float | None = None,
-    chart: bool = True,
-    csv: bool = True,
-) -> SummaryFiles:
-    """The session's card, and its chart and CSV as asked, built in the worker process
-    (`bot.summary.worker`): a long session's summary never slows the other tables down."""
-    zone = await _timezone(ledger, chat_id)
-    url = worker.database_url(ledger)
-    return await worker.run(
-        worker.build_files, url, session_id, lang, zone, idle_hours=idle_hours, chart=chart, csv=csv
-    )
+def _idle(session: SessionInfo, idle_hours: float | None) -> float | None:
+    """The idle hours a card is titled with: only for a session the idle sweep ended."""
+    return idle_hours if session.end_reason == "idle" else None
+
+
+async def read_report(ledger: LedgerService, session_id: int) -> SessionReport:
+    """The session's numbers: every live row read (in a worker thread), the card's, chart's and CSV's."""
+    return await asyncio.to_thread(build_report, ledger, session_id)
+
+
+def _head(ledger: LedgerService, report: SessionReport, lang: str, idle_hours: float | None) -> CardHead:
+    """The card's head of `report`, kept for the payments' edits."""
+    idle = _idle(report.session, idle_hours)
+    head = card_head(report, lang, idle_hours=idle)
+    return HEADS.keep(ledger, (report.session.id, lang, idle), head)
+
+
+async def _chart(report: SessionReport, lang: str) -> bytes | None:
+    """The session chart as PNG, drawn in a worker thread; None when it could not be drawn (logged)."""
+    try:
+        return await charts.draw(await asyncio.to_thread(chart_data, report, lang))
+    except (OSError, ValueError, RuntimeError):
+        log.exception("could not draw the chart of session %s", report.session.id)
+        return None
 
 
 class _Post:
@@ -96,28 +138,29 @@ class _Post:
         """Send what is not out yet to `chat_id`; None when another poster's claim took over."""
         due, bot, ledger = self.due, self.bot, self.ledger
         lang = await _language(ledger, chat_id, self.lang)
-        files = await summary_files(
-            ledger, chat_id, due.session_id, lang=lang, idle_hours=self.idle_hours,
-            chart=self.sent < CHART, csv=self.sent < CSV,
-        )  # fmt: skip
+        report = await read_report(ledger, due.session_id)
+        head = _head(ledger, report, lang, self.idle_hours)
         if self.sent < CARD:
             if not await self._hold():
                 return None
-            markup = settle_markup(lang, files.transfers, bot.username)
-            card = await send_text(bot, chat_id, files.card, markup, topic=due.thread_id)
+            markup = settle_markup(lang, report.transfers, bot.username)
+            text = card_text(head, lang, report.transfers, report.figures)
+            card = await send_text(bot, chat_id, text, markup, topic=due.thread_id)
             self.sent_now[CARD] = card  # with no row the card is the whole summary
-            if not await self._mark(CARD if files.has_rows else CSV, card.message_id):
+            if not await self._mark(CARD if report.rows else CSV, card.message_id):
                 return None
             for earlier in await asyncio.to_thread(ledger.carried_from, due.session_id):  # "carried" lines
                 await refresh_summary(bot, ledger, earlier, lang=lang)
+        zone = await _timezone(ledger, chat_id) if self.sent < CSV else DEFAULT_TIMEZONE
         if self.sent < CHART:
-            if files.chart is not None:  # None: it could not be drawn (logged), left out
+            png = await _chart(report, lang)  # None: it could not be drawn (logged), left out
+            if png is not None:
                 if not await self._hold():
                     return None
                 self.sent_now[CHART] = await bot.send_photo(
                     chat_id,
-                    InputFile(files.chart, filename=files.chart_name),
-                    caption=t(lang, "summary.chart_caption", number=files.number),
+                    InputFile(png, filename=chart_filename(report, zone)),
+                    caption=t(lang, "summary.chart_caption", number=report.session.number),
                     message_thread_id=due.thread_id,
                 )
             if not await self._mark(CHART):
@@ -125,10 +168,10 @@ class _Post:
         if self.sent < CSV:
             if not await self._hold():
                 return None
-            self.sent_now[CSV] = await _send_csv(bot, chat_id, files, lang, due.thread_id)
+            self.sent_now[CSV] = await _send_csv(bot, chat_id, report, lang, zone, due.thread_id)
             if not await self._mark(CSV):
                 return None
-        return PostedSummary(files, *(self.sent_now.get(part) for part in (CARD, CHART, CSV)))
+        return PostedSummary(*(self.sent_now.get(part) for part in (CARD, CHART, CSV)))
 
 
 async def post_summary(
@@ -145,11 +188,11 @@ async def post_summary(
     with no recorded row the card says so and nothing else is sent. `idle_hours` titles the card of a
     session the idle sweep ended.
 
-    A send Telegram refuses, or any other failure (building it in the worker process, the worker dying or
-    timing out, the storage), leaves the rest due again later (`retry_summary`: the pause doubles, given
-    up days later) and returns None, logged; nothing is raised (the caller's /end or sweep went well: the
-    summary sweep tries again). None too when a claim another poster took over; a group that became a
-    supergroup is followed there (the ledger moves, the parts go to the new chat)."""
+    A send Telegram refuses, or any other failure (reading or building it, the storage), leaves the rest
+    due again later (`retry_summary`: the pause doubles, given up days later) and returns None, logged;
+    nothing is raised (the caller's /end or sweep went well: the summary sweep tries again). None too when
+    a claim another poster took over; a group that became a supergroup is followed there (the ledger
+    moves, the parts go to the new chat)."""
     post = _Post(bot, ledger, due, lang, idle_hours)
     try:
         return await to_group(ledger, due.chat_id, post.run)
@@ -196,15 +239,14 @@ async def post_ended(
 
 
 async def _send_csv(
-    bot: Bot, chat_id: int, files: SummaryFiles, lang: str, thread_id: int | None = None
+    bot: Bot, chat_id: int, report: SessionReport, lang: str, zone: str, thread_id: int | None = None
 ) -> Message:
-    """The session's CSV ledger (built whenever asked for: its header alone when it has no row)."""
-    if files.csv is None:
-        raise ValueError(f"no CSV was built for session {files.number} of chat {files.chat_id}")
+    """The session's CSV ledger, written in a worker thread (its header alone when it has no row)."""
+    data = await asyncio.to_thread(ledger_csv, report, lang, timezone=zone)
     return await bot.send_document(
         chat_id,
-        InputFile(files.csv, filename=files.csv_name),
-        caption=t(lang, "summary.csv_caption", number=files.number),
+        InputFile(data, filename=csv_filename(report, zone)),
+        caption=t(lang, "summary.csv_caption", number=report.session.number),
         message_thread_id=thread_id,
     )
 
@@ -212,31 +254,36 @@ async def _send_csv(
 async def send_csv(
     bot: Bot, ledger: LedgerService, chat_id: int, session_id: int, *, lang: str | None = None
 ) -> Message:
-    """Send one session's whole ledger as the CSV (/ledger's button under a long session), built in the
-    worker process."""
+    """Send one session's whole ledger as the CSV (/ledger's button under a long session)."""
     lang = await _language(ledger, chat_id, lang)
-    files = await summary_files(ledger, chat_id, session_id, lang=lang, chart=False)
-    return await _send_csv(bot, chat_id, files, lang)
+    report = await read_report(ledger, session_id)
+    return await _send_csv(bot, chat_id, report, lang, await _timezone(ledger, chat_id))
 
 
 async def refresh_summary(
     bot: Bot, ledger: LedgerService, session_id: int, *, lang: str, idle_hours: float | None = None
 ) -> None:
-    """Edit an ended session's summary in place: its transfers' states now, buttons for those still open
-    (a summary that cannot be edited, deleted or too old, is left as it is)."""
+    """Edit an ended session's summary in place after a payment: its head as it was built (`CardHeads`),
+    its transfers' states now, buttons for those still open (a summary that cannot be edited, deleted or
+    too old, is left as it is). A failure to read it is logged: the payment stands, the card catches up at
+    the next one."""
     session = await asyncio.to_thread(ledger.get_session, session_id)
     if session.summary_message_id is None:
         return
+    idle = _idle(session, idle_hours)
     try:
-        files = await summary_files(
-            ledger, session.chat_id, session_id, lang=lang, idle_hours=idle_hours, chart=False, csv=False
-        )
-    except (TimeoutError, BrokenProcessPool):  # the payment stands; the card catches up at the next one
-        log.exception("summary of session %s not rebuilt for its edit", session_id)
+        head = HEADS.get(ledger, (session_id, lang, idle))
+        if head is None:
+            head = _head(ledger, await read_report(ledger, session_id), lang, idle_hours)
+        transfers = await asyncio.to_thread(ledger.transfers, session_id)
+        figures = await asyncio.to_thread(ledger.settle_figures, session_id)
+    except Exception:
+        log.exception("summary of session %s not read for its edit", session_id)
         return
     try:
-        markup = settle_markup(lang, files.transfers, bot.username)
-        await edit_text(bot, files.chat_id, session.summary_message_id, files.card, markup)
+        markup = settle_markup(lang, transfers, bot.username)
+        text = card_text(head, lang, transfers, figures)
+        await edit_text(bot, session.chat_id, session.summary_message_id, text, markup)
     except TelegramError as exc:
         log.info("summary %s of session %s not edited: %s", session.summary_message_id, session_id, exc)
 
@@ -261,7 +308,7 @@ async def send_history_chart(
     data = history_chart_data(summaries, lang, player_id=player_id, names=names)
     if data is None:
         return None
-    png = await asyncio.to_thread(charts.render_chart, data)
+    png = await charts.draw(data)
     if caption is None:
         caption = t(lang, "summary.history_chart_caption")
     return await bot.send_photo(chat_id, InputFile(png, filename="mahjong-history.png"), caption=caption)

@@ -63,15 +63,6 @@ class SessionReport:
     # Each person's settle figures (net, carried in, before and after 抹零) once the session has ended.
     figures: tuple[SettleFigures, ...] = ()
 
-    def seat_name(self, seat: str) -> str:
-        """The display name of the player at `seat`; everyone who sat there when it changed hands (/sub):
-        `Dan/老王`."""
-        names = [line.player.display_name for line in self.people if line.seat == seat]
-        if len(names) > 1:
-            return "/".join(names)
-        player = self.session.seats.get(seat)
-        return player.display_name if player else seat
-
 
 def _wins(hand: HandRecord) -> list[dict[str, Any]]:
     """The allowed wins of a hand, each with its type from the entry."""

@@ -221,9 +221,8 @@ class Fuzz:
 async def test_fuzz_through_the_real_application(
     seated_table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(
-        "bot.summary.chart.render_chart", lambda *a, **k: TINY_PNG
-    )  # matplotlib is not tested here
+    # matplotlib is not tested here: every chart (the summary's, /history's, /stats') is drawn by this
+    monkeypatch.setattr("bot.summary.chart.render_chart", lambda *a, **k: TINY_PNG)
     table = seated_table
     table.strict = False
     table.transport.add_group(OTHER_GROUP, "另一桌", creator="zoe")
@@ -246,6 +245,8 @@ async def test_fuzz_through_the_real_application(
     texts = [str(c.params.get("text") or "") for c in calls if c.method in ("sendMessage", "editMessageText")]
     too_long = [c for c in calls if not c.ok and "too long" in (c.description or "")]
     assert not too_long and max(len(t) for t in texts) <= LIMIT
+    photos = [c.files["photo"].content for c in calls if c.method == "sendPhoto" and "photo" in c.files]
+    assert all(png == TINY_PNG for png in photos)  # no chart was drawn past the patch
     with fuzz.engine.connect() as c:
         unbalanced = c.execute(
             text("SELECT hand_id FROM payment GROUP BY hand_id HAVING sum(amount) <> 0")
@@ -270,5 +271,5 @@ async def test_fuzz_through_the_real_application(
         f"{sum(1 for c in calls if c.method == 'answerCallbackQuery')} answers), "
         f"longest text {max(map(len, texts))}; "
         f"ledger rows {hands} ({voided} voided, {live} live) in {n_sessions} sessions; "
-        f"refused calls {dict(refused.most_common(5))}; handler errors 0"
+        f"refused calls {dict(refused.most_common(5))}; charts {len(photos)}; handler errors 0"
     )

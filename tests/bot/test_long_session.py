@@ -48,7 +48,7 @@ async def test_a_10000_hand_session_answers_in_one_message_each(
     rows = list(csv.reader(io.StringIO(document.files["document"].content.decode("utf-8-sig"))))
     assert len(rows) == 1 + 4 * HANDS  # every hand, the four seated at each
 
-    # another table plays while this one's summary is being built (held before it goes to the worker process)
+    # another table plays while this one's summary is being read (held in its worker thread)
     seated_table.transport.add_group(OTHER_CHAT, "另一桌", creator="zoe")
     other = Table(seated_table.app, seated_table.transport, OTHER_CHAT)
     await other.say("ann", "/newgame 苏州 1")
@@ -56,14 +56,14 @@ async def test_a_10000_hand_session_answers_in_one_message_each(
         await other.say(name, "/join")
     await other.say("ann", "/dealer 东")
     held, release = threading.Event(), threading.Event()
-    build = post_module.summary_files
+    build = post_module.build_report
 
-    async def slow_build(*args: Any, **kwargs: Any) -> Any:
+    def slow_build(*args: Any, **kwargs: Any) -> Any:  # in its worker thread
         held.set()
-        assert await asyncio.to_thread(release.wait, 60)
-        return await build(*args, **kwargs)
+        assert release.wait(60)
+        return build(*args, **kwargs)
 
-    monkeypatch.setattr(post_module, "summary_files", slow_build)
+    monkeypatch.setattr(post_module, "build_report", slow_build)
     await seated_table.say("ann", "/end")
     start = len(seated_table.state.calls)
     update = seated_table.state.press(seated_table.chat_id, "ann", None, "✅ 结束并结算")
