@@ -22,7 +22,9 @@ class Settings(BaseSettings):
     'polling'
     """
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", hide_input_in_errors=True
+    )  # a settings error never prints what was read: the token is among it
 
     telegram_bot_token: SecretStr | None = None
     data_dir: Path = Path("data")

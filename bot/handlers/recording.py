@@ -10,7 +10,7 @@ set `instant` (then one write: the commit, and one message).
 
 Before the first dealer is chosen a hand entry (typed, the button flow, the Mini App, /draw, /escape) is
 stored waiting for one and answered by a question with a button per seat (`ask_dealer`); the press sets
-the dealer and the same entry goes on to its preview in that message (`answers.dealer_pressed`).
+the dealer and the same entry goes on to its preview in that message (`questions.dealer_pressed`).
 """
 
 from __future__ import annotations
@@ -480,7 +480,7 @@ async def ask_name(
     turn: Turn, session: SessionInfo, token: str, seats: str, flow_message: int | None
 ) -> None:
     """Store a typed /hu whose `token` fits the players at `seats`, waiting for which one it means, and ask:
-    a button per player it fits (`answers.name_pressed` reads the entry again with that seat)."""
+    a button per player it fits (`questions.name_pressed` reads the entry again with that seat)."""
     payload = {"text": turn.text, "token": token, "seats": seats}
 
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
@@ -494,7 +494,7 @@ async def ask_dealer(
     turn: Turn, session: SessionInfo, entry: dict[str, Any], flow_message: int | None
 ) -> None:
     """Store a hand entered before the first dealer, waiting for one, and ask who deals: a button per seat
-    (or /dealer, /roll). Nothing is recorded; the press (`answers.dealer_pressed`) takes the entry on to its
+    (or /dealer, /roll). Nothing is recorded; the press (`questions.dealer_pressed`) takes the entry on to its
     preview. A redelivered update finds the entry stored and shown, and sends nothing."""
 
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:

@@ -47,6 +47,7 @@ def card_text(
     # bounded by the people and the transfers; cut as a last resort only
     return shorten(text, MESSAGE_LIMIT)
 
+
 def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> str:
     """The summary card: title, one line per player, biggest hand, longest 连庄, transfers.
 

@@ -74,3 +74,18 @@ def test_bad_values_are_refused() -> None:
         make(mode="carrier-pigeon")
     with pytest.raises(ValidationError):
         make(default_language="fr")
+
+
+def test_a_settings_error_never_shows_the_token(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A bad setting stops the bot with pydantic's error: it names the setting, never what was read."""
+    monkeypatch.chdir(tmp_path)
+    token = "123456:SECRET-token-abcdefghijklmnopqrstuvwxyz"
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", token)
+    monkeypatch.setenv("MODE", "webhook")
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org/hook")
+    monkeypatch.delenv("WEBHOOK_SECRET", raising=False)
+    with pytest.raises(ValidationError) as caught:
+        Settings()
+    shown = str(caught.value)
+    assert "WEBHOOK_SECRET" in shown.upper()
+    assert token not in shown and token[:1] + "..." not in shown and token[-3:] not in shown
