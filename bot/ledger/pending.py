@@ -10,7 +10,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from bot.ledger import errors, hands, sessions
 from bot.ledger.groups import Loaded, actor
@@ -278,15 +278,3 @@ def expire(s: Session, now: datetime) -> list[PendingInfo]:
         s.add(pending)
     s.flush()
     return [pending_info(p, chat_of(s, session_row(s, p.session_id).group_id)) for p in rows]
-
-
-def open_entries(s: Session, chat_id: int) -> list[PendingInfo]:
-    """The group's entries still waiting for Confirm."""
-    rows = s.scalars(
-        select(PendingEntry)
-        .join(TableSession)
-        .join(ChatGroup)
-        .where(ChatGroup.chat_id == chat_id, PendingEntry.status == "pending")
-        .order_by(col(PendingEntry.created_at))
-    )
-    return [pending_info(p, chat_id) for p in rows]

@@ -10,7 +10,6 @@ from sqlmodel.sql.expression import Select
 
 from bot.ledger import errors, settling
 from bot.ledger.lookups import (
-    A_HAND,
     HAND,
     IN_ORDER,
     LIVE,
@@ -52,15 +51,6 @@ def hands(s: Session, session_id: int, *, include_voided: bool = False) -> list[
     if not include_voided:
         query = query.where(LIVE)
     return hand_records(s.scalars(query.order_by(*IN_ORDER)))
-
-
-def hand(s: Session, session_id: int, number: int) -> HandRecord:
-    """The live row with this number (HandNotFound)."""
-    query = select(Hand).where(Hand.session_id == session_id, Hand.number == number, A_HAND, LIVE)
-    row = s.scalars(query).first()
-    if row is None:
-        raise errors.HandNotFound(f"no hand {number} in this session", number=number)
-    return hand_records([row])[0]
 
 
 def ledger_rows(s: Session, session_id: int, last: int | None = None) -> list[LedgerRow]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from harness import Table
+from reads import open_pending
 
 from bot.buttons import EndPress, HuFlow, JoinPress, PendingPress, RulesPress, Win
 
@@ -56,7 +57,7 @@ async def test_a_confirm_of_another_group_changes_nothing(seated_table: Table, o
     turn = await press_with(other, "eve", data)
     assert turn.answers == [FOREIGN]
     assert not turn.of("sendMessage", "editMessageText")
-    assert hands(seated_table) == [] and len(ledger(seated_table).open_pending(seated_table.chat_id)) == 1
+    assert hands(seated_table) == [] and len(open_pending(ledger(seated_table), seated_table.chat_id)) == 1
     done = await seated_table.press("cat", CONFIRM)  # the entry still commits in its own group
     assert done.edits[0].text.startswith("第1局 南 自摸")  # the preview became the result
 
@@ -65,7 +66,7 @@ async def test_a_cancel_of_another_group_changes_nothing(seated_table: Table, ot
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
     turn = await press_with(other, "eve", data_of(seated_table, CANCEL))
     assert turn.answers == [FOREIGN]
-    assert len(ledger(seated_table).open_pending(seated_table.chat_id)) == 1
+    assert len(open_pending(ledger(seated_table), seated_table.chat_id)) == 1
 
 
 async def test_a_confirm_under_another_message_changes_nothing(seated_table: Table) -> None:

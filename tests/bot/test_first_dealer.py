@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from harness import Table, seat_four
+from reads import open_pending
 
 from bot.buttons import DealerPress, PendingPress
 from bot.grammar import make_resolver, parse_hu
@@ -65,7 +66,7 @@ async def test_a_hand_before_the_first_dealer_asks_who_deals_and_records_nothing
     assert "/dealer 东" in question.text and "/roll（执筛起庄）" in question.text
     assert question.rows == [["东 Ann", "南 Bob"], ["西 Cat", "北 Dan"]]
     assert hands(table) == [] and not current(table).dealer_set
-    assert [p.kind for p in ledger(table).open_pending(table.chat_id)] == ["dealer"]  # nothing to confirm
+    assert [p.kind for p in open_pending(ledger(table), table.chat_id)] == ["dealer"]  # nothing to confirm
     assert await read_views(table) == before
 
     pressed = await table.press("cat", "南 Bob", message_id=question.message_id)
@@ -152,12 +153,12 @@ async def test_a_redelivered_press_changes_nothing(undealt_table: Table) -> None
     press = table.state.press(table.chat_id, "cat", question.message_id, "南 Bob")
     await table._run(press)
     preview = table.message(question.message_id)
-    pending = ledger(table).open_pending(table.chat_id)
+    pending = open_pending(ledger(table), table.chat_id)
     version = current(table).version
     again = await table._run(press)  # the same update once more (a restart, Telegram's retry)
     assert not again.of("sendMessage", "editMessageText")
     assert table.message(question.message_id) == preview
-    assert ledger(table).open_pending(table.chat_id) == pending and current(table).version == version
+    assert open_pending(ledger(table), table.chat_id) == pending and current(table).version == version
     # The seat buttons' data under the preview now (or from a message too old to check) changes nothing.
     other = table.state.press(table.chat_id, "cat", question.message_id, CONFIRM)
     other["callback_query"]["data"] = DealerPress(pending[0].id, "W").data
@@ -199,7 +200,7 @@ async def test_a_seat_button_acts_only_on_its_own_question(undealt_table: Table)
     entry does not set a dealer; a question's seat pressed in another group is foreign."""
     table = undealt_table
     question = (await table.say("bob", "/hu 南 自摸 5花")).sent[0]
-    [waiting] = ledger(table).open_pending(table.chat_id)
+    [waiting] = open_pending(ledger(table), table.chat_id)
     update = table.state.press(table.chat_id, "cat", question.message_id, "南 Bob")
     update["callback_query"]["data"] = PendingPress(waiting.id, "confirm").data
     turn = await table._run(update)
@@ -276,7 +277,7 @@ def test_the_ledger_refuses_a_hand_without_a_dealer(ledger: LedgerService) -> No
     with pytest.raises(NoDealer):
         version = session.version
         ledger.create_pending(chat, "hand", entry, preview=preview, base_version=version, message_id=None)
-    assert ledger.hands(session.id) == [] and ledger.open_pending(chat) == []
+    assert ledger.hands(session.id) == [] and open_pending(ledger, chat) == []
     assert error_text("zh-Hans", refused.value) == "还没定庄，这一局没有记入。先用 /dealer 东 或 /roll 定庄。"
     assert error_text("en", refused.value).startswith("No dealer yet: nothing recorded.")
     ledger.set_dealer(chat, "S")

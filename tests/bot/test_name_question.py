@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from harness import Table
+from reads import open_pending
 
 from bot.buttons import NamePress, PendingPress
 
@@ -47,7 +48,7 @@ async def test_the_player_pressed_is_the_one_recorded(two_anns: Table) -> None:
     table = two_anns
     question = (await table.say("cat", "/hu Ann 自摸 5花")).sent[0]
     assert question.text == ASK and question.buttons == ("东 Ann", "南 Ann")
-    assert hands(table) == [] and [p.kind for p in ledger(table).open_pending(table.chat_id)] == ["name"]
+    assert hands(table) == [] and [p.kind for p in open_pending(ledger(table), table.chat_id)] == ["name"]
     await table.press("dan", "南 Ann", message_id=question.message_id)
     preview = table.message(question.message_id)  # the question became the preview
     assert preview.text.startswith("📝 预览 · 第1局\n南 Ann 自摸") and preview.buttons == (CONFIRM, CANCEL)
@@ -75,7 +76,7 @@ async def test_only_players_and_admins_answer_and_only_with_a_seat_it_fitted(two
     question = (await table.say("cat", "/hu Ann 自摸 5花")).sent[0]
     turn = await table.press("eve", "南 Ann", message_id=question.message_id)
     assert turn.answers == ["只有入座的玩家或群管理员可以这样做。"]
-    [waiting] = ledger(table).open_pending(table.chat_id)
+    [waiting] = open_pending(ledger(table), table.chat_id)
     forged = copy.deepcopy(table.state.press(table.chat_id, "cat", question.message_id, "南 Ann"))
     forged["callback_query"]["data"] = NamePress(waiting.id, "W").data  # 西 Cat is not an "Ann"
     forged["callback_query"]["message"]["reply_markup"]["inline_keyboard"][0].append(
@@ -88,7 +89,7 @@ async def test_only_players_and_admins_answer_and_only_with_a_seat_it_fitted(two
     turn = await table._run(confirm)
     assert turn.answers == [FOREIGN]
     assert hands(table) == [] and table.message(question.message_id).buttons == ("东 Ann", "南 Ann")
-    assert [p.status for p in ledger(table).open_pending(table.chat_id)] == ["pending"]
+    assert [p.status for p in open_pending(ledger(table), table.chat_id)] == ["pending"]
 
 
 async def test_a_repeated_answer_changes_nothing(table: Table, bot_settings: Any, transport: Any) -> None:
@@ -106,7 +107,7 @@ async def test_a_repeated_answer_changes_nothing(table: Table, bot_settings: Any
         again = await restarted._run(press)
         assert again.answers == ["这条记录已经处理过了。"] and not again.of("sendMessage", "editMessageText")
         assert table.message(question.message_id) == preview
-        assert len(ledger(table).open_pending(table.chat_id)) == 1
+        assert len(open_pending(ledger(table), table.chat_id)) == 1
     finally:
         await restarted.stop()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness import Table
+from reads import open_pending
 
 from bot.console.driver import deliver
 
@@ -30,7 +31,7 @@ async def test_a_redelivered_hu_after_a_restart_shows_no_second_preview(
     assert len(shown) == 1
     ledger = seated_table.app.bot_data["ledger"]
     session = ledger.current_session(seated_table.chat_id)
-    assert len(ledger.open_pending(seated_table.chat_id)) == 1
+    assert len(open_pending(ledger, seated_table.chat_id)) == 1
     # A second process on the same database (the bot restarted) receives the same update again.
     other = build_application(bot_settings, request=transport, get_updates_request=transport)
     restarted = await Table.start(other, transport, chat_id=seated_table.chat_id)
@@ -39,7 +40,7 @@ async def test_a_redelivered_hu_after_a_restart_shows_no_second_preview(
         await deliver(other, update)
         assert previews(restarted) == shown  # one preview in the chat, still the first one
         assert len(seated_table.calls("sendMessage", "deleteMessage")) == sends_before  # nothing sent again
-        assert len(ledger.open_pending(seated_table.chat_id)) == 1
+        assert len(open_pending(ledger, seated_table.chat_id)) == 1
         # The one preview still commits, once.
         done = await restarted.press("cat", CONFIRM, message_id=shown[0].message_id)
         assert done.edits[0].text.startswith("第1局 南 自摸")  # the preview became the result
@@ -69,7 +70,7 @@ async def test_a_preview_that_could_not_be_sent_is_shown_when_the_update_comes_a
     await deliver(seated_table.app, update)
     monkeypatch.undo()
     seated_table.handler_errors.clear()  # the handler's NetworkError, as PTB's error handler saw it
-    assert ledger.open_pending(seated_table.chat_id) == [] and previews(seated_table) == []
+    assert open_pending(ledger, seated_table.chat_id) == [] and previews(seated_table) == []
     from bot.app import build_application
 
     other = build_application(bot_settings, request=transport, get_updates_request=transport)
@@ -77,7 +78,7 @@ async def test_a_preview_that_could_not_be_sent_is_shown_when_the_update_comes_a
     try:
         await deliver(other, update)  # the bot restarted; Telegram delivers the update again
         [shown] = previews(restarted)
-        [stored] = ledger.open_pending(seated_table.chat_id)
+        [stored] = open_pending(ledger, seated_table.chat_id)
         assert stored.message_id == shown.message_id
         done = await restarted.press("cat", CONFIRM, message_id=shown.message_id)
         assert done.edits[0].text.startswith("第1局 南 自摸")
@@ -121,7 +122,7 @@ async def test_a_hand_is_scored_once_from_preview_to_ledger(seated_table: Table,
     preview = await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
     assert len(calls) == 1
     ledger = seated_table.app.bot_data["ledger"]
-    [pending] = ledger.open_pending(seated_table.chat_id)
+    [pending] = open_pending(ledger, seated_table.chat_id)
     done = await seated_table.press("cat", CONFIRM)
     assert len(calls) == 1  # Confirm scored nothing
     [hand] = ledger.hands(ledger.current_session(seated_table.chat_id).id)

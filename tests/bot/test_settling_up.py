@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from harness import Reply, Table, seat_four
+from reads import session_transfers
 from sqlalchemy.exc import OperationalError
 
 from bot.jobs.sweeps import post_reminders
@@ -49,7 +50,7 @@ def state(table: Table) -> list[tuple[int, str, int, int, int]]:
         for s in ledger(table).history(table.chat_id):
             if s.session.number == number:
                 rows += [(number, t.status, t.amount, t.paid, t.claimed)
-                         for t in ledger(table).session_transfers(s.session.id)]  # fmt: skip
+                         for t in session_transfers(ledger(table), s.session.id)]  # fmt: skip
     return rows
 
 
@@ -99,7 +100,7 @@ async def test_a_night_paid_in_parts_and_what_stays_open_paid_the_next_night(sea
     rows = [r for r in state(table) if r[0] == 2]
     assert rows and all(status == "open" for _, status, *_ in rows)
     for number, (_, _, amount, _, _) in enumerate(rows, 1):  # every transfer of night two paid by its payer
-        tr = ledger(table).session_transfers(second_id(table))[number - 1]
+        tr = session_transfers(ledger(table), second_id(table))[number - 1]
         await table.press(tr.payer.username, f"{number} 我已付", message_id=second.message_id)
         await table.press(tr.payee.username, f"{number} 已收到", message_id=second.message_id)
         assert amount == tr.amount

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from harness import GROUP_ID, PLAYERS, Table
+from reads import open_pending
 
 from bot.console.driver import deliver
 from bot.i18n import t
@@ -61,7 +62,7 @@ async def test_a_channel_never_takes_a_seat_and_may_not_write(table: Table) -> N
     for text in ("/dealer 东", "/hu 南 自摸 5花", "/join 小王", "/newgame", "/end", "/rules threshold 2/3"):
         turn = await from_channel(table, text, channel_id=-1002000000002)
         assert turn.texts == [CHANNEL_SENDER], text
-    assert not session(table).dealer_set and not ledger(table).open_pending(table.chat_id)
+    assert not session(table).dealer_set and not open_pending(ledger(table), table.chat_id)
     assert len(session(table).seats) == 4 and session(table).is_open
     turn = await from_channel(table, "/score")  # reading is open to anyone
     assert turn.texts and CHANNEL_SENDER not in turn.text
@@ -259,7 +260,7 @@ async def test_confirm_by_other_is_not_bypassed_by_an_anonymous_admin(seated_tab
     turn = await from_anonymous_admin(seated_table, "/hu 南 自摸 5花")
     assert turn.texts == [t("zh-Hans", "err.confirm_by_anonymous")]
     assert turn.texts[0].startswith("本群设置确认人为记录人以外的人：请用自己的账号记录")
-    assert not ledger(seated_table).open_pending(seated_table.chat_id)
+    assert not open_pending(ledger(seated_table), seated_table.chat_id)
     await seated_table.say("ann", "/hu 南 自摸 5花")  # under her own name: someone else confirms
     turn = await seated_table.press("ann", "✅ 确认")
     assert "这条是你记的" in "".join(turn.answers)

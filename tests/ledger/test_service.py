@@ -16,6 +16,7 @@ from ledger_helpers import (
     seat_table,
     self_draw,
 )
+from reads import open_pending
 
 from bot.ledger import LedgerService, UserRef, errors
 
@@ -405,7 +406,7 @@ def test_pending_entry_is_consumed_exactly_once(table: Table) -> None:
         pending.status == "pending" and pending.preview is not None and pending.preview.payments["S"] == 120
     )
     assert pending.message_id == 555
-    assert [p.id for p in ledger.open_pending(CHAT)] == [pending.id]
+    assert [p.id for p in open_pending(ledger, CHAT)] == [pending.id]
     first = ledger.confirm_pending(pending.id, chat_id=CHAT, by=table.users[2])
     second = ledger.confirm_pending(pending.id, chat_id=CHAT, by=table.users[0])
     assert first.created and not second.created and first.hand.id == second.hand.id
@@ -463,7 +464,7 @@ def test_pending_creation_is_idempotent_on_its_source_key(table: Table) -> None:
     # The redelivered update (another process, after a restart) finds the preview already shown.
     other = LedgerService(ledger.engine)
     assert pend(other, CHAT, "hand", QYS_QIDUI, source_key="update:700").message_id == 77
-    assert [p.id for p in ledger.open_pending(CHAT)] == [first.id]
+    assert [p.id for p in open_pending(ledger, CHAT)] == [first.id]
     # A different update is a different entry; an entry without a key never collides.
     different = pend(ledger, CHAT, "hand", DRAW, source_key="update:701")
     unkeyed = [pend(ledger, CHAT, "hand", DRAW).id for _ in range(2)]
@@ -494,7 +495,7 @@ def test_pending_with_one_key_from_two_threads_is_stored_once(table: Table) -> N
     for thread in threads:
         thread.join()
     assert len(ids) == 4 and len(set(ids)) == 1
-    assert [p.id for p in ledger.open_pending(CHAT)] == ids[:1]
+    assert [p.id for p in open_pending(ledger, CHAT)] == ids[:1]
 
 
 def test_ending_a_session_expires_its_pending_entries(table: Table) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from ledger_helpers import CHAT, Table, discard, self_draw
+from reads import session_summary
 from sqlalchemy import func, select
 from sqlmodel import Session
 
@@ -39,7 +40,7 @@ def _night(table: Table) -> list[Transfer]:
 def test_ending_a_session_stores_its_transfers_as_open_rows_that_settle_it(table: Table) -> None:
     ledger = table.ledger
     transfers = _night(table)
-    nets = ledger.session_summary(transfers[0].session_id).totals
+    nets = session_summary(ledger, transfers[0].session_id).totals
     shown = [(tr.number, tr.payer.display_name, tr.payee.display_name, tr.amount) for tr in transfers]
     assert shown == [(1, "Cat", "Ann", 21), (2, "Dan", "Ann", 9), (3, "Dan", "Bob", 1)]
     assert all(tr.status == "open" and tr.paid == 0 and tr.id for tr in transfers)

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from jobs_game import CHAT, win
+from reads import session_summary
 
 from bot.ledger import LedgerService, UserRef
 from bot.summary import build_report, chart_data, history_chart_data, ledger_csv
@@ -67,7 +68,7 @@ def test_two_people_with_one_name_are_two_legend_entries_never_an_id(ledger: Led
     assert len(set(names)) == len(names)
     assert not any(name.split()[-1].isdigit() for name in names)
     everyone = {p.player.id: p.player.display_name for p in report.people}
-    history = history_chart_data([ledger.session_summary(report.session.id)], "zh-Hans", names=everyone)
+    history = history_chart_data([session_summary(ledger, report.session.id)], "zh-Hans", names=everyone)
     assert history is not None
     legend = sorted(line.name for line in history.series)
     assert legend == ["刘洋", "张强（1）", "张强（2）", "李梅", "王芳"]  # 王芳 left: by name, not by id
@@ -76,7 +77,7 @@ def test_two_people_with_one_name_are_two_legend_entries_never_an_id(ledger: Led
 def test_one_players_history_chart_is_titled_for_them(ledger: LedgerService) -> None:
     report = build_report(ledger, night(ledger))
     liu = next(p.player for p in report.people if p.player.display_name == "刘洋")
-    data = history_chart_data([ledger.session_summary(report.session.id)], "zh-Hans", player_id=liu.id)
+    data = history_chart_data([session_summary(ledger, report.session.id)], "zh-Hans", player_id=liu.id)
     assert data is not None and data.title == "刘洋 的历史累计得分（按场）"
     assert [line.name for line in data.series] == ["刘洋"]
 

@@ -11,6 +11,7 @@ from functools import cache
 
 import pytest
 from jobs_game import PLAYERS, Table, play
+from reads import get_hand, session_summary
 
 from bot.i18n import catalog
 from bot.summary import build_report, ledger_csv, render_card, signed
@@ -49,7 +50,7 @@ def test_nets_and_counts_match_the_ledger(table: Table) -> None:
             by_seat[seat] += amount
     assert {line.seat: line.net for line in report.players} == dict(by_seat)
     assert sum(line.net for line in report.players) == 0
-    summary = table.ledger.session_summary(table.session_id)
+    summary = session_summary(table.ledger, table.session_id)
     assert {line.player.id: line.net for line in report.players} == summary.totals
     assert report.rows[-1].running == dict(by_seat)
     # five hands; the 茶水 adjustment is a ledger row but not a hand
@@ -68,7 +69,7 @@ def test_biggest_hand_and_longest_streak(table: Table) -> None:
     [big] = report.biggest  # no tie: one biggest hand
     # 南's 七对 self-draw (hand 3) brought more than 北's 清一色七对 on a discard (hand 5)
     assert (big.number, big.seat, big.win_type) == (3, "S", "self_draw")
-    assert big.amount == table.ledger.get_hand(table.session_id, 3).payments["S"]
+    assert big.amount == get_hand(table.ledger, table.session_id, 3).payments["S"]
     assert big.amount == max(s.biggest_win for s in stats)
     assert ("qidui", "七对") in big.items
     [streak] = report.longest_streaks

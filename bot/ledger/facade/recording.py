@@ -358,10 +358,6 @@ class RecordingCalls(Calls):
         moment = now or self._now()
         return self._write(lambda s: pending.expire(s, moment))
 
-    def open_pending(self, chat_id: int) -> list[PendingInfo]:
-        """The group's entries still waiting for Confirm."""
-        return self._read(lambda s: pending.open_entries(s, chat_id))
-
 
 def _note(value: object) -> str | None:
     return None if value is None else str(value)[:500]

@@ -353,10 +353,6 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         """The session's rows in ledger order; voided rows only when asked."""
         return self._read(lambda s: queries.hands(s, session_id, include_voided=include_voided))
 
-    def get_hand(self, session_id: int, number: int) -> HandRecord:
-        """The live row with this number (HandNotFound)."""
-        return self._read(lambda s: queries.hand(s, session_id, number))
-
     def ledger(self, session_id: int, *, last: int | None = None) -> list[LedgerRow]:
         """Live rows with every seat's running total after each; only the `last` newest when given (a page
         of a long session, as cheap at 100,000 rows as at 100)."""
@@ -378,10 +374,6 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
     def history(self, chat_id: int, *, limit: int = 20) -> list[SessionSummary]:
         """The group's sessions, newest first, with each player's net."""
         return self._read(lambda s: queries.history(s, chat_id, limit))
-
-    def session_summary(self, session_id: int) -> SessionSummary:
-        """One session with each player's net and its hand count."""
-        return self._read(lambda s: sessions.summary(s, session_row(s, session_id)))
 
     def transfers(self, session_id: int) -> list[Transfer]:
         """The fewest payments that settle the session."""

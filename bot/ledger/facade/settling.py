@@ -85,10 +85,6 @@ class SettlingCalls(Calls):
         抹零); empty for a session that left none."""
         return self._read(lambda s: settling.figures(s, session_row(s, session_id)))
 
-    def session_transfers(self, session_id: int) -> list[Transfer]:
-        """The stored transfers of an ended session (empty when it left none)."""
-        return self._read(lambda s: settling.stored_transfers(s, session_row(s, session_id)) or [])
-
     def carried_from(self, session_id: int) -> list[int]:
         """The sessions whose open transfers went into this session's (their summaries show it)."""
         return self._read(lambda s: settling.carried_from(s, session_id))
