@@ -17,7 +17,8 @@ OptionValue = bool | str
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One table option of a rule set: its id, the allowed values, the default and what it means.
+    """One table option of a rule set: its id, the allowed values and the default (what it means, in words:
+    the bot's catalogs, `option.<id>.name` and `option.<id>.<value>`; in brief beside each row here).
 
     >>> option_specs("suzhou")[0].id
     'menqing_stack'
@@ -26,8 +27,6 @@ class OptionSpec:
     id: str
     choices: tuple[OptionValue, ...]
     default: OptionValue
-    zh: str
-    en: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,104 +45,29 @@ class RuleSet:
 
 
 _SUZHOU_OPTIONS = (
+    OptionSpec("menqing_stack", (False, True), False),  # 大门清同时计小门清（10+5）
+    OptionSpec("qidui", ("15x2", "10"), "15x2"),  # 七对：15 花且硬花翻倍（15x2），或 10 花、硬花不翻倍（10）
+    OptionSpec("dadiaoche", ("5", "x2"), "5"),  # 大吊车：加 5 花（5），或不加花、结算翻倍（x2）
+    OptionSpec("threshold", ("3/4", "2/3"), "3/4"),  # 起胡硬花数：自摸/放冲
+    OptionSpec("threshold_counts_soft", (False, True), False),  # 起胡门槛也计杠、风刻等软花
+    OptionSpec("doubling_stack", (False, True), False),  # 豹子与滴零同局时翻两次（×4）
+    OptionSpec("dealer_after_draw", ("next", "stay"), "next"),  # 荒庄后下家坐庄（next）或原庄连庄（stay）
     OptionSpec(
-        "menqing_stack",
-        (False, True),
-        False,
-        "大门清同时计小门清（10+5）",
-        "大门清 also scores 小门清 (10+5)",
-    ),
-    OptionSpec(
-        "qidui",
-        ("15x2", "10"),
-        "15x2",
-        "七对：15 花且硬花翻倍（15x2），或 10 花、硬花不翻倍（10）",
-        "七对: 15 花 with 硬花 counted twice (15x2), or 10 花 with 硬花 counted once (10)",
-    ),
-    OptionSpec(
-        "dadiaoche",
-        ("5", "x2"),
-        "5",
-        "大吊车：加 5 花（5），或不加花、结算翻倍（x2）",
-        "大吊车: +5 花 (5), or no 花 and the settlement doubled (x2)",
-    ),
-    OptionSpec(
-        "threshold", ("3/4", "2/3"), "3/4", "起胡硬花数：自摸/放冲", "硬花 needed to win: self-draw/discard"
-    ),
-    OptionSpec(
-        "threshold_counts_soft",
-        (False, True),
-        False,
-        "起胡门槛也计杠、风刻等软花",
-        "the threshold also counts meld 花 (kongs, wind triplets)",
-    ),
-    OptionSpec(
-        "doubling_stack",
-        (False, True),
-        False,
-        "豹子与滴零同局时翻两次（×4）",
-        "豹子 and 滴零 in one hand double twice (x4)",
-    ),
-    OptionSpec(
-        "dealer_after_draw",
-        ("next", "stay"),
-        "next",
-        "荒庄后下家坐庄（next）或原庄连庄（stay）",
-        "after 荒庄 the next seat deals (next) or the dealer stays (stay)",
-    ),
-    OptionSpec(
-        "extended",
-        (False, True),
-        False,
-        "启用扩展番型：一条龙、小三风、三风刻、小四喜、大四喜、豪七对、花中三元",
-        "enable the extended patterns: 一条龙 小三风 三风刻 小四喜 大四喜 豪七对 花中三元",
-    ),
+        "extended", (False, True), False
+    ),  # 启用扩展番型：一条龙、小三风、三风刻、小四喜、大四喜、豪七对、花中三元
     # The readings and values the sources offer (docs/rules.md §1); defaults keep the first reading.
     OptionSpec(
-        "damenqing",
-        ("strict", "pung"),
-        "strict",
-        "大门清：不能有任何碰杠（strict），或可以有数牌的碰（pung）",
-        "大门清: no meld at all (strict), or suited 碰 allowed (pung)",
-    ),
-    OptionSpec(
-        "xiaomenqing_kong",
-        (False, True),
-        False,
-        "小门清也可以有明杠、补杠（仍不能碰）",
-        "小门清 allows exposed kongs (still no 碰)",
-    ),
-    OptionSpec(
-        "qidui_menqing",
-        (False, True),
-        False,
-        "没有硬花的七对另计大门清",
-        "a 七对 with no 硬花 also scores 大门清",
-    ),
-    OptionSpec(
-        "songgang",
-        ("replacement", "any"),
-        "replacement",
-        "包饺子只算杠后补的那张（replacement），或杠后任何自摸都由放杠者包（any，送杠）",
-        "包饺子 only on the replacement tile (replacement), or on any later self-draw (any, 送杠)",
-    ),
-    OptionSpec("duiduihu", ("5", "8"), "5", "对对胡的花数", "花 of 对对胡"),
-    OptionSpec("hunyise", ("5", "6", "8"), "5", "混一色的花数", "花 of 混一色"),
-    OptionSpec(
-        "qingyise",
-        ("10", "16", "x2"),
-        "10",
-        "清一色：10 花、16 花，或不加花、结算翻倍（x2）",
-        "清一色: 10 or 16 花, or no 花 and the settlement doubled (x2)",
-    ),
-    OptionSpec("sanfengke", ("12", "16"), "12", "三风刻的花数（扩展番型）", "花 of 三风刻 (extended)"),
-    OptionSpec(
-        "haoqidui",
-        ("3/6", "4/8"),
-        "3/6",
-        "双豪七对、三豪七对的倍数（扩展番型）",
-        "the multipliers of 双豪七对 and 三豪七对 (extended)",
-    ),
+        "damenqing", ("strict", "pung"), "strict"
+    ),  # 大门清：不能有任何碰杠（strict），或可以有数牌的碰（pung）
+    OptionSpec("xiaomenqing_kong", (False, True), False),  # 小门清也可以有明杠、补杠（仍不能碰）
+    OptionSpec("qidui_menqing", (False, True), False),  # 没有硬花的七对另计大门清
+    # 包饺子只算杠后补的那张（replacement），或杠后任何自摸都由放杠者包（any，送杠）
+    OptionSpec("songgang", ("replacement", "any"), "replacement"),
+    OptionSpec("duiduihu", ("5", "8"), "5"),  # 对对胡的花数
+    OptionSpec("hunyise", ("5", "6", "8"), "5"),  # 混一色的花数
+    OptionSpec("qingyise", ("10", "16", "x2"), "10"),  # 清一色：10 花、16 花，或不加花、结算翻倍（x2）
+    OptionSpec("sanfengke", ("12", "16"), "12"),  # 三风刻的花数（扩展番型）
+    OptionSpec("haoqidui", ("3/6", "4/8"), "3/6"),  # 双豪七对、三豪七对的倍数（扩展番型）
 )
 
 PATTERN_VALUE_OPTIONS: Final[Mapping[str, str]] = {
@@ -164,18 +88,9 @@ HAOQIDUI_FACTORS: Final[Mapping[str, Mapping[str, int]]] = {
 
 _ANHUI_OPTIONS = (
     OptionSpec(
-        "multi_win",
-        (True, False),
-        True,
-        "一炮多响：放炮者分别赔付每位胡家（true），或只算放炮者下家起第一位（false）",
-        (
-            "one discard, several winners: pay each (true), "
-            "or only the first from the discarder's next seat (false)"
-        ),
-    ),
-    OptionSpec(
-        "self_draw_only", (False, True), False, "只许自摸，不许放冲胡", "only self-draw wins are allowed"
-    ),
+        "multi_win", (True, False), True
+    ),  # 一炮多响：放炮者分别赔付每位胡家（true），或只算放炮者下家起第一位（false）
+    OptionSpec("self_draw_only", (False, True), False),  # 只许自摸，不许放冲胡
 )
 
 _RULESETS: Final[dict[str, RuleSet]] = {
