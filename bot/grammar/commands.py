@@ -9,6 +9,7 @@ from typing import Any, NamedTuple, TypeVar
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import Token, parse_count, tokenize
+from bot.ledger.hands import MAX_ADJUST
 from scoring.seats import SEAT_WORDS, parse_seat
 
 T = TypeVar("T")
@@ -25,7 +26,7 @@ _PAYS_WORDS = _set("给|給|付给|付給|付|to|->|→|pays|=>")
 _NUMBER = r"(\d+|[零〇一二两兩三四五六七八九十拾百佰]+)"
 _AMOUNT = re.compile(rf"^[+¥$]?{_NUMBER}(元|块|塊|银|銀|两|兩|分|花)?$")
 _HAND_NUMBER = re.compile(rf"^(?:#|第|no\.?|hand)?{_NUMBER}(?:局|盘|盤|把)?$")
-MAX_AMOUNT = 10_000_000  # the ledger refuses more (bot.ledger.hands.MAX_ADJUST)
+MAX_AMOUNT = MAX_ADJUST  # an adjustment's bound, the ledger's own
 
 
 class Adjustment(NamedTuple):

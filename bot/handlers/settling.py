@@ -18,18 +18,18 @@ from bot.handlers.card import show_card
 from bot.handlers.permissions import is_admin, person
 from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, Transfer
+from bot.ledger.settling import MAX_PAYMENT
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
 from bot.summary.settling import balance_text, settlement_csv, transfer_line
 
-MAX_AMOUNT = 10**12
 SHEET_WORDS = {"csv", "表", "表格", "sheet"}
 
 
 def parse_amount(word: str) -> int:
     """A payment's amount: a whole number above zero (the one numeric parser; Refusal otherwise)."""
     try:
-        return parse_number(word, low=1, high=MAX_AMOUNT)
+        return parse_number(word, low=1, high=MAX_PAYMENT)
     except GrammarError:
         raise Refusal("settle.bad_amount", usage=True, value=word) from None
 

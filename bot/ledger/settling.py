@@ -45,6 +45,7 @@ from bot.ledger.values import (
 
 OPEN = ("open", "partly")
 REMIND_EVERY = timedelta(days=1)  # a group is reminded at most once a day
+MAX_PAYMENT = 10**12  # the most one /paid may say (a transfer's open rest bounds it further)
 TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to; settled like anyone's transfers
 
 
@@ -254,8 +255,8 @@ def pay(
     yet claimed. SelfPayment, NoDebt, Overpaid, ClaimWaiting."""
     if sender.id == other.id:
         raise errors.SelfPayment("paying oneself", name=sender.display_name)
-    if amount is not None and amount <= 0:
-        raise errors.InvalidValue("amount must be positive", field="amount", value=str(amount))
+    if amount is not None and not 0 < amount <= MAX_PAYMENT:
+        raise errors.InvalidValue(f"amount must be 1..{MAX_PAYMENT}", field="amount", value=str(amount))
     owes = _between(s, group, row_id(sender), row_id(other))
     rows = owes or _between(s, group, row_id(other), row_id(sender))
     if not rows:
