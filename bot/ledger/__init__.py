@@ -1,4 +1,5 @@
-"""Persistence and service layer: groups, players, table sessions, hands and payments (issue 3)."""
+"""Persistence and service layer: groups, players, table sessions, hands and payments, behind one facade
+(`LedgerService`, bot.ledger.facade)."""
 
 from bot.ledger.errors import LedgerError
 from bot.ledger.facade.service import LedgerService

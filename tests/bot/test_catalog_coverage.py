@@ -1,4 +1,4 @@
-"""Every error code, option and refusal through all three catalogs (issue 12): a key missing from one
+"""Every error code, option and refusal through all three catalogs: a key missing from one
 language fails, and so does an ASCII identifier (a word of letters and `_`, 2+ characters) inside a rendered
 zh-Hans or zh-Hant reply; tile shorthand (9p, 555p, 123m) and command names (/hu) aside."""
 

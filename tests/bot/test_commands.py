@@ -155,7 +155,7 @@ async def test_a_button_whose_data_the_bot_does_not_know_says_so(seated_table: T
         update["callback_query"]["data"] = data
         turn = await seated_table._run(update)
         assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"], data
-    # Well-formed data that the pressed message does not carry acts on nothing (issue 18, problem 13).
+    # Well-formed data that the pressed message does not carry acts on nothing.
     update = seated_table.state.press(seated_table.chat_id, "cat", None, "✅ 确认")
     update["callback_query"]["data"] = "pc:" + "0" * 32
     turn = await seated_table._run(update)

@@ -1,4 +1,4 @@
-"""Commands as people type them (issue 12): a full-width slash, a near miss, a name that never played."""
+"""Commands as people type them: a full-width slash, a near miss, a name that never played."""
 
 from __future__ import annotations
 

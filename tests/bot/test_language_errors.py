@@ -1,4 +1,4 @@
-"""Errors and refusals in the group's language (issue 12): scoring errors by code, refused wins with their
+"""Errors and refusals in the group's language: scoring errors by code, refused wins with their
 numbers, options by name. Nothing English or internal reaches a Chinese group."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Times in the group's time zone (issue 12): `/rules timezone`, used by /history, /schedule and the CSV."""
+"""Times in the group's time zone: `/rules timezone`, used by /history, /schedule and the CSV."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A 10,000-hand session through the real bot (issue 22): /ledger is one message with the newest rows and a
+"""A 10,000-hand session through the real bot: /ledger is one message with the newest rows and a
 button for the whole ledger as the CSV; /end's summary card is one message (then the chart and the CSV);
 and while that summary is being put together, a hand at another table is recorded and answered."""
 

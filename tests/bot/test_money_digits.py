@@ -1,4 +1,4 @@
-"""One numeric parser (issue 18, problem 17): superscript, circled and mathematical digits are refused in
+"""One numeric parser: superscript, circled and mathematical digits are refused in
 every number a user types, with one message; ASCII, full-width digits and Chinese numerals are read."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hands as the table played them (issue 18): one roll per hand, an edit keeps every hand's own time, and
+"""Hands as the table played them: one roll per hand, an edit keeps every hand's own time, and
 replies stay in the forum topic they were asked in. Through the real Application, SQLite and PostgreSQL."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""People by user id, never by a guess (issue 18, problem 3): the bot names whoever holds an @username now,
+"""People by user id, never by a guess: the bot names whoever holds an @username now,
 refreshed from each update. Through the real Application, on SQLite and PostgreSQL."""
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ def _after(seat_letter: str, offset: int) -> str:
 
 
 def request_entry(spec: Any) -> dict[str, Any]:
-    """The same entry as RULES.md §3 writes it."""
+    """The same entry as docs/rules.md §4 writes it."""
     if spec == "draw":
         return {"event": "draw"}
     winner, self_draw, offset, hua = spec

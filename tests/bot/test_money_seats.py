@@ -1,4 +1,4 @@
-"""Money stays with the person who played it (issue 18): a correction after a /sub re-scores every row with
+"""Money stays with the person who played it: a correction after a /sub re-scores every row with
 the seating it was played at, never the table as it sits now. Through the real Application, on SQLite and
 PostgreSQL."""
 

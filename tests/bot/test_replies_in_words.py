@@ -30,7 +30,7 @@ async def test_the_csv_of_end_uses_the_group_time_zone(seated_table: Table) -> N
 
 async def test_a_refused_winner_in_a_preview_says_why_in_words(seated_table: Table) -> None:
     # One winner of a 一炮多响 refused: the preview shows why, in words, and the other winner stands
-    # (RULES.md §1: "A win that is not allowed scores nothing and is reported with its reason").
+    # (docs/rules.md §1: "A win that is not allowed scores nothing and is reported with its reason").
     from bot.grammar import parse_hu
     from bot.handlers.turn import seat_resolver
     from bot.render import preview_text

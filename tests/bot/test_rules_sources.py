@@ -1,6 +1,6 @@
-"""The readings of issue 19 through the real bot: 一炮多响 with one winner refused, 宿州 multi_win false, a
+"""The readings through the real bot: 一炮多响 with one winner refused, 宿州 multi_win false, a
 discarded 混子, 送杠, the new options in /rules and a pattern multiplier in the preview. Each test quotes
-its source line (RULES.md)."""
+its source line (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ async def anhui(table: Table, *options: str) -> Table:
 
 
 async def test_a_refused_winner_of_one_discard_is_shown_and_the_other_recorded(seated_table: Table) -> None:
-    # RULES.md §1: "A win that is not allowed scores nothing and is reported with its reason", and
+    # docs/rules.md §1: "A win that is not allowed scores nothing and is reported with its reason", and
     # "一炮多响 …: the discarder pays each winner that winner's T". 东 has 3 硬花 and needs 4 on a discard;
     # 南 has 4: 底 5 + 4 = 9 from 西.
     turn = await seated_table.say("bob", "/hu 东 3花 南 4花 冲 西")
@@ -71,7 +71,7 @@ async def test_a_refused_winner_in_the_button_flow(seated_table: Table) -> None:
 
 
 async def test_anhui_multi_win_off_pays_the_first_winner_from_the_discarder(table: Table) -> None:
-    # RULES.md §2: "一炮多响: the discarder pays each winner by the table (option `multi_win`, default
+    # docs/rules.md §2: "一炮多响: the discarder pays each winner by the table (option `multi_win`, default
     # true; false = only the first winner from the discarder's next seat counts)". 北 discards; 东 is the
     # seat after 北, so 东 (the dealer, f = 3) is paid b·(2f+2) = 8, and 西 is not, with the reason.
     await anhui(table, "multi_win false")
@@ -92,7 +92,7 @@ async def test_anhui_multi_win_on_pays_both(table: Table) -> None:
 
 
 async def test_a_discarded_wild_is_refused_in_the_tile_form(table: Table) -> None:
-    # RULES.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的")".
+    # docs/rules.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的")".
     await anhui(table)
     turn = await table.say("bob", "/hu 南 冲 北 123m456m789m79s55s2p 春 混子 2p")
     assert "别人打出的混子不能胡" in turn.text
@@ -107,8 +107,8 @@ async def test_a_discarded_wild_is_refused_in_the_tile_form(table: Table) -> Non
 
 
 async def test_songgang_word_names_the_feeder_without_gangkai(seated_table: Table) -> None:
-    # RULES.md §1: "`any` (送杠): after a 直杠 fed by a discard, any later self-draw by the konger in that
-    # hand makes the feeder alone pay 3T; no 杠开 unless it was the replacement tile".
+    # docs/rules.md §1: "`any` (送杠): after a 直杠 fed by a discard, any later self-draw by the konger
+    # in that hand makes the feeder alone pay 3T; no 杠开 unless it was the replacement tile".
     await seated_table.say("ann", "/rules songgang any")
     turn = await seated_table.say("bob", "/hu 南 送杠 西 3花")
     assert "南 Bob 送杠自摸（西 Cat 放的杠） · 8花" in turn.text
@@ -126,7 +126,7 @@ async def test_songgang_word_under_the_default_is_an_ordinary_self_draw(seated_t
 
 
 async def test_an_option_value_outside_its_list_names_the_option_and_its_values(seated_table: Table) -> None:
-    # RULES.md §1: "Values outside a row's list are refused with the option's name and its values."
+    # docs/rules.md §1: "Values outside a row's list are refused with the option's name and its values."
     turn = await seated_table.say("ann", "/rules hunyise 7")
     assert turn.text == "选项 混一色花数 不能取“7”。可以取：5（加5花）、6（加6花）、8（加8花）"
 
@@ -179,7 +179,7 @@ async def test_no_songgang_button_under_the_default(seated_table: Table) -> None
 
 
 async def test_a_discarded_wild_is_refused_in_the_button_flow(table: Table) -> None:
-    # RULES.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的"): a discard win whose
+    # docs/rules.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的"): a discard win whose
     # winning tile is the wild tile itself is refused with that reason."
     await anhui(table)
     typed = (await table.say("bob", "/hu 南 冲 北 +2p 1花 混子 2p")).text
@@ -197,7 +197,7 @@ async def test_a_discarded_wild_is_refused_in_the_button_flow(table: Table) -> N
 
 
 async def test_a_self_drawn_wild_wins_in_the_button_flow(table: Table) -> None:
-    # RULES.md §2: "A player may discard a 混子, and wins on other discards stand"; a self-draw is no
+    # docs/rules.md §2: "A player may discard a 混子, and wins on other discards stand"; a self-draw is no
     # discard, so the flow never asks, and the hand with its 混子 is recorded.
     await anhui(table)
     flow = (await table.say("bob", "/hu")).sent[0].message_id

@@ -58,7 +58,7 @@ def test_dotenv_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 def test_webhook_mode_needs_a_url_and_takes_its_path() -> None:
     with pytest.raises(ValidationError, match="WEBHOOK_URL"):
         make(mode="webhook")
-    with pytest.raises(ValidationError, match="WEBHOOK_SECRET"):  # issue 18, problem 11: no forged posts
+    with pytest.raises(ValidationError, match="WEBHOOK_SECRET"):  # no forged posts
         make(mode="webhook", webhook_url="https://example.org/hook/abc")
     with pytest.raises(ValidationError, match="WEBHOOK_SECRET"):  # Telegram's charset for the secret
         make(mode="webhook", webhook_url="https://example.org/hook/abc", webhook_secret="a b")

@@ -1,4 +1,4 @@
-"""What a native reader stumbled on (issue 22), through the real bot: each reply says one thing, in the
+"""What a native reader stumbled on, through the real bot: each reply says one thing, in the
 table's own rule set's words."""
 
 from __future__ import annotations

@@ -128,7 +128,7 @@ async def test_the_ledgers_guest_rules_are_refused_with_their_reason(table: Tabl
     cases = {
         "/join 一二三四五六七八九十一二三四五六七": "客人名字最多16个字",
         "/join 东": "是座位的叫法",
-        "/join BOB": "Bob 已经坐在东位",  # a member's name seats that member (issue 18): Bob sits already
+        "/join BOB": "Bob 已经坐在东位",  # a member's name seats that member: Bob sits already
         "/join @bob": "客人名字不要带 @",
     }
     for text, expected in cases.items():

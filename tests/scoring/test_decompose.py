@@ -115,7 +115,7 @@ def test_wilds_complete_seven_pairs() -> None:
 
 
 def test_a_wild_may_stand_for_a_fifth_copy_in_any_suit() -> None:
-    # RULES.md: a wild may stand for any playing tile; the plain check reads 5 copies as 3 + 2 for
+    # docs/rules.md: a wild may stand for any playing tile; the plain check reads 5 copies as 3 + 2 for
     # honours as for suits, so substituting the wild agrees with reading it.
     assert is_complete([0, 1, 2, 3, 3, 3, 29, 29, 29, 29, 30], wild=3, seven_pairs=False)
     assert is_complete_counts(counts34([0, 1, 2, 29, 29, 29, 29, 29, 30, 30, 30]), seven_pairs=False)

@@ -1,4 +1,4 @@
-"""The worked examples of RULES.md §4, verbatim."""
+"""The worked examples of docs/rules.md §5, verbatim."""
 
 from scoring_helpers import items, one, score, win
 

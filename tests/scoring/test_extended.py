@@ -1,5 +1,5 @@
-"""The extended 苏州 list as corrected (RULES.md §1 "Optional extended patterns"; docs/rules.md §1), and
-宿州's discarded 混子 (RULES.md §2). Each test quotes its source line."""
+"""The extended 苏州 list as corrected (docs/rules.md §1, "The extended patterns"), and
+宿州's discarded 混子 (docs/rules.md §2). Each test quotes its source line."""
 
 import pytest
 from scoring_helpers import items, one, score, win
@@ -117,7 +117,7 @@ WILD_LAST = "123m456m789m79s55s2p 春"  # the 混子 2p completes 79s as the las
 
 
 def test_a_discarded_wild_cannot_be_won_on() -> None:
-    # RULES.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的"): a discard win whose
+    # docs/rules.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的"): a discard win whose
     # winning tile is the wild tile itself is refused with that reason."
     r = score(win("S", "discard", WILD_LAST, wild="2p"), rules=AH, discarder="W")
     assert one(r)["allowed"] is False and one(r)["reason"] == "wild_discard"

@@ -161,7 +161,7 @@ def test_every_message_starts_with_the_field() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The JSON hand object of RULES.md §3
+# The JSON hand object of docs/rules.md §4
 
 
 def test_json_hand_with_every_kind_of_meld() -> None:

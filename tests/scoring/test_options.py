@@ -1,4 +1,4 @@
-"""The 苏州 options that the sources themselves offer (RULES.md §1 "More options"; docs/rules.md §1), one
+"""The 苏州 options that the sources themselves offer (docs/rules.md §1, "Options of the patterns"), one
 worked example per value. Each test quotes its source line."""
 
 import pytest
@@ -76,7 +76,7 @@ QIDUI_NO_FLOWER = "11223355778899p"
 
 
 def test_qidui_menqing_false_a_qidui_never_scores_menqing() -> None:
-    # RULES.md §1: "a 七对 never also scores 大门清/小门清". 清一色 10 + 七对 15 + 底 5 = 30.
+    # docs/rules.md §1: "a 七对 never also scores 大门清/小门清". 清一色 10 + 七对 15 + 底 5 = 30.
     r = score(win("S", "self_draw", QIDUI_NO_FLOWER))
     assert items(r) == {"qingyise": 10, "qidui": 15, "di": 5}
 
@@ -209,7 +209,7 @@ def test_pattern_multipliers_multiply_together() -> None:
 def test_a_value_outside_the_list_is_refused_with_the_option_and_its_values(
     option: str, value: str, choices: str
 ) -> None:
-    # RULES.md §1: "Values outside a row's list are refused with the option's name and its values."
+    # docs/rules.md §1: "Values outside a row's list are refused with the option's name and its values."
     with pytest.raises(ScoringError) as caught:
         score(win("S", "self_draw", hard=3), options={option: value})
     assert caught.value.code == "bad_option"
@@ -224,7 +224,7 @@ def test_an_unknown_option_is_refused_with_the_known_ones() -> None:
 
 
 def test_defaults_keep_todays_scores() -> None:
-    # Every new option at its default scores the RULES.md §4 example as before: 40 花 per payer.
+    # Every new option at its default scores the docs/rules.md §5 example as before: 40 花 per payer.
     defaults = {spec.id: spec.default for spec in option_specs("suzhou")}
     r = score(win("S", "self_draw", "11223355778899p 中发春梅百搭"), stake=5, options=defaults)
     assert one(r)["hua"] == 40 and r["payments"]["S"] == 600

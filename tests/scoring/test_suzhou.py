@@ -215,7 +215,7 @@ def test_xiaosixi_replaces_sanfengke() -> None:
 
 
 def test_dasixi() -> None:
-    # RULES.md: "大四喜 (four wind triplets) 64, and a 大四喜 scores no 对对胡 ("不算碰碰和")".
+    # docs/rules.md: "大四喜 (four wind triplets) 64, and a 大四喜 scores no 对对胡 ("不算碰碰和")".
     r = score(
         win("S", "discard", "[111z] [222z] [333z] [444z] 5m+5m"), discarder="E", options={"extended": True}
     )
@@ -224,7 +224,7 @@ def test_dasixi() -> None:
 
 
 def test_haohua_qidui_with_one_four_scores_as_qidui() -> None:
-    # RULES.md: "豪七对 … With one (单豪) it scores as a plain 七对: the source names it without a value."
+    # The rules: "豪七对 … With one (单豪) it scores as a plain 七对: the source names it without a value."
     hand = "1111m3344p5566s1z+1z 春"
     assert items(score(win("S", "self_draw", hand))) == {"qidui": 15, "di": 5, "yinghua": 2}
     r = score(win("S", "self_draw", hand), options={"extended": True})
@@ -235,7 +235,7 @@ def test_haohua_qidui_with_one_four_scores_as_qidui() -> None:
 # ---------------------------------------------------------------- who may win
 
 
-# What would have let a hand below the threshold win anyway: RULES.md §4's exempt patterns, in table order.
+# What would have let a hand below the threshold win anyway: the exempt patterns (docs/rules.md §5), in order.
 EXEMPT = ["da_menqing", "xiao_menqing", "hunyise", "qingyise", "duiduihu", "qidui", "gangkai", "huakai",
           "dadiaoche", "tianhu", "dihu"]  # fmt: skip
 

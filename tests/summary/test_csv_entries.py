@@ -1,4 +1,4 @@
-"""The CSV reads like the table (issue 12): the entry as typed or rendered, never JSON; an edit's words
+"""The CSV reads like the table: the entry as typed or rendered, never JSON; an edit's words
 without its hand number; 一炮多响 per winner; times in the group's time zone."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The night's record as a spreadsheet user and a chart reader see it (issue 22): a substituted seat is two
+"""The night's record as a spreadsheet user and a chart reader see it: a substituted seat is two
 people, two people with one name stay two, adjustments are not hands, nobody who was not at the table has
 a row, and times and file names are local."""
 
