@@ -35,6 +35,7 @@ import asyncio
 import json
 import logging
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -413,16 +414,24 @@ def _summary_message(bench: Bench, chat: int) -> int:
 
 
 async def summary_child(workdir: Path, chats: list[int]) -> dict[str, float]:
-    """In a fresh process: the first /end → card (cold), then the next (warm)."""
+    """In a fresh process: the first /end → card (cold), then the next (warm); and the process's peak
+    memory (max RSS) once started, and once both summaries are wholly posted (card, chart, CSV)."""
     bench = Bench(workdir, len(chats), first=chats[0], seed=1)  # other callback query ids
     bench.transport.state.restore(json.loads((workdir / CHATS_FILE).read_text()))  # the chats as they are
     await start_application(bench.app)
     try:
+        before = _peak_mb()
         cold = await end_to_card(bench, chats[0])
         warm = await end_to_card(bench, chats[1])
-        return {"cold": cold, "warm": warm}
+        await settle(bench.app)  # the charts and CSVs drawn and sent after the cards
+        return {"cold": cold, "warm": warm, "peak_before": before, "peak_after": _peak_mb()}
     finally:
         await stop_application(bench.app)
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux reports ru_maxrss in KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def summary_times(workdir: Path, hands: int) -> dict[str, float]:
@@ -524,10 +533,16 @@ def main(argv: list[str] | None = None) -> int:
                 spent = asyncio.run(back_to_back(folder(name.split()[-1]), args.limit_hands, limiter))
                 print(f"  {name:30s} all {sum(spent):6.1f} s   the last hand {spent[-1] * 1000:6.0f} ms")
         if "summary" in only:
-            print("\n/end's Confirm → the summary card     cold (first after a start)   warm")
+            print(
+                "\n/end's Confirm → the summary card     cold (first after a start)   warm"
+                "   peak memory: started → both summaries posted"
+            )
             for size in (int(s) for s in args.summary_hands.split(",")):
                 times = summary_times(folder(f"summary-{size}"), size)
-                print(f"  {size:6d} hands {times['cold'] * 1000:24.0f} ms {times['warm'] * 1000:12.0f} ms")
+                print(
+                    f"  {size:6d} hands {times['cold'] * 1000:24.0f} ms {times['warm'] * 1000:12.0f} ms"
+                    f"   {times['peak_before']:6.0f} → {times['peak_after']:.0f} MB"
+                )
     return 0
 
 
