@@ -8,7 +8,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
-from bot.grammar.lexer import Token, parse_count, tokenize
+from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
 from scoring.seats import SEAT_WORDS, parse_seat
 
 T = TypeVar("T")
@@ -22,7 +22,7 @@ DRAW_WORDS = _set("荒庄|荒莊|黄庄|黃莊|流局|荒|draw|huangzhuang")
 ESCAPE_WORDS = _set("逃跑|逃|跑|跑了|逃了|走了|escape|escaped|left|taopao")
 _HU_WORDS = _set("hu|胡|和|win")
 _PAYS_WORDS = _set("给|給|付给|付給|付|to|->|→|pays|=>")
-_NUMBER = r"(\d+|[零〇一二两兩三四五六七八九十拾百佰]+)"
+_NUMBER = f"({NUMBER_RE})"
 _AMOUNT = re.compile(rf"^[+¥$]?{_NUMBER}(元|块|塊|银|銀|两|兩|分|花)?$")
 _HAND_NUMBER = re.compile(rf"^(?:#|第|no\.?|hand)?{_NUMBER}(?:局|盘|盤|把)?$")
 MAX_AMOUNT = 10_000_000  # the ledger refuses more (bot.ledger.hands.MAX_ADJUST)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.grammar.lexer import parse_count
+from bot.grammar.lexer import NUMBER_RE, parse_count
 
 SELF_DRAW: Final = "self_draw"
 DISCARD: Final = "discard"
@@ -87,9 +87,8 @@ COUNT_KINDS: Final[dict[str, str]] = {
 }
 COUNT_WORDS_LONGEST_FIRST: Final = tuple(sorted(COUNT_KINDS, key=len, reverse=True))
 _KIND_RE = "|".join(re.escape(k) for k in COUNT_WORDS_LONGEST_FIRST)
-_NUM_RE = r"\d+|[零〇一二两兩三四五六七八九十拾百佰]+"
-_COUNT_AFTER = re.compile(rf"^({_NUM_RE})({_KIND_RE})$")
-_COUNT_BEFORE = re.compile(rf"^({_KIND_RE})({_NUM_RE})$")
+_COUNT_AFTER = re.compile(rf"^({NUMBER_RE})({_KIND_RE})$")
+_COUNT_BEFORE = re.compile(rf"^({_KIND_RE})({NUMBER_RE})$")
 # Words that look like a 花 count but are not a valid one: 5.5花, -3花, hua, 花x.
 _COUNT_LIKE = re.compile(r"^([\d.+\-]+(花|h|hua)|(花|hua|h)[\d.+\-]+|.*花|hua.*|[\d.+\-]+)$")
 MAX_COUNT: Final = 99

@@ -523,7 +523,9 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
     held = open_flow(turn, session)
     if held is not None:
         try:
-            await send_text(turn.context.bot, turn.chat_id, turn.t("flow.open"), reply_to=held)
+            await send_text(
+                turn.context.bot, turn.chat_id, turn.t("flow.open"), reply_to=held, topic=turn.thread_id
+            )
             return
         except BadRequest as exc:  # the flow's message is gone: a new flow
             log.info("open flow %s of chat %s is gone: %s", held, turn.chat_id, exc)

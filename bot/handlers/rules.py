@@ -9,7 +9,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.buttons import RulesPress
 from bot.grammar.errors import GrammarError
-from bot.grammar.lexer import parse_number
+from bot.grammar.lexer import normalize, parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
@@ -102,7 +102,8 @@ def _find_option(word: str, ids: Iterable[str]) -> str | None:
 
 def _typed_value(option: str, choices: tuple[Any, ...], word: str) -> Any:
     """A typed value: one of the choices by its words in any language, a switch by on/off (开/關 …), else
-    the text as typed (the scoring core validates it)."""
+    the text as typed with its full-width forms folded (the scoring core validates it)."""
+    word = normalize(word)
     for choice in choices:
         if _matches(word, [f"option.{option}.{value_key(choice)}"]):
             return choice
