@@ -42,8 +42,9 @@ from bot.ledger.errors import (
     WinNotAllowed,
 )
 from bot.ledger.values import PendingKind
-from bot.render import hand_summary, payments_text, preview_text, result_line
+from bot.render import hand_summary, payments_text, preview_text, result_line, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
+from bot.render.items import join_words
 from bot.sender import send_text
 
 log = logging.getLogger(__name__)
@@ -305,7 +306,14 @@ async def edit(turn: Turn) -> None:
     number, typed = parse_edit(turn.text)
     # The hand's own table: names and seats in the correction mean who sat there when it was played.
     played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
-    entry = parse_entry(typed, seat_resolver(played))
+    try:
+        entry = parse_entry(typed, seat_resolver(played))
+    except GrammarError as exc:  # seated now, but not in that hand: say so, not "not at this table"
+        who = str(exc.params.get("token", ""))
+        if exc.code != "unknown_player" or seat_resolver(session)(who) is None:
+            raise
+        seats = [f"{wind(turn.lang, s)} {played.seats[s].name}" for s in SEATS if s in played.seats]
+        raise Refusal("err.not_in_hand", name=who, n=number, players=join_words(turn.lang, seats)) from None
     payload = {"number": number, "entry": entry}
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
