@@ -64,8 +64,8 @@ def realistic(lang: str) -> dict[str, Any]:
         "note": "茶水", "items": term_name(lang, "qingyise"), "exempt": "", "times": " ×2", "what": "荒庄",
         "results": "张强 +120", "summary": "第3局", "reason": "不是四组加一对", "reasons": "要4张硬花",
         "detail": "牌数不对", "message": "牌数不对", "problem": "缺少参数。", "usage": "/hu 南 自摸 5花",
-        "command": "hu", "suggestion": "hu", "description": t(lang, "cmd.hu"), "field": "底注",
-        "where": "（底注）", "language": t(lang, "lang.name"), "options": "七对：15花", "dealer_mark": "",
+        "command": "hu", "suggestion": "hu", "description": t(lang, "cmd.hu"), "field": "每花多少",
+        "where": "（每花多少）", "language": t(lang, "lang.name"), "options": "七对：15花", "dealer_mark": "",
         "text": "第3局", "seats": west, "a": 3, "b": 3, "self_draw": 8, "discard": 10, "rank_m": "",
     }  # fmt: skip
 
@@ -167,5 +167,5 @@ def test_the_glossary_gives_every_term_in_every_language() -> None:
 
 def test_a_discard_win_reads_one_way() -> None:
     """The preview and the result both say who dealt in and who won, in that order."""
-    assert t("zh-Hans", "result.discard", winner="西", discarder="东") == "东 点炮，西 胡"
-    assert t("zh-Hant", "preview.discard", winner="西", discarder="東") == "東 點炮，西 胡"
+    assert t("zh-Hans", "result.discard", winner="西", discarder="东") == "东 放冲，西 胡"
+    assert t("zh-Hant", "preview.discard", winner="西", discarder="東") == "東 放沖，西 胡"
