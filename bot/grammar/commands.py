@@ -9,6 +9,7 @@ from typing import Any, NamedTuple, TypeVar
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
+from scoring.rules import SUZHOU_ANHUI
 from scoring.seats import SEAT_WORDS, parse_seat
 
 T = TypeVar("T")
@@ -200,3 +201,22 @@ def make_resolver(
         return names.get(key)
 
     return resolve
+
+
+def local_entry(rules: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry in the words of the table's rule set: 包饺子 is 苏州's; at a 宿州 table `包 北` is a plain
+    杠开 (settled as a self-draw, everyone pays), so the feeder is dropped and the headline says 自摸.
+
+    >>> win = {"winner": "S", "type": "self_draw", "flags": {"after_kong": True, "kong_fed_by": "N"}}
+    >>> local_entry("suzhou-anhui", {"event": "win", "wins": [win]})["wins"][0]["flags"]
+    {'after_kong': True, 'kong_fed_by': None}
+    """
+    if rules != SUZHOU_ANHUI or entry.get("event") != "win":
+        return entry
+    wins = [
+        {**w, "flags": {**w["flags"], "kong_fed_by": None}}
+        if (w.get("flags") or {}).get("kong_fed_by")
+        else w
+        for w in entry.get("wins", [])
+    ]
+    return {**entry, "wins": wins}

@@ -119,7 +119,7 @@ def calc_lines(
         if not win.get("allowed", True):
             lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, {"winner": seat, **win})))
             continue
-        lines += item_lines(lang, win, typed.get(seat))
+        lines += item_lines(lang, win, typed.get(seat), str(request.get("rules") or "") or None)
     if any(w.get("allowed", True) for w in scored.values()):
         payments = payments_text(lang, response["payments"], winners)
         if len(winners) > 1:  # each winner's 花 is on its own line above

@@ -26,6 +26,7 @@ from bot.buttons import HUA_CHOICES, MAX_SOFT, MELD_HUA, HuFlow, Win, pattern_ch
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
 from bot.render.items import join_words, term_name
+from scoring.rules import SUZHOU_ANHUI
 from scoring.tiles import tile_from_name, tile_name_zh
 
 Rows = list[list[InlineKeyboardButton]]
@@ -105,9 +106,10 @@ def ask_how(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]
         _button(turn.t("flow.self_draw"), replace(state, step="hua", how="self_draw")),
         _button(turn.t("flow.discard"), replace(to_other, how="discard")),
         _button(turn.t("flow.rob_kong"), replace(to_other, how="rob_kong")),
-        _button(turn.t("flow.bao"), replace(to_other, how="bao")),
         _button(turn.t("flow.multi"), replace(state, step="more", how="multi")),
     ]
+    if session.rules != SUZHOU_ANHUI:  # 包饺子 is 苏州's: at 宿州 a 杠开 is a plain self-draw
+        buttons.insert(3, _button(turn.t("flow.bao"), replace(to_other, how="bao")))
     if session.options.get("songgang") == "any":  # 送杠: the feeder of a later self-draw, no 杠开
         buttons.insert(4, _button(turn.t("flow.songgang"), replace(to_other, how="songgang")))
     return turn.t("flow.how", winner=turn.wind(state.wins[0].seat)), _rows(buttons, 2)

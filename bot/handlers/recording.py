@@ -25,7 +25,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest, TelegramError
 
 from bot.buttons import DealerPress, HuFlow, NamePress, PendingPress, pattern_choices
-from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
+from bot.grammar import local_entry, parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.grammar.errors import GrammarError
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import picker_button, show_card
@@ -82,6 +82,7 @@ async def record_hand(turn: Turn, entry: dict[str, Any], *, flow_message: int | 
     """Preview a hand, or commit it at once in an `instant` group; before the first dealer, ask for one
     (nothing is recorded against a dealer the table never named)."""
     session = await writable_session(turn)
+    entry = local_entry(session.rules, entry)  # 宿州: 包 北 is a plain 杠开
     if not session.dealer_known:
         await turn.run(check_for_some_dealer, turn, session, entry)
         await ask_dealer(turn, session, entry, flow_message)
@@ -307,7 +308,7 @@ async def edit(turn: Turn) -> None:
     # The hand's own table: names and seats in the correction mean who sat there when it was played.
     played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
     try:
-        entry = parse_entry(typed, seat_resolver(played))
+        entry = local_entry(session.rules, parse_entry(typed, seat_resolver(played)))
     except GrammarError as exc:  # seated now, but not in that hand: say so, not "not at this table"
         who = str(exc.params.get("token", ""))
         if exc.code != "unknown_player" or seat_resolver(session)(who) is None:
