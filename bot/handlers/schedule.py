@@ -34,7 +34,8 @@ _ENGLISH = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 for _index, _name in enumerate(_ENGLISH):
     _DAY_WORDS[_name] = WEEKDAYS[_index]
 
-_TIME = re.compile(rf"^({NUMBER_RE})(?:[:：.]({NUMBER_RE}))?$")  # read by parse_number: ² ① ٣ are no hour
+# An hour in any of the parser's numbers, minutes as two digits (7:5 is no time); ² ① ٣ are refused.
+_TIME = re.compile(rf"^({NUMBER_RE})(?:[:：.]([0-9０-９]{{2}}))?$")
 ON_WORDS = {"weekly", "on", "每周", "每週", "开", "開"}
 REMIND_WORDS = {"remind", "提醒"}
 _HOURS = re.compile(rf"^({NUMBER_RE})(h|小时|小時|个小时|個小時)?$|^({NUMBER_RE})(d|天)$")

@@ -26,7 +26,7 @@ async def test_calc_on_a_discard_uses_the_open_table_stake(seated_table: Table) 
 async def test_calc_says_when_a_hand_may_not_win(table: Table) -> None:
     turn = await table.say("eve", "/calc 123m456m789m55s[555p]")
     assert turn.text.startswith(
-        "苏州麻将 · 自摸 · 没有开着的牌桌：按苏州麻将默认规则，庄家 东\n✖ 南 硬花不够：要3张"
+        "苏州麻将 · 自摸 · 没有开着的牌桌：按苏州麻将默认规则，庄家 东\n✖ 南 硬花不够，要3张"
     )
 
 

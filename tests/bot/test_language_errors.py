@@ -78,8 +78,8 @@ def test_a_refused_win_says_why_with_the_numbers_and_the_exemptions() -> None:
         "reason": "below_threshold",
         "threshold": {"have": 2, "need": 4, "exempt": ["qidui", "dadiaoche"]},
     }
-    assert refusal_text("zh-Hans", reason) == "西 硬花不够：要4张，这手只有2张（七对、大吊车不受此限）"
-    assert refusal_text("zh-Hant", reason).startswith("西 硬花不夠：要4張，這手只有2張（七對")
+    assert refusal_text("zh-Hans", reason) == "西 硬花不够，要4张，这手只有2张（七对、大吊车不受此限）"
+    assert refusal_text("zh-Hant", reason).startswith("西 硬花不夠，要4張，這手只有2張（七對")
     assert refusal_text("en", {**reason, "threshold": {"have": 1, "need": 3}}) == (
         "W needs 3 hard flowers to win; this hand has 1"
     )
@@ -89,7 +89,7 @@ def test_a_refused_win_says_why_with_the_numbers_and_the_exemptions() -> None:
 
 async def test_a_refused_win_through_the_bot(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/hu 西 冲 北 2花")
-    assert turn.text.startswith("这手不能胡：西 硬花不够：要4张，这手只有2张")
+    assert turn.text.startswith("这手不能胡：西 硬花不够，要4张，这手只有2张")
     assert "below_threshold" not in turn.text
 
 

@@ -40,7 +40,7 @@ async def test_a_refused_winner_of_one_discard_is_shown_and_the_other_recorded(s
     # "一炮多响 …: the discarder pays each winner that winner's T". 东 has 3 硬花 and needs 4 on a discard;
     # 南 has 4: 底 5 + 4 = 9 from 西.
     turn = await seated_table.say("bob", "/hu 东 3花 南 4花 冲 西")
-    assert "✖ 东 Ann 硬花不够：要4张，这手只有3张" in turn.text
+    assert "✖ 东 Ann 硬花不够，要4张，这手只有3张" in turn.text
     assert "西 Cat 放冲，南 Bob 胡 · 9花" in turn.text
     assert "输赢：南 +9 · 西 −9" in turn.text
     confirmed = await seated_table.press("cat", CONFIRM)
@@ -50,7 +50,7 @@ async def test_a_refused_winner_of_one_discard_is_shown_and_the_other_recorded(s
 
 async def test_a_refused_winner_in_calc(seated_table: Table) -> None:
     turn = await seated_table.say("bob", "/calc 东 3花 南 4花 冲 西")
-    assert "✖ 东 硬花不够：要4张" in turn.text and "南 +9 · 西 −9" in turn.text
+    assert "✖ 东 硬花不够，要4张" in turn.text and "南 +9 · 西 −9" in turn.text
 
 
 async def test_every_winner_refused_is_still_refused_whole(seated_table: Table) -> None:
@@ -64,7 +64,7 @@ async def test_a_refused_winner_in_the_button_flow(seated_table: Table) -> None:
     for label in ("东 Ann", "一炮多响", "南 Bob", "下一步", "西 Cat", "3", "完成", "4", "完成"):
         await seated_table.press("bob", label)
     preview = seated_table.last_text()
-    assert "✖ 东 Ann 硬花不够：要4张" in preview and "输赢：南 +9 · 西 −9" in preview
+    assert "✖ 东 Ann 硬花不够，要4张" in preview and "输赢：南 +9 · 西 −9" in preview
 
 
 # ---------------------------------------------------------------- 宿州 multi_win false
@@ -76,7 +76,7 @@ async def test_anhui_multi_win_off_pays_the_first_winner_from_the_discarder(tabl
     # seat after 北, so 东 (the dealer, f = 3) is paid b·(2f+2) = 8, and 西 is not, with the reason.
     await anhui(table, "multi_win false")
     turn = await table.say("bob", "/hu 西 2花 东 3花 冲 北")
-    assert "✖ 本桌截胡：一炮多响只算放冲的人下家起第一位胡家，不算 西 Cat。" in turn.text
+    assert "✖ 本桌截胡，一炮多响只算放冲的人下家起第一位胡家，不算 西 Cat。" in turn.text
     assert "输赢：东 +8 · 北 −8" in turn.text
     await table.press("cat", CONFIRM)
     assert totals(table) == {"E": 8, "S": 0, "W": 0, "N": -8}

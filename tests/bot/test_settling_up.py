@@ -243,9 +243,9 @@ async def test_reminders_fire_once_per_due_transfer_across_two_workers_and_survi
     refused = (await table.say("bob", "/schedule remind 24h")).texts
     assert refused == ["只有群管理员可以修改定时发送：每周排行榜和欠账提醒。"]  # not the weekly board alone
     bad = (await table.say("zoe", "/schedule remind 2x")).texts[0]
-    assert bad.startswith("提醒间隔写成小时或天，1 到 720 小时，“2x”不行。")
+    assert bad.startswith("提醒间隔写成小时或天，1到720小时，“2x”不行。")
     turn = await table.say("zoe", "/schedule remind 24h")
-    assert turn.texts == ["好的：账没结清满 24 小时就在群里提醒，每天最多一次，夜里不提醒（北京时间）。"]
+    assert turn.texts == ["好的：账没结清满24小时就在群里提醒，每天最多一次，夜里不提醒（北京时间）。"]
     card = await night_one(table)
     await table.say("ann", "/paid @dan 9")  # settled: never reminded
     bot, url = table.app.bot, table.app.bot_data["settings"].database_url

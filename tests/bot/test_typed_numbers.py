@@ -31,7 +31,7 @@ async def test_full_width_rule_values_are_read(seated_table: Table) -> None:
 
 async def test_a_full_width_reminder_and_weekly_time_are_read(table: Table) -> None:
     turn = await table.say("zoe", "/schedule remind ２４小时")
-    assert turn.texts[0].startswith("好的：账没结清满 24 小时"), turn.texts
+    assert turn.texts[0].startswith("好的：账没结清满24小时"), turn.texts
     assert ledger(table).get_group(table.chat_id).settle["remind"] == 24
     turn = await table.say("zoe", "/schedule weekly 周日 ２０：３０")
     assert ledger(table).get_group(table.chat_id).weekly_time == "20:30", turn.texts
