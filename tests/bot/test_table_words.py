@@ -95,3 +95,21 @@ async def test_the_biggest_hand_names_its_patterns_not_its_items(seated_table: T
     [biggest] = [line for line in card.splitlines() if line.startswith("最大一手")]
     assert biggest.endswith(t("zh-Hans", "summary.items", items="清一色")), biggest
     assert "底" not in biggest and "硬花" not in biggest
+
+
+async def test_the_card_says_the_round_wind_only_where_there_is_one_and_a_streak_only_when_kept(
+    table: Table,
+) -> None:
+    await seat_four(table)
+    await table.say("ann", "/rules instant on")
+    pinned = table.pinned()
+    assert pinned is not None and "第1局 · 庄 东" in pinned.text
+    assert "圈风" not in pinned.text and "连庄0" not in pinned.text and "连庄 0" not in pinned.text
+    await table.say("ann", "/hu 东 自摸 5花")  # the dealer keeps the deal
+    pinned = table.pinned()
+    assert pinned is not None and "第2局 · 庄 东 · 连庄1" in pinned.text, pinned.text
+    await table.say("ann", "/end")
+    await table.press("ann", "✅ 结束并结算")
+    await seat_four(table, rules="宿州")
+    pinned = table.pinned()
+    assert pinned is not None and "第1局 · 庄 东 · 圈风 东" in pinned.text, pinned.text
