@@ -25,13 +25,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.buttons import HUA_CHOICES, MAX_SOFT, MELD_HUA, HuFlow, Win, pattern_choices
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
+from bot.render.errors import tile_words
 from bot.render.items import join_words, term_name
 from scoring.rules import SUZHOU_ANHUI
-from scoring.tiles import tile_from_name, tile_name_zh
 
 Rows = list[list[InlineKeyboardButton]]
 Ask = Callable[[Turn, SessionInfo, HuFlow], tuple[str, Rows]]
 Back = Callable[[HuFlow], HuFlow | None]
+WILD_ROW = 5
 WILD_TILES = (*(f"{n}{s}" for s in "mps" for n in range(1, 10)), "1z", "2z", "3z", "4z")
 
 
@@ -66,8 +67,9 @@ def wild_choices(session: SessionInfo) -> tuple[str, ...]:
     return tuple(tile for tile in WILD_TILES if tile != round_wind)
 
 
-def _tile_label(tile: str) -> str:
-    return tile_name_zh(tile_from_name(tile))
+def _tile_label(lang: str | None, tile: str) -> str:
+    """A tile's face in the group's script: 五筒, 東 in a zh-Hant group (the catalogs' `tiles.*`)."""
+    return tile_words(lang, tile)
 
 
 def _for_rules(session: SessionInfo, key: str) -> str:
@@ -88,7 +90,7 @@ def _winner_summary(turn: Turn, session: SessionInfo, state: HuFlow) -> str:
         or turn.t("flow.none"),
     )
     if state.wild:
-        summary += " · " + turn.t("flow.wild_set", tile=_tile_label(state.wild))
+        summary += " · " + turn.t("flow.wild_set", tile=_tile_label(turn.lang, state.wild))
     return summary
 
 
@@ -177,7 +179,7 @@ def ask_patterns(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, 
     ]
     rows = _rows(buttons, 3)
     if wild_choices(session):
-        label = _tile_label(state.wild) if state.wild else turn.t("flow.none")
+        label = _tile_label(turn.lang, state.wild) if state.wild else turn.t("flow.none")
         rows.append([_button(turn.t("flow.wild_button", tile=label), replace(state, step="wild"))])
     rows.append([_button(turn.t("flow.done"), finished(state))])
     return turn.t("flow.patterns") + "\n" + _winner_summary(turn, session, state), rows
@@ -186,13 +188,14 @@ def ask_patterns(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, 
 def ask_wild(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
     """The 混子 tile; on a discard win, then whether the discard won on was it (step wild_won)."""
     chosen = replace(state, step="patterns", won_on_wild=False)
-    buttons = []
+    by_suit: dict[str, list[InlineKeyboardButton]] = {}
     for tile in wild_choices(session):
         nxt = replace(chosen, wild=tile)
         if nxt.asks_won_on_wild:
             nxt = replace(nxt, step="wild_won")
-        buttons.append(_button(_tile_label(tile), nxt))
-    rows = _rows(buttons, 9)
+        by_suit.setdefault(tile[-1], []).append(_button(_tile_label(turn.lang, tile), nxt))
+    # Each suit on its own rows of at most WILD_ROW (a phone shows five faces a row without cutting them).
+    rows = [row for buttons in by_suit.values() for row in _rows(buttons, WILD_ROW)]
     rows.append([_button(turn.t("flow.no_wild"), replace(chosen, wild=None))])
     return turn.t("flow.wild"), rows
 
@@ -203,7 +206,7 @@ def ask_wild_won(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, 
     assert state.wild is not None
     yes = _button(turn.t("flow.wild_won_yes"), replace(state, step="done", won_on_wild=True))
     no = _button(turn.t("flow.wild_won_no"), replace(state, step="patterns", won_on_wild=False))
-    return turn.t("flow.wild_won", tile=_tile_label(state.wild)), [[yes, no]]
+    return turn.t("flow.wild_won", tile=_tile_label(turn.lang, state.wild)), [[yes, no]]
 
 
 # ---- the steps: each one's own choice undone -------------------------------------------------------
