@@ -59,6 +59,14 @@ def finished(state: HuFlow) -> HuFlow:
     return replace(state, step="done")
 
 
+def done_label(turn: Turn, state: HuFlow) -> str:
+    """The button that ends the current winner's steps: 完成 for the last winner, else the next winner's
+    name (一炮多响: 下一位 西 ▸), never 完成 while a winner is still to be asked about."""
+    if state.cur + 1 < len(state.wins):
+        return turn.t("flow.next_winner", winner=turn.wind(state.wins[state.cur + 1].seat))
+    return turn.t("flow.done")
+
+
 def wild_choices(session: SessionInfo) -> tuple[str, ...]:
     """宿州's possible 混子: every playing tile (the round wind is 令风, a flower); none elsewhere."""
     if session.rules != "suzhou-anhui":
@@ -163,7 +171,7 @@ def ask_melds(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Row
     rows.append(
         [
             _button(turn.t("flow.to_patterns"), replace(state, step="patterns")),
-            _button(turn.t("flow.done"), finished(state)),
+            _button(done_label(turn, state), finished(state)),
         ]
     )
     text = turn.t(_for_rules(session, "flow.melds"), winner=turn.wind(current.seat))
@@ -181,7 +189,7 @@ def ask_patterns(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, 
     if wild_choices(session):
         label = _tile_label(turn.lang, state.wild) if state.wild else turn.t("flow.none")
         rows.append([_button(turn.t("flow.wild_button", tile=label), replace(state, step="wild"))])
-    rows.append([_button(turn.t("flow.done"), finished(state))])
+    rows.append([_button(done_label(turn, state), finished(state))])
     return turn.t("flow.patterns") + "\n" + _winner_summary(turn, session, state), rows
 
 

@@ -61,7 +61,7 @@ async def test_every_winner_refused_is_still_refused_whole(seated_table: Table) 
 
 async def test_a_refused_winner_in_the_button_flow(seated_table: Table) -> None:
     await seated_table.say("bob", "/hu")
-    for label in ("东 Ann", "一炮多响", "南 Bob", "下一步", "西 Cat", "3", "完成", "4", "完成"):
+    for label in ("东 Ann", "一炮多响", "南 Bob", "下一步", "西 Cat", "3", "下一位 南 ▸", "4", "完成"):
         await seated_table.press("bob", label)
     preview = seated_table.last_text()
     assert "✖ 东 Ann 硬花不够，要4张" in preview and "输赢：南 +9 · 西 −9" in preview

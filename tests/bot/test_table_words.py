@@ -113,3 +113,15 @@ async def test_the_card_says_the_round_wind_only_where_there_is_one_and_a_streak
     await seat_four(table, rules="宿州")
     pinned = table.pinned()
     assert pinned is not None and "第1局 · 庄 东 · 圈风 东" in pinned.text, pinned.text
+
+
+async def test_a_multi_win_flow_goes_on_to_the_next_winner_not_done(seated_table: Table) -> None:
+    table = seated_table
+    await table.say("bob", "/hu")
+    for label in ("东 Ann", "一炮多响", "西 Cat", "下一步 ▸", "北 Dan", "8"):
+        await table.press("bob", label)
+    offered = table.buttons()
+    assert "下一位 西 ▸" in offered and "完成" not in offered, offered
+    for label in ("下一位 西 ▸", "0", "牌型 ▸"):
+        await table.press("bob", label)
+    assert "完成" in table.buttons()  # the last winner's steps end the flow
