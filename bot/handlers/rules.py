@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -129,6 +131,30 @@ def _choices_text(lang: str | None, option: str, choices: Iterable[Any]) -> str:
     )
 
 
+VALUE_CELLS = 18  # a /rules button's value part a phone shows beside the option's name (CJK counts two)
+
+
+def _cells(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def button_label(lang: str | None, name: str, option: str, value: object) -> str:
+    """A /rules button whose value a phone does not cut: `起胡门槛 → 2/3`. The next value's meaning where it
+    is short, else its typed value (2/3, 15x2), else its meaning up to the first clause (`一炮多响 → 截胡`),
+    else on/off or the clause cut with …. The message above says each in full."""
+    meaning = option_value(lang, option, value)
+    typed = show_value(lang, value)
+    word_id = isinstance(value, str) and value.replace("_", "").isalpha()  # any, pung: no word to a reader
+    clause = re.split(r"[，,（(；;:：]", meaning)[0].strip()
+    for shown in (meaning, None if isinstance(value, bool) or word_id else typed, clause):
+        if shown and _cells(shown) <= VALUE_CELLS:
+            return f"{name} → {shown}"
+    if isinstance(value, bool):
+        return f"{name} → {typed}"
+    cut = "".join(c for i, c in enumerate(clause) if _cells(clause[: i + 1]) < VALUE_CELLS)
+    return f"{name} → {cut}…"
+
+
 def _rules_of(group: GroupInfo, session: SessionInfo | None) -> tuple[str, dict[str, Any]]:
     """The rule set and options in force: the open table's, else the group's defaults."""
     return (session.rules, dict(session.options)) if session else (group.rules, dict(group.options))
@@ -154,9 +180,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
         lines.append(turn.t("rules.option_line", name=name, value=option_value(lang, spec.id, value)))
         nxt = _next_choice(spec.choices, value)
         press = RulesPress(session_id, spec.id, spec.choices.index(nxt))
-        buttons.append(
-            InlineKeyboardButton(f"{name} → {option_value(lang, spec.id, nxt)}", callback_data=press.data)
-        )
+        buttons.append(InlineKeyboardButton(button_label(lang, name, spec.id, nxt), callback_data=press.data))
     lines.append(turn.t("rules.instant", value=show_value(lang, group.instant)))
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
     lines.append(turn.t("rules.confirm_by", value=option_value(lang, CONFIRM_BY, group.confirm_by)))
@@ -172,7 +196,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     other = _next_choice(CONFIRM_BY_CHOICES, group.confirm_by)
     buttons.append(
         InlineKeyboardButton(
-            f"{option_name(lang, CONFIRM_BY)} → {option_value(lang, CONFIRM_BY, other)}",
+            button_label(lang, option_name(lang, CONFIRM_BY), CONFIRM_BY, other),
             callback_data=RulesPress(session_id, CONFIRM_BY, CONFIRM_BY_CHOICES.index(other)).data,
         )
     )

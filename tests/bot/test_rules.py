@@ -63,23 +63,23 @@ async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_t
         "点按钮修改：",
     ]
     assert message.buttons == (
-        "大小门清 → 大门清另加小门清（10+5）",
+        "大小门清 → 大门清另加小门清",
         "七对 → 10花，硬花不翻倍",
         "大吊车 → 不加花，结算翻倍",
-        "起胡门槛 → 自摸要2张硬花，冲胡要3张",
+        "起胡门槛 → 2/3",
         "起胡计花 → 杠、风刻等软花也计",
         "豹子遇滴零 → 翻两次（×4）",
         "荒庄后坐庄 → 原庄连庄",
-        "扩展牌型 → 启用一条龙、三风刻、四喜、豪华七对等",
-        "大门清条件 → 可以有数牌的碰（不能风碰、杠、风暗刻、硬花）",
-        "小门清条件 → 有明杠、补杠也算小门清（不能碰）",
+        "扩展牌型 → 开",
+        "大门清条件 → 可以有数牌的碰",
+        "小门清条件 → 开",
         "七对计门清 → 无花七对另计大门清",
-        "送杠 → 杠后任何自摸都由放杠者一家包（送杠）",
+        "送杠 → 杠后任何自摸都由…",
         "对对胡花数 → 加8花",
         "混一色花数 → 加6花",
         "清一色花数 → 加16花",
         "三风刻花数 → 加16花（扩展牌型）",
-        "豪七对倍数 → 双豪七对 ×4，三豪七对 ×8（扩展牌型）",
+        "豪七对倍数 → 4/8",
         "即时记账 → 开",
         "确认人 → 记录人以外的人确认",
     )
@@ -93,7 +93,7 @@ async def test_rules_in_english(seated_table: Table) -> None:
     assert "Winning threshold: 3 flower tiles to self-draw, 4 on a discard" in lines
     assert "Seven pairs: 15 flowers, flower tiles count twice" in lines
     assert "Dealer after a draw: the next seat deals" in lines
-    assert "Winning threshold → 2 flower tiles to self-draw, 3 on a discard" in message.buttons
+    assert "Winning threshold → 2/3" in message.buttons
     assert "Instant recording → on" in message.buttons
     turn = await seated_table.press("ann", "Dealer after a draw → the dealer stays")
     assert turn.answers == ["Dealer after a draw is now the dealer stays."]
@@ -109,7 +109,7 @@ async def test_rules_in_traditional_chinese_and_a_button_press(seated_table: Tab
     assert message.text.startswith("規則：蘇州麻將 · 每花 1\n大小門清：大門清只計10花\n")
     assert "起胡門檻：自摸要3張硬花，沖胡要4張" in message.text
     assert "荒莊後坐莊 → 原莊連莊" in message.buttons and "即時記帳 → 開" in message.buttons
-    turn = await seated_table.press("ann", "大小門清 → 大門清另加小門清（10+5）")
+    turn = await seated_table.press("ann", "大小門清 → 大門清另加小門清")
     assert turn.answers == ["大小門清 已改為 大門清另加小門清（10+5）。"]
     assert current(seated_table).options["menqing_stack"] is True
     redrawn = seated_table.message(message.message_id)
@@ -145,7 +145,7 @@ async def test_options_and_values_by_their_words_in_any_script(seated_table: Tab
 
 async def test_a_button_changes_the_option_and_redraws_the_message(seated_table: Table) -> None:
     message = (await seated_table.say("ann", "/rules")).sent[0]
-    turn = await seated_table.press("ann", "大小门清 → 大门清另加小门清（10+5）")
+    turn = await seated_table.press("ann", "大小门清 → 大门清另加小门清")
     assert turn.answers == ["大小门清 已改为 大门清另加小门清（10+5）。"]
     redrawn = seated_table.message(message.message_id)
     assert "大小门清：大门清另加小门清（10+5）" in redrawn.text
@@ -161,7 +161,7 @@ async def test_only_admins_and_the_opener_change_rules(seated_table: Table) -> N
     turn = await seated_table.say("eve", "/rules instant on")  # neither seated nor admin
     assert turn.text == refused
     await seated_table.say("bob", "/rules")  # reading is for everyone
-    turn = await seated_table.press("bob", "起胡门槛 → 自摸要2张硬花，冲胡要3张")
+    turn = await seated_table.press("bob", "起胡门槛 → 2/3")
     assert turn.answers == [refused]
     turn = await seated_table.press("eve", "即时记账 → 开")
     assert turn.answers == [refused]
@@ -211,7 +211,7 @@ async def test_anhui_table_has_its_own_options(table: Table) -> None:
     assert turn.text.startswith(
         "规则：宿州麻将 · 每花 2\n一炮多响：每位胡家都赔\n胡牌方式：自摸、冲胡都可以\n"
     )
-    assert turn.sent[0].buttons[:2] == ("一炮多响 → 截胡（只赔下家起第一位胡家）", "胡牌方式 → 只许自摸")
+    assert turn.sent[0].buttons[:2] == ("一炮多响 → 截胡", "胡牌方式 → 只许自摸")
     turn = await table.say("ann", "/rules self_draw_only on")
     assert turn.text == "胡牌方式 已改为 只许自摸。"
     assert current(table).options["self_draw_only"] is True

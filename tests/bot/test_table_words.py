@@ -125,3 +125,21 @@ async def test_a_multi_win_flow_goes_on_to_the_next_winner_not_done(seated_table
     for label in ("下一位 西 ▸", "0", "牌型 ▸"):
         await table.press("bob", label)
     assert "完成" in table.buttons()  # the last winner's steps end the flow
+
+
+async def test_rules_buttons_fit_a_phone_in_every_language_and_rule_set(table: Table) -> None:
+    from bot.handlers.rules import VALUE_CELLS, _cells
+
+    for rules in ("苏州", "宿州"):
+        await seat_four(table, rules=rules)
+        for lang in ("zh-hans", "zh-hant", "en"):
+            await table.say("zoe", f"/lang {lang}")
+            turn = await table.say("ann", "/rules")
+            labels = turn.sent[0].buttons
+            assert labels and all(" → " in label for label in labels)
+            too_long = [label for label in labels if _cells(label.split(" → ", 1)[1]) > VALUE_CELLS]
+            assert too_long == [], (rules, lang)
+            assert not any(label.endswith((" → any", " → pung", " → first")) for label in labels)
+        await table.say("zoe", "/lang zh-hans")
+        await table.say("ann", "/end")
+        await table.press("ann", "✅ 结束并结算")
