@@ -29,7 +29,7 @@ def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None
     instead of its wind alone.
 
     >>> refusal_text("zh-Hans", {"winner": "W", "reason": "self_draw_only"})
-    '西：本桌只许自摸，不能和冲。'
+    '本桌只许自摸，西 这手是冲胡。'
     """
     code = str(reason.get("reason") or "other")
     key = f"refusal.{code}" if has(f"refusal.{code}") else "refusal.other"
