@@ -143,3 +143,8 @@ async def test_rules_buttons_fit_a_phone_in_every_language_and_rule_set(table: T
         await table.say("zoe", "/lang zh-hans")
         await table.say("ann", "/end")
         await table.press("ann", "✅ 结束并结算")
+
+
+async def test_the_other_rule_sets_flag_is_named_as_theirs(seated_table: Table) -> None:
+    turn = await seated_table.say("bob", "/hu 南 自摸 3花 上牌")
+    assert turn.texts == ["记录有误：上牌 只有宿州麻将才算。"], turn.texts
