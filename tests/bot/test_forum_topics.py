@@ -4,6 +4,7 @@ Application."""
 
 from __future__ import annotations
 
+import pytest
 from harness import Table, Turn
 
 from bot.console.state import Call
@@ -53,3 +54,23 @@ async def test_a_second_flow_is_pointed_at_in_the_topic(seated_table: Table) -> 
     assert topics(first.of(*SENDS)) == [TOPIC]
     again = await in_topic(table, "ann", "/hu")
     assert again.of(*SENDS) and topics(again.of(*SENDS)) == [TOPIC], again.texts
+
+
+async def test_the_ledgers_csv_button_answers_in_the_topic(
+    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.handlers.views as views
+
+    table = seated_table
+    monkeypatch.setattr(views, "LEDGER_PAGE", 1)  # the newest row only: the whole ledger is the CSV's
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/hu 东 自摸 5花")
+    await table.say("ann", "/hu 东 自摸 6花")
+    page = await in_topic(table, "bob", "/ledger")
+    [reply] = page.sent
+    assert reply.buttons == ("📎 整场账本（CSV）",), reply.buttons
+    press = table.state.press(table.chat_id, "bob", reply.message_id, "📎 整场账本（CSV）")
+    press["callback_query"]["message"].update(message_thread_id=TOPIC, is_topic_message=True)
+    turn = await table.deliver(press)
+    assert [c.method for c in turn.of(*SENDS)] == ["sendDocument"]
+    assert topics(turn.of(*SENDS)) == [TOPIC]
