@@ -297,12 +297,13 @@ def settle_value(lang: str | None, option: str, value: Any) -> str:
 
 
 def settle_line(lang: str | None, group: GroupInfo) -> str:
-    """/rules' settling-up line: every option by name and value."""
+    """/rules' settling-up line, every option by name and value after the one colon: `结算：没结清的转入下一场
+    开 · 抹零 无 · 结算倍数 ×1 …` (a colon in each part would make the line a chain of them)."""
     parts = [
-        t(lang, "rules.option_line", name=option_name(lang, o), value=settle_value(lang, o, group.settle[o]))
+        t(lang, "rules.settle_item", name=option_name(lang, o), value=settle_value(lang, o, group.settle[o]))
         for o in SETTLE
     ]
-    return t(lang, "rules.settle", options=join_words(lang, parts))
+    return t(lang, "rules.settle", options=" · ".join(parts))
 
 
 def _bool(lang: str | None, option: str, value: Any) -> bool:

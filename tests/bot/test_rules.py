@@ -59,7 +59,7 @@ async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_t
         "确认时限：120秒",
         "确认人：入座玩家或管理员都可以确认",
         "时区：北京时间",
-        "结算：没结清的转入下一场：开、抹零：无、结算倍数：×1、台费：无、抽水：无",
+        "结算：没结清的转入下一场 开 · 抹零 无 · 结算倍数 ×1 · 台费 无 · 抽水 无",
         "点按钮修改：",
     ]
     assert message.buttons == (

@@ -191,7 +191,7 @@ async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(se
         assert "已改为" in turn.texts[0], turn.texts
     turn = await table.say("zoe", "/rules")
     assert (
-        "结算：没结清的转入下一场：开、抹零：抹到 10 的整数倍、结算倍数：×3、台费：每人每场 5、抽水：无"
+        "结算：没结清的转入下一场 开 · 抹零 抹到 10 的整数倍 · 结算倍数 ×3 · 台费 每人每场 5 · 抽水 无"
         in turn.text
     )
     card = await night_one(table)
