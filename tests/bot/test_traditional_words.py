@@ -54,3 +54,21 @@ async def test_the_console_prints_pins_in_the_groups_language(table: Table, tmp_
         unsubscribe()
     pins = [line for line in out.getvalue().splitlines() if line.startswith("bot 📌")]
     assert pins and all(line.endswith("已置頂") for line in pins), pins
+
+
+async def test_the_picker_gets_its_tile_faces_in_the_groups_script(seated_table: Table) -> None:
+    from test_webapp_api import client, init_data, token_of
+
+    table = seated_table
+    for lang, (man, tiao, east, fa) in {
+        "zh-hant": "萬條東發",
+        "zh-hans": "万条东发",
+        "en": "万条东发",
+    }.items():
+        await table.say("zoe", f"/lang {lang}")
+        async with client(table) as http:
+            auth = f"tma {init_data(table, 'bob', token_of(table))}"
+            faces = (await http.get("/api/table", headers={"Authorization": auth})).json()["faces"]
+        assert faces["suits"] == {"m": man, "p": "筒", "s": tiao}, lang
+        assert faces["honours"][0] == east and faces["honours"][5] == fa
+        assert faces["flowers"]["发"] == fa and faces["flowers"]["东"] == east
