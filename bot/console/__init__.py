@@ -18,6 +18,7 @@ from bot.console.driver import AnyApplication, deliver, start_application, stop_
 from bot.console.state import JSON, BotAPIState, Call
 from bot.console.transport import InProcessBotAPI
 from bot.i18n import DEFAULT_LANGUAGE, t
+from bot.ledger.errors import LedgerError
 from bot.services import ledger_in
 from bot.webapp.server import LocalServer, build_web
 from bot.webauth import sign_init_data, table_token
@@ -35,13 +36,25 @@ _PRESS = re.compile(r"^\[(?P<label>.+)\]$")
 LOST_MESSAGE_IDS = 1000
 
 
+def group_language(app: AnyApplication) -> str:
+    """The console group's language as the ledger has it (/lang), for the lines the console prints about
+    the bot's pins and deletions; the default before the group is known."""
+    try:
+        return ledger_in(app.bot_data).get_group(CONSOLE_CHAT_ID).language
+    except LedgerError:
+        return DEFAULT_LANGUAGE
+
+
 class ConsolePrinter:
     """Prints what the bot does in the chat: texts, [buttons], edits, pins, dice, saved files."""
 
-    def __init__(self, out: TextIO, files_dir: Path, chat_id: int) -> None:
+    def __init__(
+        self, out: TextIO, files_dir: Path, chat_id: int, language: Callable[[], str] | None = None
+    ) -> None:
         self.out = out
         self.files_dir = files_dir
         self.chat_id = chat_id
+        self.language = language or (lambda: DEFAULT_LANGUAGE)  # the group's, for the bot's own lines
 
     def __call__(self, kind: str, payload: Any) -> None:
         if kind == "call":
@@ -76,14 +89,14 @@ class ConsolePrinter:
             return
         if not isinstance(result, dict) or "message_id" not in result:
             if method == "pinChatMessage":
-                self._print(f"bot 📌 #{call.params.get('message_id')}", t(DEFAULT_LANGUAGE, "console.pinned"))
+                self._print(f"bot 📌 #{call.params.get('message_id')}", t(self.language(), "console.pinned"))
             elif method == "unpinChatMessage":
                 message_id = call.params.get("message_id", "")
-                self._print(f"bot 📌 #{message_id}", t(DEFAULT_LANGUAGE, "console.unpinned"))
+                self._print(f"bot 📌 #{message_id}", t(self.language(), "console.unpinned"))
             elif method == "answerCallbackQuery" and call.params.get("text"):
                 self._print("bot 💬", str(call.params["text"]))
             elif method == "deleteMessage":
-                self._print(f"bot 🗑 #{call.params.get('message_id')}", t(DEFAULT_LANGUAGE, "console.deleted"))
+                self._print(f"bot 🗑 #{call.params.get('message_id')}", t(self.language(), "console.deleted"))
             return
         head = f"bot #{result['message_id']}"
         if method.startswith("edit"):
@@ -271,7 +284,8 @@ async def run_console_async(
     # Telegram's flood limits (20 messages a minute in a group) would only stall a terminal session.
     app.bot._rate_limiter = None
     chat = ConsoleChat(app, transport, CONSOLE_CHAT_ID, out, snapshot_path)
-    unsubscribe = transport.state.subscribe(ConsolePrinter(out, console_dir / "files", CONSOLE_CHAT_ID))
+    printer = ConsolePrinter(out, console_dir / "files", CONSOLE_CHAT_ID, lambda: group_language(app))
+    unsubscribe = transport.state.subscribe(printer)
     interactive = stdin.isatty()
     if interactive:
         chat.say(t(DEFAULT_LANGUAGE, "console.help"))

@@ -21,6 +21,7 @@ Every problem is a ``GrammarError`` with ``.code`` (message key ``grammar.<code>
 
 from bot.grammar.commands import (
     Adjustment,
+    local_entry,
     make_resolver,
     parse_adjust,
     parse_draw,
@@ -35,6 +36,7 @@ __all__ = [
     "MESSAGES",
     "Adjustment",
     "GrammarError",
+    "local_entry",
     "make_resolver",
     "parse_adjust",
     "parse_draw",

@@ -8,8 +8,9 @@ from typing import Any, NamedTuple, TypeVar
 
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
-from bot.grammar.lexer import Token, parse_count, tokenize
+from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
 from bot.ledger.hands import MAX_ADJUST
+from scoring.rules import SUZHOU_ANHUI
 from scoring.seats import SEAT_WORDS, parse_seat
 
 T = TypeVar("T")
@@ -23,7 +24,7 @@ DRAW_WORDS = _set("荒庄|荒莊|黄庄|黃莊|流局|荒|draw|huangzhuang")
 ESCAPE_WORDS = _set("逃跑|逃|跑|跑了|逃了|走了|escape|escaped|left|taopao")
 _HU_WORDS = _set("hu|胡|和|win")
 _PAYS_WORDS = _set("给|給|付给|付給|付|to|->|→|pays|=>")
-_NUMBER = r"(\d+|[零〇一二两兩三四五六七八九十拾百佰]+)"
+_NUMBER = f"({NUMBER_RE})"
 _AMOUNT = re.compile(rf"^[+¥$]?{_NUMBER}(元|块|塊|银|銀|两|兩|分|花)?$")
 _HAND_NUMBER = re.compile(rf"^(?:#|第|no\.?|hand)?{_NUMBER}(?:局|盘|盤|把)?$")
 MAX_AMOUNT = MAX_ADJUST  # an adjustment's bound, the ledger's own
@@ -201,3 +202,22 @@ def make_resolver(
         return names.get(key)
 
     return resolve
+
+
+def local_entry(rules: str, entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry in the words of the table's rule set: 包饺子 is 苏州's; at a 宿州 table `包 北` is a plain
+    杠开 (settled as a self-draw, everyone pays), so the feeder is dropped and the headline says 自摸.
+
+    >>> win = {"winner": "S", "type": "self_draw", "flags": {"after_kong": True, "kong_fed_by": "N"}}
+    >>> local_entry("suzhou-anhui", {"event": "win", "wins": [win]})["wins"][0]["flags"]
+    {'after_kong': True, 'kong_fed_by': None}
+    """
+    if rules != SUZHOU_ANHUI or entry.get("event") != "win":
+        return entry
+    wins = [
+        {**w, "flags": {**w["flags"], "kong_fed_by": None}}
+        if (w.get("flags") or {}).get("kong_fed_by")
+        else w
+        for w in entry.get("wins", [])
+    ]
+    return {**entry, "wins": wins}

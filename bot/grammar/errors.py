@@ -28,6 +28,7 @@ MESSAGES: dict[str, str] = {
         "I don't understand “{token}” (word {index}): not a player at this table, a 花 count (5花), "
         "a pattern (清一色 七对) or 杠开 海底 天胡."
     ),
+    "unknown_word_suggest": "I don't understand “{token}”. Did you mean “{suggestion}”?",
     "bad_hua": "“{token}” is not a 花 count. Write e.g. 5花, 5h, hua5 or 五花 (0 to 99).",
     "duplicate_hua": "Two 花 counts for the same winner: “{token}”.",
     "discarder_is_winner": "“{token}” cannot both win and pay for the discard.",
@@ -50,11 +51,11 @@ MESSAGES: dict[str, str] = {
         "“{token}” is not part of /hu: 豹子 comes from /roll, 滴零 and 连庄 from the table."
     ),
     "bad_amount": "“{token}” is not an amount. Write a whole number from 1 to 10000000, e.g. 50.",
-    "missing_amount": "Write /adjust <from> <to> <amount> [note], e.g. /adjust 东 西 50 夜宵",
-    "missing_player": "Name the player, e.g. /escape 北",
+    "missing_amount": "Say who pays whom how much: the payer, the payee and the amount.",
+    "missing_player": "Name the player who left.",
     "same_player": "“{token}” cannot pay themselves.",
-    "bad_hand_number": "“{token}” is not a hand number. Write /edit <n> <entry>, e.g. /edit 3 南 自摸 5花",
-    "missing_entry": "Write the corrected entry after the hand number, e.g. /edit {token} 南 自摸 5花",
+    "bad_hand_number": "“{token}” is not a hand number.",
+    "missing_entry": "Write the corrected entry after “{token}”.",
     "extra_words": "Unexpected “{token}” (word {index}).",
     "bad_number": "“{token}” is not a whole number from {low} to {high}. Write it in digits, e.g. {low}.",
 }

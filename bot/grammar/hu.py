@@ -350,6 +350,9 @@ class _HuParser:
             return GrammarError("unknown_player", **token.params())
         if vocab.looks_like_hua(token.text):
             return GrammarError("bad_hua", **token.params())
+        suggestion = vocab.nearest_word(token.text)
+        if suggestion is not None:  # 自模 → 自摸: one key off a word the grammar knows
+            return GrammarError("unknown_word_suggest", suggestion=suggestion, **token.params())
         return GrammarError("unknown_word", **token.params())
 
     def add_winner(self, token: Token) -> None:

@@ -33,7 +33,11 @@ _CN_DIGITS = {
     "九": 9,
 }
 _CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100}
+# The one spelling of a typed whole number, for every pattern that holds one (a stake, 5花, 第3局, 24小时,
+# 20:00): ASCII or full-width digits, or a run of Chinese numerals. `parse_count` reads what it matched.
+NUMBER_RE = r"[0-9０-９]+|[零〇一二两兩三四五六七八九十拾百佰]+"
 _CN_NUMERAL = re.compile(r"^[零〇一二两兩三四五六七八九十拾百佰]+$")
+_WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +89,15 @@ def normalize_char(char: str) -> str:
     return unicodedata.normalize("NFKC", char)
 
 
+def normalize(text: str) -> str:
+    """A typed word as the grammar reads it: full-width forms folded (`normalize_char`), odd digits kept.
+
+    >>> normalize("３／４")
+    '3/4'
+    """
+    return "".join(normalize_char(char) for char in text)
+
+
 def tokenize(text: str) -> list[Token]:
     """Split typed arguments into words, keeping each word's position in the original text.
 
@@ -127,27 +140,29 @@ def _tokenize(text: str) -> tuple[Token, ...]:
 
 
 def parse_number(word: str, *, low: int, high: int) -> int:
-    """The one parser of numeric arguments (stake, timeout, amount): a whole number from `low` to `high`,
-    in ASCII digits or Chinese numerals, an optional leading +; GrammarError("odd_digit") for ², ①, 𝟗,
-    GrammarError("bad_number") otherwise (+-5, 1.5, 1e3 and friends included).
+    """The one parser of numeric arguments (stake, timeout, amount, hour): a whole number from `low` to
+    `high`, in ASCII or full-width digits or Chinese numerals, an optional leading + (＋);
+    GrammarError("odd_digit") for ², ①, 𝟗, GrammarError("bad_number") otherwise (+-5, 1.5, 1e3 included).
 
     >>> parse_number("5", low=1, high=9), parse_number("+五", low=1, high=9)
     (5, 5)
     """
     text = word.strip()
     check_digits(text)
-    value = parse_count(text[1:] if text.startswith("+") else text)
+    value = parse_count(text[1:] if text.startswith(("+", "＋")) else text)
     if value is None or not low <= value <= high:
         raise GrammarError("bad_number", token=word, low=low, high=high)
     return value
 
 
 def parse_count(text: str) -> int | None:
-    """A non-negative whole number in ASCII digits or Chinese numerals (五, 十二, 二十五, 一百), else None.
+    """A non-negative whole number in ASCII or full-width digits or Chinese numerals (五, 十二, 二十五,
+    一百), else None.
 
-    >>> [parse_count(s) for s in ("12", "十二", "二十", "两", "一百零五", "5.5", "")]
-    [12, 12, 20, 2, 105, None, None]
+    >>> [parse_count(s) for s in ("12", "１２", "十二", "二十", "两", "一百零五", "5.5", "")]
+    [12, 12, 12, 20, 2, 105, None, None]
     """
+    text = text.translate(_WIDE_DIGITS)
     if text.isascii() and text.isdigit():
         return int(text)
     if not text or not _CN_NUMERAL.match(text):

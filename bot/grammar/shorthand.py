@@ -9,7 +9,7 @@ from typing import Any
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import Token
 from scoring import ScoringError, parse_hand
-from scoring.tiles import render_tiles, tile_name
+from scoring.tiles import is_wind, render_tiles, scan, tile_name
 
 _UPPER_SUIT = re.compile(r"(?<=\d)[MPSZ]")
 _QUALIFIER = re.compile(r":([A-Za-z]+)")
@@ -32,7 +32,10 @@ def hand_object(parts: list[Token]) -> dict[str, Any]:
 
     if not parts:
         raise GrammarError("hand_error", reason="no tiles", token="", position=0, index=0)
-    text = " ".join(part.text for part in parts)
+    text = " ".join(
+        f"| {part.text}" if n and _wind_flowers_first(part.text) else part.text
+        for n, part in enumerate(parts)
+    )
     first = parts[0]
     try:
         hand = _hand_object(text)
@@ -41,6 +44,21 @@ def hand_object(parts: list[Token]) -> dict[str, Any]:
             "hand_error", reason=str(exc), token=text, position=first.position, index=first.index
         ) from exc
     return _copy_dict(hand)
+
+
+def _wind_flowers_first(text: str) -> bool:
+    """A word of flowers that starts with its 令风 (宿州): 东东春, 南中发. Typed after the tiles, it is the
+    flowers in any order; read as it is, its winds would be two more tiles (`东东春` → 16 tiles)."""
+    try:
+        tokens = scan(lower_suits(text))
+    except ScoringError:
+        return False
+    return (
+        bool(tokens)
+        and tokens[0].kind == "tile"
+        and any(tok.kind == "flower" for tok in tokens)
+        and all(tok.kind == "flower" or (tok.kind == "tile" and is_wind(int(tok.value))) for tok in tokens)
+    )
 
 
 def _hand_object(text: str) -> dict[str, Any]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.grammar.lexer import parse_count
+from bot.grammar.lexer import NUMBER_RE, parse_count
+from scoring import PATTERNS
 
 SELF_DRAW: Final = "self_draw"
 DISCARD: Final = "discard"
@@ -27,7 +28,7 @@ HOW_WORDS: Final[dict[str, str]] = {
     **_words(SELF_DRAW, "自摸|自摸胡|自摸和|zimo|tsumo|zm|self|selfdraw|self-draw|self_draw|self draw"),
     **_words(
         DISCARD,
-        "冲|沖|衝|铳|銃|点炮|點炮|放冲|放沖|放铳|放銃|放炮|炮|点冲|點沖|"
+        "冲|沖|衝|铳|銃|点炮|點炮|放冲|放沖|放衝|放铳|放銃|放炮|炮|点冲|點沖|"
         "pao|chong|dianpao|fangchong|fangpao|"
         "dp|ron|discard",
     ),
@@ -41,6 +42,10 @@ HOW_WORDS: Final[dict[str, str]] = {
     **_words(BAO, "包|包饺子|包餃子|bao|baojiaozi|bjz"),
     **_words(SONGGANG, "送杠|送槓|songgang"),
 }
+# A discard win as the tables say it: 出冲 (誰出沖: who dealt in), 冲胡 and 吃冲 (a win on a discard), 平胡
+# (宿州's discard win). Read, but never offered as a "did you mean" (吃饭 is no typo of 吃冲).
+TABLE_DISCARD_WORDS: Final = _set("出冲|出沖|出衝|出铳|出銃|冲胡|沖胡|衝胡|吃冲|吃沖|吃衝|平胡")
+HOW_WORDS.update(dict.fromkeys(TABLE_DISCARD_WORDS, DISCARD))
 # Ways that name a second player: the discarder, the robbed player, the feeder of the kong.
 NEEDS_OTHER: Final = frozenset({DISCARD, ROB_KONG, BAO, SONGGANG})
 
@@ -87,9 +92,8 @@ COUNT_KINDS: Final[dict[str, str]] = {
 }
 COUNT_WORDS_LONGEST_FIRST: Final = tuple(sorted(COUNT_KINDS, key=len, reverse=True))
 _KIND_RE = "|".join(re.escape(k) for k in COUNT_WORDS_LONGEST_FIRST)
-_NUM_RE = r"\d+|[零〇一二两兩三四五六七八九十拾百佰]+"
-_COUNT_AFTER = re.compile(rf"^({_NUM_RE})({_KIND_RE})$")
-_COUNT_BEFORE = re.compile(rf"^({_KIND_RE})({_NUM_RE})$")
+_COUNT_AFTER = re.compile(rf"^({NUMBER_RE})({_KIND_RE})$")
+_COUNT_BEFORE = re.compile(rf"^({_KIND_RE})({NUMBER_RE})$")
 # Words that look like a 花 count but are not a valid one: 5.5花, -3花, hua, 花x.
 _COUNT_LIKE = re.compile(r"^([\d.+\-]+(花|h|hua)|(花|hua|h)[\d.+\-]+|.*花|hua.*|[\d.+\-]+)$")
 MAX_COUNT: Final = 99
@@ -139,3 +143,50 @@ def is_vocabulary(word: str) -> bool:
     """True for a reserved word of the grammar (never tried as a player name)."""
     folded = word.casefold()
     return folded in HOW_WORDS or folded in WILD_WORDS or folded in FLAG_WORDS
+
+
+def _known_words() -> tuple[str, ...]:
+    """The words a typo is measured against: ways to win, flags, the wild and every pattern's names, the
+    preferred spellings first (自摸 before 自摸胡)."""
+    names = [n for p in PATTERNS.values() for n in (p.zh, p.zh_hant, p.en.casefold(), *p.aliases)]
+    words = [*HOW_WORDS, *FLAG_WORDS, *WILD_WORDS, *(n.casefold() for n in names)]
+    return tuple(
+        dict.fromkeys(w for w in words if len(w) >= 2 and " " not in w and w not in TABLE_DISCARD_WORDS)
+    )
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """True when b is a with one character changed, added, dropped, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])  # fmt: skip
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+_KNOWN_WORDS: Final = _known_words()
+
+
+def nearest_word(word: str) -> str | None:
+    """The grammar's word one edit away from a typed word it does not know (自模 → 自摸, qingyse →
+    qingyise), else None. Words under two characters (four Latin letters) are too short to guess.
+
+    >>> nearest_word("自模"), nearest_word("qingyse"), nearest_word("茶水")
+    ('自摸', 'qingyise', None)
+    """
+    typed = word.casefold()
+    shortest = 4 if typed.isascii() else 2  # qys is an abbreviation, not a typo of hys
+    if len(typed) < shortest:
+        return None
+    for known in _KNOWN_WORDS:
+        if (
+            len(known) >= shortest
+            and known.isascii() == typed.isascii()
+            and (len(typed) > 2 or known[0] == typed[0])  # 南风 is no 三风: two characters, one kept
+            and _one_edit(typed, known)
+        ):
+            return known
+    return None

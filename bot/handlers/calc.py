@@ -16,7 +16,7 @@ from bot.grammar.lexer import tokenize
 from bot.grammar.shorthand import hand_object
 from bot.handlers.callbacks import command
 from bot.handlers.turn import Turn, seat_resolver
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.render import payments_text, refusal_text, rules_name, wind
 from bot.render.errors import Refusal, tile_words
 from bot.render.items import item_lines
@@ -119,7 +119,7 @@ def calc_lines(
         if not win.get("allowed", True):
             lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, {"winner": seat, **win})))
             continue
-        lines += item_lines(lang, win, typed.get(seat))
+        lines += item_lines(lang, win, typed.get(seat), str(request.get("rules") or "") or None)
     if any(w.get("allowed", True) for w in scored.values()):
         payments = payments_text(lang, response["payments"], winners)
         if len(winners) > 1:  # each winner's 花 is on its own line above
@@ -150,6 +150,23 @@ def ting_words(text: str) -> tuple[str, str | None]:
     return " ".join(rest), wild
 
 
+def ting_line(lang: str, wait: dict[str, Any]) -> str:
+    """One wait as one sentence: the tile, then its self-draw and discard, each its 花 when it wins, else
+    why not (硬花不够, a discarded 混子, only self-draw); one phrase when too few 硬花 stop both."""
+    tile = tile_words(lang, wait["tile"])
+    cases = {how: wait[how] for how in ("self_draw", "discard")}
+    if all(c.get("reason") == "below_threshold" for c in cases.values()):
+        return t(lang, "ting.line_both", tile=tile, both=t(lang, "ting.both_below"))
+    said = {}
+    for how, case in cases.items():
+        if case.get("allowed", True):
+            said[how] = t(lang, f"ting.{how}", hua=case.get("hua", 0))
+        else:
+            key = f"ting.{case.get('reason')}_{how}"
+            said[how] = t(lang, key if has(key, lang) else f"ting.no_{how}")
+    return t(lang, "ting.line", tile=tile, **said)
+
+
 @command("ting", group_only=False)
 async def ting(turn: Turn) -> None:
     """/ting <13 tiles> [flowers] [混子 <tile>]: the tiles completing the hand, with their 花 by self-draw
@@ -165,17 +182,5 @@ async def ting(turn: Turn) -> None:
         await turn.reply("ting.none")
         return
     lines = [turn.t("ting.header", count=len(waits))]
-    for wait in waits:
-
-        def hua(case: dict[str, Any]) -> str:
-            return str(case.get("hua", 0)) if case.get("allowed", True) else turn.t("ting.not_allowed")
-
-        lines.append(
-            turn.t(
-                "ting.line",
-                tile=tile_words(turn.lang, wait["tile"]),
-                self_draw=hua(wait["self_draw"]),
-                discard=hua(wait["discard"]),
-            )
-        )
+    lines += [ting_line(turn.lang, wait) for wait in waits]
     await turn.say("\n".join(lines))

@@ -25,12 +25,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.buttons import HUA_CHOICES, MAX_SOFT, MELD_HUA, HuFlow, Win, pattern_choices
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
+from bot.render.errors import tile_words
 from bot.render.items import join_words, term_name
-from scoring.tiles import tile_from_name, tile_name_zh
+from scoring.rules import SUZHOU_ANHUI
 
 Rows = list[list[InlineKeyboardButton]]
 Ask = Callable[[Turn, SessionInfo, HuFlow], tuple[str, Rows]]
 Back = Callable[[HuFlow], HuFlow | None]
+WILD_ROW = 5
 WILD_TILES = (*(f"{n}{s}" for s in "mps" for n in range(1, 10)), "1z", "2z", "3z", "4z")
 
 
@@ -57,6 +59,14 @@ def finished(state: HuFlow) -> HuFlow:
     return replace(state, step="done")
 
 
+def done_label(turn: Turn, state: HuFlow) -> str:
+    """The button that ends the current winner's steps: 完成 for the last winner, else the next winner's
+    name (一炮多响: 下一位 西 ▸), never 完成 while a winner is still to be asked about."""
+    if state.cur + 1 < len(state.wins):
+        return turn.t("flow.next_winner", winner=turn.wind(state.wins[state.cur + 1].seat))
+    return turn.t("flow.done")
+
+
 def wild_choices(session: SessionInfo) -> tuple[str, ...]:
     """宿州's possible 混子: every playing tile (the round wind is 令风, a flower); none elsewhere."""
     if session.rules != "suzhou-anhui":
@@ -65,8 +75,9 @@ def wild_choices(session: SessionInfo) -> tuple[str, ...]:
     return tuple(tile for tile in WILD_TILES if tile != round_wind)
 
 
-def _tile_label(tile: str) -> str:
-    return tile_name_zh(tile_from_name(tile))
+def _tile_label(lang: str | None, tile: str) -> str:
+    """A tile's face in the group's script: 五筒, 東 in a zh-Hant group (the catalogs' `tiles.*`)."""
+    return tile_words(lang, tile)
 
 
 def _for_rules(session: SessionInfo, key: str) -> str:
@@ -87,7 +98,7 @@ def _winner_summary(turn: Turn, session: SessionInfo, state: HuFlow) -> str:
         or turn.t("flow.none"),
     )
     if state.wild:
-        summary += " · " + turn.t("flow.wild_set", tile=_tile_label(state.wild))
+        summary += " · " + turn.t("flow.wild_set", tile=_tile_label(turn.lang, state.wild))
     return summary
 
 
@@ -105,9 +116,10 @@ def ask_how(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]
         _button(turn.t("flow.self_draw"), replace(state, step="hua", how="self_draw")),
         _button(turn.t("flow.discard"), replace(to_other, how="discard")),
         _button(turn.t("flow.rob_kong"), replace(to_other, how="rob_kong")),
-        _button(turn.t("flow.bao"), replace(to_other, how="bao")),
         _button(turn.t("flow.multi"), replace(state, step="more", how="multi")),
     ]
+    if session.rules != SUZHOU_ANHUI:  # 包饺子 is 苏州's: at 宿州 a 杠开 is a plain self-draw
+        buttons.insert(3, _button(turn.t("flow.bao"), replace(to_other, how="bao")))
     if session.options.get("songgang") == "any":  # 送杠: the feeder of a later self-draw, no 杠开
         buttons.insert(4, _button(turn.t("flow.songgang"), replace(to_other, how="songgang")))
     return turn.t("flow.how", winner=turn.wind(state.wins[0].seat)), _rows(buttons, 2)
@@ -159,7 +171,7 @@ def ask_melds(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Row
     rows.append(
         [
             _button(turn.t("flow.to_patterns"), replace(state, step="patterns")),
-            _button(turn.t("flow.done"), finished(state)),
+            _button(done_label(turn, state), finished(state)),
         ]
     )
     text = turn.t(_for_rules(session, "flow.melds"), winner=turn.wind(current.seat))
@@ -175,22 +187,23 @@ def ask_patterns(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, 
     ]
     rows = _rows(buttons, 3)
     if wild_choices(session):
-        label = _tile_label(state.wild) if state.wild else turn.t("flow.none")
+        label = _tile_label(turn.lang, state.wild) if state.wild else turn.t("flow.none")
         rows.append([_button(turn.t("flow.wild_button", tile=label), replace(state, step="wild"))])
-    rows.append([_button(turn.t("flow.done"), finished(state))])
+    rows.append([_button(done_label(turn, state), finished(state))])
     return turn.t("flow.patterns") + "\n" + _winner_summary(turn, session, state), rows
 
 
 def ask_wild(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
     """The 混子 tile; on a discard win, then whether the discard won on was it (step wild_won)."""
     chosen = replace(state, step="patterns", won_on_wild=False)
-    buttons = []
+    by_suit: dict[str, list[InlineKeyboardButton]] = {}
     for tile in wild_choices(session):
         nxt = replace(chosen, wild=tile)
         if nxt.asks_won_on_wild:
             nxt = replace(nxt, step="wild_won")
-        buttons.append(_button(_tile_label(tile), nxt))
-    rows = _rows(buttons, 9)
+        by_suit.setdefault(tile[-1], []).append(_button(_tile_label(turn.lang, tile), nxt))
+    # Each suit on its own rows of at most WILD_ROW (a phone shows five faces a row without cutting them).
+    rows = [row for buttons in by_suit.values() for row in _rows(buttons, WILD_ROW)]
     rows.append([_button(turn.t("flow.no_wild"), replace(chosen, wild=None))])
     return turn.t("flow.wild"), rows
 
@@ -201,7 +214,7 @@ def ask_wild_won(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, 
     assert state.wild is not None
     yes = _button(turn.t("flow.wild_won_yes"), replace(state, step="done", won_on_wild=True))
     no = _button(turn.t("flow.wild_won_no"), replace(state, step="patterns", won_on_wild=False))
-    return turn.t("flow.wild_won", tile=_tile_label(state.wild)), [[yes, no]]
+    return turn.t("flow.wild_won", tile=_tile_label(turn.lang, state.wild)), [[yes, no]]
 
 
 # ---- the steps: each one's own choice undone -------------------------------------------------------

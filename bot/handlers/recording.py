@@ -25,7 +25,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
 
 from bot.buttons import DealerPress, HuFlow, NamePress, PendingPress, pattern_choices
-from bot.grammar import parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
+from bot.grammar import local_entry, parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.grammar.errors import GrammarError
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import picker_button, show_card
@@ -42,8 +42,9 @@ from bot.ledger.errors import (
     WinNotAllowed,
 )
 from bot.ledger.values import PendingKind
-from bot.render import hand_summary, payments_text, preview_text, result_line
+from bot.render import hand_summary, payments_text, preview_text, result_line, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
+from bot.render.items import join_words
 from bot.sender import send_text
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,7 @@ async def record_hand(turn: Turn, entry: dict[str, Any], *, flow_message: int | 
     """Preview a hand, or commit it at once in an `instant` group; before the first dealer, ask for one
     (nothing is recorded against a dealer the table never named)."""
     session = await writable_session(turn)
+    entry = local_entry(session.rules, entry)  # 宿州: 包 北 is a plain 杠开
     if not session.dealer_known:
         await turn.run(check_for_some_dealer, turn, session, entry)
         await ask_dealer(turn, session, entry, flow_message)
@@ -305,7 +307,14 @@ async def edit(turn: Turn) -> None:
     number, typed = parse_edit(turn.text)
     # The hand's own table: names and seats in the correction mean who sat there when it was played.
     played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
-    entry = parse_entry(typed, seat_resolver(played))
+    try:
+        entry = local_entry(session.rules, parse_entry(typed, seat_resolver(played)))
+    except GrammarError as exc:  # seated now, but not in that hand: say so, not "not at this table"
+        who = str(exc.params.get("token", ""))
+        if exc.code != "unknown_player" or seat_resolver(session)(who) is None:
+            raise
+        seats = [f"{wind(turn.lang, s)} {played.seats[s].name}" for s in SEATS if s in played.seats]
+        raise Refusal("err.not_in_hand", name=who, n=number, players=join_words(turn.lang, seats)) from None
     payload = {"number": number, "entry": entry}
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
@@ -523,7 +532,9 @@ async def start_flow(turn: Turn, session: SessionInfo) -> None:
     held = open_flow(turn, session)
     if held is not None:
         try:
-            await send_text(turn.context.bot, turn.chat_id, turn.t("flow.open"), reply_to=held)
+            await send_text(
+                turn.context.bot, turn.chat_id, turn.t("flow.open"), reply_to=held, topic=turn.thread_id
+            )
             return
         except BadRequest as exc:  # the flow's message is gone: a new flow
             log.info("open flow %s of chat %s is gone: %s", held, turn.chat_id, exc)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -9,7 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.buttons import RulesPress
 from bot.grammar.errors import GrammarError
-from bot.grammar.lexer import parse_number
+from bot.grammar.lexer import normalize, parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
@@ -101,7 +103,8 @@ def _find_option(word: str, ids: Iterable[str]) -> str | None:
 
 def _typed_value(option: str, choices: tuple[Any, ...], word: str) -> Any:
     """A typed value: one of the choices by its words in any language, a switch by on/off (开/關 …), else
-    the text as typed (the scoring core validates it)."""
+    the text as typed with its full-width forms folded (the scoring core validates it)."""
+    word = normalize(word)
     for choice in choices:
         if _matches(word, [f"option.{option}.{value_key(choice)}"]):
             return choice
@@ -125,6 +128,30 @@ def _choices_text(lang: str | None, option: str, choices: Iterable[Any]) -> str:
             for c in choices
         ],
     )
+
+
+VALUE_CELLS = 18  # a /rules button's value part a phone shows beside the option's name (CJK counts two)
+
+
+def _cells(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def button_label(lang: str | None, name: str, option: str, value: object) -> str:
+    """A /rules button whose value a phone does not cut: `起胡门槛 → 2/3`. The next value's meaning where it
+    is short, else its typed value (2/3, 15x2), else its meaning up to the first clause (`一炮多响 → 截胡`),
+    else on/off or the clause cut with …. The message above says each in full."""
+    meaning = option_value(lang, option, value)
+    typed = show_value(lang, value)
+    word_id = isinstance(value, str) and value.replace("_", "").isalpha()  # any, pung: no word to a reader
+    clause = re.split(r"[，,（(；;:：]", meaning)[0].strip()
+    for shown in (meaning, None if isinstance(value, bool) or word_id else typed, clause):
+        if shown and _cells(shown) <= VALUE_CELLS:
+            return f"{name} → {shown}"
+    if isinstance(value, bool):
+        return f"{name} → {typed}"
+    cut = "".join(c for i, c in enumerate(clause) if _cells(clause[: i + 1]) < VALUE_CELLS)
+    return f"{name} → {cut}…"
 
 
 def _rules_of(group: GroupInfo, session: SessionInfo | None) -> tuple[str, dict[str, Any]]:
@@ -152,9 +179,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
         lines.append(turn.t("rules.option_line", name=name, value=option_value(lang, spec.id, value)))
         nxt = _next_choice(spec.choices, value)
         press = RulesPress(session_id, spec.id, spec.choices.index(nxt))
-        buttons.append(
-            InlineKeyboardButton(f"{name} → {option_value(lang, spec.id, nxt)}", callback_data=press.data)
-        )
+        buttons.append(InlineKeyboardButton(button_label(lang, name, spec.id, nxt), callback_data=press.data))
     lines.append(turn.t("rules.instant", value=show_value(lang, group.instant)))
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
     lines.append(turn.t("rules.confirm_by", value=option_value(lang, CONFIRM_BY, group.confirm_by)))
@@ -170,7 +195,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     other = _next_choice(CONFIRM_BY_CHOICES, group.confirm_by)
     buttons.append(
         InlineKeyboardButton(
-            f"{option_name(lang, CONFIRM_BY)} → {option_value(lang, CONFIRM_BY, other)}",
+            button_label(lang, option_name(lang, CONFIRM_BY), CONFIRM_BY, other),
             callback_data=RulesPress(session_id, CONFIRM_BY, CONFIRM_BY_CHOICES.index(other)).data,
         )
     )
@@ -271,12 +296,13 @@ def settle_value(lang: str | None, option: str, value: Any) -> str:
 
 
 def settle_line(lang: str | None, group: GroupInfo) -> str:
-    """/rules' settling-up line: every option by name and value."""
+    """/rules' settling-up line, every option by name and value after the one colon: `结算：没结清的转入下一场
+    开 · 抹零 无 · 结算倍数 ×1 …` (a colon in each part would make the line a chain of them)."""
     parts = [
-        t(lang, "rules.option_line", name=option_name(lang, o), value=settle_value(lang, o, group.settle[o]))
+        t(lang, "rules.settle_item", name=option_name(lang, o), value=settle_value(lang, o, group.settle[o]))
         for o in SETTLE_IDS
     ]
-    return t(lang, "rules.settle", options=join_words(lang, parts))
+    return t(lang, "rules.settle", options=" · ".join(parts))
 
 
 def _bool(lang: str | None, option: str, value: Any) -> bool:

@@ -13,7 +13,7 @@ import re
 from zoneinfo import ZoneInfo
 
 from bot.grammar.errors import GrammarError
-from bot.grammar.lexer import parse_number
+from bot.grammar.lexer import NUMBER_RE, parse_count, parse_number
 from bot.handlers.callbacks import command
 from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
@@ -35,10 +35,11 @@ _ENGLISH = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 for _index, _name in enumerate(_ENGLISH):
     _DAY_WORDS[_name] = WEEKDAYS[_index]
 
-_TIME = re.compile(r"^([0-9]{1,2})(?:[:：.]([0-9]{2}))?$")  # ASCII digits only: ² ① ٣ are no hour
+# An hour in any of the parser's numbers, minutes as two digits (7:5 is no time); ² ① ٣ are refused.
+_TIME = re.compile(rf"^({NUMBER_RE})(?:[:：.]([0-9０-９]{{2}}))?$")
 ON_WORDS = {"weekly", "on", "每周", "每週", "开", "開"}
 REMIND_WORDS = {"remind", "提醒"}
-_HOURS = re.compile(r"^([0-9]{1,3})(h|小时|小時|个小时|個小時)?$|^([0-9]{1,2})(d|天)$")
+_HOURS = re.compile(rf"^({NUMBER_RE})(h|小时|小時|个小时|個小時)?$|^({NUMBER_RE})(d|天)$")
 OFF_WORDS = {"off", "stop", "关", "關", "关闭", "關閉"}
 
 
@@ -126,11 +127,14 @@ async def schedule(turn: Turn) -> None:
 
 
 def parse_hours(word: str) -> int | None:
-    """`24h`, `24`, `36小时`, `2d`, `1天` → hours (1–720); None otherwise."""
+    """`24h`, `24`, `36小时`, `２４小时`, `两天`, `2d`, `1天` → hours (1–720); None otherwise."""
     match = _HOURS.match(word.strip().lower())
     if match is None:
         return None
-    hours = int(match.group(1)) if match.group(1) else int(match.group(3)) * 24
+    count = parse_count(match.group(1) or match.group(3))
+    if count is None:
+        return None
+    hours = count if match.group(1) else count * 24
     return hours if 1 <= hours <= MAX_REMIND_HOURS else None
 
 

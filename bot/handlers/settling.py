@@ -87,7 +87,10 @@ async def send_sheet(turn: Turn) -> None:
         return
     data = settlement_csv(turn.lang, sheet, timezone=turn.state.group.timezone)
     document = InputFile(data, filename="mahjong-settlement.csv")
-    await turn.context.bot.send_document(turn.chat_id, document, caption=turn.t("settle.csv_caption"))
+    caption = turn.t("settle.csv_caption")
+    await turn.context.bot.send_document(
+        turn.chat_id, document, caption=caption, message_thread_id=turn.thread_id
+    )
 
 
 @button(SettlePress.parse)

@@ -17,6 +17,7 @@ from bot.ledger import LedgerService, PlayerInfo, SessionInfo, SessionSummary
 from bot.ledger.errors import UnknownPlayer
 from bot.render import history_text, ledger_page, signed, standings_text, stats_text
 from bot.render.errors import Refusal
+from bot.sender import send_text
 from bot.summary.post import send_csv, send_history_chart
 from bot.weekly import aware
 
@@ -38,10 +39,12 @@ async def send_chart_if_any(
     player_id: int | None = None,
     caption: str | None = None,
     text: str | None = None,
+    topic: int | None = None,
 ) -> bool:
     """Send the group's all-time running totals by session (one player's line with `player_id`) when
     there is a finished session to draw (one the player played in); True if a chart went out. `text` is
-    the answer the chart goes with, sent as its caption: one message; on its own when there is no chart.
+    the answer the chart goes with, sent as its caption: one message; on its own when there is no chart. Both
+    go to the forum topic the answer was asked in (`topic`).
 
     The PNG is rendered in a worker thread (bot.summary.post). A chart that cannot be drawn or sent is
     logged and left out: the text is still given."""
@@ -54,12 +57,12 @@ async def send_chart_if_any(
         ):
             sent = await send_history_chart(
                 bot, ledger, chat_id, lang=lang, player_id=player_id, limit=CHART_SESSIONS,
-                caption=text or caption,
+                caption=text or caption, topic=topic,
             )  # fmt: skip
     except (TelegramError, OSError, ValueError, RuntimeError):
         log.exception("could not send the history chart of chat %s", chat_id)
     if sent is None and text:
-        await bot.send_message(chat_id, text)
+        await send_text(bot, chat_id, text, topic=topic)
     return sent is not None
 
 
@@ -75,7 +78,7 @@ async def answer_with_chart(turn: Turn, text: str, *, player: PlayerInfo | None 
     turn.context.application.create_task(
         send_chart_if_any(
             turn.context.bot, turn.ledger, turn.chat_id, turn.lang, player_id=player_id, caption=caption,
-            text=text if fits else None,
+            text=text if fits else None, topic=turn.thread_id,
         ),
         update=turn.update,
         name=f"history-chart:{turn.chat_id}",
@@ -138,7 +141,9 @@ async def ledger_csv_pressed(turn: Turn, press: LedgerCsvPress) -> None:
         await turn.answer(turn.t("err.foreign_button"), alert=True)
         return
     await turn.answer()
-    await send_csv(turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang)
+    await send_csv(
+        turn.context.bot, turn.ledger, turn.chat_id, session.id, lang=turn.lang, topic=turn.thread_id
+    )
 
 
 def local_dates(summaries: list[SessionSummary], timezone: str) -> list[SessionSummary]:

@@ -16,8 +16,10 @@ from bot.ledger.values import (
 from bot.render.hands import hand_summary
 from bot.render.items import (
     doubling_marks,
+    join_words,
 )
 from bot.render.words import rules_name, signed, wind
+from scoring.rules import SUZHOU_ANHUI
 
 
 def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int] | None = None) -> list[str]:
@@ -35,20 +37,19 @@ def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int
 
 
 def state_line(lang: str | None, session: SessionInfo) -> str:
-    """`第 8 局 · 庄 南 · 连庄 1 · 圈风 东`, plus 豹子 / 滴零 marks for the coming hand."""
+    """`第8局 · 庄 南 · 连庄1`, the 连庄 only while the dealer keeps the deal, the 圈风 only where the rule
+    set has one (宿州: `· 圈风 东`; 苏州 has no round wind), plus 豹子 / 滴零 marks for the coming hand."""
     state = session.state
     if not session.dealer_known:
-        line = t(lang, "seat.state_no_dealer", hand=state.hand_number)
-    else:
-        line = t(
-            lang,
-            "seat.state",
-            hand=state.hand_number,
-            dealer=wind(lang, state.dealer),
-            streak=state.streak,
-            round_wind=wind(lang, state.round_wind),
+        return " · ".join(
+            [t(lang, "seat.state_no_dealer", hand=state.hand_number), *doubling_marks(lang, session)]
         )
-    return " · ".join([line, *doubling_marks(lang, session)])
+    parts = [t(lang, "seat.state", hand=state.hand_number, dealer=wind(lang, state.dealer))]
+    if state.streak:
+        parts.append(t(lang, "seat.state_streak", streak=state.streak))
+    if session.rules == SUZHOU_ANHUI:
+        parts.append(t(lang, "seat.state_round", round_wind=wind(lang, state.round_wind)))
+    return " · ".join([*parts, *doubling_marks(lang, session)])
 
 
 def row_amounts(payments: Mapping[str, int]) -> str:
@@ -67,13 +68,17 @@ def card_row(lang: str | None, hand: HandRecord) -> str:
     )
 
 
-def substitutes_line(lang: str | None, seat: str, people: Sequence[Standing]) -> str | None:
-    """Under a seat more than one person sat at (/sub): each of them with their own net, earlier first:
-    `  Dan −30 → Eve +10`; None for a seat of one person."""
-    here = [p for p in people if p.seat == seat]
+def substitutes_line(
+    lang: str | None, seat: str, people: Sequence[Standing], now: int | None = None
+) -> str | None:
+    """Under a seat more than one person sat at (/sub): each of them with their own net, the one sitting
+    there now (`now`, a player id) last: `  北位先后：Dan −30、Eve +10` (→ means pays on the card, so it is
+    not used here); None for a seat of one person."""
+    here = sorted((p for p in people if p.seat == seat), key=lambda p: p.player.id == now)
     if len(here) < 2:
         return None
-    return "  " + " → ".join(f"{p.player.name} {signed(p.net)}" for p in here)
+    people_text = join_words(lang, [f"{p.player.name} {signed(p.net)}" for p in here])
+    return t(lang, "seat.substitutes", wind=wind(lang, seat), people=people_text)
 
 
 def table_card(lang: str | None, card: CardView) -> str:
@@ -85,7 +90,8 @@ def table_card(lang: str | None, card: CardView) -> str:
     lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
     for seat, line in zip(SEATS, seats_block(lang, session, card.totals if rows else None), strict=True):
         lines.append(line)
-        under = substitutes_line(lang, seat, card.people)
+        sitting = session.seats.get(seat)
+        under = substitutes_line(lang, seat, card.people, sitting.id if sitting else None)
         if under is not None:
             lines.append(under)
     if len(session.seats) < 4 and not rows:

@@ -17,6 +17,7 @@ from bot.render.words import rules_name, wind
 from bot.text import shorten
 from scoring import find_pattern
 from scoring.errors import ScoringError
+from scoring.rules import RULESETS
 from scoring.tiles import parse_tiles, rank, suit
 
 log = logging.getLogger(__name__)
@@ -172,6 +173,9 @@ def scoring_text(lang: str | None, error: ScoringError) -> str:
         code = "pattern_self_draw" if params["other"] == "self_draw" else "pattern_no_hua"
     if code == "pattern_rules" and "option" not in params:
         code = "pattern_rules_set"  # the pattern does not score in this rule set at all
+    if code == "flag_needs" and str(params.get("needs")).replace("_", "-") in RULESETS:
+        # 上牌 at a 苏州 table: the flag is the other rule set's, not a condition this hand missed
+        code, params = "flag_rules", {**params, "rules": str(params["needs"]).replace("_", "-")}
     if code == "tile_count" and params.get("expected") == WAITING_TILES:
         code = "tile_count_ting"  # /ting: a waiting hand, before the winning tile
     key = f"scoring.{code}" if has(f"scoring.{code}") else "scoring.invalid"

@@ -17,6 +17,7 @@ from bot.render.items import (
     term_name,
 )
 from bot.render.words import payments_text, player_name, seat_and_name, wind
+from scoring.rules import SUZHOU_ANHUI
 
 EXEMPT_SHOWN = 3  # a refusal names this many exempt patterns, then 等 / …
 
@@ -28,7 +29,7 @@ def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None
     instead of its wind alone.
 
     >>> refusal_text("zh-Hans", {"winner": "W", "reason": "self_draw_only"})
-    '西：本桌只许自摸，不能点炮胡。'
+    '本桌只许自摸，西 这手是冲胡。'
     """
     code = str(reason.get("reason") or "other")
     key = f"refusal.{code}" if has(f"refusal.{code}") else "refusal.other"
@@ -193,6 +194,29 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
     )
 
 
+def formula_lines(lang: str | None, preview: HandPreview, win: Mapping[str, Any]) -> list[str]:
+    """宿州's formula as a table checks it, each payer's amount from b, f and the 庄/闲 constant:
+    `  庄付 1×（2×2+4）= 8 · 闲付 1×（2×2+2）= 6`, ×2 for 上牌 (docs/rules.md §2). Empty when an amount
+    is not of that form (nothing is guessed)."""
+    stake, hua = preview.request.get("stake") or 1, int(win.get("hua") or 0)
+    factor = int(win.get("multiplier") or 1)
+    parts: dict[tuple[str, int], int] = {}
+    for seat, amount in preview.payments.items():
+        if amount >= 0:
+            continue
+        base, rest = divmod(-amount, int(stake) * factor)
+        if rest or base - 2 * hua not in (1, 2, 4):
+            return []
+        who = "dealer" if seat == preview.before.dealer else "other"
+        parts[(who, base - 2 * hua)] = -amount
+    shown = [
+        t(lang, f"preview.formula_{who}", stake=stake, hua=hua, k=k, amount=amount,
+          times=f"×{factor}" if factor != 1 else "")
+        for (who, k), amount in sorted(parts.items())
+    ]  # fmt: skip
+    return [t(lang, "preview.formula", parts=" · ".join(shown))] if shown else []
+
+
 def preview_text(
     lang: str | None,
     preview: HandPreview,
@@ -241,7 +265,9 @@ def preview_text(
                     hua=scored.get("hua", 0),
                 )
             )
-            lines += item_lines(lang, scored, win)
+            lines += item_lines(lang, scored, win, session.rules)
+            if session.rules == SUZHOU_ANHUI and len(_wins(entry)) == 1:
+                lines += formula_lines(lang, preview, scored)
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]
         lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))

@@ -6,14 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import has, t
 from bot.ledger.values import SessionInfo
 from scoring import TERMS, validate_options
 from scoring.rules import SUZHOU
 
 
-def term_name(lang: str | None, term_id: str, fallback: str | None = None) -> str:
-    """A pattern, 花 item or settlement term by id in the chat's language (names from scoring.TERMS)."""
+def term_name(lang: str | None, term_id: str, fallback: str | None = None, rules: str | None = None) -> str:
+    """A pattern, 花 item or settlement term by id in the chat's language (names from scoring.TERMS); a
+    rule set's own name for it where it has one (`item.<rules>.<id>`: 宿州's 花牌 and 碰杠花, not 苏州's
+    硬花 and 软花)."""
+    own = f"item.{rules}.{term_id}"
+    if rules is not None and has(own, lang or ""):
+        return t(lang, own)
     term = TERMS.get(term_id)
     if term is None:
         return fallback or term_id
@@ -38,12 +43,26 @@ DOUBLE = 2
 NOT_STACKED = ("baozi", "diling")  # 苏州: a hand both 豹子 and 滴零 doubles once unless `doubling_stack`
 
 
-def item_lines(lang: str | None, win: Mapping[str, Any], typed: Mapping[str, Any] | None = None) -> list[str]:
+def is_pattern(term_id: str) -> bool:
+    """A pattern or a settlement term (清一色, 包饺子), not a 花 item (底, 硬花, 明杠): what a hand is
+    called."""
+    term = TERMS.get(term_id)
+    return term is not None and term.kind != "item"
+
+
+def item_lines(
+    lang: str | None,
+    win: Mapping[str, Any],
+    typed: Mapping[str, Any] | None = None,
+    rules: str | None = None,
+) -> list[str]:
     """A scored win's items, one a line: `  清一色 10`; a multiplier (an item's `times` in the scoring core's
     response) as what it is, `  滴零 ×2`, `  包饺子 ×3`, `  清一色 ×2`; a pattern with 花 and a factor on two
     lines (`  双豪七对 30`, `  双豪七对 ×3`); 豹子 and 滴零 together but not stacked as one line that says so,
     `  豹子、滴零 ×2（不叠加…）`; `  合计 ×2` when the win's multiplier is still not the product of the lines.
-    `typed` is the entry's win: a 硬花 item worth twice the 硬花 typed there shows the doubling (七对)."""
+    `typed` is the entry's win: a 硬花 item worth twice the 硬花 typed there shows the doubling (七对).
+    An item worth nothing says what it means instead of a 0 (宿州: `  杠开（算自摸）`,
+    `  七对（可以胡，不加花）`); names are the rule set's (`rules`)."""
     items = list(win.get("items", []))
     total = int(win.get("multiplier") or 1)
     merged = _not_stacked({str(i.get("id")): int(i.get("times") or 1) for i in items}, total)
@@ -53,13 +72,16 @@ def item_lines(lang: str | None, win: Mapping[str, Any], typed: Mapping[str, Any
         item_id = str(item.get("id") or "")
         if item_id in merged:
             continue
-        name = term_name(lang, item_id, item.get("name"))
+        name = term_name(lang, item_id, item.get("name"), rules)
         factor = int(item.get("times") or 1)
         hua = item.get("hua", 0)
         if item_id == "yinghua" and 0 < hard * DOUBLE == int(hua or 0):
             lines.append(t(lang, "preview.qidui_hard", name=name, hua=hua, typed=hard))
-        elif hua or factor == 1:
+        elif hua:
             lines.append(t(lang, "preview.item", name=name, hua=hua))
+        elif factor == 1:
+            meaning = f"zero.{item_id}" if has(f"zero.{item_id}", lang or "") else "zero.other"
+            lines.append(t(lang, "preview.item_zero", name=name, meaning=t(lang, meaning)))
         if factor != 1:
             product *= factor
             lines.append(t(lang, "preview.item_multiplier", name=name, factor=factor))

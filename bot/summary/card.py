@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from bot.i18n import t
 from bot.ledger import SessionSummary, SettleFigures, Transfer
 from bot.render import MESSAGE_LIMIT, rules_name, signed, wind
-from bot.render.items import join_words, term_name
+from bot.render.items import is_pattern, join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.csvfile import local_day
 from bot.summary.settling import transfer_lines
@@ -95,7 +95,8 @@ def _biggest(report: SessionReport, lang: str | None) -> list[str]:
         return [t(lang, "summary.no_biggest")]
     lines = []
     for big in bigs[:TIES_SHOWN]:
-        items = join_words(lang, [term_name(lang, term_id, name) for term_id, name in big.items])
+        names = [term_name(lang, term_id, name) for term_id, name in big.items if is_pattern(term_id)]
+        items = join_words(lang, names)  # what the hand was: 清一色、七对, never its 底 or 硬花
         lines.append(
             t(
                 lang,

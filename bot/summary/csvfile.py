@@ -86,8 +86,11 @@ def _per_winner(lang: str | None, wins: list[Mapping[str, Any]], value: Callable
     return join_clauses(lang, [f"{wind(lang, w.get('winner'))} {value(w)}" for w in wins])
 
 
-def _items(lang: str | None, win: Mapping[str, Any]) -> str:
-    return " ".join(term_name(lang, str(i.get("id") or ""), i.get("name")) for i in win.get("items", []))
+def _items(lang: str | None, win: Mapping[str, Any], rules: str | None = None) -> str:
+    """A win's items by name, in the rule set's words (宿州's 花牌, not 硬花)."""
+    return " ".join(
+        term_name(lang, str(i.get("id") or ""), i.get("name"), rules) for i in win.get("items", [])
+    )
 
 
 def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAULT_TIMEZONE) -> bytes:
@@ -113,7 +116,7 @@ def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAU
         wins = [w for w in hand.response.get("wins", []) if w.get("allowed", True)]
         winners = " ".join(t(lang, f"wind.{w['winner']}") for w in wins)
         hua = _per_winner(lang, wins, lambda w: w.get("hua", "")) if wins else ""
-        items = _per_winner(lang, wins, lambda w: _items(lang, w)) if wins else ""
+        items = _per_winner(lang, wins, lambda w: _items(lang, w, session.rules)) if wins else ""
         entry = entry_text(lang, hand)
         for seat, pid in seated(report, hand).items():
             values = [

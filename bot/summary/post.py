@@ -252,12 +252,19 @@ async def _send_csv(
 
 
 async def send_csv(
-    bot: Bot, ledger: LedgerService, chat_id: int, session_id: int, *, lang: str | None = None
+    bot: Bot,
+    ledger: LedgerService,
+    chat_id: int,
+    session_id: int,
+    *,
+    lang: str | None = None,
+    topic: int | None = None,
 ) -> Message:
-    """Send one session's whole ledger as the CSV (/ledger's button under a long session)."""
+    """Send one session's whole ledger as the CSV (/ledger's button under a long session), in the forum
+    topic of the button's message (`topic`)."""
     lang = await _language(ledger, chat_id, lang)
     report = await read_report(ledger, session_id)
-    return await _send_csv(bot, chat_id, report, lang, await _timezone(ledger, chat_id))
+    return await _send_csv(bot, chat_id, report, lang, await _timezone(ledger, chat_id), topic)
 
 
 async def refresh_summary(
@@ -297,10 +304,12 @@ async def send_history_chart(
     player_id: int | None = None,
     limit: int = 50,
     caption: str | None = None,
+    topic: int | None = None,
 ) -> Message | None:
     """Send the group's all-time running net by session (for /history, or /stats with one player's line
     via `player_id`), every line named (a player no longer seated too); None when the group has no session
-    with a result yet. `caption` may be the whole answer (/history's list under its chart)."""
+    with a result yet. `caption` may be the whole answer (/history's list under its chart); `topic` the forum
+    topic it was asked in."""
     lang = await _language(ledger, chat_id, lang)
     summaries = await asyncio.to_thread(ledger.history, chat_id, limit=limit)
     ids = {pid for summary in summaries for pid in summary.totals}
@@ -311,4 +320,5 @@ async def send_history_chart(
     png = await charts.draw(data)
     if caption is None:
         caption = t(lang, "summary.history_chart_caption")
-    return await bot.send_photo(chat_id, InputFile(png, filename="mahjong-history.png"), caption=caption)
+    photo = InputFile(png, filename="mahjong-history.png")
+    return await bot.send_photo(chat_id, photo, caption=caption, message_thread_id=topic)

@@ -35,6 +35,7 @@ from bot.webapp.submit import page_turn, submit_hand
 from bot.webauth import WebAppUser, WebAuthError, check_init_data, read_table_token
 from scoring import score_request
 from scoring.errors import ScoringError
+from scoring.tiles import FLOWER_NAMES, WIND_FLOWERS
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,17 @@ def page_strings(lang: str) -> dict[str, str]:
     return {key[len(prefix) :]: own.get(key, text) for key, text in default.items() if key.startswith(prefix)}
 
 
+def tile_faces(lang: str) -> dict[str, Any]:
+    """The characters the page draws on its tiles, in the group's script (`tiles.face_*`: 萬 條 東 發 in a
+    zh-Hant group): each suit's, each honour's (1z–7z) and each flower's by its canonical name (the 令风
+    too)."""
+    suits = dict(zip("mps", t(lang, "tiles.face_suits").split(), strict=True))
+    honours = t(lang, "tiles.face_honours").split()
+    flowers = dict(zip(FLOWER_NAMES, t(lang, "tiles.face_flowers").split(), strict=True))
+    flowers |= dict(zip(WIND_FLOWERS, honours[:4], strict=True))
+    return {"suits": suits, "honours": honours, "flowers": flowers}
+
+
 async def table(request: Request) -> JSONResponse:
     """GET /api/table: the table as the page draws it (rule set, seats, flowers, 混子) and its texts."""
     user = page_user(request)
@@ -139,6 +151,7 @@ async def table(request: Request) -> JSONResponse:
             return _refused(403, error_text(lang, exc), exc.key)
     view = table_view(state.session if state and state.session else None, user.user_id)
     words = {
+        "faces": tile_faces(lang),
         "winds": {seat: wind(lang, seat) for seat in SEATS},
         "rules_names": {rules: rules_name(lang, rules) for rules in RULES},
     }

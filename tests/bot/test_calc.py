@@ -10,7 +10,7 @@ async def test_calc_itemizes_the_hand(table: Table) -> None:
     assert turn.text == (
         "苏州麻将 · 自摸 · 没有开着的牌桌：按苏州麻将默认规则，庄家 东\n"
         "  清一色 10\n  七对 15\n  底 5\n  硬花 10（5×2，七对翻倍）\n"
-        "合计40花；底注 1：南 +120 · 东 −40 · 西 −40 · 北 −40"
+        "合计40花；每花 1：南 +120 · 东 −40 · 西 −40 · 北 −40"
     )
 
 
@@ -19,14 +19,14 @@ async def test_calc_on_a_discard_uses_the_open_table_stake(seated_table: Table) 
     await seated_table.press("ann", "✅ 结束并结算")
     await seated_table.say("ann", "/newgame 苏州 5")
     turn = await seated_table.say("eve", "/calc 11223355778899p 中发春梅百搭 冲")
-    assert turn.text.startswith("苏州麻将 · 点炮 · 按本桌规则；还没定庄，按庄家 东 算")
-    assert turn.text.endswith("合计40花；底注 5：南 +200 · 北 −200")
+    assert turn.text.startswith("苏州麻将 · 放冲 · 按本桌规则；还没定庄，按庄家 东 算")
+    assert turn.text.endswith("合计40花；每花 5：南 +200 · 北 −200")
 
 
 async def test_calc_says_when_a_hand_may_not_win(table: Table) -> None:
     turn = await table.say("eve", "/calc 123m456m789m55s[555p]")
     assert turn.text.startswith(
-        "苏州麻将 · 自摸 · 没有开着的牌桌：按苏州麻将默认规则，庄家 东\n✖ 南 要3张硬花才能胡"
+        "苏州麻将 · 自摸 · 没有开着的牌桌：按苏州麻将默认规则，庄家 东\n✖ 南 硬花不够，要3张"
     )
 
 
@@ -42,7 +42,7 @@ async def test_ting_lists_waits_with_their_flowers(table: Table) -> None:
     lines = turn.text.splitlines()
     assert lines[0] == "听9张："
     assert [line.split("：")[0] for line in lines[1:]] == [f"{n}万" for n in "一二三四五六七八九"]
-    assert lines[1] == "一万：自摸25花 · 点炮胡25花"  # 清一色 10 + 大门清 10 + 底 5
+    assert lines[1] == "一万：自摸25花，冲胡25花"  # 清一色 10 + 大门清 10 + 底 5
 
 
 async def test_ting_not_waiting_and_bad_input(table: Table) -> None:
@@ -57,17 +57,17 @@ async def test_ting_not_waiting_and_bad_input(table: Table) -> None:
 async def test_calc_takes_the_words_of_hu_with_the_tables_rules_and_dealer(seated_table: Table) -> None:
     await seated_table.say("ann", "/dealer 南")
     turn = await seated_table.say("eve", "/calc 南 冲 西 11223355778899p 中发春梅百搭")
-    assert turn.text.startswith("苏州麻将 · 点炮 · 按本桌规则，庄家 南\n  清一色 10")
-    assert turn.text.endswith("合计40花；底注 1：南 +40 · 西 −40")
+    assert turn.text.startswith("苏州麻将 · 放冲 · 按本桌规则，庄家 南\n  清一色 10")
+    assert turn.text.endswith("合计40花；每花 1：南 +40 · 西 −40")
     turn = await seated_table.say("eve", "/calc Bob 自摸 5花 清一色")  # a seated name, the quick form
-    assert turn.text.endswith("合计20花；底注 1：南 +60 · 东 −20 · 西 −20 · 北 −20")
+    assert turn.text.endswith("合计20花；每花 1：南 +60 · 东 −20 · 西 −20 · 北 −20")
     assert ledger_hands(seated_table) == []
 
 
 async def test_calc_without_a_table_names_seats_and_uses_suzhou_defaults(table: Table) -> None:
     await table.say("ann", "/rules 宿州")  # the group's default for the next table: /calc still says 苏州
     turn = await table.say("eve", "/calc 西 冲 北 11223355778899p 中发春梅百搭")
-    assert turn.text.startswith("苏州麻将 · 点炮 · 没有开着的牌桌：按苏州麻将默认规则，庄家 东")
+    assert turn.text.startswith("苏州麻将 · 放冲 · 没有开着的牌桌：按苏州麻将默认规则，庄家 东")
     assert turn.text.endswith("西 +40 · 北 −40")
 
 

@@ -30,7 +30,7 @@ async def test_every_hand_of_a_burst_is_on_the_card(seated_table: Table) -> None
     for text in ("/hu 南 自摸 5花", "/hu 东 冲 西 8花", "/draw"):
         await seated_table.say("bob", text)
     card = seated_table.message(card_id).text
-    assert "1 南 自摸 10花" in card and "2 西 点炮，东 胡" in card and "\n3 " in card
+    assert "1 南 自摸 10花" in card and "2 西 放冲，东 胡" in card and "\n3 " in card
     ledger = seated_table.app.bot_data["ledger"]
     running = ledger.ledger(ledger.current_session(seated_table.chat_id).id)[-1].running
     assert "第4局" in card and f"东 Ann  {running['E']:+d}".replace("-", "−") in card

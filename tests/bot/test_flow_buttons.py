@@ -39,19 +39,31 @@ WAYS = [
     ("self_draw", ["南 Bob", "自摸", "5", "完成"], "南 自摸 5花"),
     (
         "discard",
-        ["南 Bob", "点炮", "西 Cat", "8", "风碰 +1", "番种 ▸", "清一色", "完成"],
+        ["南 Bob", "放冲", "西 Cat", "8", "风碰 +1", "牌型 ▸", "清一色", "完成"],
         "南 冲 西 8花 1软 清一色",
     ),
     (
         "multi",
-        ["东 Ann", "一炮多响", "西 Cat", "下一步 ▸", "北 Dan", "8", "完成", "0", "番种 ▸", "清一色", "完成"],
+        [
+            "东 Ann",
+            "一炮多响",
+            "西 Cat",
+            "下一步 ▸",
+            "北 Dan",
+            "8",
+            "下一位 西 ▸",
+            "0",
+            "牌型 ▸",
+            "清一色",
+            "完成",
+        ],
         "东 8花 西 清一色 冲 北",
     ),
     ("rob_kong", ["南 Bob", "抢杠", "西 Cat", "3", "完成"], "南 抢杠 西 3花"),
     ("bao", ["南 Bob", "包饺子", "西 Cat", "4", "明杠 +1", "完成"], "南 包 西 4花 1软"),
     (
         "patterns_as_flags",
-        ["南 Bob", "自摸", "3", "风暗杠 +4", "番种 ▸", "对对胡", "杠开", "完成"],
+        ["南 Bob", "自摸", "3", "风暗杠 +4", "牌型 ▸", "对对胡", "杠开", "完成"],
         "南 自摸 3花 4软 对对胡 杠开",
     ),
 ]
@@ -78,7 +90,7 @@ async def test_anhui_flow_offers_its_patterns_shangpai_and_the_wild(table: Table
     for name in PLAYERS:
         await table.say(name, "/join")
     await table.say("ann", "/dealer 东")
-    presses = ["东 Ann", "自摸", "3", "暗杠 +4", "番种 ▸"]
+    presses = ["东 Ann", "自摸", "3", "暗杠 +4", "牌型 ▸"]
     flow = await walk(table, presses, by="ann")
     offered = table.buttons(flow)
     assert [b.removeprefix("✅ ") for b in offered[:5]] == ["七对", "大吊车", "杠开", "花开", "上牌"]
@@ -103,7 +115,7 @@ async def test_back_at_every_step_returns_to_the_question_before(seated_table: T
     flow = await walk(seated_table, [])
     texts = [seated_table.message(flow).text]
     assert "◀ 返回" not in seated_table.buttons(flow) and "取消" in seated_table.buttons(flow)
-    for label in ["东 Ann", "一炮多响", "西 Cat", "下一步 ▸", "北 Dan", "8", "番种 ▸"]:
+    for label in ["东 Ann", "一炮多响", "西 Cat", "下一步 ▸", "北 Dan", "8", "牌型 ▸"]:
         await seated_table.press("bob", label, message_id=flow)
         if label == "西 Cat":  # a toggle on the same step, not a step of its own
             texts.pop()
@@ -116,7 +128,7 @@ async def test_back_at_every_step_returns_to_the_question_before(seated_table: T
 
 
 async def test_cancel_at_a_later_step(seated_table: Table) -> None:
-    flow = await walk(seated_table, ["南 Bob", "点炮", "西 Cat", "5"])
+    flow = await walk(seated_table, ["南 Bob", "放冲", "西 Cat", "5"])
     await seated_table.press("bob", "取消", message_id=flow)
     assert seated_table.message(flow).text == "已取消。" and seated_table.buttons(flow) == []
     again = (await seated_table.say("bob", "/hu")).sent[0]  # the cancelled flow is closed: a new one
@@ -126,7 +138,7 @@ async def test_cancel_at_a_later_step(seated_table: Table) -> None:
 async def test_a_second_hu_points_at_the_open_flow(seated_table: Table) -> None:
     flow = await walk(seated_table, ["南 Bob"])
     turn = await seated_table.say("cat", "/hu")
-    assert turn.texts == ["已经有一个按钮记账开着（就是这条），请在那里继续，或点“取消”。"]
+    assert turn.texts == ["上面这条按钮记账还开着：请在那里继续，或点“取消”。"]
     assert turn.sent[0].raw["reply_to_message"]["message_id"] == flow
     assert not turn.sent[0].buttons
 
@@ -134,7 +146,7 @@ async def test_a_second_hu_points_at_the_open_flow(seated_table: Table) -> None:
 async def test_only_the_starter_or_an_admin_presses_the_flow(seated_table: Table) -> None:
     flow = await walk(seated_table, ["南 Bob"])
     turn = await seated_table.press("cat", "自摸", message_id=flow)  # seated, but not the starter
-    assert turn.answers == ["这次按钮记账是 Bob 开始的：只有 ta 或群管理员可以点。"]
+    assert turn.answers == ["这次按钮记账是 Bob 开始的，只有本人或群管理员可以点。"]
     assert seated_table.message(flow).text == "南 怎么胡的？"
     turn = await seated_table.press("eve", "自摸", message_id=flow)  # an onlooker
     assert turn.answers == ["只有入座的玩家或群管理员可以这样做。"]

@@ -6,29 +6,38 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.grammar.vocab import is_vocabulary, looks_like_tiles, parse_hua
 from bot.i18n import catalog, placeholders, t
 from bot.render import payments_text, rules_name, wind
 from bot.render.items import term_name
+from scoring import ScoringError, find_term
+from scoring.rules import RULESETS, ruleset
+from scoring.seats import parse_seat
+from scoring.tiles import scan
 
 CHINESE = ("zh-Hans", "zh-Hant")
 GLOSSARY = Path(__file__).parents[2] / "bot" / "i18n" / "glossary.toml"
 
-# What a person types is the grammar's, which takes every spelling (冲, 放冲, 点炮): command examples and
-# tile shorthand are left out of the reading.
+# What a person types is the grammar's, which takes every spelling (冲, 放冲, 点炮): a command and the words
+# typed after it, tile shorthand and placeholders are left out of the reading. A command's words run while
+# they are words the grammar reads (seats, ways to win, 5花, patterns, tiles, ASCII); the prose after them
+# (发 /newgame 开一场) is read like any other text.
+COMMAND = re.compile(r"/[a-z]+(?:@\w+)?")
 TYPED = re.compile(
-    r"/[a-z]+(?:[ \t]+[^，。；：、\n（）“”「」]*)?"  # /hu 东 冲 西 8花
-    r"|[\[(][0-9]+[mpsz][\])]"  # [555p] (7777s)
+    r"[\[(][0-9]+[mpsz][\])]"  # [555p] (7777s)
     r"|[^\s/]+ <[^>]*>"  # 冲 <点炮的人>
     r"|: \[[^\]\n]*\]"  # the console's 名字: [按钮]
 )
+WORD = re.compile(r"[ \t]+([^\s，。；：、（）“”「」]+)")
 ASCII_BRACKET = re.compile(r"[()\[\]]")
-LOOSE_NUMBER = re.compile(r"[0-9] (局|场|場|花|张|張|组|組|秒|次)|第 ")
+LOOSE_NUMBER = re.compile(r"[0-9] (局|场|場|花|张|張|组|組|秒|次|人|小时|小時)|第 ")
 LOOSE_PARTICLE = re.compile(r"\S 等(?=[，。\s]|$)| 不受此限")
 # A single Latin letter standing alone is a formula's variable (f, b, T), unless it is a seat (E S W N).
 VARIABLE = re.compile(r"(?<![A-Za-z0-9_@-])[A-DF-MO-RT-VX-Za-z](?![A-Za-z0-9_])")
@@ -64,8 +73,8 @@ def realistic(lang: str) -> dict[str, Any]:
         "note": "茶水", "items": term_name(lang, "qingyise"), "exempt": "", "times": " ×2", "what": "荒庄",
         "results": "张强 +120", "summary": "第3局", "reason": "不是四组加一对", "reasons": "要4张硬花",
         "detail": "牌数不对", "message": "牌数不对", "problem": "缺少参数。", "usage": "/hu 南 自摸 5花",
-        "command": "hu", "suggestion": "hu", "description": t(lang, "cmd.hu"), "field": "底注",
-        "where": "（底注）", "language": t(lang, "lang.name"), "options": "七对：15花", "dealer_mark": "",
+        "command": "hu", "suggestion": "hu", "description": t(lang, "cmd.hu"), "field": "每花多少",
+        "where": "（每花多少）", "language": t(lang, "lang.name"), "options": "七对：15花", "dealer_mark": "",
         "text": "第3局", "seats": west, "a": 3, "b": 3, "self_draw": 8, "discard": 10, "rank_m": "",
     }  # fmt: skip
 
@@ -90,9 +99,61 @@ def rendered(lang: str) -> dict[str, str]:
     return out
 
 
+def typable(word: str) -> bool:
+    """A word the grammar reads after a command: ASCII, a seat, a way to win, a count, a pattern, tiles."""
+    return (
+        not word
+        or word.isascii()
+        or is_vocabulary(word)
+        or parse_seat(word) is not None
+        or parse_hua(word) is not None
+        or find_term(word) is not None
+        or looks_like_tiles(word)
+        or word in ("苏州", "蘇州", "宿州", "荒庄", "荒莊", "逃跑", "夜宵", "茶水", "宵夜")
+        or all(tile_kind(c) == "flower" for c in word)
+    )
+
+
+def tile_kind(char: str) -> str | None:
+    try:
+        tokens = scan(char)
+    except ScoringError:
+        return None
+    return tokens[0].kind if len(tokens) == 1 else None
+
+
+def _words_after(text: str, at: int) -> Iterator[re.Match[str]]:
+    """The words typed after a command at `at`, up to the first punctuation that ends a clause."""
+    while (word := WORD.match(text, at)) is not None:
+        yield word
+        at = word.end()
+
+
 def read(text: str) -> str:
     """The text as a reader meets it, what a person types left out."""
-    return TYPED.sub(" ", text)
+    text = TYPED.sub(" ", text)
+    out, at = [], 0
+    for command in COMMAND.finditer(text):
+        if command.start() < at:
+            continue
+        out.append(text[at : command.start()])
+        at = command.end()
+        words = list(_words_after(text, at))
+        if any(any(c in w.group(1) for c in "[]|<>") for w in words):  # usage notation: /adjust 付款人 [备注]
+            at = words[-1].end()
+        else:
+            for word in words:
+                if not typable(word.group(1)):
+                    break
+                at = word.end()
+        out.append(" ")
+    return "".join(out) + text[at:]
+
+
+def test_the_reading_leaves_out_what_is_typed_and_keeps_the_prose() -> None:
+    assert read("发 /newgame 开一场。").split() == ["发", "开一场。"]
+    assert read("例如 /hu 南 自摸 5花 清一色").strip() == "例如"
+    assert read("用 /dealer 东 或 /roll 定庄").split() == ["用", "或", "定庄"]
 
 
 @pytest.mark.parametrize("lang", CHINESE)
@@ -100,7 +161,10 @@ def test_every_message_uses_the_glossary_words(lang: str) -> None:
     misses = []
     for key, text in rendered(lang).items():
         for term_id, term in glossary()["term"].items():
-            for avoid in term["avoid"]:
+            for avoid in [
+                *term["avoid"],
+                *term.get(f"avoid_{lang}", []),
+            ]:  # some words are wrong in one script
                 if re.search(avoid, read(text)):
                     misses.append(f"{key}: {term_id} says {term[lang]}, not /{avoid}/ in {text!r}")
     assert misses == []
@@ -167,5 +231,93 @@ def test_the_glossary_gives_every_term_in_every_language() -> None:
 
 def test_a_discard_win_reads_one_way() -> None:
     """The preview and the result both say who dealt in and who won, in that order."""
-    assert t("zh-Hans", "result.discard", winner="西", discarder="东") == "东 点炮，西 胡"
-    assert t("zh-Hant", "preview.discard", winner="西", discarder="東") == "東 點炮，西 胡"
+    assert t("zh-Hans", "result.discard", winner="西", discarder="东") == "东 放冲，西 胡"
+    assert t("zh-Hant", "preview.discard", winner="西", discarder="東") == "東 放沖，西 胡"
+
+
+def shown_names(lang: str, rules: str) -> dict[str, str]:
+    """Every item and pattern name a table of `rules` sees (previews, /calc, the summary, the CSV), by id:
+    scoring's names, or the rule set's own where the catalogs give one (宿州's 花牌, 碰杠花)."""
+    spec = ruleset(rules)
+    ids = [*spec.items, *spec.patterns, *spec.extended_patterns]
+    if rules == "suzhou":
+        ids += ["di", "baojiaozi", "qianggang", "baozi", "diling"]  # the base and the settlement terms
+    return {term_id: term_name(lang, term_id, rules=rules) for term_id in ids}
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+@pytest.mark.parametrize("rules", RULESETS)
+def test_item_and_pattern_names_are_the_rule_sets_own(lang: str, rules: str) -> None:
+    """scoring's TERMS name items for 苏州 (硬花, 软花); a 宿州 table sees its own names, and no name of
+    either breaks the glossary."""
+    others = [w for r, spec in glossary()["rules"].items() if r != rules for w in spec["only"]]
+    names = shown_names(lang, rules)
+    assert names
+    wrong = {i: n for i, n in names.items() if any(w in n for w in others)}
+    wrong |= {
+        i: n
+        for i, n in names.items()
+        for term in glossary()["term"].values()
+        for avoid in term["avoid"]
+        if re.search(avoid, n)
+    }
+    assert wrong == {}
+
+
+def wait(self_draw: dict[str, Any], discard: dict[str, Any]) -> dict[str, Any]:
+    return {"tile": "1p", "self_draw": self_draw, "discard": discard}
+
+
+WON = {"allowed": True, "hua": 8}
+REFUSED = {  # the refusals each rule set can give (宿州 has no threshold, 苏州 no 混子)
+    "suzhou": ("below_threshold",),
+    "suzhou-anhui": ("wild_discard", "self_draw_only", "multi_win_off"),
+}
+
+
+def composed_lines(lang: str, rules: str) -> list[str]:
+    """The lines the bot puts together from pieces, in every shape a table of `rules` meets: /ting's waits,
+    a refusal inside a preview, /calc and the ledger's refusal, 宿州's formula."""
+    from bot.handlers.calc import ting_line
+    from bot.render.hands import refusal_text
+
+    lines = [ting_line(lang, wait(WON, WON))]
+    who = f"{wind(lang, 'S')} 张强"
+    for reason in REFUSED[rules]:
+        refused = {"allowed": False, "reason": reason, "hua": 2}
+        lines.append(ting_line(lang, wait(WON, refused)))
+        if reason == "below_threshold":
+            lines.append(ting_line(lang, wait(refused, WON)))
+            lines.append(ting_line(lang, wait(refused, refused)))
+        why = refusal_text(lang, {"winner": "S", "reason": reason, "threshold": {"have": 2, "need": 4}}, who)
+        lines += [
+            t(lang, "preview.not_allowed", reason=why),
+            t(lang, "calc.not_allowed", reason=why),
+            t(lang, "ledger.win_not_allowed", reasons=why),
+        ]
+    if rules == "suzhou-anhui":
+        part = t(lang, "preview.formula_dealer", stake=1, hua=2, k=4, amount=8, times="")
+        lines.append(t(lang, "preview.formula", parts=part))
+    return lines
+
+
+@pytest.mark.parametrize("lang", CHINESE)
+@pytest.mark.parametrize("rules", RULESETS)
+def test_every_composed_line_reads_as_one_sentence(lang: str, rules: str) -> None:
+    """A line made of pieces (`ting.line` with its reasons, a refusal in `ledger.win_not_allowed`) says each
+    thing once: one colon, 不能胡 at most once, no piece's own separator (·) inside a sentence, and none of
+    the other rule set's words."""
+    others = [w for r, spec in glossary()["rules"].items() if r != rules for w in spec["only"]]
+    wrong = []
+    for line in composed_lines(lang, rules):
+        body = line.strip()
+        if (
+            body.count("：") > 1
+            or body.count(":") > 0
+            or sum(body.count(w) for w in ("不能胡", "胡不了")) > 1
+            or (" · " in body and "算法" not in body and "算法" not in body)
+            or any(w in body for w in others)
+            or LOOSE_NUMBER.search(read(body))
+        ):
+            wrong.append(line)
+    assert wrong == []

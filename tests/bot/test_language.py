@@ -49,9 +49,9 @@ async def test_traditional_chinese_group_and_traditional_input(table: Table) -> 
     await table.say("ann", "/newgame 蘇州")
     await seat_everyone(table)
     turn = await table.say("bob", "/hu 南 沖 西 5花 清一色")
-    assert turn.text.startswith("📝 預覽 · 第1局\n西 Cat 點炮，南 Bob 胡 · 20花")
+    assert turn.text.startswith("📝 預覽 · 第1局\n西 Cat 放沖，南 Bob 胡 · 20花")
     turn = await table.press("cat", "✅ 確認")
-    assert turn.edits[0].text.splitlines()[0] == "第1局 西 點炮，南 胡 20花 → 南 +20 · 西 −20 · 下局莊 南"
+    assert turn.edits[0].text.splitlines()[0] == "第1局 西 放沖，南 胡 20花 → 南 +20 · 西 −20 · 下局莊 南"
     turn = await table.say("eve", "/hu 南 自摸 5花")
     assert turn.text == "只有入座的玩家或群管理員可以這樣做。"
 

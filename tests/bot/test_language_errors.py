@@ -80,18 +80,18 @@ def test_a_refused_win_says_why_with_the_numbers_and_the_exemptions() -> None:
         "reason": "below_threshold",
         "threshold": {"have": 2, "need": 4, "exempt": ["qidui", "dadiaoche"]},
     }
-    assert refusal_text("zh-Hans", reason) == "西 要4张硬花才能胡，这手只有2张（七对、大吊车不受此限）"
-    assert refusal_text("zh-Hant", reason).startswith("西 要4張硬花才能胡，這手只有2張（七對")
+    assert refusal_text("zh-Hans", reason) == "西 硬花不够，要4张，这手只有2张（七对、大吊车不受此限）"
+    assert refusal_text("zh-Hant", reason).startswith("西 硬花不夠，要4張，這手只有2張（七對")
     assert refusal_text("en", {**reason, "threshold": {"have": 1, "need": 3}}) == (
         "W needs 3 hard flowers to win; this hand has 1"
     )
     error = WinNotAllowed("x", reasons=[{"winner": "E", "reason": "self_draw_only"}])
-    assert error_text("zh-Hans", error) == "这手不能胡：东：本桌只许自摸，不能点炮胡。"
+    assert error_text("zh-Hans", error) == "这手不能胡：本桌只许自摸，东 这手是冲胡。"
 
 
 async def test_a_refused_win_through_the_bot(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/hu 西 冲 北 2花")
-    assert turn.text.startswith("这手不能胡：西 要4张硬花才能胡，这手只有2张")
+    assert turn.text.startswith("这手不能胡：西 硬花不够，要4张，这手只有2张")
     assert "below_threshold" not in turn.text
 
 
@@ -101,7 +101,7 @@ async def test_self_draw_only_refusal_through_the_bot(table: Table) -> None:
         await table.say(name, "/join")
     await table.say("ann", "/rules 胡牌方式 只许自摸")
     turn = await table.say("ann", "/hu 西 冲 北 2花")
-    assert turn.text == "这手不能胡：西：本桌只许自摸，不能点炮胡。"
+    assert turn.text == "这手不能胡：本桌只许自摸，西 这手是冲胡。"
 
 
 @pytest.mark.parametrize(
@@ -127,7 +127,7 @@ async def test_options_by_name_in_seat_and_rules(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/rules instant on")
     assert turn.text == "即时记账 已改为 开。"
     turn = await seated_table.say("ann", "/rules 起胡门槛 2/3")
-    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，点炮胡要3张。"
+    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，冲胡要3张。"
 
 
 def test_english_counts_are_plural_only_when_more_than_one() -> None:

@@ -21,7 +21,7 @@ async def test_rules_timezone_sets_and_validates_the_zone(seated_table: Table) -
     turn = await seated_table.say("ann", "/rules 时区 台北")
     assert turn.text == "时区 已改为 Asia/Taipei。"
     turn = await seated_table.say("eve", "/rules timezone UTC")
-    assert turn.text == "只有群管理员或开局的人可以修改规则。"
+    assert turn.text == "只有群管理员或开这场的人可以修改规则。"
     turn = await seated_table.say("ann", "/rules")
     assert "时区：台北时间" in turn.text.splitlines()
 

@@ -68,7 +68,7 @@ async def test_each_name_is_asked_about_in_turn(two_anns: Table) -> None:
     await two_anns.press("cat", "南 Ann", message_id=question.message_id)
     [hand] = hands(two_anns)
     assert hand.payments == {"E": 10, "S": -10, "W": 0, "N": 0} and hand.text == "东 冲 南 5花"
-    assert two_anns.message(question.message_id).text.startswith("第1局 南 点炮，东 胡")
+    assert two_anns.message(question.message_id).text.startswith("第1局 南 放冲，东 胡")
 
 
 async def test_only_players_and_admins_answer_and_only_with_a_seat_it_fitted(two_anns: Table) -> None:

@@ -83,13 +83,13 @@ async def test_tile_form_with_username_and_english_words(seated_table: Table) ->
 
 async def test_discard_win_the_discarder_alone_pays(seated_table: Table) -> None:
     line = await record(seated_table, "/hu 南 冲 西 5花 清一色")
-    assert line == "第1局 西 点炮，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"
+    assert line == "第1局 西 放冲，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"
     assert hands(seated_table)[0].text == "南 冲 西 5花 清一色"
 
 
 async def test_one_discard_two_winners(seated_table: Table) -> None:
     line = await record(seated_table, "/hu 东 8花 西 清一色 冲 北")
-    assert line.startswith("第1局 北 点炮，东 13花、西 15花 胡（一炮多响） → 东 +13 · 西 +15 · 北 −28")
+    assert line.startswith("第1局 北 放冲，东 13花、西 15花 胡（一炮多响） → 东 +13 · 西 +15 · 北 −28")
     assert totals(seated_table) == {"E": 13, "S": 0, "W": 15, "N": -28}
 
 
@@ -181,7 +181,7 @@ async def test_instant_mode_commits_without_a_preview(seated_table: Table) -> No
     turn = await seated_table.say("ann", "/rules instant on")
     assert turn.text == "即时记账 已改为 开。"
     turn = await seated_table.say("bob", "/hu 南 冲 西 5花 清一色")
-    assert turn.texts == ["第1局 西 点炮，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"]
+    assert turn.texts == ["第1局 西 放冲，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"]
     assert len(hands(seated_table)) == 1
 
 
@@ -300,7 +300,7 @@ async def test_recording_needs_four_players(table: Table) -> None:
     await table.say("ann", "/newgame")
     await table.say("ann", "/join")
     turn = await table.say("ann", "/hu 东 自摸 5花 清一色")
-    assert "还差 3 人入座" in turn.text
+    assert "还差3人入座" in turn.text
 
 
 async def test_button_flow_winner_how_discarder_flowers_patterns_confirm(seated_table: Table) -> None:
@@ -309,22 +309,22 @@ async def test_button_flow_winner_how_discarder_flowers_patterns_confirm(seated_
     assert flow.buttons[:4] == ("东 Ann", "南 Bob", "西 Cat", "北 Dan")
     await seated_table.press("bob", "南 Bob")
     assert seated_table.message(flow.message_id).text == "南 怎么胡的？"
-    await seated_table.press("bob", "点炮")
-    assert seated_table.message(flow.message_id).text == "谁点的炮？"
+    await seated_table.press("bob", "放冲")
+    assert seated_table.message(flow.message_id).text == "谁出冲？"
     assert "南 Bob" not in seated_table.buttons(flow.message_id)
     await seated_table.press("bob", "西 Cat")
     await seated_table.press("bob", "5", message_id=flow.message_id)
     assert seated_table.message(flow.message_id).text.startswith("南 的碰/杠")
-    await seated_table.press("bob", "番种 ▸")
+    await seated_table.press("bob", "牌型 ▸")
     await seated_table.press("bob", "清一色")
     assert "✅ 清一色" in seated_table.buttons(flow.message_id)
     await seated_table.press("bob", "七对")
     await seated_table.press("bob", "✅ 七对")  # and off again
     await seated_table.press("bob", "完成")
     preview = seated_table.message(flow.message_id)
-    assert preview.text.startswith("📝 预览 · 第1局\n西 Cat 点炮，南 Bob 胡 · 20花")
+    assert preview.text.startswith("📝 预览 · 第1局\n西 Cat 放冲，南 Bob 胡 · 20花")
     turn = await seated_table.press("cat", CONFIRM)
-    assert result_of(turn) == "第1局 西 点炮，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"
+    assert result_of(turn) == "第1局 西 放冲，南 胡 20花 → 南 +20 · 西 −20 · 下局庄 南"
     assert hands(seated_table)[0].text is None  # nothing was typed: the bot's question is not the entry
 
 
@@ -349,7 +349,7 @@ async def test_anhui_dealer_self_draw_through_the_bot(table: Table) -> None:
     line = await record(table, "/hu 东 自摸 3花", by="ann", confirmer="bob")
     assert line == "第1局 东 自摸 3花 → 东 +30 · 南 −10 · 西 −10 · 北 −10 · 下局庄 东（连庄1）"
     line = await record(table, "/hu 南 冲 北 3花", by="bob", confirmer="cat")
-    assert line.startswith("第2局 北 点炮，南 胡 3花 → 南 +7 · 北 −7 · 下局庄 南")
+    assert line.startswith("第2局 北 放冲，南 胡 3花 → 南 +7 · 北 −7 · 下局庄 南")
 
 
 async def test_double_dice_doubles_the_hand_and_the_next_is_diling(seated_table: Table) -> None:
@@ -403,7 +403,7 @@ async def test_guests_are_named_by_their_seated_names(table: Table) -> None:
         await table.say("ann", f"/join {guest}")
     await table.say("ann", "/dealer 东")
     line = await record(table, "/hu 老王 冲 小张 5花 清一色", by="ann", confirmer="ann")
-    assert line == "第1局 北 点炮，南 胡 20花 → 南 +20 · 北 −20 · 下局庄 南"
+    assert line == "第1局 北 放冲，南 胡 20花 → 南 +20 · 北 −20 · 下局庄 南"
     preview = await table.say("ann", "/adjust 小李 老王 5")
     assert "调账：西 小李 付给 南 老王 5" in preview.text
 

@@ -36,19 +36,19 @@ async def test_a_refused_winner_in_a_preview_says_why_in_words(seated_table: Tab
     from bot.render import preview_text
 
     turn = await seated_table.say("ann", "/hu 东 8花 西 2花 冲 北")
-    assert "✖ 西 Cat 要4张硬花才能胡，这手只有2张" in turn.text and "输赢：东 +13 · 北 −13" in turn.text
+    assert "✖ 西 Cat 硬花不够，要4张，这手只有2张" in turn.text and "输赢：东 +13 · 北 −13" in turn.text
     assert "below_threshold" not in turn.text
     ledger = seated_table.app.bot_data["ledger"]
     session = ledger.require_session(seated_table.chat_id)
     preview = ledger.preview(seated_table.chat_id, parse_hu("东 8花 西 2花 冲 北", seat_resolver(session)))
     text = preview_text("zh-Hans", preview, session)
-    assert "✖ 西 Cat 要4张硬花才能胡，这手只有2张" in text
+    assert "✖ 西 Cat 硬花不够，要4张，这手只有2张" in text
     assert "below_threshold" not in text
 
 
 async def test_calc_says_why_a_win_is_refused(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/calc 西 冲 北 2花")
-    assert "✖ 西 要4张硬花才能胡，这手只有2张" in turn.text
+    assert "✖ 西 硬花不够，要4张，这手只有2张" in turn.text
     assert "below_threshold" not in turn.text
 
 

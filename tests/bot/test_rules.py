@@ -37,15 +37,15 @@ def test_every_option_and_choice_has_a_name_and_words_in_every_language(lang: st
 async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_table: Table) -> None:
     message = (await seated_table.say("eve", "/rules")).sent[0]
     assert message.text.splitlines() == [
-        "规则：苏州麻将 · 底注 1",
+        "规则：苏州麻将 · 每花 1",
         "大小门清：大门清只计10花",
         "七对：15花，硬花翻倍",
         "大吊车：加5花",
-        "起胡门槛：自摸要3张硬花，点炮胡要4张",
+        "起胡门槛：自摸要3张硬花，冲胡要4张",
         "起胡计花：只计硬花",
         "豹子遇滴零：只翻一次（×2）",
         "荒庄后坐庄：下家坐庄",
-        "扩展番种：不用",
+        "扩展牌型：不用",
         "大门清条件：不能有任何碰杠",
         "小门清条件：有明杠、补杠就不算小门清",
         "七对计门清：七对不计大小门清",
@@ -53,33 +53,33 @@ async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_t
         "对对胡花数：加5花",
         "混一色花数：加5花",
         "清一色花数：加10花",
-        "三风刻花数：加12花（扩展番种）",
-        "豪七对倍数：双豪七对 ×3，三豪七对 ×6（扩展番种）",
+        "三风刻花数：加12花（扩展牌型）",
+        "豪七对倍数：双豪七对 ×3，三豪七对 ×6（扩展牌型）",
         "即时记账（不预览）：关",
         "确认时限：120秒",
         "确认人：入座玩家或管理员都可以确认",
         "时区：北京时间",
-        "结算：没结清的转入下一场：开、抹零：无、收盘倍数：×1、台费：无、抽水：无",
+        "结算：没结清的转入下一场 开 · 抹零 无 · 结算倍数 ×1 · 台费 无 · 抽水 无",
         "点按钮修改：",
     ]
     assert message.buttons == (
-        "大小门清 → 大门清另加小门清（10+5）",
+        "大小门清 → 大门清另加小门清",
         "七对 → 10花，硬花不翻倍",
         "大吊车 → 不加花，结算翻倍",
-        "起胡门槛 → 自摸要2张硬花，点炮胡要3张",
+        "起胡门槛 → 2/3",
         "起胡计花 → 杠、风刻等软花也计",
         "豹子遇滴零 → 翻两次（×4）",
         "荒庄后坐庄 → 原庄连庄",
-        "扩展番种 → 启用一条龙、三风刻、四喜、豪华七对等",
-        "大门清条件 → 可以有数牌的碰（不能风碰、杠、风暗刻、硬花）",
-        "小门清条件 → 有明杠、补杠也算小门清（不能碰）",
+        "扩展牌型 → 开",
+        "大门清条件 → 可以有数牌的碰",
+        "小门清条件 → 开",
         "七对计门清 → 无花七对另计大门清",
-        "送杠 → 杠后任何自摸都由放杠者一家包（送杠）",
+        "送杠 → 杠后任何自摸都由…",
         "对对胡花数 → 加8花",
         "混一色花数 → 加6花",
         "清一色花数 → 加16花",
-        "三风刻花数 → 加16花（扩展番种）",
-        "豪七对倍数 → 双豪七对 ×4，三豪七对 ×8（扩展番种）",
+        "三风刻花数 → 加16花（扩展牌型）",
+        "豪七对倍数 → 4/8",
         "即时记账 → 开",
         "确认人 → 记录人以外的人确认",
     )
@@ -93,7 +93,7 @@ async def test_rules_in_english(seated_table: Table) -> None:
     assert "Winning threshold: 3 flower tiles to self-draw, 4 on a discard" in lines
     assert "Seven pairs: 15 flowers, flower tiles count twice" in lines
     assert "Dealer after a draw: the next seat deals" in lines
-    assert "Winning threshold → 2 flower tiles to self-draw, 3 on a discard" in message.buttons
+    assert "Winning threshold → 2/3" in message.buttons
     assert "Instant recording → on" in message.buttons
     turn = await seated_table.press("ann", "Dealer after a draw → the dealer stays")
     assert turn.answers == ["Dealer after a draw is now the dealer stays."]
@@ -106,10 +106,10 @@ async def test_rules_in_english(seated_table: Table) -> None:
 async def test_rules_in_traditional_chinese_and_a_button_press(seated_table: Table) -> None:
     await seated_table.say("ann", "/lang zh-hant")
     message = (await seated_table.say("eve", "/rules")).sent[0]
-    assert message.text.startswith("規則：蘇州麻將 · 底注 1\n大小門清：大門清只計10花\n")
-    assert "起胡門檻：自摸要3張硬花，點炮胡要4張" in message.text
+    assert message.text.startswith("規則：蘇州麻將 · 每花 1\n大小門清：大門清只計10花\n")
+    assert "起胡門檻：自摸要3張硬花，沖胡要4張" in message.text
     assert "荒莊後坐莊 → 原莊連莊" in message.buttons and "即時記帳 → 開" in message.buttons
-    turn = await seated_table.press("ann", "大小門清 → 大門清另加小門清（10+5）")
+    turn = await seated_table.press("ann", "大小門清 → 大門清另加小門清")
     assert turn.answers == ["大小門清 已改為 大門清另加小門清（10+5）。"]
     assert current(seated_table).options["menqing_stack"] is True
     redrawn = seated_table.message(message.message_id)
@@ -125,7 +125,7 @@ async def test_threshold_change_by_text_lets_a_two_flower_hand_win(seated_table:
     turn = await seated_table.say("bob", "/hu 南 自摸 2花")
     assert turn.text.startswith("这手不能胡")
     turn = await seated_table.say("ann", "/rules threshold 2/3")  # ann opened the table
-    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，点炮胡要3张。"
+    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，冲胡要3张。"
     assert current(seated_table).options["threshold"] == "2/3"
     turn = await seated_table.say("bob", "/hu 南 自摸 2花")
     assert turn.sent[0].text.startswith("📝 预览 · 第1局\n南 Bob 自摸 · 7花")
@@ -136,7 +136,7 @@ async def test_options_and_values_by_their_words_in_any_script(seated_table: Tab
     assert turn.text == "荒庄后坐庄 已改为 原庄连庄。"
     assert current(seated_table).options["dealer_after_draw"] == "stay"
     turn = await seated_table.say("ann", "/rules extended 開")
-    assert turn.text == "扩展番种 已改为 启用一条龙、三风刻、四喜、豪华七对等。"
+    assert turn.text == "扩展牌型 已改为 启用一条龙、三风刻、四喜、豪华七对等。"
     turn = await seated_table.say("ann", "/rules 七对 10")
     assert turn.text == "七对 已改为 10花，硬花不翻倍。"
     options = current(seated_table).options
@@ -145,7 +145,7 @@ async def test_options_and_values_by_their_words_in_any_script(seated_table: Tab
 
 async def test_a_button_changes_the_option_and_redraws_the_message(seated_table: Table) -> None:
     message = (await seated_table.say("ann", "/rules")).sent[0]
-    turn = await seated_table.press("ann", "大小门清 → 大门清另加小门清（10+5）")
+    turn = await seated_table.press("ann", "大小门清 → 大门清另加小门清")
     assert turn.answers == ["大小门清 已改为 大门清另加小门清（10+5）。"]
     redrawn = seated_table.message(message.message_id)
     assert "大小门清：大门清另加小门清（10+5）" in redrawn.text
@@ -155,23 +155,23 @@ async def test_a_button_changes_the_option_and_redraws_the_message(seated_table:
 
 
 async def test_only_admins_and_the_opener_change_rules(seated_table: Table) -> None:
-    refused = "只有群管理员或开局的人可以修改规则。"
+    refused = "只有群管理员或开这场的人可以修改规则。"
     turn = await seated_table.say("bob", "/rules threshold 2/3")  # seated, but did not open the table
     assert turn.text == refused
     turn = await seated_table.say("eve", "/rules instant on")  # neither seated nor admin
     assert turn.text == refused
     await seated_table.say("bob", "/rules")  # reading is for everyone
-    turn = await seated_table.press("bob", "起胡门槛 → 自摸要2张硬花，点炮胡要3张")
+    turn = await seated_table.press("bob", "起胡门槛 → 2/3")
     assert turn.answers == [refused]
     turn = await seated_table.press("eve", "即时记账 → 开")
     assert turn.answers == [refused]
     assert current(seated_table).options["threshold"] == "3/4"
     assert seated_table.app.bot_data["ledger"].get_group(seated_table.chat_id).instant is False
     turn = await seated_table.say("zoe", "/rules threshold 2/3")  # the group's creator
-    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，点炮胡要3张。"
+    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，冲胡要3张。"
     seated_table.set_admins("bob")
     turn = await seated_table.say("bob", "/rules threshold 3/4")
-    assert turn.text == "起胡门槛 已改为 自摸要3张硬花，点炮胡要4张。"
+    assert turn.text == "起胡门槛 已改为 自摸要3张硬花，冲胡要4张。"
 
 
 @pytest.mark.slow
@@ -180,9 +180,9 @@ async def test_without_an_open_table_only_admins_change_rules(seated_table: Tabl
     await seated_table.press("ann", "✅ 结束并结算")
     assert current(seated_table) is None
     turn = await seated_table.say("ann", "/rules threshold 2/3")  # she opened the table that has ended
-    assert turn.text == "只有群管理员或开局的人可以修改规则。"
+    assert turn.text == "只有群管理员或开这场的人可以修改规则。"
     turn = await seated_table.say("zoe", "/rules threshold 2/3")
-    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，点炮胡要3张。"
+    assert turn.text == "起胡门槛 已改为 自摸要2张硬花，冲胡要3张。"
     assert seated_table.app.bot_data["ledger"].get_group(seated_table.chat_id).options["threshold"] == "2/3"
 
 
@@ -192,12 +192,11 @@ async def test_unknown_option_and_bad_value(seated_table: Table) -> None:
     assert "用法：/rules" in turn.text
     turn = await seated_table.say("ann", "/rules threshold 5/6")
     assert turn.text == (
-        "选项 起胡门槛 不能取“5/6”。可以取：3/4（自摸要3张硬花，点炮胡要4张）、"
-        "2/3（自摸要2张硬花，点炮胡要3张）"
+        "选项 起胡门槛 不能取“5/6”。可以取：3/4（自摸要3张硬花，冲胡要4张）、2/3（自摸要2张硬花，冲胡要3张）"
     )
     turn = await seated_table.say("ann", "/rules extended maybe")
     assert turn.text == (
-        "选项 扩展番种 不能取“maybe”。可以取：关（不用）、开（启用一条龙、三风刻、四喜、豪华七对等）"
+        "选项 扩展牌型 不能取“maybe”。可以取：关（不用）、开（启用一条龙、三风刻、四喜、豪华七对等）"
     )
     turn = await seated_table.say("ann", "/rules instant maybe")
     assert turn.text == "选项 即时记账 不能取“maybe”。可以取：开、关"
@@ -210,9 +209,9 @@ async def test_anhui_table_has_its_own_options(table: Table) -> None:
     await table.say("ann", "/newgame 宿州 2")
     turn = await table.say("ann", "/rules")
     assert turn.text.startswith(
-        "规则：宿州麻将 · 底注 2\n一炮多响：点炮的人赔给每一位胡家\n胡牌方式：自摸、点炮都能胡\n"
+        "规则：宿州麻将 · 每花 2\n一炮多响：每位胡家都赔\n胡牌方式：自摸、冲胡都可以\n"
     )
-    assert turn.sent[0].buttons[:2] == ("一炮多响 → 点炮的人只赔下家起的第一位胡家", "胡牌方式 → 只许自摸")
+    assert turn.sent[0].buttons[:2] == ("一炮多响 → 截胡", "胡牌方式 → 只许自摸")
     turn = await table.say("ann", "/rules self_draw_only on")
     assert turn.text == "胡牌方式 已改为 只许自摸。"
     assert current(table).options["self_draw_only"] is True
@@ -220,6 +219,6 @@ async def test_anhui_table_has_its_own_options(table: Table) -> None:
 
 async def test_rules_name_sets_the_default_for_the_next_table(table: Table) -> None:
     turn = await table.say("zoe", "/rules 宿州")
-    assert turn.text == "本群以后开局默认用宿州麻将。"
+    assert turn.text == "本群以后新开的场默认用宿州麻将。"
     await table.say("ann", "/newgame 3")
     assert current(table).rules == "suzhou-anhui"

@@ -40,17 +40,17 @@ async def test_a_refused_winner_of_one_discard_is_shown_and_the_other_recorded(s
     # "一炮多响 …: the discarder pays each winner that winner's T". 东 has 3 硬花 and needs 4 on a discard;
     # 南 has 4: 底 5 + 4 = 9 from 西.
     turn = await seated_table.say("bob", "/hu 东 3花 南 4花 冲 西")
-    assert "✖ 东 Ann 要4张硬花才能胡，这手只有3张" in turn.text
-    assert "西 Cat 点炮，南 Bob 胡 · 9花" in turn.text
+    assert "✖ 东 Ann 硬花不够，要4张，这手只有3张" in turn.text
+    assert "西 Cat 放冲，南 Bob 胡 · 9花" in turn.text
     assert "输赢：南 +9 · 西 −9" in turn.text
     confirmed = await seated_table.press("cat", CONFIRM)
-    assert confirmed.edits[0].text.startswith("第1局 西 点炮，南 胡 9花 → 南 +9 · 西 −9")
+    assert confirmed.edits[0].text.startswith("第1局 西 放冲，南 胡 9花 → 南 +9 · 西 −9")
     assert totals(seated_table) == {"E": 0, "S": 9, "W": -9, "N": 0}
 
 
 async def test_a_refused_winner_in_calc(seated_table: Table) -> None:
     turn = await seated_table.say("bob", "/calc 东 3花 南 4花 冲 西")
-    assert "✖ 东 要4张硬花才能胡" in turn.text and "南 +9 · 西 −9" in turn.text
+    assert "✖ 东 硬花不够，要4张" in turn.text and "南 +9 · 西 −9" in turn.text
 
 
 async def test_every_winner_refused_is_still_refused_whole(seated_table: Table) -> None:
@@ -61,10 +61,10 @@ async def test_every_winner_refused_is_still_refused_whole(seated_table: Table) 
 
 async def test_a_refused_winner_in_the_button_flow(seated_table: Table) -> None:
     await seated_table.say("bob", "/hu")
-    for label in ("东 Ann", "一炮多响", "南 Bob", "下一步", "西 Cat", "3", "完成", "4", "完成"):
+    for label in ("东 Ann", "一炮多响", "南 Bob", "下一步", "西 Cat", "3", "下一位 南 ▸", "4", "完成"):
         await seated_table.press("bob", label)
     preview = seated_table.last_text()
-    assert "✖ 东 Ann 要4张硬花才能胡" in preview and "输赢：南 +9 · 西 −9" in preview
+    assert "✖ 东 Ann 硬花不够，要4张" in preview and "输赢：南 +9 · 西 −9" in preview
 
 
 # ---------------------------------------------------------------- 宿州 multi_win false
@@ -76,7 +76,7 @@ async def test_anhui_multi_win_off_pays_the_first_winner_from_the_discarder(tabl
     # seat after 北, so 东 (the dealer, f = 3) is paid b·(2f+2) = 8, and 西 is not, with the reason.
     await anhui(table, "multi_win false")
     turn = await table.say("bob", "/hu 西 2花 东 3花 冲 北")
-    assert "✖ 西 Cat：本桌一炮多响只算点炮者下家起的第一位胡家。" in turn.text
+    assert "✖ 本桌截胡，一炮多响只算放冲的人下家起第一位胡家，不算 西 Cat。" in turn.text
     assert "输赢：东 +8 · 北 −8" in turn.text
     await table.press("cat", CONFIRM)
     assert totals(table) == {"E": 8, "S": 0, "W": 0, "N": -8}
@@ -95,10 +95,10 @@ async def test_a_discarded_wild_is_refused_in_the_tile_form(table: Table) -> Non
     # docs/rules.md §2: "A discarded 混子 cannot be won on ("如果打混子，混子是不会冲的")".
     await anhui(table)
     turn = await table.say("bob", "/hu 南 冲 北 123m456m789m79s55s2p 春 混子 2p")
-    assert "别人打出的混子不能胡" in turn.text
+    assert "胡的是别人打出的混子" in turn.text
     assert totals(table) == {}
     calc = await table.say("bob", "/calc 南 冲 北 123m456m789m79s55s2p 春 混子 2p")
-    assert "别人打出的混子不能胡" in calc.text
+    assert "胡的是别人打出的混子" in calc.text
     drawn = await table.say("bob", "/hu 南 自摸 123m456m789m79s55s2p 春 混子 2p")  # self-drawn: it wins
     assert "输赢：南 +" in drawn.text
 
@@ -153,9 +153,9 @@ async def test_a_discarded_wild_is_refused_in_the_quick_form(table: Table) -> No
     # The quick form names the tile won on with the shorthand's marker: `+2p`.
     await anhui(table)
     turn = await table.say("bob", "/hu 南 冲 北 +2p 1花 混子 2p")
-    assert "别人打出的混子不能胡" in turn.text
+    assert "胡的是别人打出的混子" in turn.text
     assert totals(table) == {}
-    assert "别人打出的混子不能胡" in (await table.say("bob", "/calc 南 冲 北 +2p 1花 混子 2p")).text
+    assert "胡的是别人打出的混子" in (await table.say("bob", "/calc 南 冲 北 +2p 1花 混子 2p")).text
     turn = await table.say("bob", "/hu 南 冲 北 +3p 1花 混子 2p")
     assert "输赢：南 +3 · 北 −3" in turn.text
 
@@ -184,11 +184,11 @@ async def test_a_discarded_wild_is_refused_in_the_button_flow(table: Table) -> N
     await anhui(table)
     typed = (await table.say("bob", "/hu 南 冲 北 +2p 1花 混子 2p")).text
     flow = (await table.say("bob", "/hu")).sent[0].message_id
-    for label in ("南 Bob", "点炮", "北 Dan", "1", "番种 ▸", "混子：无 ▸", "二筒"):
+    for label in ("南 Bob", "放冲", "北 Dan", "1", "牌型 ▸", "混子：无 ▸", "二筒"):
         await table.press("bob", label, message_id=flow)
     assert table.message(flow).text == "胡的那张是混子（二筒）吗？"
     turn = await table.press("bob", "是", message_id=flow)
-    assert turn.answers[0] == typed and "别人打出的混子不能胡" in typed
+    assert turn.answers[0] == typed and "胡的是别人打出的混子" in typed
     assert table.message(flow).text == "胡的那张是混子（二筒）吗？" and CONFIRM not in table.buttons(flow)
     assert ledger(table).hands(ledger(table).current_session(table.chat_id).id) == []
     await table.press("bob", "不是", message_id=flow)  # another tile won on: the win stands
@@ -201,9 +201,9 @@ async def test_a_self_drawn_wild_wins_in_the_button_flow(table: Table) -> None:
     # discard, so the flow never asks, and the hand with its 混子 is recorded.
     await anhui(table)
     flow = (await table.say("bob", "/hu")).sent[0].message_id
-    for label in ("南 Bob", "自摸", "1", "番种 ▸", "混子：无 ▸", "二筒"):
+    for label in ("南 Bob", "自摸", "1", "牌型 ▸", "混子：无 ▸", "二筒"):
         await table.press("bob", label, message_id=flow)
-    assert table.message(flow).text.startswith("番种") and "是" not in table.buttons(flow)
+    assert table.message(flow).text.startswith("牌型") and "是" not in table.buttons(flow)
     await table.press("bob", "完成", message_id=flow)
     await table.press("cat", CONFIRM, message_id=flow)
     recorded = ledger(table).hands(ledger(table).current_session(table.chat_id).id)

@@ -19,7 +19,7 @@ def session(table: Table) -> Any:
 async def test_newgame_posts_a_pinned_lobby_with_a_join_button(table: Table) -> None:
     turn = await table.say("ann", "/newgame 苏州 5")
     assert turn.texts == [
-        "🀄 新开一场：苏州麻将，底注 5\n东 （空）\n南 （空）\n西 （空）\n北 （空）\n点“入座”或发 /join 入座。"
+        "🀄 新开一场：苏州麻将，每花 5\n东 （空）\n南 （空）\n西 （空）\n北 （空）\n点“入座”或发 /join 入座。"
     ]
     assert turn.sent[0].buttons == ("入座",)
     assert table.pins() == [turn.sent[0].message_id]
@@ -43,7 +43,7 @@ async def test_bad_newgame_arguments_say_what_is_wrong_and_open_nothing(table: T
     turn = await table.say("ann", "/newgame 北京 5")
     assert "不认识的规则“北京”" in turn.text
     turn = await table.say("ann", "/newgame 苏州 0")
-    assert "底注必须是正整数，不是“0”" in turn.text
+    assert "每花多少要写正整数，“0”不行" in turn.text
     turn = await table.say("ann", "/newgame 苏州 5x")
     assert "“5x”" in turn.text
     assert session(table) is None
@@ -99,9 +99,9 @@ async def test_join_without_a_session(table: Table) -> None:
 
 async def test_seat_shows_the_table(undealt_table: Table) -> None:
     turn = await undealt_table.say("eve", "/seat")
-    assert turn.text.splitlines()[:5] == ["座位 · 苏州麻将 · 底注 1", "东 Ann", "南 Bob", "西 Cat", "北 Dan"]
+    assert turn.text.splitlines()[:5] == ["座位 · 苏州麻将 · 每花 1", "东 Ann", "南 Bob", "西 Cat", "北 Dan"]
     assert "第1局 · 还没定庄" in turn.text
-    assert "  起胡门槛：自摸要3张硬花，点炮胡要4张" in turn.text.splitlines()
+    assert "  起胡门槛：自摸要3张硬花，冲胡要4张" in turn.text.splitlines()
 
 
 async def test_seat_moves_a_player_before_the_first_hand_only(seated_table: Table) -> None:

@@ -105,7 +105,7 @@ async def test_a_night_paid_in_parts_and_what_stays_open_paid_the_next_night(sea
         await table.press(tr.payee.username, f"{number} 已收到", message_id=second.message_id)
         assert amount == tr.amount
     assert {status for _, status, *_ in state(table)} <= {"settled", "carried"}
-    assert (await table.say("bob", "/balance")).texts == ["没有没结清的账，大家两清。"]
+    assert (await table.say("bob", "/balance")).texts == ["账都结清了，大家两清。"]
 
 
 def second_id(table: Table) -> int:
@@ -122,7 +122,7 @@ async def test_bad_payments_are_refused_clearly_and_store_nothing(seated_table: 
         ("cat", "/paid @ann ²", "金额要是大于 0 的整数，“²”不行。"),
         ("cat", "/paid @ann 0", "金额要是大于 0 的整数，“0”不行。"),
         ("ann", "/paid @ann 5", "不能付给自己。"),
-        ("bob", "/paid @cat 5", "你和 Cat 之间没有没结清的账。发 /balance 看谁欠谁。"),
+        ("bob", "/paid @cat 5", "你和 Cat 之间的账都结清了。发 /balance 看谁欠谁。"),
         ("cat", "/paid @nobody 5", "找不到玩家“@nobody”。"),
         ("cat", "/paid", "缺少参数"),
     ]
@@ -184,12 +184,12 @@ async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(se
     −35 → −40 (the two units left over go to the largest remainders: Bob's 8, then Ann's 5 before Dan's
     5), and the 台 gets 20."""
     table = seated_table
-    for option in ("收盘倍数 3", "台费 5", "抹零 10"):
+    for option in ("结算倍数 3", "台费 5", "抹零 10"):
         turn = await table.say("zoe", f"/rules {option}")
         assert "已改为" in turn.texts[0], turn.texts
     turn = await table.say("zoe", "/rules")
     assert (
-        "结算：没结清的转入下一场：开、抹零：抹到 10 的整数倍、收盘倍数：×3、台费：每人每场 5、抽水：无"
+        "结算：没结清的转入下一场 开 · 抹零 抹到 10 的整数倍 · 结算倍数 ×3 · 台费 每人每场 5 · 抽水 无"
         in turn.text
     )
     card = await night_one(table)
@@ -212,7 +212,7 @@ async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(se
 async def test_bad_settle_options_are_refused(seated_table: Table) -> None:
     table = seated_table
     table.set_admins("zoe")
-    for option, expected in [("抹零 3", "0/1/5/10"), ("收盘倍数 0", "1–1000"), ("抽水 101", "0–100"),
+    for option, expected in [("抹零 3", "0/1/5/10"), ("结算倍数 0", "1–1000"), ("抽水 101", "0–100"),
                              ("台费 -5", "0–1000000000"), ("carry maybe", "开")]:  # fmt: skip
         turn = await table.say("zoe", f"/rules {option}")
         assert expected in turn.texts[0], (option, turn.texts)
@@ -241,9 +241,9 @@ async def test_reminders_fire_once_per_due_transfer_across_two_workers_and_survi
     refused = (await table.say("bob", "/schedule remind 24h")).texts
     assert refused == ["只有群管理员可以修改定时发送：每周排行榜和欠账提醒。"]  # not the weekly board alone
     bad = (await table.say("zoe", "/schedule remind 2x")).texts[0]
-    assert bad.startswith("提醒间隔写成小时或天，1 到 720 小时，“2x”不行。")
+    assert bad.startswith("提醒间隔写成小时或天，1到720小时，“2x”不行。")
     turn = await table.say("zoe", "/schedule remind 24h")
-    assert turn.texts == ["好的：账没结清满 24 小时就在群里提醒，每天最多一次，夜里不提醒（北京时间）。"]
+    assert turn.texts == ["好的：账没结清满24小时就在群里提醒，每天最多一次，夜里不提醒（北京时间）。"]
     card = await night_one(table)
     await table.say("ann", "/paid @dan 9")  # settled: never reminded
     bot, url = table.app.bot, table.app.bot_data["settings"].database_url
@@ -259,7 +259,7 @@ async def test_reminders_fire_once_per_due_transfer_across_two_workers_and_survi
     reminders = [r.text for r in table.replies()[before:]]
     assert reminders == [
         "⏰ 提醒：这些账还没结清——\n第1场 1. Cat → Ann 21\n第1场 3. Dan → Bob 1\n"
-        "付了请点总结下面的“我已付”或发 /paid，收款人点“已收到”。"
+        "付了请点结算消息下面的“我已付”或发 /paid，收款人点“已收到”。"
     ]
     restarted = LedgerService.from_url(url)  # the state is in the database: a restart reminds nothing again
     assert await post_reminders(bot, restarted, due + timedelta(hours=3)) == 0

@@ -54,7 +54,7 @@ async def test_score_shows_the_session_and_all_time_totals(seated_table: Table) 
     await play(seated_table)
     turn = await seated_table.say("eve", "/score")
     assert turn.text == (
-        "本场积分（苏州麻将，底注 1）：\n东 Ann −60\n南 Bob +130\n西 Cat −20\n北 Dan −50\n"
+        "本场积分（苏州麻将，每花 1）：\n东 Ann −60\n南 Bob +130\n西 Cat −20\n北 Dan −50\n"
         "本群历史总分：\nBob +130\nCat −20\nDan −50\nAnn −60"
     )
 
@@ -78,10 +78,10 @@ async def test_ledger_lists_every_row_with_totals(seated_table: Table) -> None:
     await play(seated_table)
     turn = await seated_table.say("eve", "/ledger")
     assert turn.text.splitlines() == [
-        "📒 账本 · 苏州麻将 · 底注 1",
+        "📒 账本 · 苏州麻将 · 每花 1",
         "局 | 东Ann 南Bob 西Cat 北Dan",
         "1 南 自摸 40花 | −40 +120 −40 −40",
-        "2 东 点炮，西 胡 20花 | −20 0 +20 0",
+        "2 东 放冲，西 胡 20花 | −20 0 +20 0",
         "调 北→南 10 | 0 +10 0 −10",
         "合计 | −60 +130 −20 −50",
     ]
@@ -110,7 +110,7 @@ async def test_history_and_stats_after_a_session(seated_table: Table, charts: li
     turn = await seated_table.say("eve", "/stats bob")
     _, caption = photo_of(turn)
     assert [r.kind for r in turn.sent] == ["photo"]
-    assert caption == "Bob 的统计：\n1场 · 2局 · 胡 1 · 自摸 1 · 点炮 0 · 最大一手40花 · 最长连庄 0 · 净 +130"
+    assert caption == "Bob 的统计：\n1场 · 2局 · 胡 1 · 自摸 1 · 放冲 0 · 最大一手40花 · 最长连庄 0 · 净 +130"
     assert lines_of(charts[-1]) == {"Bob": (130,)}  # that player's line only
     assert charts[-1].title == "Bob 的历史累计得分（按场）"  # titled for them, not for the group
     turn = await seated_table.say("eve", "/stats")

@@ -208,3 +208,15 @@ async def test_from_inline_mode_the_picker_sends_the_hand_back_as_an_inline_quer
         assert title.startswith("宿州麻将")
     finally:
         await server.stop()
+
+
+async def test_a_traditional_group_sees_traditional_tile_faces(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    await seated_table.say("zoe", "/lang zh-hant")
+    page = await open_page(browser, url_for(seated_table, page_server, "bob"))
+    assert await page.get_attribute('#palette [data-tile="5m"]', "aria-label") == "五萬"
+    assert await page.get_attribute('#palette [data-tile="7s"]', "aria-label") == "七條"
+    assert await page.get_attribute('#flower-palette [data-tile="发"]', "aria-label") == "發"
+    faces = await page.locator('#palette [data-tile="5m"] text').all_text_contents()
+    assert faces == ["五", "萬"]

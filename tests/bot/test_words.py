@@ -57,7 +57,7 @@ async def test_seven_pairs_show_the_typed_flowers_doubled(seated_table: Table) -
 
 async def test_a_discard_win_preview_names_who_dealt_in_then_who_won(seated_table: Table) -> None:
     turn = await seated_table.say("cat", "/hu 西 冲 东 8花")
-    assert turn.text.splitlines()[1] == "东 Ann 点炮，西 Cat 胡 · 13花"
+    assert turn.text.splitlines()[1] == "东 Ann 放冲，西 Cat 胡 · 13花"
 
 
 async def test_confirming_an_undo_says_undone(seated_table: Table) -> None:
@@ -71,7 +71,7 @@ async def test_confirming_an_undo_says_undone(seated_table: Table) -> None:
 async def test_calc_with_two_winners_gives_each_its_flowers_and_no_total(table: Table) -> None:
     turn = await table.say("ann", "/calc 东 8花 西 清一色 冲 北")
     assert "合计" not in turn.text and "0花" not in turn.text
-    assert turn.text.splitlines()[-1].startswith("底注 1：")
+    assert turn.text.splitlines()[-1].startswith("每花 1：")
 
 
 async def test_ting_with_a_wrong_count_asks_for_thirteen_tiles_and_shows_thirteen(table: Table) -> None:

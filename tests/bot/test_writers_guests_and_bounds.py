@@ -17,7 +17,7 @@ from bot.render.errors import error_text
 CHANNEL_USER = {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"}
 ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group", "username": "GroupAnonymousBot"}
 CHANNEL_SENDER = "以频道身份发的消息不能入座，也不能改动牌桌；请用自己的账号发。"
-NOT_ALLOWED_GUEST = "只有开桌的人、已入座的玩家或群管理员可以让客人入座。"
+NOT_ALLOWED_GUEST = "只有开这场的人、已入座的玩家或群管理员可以让客人入座。"
 CONFIRM = "✅ 确认"
 END = "✅ 结束并结算"
 
@@ -113,7 +113,7 @@ async def test_only_the_opener_a_seated_player_or_an_admin_seats_a_guest(table: 
 
 
 @pytest.mark.parametrize(
-    "word", ["自摸", "zimo", "冲", "点炮", "混子", "杠开", "清一色", "qys", "5花", "123m", "豹子"]
+    "word", ["自摸", "zimo", "冲", "放冲", "混子", "杠开", "清一色", "qys", "5花", "123m", "豹子"]
 )
 async def test_a_guest_name_is_no_word_of_the_recording_grammar(table: Table, word: str) -> None:
     await table.say("ann", "/newgame")
@@ -152,7 +152,7 @@ def test_every_guest_rule_reads_in_every_language(rule: str, lang: str) -> None:
 @pytest.mark.parametrize("word", ["+-5", "1.5", "-3", "0", "1e3", "1000001"])
 async def test_a_bad_stake_gets_a_clear_refusal(table: Table, word: str) -> None:
     turn = await table.say("ann", f"/newgame 苏州 {word}")
-    assert turn.texts == [f"底注必须是正整数，不是“{word}”（1 到 1000000）。例如：/newgame 苏州 5"]
+    assert turn.texts == [f"每花多少要写正整数，“{word}”不行（1 到 1000000）。例如：/newgame 苏州 5"]
     assert session(table) is None
 
 

@@ -47,7 +47,7 @@ def test_entry_column_reads_like_the_hand(ledger: LedgerService) -> None:
     entries = {row["hand"]: row["entry"] for row in rows}
     assert entries["1"] == "南 自摸 5花 七对"  # the edit's words, not "1 南 自摸 …"
     assert entries["2"] == "荒庄"
-    assert "{" not in entries["3"] and entries["3"].startswith("北 点炮，东")
+    assert "{" not in entries["3"] and entries["3"].startswith("北 放冲，东")
     assert all("{" not in row["entry"] for row in rows)
 
 

@@ -64,7 +64,7 @@
     b.className = "tile" + (extra ? " " + extra : "");
     b.dataset.tile = code;
     b.dataset.action = action;
-    b.setAttribute("aria-label", /^[1-9][mps]$|^[1-7]z$/.test(code) ? TileFaces.label(code) : code);
+    b.setAttribute("aria-label", TileFaces.label(code));
     b.appendChild(TileFaces.face(code));
     return b;
   }
@@ -318,6 +318,7 @@
       return;
     }
     view = r.data;
+    TileFaces.use(view.faces);
     rules = view.rule_sets[0];
     document.documentElement.lang = view.lang;
     $("title").textContent = tr("title");

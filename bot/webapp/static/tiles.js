@@ -1,5 +1,6 @@
 /* Tile faces drawn as SVG by this project: a suit tile is its numeral over the suit's character in the
-   suit's colour (万 red, 筒 blue, 条 green), an honour its character, a flower its name. Readable at 40 px. */
+   suit's colour (万 red, 筒 blue, 条 green), an honour its character, a flower its name. Readable at 40 px.
+   The characters are the group's script's: `use(faces)` takes the server's (萬 條 東 發 in zh-Hant). */
 "use strict";
 const TileFaces = (() => {
   const NUMERALS = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
@@ -7,6 +8,15 @@ const TileFaces = (() => {
   const HONOURS = { 1: ["东", "#222"], 2: ["南", "#222"], 3: ["西", "#222"], 4: ["北", "#222"],
                     5: ["白", "#1f5fa8"], 6: ["发", "#1e8449"], 7: ["中", "#c0392b"] };
   const FLOWER_COLOURS = { "中": "#c0392b", "发": "#1e8449", "白": "#1f5fa8", "百搭": "#8e44ad" };
+  let FLOWER_SHOWN = {};  // a flower's canonical name (its code) → the characters shown
+
+  /** The faces in the group's script: {suits: {m, p, s}, honours: [1z…7z], flowers: {code: shown}}. */
+  function use(faces) {
+    if (!faces) return;
+    for (const suit of "mps") if (faces.suits && faces.suits[suit]) SUITS[suit][0] = faces.suits[suit];
+    (faces.honours || []).forEach((ch, i) => { if (HONOURS[i + 1]) HONOURS[i + 1][0] = ch; });
+    FLOWER_SHOWN = faces.flowers || {};
+  }
   const NS = "http://www.w3.org/2000/svg";
 
   function el(name, attrs, text) {
@@ -24,6 +34,7 @@ const TileFaces = (() => {
 
   function label(code) {
     const rank = Number(code[0]), suit = code[1];
+    if (!/^[1-9][mps]$|^[1-7]z$/.test(code)) return FLOWER_SHOWN[code] || code;
     if (suit === "z") return HONOURS[rank][0];
     return NUMERALS[rank - 1] + SUITS[suit][0];
   }
@@ -42,9 +53,10 @@ const TileFaces = (() => {
       svg.appendChild(el("text", { x: 15, y: 27, class: "honour", fill: colour }, ch));
     } else {
       const colour = FLOWER_COLOURS[code] || "#b03a2e";
-      const chars = Array.from(code);
+      const shown = FLOWER_SHOWN[code] || code;
+      const chars = Array.from(shown);
       if (chars.length === 1) {
-        svg.appendChild(el("text", { x: 15, y: 27, class: "honour", fill: colour }, code));
+        svg.appendChild(el("text", { x: 15, y: 27, class: "honour", fill: colour }, shown));
       } else {
         chars.forEach((ch, i) => svg.appendChild(el("text", {
           x: 15, y: 8 + (i + 1) * (30 / (chars.length + 0.4)), class: "flower-small", fill: colour }, ch)));
@@ -54,5 +66,5 @@ const TileFaces = (() => {
     return svg;
   }
 
-  return { face, label };
+  return { face, label, use };
 })();
