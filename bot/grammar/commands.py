@@ -10,6 +10,7 @@ from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import Token, parse_count, tokenize
 from bot.ledger.hands import MAX_ADJUST
+from scoring.entry import EntryJSON, build_entry
 from scoring.seats import SEAT_WORDS, parse_seat
 
 T = TypeVar("T")
@@ -43,7 +44,7 @@ def _no_extra(tokens: list[Token]) -> None:
         raise GrammarError("extra_words", **tokens[0].params())
 
 
-def parse_draw(text: str = "") -> dict[str, Any]:
+def parse_draw(text: str = "") -> EntryJSON:
     """Read /draw (荒庄): no arguments, or the word 荒庄/流局/draw.
 
     >>> parse_draw("荒庄")
@@ -51,10 +52,10 @@ def parse_draw(text: str = "") -> dict[str, Any]:
     """
     tokens = [t for t in tokenize(text) if t.word not in DRAW_WORDS]
     _no_extra(tokens)
-    return {"event": "draw", "discarder": None, "escaper": None, "wins": []}
+    return build_entry("draw")
 
 
-def parse_escape(text: str, resolve: Callable[[str], str | None]) -> dict[str, Any]:
+def parse_escape(text: str, resolve: Callable[[str], str | None]) -> EntryJSON:
     """Read /escape <player> (逃跑) into an entry.
 
     >>> parse_escape("北 逃跑", {"北": "N"}.get)
@@ -67,7 +68,7 @@ def parse_escape(text: str, resolve: Callable[[str], str | None]) -> dict[str, A
     if seat is None:
         raise GrammarError("unknown_player", **tokens[0].params())
     _no_extra(tokens[1:])
-    return {"event": "escape", "discarder": None, "escaper": seat, "wins": []}
+    return build_entry("escape", other=seat)
 
 
 def _player(token: Token, resolve: Callable[[str], Any], strict: bool) -> Any:
@@ -143,7 +144,7 @@ def parse_edit(text: str) -> tuple[int, str]:
     return number, rest
 
 
-def parse_entry(text: str, resolve: Callable[[str], str | None]) -> dict[str, Any]:
+def parse_entry(text: str, resolve: Callable[[str], str | None]) -> EntryJSON:
     """Read any entry (for /edit): a win as /hu, 荒庄/draw, or <player> 逃跑/escape.
 
     >>> parse_entry("荒庄", {}.get)["event"], parse_entry("逃跑 北", {"北": "N"}.get)["escaper"]

@@ -19,13 +19,14 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.handlers.calc import DEFAULT_TABLE, calc_lines, short_form
+from bot.handlers.calc import calc_lines, default_table, short_form
 from bot.i18n import normalize_language, t
 from bot.render import rules_name
 from bot.render.errors import USER_ERRORS, error_text
 from bot.services import settings_in
 from bot.settings import Settings
 from scoring import RULESETS, resolve_rules, score_request
+from scoring.entry import request_for
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -60,8 +61,7 @@ def inline_answer(text: str, lang: str) -> Answer:
                  text, t(lang, "webapp.inline_bad", reason=error_text(lang, exc))),)  # fmt: skip
     answers = []
     for rules in dict.fromkeys(named) or RULESETS:
-        given = {k: v for k, v in entry.items() if v is not None}
-        request = {**DEFAULT_TABLE, "options": {}, "rules": rules, **given}
+        request = request_for(default_table(rules), entry)
         try:
             response = score_request(request)
         except ScoringError as exc:
@@ -71,8 +71,8 @@ def inline_answer(text: str, lang: str) -> Answer:
             continue
         win = response["wins"][0]
         name = rules_name(lang, rules)
-        key = "webapp.inline_title" if win.get("allowed", True) else "webapp.inline_refused"
-        title = t(lang, key, rules=name, hua=win.get("hua", 0))
+        key = "webapp.inline_title" if win["allowed"] else "webapp.inline_refused"
+        title = t(lang, key, rules=name, hua=win["hua"])
         lines = calc_lines(lang, request, entry, response)
         body = "\n".join([f"🀄 {' '.join(rest)}", title, *lines])
         answers.append((_result_id(text, lang, rules), title, lines[-1] if lines else "", body))

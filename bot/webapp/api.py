@@ -21,7 +21,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application
 
 from bot.app import AnyApplication
-from bot.handlers.calc import DEFAULT_TABLE, calc_lines
+from bot.handlers.calc import calc_lines, default_table
 from bot.handlers.permissions import require
 from bot.i18n import DEFAULT_LANGUAGE, catalog, normalize_language, t
 from bot.ledger import SEATS, ChatState, LedgerService
@@ -34,6 +34,7 @@ from bot.webapp.page import table_view
 from bot.webapp.submit import page_turn, submit_hand
 from bot.webauth import WebAppUser, WebAuthError, check_init_data, read_table_token
 from scoring import score_request
+from scoring.entry import EntryJSON, entry_from_json, request_for
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -145,11 +146,13 @@ async def table(request: Request) -> JSONResponse:
     return JSONResponse({**view, **words, "lang": lang, "strings": page_strings(lang)})
 
 
-def _entry(data: dict[str, Any]) -> dict[str, Any]:
+def _entry(data: dict[str, Any]) -> EntryJSON:
+    """The page's entry, read and built by `scoring.entry` as any other (400 when it is not an object;
+    a ScoringError naming the field when it is not an entry)."""
     entry = data.get("entry")
     if not isinstance(entry, dict):
         raise ApiError(400, "webapp.bad_request")
-    return entry
+    return entry_from_json(entry)
 
 
 async def score(request: Request) -> JSONResponse:
@@ -158,10 +161,10 @@ async def score(request: Request) -> JSONResponse:
     user = page_user(request)
     data = await read_body(request)
     state = await page_table(request, user)
-    entry = _entry(data)
     if state is not None and state.session is not None:
         session, lang = state.session, state.group.language
         try:
+            entry = _entry(data)
             preview = await asyncio.to_thread(
                 _ledger(request).preview, session.chat_id, entry, session=session
             )
@@ -171,13 +174,13 @@ async def score(request: Request) -> JSONResponse:
         return JSONResponse({"text": text, "allowed": preview.allowed, "payments": preview.payments})
     lang = user_language(request, user)
     rules = data.get("rules") if data.get("rules") in RULES else "suzhou"
-    given = {k: v for k, v in entry.items() if v is not None}
-    request_ = {**DEFAULT_TABLE, "options": {}, "rules": rules, **given}
     try:
+        entry = _entry(data)
+        request_ = request_for(default_table(str(rules)), entry)
         response = await asyncio.to_thread(score_request, request_)
     except ScoringError as exc:
         return _refused(422, error_text(lang, exc), "ScoringError")
-    allowed = all(w.get("allowed", True) for w in response["wins"])
+    allowed = all(w["allowed"] for w in response["wins"])
     text = "\n".join(calc_lines(lang, request_, entry, response))
     return JSONResponse({"text": text, "allowed": allowed, "payments": response["payments"]})
 
@@ -191,9 +194,13 @@ async def submit(request: Request) -> JSONResponse:
     state = await page_table(request, user)
     if state is None:
         raise ApiError(403, "webapp.no_table")
-    entry, key = _entry(data), data.get("key")
+    key = data.get("key")
     if not isinstance(key, str) or not KEY.match(key):
         raise ApiError(400, "webapp.bad_request")
+    try:
+        entry = _entry(data)
+    except ScoringError as exc:
+        return _refused(422, error_text(state.group.language, exc), "ScoringError")
     turn = page_turn(_application(request), state, user, key=key, shown=hand_words(entry))
     try:
         done = await submit_hand(turn, entry)
@@ -207,19 +214,17 @@ async def submit(request: Request) -> JSONResponse:
     return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, said)})
 
 
-def hand_words(entry: dict[str, Any]) -> str:
+def hand_words(entry: EntryJSON) -> str:
     """The picked hand as /hu shorthand, kept with the entry as its typed text: `[555p] (7777s) 99m 中发`."""
     words = []
-    for win in entry.get("wins") or []:
-        hand = win.get("hand") if isinstance(win, dict) else None
-        if not isinstance(hand, dict):
+    for win in entry["wins"]:
+        hand = win.get("hand")
+        if hand is None:
             continue
-        for meld in hand.get("melds") or []:
-            if isinstance(meld, dict):
-                tiles = str(meld.get("tiles", ""))
-                words.append(f"[{tiles}]" if meld.get("exposed", True) else f"({tiles})")
-        words.append(str(hand.get("concealed", "")))
-        words.append("".join(str(f) for f in hand.get("flowers") or []))
+        for meld in hand["melds"]:
+            words.append(f"[{meld['tiles']}]" if meld["exposed"] else f"({meld['tiles']})")
+        words.append(hand["concealed"])
+        words.append("".join(hand["flowers"]))
     return " ".join(w for w in words if w)[:200]
 
 
