@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.grammar import make_resolver, parse_hu, vocab
 from bot.grammar.errors import GrammarError
+from bot.grammar.hu import Resolve
 from bot.grammar.lexer import tokenize
 from bot.grammar.shorthand import hand_object
 from bot.handlers.callbacks import command
@@ -70,7 +71,11 @@ def calc_entry(turn: Turn, text: str) -> EntryJSON:
     """The entry /calc scores: the words of /hu (players by seat, or by name at the open table), else the
     short form (a hand first)."""
     session = turn.session if turn.is_group else None
-    resolve = seat_resolver(session) if session is not None else ALL_SEATS
+    return words_entry(text, seat_resolver(session) if session is not None else ALL_SEATS)
+
+
+def words_entry(text: str, resolve: Resolve[str] = ALL_SEATS) -> EntryJSON:
+    """The entry of /hu's words (`东 冲 西 <hand> 海底`), else of the short form (a hand first)."""
     try:
         return parse_hu(text, resolve)
     except GrammarError as exc:

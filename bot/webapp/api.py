@@ -21,6 +21,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application
 
 from bot.app import AnyApplication
+from bot.grammar.words import hu_words, short_words
 from bot.handlers.calc import calc_lines, default_table
 from bot.handlers.permissions import require
 from bot.i18n import DEFAULT_LANGUAGE, catalog, normalize_language, t
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 MAX_BODY = 16 * 1024  # bytes: a hand is a few hundred
 KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # a submission's idempotency key, made by the page
 RULES = ("suzhou", "suzhou-anhui")
+INLINE_RULES = {"suzhou": "苏州", "suzhou-anhui": "宿州"}  # the rule set's word in the text sent back
 
 
 class ApiError(Exception):
@@ -182,7 +184,8 @@ async def score(request: Request) -> JSONResponse:
         return _refused(422, error_text(lang, exc), "ScoringError")
     allowed = all(w["allowed"] for w in response["wins"])
     text = "\n".join(calc_lines(lang, request_, entry, response))
-    return JSONResponse({"text": text, "allowed": allowed, "payments": response["payments"]})
+    query = f"{INLINE_RULES[str(rules)]} {short_words(entry) or hu_words(entry)}"  # what inline mode reads
+    return JSONResponse({"text": text, "allowed": allowed, "payments": response["payments"], "query": query})
 
 
 async def submit(request: Request) -> JSONResponse:

@@ -1,5 +1,6 @@
 """Drift: one hand said three ways (typed /hu words, the button flow's presses, the tile picker's JSON) builds
-one entry (`scoring.entry.build_entry`), one scoring request and one score.
+one entry (`scoring.entry.build_entry`), one scoring request and one score; and the words the picker sends
+back to a chat from inline mode read into that entry again.
 
 The button flow's state is taken through its callback data (what a press carries) before it makes its
 entry; the page's JSON is what picker.js sends (tiles in tap order, flags by name, a kong's kind), read by
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 
 from bot.buttons import HUA_CHOICES, MAX_SOFT, PATTERN_BITS, HuFlow, Win, pattern_choices
 from bot.grammar import make_resolver, parse_hu
-from bot.handlers.calc import calc_lines, default_table
+from bot.grammar.words import hu_words, short_words
+from bot.handlers.calc import calc_lines, default_table, words_entry
 from scoring import PATTERNS, ScoringError, score_request
 from scoring.entry import FLAG_NAMES, EntryJSON, entry_from_json, request_for
 
@@ -106,6 +108,8 @@ def test_typed_words_and_button_presses_build_one_entry(case: tuple[str, str, Hu
     assert typed == from_buttons, text
     from_page = entry_from_json(page_json(typed))
     assert from_page == typed
+    said_back = words_entry(short_words(typed) or hu_words(typed))  # the picker's inline round trip
+    assert said_back == typed
     assert outcome(typed, rules) == outcome(from_buttons, rules) == outcome(from_page, rules)
 
 
@@ -224,4 +228,6 @@ def test_typed_tiles_and_the_pages_json_build_one_entry(case: tuple[str, str, An
     from_page = entry_from_json(page)
     assert from_page == typed, text
     assert entry_from_json(page_json(from_page)) == from_page  # what the page gets back, it can send again
-    assert outcome(from_page, rules) == outcome(typed, rules)
+    said_back = words_entry(short_words(from_page) or hu_words(from_page))  # the inline round trip
+    assert said_back == from_page, hu_words(from_page)
+    assert outcome(from_page, rules) == outcome(typed, rules) == outcome(said_back, rules)
