@@ -5,7 +5,9 @@ the page. Screenshots at 360 px, light and dark, go to SCREENS (default /work/sc
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -206,5 +208,170 @@ async def test_from_inline_mode_the_picker_sends_the_hand_back_as_an_inline_quer
 
         [(_id, title, _description, _body)] = inline_answer(sent, "zh-Hans")
         assert title.startswith("宿州麻将")
+    finally:
+        await server.stop()
+
+
+# ---------------------------------------------------------------- flags, 一炮多响, the inline round trip
+
+PHONE = {"width": 360, "height": 740}
+PUNG_HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "5p", "5p", "5p", "7s", "8s", "9s", "9s", "9s"]
+FLAG_WORDS = {
+    "after_kong": "杠开",
+    "after_flower": "花开",
+    "last_tile": "海底",
+    "heavenly": "天胡",
+    "earthly": "地胡",
+}
+AMOUNT = re.compile(r"([东南西北]) ([+−-]\d+)")
+SEAT_OF = {"东": "E", "南": "S", "西": "W", "北": "N"}
+
+
+async def open_phone(browser: Any, url: str) -> Any:
+    context = await browser.new_context(viewport=PHONE, device_scale_factor=2)
+    page = await context.new_page()
+    await page.goto(url)
+    await page.wait_for_selector("main[data-state=ready]")
+    return page
+
+
+async def settled(page: Any) -> dict[str, int] | None:
+    """The page's amounts by seat once the hand as it stands is scored (None: it could not be)."""
+    await page.wait_for_function(
+        "() => document.querySelector('#score-text').dataset.score !== ''"
+        " || document.querySelector('#error').textContent !== ''"
+    )
+    score = await page.get_attribute("#score-text", "data-score")
+    return json.loads(score) if score else None
+
+
+def calc_amounts(text: str) -> dict[str, int] | None:
+    """The amounts of /calc's answer by seat (None: /calc refused the hand)."""
+    lines = [line for line in text.splitlines() if "底注" in line]
+    if not lines and "✖" not in text:
+        return None
+    found = {SEAT_OF[w]: int(a.replace("−", "-")) for w, a in AMOUNT.findall(lines[-1] if lines else "")}
+    return {seat: found.get(seat, 0) for seat in "ESWN"}
+
+
+async def test_each_flag_scores_on_the_page_as_calc_scores_it(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """At 360×740: 南 self-draws 123456m555p789s99s with 春夏秋; each flag toggled on the page
+    (data-action="flag-<name>") gives the amounts /calc gives with the same word, and toggled off again
+    the hand's own (海底 adds 5花: 13 → 18)."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    for tile in PUNG_HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    for flower in ["春", "夏", "秋"]:
+        await page.click(f'#flower-palette [data-tile="{flower}"]')
+    plain = await settled(page)
+    typed = "123456m555p789s99s 春夏秋"
+    said = await seated_table.say("bob", f"/calc 南 自摸 {typed}")
+    assert plain == calc_amounts(said.texts[-1]) and plain == {"E": -13, "S": 39, "W": -13, "N": -13}
+    assert await page.locator('[data-action="flag-shangpai"]').count() == 0  # 上牌 is 宿州's
+    results = {}
+    for flag, word in FLAG_WORDS.items():
+        await page.click(f'[data-action="flag-{flag}"]')
+        assert await page.get_attribute(f'[data-action="flag-{flag}"]', "aria-pressed") == "true"
+        on_page = await settled(page)
+        said = await seated_table.say("bob", f"/calc 南 自摸 {typed} {word}")
+        assert on_page == calc_amounts(said.texts[-1]), (flag, said.texts[-1])
+        results[flag] = on_page
+        await page.click(f'[data-action="flag-{flag}"]')
+        assert await settled(page) == plain
+    assert results["last_tile"] == results["after_flower"] == {"E": -18, "S": 54, "W": -18, "N": -18}
+    assert results["after_kong"] is None and results["heavenly"] is None  # no kong; 南 does not deal
+    # 杠开 on a hand with a kong: (7777m) 456m789p12399s
+    await page.click('[data-action="clear"]')
+    await page.click('[data-action="mode-concealed_kong"]')
+    await page.click('#palette [data-tile="7m"]')
+    await page.click('[data-action="mode-concealed"]')
+    for tile in ["4m", "5m", "6m", "7p", "8p", "9p", "1s", "2s", "3s", "9s", "9s"]:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    for flower in ["春", "夏", "秋"]:
+        await page.click(f'#flower-palette [data-tile="{flower}"]')
+    kong_plain = await settled(page)
+    await page.click('[data-action="flag-after_kong"]')
+    kong_after = await settled(page)
+    typed = "(7777m) 456m789p12399s 春夏秋"
+    assert kong_plain == calc_amounts((await seated_table.say("bob", f"/calc 南 自摸 {typed}")).texts[-1])
+    said = await seated_table.say("bob", f"/calc 南 自摸 {typed} 杠开")
+    assert kong_after == calc_amounts(said.texts[-1]) and kong_after is not None and kong_plain is not None
+    assert kong_after["S"] > kong_plain["S"]
+    # the score stays in sight above the footer, its total line included
+    box = await page.locator("#score").bounding_box()
+    footer = await page.locator("footer").bounding_box()
+    assert box["y"] + box["height"] <= footer["y"] + 1 and box["y"] < PHONE["height"]
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SCREENS / "picker-360-flags.png"))
+
+
+async def test_two_winners_on_one_discard_are_recorded_together(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """一炮多响 on the page: 北 discards, 南 (bob) and 西 win with their own tiles; Confirm records both."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    await page.click('[data-action="how-discard"]')
+    await page.click('[data-action="by-N"]')
+    for tile in HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    await page.click('[data-action="win-add"]')
+    await page.click('[data-action="winner-W"]')
+    assert await page.text_content("#count") == "0 / 14"  # the second winner's own tiles
+    for tile in PUNG_HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    amounts = await settled(page)
+    assert amounts is not None and amounts["S"] > 0 and amounts["W"] > 0 and amounts["N"] < 0
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SCREENS / "picker-360-two-winners.png"), full_page=True)
+    before = len(seated_table.replies())
+    await page.click('[data-action="submit"]')
+    await page.wait_for_selector("body[data-submitted=sent]")
+    assert seated_table.replies()[before].buttons == ("✅ 确认", "✖ 取消")
+    await seated_table.press("cat", "✅ 确认")
+    ledger = seated_table.app.bot_data["ledger"]
+    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    assert row.running == amounts
+    assert [win["winner"] for win in row.hand.entry["wins"]] == ["S", "W"]
+
+
+async def test_the_inline_pickers_hand_previews_in_the_chat_with_the_pages_figures(
+    table: Table, browser: Any
+) -> None:
+    """From inline mode: a 宿州 hand won by 东 on 西's discard with 混子 5p, 海底 off and 上牌 on: the text
+    sent back is read by inline mode into the same hand, and the chat shows the page's figures."""
+    server = LocalServer(build_web(table.app, table.app.bot_data["settings"], console=True))
+    page_url = await server.start()
+    try:
+        init = picker_url(page_url, table.app.bot.token, table.user("eve"), None).split("tgWebAppData=")[1]
+        init = init.split("&")[0]
+        context = await browser.new_context(viewport=PHONE)
+        await context.add_init_script(
+            "window.Telegram = {WebApp: {initData: decodeURIComponent('" + init + "'),"
+            " ready() {}, expand() {}, onEvent() {}, switchInlineQuery(q) { window.sentQuery = q; }}};"
+        )
+        page = await context.new_page()
+        await page.goto(page_url)
+        await page.wait_for_selector("main[data-state=ready]")
+        await page.click('[data-action="rules-suzhou-anhui"]')
+        await page.click('[data-action="winner-E"]')
+        await page.click('[data-action="how-discard"]')
+        await page.click('[data-action="by-W"]')
+        for tile in ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "1p", "1p", "2s", "4s", "3s"]:
+            await page.click(f'#palette [data-tile="{tile}"]')
+        await page.click('#flower-palette [data-tile="春"]')
+        await page.select_option("#wild", "5p")
+        await page.click('[data-action="flag-shangpai"]')
+        amounts = await settled(page)
+        assert amounts is not None
+        shown = await page.text_content("#score-text")
+        await page.click('[data-action="submit"]')
+        sent = await page.evaluate("window.sentQuery")
+        assert sent.startswith("宿州 东 ") and "冲 西" in sent and "混子 5p" in sent and "上牌" in sent
+        from bot.handlers.inline import inline_answer
+
+        [(_id, title, _description, body)] = inline_answer(sent, "zh-Hans")
+        assert title.startswith("宿州麻将") and shown in body
     finally:
         await server.stop()
