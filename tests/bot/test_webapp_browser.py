@@ -324,7 +324,7 @@ async def test_two_winners_on_one_discard_are_recorded_together(
     amounts = await settled(page)
     assert amounts is not None and amounts["S"] > 0 and amounts["W"] > 0 and amounts["N"] < 0
     SCREENS.mkdir(parents=True, exist_ok=True)
-    await page.screenshot(path=str(SCREENS / "picker-360-two-winners.png"), full_page=True)
+    await page.screenshot(path=str(SCREENS / "picker-360-two-winners.png"))
     before = len(seated_table.replies())
     await page.click('[data-action="submit"]')
     await page.wait_for_selector("body[data-submitted=sent]")
