@@ -18,7 +18,7 @@ from bot.ledger.lookups import A_HAND, HAND, IN_ORDER, LIVE, PAYMENT, aware, las
 from bot.ledger.mappers import hand_record, payments_of
 from bot.ledger.models import Hand, TableSession
 from bot.ledger.sessions import touch
-from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo, dealer_known
+from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo, dealer_known, wins_of
 from scoring.entry import EntryJSON, TableJSON, request_for
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
@@ -180,11 +180,7 @@ def insert_row(
     inserted = conn.execute(_INSERT_HAND, values).inserted_primary_key
     assert inserted is not None
     hand = Hand(id=inserted[0], **values)
-    hua = {
-        str(w["winner"]): int(w.get("hua") or 0)
-        for w in preview.response.get("wins", [])
-        if w.get("allowed", True) and w.get("winner") in SEATS
-    }
+    hua = {w["winner"]: w["hua"] for w in wins_of(preview.response) if w["allowed"] and w["winner"] in SEATS}
     conn.execute(
         _INSERT_PAYMENT,
         [

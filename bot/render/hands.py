@@ -6,11 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.i18n import has, t
-from bot.ledger.values import (
-    HandPreview,
-    HandRecord,
-    SessionInfo,
-)
+from bot.ledger.values import HandPreview, HandRecord, SessionInfo, wins_of
 from bot.render.items import (
     item_lines,
     join_words,
@@ -88,11 +84,11 @@ def _how(
 
 def scored_win(response: Mapping[str, Any], seat: str) -> Mapping[str, Any]:
     """The scoring core's answer for one winner ({} if it has none)."""
-    return next((w for w in response.get("wins", []) if w.get("winner") == seat), {})
+    return next((w for w in wins_of(response) if w["winner"] == seat), {})
 
 
 def _hua_by_winner(response: Mapping[str, Any]) -> dict[str, int]:
-    return {w["winner"]: int(w.get("hua") or 0) for w in response.get("wins", [])}
+    return {w["winner"]: w["hua"] for w in wins_of(response)}
 
 
 def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
@@ -161,7 +157,8 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             streak=streak,
         )
     # the allowed winners: a refused one of a 一炮多响 is paid nothing (its preview said why)
-    wins = [w for w in _wins(entry) if scored_win(hand.response, w["winner"]).get("allowed", True)]
+    refused = {w["winner"] for w in wins_of(hand.response) if not w["allowed"]}
+    wins = [w for w in _wins(entry) if w["winner"] not in refused]
     winners = [w["winner"] for w in wins]
     payments = payments_text(lang, hand.payments, winners)
     hua = _hua_by_winner(hand.response)
@@ -225,23 +222,23 @@ def preview_text(
             )
         )
     else:
-        by_winner = {w.get("winner"): w for w in response.get("wins", [])}
+        by_winner = {w["winner"]: w for w in wins_of(response)}
         for win in _wins(entry):
             seat = win["winner"]
-            scored = by_winner.get(seat, {})
+            scored = by_winner.get(seat)
             who = seat_and_name(lang, session, seat)
-            if not scored.get("allowed", True):
-                lines.append(t(lang, "preview.not_allowed", reason=refusal_text(lang, scored or win, who)))
+            if scored is not None and not scored["allowed"]:
+                lines.append(t(lang, "preview.not_allowed", reason=refusal_text(lang, scored, who)))
                 continue
             lines.append(
                 t(
                     lang,
                     "preview.win_line",
                     how=_how(lang, "preview", entry, win, lambda s: seat_and_name(lang, session, s)),
-                    hua=scored.get("hua", 0),
+                    hua=scored["hua"] if scored else 0,
                 )
             )
-            lines += item_lines(lang, scored, win)
+            lines += item_lines(lang, scored or {}, win)
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]
         lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))

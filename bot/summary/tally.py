@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, SettleFigures, Transfer
-from bot.ledger.values import SEATS, HandRecord
+from bot.ledger.values import SEATS, HandRecord, wins_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,11 +67,7 @@ class SessionReport:
 def _wins(hand: HandRecord) -> list[dict[str, Any]]:
     """The allowed wins of a hand, each with its type from the entry."""
     types = {w.get("winner"): w.get("type") for w in hand.entry.get("wins", [])}
-    return [
-        {**w, "type": types.get(w.get("winner"))}
-        for w in hand.response.get("wins", [])
-        if w.get("allowed", True)
-    ]
+    return [{**w, "type": types.get(w.get("winner"))} for w in wins_of(hand.response) if w["allowed"]]
 
 
 def _player(
