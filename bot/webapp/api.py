@@ -12,6 +12,8 @@ import asyncio
 import json
 import logging
 import re
+import time
+from collections import deque
 from typing import Any
 
 from starlette.requests import Request
@@ -41,6 +43,11 @@ from scoring.errors import ScoringError
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024  # bytes: a hand is a few hundred
+MAX_DEPTH = 8  # JSON nesting: an entry is five deep (entry, wins, a win, its hand, a meld)
+# Requests a user may make in a minute, per worker: a tap scores, a submission posts to the group.
+LIMITS = {"score": 240, "submit": 10}
+WINDOW = 60.0
+READ_TIMEOUT = 10.0  # seconds for the whole body
 KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # a submission's idempotency key, made by the page
 RULES = ("suzhou", "suzhou-anhui")
 INLINE_RULES = {"suzhou": "苏州", "suzhou-anhui": "宿州"}  # the rule set's word in the text sent back
@@ -78,10 +85,16 @@ async def read_body(request: Request) -> dict[str, Any]:
     if length.isdigit() and int(length) > MAX_BODY:
         raise ApiError(413, "webapp.body_too_large", limit=MAX_BODY // 1024)
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ApiError(413, "webapp.body_too_large", limit=MAX_BODY // 1024)
+    try:
+        async with asyncio.timeout(READ_TIMEOUT):  # a half-open request does not hold a worker
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise ApiError(413, "webapp.body_too_large", limit=MAX_BODY // 1024)
+    except TimeoutError:
+        raise ApiError(408, "webapp.bad_request") from None
+    if _depth(body) > MAX_DEPTH:  # bounded before parsing: json.loads recurses
+        raise ApiError(400, "webapp.bad_request")
     try:
         data = json.loads(body)
     except ValueError:
@@ -89,6 +102,35 @@ async def read_body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "webapp.bad_request")
     return data
+
+
+def _depth(body: bytes | bytearray) -> int:
+    """How deep the brackets of a JSON text nest (those inside strings too: a bound, not a parse)."""
+    depth = deepest = 0
+    for byte in body:
+        if byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
+_recent: dict[tuple[str, int], deque[float]] = {}
+
+
+def rate_limit(kind: str, user: WebAppUser) -> None:
+    """At most LIMITS[kind] requests of a kind a minute from one user (429 beyond)."""
+    now = time.monotonic()
+    times = _recent.setdefault((kind, user.user_id), deque())
+    while times and now - times[0] > WINDOW:
+        times.popleft()
+    if len(times) >= LIMITS[kind]:
+        raise ApiError(429, "webapp.too_many")
+    times.append(now)
+    if len(_recent) > 10_000:  # forget the quiet ones
+        for key in [k for k, v in _recent.items() if not v or now - v[-1] > WINDOW]:
+            del _recent[key]
 
 
 def page_user(request: Request) -> WebAppUser:
@@ -161,10 +203,15 @@ async def score(request: Request) -> JSONResponse:
     """POST /api/score {entry, rules?}: the hand scored as it stands: the table's preview text (or, without
     a table, the /calc reading under the rule set asked for), or what is wrong with it (422)."""
     user = page_user(request)
+    rate_limit("score", user)
     data = await read_body(request)
     state = await page_table(request, user)
     if state is not None and state.session is not None:
         session, lang = state.session, state.group.language
+        try:  # a table's preview (names, hand number) is for its players and the group's admins
+            await require(page_turn(_application(request), state, user), "record", session)
+        except Refusal as exc:
+            return _refused(403, error_text(lang, exc), exc.key)
         try:
             entry = _entry(data)
             preview = await asyncio.to_thread(
@@ -193,6 +240,7 @@ async def submit(request: Request) -> JSONResponse:
     the same pending entry as /hu. Seated players and admins only (403); once per key (a repeat, from
     any worker, answers `duplicate` and posts nothing)."""
     user = page_user(request)
+    rate_limit("submit", user)
     data = await read_body(request)
     state = await page_table(request, user)
     if state is None:
@@ -213,7 +261,7 @@ async def submit(request: Request) -> JSONResponse:
     except TelegramError as exc:  # the group could not be told: say so rather than fail silently
         log.warning("picker submission to chat %s not posted: %s", turn.chat_id, exc)
         return _refused(502, t(turn.lang, "webapp.telegram_failed"), "TelegramError")
-    said = "webapp.recorded" if turn.instant else "webapp.sent"
+    said = ("webapp.recorded" if turn.instant else "webapp.sent") if done else "webapp.duplicate"
     return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, said)})
 
 

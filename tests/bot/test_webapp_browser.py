@@ -106,7 +106,7 @@ async def test_tap_a_hand_send_it_and_confirm_it_in_the_group(
     await page.click('[data-action="undo"]')  # ... taken back
     assert await page.text_content("#count") == "0 / 14"
     await tap_hand(page)
-    await page.wait_for_function("document.querySelector('#score-text').textContent.includes('清一色')")
+    await page.wait_for_function("() => document.querySelector('#score-text').textContent.includes('清一色')")
     text = await page.text_content("#score-text")
     assert "七对 15" in text and "南 +120" in text
     SCREENS.mkdir(parents=True, exist_ok=True)
@@ -139,9 +139,9 @@ async def test_dark_theme_a_pung_from_west_and_a_discard_win(
     await page.click('[data-action="how-discard"]')
     await page.click('[data-action="by-W"]')
     # 底 5 + 硬花 4 = 9 花 (a suited 碰 adds none); on 西's discard 西 alone pays.
-    await page.wait_for_function("document.querySelector('#score-text').textContent.includes('西 −9')")
+    await page.wait_for_function("() => document.querySelector('#score-text').textContent.includes('西 −9')")
     assert "南 +9" in await page.text_content("#score-text")
-    background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+    background = await page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert background != "rgb(255, 255, 255)"
     SCREENS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SCREENS / "picker-360-dark.png"), full_page=True)
@@ -192,7 +192,7 @@ async def test_from_inline_mode_the_picker_sends_the_hand_back_as_an_inline_quer
         await page.goto(page_url)
         await page.wait_for_selector("main[data-state=ready]")
         assert await page.text_content("#submit") == "发到聊天"
-        background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+        background = await page.evaluate("() => getComputedStyle(document.body).backgroundColor")
         assert background == "rgb(16, 24, 32)"  # Telegram's bg_color
         await page.click('[data-action="rules-suzhou-anhui"]')
         for tile in HAND:
@@ -200,9 +200,11 @@ async def test_from_inline_mode_the_picker_sends_the_hand_back_as_an_inline_quer
         assert await page.locator('#flower-palette [data-tile="百搭"]').count() == 0  # not a 宿州 flower
         for flower in ["中", "发", "春", "梅"]:
             await page.click(f'#flower-palette [data-tile="{flower}"]')
-        await page.wait_for_function("document.querySelector('#score-text').textContent.includes('南 +')")
+        await page.wait_for_function(
+            "() => document.querySelector('#score-text').textContent.includes('南 +')"
+        )
         await page.click('[data-action="submit"]')
-        sent = await page.evaluate("window.sentQuery")
+        sent = await page.evaluate("() => window.sentQuery")
         assert sent == "宿州 11223355778899p 中发春梅 自摸"
         from bot.handlers.inline import inline_answer
 
@@ -367,7 +369,7 @@ async def test_the_inline_pickers_hand_previews_in_the_chat_with_the_pages_figur
         assert amounts is not None
         shown = await page.text_content("#score-text")
         await page.click('[data-action="submit"]')
-        sent = await page.evaluate("window.sentQuery")
+        sent = await page.evaluate("() => window.sentQuery")
         assert sent.startswith("宿州 东 ") and "冲 西" in sent and "混子 5p" in sent and "上牌" in sent
         from bot.handlers.inline import inline_answer
 
