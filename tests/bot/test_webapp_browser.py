@@ -301,6 +301,14 @@ async def test_each_flag_scores_on_the_page_as_calc_scores_it(
     said = await seated_table.say("bob", f"/calc 南 自摸 {typed} 杠开")
     assert kong_after == calc_amounts(said.texts[-1]) and kong_after is not None and kong_plain is not None
     assert kong_after["S"] > kong_plain["S"]
+    # the main tap targets are at least 44 CSS px each way at 360 px wide
+    sizes = await page.evaluate(
+        "() => [...document.querySelectorAll('#palette .tile, #flower-palette .tile, #hand .tile, .chip')]"
+        ".filter((b) => b.offsetParent).map((b) => [b.dataset.tile || b.dataset.action,"
+        " b.getBoundingClientRect().width, b.getBoundingClientRect().height])"
+    )
+    small = [(name, w, h) for name, w, h in sizes if w < 44 or h < 44]
+    assert sizes and not small, small
     # the score stays in sight above the footer, its total line included
     box = await page.locator("#score").bounding_box()
     footer = await page.locator("footer").bounding_box()
