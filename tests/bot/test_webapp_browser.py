@@ -156,6 +156,7 @@ async def test_tampered_init_data_is_refused_on_the_page(
     page = await open_page(browser, f"{base}#tgWebAppData={quote(data, safe='')}")
     assert await page.get_attribute("main", "data-state") == "refused"
     assert "签名不对" in await page.text_content("#error")
+    assert not await page.is_visible("footer")  # no blank buttons on a refused page
     assert seated_table.replies()[-1].buttons != ("✅ 确认", "✖ 取消")
 
 
@@ -385,3 +386,30 @@ async def test_the_inline_pickers_hand_previews_in_the_chat_with_the_pages_figur
         assert title.startswith("宿州麻将") and shown in body
     finally:
         await server.stop()
+
+
+async def test_a_lost_connection_is_said_with_a_retry_and_no_submit(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """The score request fails (a proxy's 502 page): the page says the connection failed, offers 重试 and
+    keeps 发到群里 disabled; 重试 once the server answers scores the hand. The hint says what a tap on a
+    hand tile does, and the winning tile is named as such for a screen reader."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    assert "点牌放进" in await page.text_content("#hand-hint")
+
+    async def bad_gateway(route: Any) -> None:
+        await route.fulfill(status=502, body="<html>502 Bad Gateway</html>", content_type="text/html")
+
+    await page.route("**/api/score", bad_gateway)
+    for tile in HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    await page.wait_for_selector("#retry:not([hidden])")
+    assert "连不上" in await page.text_content("#error") and "502" not in await page.text_content("#error")
+    assert await page.is_disabled("#submit")
+    assert await page.get_attribute("#score-text", "data-score") == ""
+    assert "标成胡的那张" in await page.text_content("#hand-hint")
+    assert (await page.get_attribute("#hand .tile.winning", "aria-label")).endswith("胡的那张")
+    await page.unroute("**/api/score")
+    await page.click('[data-action="retry"]')
+    assert await settled(page) == {"E": -30, "S": 90, "W": -30, "N": -30}
+    assert await page.is_enabled("#submit")
