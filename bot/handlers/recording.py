@@ -330,7 +330,7 @@ def later_hands_text(turn: Turn, later: tuple[HandPreview, ...]) -> str:
         return ""
     lines = [turn.t("preview.later", count=len(later))]
     for preview in later:
-        winners = [w["winner"] for w in preview.entry.get("wins") or []]
+        winners = [w["winner"] for w in preview.wins]
         lines.append(
             turn.t(
                 "preview.later_row",

@@ -18,7 +18,16 @@ from bot.ledger.lookups import A_HAND, HAND, IN_ORDER, LIVE, PAYMENT, aware, las
 from bot.ledger.mappers import hand_record, payments_of
 from bot.ledger.models import Hand, TableSession
 from bot.ledger.sessions import touch
-from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo, dealer_known, wins_of
+from bot.ledger.values import (
+    SEATS,
+    AdjustJSON,
+    DealerState,
+    HandPreview,
+    HandRecord,
+    SessionInfo,
+    dealer_known,
+    wins_of,
+)
 from scoring.entry import EntryJSON, TableJSON, request_for
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
@@ -74,14 +83,14 @@ def score_entry(
     missing = [seat for seat in SEATS if seat not in seat_players]
     if missing:
         raise errors.TableNotFull(f"empty seats: {' '.join(missing)}", empty=missing)
-    typed = request_for(table_json(state, rules=rules, options=options, stake=stake), check_entry(entry))
-    request = cast(dict[str, Any], typed)  # stored as JSON with the row
+    stored = check_entry(entry)  # what the preview (and then its row) keeps: the builder's entry
+    request = request_for(table_json(state, rules=rules, options=options, stake=stake), stored)
     try:
-        response = cast(dict[str, Any], scoring.score_request(request))
+        response = scoring.score_request(request)
     except scoring.ScoringError as exc:
         raise errors.InvalidEntry(str(exc), detail=str(exc)) from exc
     payments = payments_of(response)
-    before = DealerState.from_json({**request, "baozi": request.get("baozi", False)})
+    before = state  # the request's table state is the state's own (table_json)
     after = DealerState(
         dealer=str(response["next_dealer"]),
         streak=int(response["next_streak"]),
@@ -92,8 +101,8 @@ def score_entry(
     )
     return HandPreview(
         session_id=session_id,
-        kind=request.get("event", "win"),
-        entry={key: request[key] for key in ENTRY_KEYS if key in request},
+        kind=request["event"],
+        entry=stored,
         request=request,
         response=response,
         payments=payments,
@@ -121,7 +130,7 @@ def adjust_preview(
             raise errors.PlayerNotSeated(f"player {pid} has no seat at this table", name=str(pid))
     assert isinstance(payer_id, int) and isinstance(payee_id, int)
     payer, payee = seat_of[payer_id], seat_of[payee_id]
-    entry = {"payer": payer, "payee": payee, "amount": amount, "note": note}
+    entry: AdjustJSON = {"payer": payer, "payee": payee, "amount": amount, "note": note}
     return HandPreview(
         session_id=session.id, kind="adjust", entry=entry, request={"adjust": entry},
         response={"payments": {payer: -amount, payee: amount}}, payments={payer: -amount, payee: amount},

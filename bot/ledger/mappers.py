@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlmodel import Session
@@ -89,7 +89,7 @@ def session_info(
     )
 
 
-def payments_of(response: dict[str, Any]) -> dict[str, int]:
+def payments_of(response: Mapping[str, Any]) -> dict[str, int]:
     """Seat -> amount of a scoring response, checked: integers that sum to zero (ZeroSumViolation)."""
     raw = response.get("payments") or {}
     payments: dict[str, int] = {}

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypedDict, cast
 
 from bot.ledger.options import BY_ID, SETTLE_OPTIONS
-from scoring.response import WinResult
+from scoring.entry import EntryJSON, RequestJSON
+from scoring.response import ScoreResponse, WinResult
 from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
 
 Seat = Literal["E", "S", "W", "N"]
@@ -172,6 +173,27 @@ class SeatChange:
     session: SessionInfo
 
 
+class AdjustJSON(TypedDict):
+    """An adjustment's entry: who pays whom how much, and why."""
+
+    payer: str
+    payee: str
+    amount: int
+    note: str | None
+
+
+class AdjustRequest(TypedDict):
+    """An adjustment's request (nothing is scored): its entry."""
+
+    adjust: AdjustJSON
+
+
+class AdjustResponse(TypedDict):
+    """An adjustment's response: the payments by seat."""
+
+    payments: dict[str, int]
+
+
 def wins_of(response: Mapping[str, Any]) -> list[WinResult]:
     """The scored wins of a stored response (`scoring.response.ScoreResponse`), typed; none for 荒庄, 逃跑
     and an adjustment. Read once here, with the core's defaults for a key an older row may lack."""
@@ -186,15 +208,20 @@ class HandPreview:
 
     session_id: int
     kind: HandKind
-    entry: dict[str, Any]
-    request: dict[str, Any]
-    response: dict[str, Any]
+    entry: EntryJSON | AdjustJSON
+    request: RequestJSON | AdjustRequest
+    response: ScoreResponse | AdjustResponse
     payments: dict[str, int]  # seat -> signed amount (stake units already applied)
     player_payments: dict[int, int]  # player id -> signed amount
     before: DealerState
     after: DealerState
     note: str | None = None
     seats: dict[str, int] = field(default_factory=dict)  # seat -> player id of the table it was scored for
+
+    @property
+    def wins(self) -> list[WinResult]:
+        """The scored wins (none for 荒庄, 逃跑, an adjustment)."""
+        return wins_of(self.response)
 
     @property
     def allowed(self) -> bool:
