@@ -116,12 +116,13 @@ def _depth(body: bytes | bytearray) -> int:
     return deepest
 
 
-_recent: dict[tuple[str, int], deque[float]] = {}
+Recent = dict[tuple[str, int], deque[float]]
 
 
-def rate_limit(kind: str, user: WebAppUser) -> None:
-    """At most LIMITS[kind] requests of a kind a minute from one user (429 beyond)."""
+def rate_limit(request: Request, kind: str, user: WebAppUser) -> None:
+    """At most LIMITS[kind] requests of a kind a minute from one user to this server (429 beyond)."""
     now = time.monotonic()
+    _recent: Recent = request.app.state.recent  # bot.webapp.server.build_web keeps it there
     times = _recent.setdefault((kind, user.user_id), deque())
     while times and now - times[0] > WINDOW:
         times.popleft()
@@ -203,7 +204,7 @@ async def score(request: Request) -> JSONResponse:
     """POST /api/score {entry, rules?}: the hand scored as it stands: the table's preview text (or, without
     a table, the /calc reading under the rule set asked for), or what is wrong with it (422)."""
     user = page_user(request)
-    rate_limit("score", user)
+    rate_limit(request, "score", user)
     data = await read_body(request)
     state = await page_table(request, user)
     if state is not None and state.session is not None:
@@ -240,7 +241,7 @@ async def submit(request: Request) -> JSONResponse:
     the same pending entry as /hu. Seated players and admins only (403); once per key (a repeat, from
     any worker, answers `duplicate` and posts nothing)."""
     user = page_user(request)
-    rate_limit("submit", user)
+    rate_limit(request, "submit", user)
     data = await read_body(request)
     state = await page_table(request, user)
     if state is None:

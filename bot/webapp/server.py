@@ -68,6 +68,7 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
     middleware = [Middleware(GZipMiddleware, minimum_size=500), Middleware(SecurityHeaders)]
     web = Starlette(routes=routes, exception_handlers={ApiError: api_error_response}, middleware=middleware)
     web.state.application = application
+    web.state.recent = {}  # the API's rate limits: (kind, user id) -> the times of their recent requests
     return web
 
 
