@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 from scoring.entry import FLAG_NAMES, EntryJSON, HandJSON, WinJSON
-from scoring.tiles import parse_tiles, render_tiles
+from scoring.tiles import WIND_FLOWERS, parse_tiles, render_tiles
 
 SEAT_WORD = {"E": "东", "S": "南", "W": "西", "N": "北"}
 FLAG_WORD = {
@@ -43,8 +43,9 @@ def hand_words(hand: HandJSON) -> str:
         quals = "".join(f":{q}" for q in (meld.get("kind"), meld.get("from")) if q)
         words.append(f"[{meld['tiles']}{quals}]" if meld["exposed"] else f"({meld['tiles']})")
     words.append(_concealed(hand["concealed"], hand["winning_tile"]))
-    if hand["flowers"]:
-        words.append("".join(hand["flowers"]))
+    flowers = hand["flowers"]
+    if flowers:  # a wind first (宿州's 令风) is a flower only after `|`, as the shorthand writes it
+        words.append(("|" if flowers[0] in WIND_FLOWERS else "") + "".join(flowers))
     return " ".join(words)
 
 

@@ -137,6 +137,13 @@ HANDS: list[tuple[list[str], int, list[tuple[str, str, str | None]], list[str]]]
         [],
         ["中", "发"],
     ),
+    (["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "9s", "5p", "5p", "5p", "9s"], 13, [], ["东"]),
+    (
+        ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "9s", "5p", "5p", "5p", "9s"],
+        13,
+        [],
+        ["东", "春"],
+    ),
 ]
 SUIT_ORDER = "mpsz"
 
@@ -195,7 +202,7 @@ def tile_hand(draw: st.DrawFn) -> tuple[str, str, Any, list[tuple[str, str, Any]
             [
                 *(meld_words(*m) for m in melds),
                 shorthand(rest) + "+" + concealed[winning],
-                "".join(flowers),
+                ("|" if flowers and flowers[0] in WORD.values() else "") + "".join(flowers),  # |东: 令风
                 *(FLAG_WORD[f] for f in flags),
             ]
         )
