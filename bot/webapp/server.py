@@ -20,7 +20,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -52,6 +52,9 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
     async def page(_request: Request) -> HTMLResponse:
         return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
 
+    async def favicon(_request: Request) -> RedirectResponse:  # browsers ask for it at the root
+        return RedirectResponse("/app/static/favicon.svg", status_code=301)
+
     async def health(_request: Request) -> JSONResponse:
         return JSONResponse({"ok": True})
 
@@ -61,6 +64,7 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
         routes += [
             Route(PAGE_PATH, page, methods=["GET"]),
             Mount("/app/static", static, name="static"),
+            Route("/favicon.ico", favicon, methods=["GET"]),
             *ROUTES,
         ]
     if settings.mode == "webhook" and not console:

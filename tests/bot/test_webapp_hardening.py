@@ -85,6 +85,8 @@ async def test_every_response_carries_the_security_headers(seated_table: Table) 
     assert page.headers["cache-control"] == "no-cache"
     async with client(seated_table) as http:
         assert (await http.get("/app/static/favicon.svg")).status_code == 200
+        icon = await http.get("/favicon.ico")
+        assert icon.status_code == 301 and icon.headers["location"] == "/app/static/favicon.svg"
 
 
 async def test_a_flood_of_submissions_is_limited(
