@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from harness import Table
+from harness import Table, seat_four
 
 from bot.console import picker_url
 from bot.console.transport import InProcessBotAPI
@@ -413,3 +413,55 @@ async def test_a_lost_connection_is_said_with_a_retry_and_no_submit(
     await page.click('[data-action="retry"]')
     assert await settled(page) == {"E": -30, "S": 90, "W": -30, "N": -30}
     assert await page.is_enabled("#submit")
+
+
+async def test_at_a_suzhou_anhui_table_shangpai_and_the_wild_score_as_calc(
+    table: Table, browser: Any
+) -> None:
+    """A 宿州 table: the page offers 上牌 (data-action="flag-shangpai"); 南's self-draw with it, and with a
+    混子, gives /calc's amounts for the same words."""
+    await seat_four(table, rules="宿州")
+    server = LocalServer(build_web(table.app, table.app.bot_data["settings"], console=True))
+    page_url = await server.start()
+    try:
+        page = await open_phone(browser, url_for(table, page_url, "bob"))
+        for tile in PUNG_HAND:
+            await page.click(f'#palette [data-tile="{tile}"]')
+        for flower in ["春", "夏"]:
+            await page.click(f'#flower-palette [data-tile="{flower}"]')
+        typed = "123456m555p789s99s 春夏"
+        plain = await settled(page)
+        assert plain == calc_amounts((await table.say("bob", f"/calc 南 自摸 {typed}")).texts[-1])
+        await page.click('[data-action="flag-shangpai"]')
+        doubled = await settled(page)
+        assert doubled == calc_amounts((await table.say("bob", f"/calc 南 自摸 {typed} 上牌")).texts[-1])
+        assert plain is not None and doubled is not None and doubled["S"] > plain["S"]
+        await page.select_option("#wild", "1m")
+        wild = await settled(page)
+        said = await table.say("bob", f"/calc 南 自摸 {typed} 上牌 混子 1m")
+        assert wild == calc_amounts(said.texts[-1])
+    finally:
+        await server.stop()
+
+
+async def test_songgang_is_offered_where_the_table_says_any(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """`/rules songgang any`: the page offers 送杠; 南's self-draw after 西's fed kong is paid by 西 alone,
+    as /calc says for `送杠 西`."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    assert await page.locator('[data-action="how-songgang"]').count() == 0  # the default: replacement
+    await seated_table.say("ann", "/rules songgang any")
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    await page.click('[data-action="mode-kong"]')
+    await page.click('[data-action="from-W"]')
+    await page.click('#palette [data-tile="7m"]')
+    await page.click('[data-action="mode-concealed"]')
+    for tile in ["4m", "5m", "6m", "7p", "8p", "9p", "1s", "2s", "3s", "9s", "9s"]:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    await page.click('[data-action="how-songgang"]')
+    await page.click('[data-action="by-W"]')
+    on_page = await settled(page)
+    said = await seated_table.say("bob", "/calc 南 送杠 西 [7777m:direct:W] 456m789p12399s")
+    assert on_page == calc_amounts(said.texts[-1]) and on_page is not None
+    assert on_page["S"] == -on_page["W"] and on_page["E"] == on_page["N"] == 0
