@@ -48,6 +48,7 @@ MAX_DEPTH = 8  # JSON nesting: an entry is five deep (entry, wins, a win, its ha
 LIMITS = {"score": 240, "submit": 10}
 WINDOW = 60.0
 READ_TIMEOUT = 10.0  # seconds for the whole body
+MAX_SHOWN = 200  # characters of a submission's words kept as its typed text
 KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # a submission's idempotency key, made by the page
 RULES = ("suzhou", "suzhou-anhui")
 INLINE_RULES = {"suzhou": "苏州", "suzhou-anhui": "宿州"}  # the rule set's word in the text sent back
@@ -253,7 +254,7 @@ async def submit(request: Request) -> JSONResponse:
         entry = _entry(data)
     except ScoringError as exc:
         return _refused(422, error_text(state.group.language, exc), "ScoringError")
-    turn = page_turn(_application(request), state, user, key=key, shown=hand_words(entry))
+    turn = page_turn(_application(request), state, user, key=key, shown=hu_words(entry)[:MAX_SHOWN])
     try:
         done = await submit_hand(turn, entry)
     except USER_ERRORS as exc:
@@ -264,20 +265,6 @@ async def submit(request: Request) -> JSONResponse:
         return _refused(502, t(turn.lang, "webapp.telegram_failed"), "TelegramError")
     said = ("webapp.recorded" if turn.instant else "webapp.sent") if done else "webapp.duplicate"
     return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, said)})
-
-
-def hand_words(entry: EntryJSON) -> str:
-    """The picked hand as /hu shorthand, kept with the entry as its typed text: `[555p] (7777s) 99m 中发`."""
-    words = []
-    for win in entry["wins"]:
-        hand = win.get("hand")
-        if hand is None:
-            continue
-        for meld in hand["melds"]:
-            words.append(f"[{meld['tiles']}]" if meld["exposed"] else f"({meld['tiles']})")
-        words.append(hand["concealed"])
-        words.append("".join(hand["flowers"]))
-    return " ".join(w for w in words if w)[:200]
 
 
 def _refused(status: int, text: str, code: str) -> JSONResponse:
