@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from sqlmodel import Session
 
@@ -17,6 +17,9 @@ from bot.ledger.models import (
 )
 from bot.ledger.values import (
     SEATS,
+    AdjustJSON,
+    AdjustRequest,
+    AdjustResponse,
     DealerState,
     GroupInfo,
     HandPreview,
@@ -25,6 +28,8 @@ from bot.ledger.values import (
     PlayerInfo,
     SessionInfo,
 )
+from scoring.entry import EntryJSON, RequestJSON
+from scoring.response import ScoreResponse
 
 
 def group_info(group: ChatGroup) -> GroupInfo:
@@ -104,6 +109,11 @@ def payments_of(response: Mapping[str, Any]) -> dict[str, int]:
     return {seat: amount for seat, amount in payments.items() if amount or seat in raw}
 
 
+Stored = EntryJSON | AdjustJSON
+StoredRequest = RequestJSON | AdjustRequest
+StoredResponse = ScoreResponse | AdjustResponse
+
+
 def hand_record(hand: Any) -> HandRecord:
     """A hand row (the ORM object or a Core row of its columns) as `HandRecord`. Its payments by player
     are those by seat of its response paid to whoever sat there (`seat_players`): what its payment rows
@@ -117,9 +127,9 @@ def hand_record(hand: Any) -> HandRecord:
         number=hand.number,
         kind=hand.kind,
         text=hand.text,
-        entry=dict(hand.entry),
-        request=dict(hand.request),
-        response=dict(hand.response),
+        entry=cast(Stored, dict(hand.entry)),  # as written: the builder's entry, or an adjustment's
+        request=cast(StoredRequest, dict(hand.request)),
+        response=cast(StoredResponse, dict(hand.response)),
         payments=payments,
         player_payments={seat_players[seat]: amount for seat, amount in payments.items()},
         before=DealerState.from_json(hand.state_before),

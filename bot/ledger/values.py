@@ -252,9 +252,9 @@ class HandRecord:
     number: int  # the hand's number in the session ledger as users see it (第n局); kept by an edit
     kind: HandKind
     text: str | None  # the entry as typed
-    entry: dict[str, Any]
-    request: dict[str, Any]
-    response: dict[str, Any]
+    entry: EntryJSON | AdjustJSON
+    request: RequestJSON | AdjustRequest
+    response: ScoreResponse | AdjustResponse
     payments: dict[str, int]  # seat -> amount
     player_payments: dict[int, int]  # player id -> amount
     before: DealerState
