@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import InitVar, dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from bot.grammar.vocab import PATTERN_FLAG
+from scoring.entry import Claim, EntryJSON, build_entry
+from scoring.entry import How as EntryHow
 from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, ruleset
 from scoring.seats import SEATS
 
@@ -379,47 +380,23 @@ class HuFlow:
             return replace(self, wins=tuple(w for w in self.wins if w.seat != seat))
         return replace(self, wins=(*self.wins, Win(seat)))
 
-    def entry(self) -> dict[str, Any]:
-        """The ledger entry of a finished flow: exactly what `bot.grammar.parse_hu` makes of the same hand
-        in words (the declared form: `南 包 西 5花 2软 清一色 杠开`)."""
+    def entry(self) -> EntryJSON:
+        """The ledger entry of a finished flow, from the one builder: what `bot.grammar.parse_hu` makes of
+        the same hand in words (the declared form: `南 包 西 5花 2软 清一色 杠开`)."""
         assert self.wins and self.how is not None
-        kind = {
-            "self_draw": "self_draw",
-            "bao": "self_draw",
-            "songgang": "self_draw",
-            "rob_kong": "rob_kong",
-        }.get(self.how, "discard")
-        wins = []
-        for win in self.wins:
-            flags: dict[str, Any] = {
-                "after_kong": self.how == "bao",
-                "after_flower": False,
-                "kong_fed_by": self.other if self.how in ("bao", "songgang") else None,  # 送杠: no 杠开
-                "last_tile": False,
-                "heavenly": False,
-                "earthly": False,
-                "shangpai": False,
-            }
-            patterns = []
-            for pattern in win.patterns:
-                if pattern == "shangpai":
-                    flags["shangpai"] = True
-                    continue
-                if pattern in PATTERN_FLAG:
-                    flags[PATTERN_FLAG[pattern]] = True
-                patterns.append(pattern)
-            declared: dict[str, Any] = {
-                "hard_flowers": win.hua,
-                "soft_flowers": win.soft,
-                "patterns": patterns,
-            }
-            if self.won_on_wild:  # the quick form's `+2p` beside `混子 2p`: a discarded 混子, refused
-                declared["winning_tile"] = self.wild
-            wins.append(
-                {"winner": win.seat, "type": kind, "declared": declared, "flags": flags, "wild": self.wild}
+        how: EntryHow = "discard" if self.how == "multi" else cast(EntryHow, self.how)
+        claims = [
+            Claim(
+                win.seat,
+                hard_flowers=win.hua,
+                soft_flowers=win.soft,
+                patterns=tuple(p for p in win.patterns if p != "shangpai"),
+                flags=frozenset({"shangpai"} if "shangpai" in win.patterns else ()),
+                winning_tile=self.wild if self.won_on_wild else None,  # `+2p` beside `混子 2p`: refused
             )
-        discarder = self.other if self.how in ("discard", "multi", "rob_kong") else None
-        return {"event": "win", "discarder": discarder, "escaper": None, "wins": wins}
+            for win in self.wins
+        ]
+        return build_entry(how, claims, other=self.other, wild=self.wild)
 
 
 def pattern_choices(rules: str, options: dict[str, Any]) -> tuple[str, ...]:

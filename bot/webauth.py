@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
 MAX_AGE_SECONDS = 3600  # initData older than this is refused (the page is reopened for a fresh one)
+CLOCK_SKEW_SECONDS = 120  # initData dated further ahead than this is refused (a clock off by a minute is not)
 MAX_INIT_DATA = 4096  # longer than anything Telegram sends
 _TOKEN_MAC = 12  # bytes of the table token's MAC: 96 bits
 _TOKEN_PAYLOAD = struct.Struct(">qq")  # chat id, session id
@@ -96,7 +97,8 @@ def _user(fields: dict[str, str]) -> dict[str, object]:
 def check_init_data(
     token: str, init_data: str, *, now: float | None = None, max_age: int = MAX_AGE_SECONDS
 ) -> WebAppUser:
-    """The user of genuine, fresh initData (WebAuthError otherwise: missing, malformed, forged, stale)."""
+    """The user of genuine, fresh initData (WebAuthError otherwise: missing, malformed, forged, stale,
+    dated in the future)."""
     fields = _fields(init_data)
     given = fields.get("hash", "")
     expected = hmac.new(_secret(token), _data_check_string(fields).encode(), hashlib.sha256).hexdigest()
@@ -109,6 +111,8 @@ def check_init_data(
     moment = time.time() if now is None else now
     if moment - auth_date > max_age:
         raise WebAuthError("init_data_stale", f"initData is older than {max_age} s")
+    if auth_date - moment > CLOCK_SKEW_SECONDS:  # never stale otherwise
+        raise WebAuthError("init_data_future", f"initData is dated {auth_date - moment:.0f} s in the future")
     user = _user(fields)
 
     def text(key: str) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from scoring.errors import ScoringError
 from scoring.patterns import term_name
 from scoring.request import score_request
+from scoring.response import ScoreResponse, WinResult
 from scoring.rules import ruleset, validate_options
 from scoring.ting import ting_request
 
@@ -130,7 +131,7 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     return {**request, "wins": [win]}
 
 
-def _item_lines(win: dict[str, Any], lang: str, stack: bool) -> list[str]:
+def _item_lines(win: WinResult, lang: str, stack: bool) -> list[str]:
     """One line per item: its 花, and a multiplying item's factor (`times`) on a line of its own."""
     lines = []
     both = {i["id"] for i in win["items"]} >= {"baozi", "diling"}
@@ -145,14 +146,14 @@ def _item_lines(win: dict[str, Any], lang: str, stack: bool) -> list[str]:
     return lines
 
 
-def _reason(win: dict[str, Any], text: dict[str, str]) -> str:
+def _reason(win: WinResult, text: dict[str, str]) -> str:
     reason = str(win["reason"])
     if reason == "below_threshold":
         return text["below_threshold"].format(**win["threshold"])
     return text.get(reason, reason)
 
 
-def render_score(request: dict[str, Any], response: dict[str, Any], lang: str) -> str:
+def render_score(request: dict[str, Any], response: ScoreResponse, lang: str) -> str:
     """An itemized breakdown of a scored hand, Chinese by default."""
     text = _TEXT[lang]
     rule = ruleset(request.get("rules", "suzhou"))
@@ -295,11 +296,11 @@ def _run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> None:
         print(json.dumps(score_request(request), ensure_ascii=False), file=stdout)
         return
     request = _score_request(args)
-    response = score_request(request)
+    scored = score_request(request)
     if args.json:
-        print(json.dumps(response, ensure_ascii=False), file=stdout)
+        print(json.dumps(scored, ensure_ascii=False), file=stdout)
     else:
-        print(render_score(request, response, lang), file=stdout)
+        print(render_score(request, scored, lang), file=stdout)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,35 +1,31 @@
-"""The JSON interface (docs/rules.md §4): validate a request, score every win, settle, say who deals next."""
+"""The JSON interface (docs/rules.md §4): validate a request (`parse_request`), then score every win, settle
+and say who deals next (`scoring.response.score_parsed`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
-from scoring.dealer import next_state_fields
 from scoring.errors import ScoringError
 from scoring.hand import Hand, parse_hand, validate_hand
 from scoring.hand_json import hand_from_json
-from scoring.items import Item, check_hand_tiles, check_wild, flower_copies
-from scoring.patterns import NO_FLAGS, TERMS, Flags, WinType, find_pattern, term_name
-from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, OptionValue, RuleSet, ruleset, validate_options
-from scoring.score import (
-    DEFAULT_TABLES,
-    Declared,
-    Table,
-    WinScore,
-    flags_from_declared,
-    refuse_wild_discard,
-    score_declared,
-    score_hand_ways,
-    table_for,
+from scoring.items import check_hand_tiles, check_wild, flower_copies
+from scoring.patterns import NO_FLAGS, Flags, WinType, find_pattern
+from scoring.reading import (
+    Event,
+    ScoreRequest,
+    WinEntry,
+    check_keys,
+    opt_seat,
+    read_bool,
+    read_int,
+    read_one_tile,
+    read_seat,
 )
-from scoring.seats import parse_seat, seats_after
-from scoring.settle import escape_payments, settle_anhui, settle_suzhou, suzhou_multiplier
-from scoring.tiles import parse_tiles
-
-Event = Literal["win", "draw", "escape"]
+from scoring.response import ScoreResponse, score_parsed, settled_json
+from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, RuleSet, ruleset, validate_options
+from scoring.score import DEFAULT_TABLES, Declared, Table, flags_from_declared, table_for
 
 _REQUEST_KEYS = frozenset(
     {
@@ -50,136 +46,11 @@ _REQUEST_KEYS = frozenset(
     }
 )
 _WIN_KEYS = frozenset({"winner", "type", "hand", "declared", "flags", "wild"})
-_FLAG_KEYS = frozenset(
+FLAG_KEYS = frozenset(
     {"after_kong", "after_flower", "kong_fed_by", "last_tile", "heavenly", "earthly", "shangpai"}
 )
 _DECLARED_KEYS = frozenset({"hard_flowers", "soft_flowers", "patterns", "winning_tile"})
-_WIN_TYPES: tuple[WinType, ...] = ("self_draw", "discard", "rob_kong")
-
-
-@dataclass(slots=True)
-class WinEntry:
-    """One claimed win of a request, validated (read-only by convention; built once per request)."""
-
-    winner: str
-    type: WinType
-    hand: Hand | None
-    declared: Declared | None
-    flags: Flags
-    wild: int | None
-    field: str
-
-
-@dataclass(slots=True)
-class ScoreRequest:
-    """A validated request: the table, the hand's event and its wins (read-only by convention).
-
-    The table state is kept as its fields (`scoring.dealer.StateFields`); `table` is the rule set with
-    the options applied.
-    """
-
-    rule: RuleSet
-    options: Mapping[str, OptionValue]
-    stake: int
-    dealer: str
-    streak: int
-    diling: bool
-    round_wind: str
-    hand_number: int
-    first_dealer: str
-    baozi: bool
-    event: Event
-    discarder: str | None
-    escaper: str | None
-    wins: tuple[WinEntry, ...]
-    table: Table
-
-    def with_wins(self, event: Event, discarder: str | None, wins: tuple[WinEntry, ...]) -> ScoreRequest:
-        """The same table with other wins."""
-        return ScoreRequest(
-            self.rule,
-            self.options,
-            self.stake,
-            self.dealer,
-            self.streak,
-            self.diling,
-            self.round_wind,
-            self.hand_number,
-            self.first_dealer,
-            self.baozi,
-            event,
-            discarder,
-            None,
-            wins,
-            self.table,
-        )
-
-
-# ---------------------------------------------------------------- field readers
-
-
-def check_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -> None:
-    """ScoringError naming the first key of `obj` not `allowed`."""
-    if allowed.issuperset(obj):
-        return
-    extra = sorted(str(key) for key in obj if key not in allowed)
-    if extra:
-        where = f"{field}: " if field else ""
-        raise ScoringError(f"{where}unknown key '{extra[0]}' (known: {', '.join(sorted(allowed))})")
-
-
-def read_seat(value: Any, field: str) -> str:
-    """The seat letter a value names (E, 东, "s" …); ScoringError otherwise."""
-    seat = parse_seat(value) if isinstance(value, str) else None
-    if seat is not None:
-        return seat
-    raise ScoringError(f"{field}: bad seat {value!r} (use E, S, W or N)")
-
-
-def _opt_seat(value: Any, field: str) -> str | None:
-    return None if value is None else read_seat(value, field)
-
-
-def _bool(obj: Mapping[str, Any], key: str, field: str) -> bool:
-    value = obj.get(key, False)
-    if value is None or value is False:
-        return False
-    if value is not True:
-        raise ScoringError(f"{field}{key}: expected true or false, got {value!r}")
-    return value
-
-
-def _int(
-    obj: Mapping[str, Any], key: str, field: str, default: int, minimum: int, maximum: int | None = None
-) -> int:
-    value = obj.get(key, default)
-    if type(value) is int and value >= minimum and (maximum is None or value <= maximum):
-        return value
-    if value is None:
-        value = default
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ScoringError(f"{field}{key}: expected a whole number, got {value!r}")
-    if value < minimum or (maximum is not None and value > maximum):
-        bound = f"at least {minimum}" if maximum is None else f"{minimum}..{maximum}"
-        raise ScoringError(
-            f"{field}{key}: {value} is out of range ({bound})",
-            code="out_of_range",
-            field=key,
-            value=value,
-            low=minimum,
-            high=maximum,
-        )
-    return value
-
-
-def read_one_tile(value: Any, field: str) -> int:
-    """Exactly one tile, in any accepted form ("2p", "五筒")."""
-    if not isinstance(value, str):
-        raise ScoringError(f"{field}: expected one tile such as '2p', got {value!r}")
-    tiles = parse_tiles(value, field=field)
-    if len(tiles) != 1:
-        raise ScoringError(f"{field}: expected exactly one tile, got {value!r}")
-    return tiles[0]
+WIN_TYPES: tuple[WinType, ...] = ("self_draw", "discard", "rob_kong")
 
 
 def _flags(raw: Any, field: str) -> Flags:
@@ -188,16 +59,16 @@ def _flags(raw: Any, field: str) -> Flags:
         return NO_FLAGS
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object of flags")
-    check_keys(raw, _FLAG_KEYS, field)
+    check_keys(raw, FLAG_KEYS, field)
     pre = f"{field}."
     flags = Flags(
-        after_kong=_bool(raw, "after_kong", pre),
-        after_flower=_bool(raw, "after_flower", pre),
-        kong_fed_by=_opt_seat(raw.get("kong_fed_by"), f"{field}.kong_fed_by"),
-        last_tile=_bool(raw, "last_tile", pre),
-        heavenly=_bool(raw, "heavenly", pre),
-        earthly=_bool(raw, "earthly", pre),
-        shangpai=_bool(raw, "shangpai", pre),
+        after_kong=read_bool(raw, "after_kong", pre),
+        after_flower=read_bool(raw, "after_flower", pre),
+        kong_fed_by=opt_seat(raw.get("kong_fed_by"), f"{field}.kong_fed_by"),
+        last_tile=read_bool(raw, "last_tile", pre),
+        heavenly=read_bool(raw, "heavenly", pre),
+        earthly=read_bool(raw, "earthly", pre),
+        shangpai=read_bool(raw, "shangpai", pre),
     )
     return NO_FLAGS if flags == NO_FLAGS else flags
 
@@ -207,8 +78,8 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
         raise ScoringError(f"{field}: expected an object with hard_flowers, soft_flowers, patterns")
     check_keys(raw, _DECLARED_KEYS, field)
     most = _MOST_FLOWERS[rule.id, round_wind]
-    hard = _int(raw, "hard_flowers", f"{field}.", 0, 0, most)
-    soft = _int(raw, "soft_flowers", f"{field}.", 0, 0, 200)
+    hard = read_int(raw, "hard_flowers", f"{field}.", 0, 0, most)
+    soft = read_int(raw, "soft_flowers", f"{field}.", 0, 0, 200)
     words = raw.get("patterns", [])
     if words is None:
         words = []
@@ -258,7 +129,7 @@ def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
         raise ScoringError(f"{field}.winner: missing")
     winner = read_seat(raw["winner"], f"{field}.winner")
     win_type = raw.get("type")
-    if win_type not in _WIN_TYPES:
+    if win_type not in WIN_TYPES:
         raise ScoringError(f"{field}.type: expected self_draw, discard or rob_kong, got {win_type!r}")
     raw_hand = raw.get("hand")
     raw_declared = raw.get("declared")
@@ -286,16 +157,16 @@ def parse_request(request: Any) -> ScoreRequest:
     get = request.get
     rule = ruleset(get("rules", SUZHOU))
     table = _table(rule, get("options"))
-    stake = _int(request, "stake", "", 1, 1)
+    stake = read_int(request, "stake", "", 1, 1)
     dealer = read_seat(get("dealer", "E"), "dealer")
     round_wind = read_seat(get("round_wind", "E"), "round_wind")
-    streak = _int(request, "streak", "", 0, 0)
-    diling = _bool(request, "diling", "") and rule.id == SUZHOU
-    hand_number = _int(request, "hand_number", "", 1, 1)
+    streak = read_int(request, "streak", "", 0, 0)
+    diling = read_bool(request, "diling", "") and rule.id == SUZHOU
+    hand_number = read_int(request, "hand_number", "", 1, 1)
     first_dealer = read_seat(get("first_dealer", "E"), "first_dealer")
     event, discarder, escaper, raw_wins = _event(request)
     wins = tuple([_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins)])
-    baozi = _bool(request, "baozi", "") and rule.id == SUZHOU
+    baozi = read_bool(request, "baozi", "") and rule.id == SUZHOU
     parsed = ScoreRequest(
         rule,
         table.options,
@@ -328,8 +199,8 @@ def _event(request: Mapping[str, Any]) -> tuple[Event, str | None, str | None, l
     raw_wins = request.get("wins") or []
     if not isinstance(raw_wins, list):
         raise ScoringError("wins: expected a list")
-    discarder = _opt_seat(request.get("discarder"), "discarder")
-    escaper = _opt_seat(request.get("escaper"), "escaper")
+    discarder = opt_seat(request.get("discarder"), "discarder")
+    escaper = opt_seat(request.get("escaper"), "escaper")
     if event != "win" and raw_wins:
         raise ScoringError(f"wins: a {event} has no wins")
     if event == "escape" and escaper is None:
@@ -461,176 +332,7 @@ def _check_hand_flags(win: WinEntry, hand: Hand, f: Flags, feeder: str | None) -
         )
 
 
-# ---------------------------------------------------------------- scoring
-
-
-def _score_win(req: ScoreRequest, win: WinEntry) -> WinScore:
-    if win.declared is not None:
-        score = score_declared(
-            req.table, win.declared, win_type=win.type, flags=win.flags, field=f"{win.field}.declared"
-        )
-        return refuse_wild_discard(score, win.type, win.wild, win.declared.winning_tile)
-    assert win.hand is not None
-    return score_hand_ways(
-        req.table,
-        win.hand,
-        (win.type,),
-        flags=win.flags,
-        is_dealer=win.winner == req.dealer,
-        wild=win.wild,
-        round_wind=req.round_wind,
-        field=f"{win.field}.hand",
-    )[0]
-
-
-_ZH_NAMES = {term_id: term_name(term_id) for term_id in TERMS}
-
-
-def _win_json(winner: str, score: WinScore, multiplier: int) -> dict[str, Any]:
-    if not score.allowed:
-        out: dict[str, Any] = {
-            "winner": winner,
-            "allowed": False,
-            "reason": score.reason,
-            "hua": 0,
-            "items": [],
-            "multiplier": 1,
-        }
-        if score.reason == "below_threshold":
-            out["threshold"] = {"have": score.have, "need": score.need}
-        return out
-    names = _ZH_NAMES
-    return {
-        "winner": winner,
-        "allowed": True,
-        "reason": None,
-        "hua": score.hua,
-        "items": [
-            {"id": item_id, "name": names[item_id], "hua": hua}
-            if times == 1
-            else {"id": item_id, "name": names[item_id], "hua": hua, "times": times}
-            for item_id, hua, times in score.items
-        ],
-        "multiplier": multiplier,
-    }
-
-
-def _multi_win_off(req: ScoreRequest, scores: list[WinScore]) -> list[WinScore]:
-    """宿州 multi_win=false: only the first allowed winner from the discarder's next seat counts."""
-    if req.rule.id != SUZHOU_ANHUI or req.options.get("multi_win") or len(req.wins) < 2:
-        return scores
-    assert req.discarder is not None
-    order = {seat: rank for rank, seat in enumerate(seats_after(req.discarder))}
-    allowed = [i for i, score in enumerate(scores) if score.allowed]
-    if not allowed:
-        return scores
-    first = min(allowed, key=lambda i: order[req.wins[i].winner])
-    return [
-        score
-        if i == first or not score.allowed
-        else WinScore(False, "multi_win_off", score.hua, score.items, score.patterns)
-        for i, score in enumerate(scores)
-    ]
-
-
-def score_parsed(req: ScoreRequest) -> dict[str, Any]:
-    """Score a validated request (see score_request)."""
-    payments = {"E": 0, "S": 0, "W": 0, "N": 0}
-    wins_json: list[dict[str, Any]] = []
-    winners: list[str] = []
-    if req.event == "escape":
-        assert req.escaper is not None
-        payments = escape_payments(req.escaper, req.stake)
-    elif req.event == "win":
-        scores = [_score_win(req, win) for win in req.wins]
-        if len(scores) > 1:
-            scores = _multi_win_off(req, scores)
-        for win, score in zip(req.wins, scores, strict=True):
-            wins_json.append(settled_json(req, win, score, payments))
-            if score.allowed:
-                winners.append(win.winner)
-    assert sum(payments.values()) == 0
-    nxt = next_state_fields(
-        req.rule.id,
-        req.options,
-        (req.dealer, req.streak, req.diling, req.round_wind, req.hand_number, req.first_dealer),
-        req.event,
-        req.discarder,
-        req.baozi,
-        winners,
-    )
-    return {
-        "wins": wins_json,
-        "payments": payments,
-        "next_dealer": nxt[0],
-        "next_diling": nxt[2],
-        "next_round_wind": nxt[3],
-        "next_streak": nxt[1],
-        "next_hand_number": nxt[4],
-    }
-
-
-def settled_json(
-    req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[str, int]
-) -> dict[str, Any]:
-    """Settle one win into the running payments (if allowed); its response entry."""
-    if not score.allowed:
-        refused = _win_json(win.winner, score, 1)
-        if "threshold" in refused:  # what would have let it win: the patterns exempt from the threshold
-            refused["threshold"]["exempt"] = [pid for pid in req.rule.patterns if pid in req.rule.exempt]
-        return refused
-    multiplier = _settle(req, win, score, payments)
-    if req.baozi or req.diling:  # 豹子/滴零 double the hand: listed so that a preview shows every factor,
-        # after the pattern multipliers and before 包饺子/抢杠 (docs/rules.md §1, the order of multipliers)
-        doubling = tuple(
-            Item(term, 0, 2) for term, on in (("baozi", req.baozi), ("diling", req.diling)) if on
-        )
-        cut = next((i for i, item in enumerate(score.items) if item.id in _TRIPLING), len(score.items))
-        score = replace(score, items=score.items[:cut] + doubling + score.items[cut:])
-    return _win_json(win.winner, score, multiplier)
-
-
-_TRIPLING = frozenset({"baojiaozi", "songgang", "qianggang"})
-
-
-def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[str, int]) -> int:
-    """Settle one allowed win into the running payments; the win's multiplier."""
-    flags = win.flags
-    if req.rule.id == SUZHOU:
-        fed_by = None if flags is NO_FLAGS else req.table.feeder(flags, win.type)
-        triple = fed_by is not None or win.type == "rob_kong"
-        multiplier = score.factor
-        if req.baozi or req.diling or triple:
-            multiplier = suzhou_multiplier(
-                req.options, baozi=req.baozi, diling=req.diling, triple=triple, pattern_factor=score.factor
-            )
-        settlement = settle_suzhou(
-            win.type,
-            win.winner,
-            req.discarder,
-            score.hua,
-            stake=req.stake,
-            multiplier=multiplier,
-            kong_fed_by=fed_by,
-        )
-    else:
-        settlement = settle_anhui(
-            win.type,
-            win.winner,
-            req.discarder,
-            score.hua,
-            stake=req.stake,
-            dealer=req.dealer,
-            shangpai=flags.shangpai,
-        )
-    winner = win.winner
-    for payer, amount in settlement.paid_by.items():  # collect(), written out
-        payments[payer] -= amount
-        payments[winner] += amount
-    return settlement.multiplier
-
-
-def score_request(request: Any) -> dict[str, Any]:
+def score_request(request: Any) -> ScoreResponse:
     """Score one hand: a request (docs/rules.md §4) in, response out; ScoringError names the bad field.
 
     Besides those keys, `hand` may also be the one-line shorthand string of `scoring.hand.parse_hand`, and the
@@ -647,7 +349,11 @@ def score_request(request: Any) -> dict[str, Any]:
 
 
 __all__ = [
+    "FLAG_KEYS",
+    "WIN_TYPES",
+    "Event",
     "ScoreRequest",
+    "ScoreResponse",
     "WinEntry",
     "check_keys",
     "parse_request",

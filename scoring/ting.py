@@ -126,8 +126,8 @@ def _wait_entry(
         by = None if after is None else seats_after(seat)[after]
         win = WinEntry(seat, win_type, won, None, NO_FLAGS, wild, "hand")
         payments = {"E": 0, "S": 0, "W": 0, "N": 0}
-        summary = settled_json(base.with_wins("win", by, (win,)), win, score, payments)
-        summary.pop("winner")
+        settled = settled_json(base.with_wins("win", by, (win,)), win, score, payments)
+        summary: dict[str, Any] = {key: value for key, value in settled.items() if key != "winner"}
         summary["receives"] = payments[seat]
         if by is not None:
             summary["discarder"] = by

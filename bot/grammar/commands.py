@@ -10,6 +10,7 @@ from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
 from bot.ledger.hands import MAX_ADJUST
+from scoring.entry import EntryJSON, FlagsJSON, WinJSON, build_entry
 from scoring.rules import SUZHOU_ANHUI
 from scoring.seats import SEAT_WORDS, parse_seat
 
@@ -44,7 +45,7 @@ def _no_extra(tokens: list[Token]) -> None:
         raise GrammarError("extra_words", **tokens[0].params())
 
 
-def parse_draw(text: str = "") -> dict[str, Any]:
+def parse_draw(text: str = "") -> EntryJSON:
     """Read /draw (荒庄): no arguments, or the word 荒庄/流局/draw.
 
     >>> parse_draw("荒庄")
@@ -52,10 +53,10 @@ def parse_draw(text: str = "") -> dict[str, Any]:
     """
     tokens = [t for t in tokenize(text) if t.word not in DRAW_WORDS]
     _no_extra(tokens)
-    return {"event": "draw", "discarder": None, "escaper": None, "wins": []}
+    return build_entry("draw")
 
 
-def parse_escape(text: str, resolve: Callable[[str], str | None]) -> dict[str, Any]:
+def parse_escape(text: str, resolve: Callable[[str], str | None]) -> EntryJSON:
     """Read /escape <player> (逃跑) into an entry.
 
     >>> parse_escape("北 逃跑", {"北": "N"}.get)
@@ -68,7 +69,7 @@ def parse_escape(text: str, resolve: Callable[[str], str | None]) -> dict[str, A
     if seat is None:
         raise GrammarError("unknown_player", **tokens[0].params())
     _no_extra(tokens[1:])
-    return {"event": "escape", "discarder": None, "escaper": seat, "wins": []}
+    return build_entry("escape", other=seat)
 
 
 def _player(token: Token, resolve: Callable[[str], Any], strict: bool) -> Any:
@@ -144,7 +145,7 @@ def parse_edit(text: str) -> tuple[int, str]:
     return number, rest
 
 
-def parse_entry(text: str, resolve: Callable[[str], str | None]) -> dict[str, Any]:
+def parse_entry(text: str, resolve: Callable[[str], str | None]) -> EntryJSON:
     """Read any entry (for /edit): a win as /hu, 荒庄/draw, or <player> 逃跑/escape.
 
     >>> parse_entry("荒庄", {}.get)["event"], parse_entry("逃跑 北", {"北": "N"}.get)["escaper"]
@@ -204,7 +205,7 @@ def make_resolver(
     return resolve
 
 
-def local_entry(rules: str, entry: dict[str, Any]) -> dict[str, Any]:
+def local_entry(rules: str, entry: EntryJSON) -> EntryJSON:
     """An entry in the words of the table's rule set: 包饺子 is 苏州's; at a 宿州 table `包 北` is a plain
     杠开 (settled as a self-draw, everyone pays), so the feeder is dropped and the headline says 自摸.
 
@@ -212,12 +213,12 @@ def local_entry(rules: str, entry: dict[str, Any]) -> dict[str, Any]:
     >>> local_entry("suzhou-anhui", {"event": "win", "wins": [win]})["wins"][0]["flags"]
     {'after_kong': True, 'kong_fed_by': None}
     """
-    if rules != SUZHOU_ANHUI or entry.get("event") != "win":
+    if rules != SUZHOU_ANHUI or entry["event"] != "win":
         return entry
-    wins = [
-        {**w, "flags": {**w["flags"], "kong_fed_by": None}}
-        if (w.get("flags") or {}).get("kong_fed_by")
-        else w
-        for w in entry.get("wins", [])
-    ]
+    wins: list[WinJSON] = []
+    for win in entry["wins"]:
+        if win["flags"].get("kong_fed_by"):
+            flags: FlagsJSON = {**win["flags"], "kong_fed_by": None}
+            win = {**win, "flags": flags}
+        wins.append(win)
     return {**entry, "wins": wins}

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
 from bot.grammar import vocab
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import Token, parse_count, tokenize
 from bot.grammar.shorthand import hand_object, lower_suits
 from scoring import ScoringError, find_pattern
+from scoring.entry import Claim, EntryJSON, FlagName, How, build_entry
 from scoring.tiles import scan, tile_from_name, tile_name
 
 T = TypeVar("T")
@@ -291,7 +292,7 @@ class _HuParser:
 
     # ---- reading the words in order ----------------------------------------------------------------
 
-    def parse(self) -> dict[str, Any]:
+    def parse(self) -> EntryJSON:
         if not self.tokens:
             raise GrammarError("empty", token="", position=0, index=0)
         i = 0
@@ -433,7 +434,7 @@ class _HuParser:
 
     # ---- building the entry ------------------------------------------------------------------------
 
-    def finish(self) -> dict[str, Any]:
+    def finish(self) -> EntryJSON:
         if not self.winners:
             raise GrammarError("missing_winner", **self.tokens[0].params())
         how = self.how
@@ -449,59 +450,45 @@ class _HuParser:
                 if winner.seat == how.other:
                     assert how.other_token is not None
                     raise GrammarError("discarder_is_winner", seat=how.other, **how.other_token.params())
-        wins = [self.win(winner, how) for winner in self.winners]
-        discarder = how.other if how.kind in (vocab.DISCARD, vocab.ROB_KONG) else None
-        return {"event": "win", "discarder": discarder, "escaper": None, "wins": wins}
+        claims = [self.claim(winner) for winner in self.winners]
+        return build_entry(_HOW[how.kind], claims, other=how.other, wild=self.wild[0] if self.wild else None)
 
-    def win(self, winner: _Winner, how: _How) -> dict[str, Any]:
-        flags: dict[str, Any] = {
-            "after_kong": False,
-            "after_flower": False,
-            "kong_fed_by": None,
-            "last_tile": False,
-            "heavenly": False,
-            "earthly": False,
-            "shangpai": False,
-        }
-        if how.kind == vocab.BAO:
-            flags["after_kong"] = True
-        if how.kind in (vocab.BAO, vocab.SONGGANG):  # 送杠: the feeder without 杠开 (docs/rules.md §1)
-            flags["kong_fed_by"] = how.other
-        win_type = {
-            vocab.SELF_DRAW: "self_draw",
-            vocab.BAO: "self_draw",
-            vocab.SONGGANG: "self_draw",
-            vocab.DISCARD: "discard",
-            vocab.ROB_KONG: "rob_kong",
-        }[how.kind]
-        result: dict[str, Any] = {"winner": winner.seat, "type": win_type}
+    def claim(self, winner: _Winner) -> Claim:
+        """What the words say of one winner: the tiles, or the 花 counts and patterns; the flags."""
         winning_tile = _lone_winning_tile(winner.hand)
         if winning_tile is not None:  # the quick form's `+2p`: the tile won on (宿州: a discarded 混子)
             winner.hand = []
         patterns: list[str] = []
+        flags: set[FlagName] = set()
         for token, pattern_id, flag in winner.words:
             if flag is not None:
-                flags[flag] = True
+                flags.add(cast(FlagName, flag))
             if winner.hand:
                 if flag is None:
                     raise GrammarError("pattern_with_hand", pattern=pattern_id, **token.params())
-            elif pattern_id is not None and pattern_id not in patterns:
+            elif pattern_id is not None:  # a flag's pattern too, where it was said (杠开 …)
                 patterns.append(pattern_id)
         if winner.hand:
             if winner.counts:
                 raise GrammarError("hand_with_hua", **next(iter(winner.counts.values()))[1].params())
-            result["hand"] = hand_object(winner.hand)
-        else:
-            result["declared"] = {
-                "hard_flowers": winner.counts.get("hard", (0, None))[0],
-                "soft_flowers": winner.counts.get("soft", (0, None))[0],
-                "patterns": patterns,
-            }
-            if winning_tile is not None:
-                result["declared"]["winning_tile"] = winning_tile
-        result["flags"] = flags
-        result["wild"] = self.wild[0] if self.wild is not None else None
-        return result
+            return Claim(winner.seat, hand_object(winner.hand), flags=frozenset(flags))
+        return Claim(
+            winner.seat,
+            hard_flowers=winner.counts.get("hard", (0, None))[0],
+            soft_flowers=winner.counts.get("soft", (0, None))[0],
+            patterns=tuple(patterns),
+            flags=frozenset(flags),
+            winning_tile=winning_tile,
+        )
+
+
+_HOW: dict[str, How] = {
+    vocab.SELF_DRAW: "self_draw",
+    vocab.BAO: "bao",
+    vocab.SONGGANG: "songgang",
+    vocab.DISCARD: "discard",
+    vocab.ROB_KONG: "rob_kong",
+}
 
 
 def _lone_winning_tile(parts: list[Token]) -> str | None:
@@ -519,7 +506,7 @@ def _is_cjk(char: str) -> bool:
     return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
 
 
-def parse_hu(text: str, resolve: Resolve[str]) -> dict[str, Any]:
+def parse_hu(text: str, resolve: Resolve[str]) -> EntryJSON:
     """Read the arguments of /hu into an entry: the partial docs/rules.md §4 request of a win.
 
     `resolve(word)` maps a player word to a seat ("E" "S" "W" "N") or None. Raises GrammarError.

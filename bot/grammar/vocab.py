@@ -7,6 +7,8 @@ from typing import Final
 
 from bot.grammar.lexer import NUMBER_RE, parse_count
 from scoring import PATTERNS
+from scoring.entry import FLAG_PATTERN as _FLAG_PATTERN
+from scoring.entry import PATTERN_FLAG as _PATTERN_FLAG
 
 SELF_DRAW: Final = "self_draw"
 DISCARD: Final = "discard"
@@ -52,16 +54,9 @@ NEEDS_OTHER: Final = frozenset({DISCARD, ROB_KONG, BAO, SONGGANG})
 WILD_WORDS: Final = _set("混子|混|混儿|混兒|癞子|赖子|癩子|賴子|wild|hunzi|hun|laizi|joker")
 _WILD_GLUED: Final = re.compile(r"^(混子|混儿|混兒|混|癞子|赖子|癩子|賴子|wild|hunzi|laizi)[=:]?(.+)$")
 
-# The flags of docs/rules.md §4, and the pattern each one scores in the declared (quick) form.
-FLAG_PATTERN: Final[dict[str, str | None]] = {
-    "after_kong": "gangkai",
-    "after_flower": "huakai",
-    "last_tile": "haidi",
-    "heavenly": "tianhu",
-    "earthly": "dihu",
-    "shangpai": None,  # 上牌 (宿州) doubles the settlement; it is a flag only
-}
-PATTERN_FLAG: Final[dict[str, str]] = {p: f for f, p in FLAG_PATTERN.items() if p is not None}
+# The flags of docs/rules.md §4, and the pattern each one scores in the declared form (scoring.entry's).
+FLAG_PATTERN: Final[dict[str, str | None]] = {str(k): v for k, v in _FLAG_PATTERN.items()}
+PATTERN_FLAG: Final[dict[str, str]] = {k: str(v) for k, v in _PATTERN_FLAG.items()}
 
 FLAG_WORDS: Final[dict[str, str]] = {
     **_words(

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.grammar import make_resolver, parse_hu, vocab
 from bot.grammar.errors import GrammarError
+from bot.grammar.hu import Resolve
 from bot.grammar.lexer import tokenize
 from bot.grammar.shorthand import hand_object
 from bot.handlers.callbacks import command
@@ -21,17 +22,22 @@ from bot.render import payments_text, refusal_text, rules_name, wind
 from bot.render.errors import Refusal, tile_words
 from bot.render.items import item_lines
 from scoring import score_request, ting_request
+from scoring.entry import Claim, EntryJSON, How, RequestJSON, TableJSON, build_entry, request_for
+from scoring.response import ScoreResponse
 from scoring.tiles import tile_from_name, tile_name
 
 CALC_WINNER, CALC_DISCARDER = "S", "N"  # a non-dealer wins; the player before the dealer discards
 ALL_SEATS = make_resolver({seat: [] for seat in "ESWN"})  # seat words only, when no table is open
 # The table keys of a request when no table is open: 苏州 defaults, stake 1, 东 dealing in the 东风圈.
-DEFAULT_TABLE: dict[str, Any] = {
-    "rules": "suzhou", "options": {}, "stake": 1, "dealer": "E", "round_wind": "E"
-}  # fmt: skip
+DEFAULT_TABLE: TableJSON = {"rules": "suzhou", "options": {}, "stake": 1, "dealer": "E", "round_wind": "E"}
 
 
-def _table(turn: Turn) -> tuple[dict[str, Any], bool]:
+def default_table(rules: str = "suzhou") -> TableJSON:
+    """The table keys of a request without a table (a fresh copy): `DEFAULT_TABLE` under `rules`."""
+    return {**DEFAULT_TABLE, "options": {}, "rules": rules}
+
+
+def _table(turn: Turn) -> tuple[TableJSON, bool]:
     """The table keys of a request and whether they are the open table's: its rules, options, stake and
     dealer state; else 苏州 with its default options, stake 1, 东 dealing in the 东风圈."""
     session = turn.session if turn.is_group else None
@@ -46,29 +52,30 @@ def _table(turn: Turn) -> tuple[dict[str, Any], bool]:
             "baozi": state.baozi,
             "diling": state.diling,
         }, True
-    return {**DEFAULT_TABLE, "options": {}}, False
+    return default_table(), False
 
 
-def _hand_object(text: str) -> dict[str, Any]:
-    return hand_object(tokenize(text))
-
-
-def short_form(words: list[str]) -> dict[str, Any]:
+def short_form(words: list[str]) -> EntryJSON:
     """`<hand> [自摸|冲]`: the hand as 南's, by self-draw or on 北's discard."""
-    how = "self_draw"
+    how: How = "self_draw"
     if words and vocab.HOW_WORDS.get(words[-1].casefold()) in (vocab.DISCARD, vocab.SELF_DRAW):
         how = "discard" if vocab.HOW_WORDS[words.pop().casefold()] == vocab.DISCARD else "self_draw"
     if not words:
         raise Refusal("err.calc_needs_tiles", usage=True)
-    win = {"winner": CALC_WINNER, "type": how, "hand": _hand_object(" ".join(words))}
-    return {"event": "win", "discarder": CALC_DISCARDER if how == "discard" else None, "wins": [win]}
+    hand = hand_object(tokenize(" ".join(words)))
+    other = CALC_DISCARDER if how == "discard" else None
+    return build_entry(how, [Claim(CALC_WINNER, hand)], other=other)
 
 
-def calc_entry(turn: Turn, text: str) -> dict[str, Any]:
+def calc_entry(turn: Turn, text: str) -> EntryJSON:
     """The entry /calc scores: the words of /hu (players by seat, or by name at the open table), else the
     short form (a hand first)."""
     session = turn.session if turn.is_group else None
-    resolve = seat_resolver(session) if session is not None else ALL_SEATS
+    return words_entry(text, seat_resolver(session) if session is not None else ALL_SEATS)
+
+
+def words_entry(text: str, resolve: Resolve[str] = ALL_SEATS) -> EntryJSON:
+    """The entry of /hu's words (`东 冲 西 <hand> 海底`), else of the short form (a hand first)."""
     try:
         return parse_hu(text, resolve)
     except GrammarError as exc:
@@ -88,7 +95,7 @@ async def calc(turn: Turn) -> None:
         raise Refusal("err.calc_needs_tiles", usage=True)
     entry = calc_entry(turn, turn.text)
     table, at_table = _table(turn)
-    request: dict[str, Any] = {**table, **{k: v for k, v in entry.items() if v is not None}}
+    request = request_for(table, entry)
     response = await turn.run(score_request, request)
     first = entry["wins"][0]
     how = {"discard": "flow.discard", "rob_kong": "flow.rob_kong"}.get(first["type"], "flow.self_draw")
@@ -103,9 +110,7 @@ async def calc(turn: Turn) -> None:
     await turn.say("\n".join(lines))
 
 
-def calc_lines(
-    lang: str, request: dict[str, Any], entry: dict[str, Any], response: dict[str, Any]
-) -> list[str]:
+def calc_lines(lang: str, request: RequestJSON, entry: EntryJSON, response: ScoreResponse) -> list[str]:
     """A scored hand without a table's preview: each winner's items (or why the win is refused), then the
     total and everyone's amount (also inline mode's and the picker's answer without a table)."""
     winners = [w["winner"] for w in entry["wins"]]
@@ -113,19 +118,19 @@ def calc_lines(
     scored = {w["winner"]: w for w in response["wins"]}
     lines: list[str] = []
     for seat in winners:
-        win = scored.get(seat, {})
+        win = scored[seat]
         if len(winners) > 1:
-            lines.append(t(lang, "result.winner_hua", winner=wind(lang, seat), hua=win.get("hua", 0)))
-        if not win.get("allowed", True):
-            lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, {"winner": seat, **win})))
+            lines.append(t(lang, "result.winner_hua", winner=wind(lang, seat), hua=win["hua"]))
+        if not win["allowed"]:
+            lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, win)))
             continue
-        lines += item_lines(lang, win, typed.get(seat), str(request.get("rules") or "") or None)
-    if any(w.get("allowed", True) for w in scored.values()):
+        lines += item_lines(lang, win, typed.get(seat), request["rules"])
+    if any(w["allowed"] for w in scored.values()):
         payments = payments_text(lang, response["payments"], winners)
         if len(winners) > 1:  # each winner's 花 is on its own line above
             lines.append(t(lang, "calc.total_multi", stake=request["stake"], payments=payments))
         else:
-            hua = int(scored.get(winners[0], {}).get("hua") or 0)
+            hua = scored[winners[0]]["hua"]
             lines.append(t(lang, "calc.total", hua=hua, stake=request["stake"], payments=payments))
     return lines
 

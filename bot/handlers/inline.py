@@ -1,6 +1,7 @@
 """Inline mode: `@bot 11223355778899p 中发春梅` in any chat scores the hand, as /calc's short form does
 (南 wins, by self-draw unless the text says 冲; 苏州 defaults, 东 dealing), under both rule sets unless the
-text names one. Nothing is recorded. One answer per query text and language is kept (lru_cache), and
+text names one; /hu's words (`@bot 东 冲 西 <hand> 海底 混子 5p`, what the picker sends back) say more.
+Nothing is recorded. One answer per query text and language is kept (lru_cache), and
 Telegram caches the answer too; a button above the results opens the tile picker (WEBAPP_URL)."""
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from telegram import (
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.handlers.calc import DEFAULT_TABLE, calc_lines, short_form
+from bot.handlers.calc import calc_lines, default_table, words_entry
 from bot.i18n import normalize_language, t
 from bot.render import rules_name
 from bot.render.errors import USER_ERRORS, error_text
 from bot.services import settings_in
 from bot.settings import Settings
 from scoring import RULESETS, resolve_rules, score_request
+from scoring.entry import request_for
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -54,14 +56,13 @@ def inline_answer(text: str, lang: str) -> Answer:
     named = [rules for rules in map(_rules_word, words) if rules is not None]
     rest = [word for word in words if _rules_word(word) is None]
     try:
-        entry = short_form(rest)
+        entry = words_entry(" ".join(rest))
     except USER_ERRORS as exc:
         return ((_result_id(text, lang, "bad"), t(lang, "webapp.inline_bad", reason=error_text(lang, exc)),
                  text, t(lang, "webapp.inline_bad", reason=error_text(lang, exc))),)  # fmt: skip
     answers = []
     for rules in dict.fromkeys(named) or RULESETS:
-        given = {k: v for k, v in entry.items() if v is not None}
-        request = {**DEFAULT_TABLE, "options": {}, "rules": rules, **given}
+        request = request_for(default_table(rules), entry)
         try:
             response = score_request(request)
         except ScoringError as exc:
@@ -71,8 +72,8 @@ def inline_answer(text: str, lang: str) -> Answer:
             continue
         win = response["wins"][0]
         name = rules_name(lang, rules)
-        key = "webapp.inline_title" if win.get("allowed", True) else "webapp.inline_refused"
-        title = t(lang, key, rules=name, hua=win.get("hua", 0))
+        key = "webapp.inline_title" if win["allowed"] else "webapp.inline_refused"
+        title = t(lang, key, rules=name, hua=win["hua"])
         lines = calc_lines(lang, request, entry, response)
         body = "\n".join([f"🀄 {' '.join(rest)}", title, *lines])
         answers.append((_result_id(text, lang, rules), title, lines[-1] if lines else "", body))

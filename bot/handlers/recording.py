@@ -19,7 +19,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import BadRequest, TelegramError
@@ -46,6 +46,7 @@ from bot.render import hand_summary, payments_text, preview_text, result_line, w
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.render.items import join_words
 from bot.sender import send_text
+from scoring.entry import EntryJSON
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ def allowed(preview: HandPreview) -> HandPreview:
     return preview
 
 
-async def record_hand(turn: Turn, entry: dict[str, Any], *, flow_message: int | None = None) -> None:
+async def record_hand(turn: Turn, entry: EntryJSON, *, flow_message: int | None = None) -> None:
     """Preview a hand, or commit it at once in an `instant` group; before the first dealer, ask for one
     (nothing is recorded against a dealer the table never named)."""
     session = await writable_session(turn)
@@ -93,8 +94,9 @@ async def record_hand(turn: Turn, entry: dict[str, Any], *, flow_message: int | 
         await after_commit(turn, "hand", result, flow_message=flow_message)
         return
     preview = allowed(await turn.run(turn.ledger.preview, turn.chat_id, entry, session=session))
+    payload = cast(dict[str, Any], entry)  # stored as JSON: the entry is the pending "hand" payload
     await submit(
-        turn, session, "hand", entry, preview, preview_text(turn.lang, preview, session), flow_message
+        turn, session, "hand", payload, preview, preview_text(turn.lang, preview, session), flow_message
     )
 
 
@@ -337,7 +339,7 @@ def later_hands_text(turn: Turn, later: tuple[HandPreview, ...]) -> str:
         return ""
     lines = [turn.t("preview.later", count=len(later))]
     for preview in later:
-        winners = [w["winner"] for w in preview.entry.get("wins") or []]
+        winners = [w["winner"] for w in preview.wins]
         lines.append(
             turn.t(
                 "preview.later_row",
@@ -450,7 +452,7 @@ async def close_preview(turn: Turn, status: str) -> None:
 # ---- a hand before the first dealer -----------------------------------------------------------------
 
 
-def check_for_some_dealer(turn: Turn, session: SessionInfo, entry: dict[str, Any]) -> None:
+def check_for_some_dealer(turn: Turn, session: SessionInfo, entry: EntryJSON) -> None:
     """Before asking who deals: an entry the rules refuse (or that cannot be scored) whoever deals gets its
     answer at once, as with 东 dealing; one that some dealer allows gets the question."""
     refused: Exception | None = None
@@ -499,9 +501,7 @@ async def ask_name(
     await show_entry(turn, session, "name", payload, None, flow_message, view)
 
 
-async def ask_dealer(
-    turn: Turn, session: SessionInfo, entry: dict[str, Any], flow_message: int | None
-) -> None:
+async def ask_dealer(turn: Turn, session: SessionInfo, entry: EntryJSON, flow_message: int | None) -> None:
     """Store a hand entered before the first dealer, waiting for one, and ask who deals: a button per seat
     (or /dealer, /roll). Nothing is recorded; the press (`questions.dealer_pressed`) takes the entry on to its
     preview. A redelivered update finds the entry stored and shown, and sends nothing."""

@@ -7,7 +7,7 @@ import copy
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import insert
 from sqlmodel import Session, col, select
@@ -18,15 +18,26 @@ from bot.ledger.lookups import A_HAND, HAND, IN_ORDER, LIVE, PAYMENT, aware, las
 from bot.ledger.mappers import hand_record, payments_of
 from bot.ledger.models import Hand, TableSession
 from bot.ledger.sessions import touch
-from bot.ledger.values import SEATS, DealerState, HandPreview, HandRecord, SessionInfo, dealer_known
+from bot.ledger.values import (
+    SEATS,
+    AdjustJSON,
+    DealerState,
+    HandPreview,
+    HandRecord,
+    SessionInfo,
+    dealer_known,
+    wins_of,
+)
+from scoring.entry import EntryJSON, TableJSON, request_for
 
 MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
 EVENTS = ("win", "draw", "escape")
 
 
-def check_entry(entry: object) -> dict[str, Any]:
-    """A private copy of an entry, with only the keys an entry may carry (InvalidEntry)."""
+def check_entry(entry: object) -> EntryJSON:
+    """A private copy of an entry (the builder's, `scoring.entry.build_entry`, as made or as stored), with
+    only the keys an entry may carry (InvalidEntry)."""
     if not isinstance(entry, dict):
         raise errors.InvalidEntry(
             f"an entry must be an object, got {type(entry).__name__}", detail="entry: not an object"
@@ -38,14 +49,30 @@ def check_entry(entry: object) -> dict[str, Any]:
     if entry.get("event", "win") not in EVENTS:
         detail = f"event: unknown event {entry.get('event')!r} (win, draw, escape)"
         raise errors.InvalidEntry(detail, detail=detail)
-    return copy.deepcopy(entry)
+    return cast(EntryJSON, copy.deepcopy(entry))  # the builder's shape, as written (not rebuilt: replays)
+
+
+def table_json(state: DealerState, *, rules: str, options: dict[str, Any], stake: int) -> TableJSON:
+    """The table's part of a scoring request: rules, options, stake and the dealer state."""
+    return {
+        "rules": rules,
+        "options": copy.deepcopy(options),
+        "stake": stake,
+        "dealer": state.dealer,
+        "streak": state.streak,
+        "diling": state.diling,
+        "round_wind": state.round_wind,
+        "hand_number": state.hand_number,
+        "first_dealer": state.first_dealer,
+        "baozi": state.baozi,
+    }
 
 
 def score_entry(
     session_id: int,
     seat_players: Mapping[str, int],
     state: DealerState,
-    entry: object,
+    entry: EntryJSON,
     *,
     rules: str,
     options: dict[str, Any],
@@ -56,19 +83,14 @@ def score_entry(
     missing = [seat for seat in SEATS if seat not in seat_players]
     if missing:
         raise errors.TableNotFull(f"empty seats: {' '.join(missing)}", empty=missing)
-    request: dict[str, Any] = {
-        "rules": rules,
-        "options": copy.deepcopy(options),
-        "stake": stake,
-        **state.to_json(),
-        **check_entry(entry),
-    }
+    stored = check_entry(entry)  # what the preview (and then its row) keeps: the builder's entry
+    request = request_for(table_json(state, rules=rules, options=options, stake=stake), stored)
     try:
-        response = dict(scoring.score_request(request))
+        response = scoring.score_request(request)
     except scoring.ScoringError as exc:
         raise errors.InvalidEntry(str(exc), detail=str(exc)) from exc
     payments = payments_of(response)
-    before = DealerState.from_json({**request, "baozi": request.get("baozi", False)})
+    before = state  # the request's table state is the state's own (table_json)
     after = DealerState(
         dealer=str(response["next_dealer"]),
         streak=int(response["next_streak"]),
@@ -79,8 +101,8 @@ def score_entry(
     )
     return HandPreview(
         session_id=session_id,
-        kind=request.get("event", "win"),
-        entry={key: request[key] for key in ENTRY_KEYS if key in request},
+        kind=request["event"],
+        entry=stored,
         request=request,
         response=response,
         payments=payments,
@@ -108,7 +130,7 @@ def adjust_preview(
             raise errors.PlayerNotSeated(f"player {pid} has no seat at this table", name=str(pid))
     assert isinstance(payer_id, int) and isinstance(payee_id, int)
     payer, payee = seat_of[payer_id], seat_of[payee_id]
-    entry = {"payer": payer, "payee": payee, "amount": amount, "note": note}
+    entry: AdjustJSON = {"payer": payer, "payee": payee, "amount": amount, "note": note}
     return HandPreview(
         session_id=session.id, kind="adjust", entry=entry, request={"adjust": entry},
         response={"payments": {payer: -amount, payee: amount}}, payments={payer: -amount, payee: amount},
@@ -167,11 +189,7 @@ def insert_row(
     inserted = conn.execute(_INSERT_HAND, values).inserted_primary_key
     assert inserted is not None
     hand = Hand(id=inserted[0], **values)
-    hua = {
-        str(w["winner"]): int(w.get("hua") or 0)
-        for w in preview.response.get("wins", [])
-        if w.get("allowed", True) and w.get("winner") in SEATS
-    }
+    hua = {w["winner"]: w["hua"] for w in wins_of(preview.response) if w["allowed"] and w["winner"] in SEATS}
     conn.execute(
         _INSERT_PAYMENT,
         [
@@ -265,12 +283,12 @@ def own_seating(row: Hand) -> dict[str, int]:
     return {seat: int(pid) for seat, pid in row.seat_players.items()}
 
 
-def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[tuple[Hand, HandPreview]]:
+def plan_edit(s: Session, ts: TableSession, number: int, entry: EntryJSON) -> list[tuple[Hand, HandPreview]]:
     """(old row, replacement) for hand `number` and each later row whose result changes."""
     target = live_row(s, ts, number)
     later = s.scalars(later_rows(s, ts, target))
 
-    def rescore(row: Hand, state: DealerState, entry: object) -> HandPreview:
+    def rescore(row: Hand, state: DealerState, entry: EntryJSON) -> HandPreview:
         request = row.request  # the row's own rules, stake and seating: who sat where when it was played
         return score_entry(
             row_id(ts), own_seating(row), state, entry,
@@ -296,7 +314,7 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[
             state = before
             continue
         try:
-            rescored = rescore(row, before, row.entry)
+            rescored = rescore(row, before, check_entry(row.entry))
         except errors.LedgerError as exc:
             params = {**exc.params, "number": row.number}
             raise type(exc)(f"hand {row.number} after the edit: {exc}", **params) from exc
@@ -312,7 +330,7 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: object) -> list[
 
 
 def edit(
-    s: Session, ts: TableSession, number: int, entry: object, now: datetime, *, actor: int | None,
+    s: Session, ts: TableSession, number: int, entry: EntryJSON, now: datetime, *, actor: int | None,
     source_key: str | None, text: str | None,
 ) -> tuple[tuple[HandRecord, ...], tuple[HandRecord, ...]]:  # fmt: skip
     """Replace hand `number` and re-score the later rows whose result changes: (replacements, voided).

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 from sqlmodel import Session
 
@@ -17,6 +17,9 @@ from bot.ledger.models import (
 )
 from bot.ledger.values import (
     SEATS,
+    AdjustJSON,
+    AdjustRequest,
+    AdjustResponse,
     DealerState,
     GroupInfo,
     HandPreview,
@@ -25,6 +28,8 @@ from bot.ledger.values import (
     PlayerInfo,
     SessionInfo,
 )
+from scoring.entry import EntryJSON, RequestJSON
+from scoring.response import ScoreResponse
 
 
 def group_info(group: ChatGroup) -> GroupInfo:
@@ -89,7 +94,7 @@ def session_info(
     )
 
 
-def payments_of(response: dict[str, Any]) -> dict[str, int]:
+def payments_of(response: Mapping[str, Any]) -> dict[str, int]:
     """Seat -> amount of a scoring response, checked: integers that sum to zero (ZeroSumViolation)."""
     raw = response.get("payments") or {}
     payments: dict[str, int] = {}
@@ -102,6 +107,11 @@ def payments_of(response: dict[str, Any]) -> dict[str, int]:
     if total != 0:
         raise errors.ZeroSumViolation(f"payments sum to {total}", total=total)
     return {seat: amount for seat, amount in payments.items() if amount or seat in raw}
+
+
+Stored = EntryJSON | AdjustJSON
+StoredRequest = RequestJSON | AdjustRequest
+StoredResponse = ScoreResponse | AdjustResponse
 
 
 def hand_record(hand: Any) -> HandRecord:
@@ -117,9 +127,9 @@ def hand_record(hand: Any) -> HandRecord:
         number=hand.number,
         kind=hand.kind,
         text=hand.text,
-        entry=dict(hand.entry),
-        request=dict(hand.request),
-        response=dict(hand.response),
+        entry=cast(Stored, dict(hand.entry)),  # as written: the builder's entry, or an adjustment's
+        request=cast(StoredRequest, dict(hand.request)),
+        response=cast(StoredResponse, dict(hand.response)),
         payments=payments,
         player_payments={seat_players[seat]: amount for seat, amount in payments.items()},
         before=DealerState.from_json(hand.state_before),

@@ -211,7 +211,14 @@ def carry_out(
         hand = hands.record(s, ts, preview, now, actor=who, source_key=key, text=text)
     elif pending.kind == "edit":
         replaced, voided = hands.edit(
-            s, ts, int(payload["number"]), payload.get("entry"), now, actor=who, source_key=key, text=text
+            s,
+            ts,
+            int(payload["number"]),
+            hands.check_entry(payload.get("entry")),
+            now,
+            actor=who,
+            source_key=key,
+            text=text,
         )
         hand = replaced[0]
     else:

@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 from bot.ledger.lookups import GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, prepared
 from bot.ledger.mappers import payments_of
 from bot.ledger.models import Hand, Payment, SessionTotal, TableSession
+from bot.ledger.values import wins_of
 
 
 @dataclass(slots=True)
@@ -51,14 +52,14 @@ def row_deltas(hand: Hand) -> dict[int, Delta]:
         types = {str(w.get("winner")): str(w.get("type")) for w in request.get("wins", [])}
         payments = payments_of(hand.response)
         dealt = False
-        for win in hand.response.get("wins", []):
-            seat = win.get("winner")
-            if not win.get("allowed", True) or seat not in seat_players:
+        for win in wins_of(hand.response):
+            seat = win["winner"]
+            if not win["allowed"] or seat not in seat_players:
                 continue
             delta = deltas[seat_players[seat]]
             delta.wins += 1
             delta.win_amount = max(0, payments.get(seat, 0))
-            delta.hua = int(win.get("hua") or 0)
+            delta.hua = win["hua"]
             if types.get(seat) == "self_draw":
                 delta.self_draws += 1
             elif types.get(seat) in ("discard", "rob_kong"):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict, cast
 
 from bot.ledger.options import BY_ID, SETTLE_OPTIONS
+from scoring.entry import EntryJSON, RequestJSON
+from scoring.response import ScoreResponse, WinResult
 from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
 
 Seat = Literal["E", "S", "W", "N"]
@@ -170,6 +173,34 @@ class SeatChange:
     session: SessionInfo
 
 
+class AdjustJSON(TypedDict):
+    """An adjustment's entry: who pays whom how much, and why."""
+
+    payer: str
+    payee: str
+    amount: int
+    note: str | None
+
+
+class AdjustRequest(TypedDict):
+    """An adjustment's request (nothing is scored): its entry."""
+
+    adjust: AdjustJSON
+
+
+class AdjustResponse(TypedDict):
+    """An adjustment's response: the payments by seat."""
+
+    payments: dict[str, int]
+
+
+def wins_of(response: Mapping[str, Any]) -> list[WinResult]:
+    """The scored wins of a stored response (`scoring.response.ScoreResponse`), typed; none for 荒庄, 逃跑
+    and an adjustment. Read once here, with the core's defaults for a key an older row may lack."""
+    defaults: dict[str, object] = {"allowed": True, "reason": None, "hua": 0, "items": [], "multiplier": 1}
+    return [cast(WinResult, {**defaults, **win}) for win in response.get("wins") or []]
+
+
 @dataclass(frozen=True, slots=True)
 class HandPreview:
     """A scored entry, not recorded: the full scoring request and response, payments by seat and by player,
@@ -177,9 +208,9 @@ class HandPreview:
 
     session_id: int
     kind: HandKind
-    entry: dict[str, Any]
-    request: dict[str, Any]
-    response: dict[str, Any]
+    entry: EntryJSON | AdjustJSON
+    request: RequestJSON | AdjustRequest
+    response: ScoreResponse | AdjustResponse
     payments: dict[str, int]  # seat -> signed amount (stake units already applied)
     player_payments: dict[int, int]  # player id -> signed amount
     before: DealerState
@@ -188,12 +219,17 @@ class HandPreview:
     seats: dict[str, int] = field(default_factory=dict)  # seat -> player id of the table it was scored for
 
     @property
+    def wins(self) -> list[WinResult]:
+        """The scored wins (none for 荒庄, 逃跑, an adjustment)."""
+        return wins_of(self.response)
+
+    @property
     def allowed(self) -> bool:
         """False when the scoring core refused every win of the hand (see `reasons`). A 一炮多响 with one
         winner refused (below the threshold, 宿州 multi_win false) is recorded with the others: a refused win
         scores nothing and the others stand (docs/rules.md §1 Who may win, §2 Settlement)."""
-        wins = self.response.get("wins", [])
-        return not wins or any(w.get("allowed", True) for w in wins)
+        wins = wins_of(self.response)
+        return not wins or any(w["allowed"] for w in wins)
 
     @property
     def reasons(self) -> list[dict[str, Any]]:
@@ -201,8 +237,8 @@ class HandPreview:
         (e.g. "threshold": {"have": 1, "need": 4}), its breakdown left out."""
         return [
             {key: value for key, value in w.items() if key not in ("allowed", "items")}
-            for w in self.response.get("wins", [])
-            if not w.get("allowed", True)
+            for w in wins_of(self.response)
+            if not w["allowed"]
         ]
 
 
@@ -216,9 +252,9 @@ class HandRecord:
     number: int  # the hand's number in the session ledger as users see it (第n局); kept by an edit
     kind: HandKind
     text: str | None  # the entry as typed
-    entry: dict[str, Any]
-    request: dict[str, Any]
-    response: dict[str, Any]
+    entry: EntryJSON | AdjustJSON
+    request: RequestJSON | AdjustRequest
+    response: ScoreResponse | AdjustResponse
     payments: dict[str, int]  # seat -> amount
     player_payments: dict[int, int]  # player id -> amount
     before: DealerState
@@ -235,9 +271,9 @@ class HandRecord:
     seat_players: dict[str, int] = field(default_factory=dict)  # seat -> player id when it was recorded
 
     @property
-    def wins(self) -> list[dict[str, Any]]:
+    def wins(self) -> list[WinResult]:
         """The response's per-winner list (winner, allowed, hua, items, multiplier)."""
-        return list(self.response.get("wins", []))
+        return wins_of(self.response)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from bot.i18n import has, t
-from bot.ledger.values import (
-    HandPreview,
-    HandRecord,
-    SessionInfo,
-)
+from bot.ledger.values import HandPreview, HandRecord, SessionInfo, wins_of
 from bot.render.items import (
     item_lines,
     join_words,
     term_name,
 )
 from bot.render.words import payments_text, player_name, seat_and_name, wind
+from scoring.entry import RequestJSON
+from scoring.response import WinResult
 from scoring.rules import SUZHOU_ANHUI
 
 EXEMPT_SHOWN = 3  # a refusal names this many exempt patterns, then 等 / …
@@ -89,11 +87,11 @@ def _how(
 
 def scored_win(response: Mapping[str, Any], seat: str) -> Mapping[str, Any]:
     """The scoring core's answer for one winner ({} if it has none)."""
-    return next((w for w in response.get("wins", []) if w.get("winner") == seat), {})
+    return next((w for w in wins_of(response) if w["winner"] == seat), {})
 
 
 def _hua_by_winner(response: Mapping[str, Any]) -> dict[str, int]:
-    return {w["winner"]: int(w.get("hua") or 0) for w in response.get("wins", [])}
+    return {w["winner"]: w["hua"] for w in wins_of(response)}
 
 
 def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
@@ -162,7 +160,8 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             streak=streak,
         )
     # the allowed winners: a refused one of a 一炮多响 is paid nothing (its preview said why)
-    wins = [w for w in _wins(entry) if scored_win(hand.response, w["winner"]).get("allowed", True)]
+    refused = {w["winner"] for w in wins_of(hand.response) if not w["allowed"]}
+    wins = [w for w in _wins(entry) if w["winner"] not in refused]
     winners = [w["winner"] for w in wins]
     payments = payments_text(lang, hand.payments, winners)
     hua = _hua_by_winner(hand.response)
@@ -194,12 +193,12 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
     )
 
 
-def formula_lines(lang: str | None, preview: HandPreview, win: Mapping[str, Any]) -> list[str]:
+def formula_lines(lang: str | None, preview: HandPreview, win: WinResult) -> list[str]:
     """宿州's formula as a table checks it, each payer's amount from b, f and the 庄/闲 constant:
     `  庄付 1×（2×2+4）= 8 · 闲付 1×（2×2+2）= 6`, ×2 for 上牌 (docs/rules.md §2). Empty when an amount
     is not of that form (nothing is guessed)."""
-    stake, hua = preview.request.get("stake") or 1, int(win.get("hua") or 0)
-    factor = int(win.get("multiplier") or 1)
+    stake = cast("RequestJSON", preview.request)["stake"]  # a win's: formula_lines is asked of wins only
+    hua, factor = win["hua"], win["multiplier"]
     parts: dict[tuple[str, int], int] = {}
     for seat, amount in preview.payments.items():
         if amount >= 0:
@@ -249,24 +248,24 @@ def preview_text(
             )
         )
     else:
-        by_winner = {w.get("winner"): w for w in response.get("wins", [])}
+        by_winner = {w["winner"]: w for w in wins_of(response)}
         for win in _wins(entry):
             seat = win["winner"]
-            scored = by_winner.get(seat, {})
+            scored = by_winner.get(seat)
             who = seat_and_name(lang, session, seat)
-            if not scored.get("allowed", True):
-                lines.append(t(lang, "preview.not_allowed", reason=refusal_text(lang, scored or win, who)))
+            if scored is not None and not scored["allowed"]:
+                lines.append(t(lang, "preview.not_allowed", reason=refusal_text(lang, scored, who)))
                 continue
             lines.append(
                 t(
                     lang,
                     "preview.win_line",
                     how=_how(lang, "preview", entry, win, lambda s: seat_and_name(lang, session, s)),
-                    hua=scored.get("hua", 0),
+                    hua=scored["hua"] if scored else 0,
                 )
             )
-            lines += item_lines(lang, scored, win, session.rules)
-            if session.rules == SUZHOU_ANHUI and len(_wins(entry)) == 1:
+            lines += item_lines(lang, scored or {}, win, session.rules)
+            if scored is not None and session.rules == SUZHOU_ANHUI and len(_wins(entry)) == 1:
                 lines += formula_lines(lang, preview, scored)
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]

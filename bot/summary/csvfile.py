@@ -6,16 +6,16 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
 from bot.i18n import t
-from bot.ledger.values import SEATS, HandRecord
+from bot.ledger.values import SEATS, HandRecord, wins_of
 from bot.render import hand_summary, wind
 from bot.render.items import join_clauses, term_name
 from bot.summary.tally import SessionReport
 from bot.weekly import DEFAULT_TIMEZONE, aware
+from scoring.response import WinResult
 
 BOM = "\ufeff"
 COLUMN_IDS = (
@@ -79,18 +79,16 @@ def entry_text(lang: str | None, hand: HandRecord) -> str:
     return text or hand_summary(lang, hand)
 
 
-def _per_winner(lang: str | None, wins: list[Mapping[str, Any]], value: Callable[[Any], Any]) -> object:
+def _per_winner(lang: str | None, wins: list[WinResult], value: Callable[[WinResult], object]) -> object:
     """One winner's value as is; several winners' (一炮多响) each after its seat: `东 20；西 8`."""
     if len(wins) == 1:
         return value(wins[0])
-    return join_clauses(lang, [f"{wind(lang, w.get('winner'))} {value(w)}" for w in wins])
+    return join_clauses(lang, [f"{wind(lang, w['winner'])} {value(w)}" for w in wins])
 
 
-def _items(lang: str | None, win: Mapping[str, Any], rules: str | None = None) -> str:
+def _items(lang: str | None, win: WinResult, rules: str | None = None) -> str:
     """A win's items by name, in the rule set's words (宿州's 花牌, not 硬花)."""
-    return " ".join(
-        term_name(lang, str(i.get("id") or ""), i.get("name"), rules) for i in win.get("items", [])
-    )
+    return " ".join(term_name(lang, i["id"], i["name"], rules) for i in win["items"])
 
 
 def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAULT_TIMEZONE) -> bytes:
@@ -113,9 +111,9 @@ def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAU
         hand = row.hand
         for pid, amount in hand.player_payments.items():
             running[pid] = running.get(pid, 0) + amount
-        wins = [w for w in hand.response.get("wins", []) if w.get("allowed", True)]
+        wins = [w for w in wins_of(hand.response) if w["allowed"]]
         winners = " ".join(t(lang, f"wind.{w['winner']}") for w in wins)
-        hua = _per_winner(lang, wins, lambda w: w.get("hua", "")) if wins else ""
+        hua = _per_winner(lang, wins, lambda w: w["hua"]) if wins else ""
         items = _per_winner(lang, wins, lambda w: _items(lang, w, session.rules)) if wins else ""
         entry = entry_text(lang, hand)
         for seat, pid in seated(report, hand).items():

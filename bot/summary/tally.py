@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, SettleFigures, Transfer
-from bot.ledger.values import SEATS, HandRecord
+from bot.ledger.values import SEATS, HandRecord, wins_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,14 +64,15 @@ class SessionReport:
     figures: tuple[SettleFigures, ...] = ()
 
 
+def _said(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The wins an entry says (an adjustment's: none)."""
+    return list(entry.get("wins") or [])
+
+
 def _wins(hand: HandRecord) -> list[dict[str, Any]]:
     """The allowed wins of a hand, each with its type from the entry."""
-    types = {w.get("winner"): w.get("type") for w in hand.entry.get("wins", [])}
-    return [
-        {**w, "type": types.get(w.get("winner"))}
-        for w in hand.response.get("wins", [])
-        if w.get("allowed", True)
-    ]
+    types = {w["winner"]: w["type"] for w in _said(hand.entry)}
+    return [{**w, "type": types.get(w.get("winner"))} for w in wins_of(hand.response) if w["allowed"]]
 
 
 def _player(

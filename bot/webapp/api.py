@@ -12,6 +12,8 @@ import asyncio
 import json
 import logging
 import re
+import time
+from collections import deque
 from typing import Any
 
 from starlette.requests import Request
@@ -21,7 +23,8 @@ from telegram.error import TelegramError
 from telegram.ext import Application
 
 from bot.app import AnyApplication
-from bot.handlers.calc import DEFAULT_TABLE, calc_lines
+from bot.grammar.words import hu_words, short_words
+from bot.handlers.calc import calc_lines, default_table
 from bot.handlers.permissions import require
 from bot.i18n import DEFAULT_LANGUAGE, catalog, normalize_language, t
 from bot.ledger import SEATS, ChatState, LedgerService
@@ -34,14 +37,22 @@ from bot.webapp.page import table_view
 from bot.webapp.submit import page_turn, submit_hand
 from bot.webauth import WebAppUser, WebAuthError, check_init_data, read_table_token
 from scoring import score_request
+from scoring.entry import EntryJSON, entry_from_json, request_for
 from scoring.errors import ScoringError
 from scoring.tiles import FLOWER_NAMES, WIND_FLOWERS
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024  # bytes: a hand is a few hundred
+MAX_DEPTH = 8  # JSON nesting: an entry is five deep (entry, wins, a win, its hand, a meld)
+# Requests a user may make in a minute, per worker: a tap scores, a submission posts to the group.
+LIMITS = {"score": 240, "submit": 10}
+WINDOW = 60.0
+READ_TIMEOUT = 10.0  # seconds for the whole body
+MAX_SHOWN = 200  # characters of a submission's words kept as its typed text
 KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # a submission's idempotency key, made by the page
 RULES = ("suzhou", "suzhou-anhui")
+INLINE_RULES = {"suzhou": "苏州", "suzhou-anhui": "宿州"}  # the rule set's word in the text sent back
 
 
 class ApiError(Exception):
@@ -76,10 +87,16 @@ async def read_body(request: Request) -> dict[str, Any]:
     if length.isdigit() and int(length) > MAX_BODY:
         raise ApiError(413, "webapp.body_too_large", limit=MAX_BODY // 1024)
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ApiError(413, "webapp.body_too_large", limit=MAX_BODY // 1024)
+    try:
+        async with asyncio.timeout(READ_TIMEOUT):  # a half-open request does not hold a worker
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_BODY:
+                    raise ApiError(413, "webapp.body_too_large", limit=MAX_BODY // 1024)
+    except TimeoutError:
+        raise ApiError(408, "webapp.bad_request") from None
+    if _depth(body) > MAX_DEPTH:  # bounded before parsing: json.loads recurses
+        raise ApiError(400, "webapp.bad_request")
     try:
         data = json.loads(body)
     except ValueError:
@@ -87,6 +104,36 @@ async def read_body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "webapp.bad_request")
     return data
+
+
+def _depth(body: bytes | bytearray) -> int:
+    """How deep the brackets of a JSON text nest (those inside strings too: a bound, not a parse)."""
+    depth = deepest = 0
+    for byte in body:
+        if byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
+Recent = dict[tuple[str, int], deque[float]]
+
+
+def rate_limit(request: Request, kind: str, user: WebAppUser) -> None:
+    """At most LIMITS[kind] requests of a kind a minute from one user to this server (429 beyond)."""
+    now = time.monotonic()
+    _recent: Recent = request.app.state.recent  # bot.webapp.server.build_web keeps it there
+    times = _recent.setdefault((kind, user.user_id), deque())
+    while times and now - times[0] > WINDOW:
+        times.popleft()
+    if len(times) >= LIMITS[kind]:
+        raise ApiError(429, "webapp.too_many")
+    times.append(now)
+    if len(_recent) > 10_000:  # forget the quiet ones
+        for key in [k for k, v in _recent.items() if not v or now - v[-1] > WINDOW]:
+            del _recent[key]
 
 
 def page_user(request: Request) -> WebAppUser:
@@ -158,23 +205,30 @@ async def table(request: Request) -> JSONResponse:
     return JSONResponse({**view, **words, "lang": lang, "strings": page_strings(lang)})
 
 
-def _entry(data: dict[str, Any]) -> dict[str, Any]:
+def _entry(data: dict[str, Any]) -> EntryJSON:
+    """The page's entry, read and built by `scoring.entry` as any other (400 when it is not an object;
+    a ScoringError naming the field when it is not an entry)."""
     entry = data.get("entry")
     if not isinstance(entry, dict):
         raise ApiError(400, "webapp.bad_request")
-    return entry
+    return entry_from_json(entry)
 
 
 async def score(request: Request) -> JSONResponse:
     """POST /api/score {entry, rules?}: the hand scored as it stands: the table's preview text (or, without
     a table, the /calc reading under the rule set asked for), or what is wrong with it (422)."""
     user = page_user(request)
+    rate_limit(request, "score", user)
     data = await read_body(request)
     state = await page_table(request, user)
-    entry = _entry(data)
     if state is not None and state.session is not None:
         session, lang = state.session, state.group.language
+        try:  # a table's preview (names, hand number) is for its players and the group's admins
+            await require(page_turn(_application(request), state, user), "record", session)
+        except Refusal as exc:
+            return _refused(403, error_text(lang, exc), exc.key)
         try:
+            entry = _entry(data)
             preview = await asyncio.to_thread(
                 _ledger(request).preview, session.chat_id, entry, session=session
             )
@@ -184,15 +238,16 @@ async def score(request: Request) -> JSONResponse:
         return JSONResponse({"text": text, "allowed": preview.allowed, "payments": preview.payments})
     lang = user_language(request, user)
     rules = data.get("rules") if data.get("rules") in RULES else "suzhou"
-    given = {k: v for k, v in entry.items() if v is not None}
-    request_ = {**DEFAULT_TABLE, "options": {}, "rules": rules, **given}
     try:
+        entry = _entry(data)
+        request_ = request_for(default_table(str(rules)), entry)
         response = await asyncio.to_thread(score_request, request_)
     except ScoringError as exc:
         return _refused(422, error_text(lang, exc), "ScoringError")
-    allowed = all(w.get("allowed", True) for w in response["wins"])
+    allowed = all(w["allowed"] for w in response["wins"])
     text = "\n".join(calc_lines(lang, request_, entry, response))
-    return JSONResponse({"text": text, "allowed": allowed, "payments": response["payments"]})
+    query = f"{INLINE_RULES[str(rules)]} {short_words(entry) or hu_words(entry)}"  # what inline mode reads
+    return JSONResponse({"text": text, "allowed": allowed, "payments": response["payments"], "query": query})
 
 
 async def submit(request: Request) -> JSONResponse:
@@ -200,14 +255,19 @@ async def submit(request: Request) -> JSONResponse:
     the same pending entry as /hu. Seated players and admins only (403); once per key (a repeat, from
     any worker, answers `duplicate` and posts nothing)."""
     user = page_user(request)
+    rate_limit(request, "submit", user)
     data = await read_body(request)
     state = await page_table(request, user)
     if state is None:
         raise ApiError(403, "webapp.no_table")
-    entry, key = _entry(data), data.get("key")
+    key = data.get("key")
     if not isinstance(key, str) or not KEY.match(key):
         raise ApiError(400, "webapp.bad_request")
-    turn = page_turn(_application(request), state, user, key=key, shown=hand_words(entry))
+    try:
+        entry = _entry(data)
+    except ScoringError as exc:
+        return _refused(422, error_text(state.group.language, exc), "ScoringError")
+    turn = page_turn(_application(request), state, user, key=key, shown=hu_words(entry)[:MAX_SHOWN])
     try:
         done = await submit_hand(turn, entry)
     except USER_ERRORS as exc:
@@ -216,24 +276,8 @@ async def submit(request: Request) -> JSONResponse:
     except TelegramError as exc:  # the group could not be told: say so rather than fail silently
         log.warning("picker submission to chat %s not posted: %s", turn.chat_id, exc)
         return _refused(502, t(turn.lang, "webapp.telegram_failed"), "TelegramError")
-    said = "webapp.recorded" if turn.instant else "webapp.sent"
+    said = ("webapp.recorded" if turn.instant else "webapp.sent") if done else "webapp.duplicate"
     return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, said)})
-
-
-def hand_words(entry: dict[str, Any]) -> str:
-    """The picked hand as /hu shorthand, kept with the entry as its typed text: `[555p] (7777s) 99m 中发`."""
-    words = []
-    for win in entry.get("wins") or []:
-        hand = win.get("hand") if isinstance(win, dict) else None
-        if not isinstance(hand, dict):
-            continue
-        for meld in hand.get("melds") or []:
-            if isinstance(meld, dict):
-                tiles = str(meld.get("tiles", ""))
-                words.append(f"[{tiles}]" if meld.get("exposed", True) else f"({tiles})")
-        words.append(str(hand.get("concealed", "")))
-        words.append("".join(str(f) for f in hand.get("flowers") or []))
-    return " ".join(w for w in words if w)[:200]
 
 
 def _refused(status: int, text: str, code: str) -> JSONResponse:

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bot.handlers.flow import wild_choices
 from bot.ledger import SEATS, SessionInfo
+from scoring.entry import FLAG_NAMES
 from scoring.items import flower_copies, is_playing_tile
+from scoring.rules import SUZHOU_ANHUI
 from scoring.tiles import ALL_TILES, TILE_BY_NAME
 
 NAME_BY_TILE = {tile: name for name, tile in TILE_BY_NAME.items()}
+HOWS = ("self_draw", "discard", "rob_kong", "bao")
 
 
 def rules_view(rules: str, round_wind: str) -> dict[str, Any]:
@@ -22,7 +26,13 @@ def rules_view(rules: str, round_wind: str) -> dict[str, Any]:
         "round_wind": round_wind,
         "tiles": playing,
         "flowers": [{"name": name, "copies": copies} for name, copies in flowers.items()],
+        "flags": [flag for flag in FLAG_NAMES if flag != "shangpai" or rules == SUZHOU_ANHUI],
     }
+
+
+def hows(options: Mapping[str, object]) -> list[str]:
+    """The ways of winning the page offers: 送杠 only where the table's `songgang` option is `any`."""
+    return [*HOWS, *(["songgang"] if options.get("songgang") == "any" else [])]
 
 
 def table_view(session: SessionInfo | None, user_id: int) -> dict[str, Any]:
@@ -33,6 +43,7 @@ def table_view(session: SessionInfo | None, user_id: int) -> dict[str, Any]:
             "rule_sets": [rules_view(rules, "E") for rules in ("suzhou", "suzhou-anhui")],
             "seats": [{"seat": seat, "name": None, "me": seat == "S"} for seat in SEATS],
             "dealer": "E",
+            "hows": hows({}),
             "wild": list(wild_choices_for("suzhou-anhui", "E")),
         }
     state = session.state
@@ -50,6 +61,7 @@ def table_view(session: SessionInfo | None, user_id: int) -> dict[str, Any]:
         "seats": seats,
         "dealer": state.dealer,
         "stake": session.stake,
+        "hows": hows(session.options),
         "wild": list(wild_choices(session)),
     }
 

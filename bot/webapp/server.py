@@ -16,10 +16,14 @@ from typing import Any
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from telegram import Update
 
 from bot.app import AnyApplication
@@ -48,6 +52,9 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
     async def page(_request: Request) -> HTMLResponse:
         return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
 
+    async def favicon(_request: Request) -> RedirectResponse:  # browsers ask for it at the root
+        return RedirectResponse("/app/static/favicon.svg", status_code=301)
+
     async def health(_request: Request) -> JSONResponse:
         return JSONResponse({"ok": True})
 
@@ -57,13 +64,54 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
         routes += [
             Route(PAGE_PATH, page, methods=["GET"]),
             Mount("/app/static", static, name="static"),
+            Route("/favicon.ico", favicon, methods=["GET"]),
             *ROUTES,
         ]
     if settings.mode == "webhook" and not console:
         routes.append(Route("/" + settings.webhook_path.lstrip("/"), webhook(settings), methods=["POST"]))
-    web = Starlette(routes=routes, exception_handlers={ApiError: api_error_response})
+    middleware = [Middleware(GZipMiddleware, minimum_size=500), Middleware(SecurityHeaders)]
+    web = Starlette(routes=routes, exception_handlers={ApiError: api_error_response}, middleware=middleware)
     web.state.application = application
+    web.state.recent = {}  # the API's rate limits: (kind, user id) -> the times of their recent requests
     return web
+
+
+# Scripts from the page itself and Telegram's Mini App script only; framed only by Telegram's web clients.
+CSP = (
+    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+STATIC_CACHE = "public, max-age=3600"  # the page itself is no-cache: a new version is seen at once
+
+
+class SecurityHeaders:
+    """Every response of the web server with CSP, nosniff and Referrer-Policy; static files cacheable."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        static = str(scope.get("path", "")).startswith("/app/static/")
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in HEADERS.items():
+                    headers[name] = value
+                if static:
+                    headers["Cache-Control"] = STATIC_CACHE
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 def webhook(settings: Settings) -> Callable[[Request], Coroutine[Any, Any, Response]]:

@@ -13,6 +13,7 @@ from bot.handlers.recording import record_hand
 from bot.handlers.turn import Origin, Turn
 from bot.ledger import ChatState, UserRef
 from bot.webauth import WebAppUser
+from scoring.entry import EntryJSON
 
 SOURCE_PREFIX = "webapp"
 
@@ -38,7 +39,7 @@ def page_turn(
     return Turn(None, context, state, origin, "hu")
 
 
-async def submit_hand(turn: Turn, entry: dict[str, Any]) -> bool:
+async def submit_hand(turn: Turn, entry: EntryJSON) -> bool:
     """Post the hand's preview to the group (or commit it in an `instant` group), once per submission key:
     True when this call did it, False when another request (another worker) had the key already."""
     if not await turn.run(turn.ledger.claim, f"{turn.source_key}:claim"):

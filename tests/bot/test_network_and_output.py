@@ -26,6 +26,7 @@ from bot.handlers.errors import RedactingFilter, redact
 from bot.handlers.turn import Turn
 from bot.summary.csvfile import ledger_csv
 from bot.summary.tally import build_report
+from scoring.entry import Claim, build_entry
 
 TOKEN = "4242424242:AAH-secret-token_value-abcdefghijklmn"
 LIMIT = 4096
@@ -261,7 +262,7 @@ async def test_long_views_are_split_into_messages_that_fit(table: Table) -> None
     /score, /ledger and /seat all answer, in messages of at most 4,096 characters."""
     book = ledger(table)
     chat = table.chat_id
-    win = {"event": "win", "wins": [{"winner": "S", "type": "self_draw", "declared": {"hard_flowers": 5}}]}
+    win = build_entry("self_draw", [Claim("S", hard_flowers=5)])
     for number in range(16):
         book.open_session(chat, stake=1_000_000)
         for seat in range(4):

@@ -5,7 +5,9 @@ the page. Screenshots at 360 px, light and dark, go to SCREENS (default /work/sc
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from harness import Table
+from harness import Table, seat_four
 
 from bot.console import picker_url
 from bot.console.transport import InProcessBotAPI
@@ -104,7 +106,7 @@ async def test_tap_a_hand_send_it_and_confirm_it_in_the_group(
     await page.click('[data-action="undo"]')  # ... taken back
     assert await page.text_content("#count") == "0 / 14"
     await tap_hand(page)
-    await page.wait_for_function("document.querySelector('#score-text').textContent.includes('清一色')")
+    await page.wait_for_function("() => document.querySelector('#score-text').textContent.includes('清一色')")
     text = await page.text_content("#score-text")
     assert "七对 15" in text and "南 +120" in text
     SCREENS.mkdir(parents=True, exist_ok=True)
@@ -137,9 +139,9 @@ async def test_dark_theme_a_pung_from_west_and_a_discard_win(
     await page.click('[data-action="how-discard"]')
     await page.click('[data-action="by-W"]')
     # 底 5 + 硬花 4 = 9 花 (a suited 碰 adds none); on 西's discard 西 alone pays.
-    await page.wait_for_function("document.querySelector('#score-text').textContent.includes('西 −9')")
+    await page.wait_for_function("() => document.querySelector('#score-text').textContent.includes('西 −9')")
     assert "南 +9" in await page.text_content("#score-text")
-    background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+    background = await page.evaluate("() => getComputedStyle(document.body).backgroundColor")
     assert background != "rgb(255, 255, 255)"
     SCREENS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SCREENS / "picker-360-dark.png"), full_page=True)
@@ -154,6 +156,7 @@ async def test_tampered_init_data_is_refused_on_the_page(
     page = await open_page(browser, f"{base}#tgWebAppData={quote(data, safe='')}")
     assert await page.get_attribute("main", "data-state") == "refused"
     assert "签名不对" in await page.text_content("#error")
+    assert not await page.is_visible("footer")  # no blank buttons on a refused page
     assert seated_table.replies()[-1].buttons != ("✅ 确认", "✖ 取消")
 
 
@@ -190,7 +193,7 @@ async def test_from_inline_mode_the_picker_sends_the_hand_back_as_an_inline_quer
         await page.goto(page_url)
         await page.wait_for_selector("main[data-state=ready]")
         assert await page.text_content("#submit") == "发到聊天"
-        background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+        background = await page.evaluate("() => getComputedStyle(document.body).backgroundColor")
         assert background == "rgb(16, 24, 32)"  # Telegram's bg_color
         await page.click('[data-action="rules-suzhou-anhui"]')
         for tile in HAND:
@@ -198,9 +201,11 @@ async def test_from_inline_mode_the_picker_sends_the_hand_back_as_an_inline_quer
         assert await page.locator('#flower-palette [data-tile="百搭"]').count() == 0  # not a 宿州 flower
         for flower in ["中", "发", "春", "梅"]:
             await page.click(f'#flower-palette [data-tile="{flower}"]')
-        await page.wait_for_function("document.querySelector('#score-text').textContent.includes('南 +')")
+        await page.wait_for_function(
+            "() => document.querySelector('#score-text').textContent.includes('南 +')"
+        )
         await page.click('[data-action="submit"]')
-        sent = await page.evaluate("window.sentQuery")
+        sent = await page.evaluate("() => window.sentQuery")
         assert sent == "宿州 11223355778899p 中发春梅 自摸"
         from bot.handlers.inline import inline_answer
 
@@ -220,3 +225,255 @@ async def test_a_traditional_group_sees_traditional_tile_faces(
     assert await page.get_attribute('#flower-palette [data-tile="发"]', "aria-label") == "發"
     faces = await page.locator('#palette [data-tile="5m"] text').all_text_contents()
     assert faces == ["五", "萬"]
+
+
+# ---------------------------------------------------------------- flags, 一炮多响, the inline round trip
+
+PHONE = {"width": 360, "height": 740}
+PUNG_HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "5p", "5p", "5p", "7s", "8s", "9s", "9s", "9s"]
+FLAG_WORDS = {
+    "after_kong": "杠开",
+    "after_flower": "花开",
+    "last_tile": "海底",
+    "heavenly": "天胡",
+    "earthly": "地胡",
+}
+AMOUNT = re.compile(r"([东南西北]) ([+−-]\d+)")
+SEAT_OF = {"东": "E", "南": "S", "西": "W", "北": "N"}
+
+
+async def open_phone(browser: Any, url: str) -> Any:
+    context = await browser.new_context(viewport=PHONE, device_scale_factor=2)
+    page = await context.new_page()
+    await page.goto(url)
+    await page.wait_for_selector("main[data-state=ready]")
+    return page
+
+
+async def settled(page: Any) -> dict[str, int] | None:
+    """The page's amounts by seat once the hand as it stands is scored (None: it could not be)."""
+    await page.wait_for_function(
+        "() => document.querySelector('#score-text').dataset.score !== ''"
+        " || document.querySelector('#error').textContent !== ''"
+    )
+    score = await page.get_attribute("#score-text", "data-score")
+    return json.loads(score) if score else None
+
+
+def calc_amounts(text: str) -> dict[str, int] | None:
+    """The amounts of /calc's answer by seat (None: /calc refused the hand)."""
+    lines = [line for line in text.splitlines() if "每花" in line]
+    if not lines and "✖" not in text:
+        return None
+    found = {SEAT_OF[w]: int(a.replace("−", "-")) for w, a in AMOUNT.findall(lines[-1] if lines else "")}
+    return {seat: found.get(seat, 0) for seat in "ESWN"}
+
+
+async def test_each_flag_scores_on_the_page_as_calc_scores_it(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """At 360×740: 南 self-draws 123456m555p789s99s with 春夏秋; each flag toggled on the page
+    (data-action="flag-<name>") gives the amounts /calc gives with the same word, and toggled off again
+    the hand's own (海底 adds 5花: 13 → 18)."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    for tile in PUNG_HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    for flower in ["春", "夏", "秋"]:
+        await page.click(f'#flower-palette [data-tile="{flower}"]')
+    plain = await settled(page)
+    typed = "123456m555p789s99s 春夏秋"
+    said = await seated_table.say("bob", f"/calc 南 自摸 {typed}")
+    assert plain == calc_amounts(said.texts[-1]) and plain == {"E": -13, "S": 39, "W": -13, "N": -13}
+    assert await page.locator('[data-action="flag-shangpai"]').count() == 0  # 上牌 is 宿州's
+    results = {}
+    for flag, word in FLAG_WORDS.items():
+        await page.click(f'[data-action="flag-{flag}"]')
+        assert await page.get_attribute(f'[data-action="flag-{flag}"]', "aria-pressed") == "true"
+        on_page = await settled(page)
+        said = await seated_table.say("bob", f"/calc 南 自摸 {typed} {word}")
+        assert on_page == calc_amounts(said.texts[-1]), (flag, said.texts[-1])
+        results[flag] = on_page
+        await page.click(f'[data-action="flag-{flag}"]')
+        assert await settled(page) == plain
+    assert results["last_tile"] == results["after_flower"] == {"E": -18, "S": 54, "W": -18, "N": -18}
+    assert results["after_kong"] is None and results["heavenly"] is None  # no kong; 南 does not deal
+    # 杠开 on a hand with a kong: (7777m) 456m789p12399s
+    await page.click('[data-action="clear"]')
+    await page.click('[data-action="mode-concealed_kong"]')
+    await page.click('#palette [data-tile="7m"]')
+    await page.click('[data-action="mode-concealed"]')
+    for tile in ["4m", "5m", "6m", "7p", "8p", "9p", "1s", "2s", "3s", "9s", "9s"]:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    for flower in ["春", "夏", "秋"]:
+        await page.click(f'#flower-palette [data-tile="{flower}"]')
+    kong_plain = await settled(page)
+    await page.click('[data-action="flag-after_kong"]')
+    kong_after = await settled(page)
+    typed = "(7777m) 456m789p12399s 春夏秋"
+    assert kong_plain == calc_amounts((await seated_table.say("bob", f"/calc 南 自摸 {typed}")).texts[-1])
+    said = await seated_table.say("bob", f"/calc 南 自摸 {typed} 杠开")
+    assert kong_after == calc_amounts(said.texts[-1]) and kong_after is not None and kong_plain is not None
+    assert kong_after["S"] > kong_plain["S"]
+    # the main tap targets are at least 44 CSS px each way at 360 px wide
+    sizes = await page.evaluate(
+        "() => [...document.querySelectorAll('#palette .tile, #flower-palette .tile, #hand .tile, .chip')]"
+        ".filter((b) => b.offsetParent).map((b) => [b.dataset.tile || b.dataset.action,"
+        " b.getBoundingClientRect().width, b.getBoundingClientRect().height])"
+    )
+    small = [(name, w, h) for name, w, h in sizes if w < 44 or h < 44]
+    assert sizes and not small, small
+    # the score stays in sight above the footer, its total line included
+    box = await page.locator("#score").bounding_box()
+    footer = await page.locator("footer").bounding_box()
+    assert box["y"] + box["height"] <= footer["y"] + 1 and box["y"] < PHONE["height"]
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SCREENS / "picker-360-flags.png"))
+
+
+async def test_two_winners_on_one_discard_are_recorded_together(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """一炮多响 on the page: 北 discards, 南 (bob) and 西 win with their own tiles; Confirm records both."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    await page.click('[data-action="how-discard"]')
+    await page.click('[data-action="by-N"]')
+    for tile in HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    await page.click('[data-action="win-add"]')
+    await page.click('[data-action="winner-W"]')
+    assert await page.text_content("#count") == "0 / 14"  # the second winner's own tiles
+    for tile in PUNG_HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    amounts = await settled(page)
+    assert amounts is not None and amounts["S"] > 0 and amounts["W"] > 0 and amounts["N"] < 0
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=str(SCREENS / "picker-360-two-winners.png"))
+    before = len(seated_table.replies())
+    await page.click('[data-action="submit"]')
+    await page.wait_for_selector("body[data-submitted=sent]")
+    assert seated_table.replies()[before].buttons == ("✅ 确认", "✖ 取消")
+    await seated_table.press("cat", "✅ 确认")
+    ledger = seated_table.app.bot_data["ledger"]
+    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    assert row.running == amounts
+    assert [win["winner"] for win in row.hand.entry["wins"]] == ["S", "W"]
+
+
+async def test_the_inline_pickers_hand_previews_in_the_chat_with_the_pages_figures(
+    table: Table, browser: Any
+) -> None:
+    """From inline mode: a 宿州 hand won by 东 on 西's discard with 混子 5p, 海底 off and 上牌 on: the text
+    sent back is read by inline mode into the same hand, and the chat shows the page's figures."""
+    server = LocalServer(build_web(table.app, table.app.bot_data["settings"], console=True))
+    page_url = await server.start()
+    try:
+        init = picker_url(page_url, table.app.bot.token, table.user("eve"), None).split("tgWebAppData=")[1]
+        init = init.split("&")[0]
+        context = await browser.new_context(viewport=PHONE)
+        await context.add_init_script(
+            "window.Telegram = {WebApp: {initData: decodeURIComponent('" + init + "'),"
+            " ready() {}, expand() {}, onEvent() {}, switchInlineQuery(q) { window.sentQuery = q; }}};"
+        )
+        page = await context.new_page()
+        await page.goto(page_url)
+        await page.wait_for_selector("main[data-state=ready]")
+        await page.click('[data-action="rules-suzhou-anhui"]')
+        await page.click('[data-action="winner-E"]')
+        await page.click('[data-action="how-discard"]')
+        await page.click('[data-action="by-W"]')
+        for tile in ["1m", "2m", "3m", "4m", "5m", "6m", "7s", "8s", "9s", "1p", "1p", "2s", "4s", "3s"]:
+            await page.click(f'#palette [data-tile="{tile}"]')
+        await page.click('#flower-palette [data-tile="春"]')
+        await page.select_option("#wild", "5p")
+        await page.click('[data-action="flag-shangpai"]')
+        amounts = await settled(page)
+        assert amounts is not None
+        shown = await page.text_content("#score-text")
+        await page.click('[data-action="submit"]')
+        sent = await page.evaluate("() => window.sentQuery")
+        assert sent.startswith("宿州 东 ") and "冲 西" in sent and "混子 5p" in sent and "上牌" in sent
+        from bot.handlers.inline import inline_answer
+
+        [(_id, title, _description, body)] = inline_answer(sent, "zh-Hans")
+        assert title.startswith("宿州麻将") and shown in body
+    finally:
+        await server.stop()
+
+
+async def test_a_lost_connection_is_said_with_a_retry_and_no_submit(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """The score request fails (a proxy's 502 page): the page says the connection failed, offers 重试 and
+    keeps 发到群里 disabled; 重试 once the server answers scores the hand. The hint says what a tap on a
+    hand tile does, and the winning tile is named as such for a screen reader."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    assert "点牌放进" in await page.text_content("#hand-hint")
+
+    async def bad_gateway(route: Any) -> None:
+        await route.fulfill(status=502, body="<html>502 Bad Gateway</html>", content_type="text/html")
+
+    await page.route("**/api/score", bad_gateway)
+    for tile in HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    await page.wait_for_selector("#retry:not([hidden])")
+    assert "连不上" in await page.text_content("#error") and "502" not in await page.text_content("#error")
+    assert await page.is_disabled("#submit")
+    assert await page.get_attribute("#score-text", "data-score") == ""
+    assert "标成胡的那张" in await page.text_content("#hand-hint")
+    assert (await page.get_attribute("#hand .tile.winning", "aria-label")).endswith("胡的那张")
+    await page.unroute("**/api/score")
+    await page.click('[data-action="retry"]')
+    assert await settled(page) == {"E": -30, "S": 90, "W": -30, "N": -30}
+    assert await page.is_enabled("#submit")
+
+
+async def test_at_a_suzhou_anhui_table_shangpai_and_the_wild_score_as_calc(
+    table: Table, browser: Any
+) -> None:
+    """A 宿州 table: the page offers 上牌 (data-action="flag-shangpai"); 南's self-draw with it, and with a
+    混子, gives /calc's amounts for the same words."""
+    await seat_four(table, rules="宿州")
+    server = LocalServer(build_web(table.app, table.app.bot_data["settings"], console=True))
+    page_url = await server.start()
+    try:
+        page = await open_phone(browser, url_for(table, page_url, "bob"))
+        for tile in PUNG_HAND:
+            await page.click(f'#palette [data-tile="{tile}"]')
+        for flower in ["春", "夏"]:
+            await page.click(f'#flower-palette [data-tile="{flower}"]')
+        typed = "123456m555p789s99s 春夏"
+        plain = await settled(page)
+        assert plain == calc_amounts((await table.say("bob", f"/calc 南 自摸 {typed}")).texts[-1])
+        await page.click('[data-action="flag-shangpai"]')
+        doubled = await settled(page)
+        assert doubled == calc_amounts((await table.say("bob", f"/calc 南 自摸 {typed} 上牌")).texts[-1])
+        assert plain is not None and doubled is not None and doubled["S"] > plain["S"]
+        await page.select_option("#wild", "1m")
+        wild = await settled(page)
+        said = await table.say("bob", f"/calc 南 自摸 {typed} 上牌 混子 1m")
+        assert wild == calc_amounts(said.texts[-1])
+    finally:
+        await server.stop()
+
+
+async def test_songgang_is_offered_where_the_table_says_any(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """`/rules songgang any`: the page offers 送杠; 南's self-draw after 西's fed kong is paid by 西 alone,
+    as /calc says for `送杠 西`."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    assert await page.locator('[data-action="how-songgang"]').count() == 0  # the default: replacement
+    await seated_table.say("ann", "/rules songgang any")
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    await page.click('[data-action="mode-kong"]')
+    await page.click('[data-action="from-W"]')
+    await page.click('#palette [data-tile="7m"]')
+    await page.click('[data-action="mode-concealed"]')
+    for tile in ["4m", "5m", "6m", "7p", "8p", "9p", "1s", "2s", "3s", "9s", "9s"]:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    await page.click('[data-action="how-songgang"]')
+    await page.click('[data-action="by-W"]')
+    on_page = await settled(page)
+    said = await seated_table.say("bob", "/calc 南 送杠 西 [7777m:direct:W] 456m789p12399s")
+    assert on_page == calc_amounts(said.texts[-1]) and on_page is not None
+    assert on_page["S"] == -on_page["W"] and on_page["E"] == on_page["N"] == 0

@@ -10,6 +10,7 @@ from telegram.ext import Application, ApplicationBuilder
 
 from bot.console.transport import InProcessBotAPI
 from bot.ledger import LedgerService, UserRef
+from scoring.entry import Claim, EntryJSON, How, build_entry
 
 CHAT = -100777
 PLAYERS = [
@@ -22,21 +23,10 @@ PLAYERS = [
 
 def win(
     winner: str, how: str, patterns: list[str], *, hard: int = 5, discarder: str | None = None
-) -> dict[str, Any]:
+) -> EntryJSON:
     """A quick-form entry: winner seat, self_draw/discard, 硬花 count and pattern words."""
-    entry: dict[str, Any] = {
-        "event": "win",
-        "wins": [
-            {
-                "winner": winner,
-                "type": how,
-                "declared": {"hard_flowers": hard, "soft_flowers": 0, "patterns": patterns},
-            }
-        ],
-    }
-    if discarder:
-        entry["discarder"] = discarder
-    return entry
+    said: How = "discard" if how == "discard" else "self_draw"
+    return build_entry(said, [Claim(winner, hard_flowers=hard, patterns=tuple(patterns))], other=discarder)
 
 
 # 南 wins three in a row (连庄 after the first), a 荒庄, then 北 wins big on 东's discard, and a side payment.

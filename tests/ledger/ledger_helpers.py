@@ -12,40 +12,22 @@ from sqlmodel import Session
 from bot.ledger import HandPreview, LedgerService, PendingInfo, SessionInfo, UserRef
 from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal
 from bot.ledger.values import PendingKind
+from scoring.entry import Claim, EntryJSON, build_entry
 
 CHAT = -1001
 
 
-def self_draw(winner: str, hard: int = 5, *patterns: str) -> dict[str, Any]:
+def self_draw(winner: str, hard: int = 5, *patterns: str) -> EntryJSON:
     """Quick-form entry: `winner` self-draws with `hard` 硬花 and the given patterns."""
-    return {
-        "event": "win",
-        "wins": [
-            {
-                "winner": winner,
-                "type": "self_draw",
-                "declared": {"hard_flowers": hard, "patterns": list(patterns)},
-            }
-        ],
-    }
+    return build_entry("self_draw", [Claim(winner, hard_flowers=hard, patterns=patterns)])
 
 
-def discard(winner: str, discarder: str, hard: int = 5, *patterns: str) -> dict[str, Any]:
+def discard(winner: str, discarder: str, hard: int = 5, *patterns: str) -> EntryJSON:
     """Quick-form entry: `winner` wins on `discarder`'s discard."""
-    return {
-        "event": "win",
-        "discarder": discarder,
-        "wins": [
-            {
-                "winner": winner,
-                "type": "discard",
-                "declared": {"hard_flowers": hard, "patterns": list(patterns)},
-            }
-        ],
-    }
+    return build_entry("discard", [Claim(winner, hard_flowers=hard, patterns=patterns)], other=discarder)
 
 
-DRAW: dict[str, Any] = {"event": "draw"}
+DRAW: EntryJSON = build_entry("draw")
 
 
 def pend(

@@ -10,23 +10,15 @@ from sqlalchemy import event, text
 
 from bot.ledger import LedgerService
 from bot.ledger.db import open_database
+from scoring.entry import Claim, EntryJSON, build_entry
 
 
-def entry_for(k: int) -> dict[str, Any]:
+def entry_for(k: int) -> EntryJSON:
     """A different, always-allowed hand for each k: winners rotate so the dealer moves."""
     winner = "ESWN"[k % 4]
     if k % 5 == 4:
-        return {"event": "draw"}
-    return {
-        "event": "win",
-        "wins": [
-            {
-                "winner": winner,
-                "type": "self_draw",
-                "declared": {"hard_flowers": 3 + k % 4, "patterns": ["清一色"]},
-            }
-        ],
-    }
+        return build_entry("draw")
+    return build_entry("self_draw", [Claim(winner, hard_flowers=3 + k % 4, patterns=("清一色",))])
 
 
 def main(argv: list[str]) -> int:

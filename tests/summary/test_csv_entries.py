@@ -13,6 +13,7 @@ from jobs_game import CHAT, PLAYERS, win
 from bot.ledger import LedgerService
 from bot.summary import build_report, ledger_csv
 from bot.summary.csvfile import COLUMN_IDS
+from scoring.entry import Claim, build_entry
 
 
 def rows_of(data: bytes) -> list[dict[str, str]]:
@@ -27,15 +28,10 @@ def played(ledger: LedgerService) -> int:
         ledger.join(CHAT, user)
     ledger.set_dealer(CHAT, "E")
     ledger.commit(CHAT, win("S", "self_draw", ["清一色"]), source_key="k1", text="南 自摸 5花 清一色")
-    ledger.commit(CHAT, {"event": "draw"}, source_key="k2")  # /draw: no words after the command
-    multi = {
-        "event": "win",
-        "discarder": "N",
-        "wins": [
-            {"winner": "E", "type": "discard", "declared": {"hard_flowers": 8, "patterns": []}},
-            {"winner": "W", "type": "discard", "declared": {"hard_flowers": 5, "patterns": ["清一色"]}},
-        ],
-    }
+    ledger.commit(CHAT, build_entry("draw"), source_key="k2")  # /draw: no words after the command
+    multi = build_entry(
+        "discard", [Claim("E", hard_flowers=8), Claim("W", hard_flowers=5, patterns=("清一色",))], other="N"
+    )
     ledger.commit(CHAT, multi, source_key="k3")  # by buttons: no text
     ledger.edit(CHAT, 1, win("S", "self_draw", ["七对"]), source_key="k4", text="1 南 自摸 5花 七对")
     return session.id

@@ -30,6 +30,7 @@ from bot.ledger.values import (
     SessionInfo,
     UserRef,
 )
+from scoring.entry import EntryJSON
 
 
 class RecordingCalls(Calls):
@@ -37,9 +38,7 @@ class RecordingCalls(Calls):
 
     # ---- hands ----------------------------------------------------------------------------------------
 
-    def preview(
-        self, chat_id: int, entry: dict[str, Any], *, session: SessionInfo | None = None
-    ) -> HandPreview:
+    def preview(self, chat_id: int, entry: EntryJSON, *, session: SessionInfo | None = None) -> HandPreview:
         """Score an entry against the open table without recording anything: against `session` as read
         (no database), else the table read now, from its dealer state as stored (东 before the first dealer
         is chosen: only what is recorded needs one, NoDealer). InvalidEntry, TableNotFull, NoOpenSession. A
@@ -85,7 +84,7 @@ class RecordingCalls(Calls):
     def commit(
         self,
         chat_id: int,
-        entry: dict[str, Any],
+        entry: EntryJSON,
         *,
         by: UserRef | None = None,
         source_key: str | None = None,
@@ -164,7 +163,7 @@ class RecordingCalls(Calls):
 
         return self._read(op)
 
-    def preview_edit(self, chat_id: int, number: int, entry: dict[str, Any]) -> tuple[HandPreview, ...]:
+    def preview_edit(self, chat_id: int, number: int, entry: EntryJSON) -> tuple[HandPreview, ...]:
         """What `edit` would write: the replacement of hand `number`, then every later live row whose result
         changes, re-scored from the corrected dealer state; nothing is recorded."""
 
@@ -178,7 +177,7 @@ class RecordingCalls(Calls):
         self,
         chat_id: int,
         number: int,
-        entry: dict[str, Any],
+        entry: EntryJSON,
         *,
         by: UserRef | None = None,
         source_key: str | None = None,

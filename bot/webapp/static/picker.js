@@ -1,19 +1,23 @@
-/* The tile picker: tap tiles into the hand or into melds, flowers, the winner and how; the server scores
-   the hand as it stands and, at a table, posts it to the group's preview. No build step: plain browser JS. */
+/* The tile picker: tap tiles into the hand or into melds, flowers, the winner, how and the flags (杠开 海底
+   …), a second and third winner on one discard (一炮多响); the server reads the entry with the bot's own
+   builder (scoring.entry), scores it and, at a table, posts it to the group's preview. Test contract:
+   data-tile / data-action on every control (flags: data-action="flag-<name>"), and #score-text's
+   data-score, the amounts by seat as JSON (empty while the hand cannot be scored). Plain browser JS. */
 "use strict";
 (() => {
   const tg = window.Telegram && window.Telegram.WebApp;
   const hash = new URLSearchParams(location.hash.slice(1));
   const initData = (tg && tg.initData) || hash.get("tgWebAppData") || "";
   const SEATS = ["E", "S", "W", "N"];
-  const HOWS = ["self_draw", "discard", "rob_kong", "bao"];
+  const MULTI = ["discard", "rob_kong"];  // ways several players can win at once (一炮多响)
+  const MOST_WINNERS = 3;
   const MODES = ["concealed", "pung", "kong", "concealed_kong", "added_kong"];
   const SUIT_ORDER = "mpsz";
   let view = null;           // the table as the server describes it
   let rules = null;          // the rule set's tiles and flowers
   let S = null;              // the picked hand (state); every tap pushes the one before onto `history`
   const history = [];
-  let scoreTimer = null, scoreSeq = 0;
+  let scoreTimer = null, scoreSeq = 0, scored = null;  // scored: the last answer for the hand as it is
   const $ = (id) => document.getElementById(id);
 
   function applyTheme() {
@@ -42,16 +46,29 @@
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     let data = {};
-    try { data = await response.json(); } catch (e) { data = { error: String(response.status) }; }
+    try { data = await response.json(); } catch (e) { data = {}; }  // a proxy's page: no error of ours
     return { ok: response.ok, status: response.status, data };
+  }
+
+  function newHand(winner) {
+    return { winner, concealed: [], melds: [], flowers: [], winning: null, flags: {} };
   }
 
   function fresh() {
     const me = view.seats.find((s) => s.me);
-    return { concealed: [], melds: [], flowers: [], winning: null, winner: me ? me.seat : "S",
-             how: "self_draw", by: null, wild: null, mode: "concealed", from: null,
-             rules: rules.rules };
+    return { hands: [newHand(me ? me.seat : "S")], cur: 0, how: "self_draw", by: null, wild: null,
+             mode: "concealed", from: null, rules: rules.rules, nonce: nonce() };
   }
+
+  function nonce() {
+    const bytes = new Uint8Array(9);
+    if (window.crypto && crypto.getRandomValues) crypto.getRandomValues(bytes);
+    else bytes.forEach((_, i) => { bytes[i] = Math.floor(Math.random() * 256); });
+    return Array.from(bytes, (b) => b.toString(36).padStart(2, "0")).join("");
+  }
+
+  function H() { return S.hands[S.cur]; }
+  function winners() { return S.hands.map((h) => h.winner); }
 
   function tap(change) {
     history.push(JSON.stringify(S));
@@ -69,33 +86,37 @@
     return b;
   }
 
-  function chip(action, text, on) {
+  function chip(action, text, on, disabled) {
     const b = document.createElement("button");
     b.className = "chip" + (on ? " on" : "");
     b.dataset.action = action;
     b.textContent = text;
+    b.setAttribute("aria-pressed", on ? "true" : "false");
+    if (disabled) b.disabled = true;
     return b;
   }
 
-  function count() {
-    return S.concealed.length + 3 * S.melds.length;
+  function count(h) {
+    h = h || H();
+    return h.concealed.length + 3 * h.melds.length;
   }
 
   function copiesUsed(code) {
-    let n = S.concealed.filter((t) => t === code).length;
-    for (const m of S.melds) n += m.tiles === code ? m.size : 0;
+    const h = H();
+    let n = h.concealed.filter((t) => t === code).length;
+    for (const m of h.melds) n += m.tiles === code ? m.size : 0;
     return n;
   }
 
   function addTile(code) {
     if (S.mode === "concealed") {
       if (copiesUsed(code) >= 4) return;
-      tap((s) => { s.concealed.push(code); s.winning = s.concealed.length - 1; });
+      tap((s) => { const h = s.hands[s.cur]; h.concealed.push(code); h.winning = h.concealed.length - 1; });
       return;
     }
     const size = S.mode === "pung" ? 3 : 4;
     if (copiesUsed(code) + size > 4) return;
-    tap((s) => s.melds.push({ mode: s.mode, tiles: code, size, from: s.mode === "concealed_kong" ? null : s.from }));
+    tap((s) => s.hands[s.cur].melds.push({ mode: s.mode, tiles: code, size, from: s.mode === "concealed_kong" ? null : s.from }));
   }
 
   function meldJSON(m) {
@@ -119,55 +140,88 @@
     return suit === null ? "" : out + suit;
   }
 
+  // The page's state as JSON in the entry's shape (docs/rules.md §4); the server reads it with
+  // scoring.entry.entry_from_json, the code every other entry goes through.
   function entry() {
-    const hand = {
-      concealed: shorthand(S.concealed),
-      winning_tile: S.winning !== null ? S.concealed[S.winning] : null,
-      melds: S.melds.map(meldJSON),
-      flowers: S.flowers.slice(),
-    };
-    const win = { winner: S.winner, type: S.how === "bao" ? "self_draw" : S.how, hand };
-    if (S.how === "bao") win.flags = { after_kong: true, kong_fed_by: S.by };
-    if (S.wild) win.wild = S.wild;
-    const discarder = S.how === "discard" || S.how === "rob_kong" ? S.by : null;
-    return { event: "win", discarder, wins: [win] };
+    const fed = S.how === "bao" || S.how === "songgang";
+    const type = fed ? "self_draw" : S.how;
+    const wins = S.hands.map((h) => {
+      const flags = {};
+      for (const f of rules.flags) if (h.flags[f]) flags[f] = true;
+      if (S.how === "bao") flags.after_kong = true;
+      if (fed) flags.kong_fed_by = S.by;
+      const hand = {
+        concealed: shorthand(h.concealed),
+        winning_tile: h.winning !== null ? h.concealed[h.winning] : null,
+        melds: h.melds.map(meldJSON),
+        flowers: h.flowers.slice(),
+      };
+      const win = { winner: h.winner, type, hand, flags };
+      if (S.wild) win.wild = S.wild;
+      return win;
+    });
+    return { event: "win", discarder: MULTI.includes(S.how) ? S.by : null, wins };
   }
 
-  function inlineQuery() {
-    const how = { self_draw: "自摸", discard: "冲" }[S.how] || "";
-    const melds = S.melds.map((m) => {
-      const j = meldJSON(m);
-      return j.exposed ? "[" + j.tiles + "]" : "(" + j.tiles + ")";
-    });
-    const rulesWord = S.rules === "suzhou-anhui" ? "宿州" : "苏州";
-    return [rulesWord, ...melds, shorthand(S.concealed), S.flowers.join(""), how].filter(Boolean).join(" ");
+  // A submission's key belongs to the hand being entered: this page's nonce and the entry, so a retry of
+  // the same hand (after any failure) is the same submission, and a changed hand a new one.
+  function submissionKey() {
+    let h = 2166136261;
+    for (const c of JSON.stringify(entry())) { h ^= c.codePointAt(0); h = Math.imul(h, 16777619) >>> 0; }
+    return S.nonce + "-" + h.toString(36);
   }
 
   function ready() {
-    const needs = S.how !== "self_draw" ? S.by !== null && S.by !== S.winner : true;
-    return count() === 14 && needs;
+    const needs = S.how !== "self_draw" ? S.by !== null && !winners().includes(S.by) : true;
+    return S.hands.every((h) => count(h) === 14) && needs;
+  }
+
+  function setScore(text, payments) {
+    $("score-text").textContent = text;
+    $("score-text").dataset.score = payments ? JSON.stringify(payments) : "";
+    $("score").scrollTop = $("score").scrollHeight;  // the total and 输赢 are the last lines
   }
 
   function scoreSoon() {
     clearTimeout(scoreTimer);
-    const n = count();
+    scored = null;
+    $("submit").disabled = true;
     $("error").textContent = "";
-    if (n !== 14) {
-      $("score-text").textContent = n < 14 ? tr("need_tiles", { n: 14 - n }) : tr("too_many", { n: n - 14 });
-      $("submit").disabled = true;
+    $("retry").hidden = true;
+    const short = S.hands.findIndex((h) => count(h) !== 14);
+    if (short >= 0) {
+      const n = count(S.hands[short]);
+      const text = n < 14 ? tr("need_tiles", { n: 14 - n }) : tr("too_many", { n: n - 14 });
+      setScore((S.hands.length > 1 ? tr("winner_n", { n: short + 1 }) + " · " : "") + text, null);
+      ++scoreSeq;
       return;
     }
-    if (!ready()) { $("score-text").textContent = tr("by"); $("submit").disabled = true; return; }
-    $("score-text").textContent = tr("scoring");
+    if (!ready()) { setScore(tr("by"), null); ++scoreSeq; return; }
+    setScore(tr("scoring"), null);
     const seq = ++scoreSeq;
-    scoreTimer = setTimeout(async () => {
-      const r = await api("POST", "/api/score", { entry: entry(), rules: S.rules });
-      if (seq !== scoreSeq) return;
-      $("score-text").textContent = r.ok ? r.data.text : "";
-      $("error").textContent = r.ok ? "" : r.data.error;
-      $("submit").disabled = !(r.ok && r.data.allowed);
-      document.body.dataset.scored = r.ok ? "ok" : "error";
-    }, 120);
+    scoreTimer = setTimeout(() => score(seq), 120);
+  }
+
+  async function score(seq) {
+    let r;
+    try {
+      r = await api("POST", "/api/score", { entry: entry(), rules: S.rules });
+    } catch (e) {
+      r = null;  // the network, not the hand: say so, with a retry
+    }
+    if (seq !== scoreSeq) return;
+    if (!r || r.status >= 500 || !r.data.error && !r.ok) {
+      setScore("", null);
+      $("error").textContent = tr("network");
+      $("retry").hidden = false;
+      document.body.dataset.scored = "error";
+      return;
+    }
+    setScore(r.ok ? r.data.text : "", r.ok ? r.data.payments : null);
+    $("error").textContent = r.ok ? "" : r.data.error;
+    scored = r.ok ? r.data : null;
+    $("submit").disabled = !(r.ok && r.data.allowed);
+    document.body.dataset.scored = r.ok ? "ok" : "error";
   }
 
   function seatName(seat) {
@@ -177,14 +231,22 @@
   }
 
   function renderHand() {
+    const h = H();
+    const tabs = $("winners"); tabs.replaceChildren();
+    tabs.hidden = S.hands.length < 2;
+    S.hands.forEach((x, i) => tabs.appendChild(
+      chip("win-" + i, tr("winner_n", { n: i + 1 }) + " " + view.winds[x.winner], i === S.cur)));
+    if (S.hands.length > 1) tabs.appendChild(chip("win-remove", tr("remove_winner"), false));
     const hand = $("hand"); hand.replaceChildren();
-    S.concealed.forEach((code, i) => {
-      const b = tileButton(code, "hand-" + i, i === S.winning ? "winning" : "");
+    h.concealed.forEach((code, i) => {
+      const b = tileButton(code, "hand-" + i, i === h.winning ? "winning" : "");
       b.dataset.index = i;
+      if (i === h.winning) b.setAttribute("aria-label", b.getAttribute("aria-label") + " · " + tr("winning"));
       hand.appendChild(b);
     });
+    $("hand-hint").textContent = h.concealed.length ? tr("winning_hint") : tr("add_to") + " " + tr(S.mode);
     const melds = $("melds"); melds.replaceChildren();
-    S.melds.forEach((m, i) => {
+    h.melds.forEach((m, i) => {
       const box = document.createElement("span");
       box.className = "meld " + m.mode;
       box.dataset.action = "meld-" + i;
@@ -198,7 +260,7 @@
       melds.appendChild(box);
     });
     const fl = $("flowers-picked"); fl.replaceChildren();
-    S.flowers.forEach((name, i) => fl.appendChild(tileButton(name, "flower-out-" + i, "small")));
+    h.flowers.forEach((name, i) => fl.appendChild(tileButton(name, "flower-out-" + i, "small")));
     $("count").textContent = count() + " / 14";
     $("count").dataset.count = count();
   }
@@ -209,14 +271,21 @@
     const from = $("from"); from.replaceChildren();
     from.hidden = !(S.mode === "pung" || S.mode === "kong" || S.mode === "added_kong");
     from.appendChild(Object.assign(document.createElement("span"), { className: "label", textContent: tr("from") }));
-    SEATS.filter((s) => s !== S.winner).forEach((s) => from.appendChild(chip("from-" + s, view.winds[s], S.from === s)));
+    const h = H(), taken = winners();
+    SEATS.filter((s) => s !== h.winner).forEach((s) => from.appendChild(chip("from-" + s, view.winds[s], S.from === s)));
     const winner = $("winner"); winner.replaceChildren();
-    SEATS.forEach((s) => winner.appendChild(chip("winner-" + s, seatName(s), S.winner === s)));
+    SEATS.forEach((s) => winner.appendChild(
+      chip("winner-" + s, seatName(s), h.winner === s, s !== h.winner && taken.includes(s))));
     const how = $("how"); how.replaceChildren();
-    HOWS.forEach((h) => how.appendChild(chip("how-" + h, tr(h), S.how === h)));
+    view.hows.forEach((x) => how.appendChild(chip("how-" + x, tr(x), S.how === x, S.hands.length > 1 && !MULTI.includes(x))));
+    const more = $("more"); more.replaceChildren();
+    more.hidden = !MULTI.includes(S.how) || S.hands.length >= MOST_WINNERS;
+    more.appendChild(chip("win-add", tr("add_winner"), false, !SEATS.some((s) => !taken.includes(s) && s !== S.by)));
+    const flags = $("flags"); flags.replaceChildren();
+    rules.flags.forEach((f) => flags.appendChild(chip("flag-" + f, tr(f), !!h.flags[f] || (f === "after_kong" && S.how === "bao"))));
     $("by-box").hidden = S.how === "self_draw";
     const by = $("by"); by.replaceChildren();
-    SEATS.filter((s) => s !== S.winner).forEach((s) => by.appendChild(chip("by-" + s, seatName(s), S.by === s)));
+    SEATS.filter((s) => !taken.includes(s)).forEach((s) => by.appendChild(chip("by-" + s, seatName(s), S.by === s)));
     const wild = $("wild");
     $("wild-box").hidden = S.rules !== "suzhou-anhui";
     if (!wild.options.length || wild.dataset.rules !== S.rules) {
@@ -249,27 +318,45 @@
     });
     document.querySelectorAll("#flower-palette .tile").forEach((b) => {
       const f = rules.flowers.find((x) => x.name === b.dataset.tile);
-      b.disabled = S.flowers.filter((x) => x === b.dataset.tile).length >= f.copies;
+      b.disabled = H().flowers.filter((x) => x === b.dataset.tile).length >= f.copies;
     });
     scoreSoon();
   }
 
   async function submit() {
+    if (!scored) return;  // never while the score is unknown
     $("submit").disabled = true;
-    if (!view.table) {
-      if (tg && tg.switchInlineQuery) tg.switchInlineQuery(inlineQuery(), ["users", "groups", "channels"]);
+    if (!view.table) {  // the hand back to the chat as the words inline mode reads into the same entry
+      if (tg && tg.switchInlineQuery) tg.switchInlineQuery(scored.query, ["users", "groups", "channels"]);
       return;
     }
-    const key = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random()).replace(/[^A-Za-z0-9-]/g, "");
-    const r = await api("POST", "/api/submit", { entry: entry(), key });
-    $("error").textContent = r.ok ? "" : r.data.error;
+    let r;
+    try {
+      r = await api("POST", "/api/submit", { entry: entry(), key: submissionKey() });
+    } catch (e) {
+      r = { ok: false, status: 0, data: {} };
+    }
+    $("error").textContent = r.ok ? "" : r.data.error || tr("network");
     if (r.ok) {
       $("score-text").textContent = r.data.text || tr("sent");
       document.body.dataset.submitted = r.data.status;
       if (tg && tg.close) setTimeout(() => tg.close(), 800);
     } else {
-      $("submit").disabled = false;
+      $("submit").disabled = false;  // the same key: a retry records nothing twice
     }
+  }
+
+  function setWinner(s, seat) {
+    s.hands[s.cur].winner = seat;
+    if (s.by === seat) s.by = null;
+  }
+
+  function addWinner(s) {
+    const taken = s.hands.map((h) => h.winner);
+    const seat = SEATS.find((x) => !taken.includes(x) && x !== s.by);
+    if (!seat || s.hands.length >= MOST_WINNERS) return;
+    s.hands.push(newHand(seat));
+    s.cur = s.hands.length - 1;
   }
 
   function onClick(event) {
@@ -278,29 +365,44 @@
     const action = target.dataset.action;
     const [verb, arg] = [action.split("-")[0], action.slice(action.indexOf("-") + 1)];
     if (action === "add") addTile(target.dataset.tile);
-    else if (action === "flower") tap((s) => s.flowers.push(target.dataset.tile));
-    else if (verb === "flower") tap((s) => s.flowers.splice(Number(action.split("-")[2]), 1));
+    else if (action === "flower") tap((s) => s.hands[s.cur].flowers.push(target.dataset.tile));
+    else if (verb === "flower") tap((s) => s.hands[s.cur].flowers.splice(Number(action.split("-")[2]), 1));
     else if (verb === "hand") tap((s) => {  // a tap marks the winning tile; a tap on it takes it out
-      const i = Number(arg);
-      if (s.winning === i) { s.concealed.splice(i, 1); s.winning = s.concealed.length ? s.concealed.length - 1 : null; }
-      else s.winning = i;
+      const h = s.hands[s.cur], i = Number(arg);
+      if (h.winning === i) { h.concealed.splice(i, 1); h.winning = h.concealed.length ? h.concealed.length - 1 : null; }
+      else h.winning = i;
     });
-    else if (verb === "meld") tap((s) => s.melds.splice(Number(arg), 1));
+    else if (verb === "meld") tap((s) => s.hands[s.cur].melds.splice(Number(arg), 1));
     else if (verb === "mode") tap((s) => { s.mode = arg; });
     else if (verb === "from") tap((s) => { s.from = s.from === arg ? null : arg; });
-    else if (verb === "winner") tap((s) => { s.winner = arg; if (s.by === arg) s.by = null; });
-    else if (verb === "how") tap((s) => { s.how = arg; if (arg === "self_draw") s.by = null; });
+    else if (verb === "winner") tap((s) => setWinner(s, arg));
+    else if (verb === "how") tap((s) => {
+      s.how = arg;
+      if (arg === "self_draw") s.by = null;
+      if (!MULTI.includes(arg)) { s.hands = [s.hands[s.cur]]; s.cur = 0; }
+    });
     else if (verb === "by") tap((s) => { s.by = arg; });
+    else if (verb === "flag") tap((s) => { const f = s.hands[s.cur].flags; f[arg] = !f[arg]; });
+    else if (action === "win-add") tap(addWinner);
+    else if (action === "win-remove") tap((s) => { s.hands.splice(s.cur, 1); s.cur = Math.max(0, s.cur - 1); });
+    else if (verb === "win") tap((s) => { s.cur = Number(arg); });
+    else if (action === "retry") scoreSoon();
     else if (verb === "rules") {
       const next = view.rule_sets.find((r) => r.rules === arg);
       rules = next;
-      tap((s) => { s.rules = arg; s.wild = null; s.flowers = s.flowers.filter((f) => next.flowers.some((x) => x.name === f)); });
+      tap((s) => {
+        s.rules = arg; s.wild = null;
+        for (const h of s.hands) {
+          h.flowers = h.flowers.filter((f) => next.flowers.some((x) => x.name === f));
+          for (const f of Object.keys(h.flags)) if (!next.flags.includes(f)) delete h.flags[f];
+        }
+      });
     } else if (action === "undo") {
       if (!history.length) return;
       S = JSON.parse(history.pop());
       rules = view.rule_sets.find((r) => r.rules === S.rules);
       render();
-    } else if (action === "clear") tap((s) => Object.assign(s, fresh(), { rules: s.rules }));
+    } else if (action === "clear") tap((s) => Object.assign(s, fresh(), { rules: s.rules, nonce: s.nonce }));
     else if (action === "submit") submit();
   }
 
@@ -313,7 +415,7 @@
     }
     const r = await api("GET", "/api/table");
     if (!r.ok) {
-      $("error").textContent = r.data.error;
+      $("error").textContent = r.data.error || tr("network");
       $("picker").dataset.state = "refused";
       return;
     }
@@ -327,6 +429,8 @@
     $("how-label").textContent = tr("how");
     $("by-label").textContent = tr("by");
     $("wild-label").textContent = tr("wild");
+    $("flags-label").textContent = tr("flags");
+    $("retry").textContent = tr("retry");
     $("undo").textContent = tr("undo");
     $("clear").textContent = tr("clear");
     $("submit").textContent = view.table ? tr("submit") : tr("send_inline");
