@@ -122,6 +122,16 @@ class _Formatter(string.Formatter):
 _FORMATTER = _Formatter()
 
 
+@cache
+def _plural(template: str) -> bool:
+    """Whether a template needs `_Formatter` (a `p:` plural field, or one `str.format` cannot read so that
+    `_Formatter` reports it): the others are formatted by `str.format_map`, which formats them alike."""
+    try:
+        return any(spec and spec.startswith("p:") for _, _, spec, _ in _FORMATTER.parse(template))
+    except ValueError:
+        return True
+
+
 def t(lang: str | None, key: str, /, **params: object) -> str:
     """The text of `key` in `lang`, formatted with `params`; `{n:p:one|other}` picks a plural.
 
@@ -139,7 +149,9 @@ def t(lang: str | None, key: str, /, **params: object) -> str:
         log.warning("missing message key %s", key)
         return key
     try:
-        return _FORMATTER.vformat(template, (), _Params(key, params))
+        if _plural(template):
+            return _FORMATTER.vformat(template, (), _Params(key, params))
+        return template.format_map(_Params(key, params))
     except (IndexError, ValueError, AttributeError, TypeError):
         log.warning("bad template or parameters for message %s in %s: %s", key, code, sorted(params))
         return template

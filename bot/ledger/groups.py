@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import false, func, or_, update
+from sqlalchemy import bindparam, false, func, or_, update
 from sqlmodel import Session, col, select
 
 import scoring
@@ -234,11 +234,14 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())[:128]
 
 
+_PLAYER_OF_USER = select(Player).where(
+    Player.group_id == bindparam("group"), Player.telegram_id == bindparam("user")
+)
+
+
 def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) -> Player:
     """The group's player of a Telegram user, created or refreshed (username, display name)."""
-    player = s.scalars(
-        select(Player).where(Player.group_id == group.id, Player.telegram_id == user.telegram_id)
-    ).first()
+    player = s.scalars(_PLAYER_OF_USER, {"group": group.id, "user": user.telegram_id}).first()
     name, username = _name_of(user)
     taking = player is None or player.username != username
     if username is not None and taking:  # an @username is one person's at a time: whoever had it lost it

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.ledger import errors, totals
 from bot.ledger.lookups import A_HAND, HAND, IN_ORDER, LIVE, PAYMENT, aware, last_live_hand, row_id
-from bot.ledger.mappers import hand_record, payments_of
+from bot.ledger.mappers import hand_record, payments_of, written
 from bot.ledger.models import Hand, TableSession
 from bot.ledger.sessions import touch
 from bot.ledger.values import (
@@ -166,9 +166,9 @@ def insert_row(
     source_key: str | None,
     text: str | None,
     replaces: int | None = None,
-) -> Hand:
+) -> Any:
     """The one insert: a ledger row with its payments, added to the running totals; the row returned is
-    not in `s` (written by Core: what it holds is what was inserted)."""
+    not in `s` (written by Core: `written`, what it holds is what was inserted)."""
     if preview.kind != "adjust" and not preview.allowed:
         raise errors.WinNotAllowed(refusal(preview), reasons=preview.reasons, number=number)
     total = sum(preview.payments.values())
@@ -188,7 +188,7 @@ def insert_row(
     conn = s.connection()  # Core: one INSERT, no unit of work (the session's row is written at commit)
     inserted = conn.execute(_INSERT_HAND, values).inserted_primary_key
     assert inserted is not None
-    hand = Hand(id=inserted[0], **values)
+    hand = written(Hand, {"id": inserted[0], **values})
     hua = {w["winner"]: w["hua"] for w in wins_of(preview.response) if w["allowed"] and w["winner"] in SEATS}
     conn.execute(
         _INSERT_PAYMENT,
@@ -342,7 +342,7 @@ def edit(
     reaches_the_end = s.scalars(later_rows(s, ts, last_row).limit(1)).first() is None
     for row, _preview in plan:
         void_row(s, ts, row, actor, None, now)
-    new_rows: list[Hand] = []
+    new_rows: list[Any] = []  # `written` rows
     for index, (row, preview) in enumerate(plan):
         first = index == 0
         new = insert_row(

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
+from types import SimpleNamespace
 from typing import Any, cast
 
-from sqlmodel import Session
+from sqlmodel import Session, SQLModel
 
 from bot.ledger import errors
 from bot.ledger.lookups import aware, chat_of, row_id, seats
@@ -30,6 +32,17 @@ from bot.ledger.values import (
 )
 from scoring.entry import EntryJSON, RequestJSON
 from scoring.response import ScoreResponse
+
+
+def written(model: type[SQLModel], values: Mapping[str, Any]) -> Any:
+    """A row just written by Core, read back as the mappers read rows: the model's defaults, then `values`,
+    as attributes of a plain object (building the ORM instance costs ~100 µs for nothing)."""
+    return SimpleNamespace(**{**_defaults(model), **values})
+
+
+@cache
+def _defaults(model: type[SQLModel]) -> dict[str, Any]:
+    return {name: field.default for name, field in model.model_fields.items() if not field.is_required()}
 
 
 def group_info(group: ChatGroup) -> GroupInfo:
@@ -186,8 +199,8 @@ def preview_from_json(obj: dict[str, Any]) -> HandPreview:
     )
 
 
-def pending_info(pending: PendingEntry, chat_id: int) -> PendingInfo:
-    """A pending row as `PendingInfo`."""
+def pending_info(pending: PendingEntry | Any, chat_id: int) -> PendingInfo:
+    """A pending row (the ORM object, a Core row or `written`) as `PendingInfo`."""
     return PendingInfo(
         id=pending.id,
         session_id=pending.session_id,

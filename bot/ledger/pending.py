@@ -15,7 +15,14 @@ from sqlmodel import Session, select
 from bot.ledger import errors, hands, sessions
 from bot.ledger.groups import Loaded, actor
 from bot.ledger.lookups import PENDING, aware, chat_of, insert_into, prepared, row_id, session_row
-from bot.ledger.mappers import hand_record, pending_info, preview_from_json, preview_json, session_info
+from bot.ledger.mappers import (
+    hand_record,
+    pending_info,
+    preview_from_json,
+    preview_json,
+    session_info,
+    written,
+)
 from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
 from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef, dealer_known
 
@@ -99,7 +106,7 @@ def create(
     new = prepared(s, "new entry", _new_entry)
     if s.connection().execute(new, values).first() is None:
         return None
-    return pending_info(PendingEntry(**values), group.chat_id)
+    return pending_info(written(PendingEntry, values), group.chat_id)
 
 
 def _new_entry(s: Session) -> Any:
