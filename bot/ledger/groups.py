@@ -323,6 +323,12 @@ def guest(s: Session, group: ChatGroup, name: str, now: datetime) -> Player:
     return player
 
 
+def find_guest(s: Session, group: ChatGroup, name: str) -> Player | None:
+    """The named guest of a group, if there is one (the same name in any case)."""
+    key = clean_name(name).casefold()
+    return s.scalars(select(Player).where(Player.group_id == group.id, Player.guest_key == key)).first()
+
+
 def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | None]:
     """Resolve `@username`, a seat word or a display/guest name (any case) to a player of the group and
     their seat at the open table. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""

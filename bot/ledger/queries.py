@@ -119,8 +119,9 @@ def card_view(
         if person.seat is not None:
             totals[person.seat] += person.net
     recent = tuple(hand_records(reversed(newest)))
-    owed = settling.carried_on(s, ts) if _owing(s, ts.group_id) else ()
-    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed)
+    owed, kept = settling.carried_on(s, ts) if _owing(s, ts.group_id) else ((), ())
+    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed,
+                     owed_kept=kept)  # fmt: skip
 
 
 def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:

@@ -5,7 +5,11 @@ session's net times the 收盘倍数, plus what they carry in from the group's t
 `carry`, on by default: those transfers become `carried`), rounded by 抹零 (largest remainder, zero-sum);
 the fewest transfers that settle those balances are stored, numbered 1, 2, ... A payer claims a payment
 (我已付, `/paid`), the payee or an admin confirms it (已收到); a payee may also record a receipt at once.
-Nothing is deleted: a claim still waiting when its transfer is carried is voided.
+
+Only a debt between two people who both sat at the ending session's table (the 台 counts as there when the
+group charges 台费 or 抽水) is carried, and only while no claim on it waits: a debt of someone absent stays
+between the same two people, and a claim is never voided by a carry (the payee still confirms it under
+the old summary). Nothing is deleted.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from bot.ledger.models import (
     Hand,
     Payment,
     Player,
+    Seat,
     SessionTotal,
     SettleLine,
     SettlePayment,
@@ -112,16 +117,39 @@ def _open_rows(s: Session, query: Any) -> list[SettleTransfer]:
     )
 
 
-def _carry(s: Session, ts: TableSession, now: datetime) -> dict[int, int]:
-    """Close every open transfer of the group into `ts` (status carried); each person's carried balance."""
+def present(s: Session, group: ChatGroup, ts: TableSession) -> set[int]:
+    """Who is at a session's table for carrying debts: everyone who sat there (a seat left by /sub too),
+    and the 台 when the group charges 台费 or 抽水."""
+    people = set(s.scalars(select(Seat.player_id).where(Seat.session_id == ts.id)))
+    opts = options_of(group)
+    if opts["fee"] or opts["rake"]:
+        table = groups.find_guest(s, group, TABLE_ACCOUNT)
+        if table is not None:
+            people.add(row_id(table))
+    return people
+
+
+def carries(row: SettleTransfer | Transfer, people: set[int]) -> bool:
+    """Whether an open transfer goes into the transfers of a session with these people at its table: both
+    of its people are there and nobody's claim on it waits for the payee."""
+    payer, payee = (
+        (row.payer_id, row.payee_id) if isinstance(row, SettleTransfer) else (row.payer.id, row.payee.id)
+    )
+    return row.claimed == 0 and payer in people and payee in people
+
+
+def _carry(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> dict[int, int]:
+    """Close the open transfers of the group between people at `ts`'s table (`carries`) into `ts` (status
+    carried); each person's carried balance. The rest stay open as they are."""
     carried: dict[int, int] = defaultdict(int)
+    people = present(s, group, ts)
     for row in _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == ts.group_id)):
+        if not carries(row, people):
+            continue
         rest = row.amount - row.paid
         carried[row.payer_id] -= rest
         carried[row.payee_id] += rest
-        row.status, row.carried_to, row.closed_at, row.claimed = "carried", ts.id, now, 0
-        for claim in _claims(s, row):
-            claim.status = "voided"
+        row.status, row.carried_to, row.closed_at = "carried", ts.id, now
     return carried
 
 
@@ -146,7 +174,7 @@ def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
     query = select(SessionTotal.player_id, SessionTotal.net, SessionTotal.hands)
     played = list(s.execute(query.where(SessionTotal.session_id == ts.id)))
     nets = {pid: net for pid, net, _ in played}
-    carried = _carry(s, ts, now) if opts["carry"] else {}
+    carried = _carry(s, group, ts, now) if opts["carry"] else {}
     fees = _fees(s, ts, [pid for pid, _, hands in played if hands], opts)
     if fees:
         fees[row_id(groups.guest(s, group, TABLE_ACCOUNT, now))] = -sum(fees.values())
@@ -363,6 +391,16 @@ def carried_from(s: Session, session_id: int) -> list[int]:
     return sorted(s.scalars(query))
 
 
+def carried_into(s: Session, session_id: int) -> list[Transfer]:
+    """The earlier transfers whose open rest went into `session_id`'s transfers, oldest first."""
+    rows = s.scalars(
+        select(SettleTransfer)
+        .where(SettleTransfer.carried_to == session_id)
+        .order_by(col(SettleTransfer.session_id), col(SettleTransfer.number))
+    )
+    return [transfer_of(s, row) for row in rows]
+
+
 def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
     """Each person's settle figures of an ended session (empty when it left none), by player id."""
     chat_id = _chat(s, ts.group_id)
@@ -419,14 +457,22 @@ def claim_reminder(s: Session, group: ChatGroup, now: datetime) -> list[Transfer
     return [transfer_of(s, row) for row in due]
 
 
-def carried_on(s: Session, ts: TableSession) -> tuple[Transfer, ...]:
-    """上次欠的 of an open table: the group's open transfers, when the group carries them into the
-    table's transfers at its end; () otherwise."""
+def carried_on(s: Session, ts: TableSession) -> tuple[tuple[Transfer, ...], tuple[Transfer, ...]]:
+    """上次欠的 of an open table: the group's open transfers that go into the table's transfers at its end
+    (`carries`: between two people at this table, no claim waiting), and those that stay as they are
+    (all of them when the group does not carry); ((), ()) once the table has ended."""
     if ts.status != "open":
-        return ()
+        return (), ()
     group = s.get(ChatGroup, ts.group_id)
     assert group is not None
-    return balance(s, group).transfers if options_of(group)["carry"] else ()
+    transfers = balance(s, group).transfers
+    if not options_of(group)["carry"]:
+        return (), transfers
+    people = present(s, group, ts)
+    return (
+        tuple(tr for tr in transfers if carries(tr, people)),
+        tuple(tr for tr in transfers if not carries(tr, people)),
+    )
 
 
 def totals(transfers: Iterable[Transfer]) -> dict[int, int]:

@@ -257,9 +257,11 @@ class CardView:
     totals: dict[str, int]  # seat -> the seat's net (of everyone who sat there)
     rows: int
     people: tuple[Standing, ...] = ()  # everyone who played, by seat, each with their own net (/sub)
-    # What is still owed from earlier sessions (上次欠的): the group's open transfers while the table is
-    # open and the group carries them into the next night's transfers.
+    # What is still owed from earlier sessions (上次欠的) while the table is open: the group's open
+    # transfers that go into this night's transfers at its end (between two people at this table, no
+    # claim waiting), and those that stay between their two people as they are.
     owed: tuple[Transfer, ...] = ()
+    owed_kept: tuple[Transfer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

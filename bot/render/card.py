@@ -95,6 +95,7 @@ def table_card(lang: str | None, card: CardView) -> str:
     else:
         lines.append(state_line(lang, session))
     lines += owed_lines(lang, card.owed)
+    lines += owed_lines(lang, card.owed_kept, kept=True)
     if rows:
         lines.append("—")
         if rows > len(card.recent):
@@ -103,14 +104,19 @@ def table_card(lang: str | None, card: CardView) -> str:
     return "\n".join(lines)
 
 
-def owed_lines(lang: str | None, owed: Sequence[Transfer]) -> list[str]:
-    """上次欠的 on an open table's card: each earlier transfer still open (what is left of it), which goes
-    into this table's transfers at its end."""
+def owed_lines(lang: str | None, owed: Sequence[Transfer], *, kept: bool = False) -> list[str]:
+    """上次欠的 on an open table's card: each earlier transfer still open (what is left of it, and what its
+    payer said is paid and waits for the payee), under the header of those that go into this table's
+    transfers at its end, or (`kept`) of those that stay between their two people."""
     if not owed:
         return []
-    lines = [t(lang, "settle.owed_header")]
-    lines += [t(lang, "settle.owed_line", number=tr.session_number, payer=tr.payer.name,
-                payee=tr.payee.name, amount=tr.open) for tr in owed]  # fmt: skip
+    lines = [t(lang, "settle.owed_kept_header" if kept else "settle.owed_header")]
+    for tr in owed:
+        line = t(lang, "settle.owed_line", number=tr.session_number, payer=tr.payer.name,
+                 payee=tr.payee.name, amount=tr.open)  # fmt: skip
+        if tr.claimed:
+            line += t(lang, "settle.state_claimed", claimed=tr.claimed)
+        lines.append(line)
     return lines
 
 

@@ -25,7 +25,7 @@ def render_card(report: SessionReport, lang: str | None, *, idle_hours: float | 
         lines.append(t(lang, "summary.no_hands"))
         return "\n".join(lines)
     lines += ["", *_people(report, lang), "", *_biggest(report, lang), _streak(report, lang), ""]
-    lines += transfer_lines(lang, report.transfers, report.figures)
+    lines += transfer_lines(lang, report.transfers, report.figures, report.carried_in)
     text = "\n".join(lines)  # bounded by the people and the transfers; cut as a last resort only
     return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
 

@@ -28,6 +28,10 @@ def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> s
     if tr.status == "settled":
         return line + t(lang, "settle.state_settled")
     if tr.status == "carried":
+        if tr.paid:
+            rest = tr.amount - tr.paid
+            return line + t(lang, "settle.state_carried_rest", paid=tr.paid, rest=rest,
+                            number=tr.carried_to_number or "")  # fmt: skip
         return line + t(lang, "settle.state_carried", number=tr.carried_to_number or "")
     if tr.paid:
         line += t(lang, "settle.state_paid", paid=tr.paid, open=tr.open)
@@ -37,12 +41,22 @@ def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> s
 
 
 def transfer_lines(
-    lang: str | None, transfers: Sequence[Transfer], figures: Iterable[SettleFigures] = ()
+    lang: str | None,
+    transfers: Sequence[Transfer],
+    figures: Iterable[SettleFigures] = (),
+    carried_in: Sequence[Transfer] = (),
 ) -> list[str]:
-    """The summary's settling-up block: the transfers (with their state) and, where 抹零, the 收盘倍数 or
-    a carried balance changed what someone settles, that person's figures."""
+    """The summary's settling-up block: the transfers (with their state), the earlier debts they replace
+    (each with what of it was open and went in), and, where 抹零, the 收盘倍数 or a carried balance changed
+    what someone settles, that person's figures."""
     lines = [t(lang, "summary.transfers")] if transfers else [t(lang, "summary.settled")]
     lines += [transfer_line(lang, tr) for tr in transfers]
+    if carried_in:
+        lines.append(t(lang, "settle.carried_in_header"))
+    for tr in carried_in:
+        line = t(lang, "settle.line", number=tr.number, payer=tr.payer.display_name,
+                 payee=tr.payee.display_name, amount=tr.amount - tr.paid)  # fmt: skip
+        lines.append("  " + t(lang, "settle.of_session", number=tr.session_number, line=line))
     changed = [f for f in figures if f.carried or f.fee or f.raw != f.net or f.rounded != f.raw]
     if changed:
         lines.append(t(lang, "settle.figures_header"))

@@ -1,6 +1,8 @@
 """Property test of settling up: any sequence of hands, session ends (with any carry, 抹零, 收盘倍数, 台费 and
 抽水), claims, confirmations and receipts leaves every person's open balance equal to a recomputation that
-shares no code with the ledger's settlement, and no rounding ever breaks zero-sum."""
+shares no code with the ledger's settlement, and no rounding ever breaks zero-sum. A claim still waiting
+when a session ends keeps its transfer out of the carry (nothing said paid is lost) and can be confirmed
+later; a debt to the 台 is carried only into a session that charges 台费 or 抽水."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ledger_helpers import self_draw
 
-from bot.ledger import LedgerService, UserRef, errors
+from bot.ledger import LedgerService, Transfer, UserRef, errors
 
 CHAT = -4242
 USERS = [
@@ -40,6 +42,7 @@ steps = st.lists(
         ),  # 4 硬花 and up: a self-draw at any threshold
         st.tuples(st.just("end"), options),
         st.tuples(st.just("pay"), st.integers(0, 20), st.floats(0, 1), st.sampled_from(["claim", "receipt"])),
+        st.tuples(st.just("confirm"), st.integers(0, 20)),
     ),
     min_size=1,
     max_size=18,
@@ -64,7 +67,17 @@ class Model:
     def __init__(self) -> None:
         self.owed: dict[int, int] = defaultdict(int)
 
-    def end(self, ledger: LedgerService, session_id: int, opts: dict[str, Any], table_id: int | None) -> None:
+    def end(
+        self,
+        ledger: LedgerService,
+        session_id: int,
+        opts: dict[str, Any],
+        table_id: int | None,
+        before: tuple[Transfer, ...],
+    ) -> None:
+        """`before`: the open transfers just before the session ended. Carried: those between two people
+        at the table (the four players; the 台 when the session charges 台费 or 抽水) with no claim
+        waiting; the rest stay open as they were."""
         hands = ledger.hands(session_id)
         nets: dict[int, int] = defaultdict(int)
         fees: dict[int, int] = defaultdict(int)
@@ -84,9 +97,17 @@ class Model:
             assert table_id is not None
             exact[table_id] = exact.get(table_id, 0) + total_fee
         if opts["carry"]:
-            for pid, value in self.owed.items():
-                exact[pid] = exact.get(pid, 0) + value
-            self.owed = defaultdict(int)
+            there = {tr.payer.id for tr in before if tr.payer.telegram_id} | {
+                tr.payee.id for tr in before if tr.payee.telegram_id
+            }
+            if opts["fee"] or opts["rake"]:
+                there |= {tr.payer.id for tr in before if tr.payer.display_name == "台"}
+                there |= {tr.payee.id for tr in before if tr.payee.display_name == "台"}
+            for tr in before:
+                if tr.claimed == 0 and tr.payer.id in there and tr.payee.id in there:
+                    for pid, value in ((tr.payer.id, -tr.open), (tr.payee.id, tr.open)):
+                        exact[pid] = exact.get(pid, 0) + value
+                        self.owed[pid] -= value
         for pid, value in rounded(exact, opts["round"]).items():
             self.owed[pid] += value
 
@@ -137,6 +158,19 @@ def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: st
                     model.paid(touched.payer.id, touched.payee.id, done.amount)
 
 
+def _confirm(ledger: LedgerService, model: Model, index: int) -> None:
+    """The payee (an admin for the 台) confirms a claim still waiting, maybe on a transfer of a session
+    that ended since the claim was made."""
+    waiting = [tr for tr in ledger.balance(CHAT).transfers if tr.claimed > 0]
+    if not waiting:
+        return
+    tr = waiting[index % len(waiting)]
+    payee = {u.telegram_id: u for u in USERS}.get(tr.payee.telegram_id or 0)
+    by = payee or UserRef(99, "Zoe", "zoe")
+    done = ledger.confirm_transfer(CHAT, tr.id, by, admin=payee is None)
+    model.paid(tr.payer.id, tr.payee.id, done.amount)
+
+
 @settings(max_examples=examples(20))
 @given(steps)
 def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any, ...]]) -> None:
@@ -151,10 +185,11 @@ def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any,
                 ledger.commit(CHAT, self_draw(step[1], step[2]))
             elif step[0] == "end" and session is not None:
                 ledger.update_settle(CHAT, step[1])
+                before = ledger.balance(CHAT).transfers
                 ended = ledger.end_session(CHAT, by=USERS[0]).session
                 figures = ledger.settle_figures(ended.id)
                 table = next((f.player.id for f in figures if f.player.display_name == "台"), None)
-                model.end(ledger, ended.id, step[1], table)
+                model.end(ledger, ended.id, step[1], table, before)
                 unit = step[1]["round"]
                 assert sum(f.raw for f in figures) == 0 and sum(f.rounded for f in figures) == 0
                 assert all(
@@ -162,6 +197,8 @@ def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any,
                 )
             elif step[0] == "pay":
                 _pay(ledger, model, step[1], step[2], step[3])
+            elif step[0] == "confirm":
+                _confirm(ledger, model, step[1])
             balance = ledger.balance(CHAT)
             assert balance.totals == model.balances()
             assert sum(balance.totals.values()) == 0

@@ -93,6 +93,10 @@ class SettlingCalls(Calls):
         """The sessions whose open transfers went into this session's (their summaries show it)."""
         return self._read(lambda s: settling.carried_from(s, session_id))
 
+    def carried_into(self, session_id: int) -> list[Transfer]:
+        """The earlier transfers that went into this session's (its summary names them)."""
+        return self._read(lambda s: settling.carried_into(s, session_id))
+
     def reminder_groups(self) -> list[GroupInfo]:
         """The groups with open transfers and reminders on."""
         return self._read(settling.reminder_groups)
