@@ -53,7 +53,12 @@ def payment_text(turn: Turn, result: PaymentResult) -> str:
     """What a payment did, and the transfers it touched as they stand now."""
     first = result.transfers[0]
     names = {"payer": first.payer.display_name, "payee": first.payee.display_name, "amount": result.amount}
-    lines = [turn.t(f"settle.done_{result.kind}", **names)]
+    key = f"settle.done_{result.kind}"
+    if result.by is not None:  # an admin pressed for the guest payer, or for the payee
+        key, names["by"] = key + "_by", result.by.display_name
+    if result.kind == "claimed" and first.payee.telegram_id is None:  # an admin confirms for a guest
+        key += "_guest"
+    lines = [turn.t(key, **names)]
     lines += [transfer_line(turn.lang, tr, session=True) for tr in result.transfers]
     return "\n".join(lines)
 
@@ -92,16 +97,17 @@ async def send_sheet(turn: Turn) -> None:
 
 @button(SettlePress.parse)
 async def settle_pressed(turn: Turn, press: SettlePress) -> None:
-    """我已付 (the payer) or 已收到 (the payee, or an admin) under a summary; the ledger checks the transfer
-    is this chat's and the presser's to press."""
+    """我已付 (the payer; an admin for a guest) or 已收到 (the payee, or an admin who is not the payer) under
+    a summary; the ledger checks the transfer is this chat's and the presser's to press. An admin's press
+    for someone else is announced in the admin's name."""
     user = turn.user
     if user is None:
         raise Refusal("err.not_allowed")
+    admin = await is_admin(turn)
     if press.action == "paid":
         claim = turn.ledger.claim_transfer
-        call = turn.run(claim, turn.chat_id, press.transfer_id, user, key=turn.source_key)
+        call = turn.run(claim, turn.chat_id, press.transfer_id, user, admin=admin, key=turn.source_key)
     else:
-        admin = await is_admin(turn)
         call = turn.run(
             turn.ledger.confirm_transfer, turn.chat_id, press.transfer_id, user, admin=admin,
             key=turn.source_key,

@@ -276,6 +276,7 @@ def actor(
 
 
 GUEST_NAME_LIMIT = 16
+TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to: no one else's name
 
 
 def name_holders(s: Session, group: ChatGroup, ts: TableSession) -> list[Player]:
@@ -287,8 +288,9 @@ def name_holders(s: Session, group: ChatGroup, ts: TableSession) -> list[Player]
 
 
 def check_guest_name(name: str, seated: Iterable[Player]) -> None:
-    """A guest's name: at most GUEST_NAME_LIMIT characters, no white space, not a seat word, and not the
-    name or @username of anyone seated at the table, in any case (BadGuestName, with the rule broken)."""
+    """A guest's name: at most GUEST_NAME_LIMIT characters, no white space, not a seat word, not the 台
+    (the account 台费 and 抽水 go to), and not the name or @username of anyone seated at the table, in
+    any case (BadGuestName, with the rule broken)."""
     rule = None
     if len(name) > GUEST_NAME_LIMIT:
         rule = "too_long"
@@ -296,6 +298,8 @@ def check_guest_name(name: str, seated: Iterable[Player]) -> None:
         rule = "space"
     elif parse_seat(name) is not None:
         rule = "seat_word"
+    elif name.removeprefix("@").casefold() == TABLE_ACCOUNT.casefold():
+        rule = "table"
     else:
         wanted = name.removeprefix("@").casefold()
         for player in seated:

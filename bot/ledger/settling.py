@@ -54,7 +54,7 @@ MAX_MULTIPLIER = 1000
 MAX_FEE = 10**9
 MAX_REMIND_HOURS = 720
 REMIND_EVERY = timedelta(days=1)  # a group is reminded at most once a day
-TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to; settled like anyone's transfers
+TABLE_ACCOUNT = groups.TABLE_ACCOUNT  # the guest account 台费 and 抽水 go to; settled like any transfer
 
 
 def options_of(group: ChatGroup) -> dict[str, Any]:
@@ -176,8 +176,9 @@ def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
     nets = {pid: net for pid, net, _ in played}
     carried = _carry(s, group, ts, now) if opts["carry"] else {}
     fees = _fees(s, ts, [pid for pid, _, hands in played if hands], opts)
-    if fees:
-        fees[row_id(groups.guest(s, group, TABLE_ACCOUNT, now))] = -sum(fees.values())
+    if fees:  # the 台 takes what the others pay (a guest of that name from before the name was barred: net)
+        table = row_id(groups.guest(s, group, TABLE_ACCOUNT, now))
+        fees[table] = fees.get(table, 0) - sum(fees.values())
     people = sorted(set(nets) | set(carried) | set(fees))
     raw = {
         pid: nets.get(pid, 0) * opts["multiplier"] + carried.get(pid, 0) - fees.get(pid, 0) for pid in people
@@ -243,34 +244,64 @@ def _claim(s: Session, row: SettleTransfer, amount: int, by: int | None, now: da
     row.claimed += amount
 
 
-def claim_button(s: Session, group: ChatGroup, transfer_id: int, by: int, now: datetime) -> PaymentResult:
-    """我已付 by the payer: the whole unclaimed rest is claimed, for the payee to confirm."""
+def _guest(s: Session, player_id: int) -> bool:
+    """A guest (the 台 too): no Telegram account, so an admin presses its buttons."""
+    player = s.get(Player, player_id)
+    return player is not None and player.telegram_id is None
+
+
+def _not_party(s: Session, row: SettleTransfer, why: str, names: Mapping[str, Any]) -> errors.NotParty:
+    """The refusal that names who can press: an admin for a guest payer or payee."""
+    if _guest(s, row.payer_id):
+        return errors.NotPartyGuestPayer(why, **names)
+    if _guest(s, row.payee_id):
+        return errors.NotPartyGuestPayee(why, **names)
+    return errors.NotParty(why, **names)
+
+
+def _presser(s: Session, group: ChatGroup, by: int | None, party: int) -> PlayerInfo | None:
+    """Who pressed for someone else (an admin), as the messages name them; None when the party did."""
+    player = s.get(Player, by) if by is not None and by != party else None
+    return player_info(player, group.chat_id) if player is not None else None
+
+
+def claim_button(
+    s: Session, group: ChatGroup, transfer_id: int, by: int, now: datetime, *, admin: bool = False
+) -> PaymentResult:
+    """我已付 by the payer (by an admin for a guest payer): the whole unclaimed rest is claimed, for the
+    payee to confirm."""
     row = _transfer(s, group, transfer_id)
     names = _names(s, row)
     if row.status not in OPEN:
         raise errors.TransferClosed("transfer closed", **names)
-    if by != row.payer_id:
-        raise errors.NotParty("only the payer says it is paid", **names)
+    for_guest = admin and _guest(s, row.payer_id) and by != row.payee_id
+    if by != row.payer_id and not for_guest:
+        raise _not_party(s, row, "only the payer says it is paid", names)
     rest = row.amount - row.paid - row.claimed
     if rest <= 0:
-        raise errors.ClaimWaiting("already claimed", claimed=row.claimed, **names)
+        waiting = errors.ClaimWaitingGuest if _guest(s, row.payee_id) else errors.ClaimWaiting
+        raise waiting("already claimed", claimed=row.claimed, **names)
     _claim(s, row, rest, by, now)
     s.flush()
-    return PaymentResult("claimed", rest, (transfer_of(s, row),))
+    return PaymentResult("claimed", rest, (transfer_of(s, row),), _presser(s, group, by, row.payer_id))
 
 
 def confirm_button(
     s: Session, group: ChatGroup, transfer_id: int, by: int | None, admin: bool, now: datetime
 ) -> PaymentResult:
-    """已收到 by the payee (or an admin): every claimed payment of the transfer is confirmed."""
+    """已收到 by the payee (or an admin who is not the payer): every claimed payment of the transfer is
+    confirmed. OwnDebt for an admin confirming their own debt."""
     row = _transfer(s, group, transfer_id)
     names = _names(s, row)
     if row.status not in OPEN:
         raise errors.TransferClosed("transfer closed", **names)
+    if by != row.payee_id and by == row.payer_id and admin:
+        raise errors.OwnDebt("an admin confirms their own debt", **names)
     if by != row.payee_id and not admin:
-        raise errors.NotParty("only the payee or an admin confirms", **names)
+        raise _not_party(s, row, "only the payee or an admin confirms", names)
     if row.claimed <= 0:
-        raise errors.NothingClaimed("nothing claimed", **names)
+        nothing = errors.NothingClaimedGuest if _guest(s, row.payer_id) else errors.NothingClaimed
+        raise nothing("nothing claimed", **names)
     amount = 0
     for claim in _claims(s, row):
         claim.status, claim.confirmed_by, claim.confirmed_at = "confirmed", by, now
@@ -278,7 +309,7 @@ def confirm_button(
     row.paid, row.claimed = row.paid + amount, 0
     _state(row, now)
     s.flush()
-    return PaymentResult("confirmed", amount, (transfer_of(s, row),))
+    return PaymentResult("confirmed", amount, (transfer_of(s, row),), _presser(s, group, by, row.payee_id))
 
 
 def _between(s: Session, group: ChatGroup, payer: int, payee: int) -> list[SettleTransfer]:

@@ -425,6 +425,9 @@ class PaymentResult:
     kind: Literal["claimed", "confirmed", "received"]
     amount: int
     transfers: tuple[Transfer, ...]
+    # The admin who pressed for someone else (我已付 for a guest payer, 已收到 for a payee); None when the
+    # payer or payee pressed themselves.
+    by: PlayerInfo | None = None
 
 
 @dataclass(frozen=True, slots=True)

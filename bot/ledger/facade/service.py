@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -28,6 +29,8 @@ from bot.ledger.values import (
     Transfer,
     UserRef,
 )
+
+log = logging.getLogger(__name__)
 
 
 class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
@@ -303,7 +306,11 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             def end_one(s: Session, sid: int = session_id) -> SessionSummary | None:
                 return sessions.end_if_idle(s, sid, cutoff, moment)
 
-            done = self._write(end_one)
+            try:
+                done = self._write(end_one)
+            except errors.LedgerError:  # one table's failure never keeps the other groups' tables open
+                log.exception("could not end idle session %s; the next sweep tries again", session_id)
+                continue
             if done is not None:
                 ended.append(done)
         return ended

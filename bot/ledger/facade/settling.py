@@ -37,16 +37,16 @@ class SettlingCalls(Calls):
         return self._write(op, key)
 
     def claim_transfer(
-        self, chat_id: int, transfer_id: int, by: UserRef, *, key: str | None = None
+        self, chat_id: int, transfer_id: int, by: UserRef, *, admin: bool = False, key: str | None = None
     ) -> PaymentResult:
-        """我已付: the transfer's payer says the rest of it is paid. NotParty, TransferClosed,
-        ClaimWaiting, ForeignButton (a transfer of another group)."""
+        """我已付: the transfer's payer (with `admin`, a group admin for a guest payer) says the rest of it
+        is paid. NotParty, TransferClosed, ClaimWaiting, ForeignButton (a transfer of another group)."""
         now = self._now()
 
         def op(s: Session) -> PaymentResult:
             group = self._group(s, chat_id)
             sender = groups.ensure_player(s, group, by, now)
-            return settling.claim_button(s, group, transfer_id, sender.id or 0, now)
+            return settling.claim_button(s, group, transfer_id, sender.id or 0, now, admin=admin)
 
         return self._write(op, key)
 
@@ -59,8 +59,8 @@ class SettlingCalls(Calls):
         admin: bool = False,
         key: str | None = None,
     ) -> PaymentResult:
-        """已收到: the payee (or, with `admin`, a group admin) confirms what was claimed. NotParty,
-        NothingClaimed, TransferClosed, ForeignButton."""
+        """已收到: the payee (or, with `admin`, a group admin who is not the payer) confirms what was
+        claimed. NotParty, OwnDebt, NothingClaimed, TransferClosed, ForeignButton."""
         now = self._now()
 
         def op(s: Session) -> PaymentResult:
