@@ -1,0 +1,144 @@
+"""Who may press 我已付 / 已收到, and who the bot says pressed (issue 30, problems 9, 11, 12 and 14): an admin
+never settles their own debt, an admin's press is announced in the admin's name, a guest's debt can be
+settled (an admin presses for the guest), prompts name who can actually press, and 台 is no one's name.
+Through the real Application, on SQLite and PostgreSQL; every person's money checked by hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness import Reply, Table
+
+END = "✅ 结束并结算"
+
+
+def ledger(table: Table) -> Any:
+    return table.app.bot_data["ledger"]
+
+
+def summary(table: Table, number: int) -> Reply:
+    found = [r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")]
+    assert len(found) == 1, [r.text[:30] for r in table.replies()]
+    return found[0]
+
+
+def money(table: Table) -> dict[str, int]:
+    """Each person's open balance across sessions (+: is owed), by display name."""
+    report = ledger(table).balance(table.chat_id)
+    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
+    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
+    return {names[pid]: amount for pid, amount in report.totals.items()}
+
+
+async def end(table: Table) -> Reply:
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    return summary(table, 1)
+
+
+async def test_an_admin_cannot_settle_their_own_debt_and_presses_are_named_for_who_pressed(
+    db_seated: Table,
+) -> None:
+    """Problem 12. Ann (东) is an admin and owes Bob (南) 50; Cat (西) owes Dan (北) 20:
+        /adjust 东 南 50: Ann −50, Bob +50; /adjust 西 北 20: Cat −20, Dan +20.
+    Transfers: 1. Cat → Dan 20, 2. Ann → Bob 50. Ann's own 已收到 on her debt is refused and changes
+    nothing (Ann −50, Bob +50); Bob confirms it (Ann 0, Bob 0); Zoe, an admin, confirms Cat's 20 and the
+    bot says Zoe did (all even)."""
+    table = db_seated
+    table.set_admins("ann", "zoe")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/adjust 东 南 50")
+    await table.say("ann", "/adjust 西 北 20")
+    card = await end(table)
+    assert "结算（最少转账）：\n1. Cat → Dan 20\n2. Ann → Bob 50" in card.text
+
+    await table.press("ann", "2 我已付", message_id=card.message_id)
+    turn = await table.press("ann", "2 已收到", message_id=card.message_id)
+    assert turn.answers[0] == "这笔是 Ann 付给 Bob 的：自己欠的账不能自己确认，要由 Bob 点“已收到”。"
+    assert "2. Ann → Bob 50 · 待确认 50" in summary(table, 1).text
+    assert money(table) == {"Ann": -50, "Bob": 50, "Cat": -20, "Dan": 20}
+    turn = await table.press("bob", "2 已收到", message_id=card.message_id)
+    assert turn.answers[0] == "✅ Bob 确认收到 Ann 的 50。"
+    assert money(table) == {"Cat": -20, "Dan": 20}
+
+    await table.press("cat", "1 我已付", message_id=card.message_id)
+    turn = await table.press("zoe", "1 已收到", message_id=card.message_id)
+    assert turn.answers[0] == "✅ Zoe（管理员）确认 Cat 已付给 Dan 20。"
+    assert "1. Cat → Dan 20 ✅ 已结清" in summary(table, 1).text
+    assert money(table) == {}
+
+
+async def test_a_guests_debt_is_settled_by_an_admin_pressing_for_the_guest(db_table: Table) -> None:
+    """Problems 14 and 9. 小王 is a guest at 北: /adjust 北 东 30, so 小王 −30, Ann +30; one transfer,
+    1. 小王 → Ann 30. Bob (not an admin) cannot press for 小王; the answer says an admin does. Zoe (admin)
+    presses 我已付 for 小王; Ann confirms: 小王 0, Ann 0."""
+    table = db_table
+    table.set_admins("zoe")
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "cat"):
+        await table.say(name, "/join")
+    await table.say("ann", "/join 小王")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/adjust 北 东 30")
+    card = await end(table)
+    assert "结算（最少转账）：\n1. 小王 → Ann 30" in card.text
+    assert money(table) == {"小王": -30, "Ann": 30}
+
+    turn = await table.press("ann", "1 已收到", message_id=card.message_id)
+    assert turn.answers[0] == "小王 还没说已付给 Ann，没有可以确认的。小王 是客人：管理员替 小王 点“我已付”。"
+    turn = await table.press("bob", "1 我已付", message_id=card.message_id)
+    assert turn.answers[0] == (
+        "这笔是 小王 付给 Ann 的：小王 是客人，“我已付”由管理员替 小王 点，“已收到”由 Ann 或管理员点。"
+    )
+    assert money(table) == {"小王": -30, "Ann": 30}
+    turn = await table.press("zoe", "1 我已付", message_id=card.message_id)
+    assert turn.texts[0].startswith("Zoe（管理员）替客人 小王 说已付给 Ann 30，等 Ann 点“已收到”确认。")
+    turn = await table.press("ann", "1 已收到", message_id=card.message_id)
+    assert turn.answers[0] == "✅ Ann 确认收到 小王 的 30。"
+    assert money(table) == {}
+
+
+async def test_what_is_paid_to_the_table_asks_an_admin_and_names_the_admin(db_seated: Table) -> None:
+    """Problem 9. 台费 10 a player: Ann (东) self-draws 5 花, T = 5 + 5 = 10 from each of the three:
+        Ann +30 − 10 = +20, Bob/Cat/Dan −10 − 10 = −20 each, 台 +40.
+    Dan pays the 台 his 20: the prompt asks an admin, not the 台, to confirm; Zoe's confirmation is in
+    Zoe's name. After it: Ann +20, 台 +20 and two of Bob, Cat, Dan −20 (the one who paid the 台 is even)."""
+    table = db_seated
+    table.set_admins("zoe")
+    await table.say("zoe", "/rules 台费 10")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/hu 东 自摸 5花")
+    card = await end(table)
+    assert money(table) == {"Ann": 20, "Bob": -20, "Cat": -20, "Dan": -20, "台": 40}
+    to_table = [tr for tr in ledger(table).balance(table.chat_id).transfers if tr.payee.display_name == "台"]
+    tr = to_table[0]
+    payer = tr.payer.display_name
+    turn = await table.press(payer.lower(), f"{tr.number} 我已付", message_id=card.message_id)
+    assert turn.texts[0].startswith(f"{payer} 说已付给 台 20，等管理员替 台 点“已收到”确认。")
+    turn = await table.press("zoe", f"{tr.number} 已收到", message_id=card.message_id)
+    assert turn.answers[0] == f"✅ Zoe（管理员）确认 {payer} 已付给 台 20。"
+    expected = {"Ann": 20, "Bob": -20, "Cat": -20, "Dan": -20, "台": 20}
+    del expected[payer]
+    assert money(table) == expected
+
+
+async def test_no_guest_takes_the_name_of_the_table_account(db_table: Table) -> None:
+    """Problem 11. /join 台 and /sub 北 台 are refused; with 台费 10 the night still ends and settles:
+    Ann (东) self-draws 5 花 (T = 10): Ann +30 − 10 = +20, Bob, Cat, Dan −20 each, 台 +40."""
+    table = db_table
+    table.set_admins("zoe")
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "cat"):
+        await table.say(name, "/join")
+    turn = await table.say("ann", "/join 台")
+    assert turn.texts == ["“台”是台费、抽水的账户，不能当客人名字。例如：/join 路人甲"]
+    await table.say("dan", "/join")
+    turn = await table.say("ann", "/sub 北 台")
+    assert turn.texts == ["“台”是台费、抽水的账户，不能当客人名字。例如：/join 路人甲"]
+    await table.say("zoe", "/rules 台费 10")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/hu 东 自摸 5花")
+    await end(table)
+    assert money(table) == {"Ann": 20, "Bob": -20, "Cat": -20, "Dan": -20, "台": 40}
