@@ -6,18 +6,18 @@ is still owed from before)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from telegram import InputFile
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 
-from bot.buttons import PAYCODE, SettlePress
+from bot.buttons import PAYCODE, PayPress, SettlePress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import show_card
 from bot.handlers.permissions import is_admin, person
 from bot.handlers.turn import Turn
-from bot.ledger import PaymentResult, Transfer
+from bot.ledger import PaymentResult, PlayerInfo, Transfer
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
 from bot.summary.settling import balance_text, settlement_csv, transfer_line
@@ -43,8 +43,41 @@ async def paid(turn: Turn) -> None:
         raise Refusal(key, usage=True, value=" ".join(words[2:]))
     amount = parse_amount(words[1]) if len(words) == 2 else None
     sender = person(turn)
-    other = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
+    choices = await turn.run(turn.ledger.payment_parties, turn.chat_id, sender, words[0])
+    if len(choices) > 1:
+        await ask_which(turn, words[0], choices, amount)
+        return
+    other = choices[0][0]
     result = await turn.run(turn.ledger.pay, turn.chat_id, sender, other.id, amount, key=turn.source_key)
+    await turn.say(payment_text(turn, result))
+    await _refresh(turn, result.transfers)
+
+
+async def ask_which(
+    turn: Turn, ref: str, choices: Sequence[tuple[PlayerInfo, Sequence[Transfer]]], amount: int | None
+) -> None:
+    """A name in /paid fits several people: each, told apart as "Ann（1）", with what is open between the
+    sender and them, and a button per person (the press is the presser's /paid to that person)."""
+    lines = [turn.t("settle.pay_which", name=ref)]
+    buttons = []
+    for n, (player, transfers) in enumerate(choices, 1):
+        label = turn.t("summary.legend_twin", name=player.display_name, n=n)
+        open_ = "; ".join(transfer_line(turn.lang, tr, session=True) for tr in transfers)
+        lines.append(
+            turn.t("settle.pay_which_line", who=label, transfers=open_ or turn.t("settle.pay_which_none"))
+        )
+        buttons.append([InlineKeyboardButton(label, callback_data=PayPress(player.id, amount).data)])
+    await turn.say("\n".join(lines), InlineKeyboardMarkup(buttons))
+
+
+@button(PayPress.parse)
+async def pay_pressed(turn: Turn, press: PayPress) -> None:
+    """The person /paid meant, pressed: the presser's /paid to them (a claim or a receipt), once."""
+    sender = person(turn)
+    result = await turn.run(
+        turn.ledger.pay, turn.chat_id, sender, press.player_id, press.amount, key=turn.source_key
+    )
+    await turn.answer(payment_text(turn, result).split("\n")[0])
     await turn.say(payment_text(turn, result))
     await _refresh(turn, result.transfers)
 

@@ -333,6 +333,18 @@ def find_guest(s: Session, group: ChatGroup, name: str) -> Player | None:
     return s.scalars(select(Player).where(Player.group_id == group.id, Player.guest_key == key)).first()
 
 
+def name_matches(s: Session, group: ChatGroup, text: str) -> list[Player]:
+    """Every player of the group `text` names: `@username` that username; otherwise a display or guest
+    name (any case), or failing that a username without its @. Oldest player first."""
+    players = list(s.scalars(select(Player).where(Player.group_id == group.id).order_by(col(Player.id))))
+    wanted = text.strip().removeprefix("@").casefold()
+    if text.strip().startswith("@"):
+        return [p for p in players if p.username and p.username.casefold() == wanted]
+    return [p for p in players if p.display_name.casefold() == wanted] or [
+        p for p in players if p.username and p.username.casefold() == wanted
+    ]
+
+
 def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | None]:
     """Resolve `@username`, a seat word or a display/guest name (any case) to a player of the group and
     their seat at the open table. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""
@@ -350,14 +362,7 @@ def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | N
         if seat not in seated:
             raise errors.PlayerNotSeated(f"seat {seat} is empty", seat=seat, name=text)
         return player_info(seated[seat], chat_id), seat
-    players = list(s.scalars(select(Player).where(Player.group_id == group.id)))
-    wanted = text.removeprefix("@").casefold()
-    if text.startswith("@"):
-        matches = [p for p in players if p.username and p.username.casefold() == wanted]
-    else:
-        matches = [p for p in players if p.display_name.casefold() == wanted] or [
-            p for p in players if p.username and p.username.casefold() == wanted
-        ]
+    matches = name_matches(s, group, text)
     if len(matches) > 1:
         at_table = [p for p in matches if row_id(p) in seat_of]
         if len(at_table) == 1:

@@ -142,3 +142,48 @@ async def test_no_guest_takes_the_name_of_the_table_account(db_table: Table) -> 
     await table.say("ann", "/hu 东 自摸 5花")
     await end(table)
     assert money(table) == {"Ann": 20, "Bob": -20, "Cat": -20, "Dan": -20, "台": 40}
+
+
+def by_person(table: Table) -> dict[int, int]:
+    """Each person's open balance by Telegram user id (two people may share a display name)."""
+    report = ledger(table).balance(table.chat_id)
+    ids = {tr.payer.id: tr.payer.telegram_id for tr in report.transfers}
+    ids |= {tr.payee.id: tr.payee.telegram_id for tr in report.transfers}
+    return {ids[pid]: amount for pid, amount in report.totals.items()}
+
+
+async def test_paid_asks_which_of_two_same_named_people_and_never_picks_the_one_at_the_table(
+    db_table: Table,
+) -> None:
+    """Problem 13. Two people called "Fay", neither with an @username (1040 and 1041), both owe Ann.
+    Night one: Ann (东) self-draws 4 花, T = 9: Ann +27, Bob −9, Fay¹ −9, Fay² −9.
+    With no table open, Ann's "/paid Fay 9" asks which Fay; she presses Fay（2）: Fay² paid her 9, so
+    Ann +18, Bob −9, Fay¹ −9, Fay² 0. Night two opens with Fay² seated; "/paid Fay" now fits only Fay¹
+    (the only Fay with anything open with Ann), never the seated Fay²: Ann +9, Bob −9, Fay¹ 0."""
+    table = db_table
+    for name, uid in (("fay1", 1040), ("fay2", 1041)):
+        table.transport.add_user(name, user_id=uid, first_name="Fay")
+        table.user(name).pop("username", None)
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "fay1", "fay2"):
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/hu 东 自摸 4花")
+    await end(table)
+    assert by_person(table) == {1001: 27, 1002: -9, 1040: -9, 1041: -9}
+
+    turn = await table.say("ann", "/paid Fay 9")
+    assert turn.texts[0].split("\n")[0] == "“Fay”能指好几位：是哪一位？点名字记下这笔。"
+    assert turn.sent[0].buttons == ("Fay（1）", "Fay（2）")
+    assert by_person(table) == {1001: 27, 1002: -9, 1040: -9, 1041: -9}  # nothing recorded yet
+    turn = await table.press("ann", "Fay（2）", message_id=turn.sent[0].message_id)
+    assert turn.texts[0].startswith("✅ Ann 记下收到 Fay 的 9。")
+    assert by_person(table) == {1001: 18, 1002: -9, 1040: -9}
+
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "cat", "fay2"):
+        await table.say(name, "/join")
+    turn = await table.say("ann", "/paid Fay")
+    assert turn.texts[0].startswith("✅ Ann 记下收到 Fay 的 9。"), turn.texts
+    assert by_person(table) == {1001: 9, 1002: -9}

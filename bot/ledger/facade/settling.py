@@ -6,13 +6,24 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from bot.ledger import errors, groups, settling
 from bot.ledger.facade.base import Calls
 from bot.ledger.lookups import group_row, player_row, session_row
-from bot.ledger.mappers import group_info
-from bot.ledger.values import Balance, GroupInfo, PaymentLine, PaymentResult, SettleFigures, Transfer, UserRef
+from bot.ledger.mappers import group_info, player_info
+from bot.ledger.models import Player
+from bot.ledger.values import (
+    Balance,
+    GroupInfo,
+    PaymentLine,
+    PaymentResult,
+    PlayerInfo,
+    SettleFigures,
+    Transfer,
+    UserRef,
+)
+from scoring.seats import parse_seat
 
 
 class SettlingCalls(Calls):
@@ -35,6 +46,34 @@ class SettlingCalls(Calls):
             return settling.pay(s, group, sender, other, amount, now)
 
         return self._write(op, key)
+
+    def payment_parties(
+        self, chat_id: int, by: UserRef, ref: str
+    ) -> list[tuple[PlayerInfo, tuple[Transfer, ...]]]:
+        """Whom `/paid <ref>` by `by` can mean, each with the transfers open between the two: a seat or an
+        @username names one person; a name every person it fits (never the one at the table by default),
+        narrowed to those `by` has open transfers with when there are any. UnknownPlayer."""
+
+        def op(s: Session) -> list[tuple[PlayerInfo, tuple[Transfer, ...]]]:
+            group = group_row(s, chat_id)
+            if group is None:
+                raise errors.UnknownPlayer(f"no player {ref!r} in this group", ref=ref)
+            if parse_seat(ref.strip()) is not None:
+                return [(groups.find_player(s, chat_id, ref)[0], ())]
+            matches = groups.name_matches(s, group, ref)
+            if not matches:
+                raise errors.UnknownPlayer(f"no player {ref!r} in this group", ref=ref)
+            query = select(Player.id).where(Player.group_id == group.id, Player.telegram_id == by.telegram_id)
+            me = s.scalars(query).first()
+            transfers = settling.balance(s, group).transfers
+            choices = [
+                (player_info(p, chat_id),
+                 tuple(tr for tr in transfers if {tr.payer.id, tr.payee.id} == {me, p.id}))
+                for p in matches
+            ]  # fmt: skip
+            return [c for c in choices if c[1]] or choices
+
+        return self._read(op)
 
     def claim_transfer(
         self, chat_id: int, transfer_id: int, by: UserRef, *, admin: bool = False, key: str | None = None
