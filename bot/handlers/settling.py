@@ -18,6 +18,7 @@ from bot.handlers.card import show_card
 from bot.handlers.permissions import is_admin, person
 from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, PlayerInfo, Transfer
+from bot.render import person_name
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
 from bot.summary.settling import balance_text, settlement_csv, transfer_line
@@ -61,7 +62,7 @@ async def ask_which(
     lines = [turn.t("settle.pay_which", name=ref)]
     buttons = []
     for n, (player, transfers) in enumerate(choices, 1):
-        label = turn.t("summary.legend_twin", name=player.display_name, n=n)
+        label = turn.t("summary.legend_twin", name=player.display_name, n=player.twin or n)
         open_ = "; ".join(transfer_line(turn.lang, tr, session=True) for tr in transfers)
         lines.append(
             turn.t("settle.pay_which_line", who=label, transfers=open_ or turn.t("settle.pay_which_none"))
@@ -85,10 +86,12 @@ async def pay_pressed(turn: Turn, press: PayPress) -> None:
 def payment_text(turn: Turn, result: PaymentResult) -> str:
     """What a payment did, and the transfers it touched as they stand now."""
     first = result.transfers[0]
-    names = {"payer": first.payer.display_name, "payee": first.payee.display_name, "amount": result.amount}
+    lang = turn.lang
+    names = {"payer": person_name(lang, first.payer), "payee": person_name(lang, first.payee),
+             "amount": result.amount}  # fmt: skip
     key = f"settle.done_{result.kind}"
     if result.by is not None:  # an admin pressed for the guest payer, or for the payee
-        key, names["by"] = key + "_by", result.by.display_name
+        key, names["by"] = key + "_by", person_name(lang, result.by)
     if result.kind == "claimed" and first.payee.telegram_id is None:  # an admin confirms for a guest
         key += "_guest"
     lines = [turn.t(key, **names)]
@@ -193,6 +196,7 @@ async def start(turn: Turn) -> None:
         return
     user = person(turn)
     transfer, file_id = await turn.run(turn.ledger.paycode_for, int(match.group(1)), user.telegram_id)
-    caption = turn.t("settle.paycode_caption", payee=transfer.payee.display_name, amount=transfer.open,
-                     line=transfer_line(turn.lang, transfer, session=True))  # fmt: skip
+    payee = person_name(turn.lang, transfer.payee)
+    line = transfer_line(turn.lang, transfer, session=True)
+    caption = turn.t("settle.paycode_caption", payee=payee, amount=transfer.open, line=line)
     await turn.context.bot.send_photo(turn.chat_id, file_id, caption=caption)

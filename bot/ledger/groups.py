@@ -333,6 +333,20 @@ def find_guest(s: Session, group: ChatGroup, name: str) -> Player | None:
     return s.scalars(select(Player).where(Player.group_id == group.id, Player.guest_key == key)).first()
 
 
+def twins(s: Session, group_id: int) -> dict[int, int]:
+    """The players of a group whose display name (any case) another of its players shares: each one's
+    1, 2, ... by age. Read once per transaction (`Session.info`)."""
+    key = ("twins", group_id)
+    if key not in s.info:
+        names: dict[str, list[int]] = {}
+        query = select(Player.id, Player.display_name).where(Player.group_id == group_id)
+        for pid, name in s.execute(query.order_by(col(Player.id))):
+            names.setdefault(name.casefold(), []).append(pid)
+        s.info[key] = {pid: n for ids in names.values() if len(ids) > 1 for n, pid in enumerate(ids, 1)}
+    found: dict[int, int] = s.info[key]
+    return found
+
+
 def name_matches(s: Session, group: ChatGroup, text: str) -> list[Player]:
     """Every player of the group `text` names: `@username` that username; otherwise a display or guest
     name (any case), or failing that a username without its @. Oldest player first."""

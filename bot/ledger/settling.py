@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -379,7 +380,7 @@ def transfer_of(s: Session, row: SettleTransfer, players: Mapping[int, PlayerInf
             return people[pid]
         player = s.get(Player, pid)
         assert player is not None
-        return player_info(player, chat_id)
+        return replace(player_info(player, chat_id), twin=groups.twins(s, row.group_id).get(pid, 0))
 
     carried = s.get(TableSession, row.carried_to) if row.carried_to is not None else None
     return Transfer(
@@ -441,10 +442,12 @@ def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
         .where(SettleLine.session_id == ts.id)
         .order_by(col(SettleLine.player_id))
     )
+    twin = groups.twins(s, ts.group_id)
     return [
-        SettleFigures(player_info(p, chat_id), line.net, line.carried, line.fee, line.raw, line.rounded)
+        SettleFigures(replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0)), line.net, line.carried,
+                      line.fee, line.raw, line.rounded)
         for line, p in rows
-    ]
+    ]  # fmt: skip
 
 
 def balance(s: Session, group: ChatGroup) -> Balance:

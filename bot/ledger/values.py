@@ -67,6 +67,9 @@ class PlayerInfo:
     display_name: str
     telegram_id: int | None = None
     username: str | None = None
+    # Where money is shown (transfers, settle figures): 1, 2, ... among the group's players who share this
+    # display name (any case), by age, so that "Fay（1）" and "Fay（2）" are told apart; 0 when unique.
+    twin: int = 0
 
     @property
     def is_guest(self) -> bool:

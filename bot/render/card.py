@@ -17,7 +17,7 @@ from bot.render.hands import hand_summary
 from bot.render.items import (
     doubling_marks,
 )
-from bot.render.words import rules_name, signed, wind
+from bot.render.words import person_name, rules_name, signed, wind
 
 
 def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int] | None = None) -> list[str]:
@@ -112,8 +112,8 @@ def owed_lines(lang: str | None, owed: Sequence[Transfer], *, kept: bool = False
         return []
     lines = [t(lang, "settle.owed_kept_header" if kept else "settle.owed_header")]
     for tr in owed:
-        line = t(lang, "settle.owed_line", number=tr.session_number, payer=tr.payer.name,
-                 payee=tr.payee.name, amount=tr.open)  # fmt: skip
+        line = t(lang, "settle.owed_line", number=tr.session_number, payer=person_name(lang, tr.payer),
+                 payee=person_name(lang, tr.payee), amount=tr.open)  # fmt: skip
         if tr.claimed:
             line += t(lang, "settle.state_claimed", claimed=tr.claimed)
         lines.append(line)

@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.buttons import PAYCODE_START, SettlePress
 from bot.i18n import t
 from bot.ledger import Balance, PaymentLine, PlayerInfo, SettleFigures, Transfer
-from bot.render import signed
+from bot.render import person_name, signed
 from bot.summary.csvfile import BOM, cell
 
 MAX_BUTTON_ROWS = 20  # transfers with buttons under one summary; the rest are paid with /paid
@@ -21,8 +21,8 @@ MAX_BUTTON_ROWS = 20  # transfers with buttons under one summary; the rest are p
 
 def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> str:
     """`1. Cat → Ann 21 · 已付 5 · 待确认 16`, `✅`, `↪ 转入第3场`; with `session`, its session first."""
-    line = t(lang, "settle.line", number=tr.number, payer=tr.payer.display_name,
-             payee=tr.payee.display_name, amount=tr.amount)  # fmt: skip
+    line = t(lang, "settle.line", number=tr.number, payer=person_name(lang, tr.payer),
+             payee=person_name(lang, tr.payee), amount=tr.amount)  # fmt: skip
     if session:
         line = t(lang, "settle.of_session", number=tr.session_number, line=line)
     if tr.status == "settled":
@@ -54,8 +54,8 @@ def transfer_lines(
     if carried_in:
         lines.append(t(lang, "settle.carried_in_header"))
     for tr in carried_in:
-        line = t(lang, "settle.line", number=tr.number, payer=tr.payer.display_name,
-                 payee=tr.payee.display_name, amount=tr.amount - tr.paid)  # fmt: skip
+        line = t(lang, "settle.line", number=tr.number, payer=person_name(lang, tr.payer),
+                 payee=person_name(lang, tr.payee), amount=tr.amount - tr.paid)  # fmt: skip
         lines.append("  " + t(lang, "settle.of_session", number=tr.session_number, line=line))
     changed = [f for f in figures if f.carried or f.fee or f.raw != f.net or f.rounded != f.raw]
     if changed:
@@ -79,7 +79,7 @@ def figure_line(lang: str | None, f: SettleFigures) -> str:
     if f.rounded != f.raw:
         text += t(lang, "settle.figure_unrounded", raw=signed(f.raw))
     parts.append(text)
-    return t(lang, "settle.figure", name=f.player.display_name, parts=" · ".join(parts))
+    return t(lang, "settle.figure", name=person_name(lang, f.player), parts=" · ".join(parts))
 
 
 def paycode_link(bot_username: str, transfer_id: int) -> str:
@@ -121,7 +121,9 @@ def balance_text(lang: str | None, balance: Balance, names: Mapping[int, PlayerI
     lines += [transfer_line(lang, tr, session=True) for tr in balance.transfers]
     lines.append(t(lang, "settle.balance_totals"))
     for pid, total in sorted(balance.totals.items(), key=lambda item: (-item[1], item[0])):
-        lines.append(t(lang, "settle.balance_total", name=people[pid].display_name, amount=signed(total)))
+        lines.append(
+            t(lang, "settle.balance_total", name=person_name(lang, people[pid]), amount=signed(total))
+        )
     return "\n".join(lines)
 
 
@@ -141,8 +143,9 @@ def settlement_csv(
     writer.writerow(names if len(names) == len(SHEET_COLUMNS) else list(SHEET_COLUMNS))
     zone = ZoneInfo(timezone)
     for tr, payments in sheet:
-        head = [tr.session_number, tr.number, cell(tr.payer.display_name), cell(tr.payee.display_name),
-                tr.amount, tr.paid, tr.open, t(lang, f"settle.csv_{tr.status}")]  # fmt: skip
+        payer, payee = cell(person_name(lang, tr.payer)), cell(person_name(lang, tr.payee))
+        head = [tr.session_number, tr.number, payer, payee, tr.amount, tr.paid, tr.open,
+                t(lang, f"settle.csv_{tr.status}")]  # fmt: skip
         for payment in payments or (None,):
             if payment is None:
                 writer.writerow([*head, "", "", ""])

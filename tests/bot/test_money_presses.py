@@ -178,12 +178,44 @@ async def test_paid_asks_which_of_two_same_named_people_and_never_picks_the_one_
     assert turn.sent[0].buttons == ("Fay（1）", "Fay（2）")
     assert by_person(table) == {1001: 27, 1002: -9, 1040: -9, 1041: -9}  # nothing recorded yet
     turn = await table.press("ann", "Fay（2）", message_id=turn.sent[0].message_id)
-    assert turn.texts[0].startswith("✅ Ann 记下收到 Fay 的 9。")
+    assert turn.texts[0].startswith("✅ Ann 记下收到 Fay（2） 的 9。")
     assert by_person(table) == {1001: 18, 1002: -9, 1040: -9}
 
     await table.say("ann", "/newgame 苏州 1")
     for name in ("ann", "bob", "cat", "fay2"):
         await table.say(name, "/join")
     turn = await table.say("ann", "/paid Fay")
-    assert turn.texts[0].startswith("✅ Ann 记下收到 Fay 的 9。"), turn.texts
+    assert turn.texts[0].startswith("✅ Ann 记下收到 Fay（1） 的 9。"), turn.texts
     assert by_person(table) == {1001: 9, 1002: -9}
+
+
+async def test_two_people_of_one_name_are_told_apart_wherever_money_is_shown(db_table: Table) -> None:
+    """Problem 5. Fay¹ (西) and Fay² (北), neither with an @username; 收盘倍数 2.
+        /adjust 北 西 90: Fay² −90, Fay¹ +90; paid ×2: Fay² −180, Fay¹ +180 (Ann, Bob 0).
+    One transfer, Fay（2） → Fay（1） 180, and every line names which Fay; once Fay¹ confirms, all even."""
+    table = db_table
+    table.set_admins("zoe")
+    for name, uid in (("fay1", 1040), ("fay2", 1041)):
+        table.transport.add_user(name, user_id=uid, first_name="Fay")
+        table.user(name).pop("username", None)
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "fay1", "fay2"):
+        await table.say(name, "/join")
+    await table.say("zoe", "/rules 收盘倍数 2")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/adjust 北 西 90")
+    card = await end(table)
+    assert "结算（最少转账）：\n1. Fay（2） → Fay（1） 180" in card.text
+    assert "Fay（1）：本场 +90 ×2 · 应结 +180" in card.text
+    assert "Fay（2）：本场 −90 ×2 · 应结 −180" in card.text
+    assert by_person(table) == {1040: 180, 1041: -180}
+    turn = await table.say("ann", "/balance")
+    assert turn.texts == [
+        "💰 没结清的账：\n第1场 1. Fay（2） → Fay（1） 180\n每人合计：\nFay（1） +180\nFay（2） −180"
+    ]
+    turn = await table.press("fay2", "1 我已付", message_id=card.message_id)
+    assert turn.texts[0].startswith("Fay（2） 说已付给 Fay（1） 180，等 Fay（1） 点“已收到”确认。")
+    turn = await table.press("fay1", "1 已收到", message_id=card.message_id)
+    assert turn.answers[0] == "✅ Fay（1） 确认收到 Fay（2） 的 180。"
+    assert by_person(table) == {}

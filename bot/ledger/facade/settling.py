@@ -3,6 +3,7 @@ owes whom, the group's settling-up options. Each call one transaction (`bot.ledg
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +11,7 @@ from sqlmodel import Session, select
 
 from bot.ledger import errors, groups, settling
 from bot.ledger.facade.base import Calls
-from bot.ledger.lookups import group_row, player_row, session_row
+from bot.ledger.lookups import group_row, player_row, row_id, session_row
 from bot.ledger.mappers import group_info, player_info
 from bot.ledger.models import Player
 from bot.ledger.values import (
@@ -66,8 +67,9 @@ class SettlingCalls(Calls):
             query = select(Player.id).where(Player.group_id == group.id, Player.telegram_id == by.telegram_id)
             me = s.scalars(query).first()
             transfers = settling.balance(s, group).transfers
+            twin = groups.twins(s, row_id(group))
             choices = [
-                (player_info(p, chat_id),
+                (replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0)),
                  tuple(tr for tr in transfers if {tr.payer.id, tr.payee.id} == {me, p.id}))
                 for p in matches
             ]  # fmt: skip
