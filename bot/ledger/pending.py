@@ -148,6 +148,17 @@ def _owned(
     return group, ts, pending
 
 
+def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | None) -> None:
+    """A press on the preview of a table that has ended, in its own chat, is told so (SessionNotOpen)
+    before anyone's right to press is asked: nobody can press it any more. NotFound."""
+    entry = row(s, pending_id)
+    if entry.session_id == open_id:
+        return
+    ts = session_row(s, entry.session_id)
+    if ts.status != "open" and chat_of(s, ts.group_id) == chat_id:
+        raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
+
+
 def still_waiting(pending: PendingEntry, ts: TableSession, now: datetime, done: str) -> None:
     """An entry that can still be `done` (confirmed, answered): not cancelled, not expired, its table open
     (PendingCancelled, PendingExpired, SessionNotOpen)."""

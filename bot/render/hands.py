@@ -9,6 +9,7 @@ from bot.i18n import has, t
 from bot.ledger.values import (
     HandPreview,
     HandRecord,
+    PendingInfo,
     SessionInfo,
 )
 from bot.render.items import (
@@ -254,3 +255,17 @@ def preview_text(
     if note:
         lines.append(note)
     return "\n".join(lines)
+
+
+def closed_preview_text(lang: str | None, pending: PendingInfo, session: SessionInfo, status: str) -> str:
+    """An entry's preview as it was shown (without the Confirm hint), and a line saying why it is closed
+    (expired; dropped when its table ended)."""
+    if pending.kind == "undo" or pending.preview is None:
+        shown = t(lang, "undo.ask_short") if pending.kind == "undo" else pending.text or ""
+    elif pending.kind == "edit":
+        number = pending.payload.get("number")
+        note = t(lang, "preview.replace", n=number)
+        shown = preview_text(lang, pending.preview, session, number=number, note=note)
+    else:
+        shown = preview_text(lang, pending.preview, session)
+    return "\n".join(line for line in (shown, status) if line)

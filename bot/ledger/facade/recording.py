@@ -328,6 +328,7 @@ class RecordingCalls(Calls):
 
         def op(s: Session) -> Pressed:
             state, loaded = groups.table_state(s, chat_id, self._defaults, now, lock=True)
+            pending.check_table_open(s, pending_id, chat_id, state.session.id if state.session else None)
             if not allowed(state):
                 return Pressed(state, done=False)
             if action == "cancel":
