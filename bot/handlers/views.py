@@ -121,7 +121,8 @@ async def ledger(turn: Turn) -> None:
             raise Refusal("err.no_session")
         session = past[0].session
     rows = await turn.run(turn.ledger.ledger, session.id, last=LEDGER_PAGE)
-    text, cut = ledger_page(turn.lang, session, rows, complete=len(rows) < LEDGER_PAGE)
+    people = (await turn.run(turn.ledger.standings, turn.chat_id, session_id=session.id)).session_rows
+    text, cut = ledger_page(turn.lang, session, rows, complete=len(rows) < LEDGER_PAGE, people=people)
     markup = None
     if cut:
         whole = InlineKeyboardButton(turn.t("book.csv_button"), callback_data=LedgerCsvPress(session.id).data)

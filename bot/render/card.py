@@ -67,13 +67,29 @@ def card_row(lang: str | None, hand: HandRecord) -> str:
     )
 
 
-def substitutes_line(lang: str | None, seat: str, people: Sequence[Standing]) -> str | None:
-    """Under a seat more than one person sat at (/sub): each of them with their own net, earlier first:
-    `  Dan −30 → Eve +10`; None for a seat of one person."""
+def substitutes_line(
+    lang: str | None, seat: str, people: Sequence[Standing], total: int | None = None
+) -> str | None:
+    """Under a seat more than one person sat at (/sub): each of them with their own net, earlier first,
+    and, given, the seat's total labelled as such: `  Dan −30 → Eve +10 · 座位合计 −20`; None for a seat of
+    one person."""
     here = [p for p in people if p.seat == seat]
     if len(here) < 2:
         return None
-    return "  " + " → ".join(f"{p.player.name} {signed(p.net)}" for p in here)
+    line = "  " + " → ".join(f"{p.player.name} {signed(p.net)}" for p in here)
+    return line + t(lang, "seat.seat_total", total=signed(total)) if total is not None else line
+
+
+def own_totals(session: SessionInfo, totals: Mapping[str, int], people: Sequence[Standing]) -> dict[str, int]:
+    """Each seat's figure for its seat line: the seat's total, or, at a seat someone took over (/sub), the
+    own net of the person sitting there now (the seat's total is labelled apart, `substitutes_line`)."""
+    out = dict(totals)
+    for seat in SEATS:
+        here = [p for p in people if p.seat == seat]
+        sitter = session.seats.get(seat)
+        if len(here) > 1 and sitter is not None:
+            out[seat] = sum(p.net for p in here if p.player.id == sitter.id)
+    return out
 
 
 def table_card(lang: str | None, card: CardView) -> str:
@@ -83,9 +99,10 @@ def table_card(lang: str | None, card: CardView) -> str:
     session, rows = card.session, card.rows
     title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
     lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
-    for seat, line in zip(SEATS, seats_block(lang, session, card.totals if rows else None), strict=True):
+    shown = own_totals(session, card.totals, card.people) if rows else None
+    for seat, line in zip(SEATS, seats_block(lang, session, shown), strict=True):
         lines.append(line)
-        under = substitutes_line(lang, seat, card.people)
+        under = substitutes_line(lang, seat, card.people, card.totals.get(seat, 0) if rows else None)
         if under is not None:
             lines.append(under)
     if len(session.seats) < 4 and not rows:

@@ -53,7 +53,9 @@ async def test_a_substitute_plays_on_and_both_show_under_the_seat(seated_table: 
     assert turn.texts[0] == "北位：Dan 离开，老王 从下一局起接着打。各人的分数分开记。"
     await seated_table.say("ann", "/hu 北 自摸 5花")  # 老王 (N) wins 30
     card = seated_table.pinned()
-    assert card is not None and "北 老王 🀄庄  +20" in card.text and "  Dan −10 → 老王 +30" in card.text
+    # The seat line is 老王's own +30; the seat's total (+20) is labelled as the seat's (issue 30, problem 4).
+    assert card is not None and "北 老王 🀄庄  +30" in card.text
+    assert "  Dan −10 → 老王 +30 · 座位合计 +20" in card.text
     score = (await seated_table.say("eve", "/score")).text
     assert "北 Dan −10\n北 老王 +30" in score
     await seated_table.say("ann", "/end")
