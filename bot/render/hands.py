@@ -114,7 +114,8 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
             amount=max(hand.payments.values(), default=0),
         )
     hua = _hua_by_winner(response)
-    wins = _wins(entry)
+    # the allowed winners, as in the result line: a refused or unpaid one of a 一炮多响 is no winner
+    wins = [w for w in _wins(entry) if scored_win(response, w["winner"]).get("allowed", True)] or _wins(entry)
     if len(wins) == 1:
         win = wins[0]
         return t(
