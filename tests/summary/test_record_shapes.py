@@ -77,7 +77,7 @@ def test_one_players_history_chart_is_titled_for_them(ledger: LedgerService) -> 
     report = build_report(ledger, night(ledger))
     liu = next(p.player for p in report.people if p.player.display_name == "刘洋")
     data = history_chart_data([ledger.session_summary(report.session.id)], "zh-Hans", player_id=liu.id)
-    assert data is not None and data.title == "刘洋 的历史累计得分（按场）"
+    assert data is not None and data.title == "刘洋 的历史累计输赢（按场，实付）"
     assert [line.name for line in data.series] == ["刘洋"]
 
 
