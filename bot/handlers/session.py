@@ -16,6 +16,7 @@ from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import show_card, unpin_card
 from bot.handlers.permissions import (
+    is_grammar_word,
     own_session,
     person,
     require,
@@ -198,10 +199,13 @@ async def sub(turn: Turn) -> None:
         )
     else:
         user, guest = await _newcomer(turn, words[1])
+        if guest is not None and is_grammar_word(guest):  # what /join refuses, /sub refuses
+            raise Refusal("err.guest_grammar_word", name=guest)
         change, gone = await turn.run(
             turn.ledger.substitute, turn.chat_id, seat, user, guest_name=guest, key=turn.source_key
         )
-    await turn.reply("seat.sub", wind=turn.wind(seat), left=gone.name, player=change.player.name)
+    key = "seat.sub_guest" if change.player.is_guest else "seat.sub"  # a guest is said to be one
+    await turn.reply(key, wind=turn.wind(seat), left=gone.name, player=change.player.name)
     await show_card(turn, change.session)
 
 

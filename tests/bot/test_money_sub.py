@@ -37,3 +37,27 @@ async def test_after_a_sub_the_card_and_the_ledger_show_each_person_their_own(db
     await table.say("ann", "/end")
     await table.press("ann", END)
     assert money(table) == {"Ann": 19, "Bob": -10, "Eve": -11, "Cat": 23, "Dan": -21}
+
+
+async def test_sub_refuses_what_join_refuses_and_says_when_it_seats_a_guest(db_seated: Table) -> None:
+    """Problem 3. `/sub 北 自摸` (清一色, 5花, 冲, zimo) is refused as /join refuses it: 北 is still Dan, so
+    /hu 北 自摸 5花 is Dan's self-draw, T = 10: Dan +30, Ann/Bob/Cat −10 each.
+    `/sub 西 Eve` when the bot knows no Eve seats a guest, and the reply says so and how the member sits
+    down herself. Hand 2: 西 (the guest Eve) self-draws 4 花, T = 9 from each other seat:
+    Eve +27, Ann −19, Bob −19, Cat −10 (hand 1 only), Dan +21."""
+    table = db_seated
+    await table.say("ann", "/rules instant on")
+    for word in ("自摸", "清一色", "5花", "冲", "zimo"):
+        turn = await table.say("ann", f"/sub 北 {word}")
+        assert turn.texts == [f"“{word}”是记分用语（/hu 里的词），不能当客人名字。例如：/join 路人甲"]
+    turn = await table.say("ann", "/hu 北 自摸 5花")
+    assert turn.texts[0].startswith("第1局 北 自摸 10花 → 北 +30"), turn.texts
+    turn = await table.say("ann", "/sub 西 Eve")
+    assert turn.texts[0] == (
+        "西位：Cat 离开，客人 Eve 从下一局起接着打（本群不认识叫这个名字的成员，按客人记；"
+        "若是群里的人，请他自己发 /sub 西）。各人的分数分开记。"
+    )
+    await table.say("ann", "/hu 西 自摸 4花")
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    assert money(table) == {"Eve": 27, "Ann": -19, "Bob": -19, "Cat": -10, "Dan": 21}
