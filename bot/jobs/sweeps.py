@@ -212,7 +212,12 @@ async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | No
             lines = [t(group.language, "jobs.remind_title")]
             lines += [transfer_line(group.language, tr, session=True) for tr in due]
             lines.append(t(group.language, "jobs.remind_footer"))
-            await to_group(ledger, group.chat_id, partial(_send_text, bot, "\n".join(lines)))
+            try:
+                await to_group(ledger, group.chat_id, partial(_send_text, bot, "\n".join(lines)))
+            except TelegramError:  # not sent: due again, for a later sweep the same day
+                ids = [tr.id for tr in due]
+                await asyncio.to_thread(ledger.release_reminder, group.chat_id, ids, moment)
+                raise
             sent += 1
         except (TelegramError, LedgerError) as exc:
             log.info("reminder to chat %s failed: %s", group.chat_id, exc)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -41,7 +41,6 @@ from bot.ledger.transfers import minimal_transfers
 from bot.ledger.values import (
     SETTLE_OPTIONS,
     Balance,
-    GroupInfo,
     PaymentLine,
     PaymentResult,
     PlayerInfo,
@@ -54,7 +53,6 @@ ROUND_UNITS = (0, 1, 5, 10)  # 抹零: none, or to a multiple of 1, 5 or 10 unit
 MAX_MULTIPLIER = 1000
 MAX_FEE = 10**9
 MAX_REMIND_HOURS = 720
-REMIND_EVERY = timedelta(days=1)  # a group is reminded at most once a day
 TABLE_ACCOUNT = groups.TABLE_ACCOUNT  # the guest account 台费 and 抽水 go to; settled like any transfer
 
 
@@ -108,7 +106,7 @@ def round_balances(balances: Mapping[int, int], unit: int) -> dict[int, int]:
 # ---- the end of a session -------------------------------------------------------------------------------
 
 
-def _open_rows(s: Session, query: Any) -> list[SettleTransfer]:
+def open_rows(s: Session, query: Any) -> list[SettleTransfer]:
     return list(
         s.scalars(
             query.where(col(SettleTransfer.status).in_(OPEN))
@@ -144,7 +142,7 @@ def _carry(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> dic
     carried); each person's carried balance. The rest stay open as they are."""
     carried: dict[int, int] = defaultdict(int)
     people = present(s, group, ts)
-    for row in _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == ts.group_id)):
+    for row in open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == ts.group_id)):
         if not carries(row, people):
             continue
         rest = row.amount - row.paid
@@ -319,7 +317,7 @@ def _between(s: Session, group: ChatGroup, payer: int, payee: int) -> list[Settl
         SettleTransfer.payer_id == payer,
         SettleTransfer.payee_id == payee,
     )
-    return _open_rows(s, query)
+    return open_rows(s, query)
 
 
 def pay(
@@ -461,34 +459,6 @@ def balance(s: Session, group: ChatGroup) -> Balance:
     )
     transfers = [transfer_of(s, row) for row in rows]
     return Balance(tuple(transfers), totals(transfers))
-
-
-# ---- reminders -----------------------------------------------------------------------------------------
-
-
-def reminder_groups(s: Session) -> list[GroupInfo]:
-    """The groups that have open transfers and reminders on (option `remind`, hours)."""
-    query = select(SettleTransfer.group_id).where(col(SettleTransfer.status).in_(OPEN)).distinct()
-    found = [s.get(ChatGroup, group_id) for group_id in sorted(s.scalars(query))]
-    return [group_info(g) for g in found if g is not None and options_of(g)["remind"]]
-
-
-def claim_reminder(s: Session, group: ChatGroup, now: datetime) -> list[Transfer]:
-    """The group's open transfers due a reminder now, claimed (reminded_at set, the rows locked: exactly one
-    worker gets them): open for the group's `remind` hours, not reminded in the last day, and the group not
-    reminded of anything in the last day. Empty when nothing is due."""
-    hours = options_of(group)["remind"]
-    if not hours:
-        return []
-    rows = _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == group.id))
-    last = max((aware(r.reminded_at) for r in rows if r.reminded_at is not None), default=None)
-    if last is not None and now - last < REMIND_EVERY:
-        return []
-    due = [r for r in rows if now - aware(r.created_at) >= timedelta(hours=hours)]
-    for row in due:
-        row.reminded_at = now
-    s.flush()
-    return [transfer_of(s, row) for row in due]
 
 
 def carried_on(s: Session, ts: TableSession) -> tuple[tuple[Transfer, ...], tuple[Transfer, ...]]:

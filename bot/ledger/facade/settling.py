@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from bot.ledger import errors, groups, settling
+from bot.ledger import errors, groups, reminders, settling
 from bot.ledger.facade.base import Calls
 from bot.ledger.lookups import group_row, player_row, row_id, session_row
 from bot.ledger.mappers import group_info, player_info
@@ -140,12 +140,19 @@ class SettlingCalls(Calls):
 
     def reminder_groups(self) -> list[GroupInfo]:
         """The groups with open transfers and reminders on."""
-        return self._read(settling.reminder_groups)
+        return self._read(reminders.reminder_groups)
 
     def claim_reminder(self, chat_id: int, now: datetime | None = None) -> list[Transfer]:
         """The group's open transfers due a reminder, each handed to exactly one caller across workers."""
         moment = now or self._now()
-        return self._write(lambda s: settling.claim_reminder(s, self._group(s, chat_id), moment))
+        return self._write(lambda s: reminders.claim_reminder(s, self._group(s, chat_id), moment))
+
+    def release_reminder(self, chat_id: int, transfer_ids: list[int], claimed_at: datetime) -> int:
+        """A claimed reminder that could not be sent: its transfers are due again (a later sweep sends
+        it the same day)."""
+        return self._write(
+            lambda s: reminders.release_reminder(s, self._group(s, chat_id), transfer_ids, claimed_at)
+        )
 
     def set_paycode(self, telegram_id: int, file_id: str | None, *, key: str | None = None) -> int:
         """Store (None: delete) a person's payment QR photo in every group they play in; how many."""
