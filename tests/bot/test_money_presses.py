@@ -219,3 +219,32 @@ async def test_two_people_of_one_name_are_told_apart_wherever_money_is_shown(db_
     turn = await table.press("fay1", "1 已收到", message_id=card.message_id)
     assert turn.answers[0] == "✅ Fay（1） 确认收到 Fay（2） 的 180。"
     assert by_person(table) == {}
+
+
+async def test_score_and_stats_ask_which_person_a_shared_name_means_a_guest_too(db_table: Table) -> None:
+    """Problem 5 (the /score and /stats half). A guest "Fay" plays night one at 北 and self-draws 5 花,
+    T = 10: guest Fay +30, Ann/Bob/Cat −10 each. Later a member whose name is also Fay (no @username)
+    speaks. "/score Fay" and "/stats Fay" ask with a button per Fay; the guest (the older: Fay（1）) is
+    reachable: her money is +30."""
+    table = db_table
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "cat"):
+        await table.say(name, "/join")
+    await table.say("ann", "/join Fay")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/hu 北 自摸 5花")
+    await end(table)
+    table.transport.add_user("fay", user_id=1040, first_name="Fay")
+    table.user("fay").pop("username", None)
+    await table.say("fay", "/help")  # the member Fay is known now
+    turn = await table.say("eve", "/score Fay")
+    assert turn.texts == ["“Fay”能指好几位：是哪一位？点名字看。"]
+    assert turn.sent[0].buttons == ("Fay（1）", "Fay（2）")
+    turn = await table.press("eve", "Fay（1）", message_id=turn.sent[0].message_id)
+    assert turn.texts == ["Fay（1）：本场积分 0，已结束各场实付 +30"]
+    turn = await table.say("eve", "/stats Fay")
+    assert turn.sent[0].buttons == ("Fay（1）", "Fay（2）")
+    turn = await table.press("eve", "Fay（1）", message_id=turn.sent[0].message_id)
+    assert turn.sent and turn.sent[-1].text.endswith("· 实付 +30"), turn.texts
+    assert money(table) == {"Fay": 30, "Ann": -10, "Bob": -10, "Cat": -10}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -12,7 +13,7 @@ from bot.ledger import errors, groups, queries, sessions
 from bot.ledger.facade.recording import RecordingCalls
 from bot.ledger.facade.settling import SettlingCalls
 from bot.ledger.facade.summaries import SummaryCalls
-from bot.ledger.lookups import chat_of, player_row, session_row
+from bot.ledger.lookups import chat_of, group_row, player_row, row_id, session_row
 from bot.ledger.mappers import group_info, player_info, session_info
 from bot.ledger.models import ChatGroup, Player, TableSession
 from bot.ledger.values import (
@@ -116,6 +117,22 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         """Resolve `@username`, a seat (E/S/W/N, 东南西北, 東, 东家) or a display/guest name (any case) to a
         player of the group. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""
         return self._read(lambda s: groups.find_player(s, chat_id, ref)[0])
+
+    def players_named(self, chat_id: int, ref: str) -> list[PlayerInfo]:
+        """Every player of the group a name (or @username) fits, oldest first, each told apart by its
+        `twin` number where they share a display name."""
+
+        def op(s: Session) -> list[PlayerInfo]:
+            group = group_row(s, chat_id)
+            if group is None:
+                return []
+            twin = groups.twins(s, row_id(group))
+            return [
+                replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0))
+                for p in groups.name_matches(s, group, ref)
+            ]
+
+        return self._read(op)
 
     def find_seat(self, chat_id: int, ref: str) -> str:
         """A player reference (as `find_player`) to that player's seat at the open table (PlayerNotSeated)."""
