@@ -55,3 +55,33 @@ async def test_all_time_figures_are_the_money_each_night_settled(db_seated: Tabl
     assert {names[p]: v for p, v in report.totals.items()} == {
         "Ann": -30, "Bob": 210, "Cat": -110, "Dan": -110, "台": 40,
     }  # fmt: skip
+
+
+async def test_the_session_csv_ends_in_money_with_the_same_columns(db_seated: Table) -> None:
+    """Problem 10 (the CSV half). 收盘倍数 2, 台费 5: Ann (东) self-draws 5 花, T = 10: points Ann +30, the
+    others −10; money Ann +55, Bob/Cat/Dan −25, 台 +20 (as in the test above). The session CSV's last total
+    per person is that money, its 本局 column sums to 0, and the 玩家编号 column is there though no two
+    people share a name."""
+    import csv
+    import io
+
+    from bot.summary.csvfile import ledger_csv
+    from bot.summary.tally import build_report
+
+    table = db_seated
+    table.set_admins("zoe")
+    await table.say("zoe", "/rules 收盘倍数 2")
+    await table.say("zoe", "/rules 台费 5")
+    await night(table, "/hu 东 自摸 5花")
+    ledger = table.app.bot_data["ledger"]
+    session_id = ledger.history(table.chat_id)[0].session.id
+    data = ledger_csv(build_report(ledger, session_id), "zh-Hans").decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(data)))
+    assert "玩家编号" in rows[0]
+    last = {row["玩家"]: int(row["累计"]) for row in rows}
+    assert last == {"Ann": 55, "Bob": -25, "Cat": -25, "Dan": -25, "台": 20}
+    assert sum(int(row["本局"]) for row in rows) == 0
+    settle = [row for row in rows if row["类型"] == "结算"]
+    assert {row["玩家"]: int(row["本局"]) for row in settle} == {"Ann": 25, "Bob": -15, "Cat": -15,
+                                                                  "Dan": -15, "台": 20}  # fmt: skip
+    assert settle[0]["备注"] == "本场 +30 → 实付 +55（收盘倍数、台费/抽水、抹零）"
