@@ -127,8 +127,8 @@ def balance_text(lang: str | None, balance: Balance, names: Mapping[int, PlayerI
     return "\n".join(lines)
 
 
-SHEET_COLUMNS = ("session", "number", "payer", "payee", "amount", "paid", "open", "status", "payment",
-                 "payment_status", "time")  # fmt: skip
+SHEET_COLUMNS = ("session", "number", "payer", "payee", "payer_id", "payee_id", "amount", "paid", "open",
+                 "status", "payment", "payment_status", "time")  # fmt: skip
 
 
 def settlement_csv(
@@ -144,8 +144,8 @@ def settlement_csv(
     zone = ZoneInfo(timezone)
     for tr, payments in sheet:
         payer, payee = cell(person_name(lang, tr.payer)), cell(person_name(lang, tr.payee))
-        head = [tr.session_number, tr.number, payer, payee, tr.amount, tr.paid, tr.open,
-                t(lang, f"settle.csv_{tr.status}")]  # fmt: skip
+        head = [tr.session_number, tr.number, payer, payee, tr.payer.id, tr.payee.id, tr.amount, tr.paid,
+                tr.open, t(lang, f"settle.csv_{tr.status}")]  # fmt: skip
         for payment in payments or (None,):
             if payment is None:
                 writer.writerow([*head, "", "", ""])
