@@ -46,7 +46,12 @@ class SettlingCalls(Calls):
                 raise errors.NotFound(f"no player {player_id} in this group", what="player", id=player_id)
             return settling.pay(s, group, sender, other, amount, now)
 
-        return self._write(op, key)
+        try:
+            return self._write(op, key)
+        except errors.NoDebt:
+            # An /end on another worker may have carried the debt while this waited for its rows (they
+            # were open when this began, carried when it read them): once more, on what the end left.
+            return self._write(op, key)
 
     def payment_parties(
         self, chat_id: int, by: UserRef, ref: str
