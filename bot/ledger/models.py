@@ -174,6 +174,8 @@ class Hand(SQLModel, table=True):
     void_key: str | None = Field(default=None, max_length=128, unique=True)
     replaced_by: int | None = Field(default=None, foreign_key="hand.id")
     replaces: int | None = Field(default=None, foreign_key="hand.id")
+    # The bot's one-line result message of the row (marked void there when the row is undone or edited).
+    result_message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
 class Payment(SQLModel, table=True):

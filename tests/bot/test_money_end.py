@@ -50,3 +50,27 @@ async def test_a_press_on_the_preview_of_an_ended_table_says_it_ended(db_seated:
     turn = await table.press("bob", CONFIRM, message_id=preview_id)
     assert turn.answers[-1] == "这一场已经结束了。", turn.answers
     assert money(table) == {}
+
+
+async def test_an_undone_hands_result_message_is_marked_void(db_seated: Table) -> None:
+    """Problem 10. Hand 1: Ann (东) self-draws 5 花, T = 10: Ann +30, the others −10. Hand 2: Bob (南)
+    self-draws 3 花, T = 8: Bob +24, the others −8; /undo voids hand 2 and its result line says so.
+    An /edit of hand 1 to Cat (西) self-drawing 5 花 marks hand 1's old line void too. The money:
+    Cat +30, Ann, Bob, Dan −10 each."""
+    table = db_seated
+    await table.say("ann", "/rules instant on")
+    first = (await table.say("ann", "/hu 东 自摸 5花")).sent[0]
+    second = (await table.say("ann", "/hu 南 自摸 3花")).sent[0]
+    assert second.text.startswith("第2局 南 自摸 8花")
+    await table.say("ann", "/undo")
+    await table.press("bob", "撤销")
+    assert table.message(second.message_id).text == second.text + "\n✖ 作废：这一局已撤销。"
+    assert table.message(first.message_id).text == first.text  # still standing
+    await table.say("ann", "/edit 1 西 自摸 5花")
+    shown = table.message(first.message_id).text
+    assert shown.startswith("第1局 东 自摸 10花") and shown.endswith(
+        "✖ 作废：第1局改过了，这一行已按改后的账重算（见 /ledger）。"
+    )
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    assert money(table) == {"Cat": 30, "Ann": -10, "Bob": -10, "Dan": -10}

@@ -15,7 +15,7 @@ from bot.ledger.facade.settling import SettlingCalls
 from bot.ledger.facade.summaries import SummaryCalls
 from bot.ledger.lookups import chat_of, group_row, player_row, row_id, session_row
 from bot.ledger.mappers import group_info, player_info, session_info
-from bot.ledger.models import ChatGroup, Player, TableSession
+from bot.ledger.models import ChatGroup, Hand, Player, TableSession
 from bot.ledger.values import (
     CardView,
     GroupInfo,
@@ -339,6 +339,25 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             session_row(s, session_id).card_message_id = message_id
 
         self._write(op)
+
+    def set_result_message(self, hand_id: int, message_id: int) -> None:
+        """Remember the message of a ledger row's result line."""
+
+        def op(s: Session) -> None:
+            hand = s.get(Hand, hand_id)
+            if hand is not None:
+                hand.result_message_id = message_id
+
+        self._write(op)
+
+    def result_message(self, hand_id: int) -> int | None:
+        """The message of a ledger row's result line, if it was sent (and remembered)."""
+
+        def op(s: Session) -> int | None:
+            hand = s.get(Hand, hand_id)
+            return hand.result_message_id if hand is not None else None
+
+        return self._read(op)
 
     def set_flow(self, session_id: int, message_id: int | None) -> None:
         """Remember (None: forget) the message of the table's open /hu button flow (one per table)."""
