@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.grammar.retype import declared_words
 from bot.i18n import t
 from bot.ledger.values import SEATS, HandRecord
 from bot.render import hand_summary, signed, wind
@@ -69,14 +70,15 @@ _EDIT_NUMBER = re.compile(r"^\s*(?:第\s*)?#?([0-9]+)\s*局?(?:\s+|$)")
 
 
 def entry_text(lang: str | None, hand: HandRecord) -> str:
-    """The entry as a table reads it: the words as typed (an edit's without its hand number), or, for a
-    hand recorded by buttons or /draw, its summary (`南 自摸 20花`, `荒庄`); never the stored JSON."""
+    """The entry as a table reads it: the words as typed (an edit's without its hand number); for a hand
+    recorded by buttons, the /hu words that record it again (`南 自摸 5花 清一色`: 硬花, not the total);
+    else (/draw, a tile hand from the picker) its summary (`荒庄`); never the stored JSON."""
     text = (hand.text or "").strip()
     if text and hand.replaces is not None:
         match = _EDIT_NUMBER.match(text)
         if match and int(match.group(1)) == hand.number:
             text = text[match.end() :].strip()
-    return text or hand_summary(lang, hand)
+    return text or declared_words(hand.entry) or hand_summary(lang, hand)
 
 
 def _per_winner(lang: str | None, wins: list[Mapping[str, Any]], value: Callable[[Any], Any]) -> object:
