@@ -254,8 +254,7 @@ async def ask_end(turn: Turn, session: SessionInfo) -> None:
 
 async def _waiting(turn: Turn, session: SessionInfo) -> list[PendingInfo]:
     """The session's entries still waiting for their Confirm."""
-    entries = await turn.run(turn.ledger.open_pending, turn.chat_id)
-    return [p for p in entries if p.session_id == session.id]
+    return await turn.run(turn.ledger.waiting_entries, session.id)
 
 
 async def _drop_previews(turn: Turn, waiting: list[PendingInfo], session: SessionInfo) -> None:

@@ -301,3 +301,15 @@ def open_entries(s: Session, chat_id: int) -> list[PendingInfo]:
         .order_by(col(PendingEntry.created_at))
     )
     return [pending_info(p, chat_id) for p in rows]
+
+
+def waiting_in(s: Session, session_id: int) -> list[PendingInfo]:
+    """A session's entries still waiting for their Confirm, oldest first (what its /end would drop)."""
+    ts = session_row(s, session_id)
+    rows = s.scalars(
+        select(PendingEntry)
+        .where(PendingEntry.session_id == session_id, PendingEntry.status == "pending")
+        .order_by(col(PendingEntry.created_at))
+    )
+    chat_id = chat_of(s, ts.group_id)
+    return [pending_info(p, chat_id) for p in rows]

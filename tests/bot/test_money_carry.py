@@ -1,4 +1,4 @@
-"""Carrying what is open into the next night (issue 30, problems 1, 7 and 10): a claim is never voided by a
+"""Carrying what is open into the next night: a claim is never voided by a
 carry, a debt of someone absent stays between the same two people, and both summaries say what went where.
 Through the real Application, on SQLite and PostgreSQL; every person's money checked against a hand
 computation."""
@@ -52,7 +52,7 @@ async def night_two(table: Table, players: tuple[str, ...]) -> None:
 async def test_a_claim_waiting_at_the_next_end_is_kept_and_its_payer_not_charged_twice(
     db_seated: Table,
 ) -> None:
-    """Problem 1. Dan says he paid Ann his 9; Ann has not confirmed when night two ends.
+    """Dan says he paid Ann his 9; Ann has not confirmed when night two ends.
 
     Night two: Bob (南) self-draws 3 花, T = 5 + 3 = 8: Bob +24, Ann, Cat, Dan −8 each.
     Carried (both at the table, nothing claimed): Bob → Ann 9, Cat → Ann 9. Not carried: Dan → Ann 9
@@ -94,7 +94,7 @@ async def test_a_claim_waiting_at_the_next_end_is_kept_and_its_payer_not_charged
 
 
 async def test_a_debt_of_someone_absent_stays_between_the_same_two_people(db_seated: Table) -> None:
-    """Problem 7. Night two is Ann, Dan, Eve and Zoe: Bob and Cat are not there.
+    """Night two is Ann, Dan, Eve and Zoe: Bob and Cat are not there.
 
     Night two: Dan (南) self-draws 3 花, T = 8: Dan +24, Ann, Eve, Zoe −8 each.
     Carried (both there): Dan → Ann 9. Kept as they are: Bob → Ann 9, Cat → Ann 9. By hand:
@@ -126,7 +126,7 @@ async def test_a_debt_of_someone_absent_stays_between_the_same_two_people(db_sea
 
 
 async def test_what_was_paid_before_a_carry_is_shown_beside_what_went_on(db_seated: Table) -> None:
-    """Problem 10 (the first part). Bob pays Ann 4 of his 9 (Ann records it); the other 5 goes into night
+    """Bob pays Ann 4 of his 9 (Ann records it); the other 5 goes into night
     two. Night two: Ann (东) self-draws 3 花, T = 8: Ann +24, Bob, Cat, Dan −8 each; carried: Bob → Ann 5,
     Cat → Ann 9, Dan → Ann 9. By hand: Ann +24 + 5 + 9 + 9 = +47, Bob −13, Cat −17, Dan −17."""
     table = db_seated

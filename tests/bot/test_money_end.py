@@ -1,4 +1,4 @@
-"""/end with a hand still waiting for its Confirm (issue 30, problem 2): the question says so, the end drops
+"""/end with a hand still waiting for its Confirm: the question says so, the end drops
 it with a word on its preview, and a later press on that preview says the table ended. Through the real
 Application, on SQLite and PostgreSQL; every person's money checked by hand."""
 
@@ -53,7 +53,7 @@ async def test_a_press_on_the_preview_of_an_ended_table_says_it_ended(db_seated:
 
 
 async def test_an_undone_hands_result_message_is_marked_void(db_seated: Table) -> None:
-    """Problem 10. Hand 1: Ann (东) self-draws 5 花, T = 10: Ann +30, the others −10. Hand 2: Bob (南)
+    """Hand 1: Ann (东) self-draws 5 花, T = 10: Ann +30, the others −10. Hand 2: Bob (南)
     self-draws 3 花, T = 8: Bob +24, the others −8; /undo voids hand 2 and its result line says so.
     An /edit of hand 1 to Cat (西) self-drawing 5 花 marks hand 1's old line void too. The money:
     Cat +30, Ann, Bob, Dan −10 each."""

@@ -1,4 +1,4 @@
-"""Who may press 我已付 / 已收到, and who the bot says pressed (issue 30, problems 9, 11, 12 and 14): an admin
+"""Who may press 我已付 / 已收到, and who the bot says pressed: an admin
 never settles their own debt, an admin's press is announced in the admin's name, a guest's debt can be
 settled (an admin presses for the guest), prompts name who can actually press, and 台 is no one's name.
 Through the real Application, on SQLite and PostgreSQL; every person's money checked by hand."""
@@ -39,7 +39,7 @@ async def end(table: Table) -> Reply:
 async def test_an_admin_cannot_settle_their_own_debt_and_presses_are_named_for_who_pressed(
     db_seated: Table,
 ) -> None:
-    """Problem 12. Ann (东) is an admin and owes Bob (南) 50; Cat (西) owes Dan (北) 20:
+    """Ann (东) is an admin and owes Bob (南) 50; Cat (西) owes Dan (北) 20:
         /adjust 东 南 50: Ann −50, Bob +50; /adjust 西 北 20: Cat −20, Dan +20.
     Transfers: 1. Cat → Dan 20, 2. Ann → Bob 50. Ann's own 已收到 on her debt is refused and changes
     nothing (Ann −50, Bob +50); Bob confirms it (Ann 0, Bob 0); Zoe, an admin, confirms Cat's 20 and the
@@ -69,7 +69,7 @@ async def test_an_admin_cannot_settle_their_own_debt_and_presses_are_named_for_w
 
 
 async def test_a_guests_debt_is_settled_by_an_admin_pressing_for_the_guest(db_table: Table) -> None:
-    """Problems 14 and 9. 小王 is a guest at 北: /adjust 北 东 30, so 小王 −30, Ann +30; one transfer,
+    """小王 is a guest at 北: /adjust 北 东 30, so 小王 −30, Ann +30; one transfer,
     1. 小王 → Ann 30. Bob (not an admin) cannot press for 小王; the answer says an admin does. Zoe (admin)
     presses 我已付 for 小王; Ann confirms: 小王 0, Ann 0."""
     table = db_table
@@ -100,7 +100,7 @@ async def test_a_guests_debt_is_settled_by_an_admin_pressing_for_the_guest(db_ta
 
 
 async def test_what_is_paid_to_the_table_asks_an_admin_and_names_the_admin(db_seated: Table) -> None:
-    """Problem 9. 台费 10 a player: Ann (东) self-draws 5 花, T = 5 + 5 = 10 from each of the three:
+    """台费 10 a player: Ann (东) self-draws 5 花, T = 5 + 5 = 10 from each of the three:
         Ann +30 − 10 = +20, Bob/Cat/Dan −10 − 10 = −20 each, 台 +40.
     Dan pays the 台 his 20: the prompt asks an admin, not the 台, to confirm; Zoe's confirmation is in
     Zoe's name. After it: Ann +20, 台 +20 and two of Bob, Cat, Dan −20 (the one who paid the 台 is even)."""
@@ -124,7 +124,7 @@ async def test_what_is_paid_to_the_table_asks_an_admin_and_names_the_admin(db_se
 
 
 async def test_no_guest_takes_the_name_of_the_table_account(db_table: Table) -> None:
-    """Problem 11. /join 台 and /sub 北 台 are refused; with 台费 10 the night still ends and settles:
+    """/join 台 and /sub 北 台 are refused; with 台费 10 the night still ends and settles:
     Ann (东) self-draws 5 花 (T = 10): Ann +30 − 10 = +20, Bob, Cat, Dan −20 each, 台 +40."""
     table = db_table
     table.set_admins("zoe")
@@ -155,7 +155,7 @@ def by_person(table: Table) -> dict[int, int]:
 async def test_paid_asks_which_of_two_same_named_people_and_never_picks_the_one_at_the_table(
     db_table: Table,
 ) -> None:
-    """Problem 13. Two people called "Fay", neither with an @username (1040 and 1041), both owe Ann.
+    """Two people called "Fay", neither with an @username (1040 and 1041), both owe Ann.
     Night one: Ann (东) self-draws 4 花, T = 9: Ann +27, Bob −9, Fay¹ −9, Fay² −9.
     With no table open, Ann's "/paid Fay 9" asks which Fay; she presses Fay（2）: Fay² paid her 9, so
     Ann +18, Bob −9, Fay¹ −9, Fay² 0. Night two opens with Fay² seated; "/paid Fay" now fits only Fay¹
@@ -190,7 +190,7 @@ async def test_paid_asks_which_of_two_same_named_people_and_never_picks_the_one_
 
 
 async def test_two_people_of_one_name_are_told_apart_wherever_money_is_shown(db_table: Table) -> None:
-    """Problem 5. Fay¹ (西) and Fay² (北), neither with an @username; 收盘倍数 2.
+    """Fay¹ (西) and Fay² (北), neither with an @username; 收盘倍数 2.
         /adjust 北 西 90: Fay² −90, Fay¹ +90; paid ×2: Fay² −180, Fay¹ +180 (Ann, Bob 0).
     One transfer, Fay（2） → Fay（1） 180, and every line names which Fay; once Fay¹ confirms, all even."""
     table = db_table
@@ -222,7 +222,7 @@ async def test_two_people_of_one_name_are_told_apart_wherever_money_is_shown(db_
 
 
 async def test_score_and_stats_ask_which_person_a_shared_name_means_a_guest_too(db_table: Table) -> None:
-    """Problem 5 (the /score and /stats half). A guest "Fay" plays night one at 北 and self-draws 5 花,
+    """A guest "Fay" plays night one at 北 and self-draws 5 花,
     T = 10: guest Fay +30, Ann/Bob/Cat −10 each. Later a member whose name is also Fay (no @username)
     speaks. "/score Fay" and "/stats Fay" ask with a button per Fay; the guest (the older: Fay（1）) is
     reachable: her money is +30."""

@@ -1,4 +1,4 @@
-"""/paid racing an /end on another worker that carries the debt (issue 30, problem 15, the first half): the
+"""/paid racing an /end on another worker that carries the debt: the
 payment is recorded on what the end left, never refused with "no open debt". PostgreSQL, two workers: the
 bot's own ledger and a second LedgerService; the interleaving is forced with a row lock held by the test."""
 

@@ -1,4 +1,4 @@
-"""A reminder that could not be sent is sent later the same day (issue 30, problem 15, the second half).
+"""A reminder that could not be sent is sent later the same day.
 Through the real Application's bot and ledger, on SQLite and PostgreSQL; the money it reminds of by hand."""
 
 from __future__ import annotations

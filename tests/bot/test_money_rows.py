@@ -1,4 +1,4 @@
-"""A 一炮多响 row lists only the winners who were paid (issue 30, problem 8): a refused winner is no winner on
+"""A 一炮多响 row lists only the winners who were paid: a refused winner is no winner on
 the card or in /ledger. Through the real Application, on SQLite and PostgreSQL; the money by hand."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def _entry_column(table: Table) -> list[str]:
 
 
 async def test_the_csv_entry_of_a_button_hand_retypes_to_the_same_money(db_seated: Table) -> None:
-    """Problem 10. Bob (南) self-draws with 5 硬花 by the /hu buttons: T = 5 + 5 = 10, Bob +30, the others
+    """Bob (南) self-draws with 5 硬花 by the /hu buttons: T = 5 + 5 = 10, Bob +30, the others
     −10. The CSV's 记录 is "南 自摸 5花" (the 硬花, not T = 10): typed back into /edit it scores the same,
     Bob +30; "南 自摸 10花" would have made T = 15 and Bob +45."""
     from test_flow_buttons import walk

@@ -1,4 +1,4 @@
-"""After a /sub every figure is labelled for whom it is (issue 30, problem 4): the card's seat line is the
+"""After a /sub every figure is labelled for whom it is: the card's seat line is the
 sitter's own net, the seat's total is called the seat's, and /ledger heads the seat's column with everyone
 who sat there. Through the real Application, on SQLite and PostgreSQL; each person's money by hand."""
 
@@ -40,7 +40,7 @@ async def test_after_a_sub_the_card_and_the_ledger_show_each_person_their_own(db
 
 
 async def test_sub_refuses_what_join_refuses_and_says_when_it_seats_a_guest(db_seated: Table) -> None:
-    """Problem 3. `/sub 北 自摸` (清一色, 5花, 冲, zimo) is refused as /join refuses it: 北 is still Dan, so
+    """`/sub 北 自摸` (清一色, 5花, 冲, zimo) is refused as /join refuses it: 北 is still Dan, so
     /hu 北 自摸 5花 is Dan's self-draw, T = 10: Dan +30, Ann/Bob/Cat −10 each.
     `/sub 西 Eve` when the bot knows no Eve seats a guest, and the reply says so and how the member sits
     down herself. Hand 2: 西 (the guest Eve) self-draws 4 花, T = 9 from each other seat:

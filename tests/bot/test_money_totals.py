@@ -1,4 +1,4 @@
-"""All-time figures are money (issue 30, problem 6): /score's all-time lines, /stats and /history add up
+"""All-time figures are money: /score's all-time lines, /stats and /history add up
 what each ended night settled (after 收盘倍数, 台费, 抽水, 抹零), never the raw points of unlike stakes.
 Through the real Application, on SQLite and PostgreSQL; every person's money by hand."""
 
@@ -58,7 +58,7 @@ async def test_all_time_figures_are_the_money_each_night_settled(db_seated: Tabl
 
 
 async def test_the_session_csv_ends_in_money_with_the_same_columns(db_seated: Table) -> None:
-    """Problem 10 (the CSV half). 收盘倍数 2, 台费 5: Ann (东) self-draws 5 花, T = 10: points Ann +30, the
+    """收盘倍数 2, 台费 5: Ann (东) self-draws 5 花, T = 10: points Ann +30, the
     others −10; money Ann +55, Bob/Cat/Dan −25, 台 +20 (as in the test above). The session CSV's last total
     per person is that money, its 本局 column sums to 0, and the 玩家编号 column is there though no two
     people share a name."""

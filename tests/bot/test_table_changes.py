@@ -56,7 +56,7 @@ async def test_a_substitute_plays_on_and_both_show_under_the_seat(seated_table: 
     )
     await seated_table.say("ann", "/hu 北 自摸 5花")  # 老王 (N) wins 30
     card = seated_table.pinned()
-    # The seat line is 老王's own +30; the seat's total (+20) is labelled as the seat's (issue 30, problem 4).
+    # The seat line is 老王's own +30; the seat's total (+20) is labelled as the seat's.
     assert card is not None and "北 老王 🀄庄  +30" in card.text
     assert "  Dan −10 → 老王 +30 · 座位合计 +20" in card.text
     score = (await seated_table.say("eve", "/score")).text

@@ -354,6 +354,11 @@ class RecordingCalls(Calls):
             lambda s: pending.cancel(s, pending_id, chat_id=chat_id, message_id=message_id, now=now)
         )
 
+    def waiting_entries(self, session_id: int) -> list[PendingInfo]:
+        """A session's entries still waiting for their Confirm (its /end asks about them, then marks their
+        previews void)."""
+        return self._read(lambda s: pending.waiting_in(s, session_id))
+
     def expire_pending(self, *, now: datetime | None = None) -> list[PendingInfo]:
         """Mark every entry past its expiry expired and return them, each to exactly one caller."""
         moment = now or self._now()
