@@ -99,7 +99,9 @@ async def join(turn: Turn) -> None:
         if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
             member, guest = await _newcomer(turn, guest)
     if guest is not None:
-        change = await turn.run(turn.ledger.join, turn.chat_id, guest_name=guest, key=turn.source_key)
+        change = await turn.run(
+            turn.ledger.join, turn.chat_id, guest_name=guest, by=turn.user, key=turn.source_key
+        )
     else:
         who = member or person(turn)
         change = await turn.run(turn.ledger.join, turn.chat_id, who, key=turn.source_key)
@@ -202,8 +204,9 @@ async def sub(turn: Turn) -> None:
         if guest is not None and is_grammar_word(guest):  # what /join refuses, /sub refuses
             raise Refusal("err.guest_grammar_word", name=guest)
         change, gone = await turn.run(
-            turn.ledger.substitute, turn.chat_id, seat, user, guest_name=guest, key=turn.source_key
-        )
+            turn.ledger.substitute, turn.chat_id, seat, user, guest_name=guest, by=turn.user,
+            key=turn.source_key,
+        )  # fmt: skip
     key = "seat.sub_guest" if change.player.is_guest else "seat.sub"  # a guest is said to be one
     await turn.reply(key, wind=turn.wind(seat), left=gone.name, player=change.player.name)
     await show_card(turn, change.session)

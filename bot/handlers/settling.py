@@ -90,8 +90,11 @@ def payment_text(turn: Turn, result: PaymentResult) -> str:
     names = {"payer": person_name(lang, first.payer), "payee": person_name(lang, first.payee),
              "amount": result.amount}  # fmt: skip
     key = f"settle.done_{result.kind}"
-    if result.by is not None:  # an admin pressed for the guest payer, or for the payee
-        key, names["by"] = key + "_by", person_name(lang, result.by)
+    if result.by is not None:  # an admin (or a guest's seater) pressed for the guest payer, or for the payee
+        key, names["by"] = (
+            key + ("_by" if result.role == "admin" else "_by_seater"),
+            person_name(lang, result.by),
+        )
     if result.kind == "claimed" and first.payee.telegram_id is None:  # an admin confirms for a guest
         key += "_guest"
     lines = [turn.t(key, **names)]

@@ -131,6 +131,7 @@ class Seat(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id")
     active: bool = True  # the player sits there now
     left_after: int | None = None  # live rows of the table when the player left
+    seated_by: int | None = None  # for a guest: the player who seated them (may press 我已付 for them)
 
 
 class Hand(SQLModel, table=True):

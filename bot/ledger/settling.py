@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlmodel import Session, col, select
 
@@ -249,6 +249,12 @@ def _guest(s: Session, player_id: int) -> bool:
     return player is not None and player.telegram_id is None
 
 
+def _seated_by(s: Session, guest_id: int, by: int) -> bool:
+    """Whether `by` seated this guest at a table of the group (they then say the guest paid)."""
+    query = select(Seat.id).where(Seat.player_id == guest_id, Seat.seated_by == by)
+    return s.scalars(query.limit(1)).first() is not None
+
+
 def _not_party(s: Session, row: SettleTransfer, why: str, names: Mapping[str, Any]) -> errors.NotParty:
     """The refusal that names who can press: an admin for a guest payer or payee."""
     if _guest(s, row.payer_id):
@@ -273,7 +279,8 @@ def claim_button(
     names = _names(s, row)
     if row.status not in OPEN:
         raise errors.TransferClosed("transfer closed", **names)
-    for_guest = admin and _guest(s, row.payer_id) and by != row.payee_id
+    seater = _seated_by(s, row.payer_id, by)
+    for_guest = (admin or seater) and _guest(s, row.payer_id) and by != row.payee_id
     if by != row.payer_id and not for_guest:
         raise _not_party(s, row, "only the payer says it is paid", names)
     rest = row.amount - row.paid - row.claimed
@@ -282,7 +289,8 @@ def claim_button(
         raise waiting("already claimed", claimed=row.claimed, **names)
     _claim(s, row, rest, by, now)
     s.flush()
-    return PaymentResult("claimed", rest, (transfer_of(s, row),), _presser(s, group, by, row.payer_id))
+    role: Literal["admin", "seater"] = "admin" if admin else "seater"
+    return PaymentResult("claimed", rest, (transfer_of(s, row),), _presser(s, group, by, row.payer_id), role)
 
 
 def confirm_button(

@@ -431,6 +431,7 @@ class PaymentResult:
     # The admin who pressed for someone else (我已付 for a guest payer, 已收到 for a payee); None when the
     # payer or payee pressed themselves.
     by: PlayerInfo | None = None
+    role: Literal["admin", "seater"] = "admin"  # `by` pressed as an admin, or as the guest's seater
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,10 +68,11 @@ async def test_an_admin_cannot_settle_their_own_debt_and_presses_are_named_for_w
     assert money(table) == {}
 
 
-async def test_a_guests_debt_is_settled_by_an_admin_pressing_for_the_guest(db_table: Table) -> None:
-    """小王 is a guest at 北: /adjust 北 东 30, so 小王 −30, Ann +30; one transfer,
-    1. 小王 → Ann 30. Bob (not an admin) cannot press for 小王; the answer says an admin does. Zoe (admin)
-    presses 我已付 for 小王; Ann confirms: 小王 0, Ann 0."""
+async def test_a_guests_debt_is_settled_by_an_admin_or_the_guests_seater(db_table: Table) -> None:
+    """小王 is a guest at 北, seated by Ann: /adjust 北 东 30 and /adjust 北 南 20, so 小王 −50, Ann +30,
+    Bob +20; two transfers, 小王 → Ann 30 and 小王 → Bob 20. Bob (neither an admin nor 小王's seater)
+    cannot press for 小王, and the answer says who can. Zoe (admin) presses 我已付 for 小王's 30, Ann
+    confirms (小王 −20, Bob +20); Ann, who seated 小王, presses 我已付 for the 20, Bob confirms: all even."""
     table = db_table
     table.set_admins("zoe")
     await table.say("ann", "/newgame 苏州 1")
@@ -81,21 +82,32 @@ async def test_a_guests_debt_is_settled_by_an_admin_pressing_for_the_guest(db_ta
     await table.say("ann", "/dealer 东")
     await table.say("ann", "/rules instant on")
     await table.say("ann", "/adjust 北 东 30")
+    await table.say("ann", "/adjust 北 南 20")
     card = await end(table)
-    assert "结算（最少转账）：\n1. 小王 → Ann 30" in card.text
-    assert money(table) == {"小王": -30, "Ann": 30}
+    assert money(table) == {"小王": -50, "Ann": 30, "Bob": 20}
+    number = {tr.payee.display_name: tr.number for tr in ledger(table).balance(table.chat_id).transfers}
+    to_ann, to_bob = number["Ann"], number["Bob"]
 
-    turn = await table.press("ann", "1 已收到", message_id=card.message_id)
-    assert turn.answers[0] == "小王 还没说已付给 Ann，没有可以确认的。小王 是客人：管理员替 小王 点“我已付”。"
-    turn = await table.press("bob", "1 我已付", message_id=card.message_id)
+    turn = await table.press("ann", f"{to_ann} 已收到", message_id=card.message_id)
     assert turn.answers[0] == (
-        "这笔是 小王 付给 Ann 的：小王 是客人，“我已付”由管理员替 小王 点，“已收到”由 Ann 或管理员点。"
+        "小王 还没说已付给 Ann，没有可以确认的。小王 是客人：管理员或带 小王 入座的人替 小王 点“我已付”。"
     )
-    assert money(table) == {"小王": -30, "Ann": 30}
-    turn = await table.press("zoe", "1 我已付", message_id=card.message_id)
+    turn = await table.press("bob", f"{to_ann} 我已付", message_id=card.message_id)
+    assert turn.answers[0] == (
+        "这笔是 小王 付给 Ann 的：小王 是客人，“我已付”由管理员或带 小王 入座的人替 小王 点，"
+        "“已收到”由 Ann 或管理员点。"
+    )
+    assert money(table) == {"小王": -50, "Ann": 30, "Bob": 20}
+    turn = await table.press("zoe", f"{to_ann} 我已付", message_id=card.message_id)
     assert turn.texts[0].startswith("Zoe（管理员）替客人 小王 说已付给 Ann 30，等 Ann 点“已收到”确认。")
-    turn = await table.press("ann", "1 已收到", message_id=card.message_id)
+    turn = await table.press("ann", f"{to_ann} 已收到", message_id=card.message_id)
     assert turn.answers[0] == "✅ Ann 确认收到 小王 的 30。"
+    assert money(table) == {"小王": -20, "Bob": 20}
+    turn = await table.press("ann", f"{to_bob} 我已付", message_id=card.message_id)
+    assert turn.texts[0].startswith(
+        "Ann（带客人入座的人）替客人 小王 说已付给 Bob 20，等 Bob 点“已收到”确认。"
+    )
+    await table.press("bob", f"{to_bob} 已收到", message_id=card.message_id)
     assert money(table) == {}
 
 

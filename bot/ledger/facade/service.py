@@ -210,10 +210,12 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         *,
         guest_name: str | None = None,
         seat: str | None = None,
+        by: UserRef | None = None,
         key: str | None = None,
     ) -> SeatChange:
         """Seat a Telegram user or a named guest at the next free seat (E, S, W, N order) or at `seat`, before
-        the first hand (SeatsLocked). AlreadySeated, SeatTaken, TableFull, NoOpenSession."""
+        the first hand (SeatsLocked); a guest's seat remembers who seated them (`by`). AlreadySeated,
+        SeatTaken, TableFull, NoOpenSession."""
         if (user is None) == (guest_name is None):
             raise errors.InvalidValue("join needs either a Telegram user or a guest name", field="player")
         wanted = sessions.seat_of(seat) if seat is not None else None
@@ -227,6 +229,8 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
                 else groups.guest(s, group, guest_name or "", now)
             )  # fmt: skip
             target = sessions.sit(s, group, ts, player, wanted, now)
+            if guest_name is not None and by is not None:
+                sessions.mark_seater(s, ts, player, groups.ensure_player(s, group, by, now))
             return SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
 
         return self._on_open(chat_id, op, key)
@@ -238,6 +242,7 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         user: UserRef | None = None,
         *,
         guest_name: str | None = None,
+        by: UserRef | None = None,
         key: str | None = None,
     ) -> tuple[SeatChange, PlayerInfo]:
         """/sub: from the next hand on a Telegram user or a named guest sits at `seat` in place of its
@@ -257,6 +262,8 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
                 else groups.guest(s, group, guest_name or "", now)
             )
             gone = sessions.substitute(s, group, ts, target, player, now)
+            if guest_name is not None and by is not None:  # who seated the guest may pay for them
+                sessions.mark_seater(s, ts, player, groups.ensure_player(s, group, by, now))
             change = SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
             return change, player_info(gone, chat_id)
 
