@@ -33,6 +33,9 @@ from bot.ledger.values import (
 
 log = logging.getLogger(__name__)
 
+IDLE_RETRY = timedelta(minutes=1)  # a table whose idle end failed waits this long, doubling each time …
+IDLE_RETRY_MAX = timedelta(hours=1)  # … up to this
+
 
 class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
     """Groups, players, table sessions, hands and entries waiting for Confirm, on SQLite or PostgreSQL.
@@ -321,11 +324,17 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
 
     def end_idle(self, idle_for: timedelta, *, now: datetime | None = None) -> list[SessionSummary]:
         """End every open session idle for `idle_for`, each by a compare-and-set (still open, still idle):
-        the sessions this call ended, each ended by exactly one caller across workers."""
+        the sessions this call ended, each ended by exactly one caller across workers. A table whose end
+        fails is logged and left for later, tried again after a back-off (1 minute, doubling up to an
+        hour: this worker's memory); the other groups' tables end all the same."""
         moment = now or self._now()
         cutoff = moment - idle_for
         ended = []
+        failing = self._idle_failures
         for session_id in self._read(lambda s: sessions.idle_ids(s, cutoff)):
+            count, retry_at = failing.get(session_id, (0, moment))
+            if moment < retry_at:
+                continue
 
             def end_one(s: Session, sid: int = session_id) -> SessionSummary | None:
                 return sessions.end_if_idle(s, sid, cutoff, moment)
@@ -333,8 +342,11 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             try:
                 done = self._write(end_one)
             except errors.LedgerError:  # one table's failure never keeps the other groups' tables open
-                log.exception("could not end idle session %s; the next sweep tries again", session_id)
+                wait = min(IDLE_RETRY * 2**count, IDLE_RETRY_MAX)
+                failing[session_id] = (count + 1, moment + wait)
+                log.exception("could not end idle session %s; tried again in %s", session_id, wait)
                 continue
+            failing.pop(session_id, None)
             if done is not None:
                 ended.append(done)
         return ended
