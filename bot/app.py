@@ -284,6 +284,8 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.RULES, rules.rules_pressed),
         (buttons.LEDGER_CSV, views.ledger_csv_pressed),
         (buttons.SETTLE, settling.settle_pressed),
+        (buttons.PAY, settling.pay_pressed),
+        (buttons.VIEW, views.view_pressed),
     )
     for pattern, callback in presses:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))

@@ -13,6 +13,9 @@ and what parses still names a pending entry or session that must belong to the c
     f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 52 bytes for
                                 three winners, each winner's 花 and patterns in seven base-36 digits)
     sp:<transfer> / sr:<transfer>   a summary's 我已付 (by the payer) / 已收到 (by the payee or an admin)
+    pw:<player>:<amount>        /paid's question when a name fits several people: that person (amount 0:
+                                all that is open); the presser's own /paid
+    vs:<player> / vt:<player>   /score's / /stats' question when a name fits several people: that person
     /start pc<transfer>         the payee's 收款码 in a private chat, for the payer only (a deep link)
 """
 
@@ -428,3 +431,47 @@ class SettlePress:
         if match is None:
             return None
         return cls(int(match.group(2)), "paid" if match.group(1) == "p" else "received")
+
+
+PAY = re.compile(r"pw:([1-9][0-9]{0,14}):(0|[1-9][0-9]{0,12})")
+
+
+@dataclass(frozen=True, slots=True)
+class PayPress:
+    """An answer to /paid's "which one?": the person meant, and the amount (None: all that is open)."""
+
+    player_id: int
+    amount: int | None
+
+    @property
+    def data(self) -> str:
+        return f"pw:{self.player_id}:{self.amount or 0}"
+
+    @classmethod
+    def parse(cls, data: object) -> PayPress | None:
+        match = _whole(PAY, data)
+        if match is None:
+            return None
+        return cls(int(match.group(1)), int(match.group(2)) or None)
+
+
+VIEW = re.compile(r"v([st]):([1-9][0-9]{0,14})")
+
+
+@dataclass(frozen=True, slots=True)
+class ViewPress:
+    """An answer to /score's or /stats' "which one?": the person meant."""
+
+    player_id: int
+    view: Literal["score", "stats"]
+
+    @property
+    def data(self) -> str:
+        return f"v{'s' if self.view == 'score' else 't'}:{self.player_id}"
+
+    @classmethod
+    def parse(cls, data: object) -> ViewPress | None:
+        match = _whole(VIEW, data)
+        if match is None:
+            return None
+        return cls(int(match.group(2)), "score" if match.group(1) == "s" else "stats")

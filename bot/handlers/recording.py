@@ -207,18 +207,37 @@ async def after_commit(
         text = result_line(turn.lang, result.hand)
     if status:
         text = f"{text}\n{status}"
-    sent = False
+    sent: int | None = None
     if flow_message is not None:
         try:
             await turn.edit(flow_message, text)
-            sent = True
+            sent = flow_message
         except TelegramError as exc:  # deleted meanwhile: the result still goes out, as a new message
             log.info("could not turn message %s into the result: %s", flow_message, exc)
     try:
-        if not sent:
-            await turn.say(text)
+        if sent is None:
+            sent = (await turn.say(text)).message_id
     finally:  # the hand is recorded: the card shows it even when its result could not be sent
         await show_card(turn, result.session, result.card)
+    await mark_results(turn, kind, result, sent)
+
+
+async def mark_results(turn: Turn, kind: PendingKind, result: CommitResult, sent: int) -> None:
+    """Remember the new row's result message; mark the result messages of the rows an /undo or /edit
+    voided (their line as it was, and that it is void), so no stale result reads as standing."""
+    if kind != "undo":
+        await turn.run(turn.ledger.set_result_message, result.hand.id, sent)
+    note = (
+        turn.t("result.void_undone") if kind == "undo" else turn.t("result.void_edited", n=result.hand.number)
+    )
+    for old in result.voided:
+        message_id = await turn.run(turn.ledger.result_message, old.id)
+        if message_id is None or message_id == sent:
+            continue
+        try:
+            await turn.edit(message_id, result_line(turn.lang, old) + "\n" + note)
+        except TelegramError as exc:  # deleted, too old: the row is void in the ledger anyway
+            log.info("could not mark result %s void: %s", message_id, exc)
 
 
 # ---- the commands --------------------------------------------------------------------------------

@@ -5,8 +5,10 @@ ends it and posts the summary)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.error import TelegramError
 
 from bot.buttons import EndPress, JoinPress
 from bot.grammar.errors import GrammarError
@@ -14,6 +16,7 @@ from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import show_card, unpin_card
 from bot.handlers.permissions import (
+    is_grammar_word,
     own_session,
     person,
     require,
@@ -22,14 +25,16 @@ from bot.handlers.permissions import (
 )
 from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn
-from bot.ledger import SEATS, SessionInfo, UserRef
+from bot.ledger import SEATS, PendingInfo, SessionInfo, UserRef
 from bot.ledger.errors import UnknownPlayer
 from bot.ledger.sessions import MAX_STAKE
-from bot.render import rules_name, seats_block, session_standings, state_line
+from bot.render import closed_preview_text, rules_name, seats_block, session_standings, state_line
 from bot.render.errors import Refusal
 from bot.summary.post import post_ended
 from scoring import ScoringError, resolve_rules
 from scoring.seats import parse_seat
+
+log = logging.getLogger(__name__)
 
 
 def seat_word(word: str) -> str:
@@ -94,7 +99,9 @@ async def join(turn: Turn) -> None:
         if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
             member, guest = await _newcomer(turn, guest)
     if guest is not None:
-        change = await turn.run(turn.ledger.join, turn.chat_id, guest_name=guest, key=turn.source_key)
+        change = await turn.run(
+            turn.ledger.join, turn.chat_id, guest_name=guest, by=turn.user, key=turn.source_key
+        )
     else:
         who = member or person(turn)
         change = await turn.run(turn.ledger.join, turn.chat_id, who, key=turn.source_key)
@@ -194,10 +201,14 @@ async def sub(turn: Turn) -> None:
         )
     else:
         user, guest = await _newcomer(turn, words[1])
+        if guest is not None and is_grammar_word(guest):  # what /join refuses, /sub refuses
+            raise Refusal("err.guest_grammar_word", name=guest)
         change, gone = await turn.run(
-            turn.ledger.substitute, turn.chat_id, seat, user, guest_name=guest, key=turn.source_key
-        )
-    await turn.reply("seat.sub", wind=turn.wind(seat), left=gone.name, player=change.player.name)
+            turn.ledger.substitute, turn.chat_id, seat, user, guest_name=guest, by=turn.user,
+            key=turn.source_key,
+        )  # fmt: skip
+    key = "seat.sub_guest" if change.player.is_guest else "seat.sub"  # a guest is said to be one
+    await turn.reply(key, wind=turn.wind(seat), left=gone.name, player=change.player.name)
     await show_card(turn, change.session)
 
 
@@ -238,7 +249,27 @@ async def ask_end(turn: Turn, session: SessionInfo) -> None:
     report = await turn.run(turn.ledger.standings, turn.chat_id, session_id=session.id)
     lines = [turn.t("end.ask", number=session.number, hands=session.hands_played)]
     lines += session_standings(turn.lang, report.session_rows)
+    waiting = await _waiting(turn, session)
+    if waiting:  # a hand shown but not confirmed: record it first, or it is dropped
+        lines.append(turn.t("end.waiting", count=len(waiting)))
     await turn.say("\n".join(lines), end_markup(turn, session))
+
+
+async def _waiting(turn: Turn, session: SessionInfo) -> list[PendingInfo]:
+    """The session's entries still waiting for their Confirm."""
+    return await turn.run(turn.ledger.waiting_entries, session.id)
+
+
+async def _drop_previews(turn: Turn, waiting: list[PendingInfo], session: SessionInfo) -> None:
+    """The previews of entries the end dropped, marked void (their buttons gone): the table ended."""
+    status = turn.t("end.preview_dropped", number=session.number)
+    for pending in waiting:
+        if pending.message_id is None:
+            continue
+        try:
+            await turn.edit(pending.message_id, closed_preview_text(turn.lang, pending, session, status))
+        except TelegramError as exc:  # deleted, too old: the entry is void in the ledger anyway
+            log.info("could not mark preview %s void: %s", pending.message_id, exc)
 
 
 async def _nothing() -> None:
@@ -260,6 +291,7 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
         if message_id is not None:
             await turn.edit(message_id, "\n".join(x for x in (shown, turn.t("end.kept", player=who)) if x))
         return
+    waiting = await _waiting(turn, session)
     summary = await turn.run(
         turn.ledger.end_session,
         turn.chat_id,
@@ -273,6 +305,7 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
     confirmed = "\n".join(x for x in (shown, turn.t("end.confirmed", player=who)) if x)
     edited = turn.edit(message_id, confirmed) if message_id is not None else _nothing()
     await asyncio.gather(turn.answer(), edited)
+    await _drop_previews(turn, waiting, session)
     await show_card(turn, summary.session)
     await unpin_card(turn, summary.session)
     # The summary is due in the ledger since the session ended: posted now, or by the summary sweep when

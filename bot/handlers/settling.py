@@ -6,19 +6,20 @@ is still owed from before)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from telegram import InputFile
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 
-from bot.buttons import PAYCODE, SettlePress
+from bot.buttons import PAYCODE, PayPress, SettlePress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import show_card
 from bot.handlers.permissions import is_admin, person
 from bot.handlers.turn import Turn
-from bot.ledger import PaymentResult, Transfer
+from bot.ledger import PaymentResult, PlayerInfo, Transfer
 from bot.ledger.settling import MAX_PAYMENT
+from bot.render import person_name
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
 from bot.summary.settling import balance_text, settlement_csv, transfer_line
@@ -43,8 +44,41 @@ async def paid(turn: Turn) -> None:
         raise Refusal(key, usage=True, value=" ".join(words[2:]))
     amount = parse_amount(words[1]) if len(words) == 2 else None
     sender = person(turn)
-    other = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
+    choices = await turn.run(turn.ledger.payment_parties, turn.chat_id, sender, words[0])
+    if len(choices) > 1:
+        await ask_which(turn, words[0], choices, amount)
+        return
+    other = choices[0][0]
     result = await turn.run(turn.ledger.pay, turn.chat_id, sender, other.id, amount, key=turn.source_key)
+    await turn.say(payment_text(turn, result))
+    await _refresh(turn, result.transfers)
+
+
+async def ask_which(
+    turn: Turn, ref: str, choices: Sequence[tuple[PlayerInfo, Sequence[Transfer]]], amount: int | None
+) -> None:
+    """A name in /paid fits several people: each, told apart as "Ann（1）", with what is open between the
+    sender and them, and a button per person (the press is the presser's /paid to that person)."""
+    lines = [turn.t("settle.pay_which", name=ref)]
+    buttons = []
+    for n, (player, transfers) in enumerate(choices, 1):
+        label = turn.t("summary.legend_twin", name=player.display_name, n=player.twin or n)
+        open_ = "; ".join(transfer_line(turn.lang, tr, session=True) for tr in transfers)
+        lines.append(
+            turn.t("settle.pay_which_line", who=label, transfers=open_ or turn.t("settle.pay_which_none"))
+        )
+        buttons.append([InlineKeyboardButton(label, callback_data=PayPress(player.id, amount).data)])
+    await turn.say("\n".join(lines), InlineKeyboardMarkup(buttons))
+
+
+@button(PayPress.parse)
+async def pay_pressed(turn: Turn, press: PayPress) -> None:
+    """The person /paid meant, pressed: the presser's /paid to them (a claim or a receipt), once."""
+    sender = person(turn)
+    result = await turn.run(
+        turn.ledger.pay, turn.chat_id, sender, press.player_id, press.amount, key=turn.source_key
+    )
+    await turn.answer(payment_text(turn, result).split("\n")[0])
     await turn.say(payment_text(turn, result))
     await _refresh(turn, result.transfers)
 
@@ -52,8 +86,18 @@ async def paid(turn: Turn) -> None:
 def payment_text(turn: Turn, result: PaymentResult) -> str:
     """What a payment did, and the transfers it touched as they stand now."""
     first = result.transfers[0]
-    names = {"payer": first.payer.display_name, "payee": first.payee.display_name, "amount": result.amount}
-    lines = [turn.t(f"settle.done_{result.kind}", **names)]
+    lang = turn.lang
+    names = {"payer": person_name(lang, first.payer), "payee": person_name(lang, first.payee),
+             "amount": result.amount}  # fmt: skip
+    key = f"settle.done_{result.kind}"
+    if result.by is not None:  # an admin (or a guest's seater) pressed for the guest payer, or for the payee
+        key, names["by"] = (
+            key + ("_by" if result.role == "admin" else "_by_seater"),
+            person_name(lang, result.by),
+        )
+    if result.kind == "claimed" and first.payee.telegram_id is None:  # an admin confirms for a guest
+        key += "_guest"
+    lines = [turn.t(key, **names)]
     lines += [transfer_line(turn.lang, tr, session=True) for tr in result.transfers]
     return "\n".join(lines)
 
@@ -95,16 +139,17 @@ async def send_sheet(turn: Turn) -> None:
 
 @button(SettlePress.parse)
 async def settle_pressed(turn: Turn, press: SettlePress) -> None:
-    """我已付 (the payer) or 已收到 (the payee, or an admin) under a summary; the ledger checks the transfer
-    is this chat's and the presser's to press."""
+    """我已付 (the payer; an admin for a guest) or 已收到 (the payee, or an admin who is not the payer) under
+    a summary; the ledger checks the transfer is this chat's and the presser's to press. An admin's press
+    for someone else is announced in the admin's name."""
     user = turn.user
     if user is None:
         raise Refusal("err.not_allowed")
+    admin = await is_admin(turn)
     if press.action == "paid":
         claim = turn.ledger.claim_transfer
-        call = turn.run(claim, turn.chat_id, press.transfer_id, user, key=turn.source_key)
+        call = turn.run(claim, turn.chat_id, press.transfer_id, user, admin=admin, key=turn.source_key)
     else:
-        admin = await is_admin(turn)
         call = turn.run(
             turn.ledger.confirm_transfer, turn.chat_id, press.transfer_id, user, admin=admin,
             key=turn.source_key,
@@ -157,6 +202,7 @@ async def start(turn: Turn) -> None:
         return
     user = person(turn)
     transfer, file_id = await turn.run(turn.ledger.paycode_for, int(match.group(1)), user.telegram_id)
-    caption = turn.t("settle.paycode_caption", payee=transfer.payee.display_name, amount=transfer.open,
-                     line=transfer_line(turn.lang, transfer, session=True))  # fmt: skip
+    payee = person_name(turn.lang, transfer.payee)
+    line = transfer_line(turn.lang, transfer, session=True)
+    caption = turn.t("settle.paycode_caption", payee=payee, amount=transfer.open, line=line)
     await turn.context.bot.send_photo(turn.chat_id, file_id, caption=caption)

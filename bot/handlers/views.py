@@ -5,17 +5,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
-from bot.buttons import LedgerCsvPress
+from bot.buttons import LedgerCsvPress, ViewPress
 from bot.handlers.callbacks import button, command
 from bot.handlers.turn import Turn
 from bot.ledger import LedgerService, PlayerInfo, SessionInfo, SessionSummary
-from bot.ledger.errors import UnknownPlayer
-from bot.render import history_text, ledger_page, signed, standings_text, stats_text
+from bot.ledger.errors import AmbiguousPlayer, ForeignButton, UnknownPlayer
+from bot.render import history_text, ledger_page, person_name, signed, standings_text, stats_text
 from bot.render.errors import Refusal
 from bot.sender import send_text
 from bot.summary.post import send_csv, send_history_chart
@@ -89,27 +90,56 @@ async def answer_with_chart(turn: Turn, text: str, *, player: PlayerInfo | None 
 async def score(turn: Turn) -> None:
     """/score: session standings and all-time totals; /score <player>: that player's line."""
     ledger = turn.ledger
-    report = await turn.run(ledger.standings, turn.chat_id)
     if not turn.text:
+        report = await turn.run(ledger.standings, turn.chat_id)
         await turn.say(standings_text(turn.lang, report.session, report.session_rows, report.alltime_rows))
         return
-    player = await known_player(turn)
+    player = await known_player(turn, "score")
+    if player is not None:
+        await score_of(turn, player)
+
+
+async def score_of(turn: Turn, player: PlayerInfo) -> None:
+    """/score <player>: this session's points and the money of the ended sessions."""
+    report = await turn.run(turn.ledger.standings, turn.chat_id)
     session_net = next((r.net for r in report.session_rows if r.player.id == player.id), None)
     alltime_net = next((r.net for r in report.alltime_rows if r.player.id == player.id), None)
     if session_net is None and alltime_net is None:
         raise Refusal("score.never_played", name=player.name)
     await turn.reply(
-        "score.player", name=player.name, session=signed(session_net or 0), alltime=signed(alltime_net or 0)
+        "score.player",
+        name=person_name(turn.lang, player),
+        session=signed(session_net or 0),
+        alltime=signed(alltime_net or 0),
     )
 
 
-async def known_player(turn: Turn) -> PlayerInfo:
+async def known_player(turn: Turn, view: Literal["score", "stats"]) -> PlayerInfo | None:
     """The player `/score <name>` or `/stats <name>` asks about; a name nobody in the group goes by has
-    never played here (said so, not "not found")."""
+    never played here (said so, not "not found"); a name several people go by is asked, a button per
+    person ("Fay（1）", "Fay（2）": a guest too), and None returned."""
     try:
         return await turn.run(turn.ledger.find_player, turn.chat_id, turn.text)
     except UnknownPlayer:
         raise Refusal("score.never_played", name=turn.text) from None
+    except AmbiguousPlayer:
+        people = await turn.run(turn.ledger.players_named, turn.chat_id, turn.text)
+        rows = [[InlineKeyboardButton(person_name(turn.lang, p), callback_data=ViewPress(p.id, view).data)]
+                for p in people]  # fmt: skip
+        await turn.reply("score.which", InlineKeyboardMarkup(rows), name=turn.text)
+        return None
+
+
+@button(ViewPress.parse)
+async def view_pressed(turn: Turn, press: ViewPress) -> None:
+    """The person /score or /stats meant, pressed: that person's answer, for anyone in the group."""
+    player = await turn.run(turn.ledger.get_player, press.player_id)
+    if player.chat_id != turn.chat_id:
+        raise ForeignButton("a player of another group")
+    await turn.answer()
+    player = next((p for p in await turn.run(turn.ledger.players_named, turn.chat_id, player.name)
+                   if p.id == player.id), player)  # fmt: skip
+    await (score_of(turn, player) if press.view == "score" else stats_of(turn, player))
 
 
 @command("ledger")
@@ -124,7 +154,8 @@ async def ledger(turn: Turn) -> None:
             raise Refusal("err.no_session")
         session = past[0].session
     rows = await turn.run(turn.ledger.ledger, session.id, last=LEDGER_PAGE)
-    text, cut = ledger_page(turn.lang, session, rows, complete=len(rows) < LEDGER_PAGE)
+    people = (await turn.run(turn.ledger.standings, turn.chat_id, session_id=session.id)).session_rows
+    text, cut = ledger_page(turn.lang, session, rows, complete=len(rows) < LEDGER_PAGE, people=people)
     markup = None
     if cut:
         whole = InlineKeyboardButton(turn.t("book.csv_button"), callback_data=LedgerCsvPress(session.id).data)
@@ -179,10 +210,17 @@ async def history(turn: Turn) -> None:
 async def stats(turn: Turn) -> None:
     """/stats: lifetime statistics of every player of the group and the all-time chart; /stats <player>
     for one, with that player's line of the chart."""
-    ledger = turn.ledger
     player = None
     if turn.text:
-        player = await known_player(turn)
+        player = await known_player(turn, "stats")
+        if player is None:
+            return
+    await stats_of(turn, player)
+
+
+async def stats_of(turn: Turn, player: PlayerInfo | None) -> None:
+    """/stats for one person (None: everyone) with the chart."""
+    ledger = turn.ledger
     rows = await turn.run(ledger.player_stats, turn.chat_id, player_id=player.id if player else None)
     if player is not None and not any(row.hands or row.sessions for row in rows):
         raise Refusal("score.never_played", name=player.name)

@@ -26,7 +26,7 @@ from telegram.error import ChatMigrated, TelegramError
 from bot.i18n import t
 from bot.ledger import LedgerService, PendingInfo, SessionInfo
 from bot.ledger.errors import LedgerError
-from bot.render import preview_text, signed
+from bot.render import closed_preview_text, signed
 from bot.sender import edit_text, follow_migration, send_text, to_group
 from bot.summary.post import post_ended, post_summary
 from bot.summary.settling import transfer_line
@@ -42,15 +42,7 @@ WEEKLY_ALLTIME_ROWS = 10
 
 def expired_text(lang: str, pending: PendingInfo, session: SessionInfo) -> str:
     """An expired entry's preview as it was shown (without the Confirm hint), and the "expired" line."""
-    if pending.kind == "undo" or pending.preview is None:
-        shown = t(lang, "undo.ask_short") if pending.kind == "undo" else pending.text or ""
-    elif pending.kind == "edit":
-        number = pending.payload.get("number")
-        note = t(lang, "preview.replace", n=number)
-        shown = preview_text(lang, pending.preview, session, number=number, note=note)
-    else:
-        shown = preview_text(lang, pending.preview, session)
-    return "\n".join(line for line in (shown, t(lang, "err.expired")) if line)
+    return closed_preview_text(lang, pending, session, t(lang, "err.expired"))
 
 
 def _expired_message(ledger: LedgerService, pending: PendingInfo) -> str:
@@ -220,7 +212,12 @@ async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | No
             lines = [t(group.language, "jobs.remind_title")]
             lines += [transfer_line(group.language, tr, session=True) for tr in due]
             lines.append(t(group.language, "jobs.remind_footer"))
-            await to_group(ledger, group.chat_id, partial(_send_text, bot, "\n".join(lines)))
+            try:
+                await to_group(ledger, group.chat_id, partial(_send_text, bot, "\n".join(lines)))
+            except TelegramError:  # not sent: due again, for a later sweep the same day
+                ids = [tr.id for tr in due]
+                await asyncio.to_thread(ledger.release_reminder, group.chat_id, ids, moment)
+                raise
             sent += 1
         except (TelegramError, LedgerError) as exc:
             log.info("reminder to chat %s failed: %s", group.chat_id, exc)

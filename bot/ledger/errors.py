@@ -168,8 +168,9 @@ class Conflict(LedgerError):
 
 
 class BadGuestName(LedgerError):
-    """A guest name the table cannot use (params: name, rule: too_long | space | seat_word | taken, limit);
-    the code names the rule: guest_too_long, guest_space, guest_seat_word, guest_taken."""
+    """A guest name the table cannot use (params: name, rule: too_long | space | seat_word | table | taken,
+    limit); the code names the rule: guest_too_long, guest_space, guest_seat_word, guest_table,
+    guest_taken."""
 
     code = "guest_name"
 
@@ -226,11 +227,41 @@ class ClaimWaiting(LedgerError):
     code = "claim_waiting"
 
 
+class NothingClaimedGuest(NothingClaimed):
+    """`NothingClaimed` where the payer is a guest: an admin says it is paid for them."""
+
+    code = "nothing_claimed_guest"
+
+
+class ClaimWaitingGuest(ClaimWaiting):
+    """`ClaimWaiting` where the payee is a guest (or the 台): an admin confirms for them."""
+
+    code = "claim_waiting_guest"
+
+
 class NotParty(LedgerError):
     """Someone who is neither the transfer's payer nor its payee (nor an admin, where one may) pressed its
     button (params: payer, payee)."""
 
     code = "not_party"
+
+
+class NotPartyGuestPayer(NotParty):
+    """`NotParty` where the payer is a guest: 我已付 is pressed for them by an admin."""
+
+    code = "not_party_guest_payer"
+
+
+class NotPartyGuestPayee(NotParty):
+    """`NotParty` where the payee is a guest (or the 台): 已收到 is pressed for them by an admin."""
+
+    code = "not_party_guest_payee"
+
+
+class OwnDebt(NotParty):
+    """An admin confirms a payment on their own debt: the payee confirms it (params: payer, payee)."""
+
+    code = "own_debt"
 
 
 class TransferClosed(LedgerError):

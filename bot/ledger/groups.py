@@ -279,6 +279,7 @@ def actor(
 
 
 GUEST_NAME_LIMIT = 16
+TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to: no one else's name
 
 
 def name_holders(s: Session, group: ChatGroup, ts: TableSession) -> list[Player]:
@@ -290,8 +291,9 @@ def name_holders(s: Session, group: ChatGroup, ts: TableSession) -> list[Player]
 
 
 def check_guest_name(name: str, seated: Iterable[Player]) -> None:
-    """A guest's name: at most GUEST_NAME_LIMIT characters, no white space, not a seat word, and not the
-    name or @username of anyone seated at the table, in any case (BadGuestName, with the rule broken)."""
+    """A guest's name: at most GUEST_NAME_LIMIT characters, no white space, not a seat word, not the 台
+    (the account 台费 and 抽水 go to), and not the name or @username of anyone seated at the table, in
+    any case (BadGuestName, with the rule broken)."""
     rule = None
     if len(name) > GUEST_NAME_LIMIT:
         rule = "too_long"
@@ -299,6 +301,8 @@ def check_guest_name(name: str, seated: Iterable[Player]) -> None:
         rule = "space"
     elif parse_seat(name) is not None:
         rule = "seat_word"
+    elif name.removeprefix("@").casefold() == TABLE_ACCOUNT.casefold():
+        rule = "table"
     else:
         wanted = name.removeprefix("@").casefold()
         for player in seated:
@@ -326,6 +330,38 @@ def guest(s: Session, group: ChatGroup, name: str, now: datetime) -> Player:
     return player
 
 
+def find_guest(s: Session, group: ChatGroup, name: str) -> Player | None:
+    """The named guest of a group, if there is one (the same name in any case)."""
+    key = clean_name(name).casefold()
+    return s.scalars(select(Player).where(Player.group_id == group.id, Player.guest_key == key)).first()
+
+
+def twins(s: Session, group_id: int) -> dict[int, int]:
+    """The players of a group whose display name (any case) another of its players shares: each one's
+    1, 2, ... by age. Read once per transaction (`Session.info`)."""
+    key = ("twins", group_id)
+    if key not in s.info:
+        names: dict[str, list[int]] = {}
+        query = select(Player.id, Player.display_name).where(Player.group_id == group_id)
+        for pid, name in s.execute(query.order_by(col(Player.id))):
+            names.setdefault(name.casefold(), []).append(pid)
+        s.info[key] = {pid: n for ids in names.values() if len(ids) > 1 for n, pid in enumerate(ids, 1)}
+    found: dict[int, int] = s.info[key]
+    return found
+
+
+def name_matches(s: Session, group: ChatGroup, text: str) -> list[Player]:
+    """Every player of the group `text` names: `@username` that username; otherwise a display or guest
+    name (any case), or failing that a username without its @. Oldest player first."""
+    players = list(s.scalars(select(Player).where(Player.group_id == group.id).order_by(col(Player.id))))
+    wanted = text.strip().removeprefix("@").casefold()
+    if text.strip().startswith("@"):
+        return [p for p in players if p.username and p.username.casefold() == wanted]
+    return [p for p in players if p.display_name.casefold() == wanted] or [
+        p for p in players if p.username and p.username.casefold() == wanted
+    ]
+
+
 def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | None]:
     """Resolve `@username`, a seat word or a display/guest name (any case) to a player of the group and
     their seat at the open table. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""
@@ -343,14 +379,7 @@ def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | N
         if seat not in seated:
             raise errors.PlayerNotSeated(f"seat {seat} is empty", seat=seat, name=text)
         return player_info(seated[seat], chat_id), seat
-    players = list(s.scalars(select(Player).where(Player.group_id == group.id)))
-    wanted = text.removeprefix("@").casefold()
-    if text.startswith("@"):
-        matches = [p for p in players if p.username and p.username.casefold() == wanted]
-    else:
-        matches = [p for p in players if p.display_name.casefold() == wanted] or [
-            p for p in players if p.username and p.username.casefold() == wanted
-        ]
+    matches = name_matches(s, group, text)
     if len(matches) > 1:
         at_table = [p for p in matches if row_id(p) in seat_of]
         if len(at_table) == 1:

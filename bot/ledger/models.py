@@ -132,6 +132,7 @@ class Seat(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id")
     active: bool = True  # the player sits there now
     left_after: int | None = None  # live rows of the table when the player left
+    seated_by: int | None = None  # for a guest: the player who seated them (may press 我已付 for them)
 
 
 class Hand(SQLModel, table=True):
@@ -175,6 +176,8 @@ class Hand(SQLModel, table=True):
     void_key: str | None = Field(default=None, max_length=128, unique=True)
     replaced_by: int | None = Field(default=None, foreign_key="hand.id")
     replaces: int | None = Field(default=None, foreign_key="hand.id")
+    # The bot's one-line result message of the row (marked void there when the row is undone or edited).
+    result_message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
 
 
 class Payment(SQLModel, table=True):

@@ -10,7 +10,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from bot.ledger import errors, hands, sessions
 from bot.ledger.groups import Loaded, actor
@@ -155,6 +155,17 @@ def _owned(
     return group, ts, pending
 
 
+def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | None) -> None:
+    """A press on the preview of a table that has ended, in its own chat, is told so (SessionNotOpen)
+    before anyone's right to press is asked: nobody can press it any more. NotFound."""
+    entry = row(s, pending_id)
+    if entry.session_id == open_id:
+        return
+    ts = session_row(s, entry.session_id)
+    if ts.status != "open" and chat_of(s, ts.group_id) == chat_id:
+        raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
+
+
 def still_waiting(pending: PendingEntry, ts: TableSession, now: datetime, done: str) -> None:
     """An entry that can still be `done` (confirmed, answered): not cancelled, not expired, its table open
     (PendingCancelled, PendingExpired, SessionNotOpen)."""
@@ -292,3 +303,15 @@ def expire(s: Session, now: datetime) -> list[PendingInfo]:
         s.add(pending)
     s.flush()
     return [pending_info(p, chat_of(s, session_row(s, p.session_id).group_id)) for p in rows]
+
+
+def waiting_in(s: Session, session_id: int) -> list[PendingInfo]:
+    """A session's entries still waiting for their Confirm, oldest first (what its /end would drop)."""
+    ts = session_row(s, session_id)
+    rows = s.scalars(
+        select(PendingEntry)
+        .where(PendingEntry.session_id == session_id, PendingEntry.status == "pending")
+        .order_by(col(PendingEntry.created_at))
+    )
+    chat_id = chat_of(s, ts.group_id)
+    return [pending_info(p, chat_id) for p in rows]

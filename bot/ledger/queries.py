@@ -3,12 +3,14 @@ running totals, the fewest transfers that settle a session, and what the pinned 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlalchemy import and_, bindparam, literal, or_
 from sqlalchemy import select as select_columns  # sqlmodel's select types at most 4 columns
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from bot.ledger import errors, settling
+from bot.ledger import errors, money, settling
 from bot.ledger.lookups import (
     HAND,
     IN_ORDER,
@@ -20,11 +22,12 @@ from bot.ledger.lookups import (
     SETTLE_TRANSFER,
     group_row,
     open_session_row,
+    player_row,
     row_id,
     session_row,
 )
 from bot.ledger.mappers import hand_records, player_info, session_info
-from bot.ledger.models import GroupTotal, Hand, Player, SessionTotal, TableSession
+from bot.ledger.models import ChatGroup, GroupTotal, Hand, Player, SessionTotal, TableSession
 from bot.ledger.sessions import summary
 from bot.ledger.transfers import minimal_transfers
 from bot.ledger.values import (
@@ -109,8 +112,9 @@ def card_view(
         if person.seat is not None:
             totals[person.seat] += person.net
     recent = tuple(hand_records(reversed(newest)))
-    owed = settling.carried_on(s, ts) if _owing(s, ts.group_id) else ()
-    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed)
+    owed, kept = settling.carried_on(s, ts) if _owing(s, ts.group_id) else ((), ())
+    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed,
+                     owed_kept=kept)  # fmt: skip
 
 
 def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:
@@ -167,14 +171,22 @@ def standings(s: Session, chat_id: int, session_id: int | None) -> StandingsRepo
     session_rows: tuple[Standing, ...] = ()
     if ts is not None:
         session_rows = session_people(s, ts, chat_id)
-    alltime = s.execute(
-        select(GroupTotal, Player)
-        .join(Player, col(Player.id) == GroupTotal.player_id)
-        .where(GroupTotal.group_id == group.id)
-        .order_by(col(GroupTotal.net).desc(), col(Player.id))
-    )
-    alltime_rows = tuple(_standing(t, p, chat_id, None) for t, p in alltime if t.hands or t.net)
-    return StandingsReport(session=info, session_rows=session_rows, alltime_rows=alltime_rows)
+    return StandingsReport(session=info, session_rows=session_rows, alltime_rows=_alltime(s, group, chat_id))
+
+
+def _alltime(s: Session, group: ChatGroup, chat_id: int) -> tuple[Standing, ...]:
+    """The group's all-time standings: each person's money over the ended sessions (`money`), best first,
+    with their all-time counts; everyone an ended session settled (the 台 too)."""
+    paid = money.group_money(s, row_id(group))
+    query = select(GroupTotal, Player).join(Player, col(Player.id) == GroupTotal.player_id)
+    rows: dict[int, Standing] = {}
+    for total, player in s.execute(query.where(GroupTotal.group_id == group.id)):
+        if row_id(player) in paid:  # played an ended session (or took the 台's money)
+            standing = _standing(total, player, chat_id, None)
+            rows[row_id(player)] = replace(standing, net=paid.get(row_id(player), 0))
+    for pid in set(paid) - set(rows):  # the 台: money, no hands
+        rows[pid] = Standing(player_info(player_row(s, pid), chat_id), None, paid[pid], 0, 0, 0, 0)
+    return tuple(sorted(rows.values(), key=lambda r: (-r.net, r.player.id)))
 
 
 def player_stats(
@@ -186,14 +198,16 @@ def player_stats(
     if group is None:
         return []
     model: type[SessionTotal] | type[GroupTotal]
+    paid: dict[int, int] | None = None
     query: Select[SessionTotal, Player] | Select[GroupTotal, Player]
     if session_id is not None:
         session_row(s, session_id)
         model = SessionTotal
         query = select(SessionTotal, Player).where(SessionTotal.session_id == session_id)
-    else:
+    else:  # all-time: the money of the ended sessions, not their points
         model = GroupTotal
         query = select(GroupTotal, Player).where(GroupTotal.group_id == group.id)
+        paid = money.group_money(s, row_id(group))
     query = query.join(Player, col(Player.id) == model.player_id)
     if player_id is not None:
         query = query.where(model.player_id == player_id)
@@ -208,7 +222,7 @@ def player_stats(
             biggest_win=total.biggest_win,
             biggest_hua=total.biggest_hua,
             longest_streak=total.longest_streak,
-            net=total.net,
+            net=total.net if paid is None else paid.get(row_id(player), 0),
         )
         for total, player in s.execute(query)
         if total.hands or total.net or player_id is not None
@@ -218,8 +232,9 @@ def player_stats(
 
 
 def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
-    """The group's sessions, newest first, with each player's net; a session that ended with no row is
-    left out (nothing happened in it)."""
+    """The group's sessions, newest first, with each person's money in an ended one (what it settled
+    them, `money`), their net in the open one; a session that ended with no row is left out (nothing
+    happened in it)."""
     group = group_row(s, chat_id)
     if group is None:
         return []
@@ -230,7 +245,9 @@ def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
         .order_by(col(TableSession.number).desc())
         .limit(limit)
     )
-    return [summary(s, ts, chat_id) for ts in rows]
+    found = [summary(s, ts, chat_id) for ts in rows]
+    paid = money.settled(s, [x.session.id for x in found if x.session.status == "ended"])
+    return [replace(x, totals=paid[x.session.id]) if x.session.id in paid else x for x in found]
 
 
 def transfers(s: Session, session_id: int) -> list[Transfer]:

@@ -158,6 +158,15 @@ def _seated(s: Session, group: ChatGroup, ts: TableSession, player: Player, now:
     s.flush()
 
 
+def mark_seater(s: Session, ts: TableSession, guest: Player, seater: Player) -> None:
+    """Remember who seated a guest at this table (they may say the guest paid, as an admin may)."""
+    row = s.scalars(select(Seat).where(Seat.session_id == ts.id, Seat.player_id == guest.id)).first()
+    if row is not None and seater.id != guest.id:
+        row.seated_by = row_id(seater)
+        s.add(row)
+        s.flush()
+
+
 def substitute(
     s: Session, group: ChatGroup, ts: TableSession, seat: str, player: Player, now: datetime
 ) -> Player:

@@ -5,15 +5,20 @@ session's net times the 收盘倍数, plus what they carry in from the group's t
 `carry`, on by default: those transfers become `carried`), rounded by 抹零 (largest remainder, zero-sum);
 the fewest transfers that settle those balances are stored, numbered 1, 2, ... A payer claims a payment
 (我已付, `/paid`), the payee or an admin confirms it (已收到); a payee may also record a receipt at once.
-Nothing is deleted: a claim still waiting when its transfer is carried is voided.
+
+Only a debt between two people who both sat at the ending session's table (the 台 counts as there when the
+group charges 台费 or 抽水) is carried, and only while no claim on it waits: a debt of someone absent stays
+between the same two people, and a claim is never voided by a carry (the payee still confirms it under
+the old summary). Nothing is deleted.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from datetime import datetime, timedelta
-from typing import Any
+from dataclasses import replace
+from datetime import datetime
+from typing import Any, Literal
 
 from sqlmodel import Session, col, select
 
@@ -25,6 +30,7 @@ from bot.ledger.models import (
     Hand,
     Payment,
     Player,
+    Seat,
     SessionTotal,
     SettleLine,
     SettlePayment,
@@ -35,7 +41,6 @@ from bot.ledger.options import BY_ID, SETTLE_OPTIONS
 from bot.ledger.transfers import minimal_transfers
 from bot.ledger.values import (
     Balance,
-    GroupInfo,
     PaymentLine,
     PaymentResult,
     PlayerInfo,
@@ -44,9 +49,8 @@ from bot.ledger.values import (
 )
 
 OPEN = ("open", "partly")
-REMIND_EVERY = timedelta(days=1)  # a group is reminded at most once a day
 MAX_PAYMENT = 10**12  # the most one /paid may say (a transfer's open rest bounds it further)
-TABLE_ACCOUNT = "台"  # the guest account 台费 and 抽水 are booked to; settled like anyone's transfers
+TABLE_ACCOUNT = groups.TABLE_ACCOUNT  # the guest account 台费 and 抽水 go to; settled like any transfer
 
 
 def options_of(group: ChatGroup) -> dict[str, Any]:
@@ -87,7 +91,7 @@ def round_balances(balances: Mapping[int, int], unit: int) -> dict[int, int]:
 # ---- the end of a session -------------------------------------------------------------------------------
 
 
-def _open_rows(s: Session, query: Any) -> list[SettleTransfer]:
+def open_rows(s: Session, query: Any) -> list[SettleTransfer]:
     return list(
         s.scalars(
             query.where(col(SettleTransfer.status).in_(OPEN))
@@ -97,16 +101,39 @@ def _open_rows(s: Session, query: Any) -> list[SettleTransfer]:
     )
 
 
-def _carry(s: Session, ts: TableSession, now: datetime) -> dict[int, int]:
-    """Close every open transfer of the group into `ts` (status carried); each person's carried balance."""
+def present(s: Session, group: ChatGroup, ts: TableSession) -> set[int]:
+    """Who is at a session's table for carrying debts: everyone who sat there (a seat left by /sub too),
+    and the 台 when the group charges 台费 or 抽水."""
+    people = set(s.scalars(select(Seat.player_id).where(Seat.session_id == ts.id)))
+    opts = options_of(group)
+    if opts["fee"] or opts["rake"]:
+        table = groups.find_guest(s, group, TABLE_ACCOUNT)
+        if table is not None:
+            people.add(row_id(table))
+    return people
+
+
+def carries(row: SettleTransfer | Transfer, people: set[int]) -> bool:
+    """Whether an open transfer goes into the transfers of a session with these people at its table: both
+    of its people are there and nobody's claim on it waits for the payee."""
+    payer, payee = (
+        (row.payer_id, row.payee_id) if isinstance(row, SettleTransfer) else (row.payer.id, row.payee.id)
+    )
+    return row.claimed == 0 and payer in people and payee in people
+
+
+def _carry(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> dict[int, int]:
+    """Close the open transfers of the group between people at `ts`'s table (`carries`) into `ts` (status
+    carried); each person's carried balance. The rest stay open as they are."""
     carried: dict[int, int] = defaultdict(int)
-    for row in _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == ts.group_id)):
+    people = present(s, group, ts)
+    for row in open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == ts.group_id)):
+        if not carries(row, people):
+            continue
         rest = row.amount - row.paid
         carried[row.payer_id] -= rest
         carried[row.payee_id] += rest
-        row.status, row.carried_to, row.closed_at, row.claimed = "carried", ts.id, now, 0
-        for claim in _claims(s, row):
-            claim.status = "voided"
+        row.status, row.carried_to, row.closed_at = "carried", ts.id, now
     return carried
 
 
@@ -131,10 +158,11 @@ def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
     query = select(SessionTotal.player_id, SessionTotal.net, SessionTotal.hands)
     played = list(s.execute(query.where(SessionTotal.session_id == ts.id)))
     nets = {pid: net for pid, net, _ in played}
-    carried = _carry(s, ts, now) if opts["carry"] else {}
+    carried = _carry(s, group, ts, now) if opts["carry"] else {}
     fees = _fees(s, ts, [pid for pid, _, hands in played if hands], opts)
-    if fees:
-        fees[row_id(groups.guest(s, group, TABLE_ACCOUNT, now))] = -sum(fees.values())
+    if fees:  # the 台 takes what the others pay (a guest of that name from before the name was barred: net)
+        table = row_id(groups.guest(s, group, TABLE_ACCOUNT, now))
+        fees[table] = fees.get(table, 0) - sum(fees.values())
     people = sorted(set(nets) | set(carried) | set(fees))
     raw = {
         pid: nets.get(pid, 0) * opts["multiplier"] + carried.get(pid, 0) - fees.get(pid, 0) for pid in people
@@ -200,34 +228,72 @@ def _claim(s: Session, row: SettleTransfer, amount: int, by: int | None, now: da
     row.claimed += amount
 
 
-def claim_button(s: Session, group: ChatGroup, transfer_id: int, by: int, now: datetime) -> PaymentResult:
-    """我已付 by the payer: the whole unclaimed rest is claimed, for the payee to confirm."""
+def _guest(s: Session, player_id: int) -> bool:
+    """A guest (the 台 too): no Telegram account, so an admin presses its buttons."""
+    player = s.get(Player, player_id)
+    return player is not None and player.telegram_id is None
+
+
+def _seated_by(s: Session, guest_id: int, by: int) -> bool:
+    """Whether `by` seated this guest at a table of the group (they then say the guest paid)."""
+    query = select(Seat.id).where(Seat.player_id == guest_id, Seat.seated_by == by)
+    return s.scalars(query.limit(1)).first() is not None
+
+
+def _not_party(s: Session, row: SettleTransfer, why: str, names: Mapping[str, Any]) -> errors.NotParty:
+    """The refusal that names who can press: an admin for a guest payer or payee."""
+    if _guest(s, row.payer_id):
+        return errors.NotPartyGuestPayer(why, **names)
+    if _guest(s, row.payee_id):
+        return errors.NotPartyGuestPayee(why, **names)
+    return errors.NotParty(why, **names)
+
+
+def _presser(s: Session, group: ChatGroup, by: int | None, party: int) -> PlayerInfo | None:
+    """Who pressed for someone else (an admin), as the messages name them; None when the party did."""
+    player = s.get(Player, by) if by is not None and by != party else None
+    return player_info(player, group.chat_id) if player is not None else None
+
+
+def claim_button(
+    s: Session, group: ChatGroup, transfer_id: int, by: int, now: datetime, *, admin: bool = False
+) -> PaymentResult:
+    """我已付 by the payer (by an admin for a guest payer): the whole unclaimed rest is claimed, for the
+    payee to confirm."""
     row = _transfer(s, group, transfer_id)
     names = _names(s, row)
     if row.status not in OPEN:
         raise errors.TransferClosed("transfer closed", **names)
-    if by != row.payer_id:
-        raise errors.NotParty("only the payer says it is paid", **names)
+    seater = _seated_by(s, row.payer_id, by)
+    for_guest = (admin or seater) and _guest(s, row.payer_id) and by != row.payee_id
+    if by != row.payer_id and not for_guest:
+        raise _not_party(s, row, "only the payer says it is paid", names)
     rest = row.amount - row.paid - row.claimed
     if rest <= 0:
-        raise errors.ClaimWaiting("already claimed", claimed=row.claimed, **names)
+        waiting = errors.ClaimWaitingGuest if _guest(s, row.payee_id) else errors.ClaimWaiting
+        raise waiting("already claimed", claimed=row.claimed, **names)
     _claim(s, row, rest, by, now)
     s.flush()
-    return PaymentResult("claimed", rest, (transfer_of(s, row),))
+    role: Literal["admin", "seater"] = "admin" if admin else "seater"
+    return PaymentResult("claimed", rest, (transfer_of(s, row),), _presser(s, group, by, row.payer_id), role)
 
 
 def confirm_button(
     s: Session, group: ChatGroup, transfer_id: int, by: int | None, admin: bool, now: datetime
 ) -> PaymentResult:
-    """已收到 by the payee (or an admin): every claimed payment of the transfer is confirmed."""
+    """已收到 by the payee (or an admin who is not the payer): every claimed payment of the transfer is
+    confirmed. OwnDebt for an admin confirming their own debt."""
     row = _transfer(s, group, transfer_id)
     names = _names(s, row)
     if row.status not in OPEN:
         raise errors.TransferClosed("transfer closed", **names)
+    if by != row.payee_id and by == row.payer_id and admin:
+        raise errors.OwnDebt("an admin confirms their own debt", **names)
     if by != row.payee_id and not admin:
-        raise errors.NotParty("only the payee or an admin confirms", **names)
+        raise _not_party(s, row, "only the payee or an admin confirms", names)
     if row.claimed <= 0:
-        raise errors.NothingClaimed("nothing claimed", **names)
+        nothing = errors.NothingClaimedGuest if _guest(s, row.payer_id) else errors.NothingClaimed
+        raise nothing("nothing claimed", **names)
     amount = 0
     for claim in _claims(s, row):
         claim.status, claim.confirmed_by, claim.confirmed_at = "confirmed", by, now
@@ -235,7 +301,7 @@ def confirm_button(
     row.paid, row.claimed = row.paid + amount, 0
     _state(row, now)
     s.flush()
-    return PaymentResult("confirmed", amount, (transfer_of(s, row),))
+    return PaymentResult("confirmed", amount, (transfer_of(s, row),), _presser(s, group, by, row.payee_id))
 
 
 def _between(s: Session, group: ChatGroup, payer: int, payee: int) -> list[SettleTransfer]:
@@ -244,7 +310,7 @@ def _between(s: Session, group: ChatGroup, payer: int, payee: int) -> list[Settl
         SettleTransfer.payer_id == payer,
         SettleTransfer.payee_id == payee,
     )
-    return _open_rows(s, query)
+    return open_rows(s, query)
 
 
 def pay(
@@ -305,7 +371,7 @@ def transfer_of(s: Session, row: SettleTransfer, players: Mapping[int, PlayerInf
             return people[pid]
         player = s.get(Player, pid)
         assert player is not None
-        return player_info(player, chat_id)
+        return replace(player_info(player, chat_id), twin=groups.twins(s, row.group_id).get(pid, 0))
 
     carried = s.get(TableSession, row.carried_to) if row.carried_to is not None else None
     return Transfer(
@@ -348,6 +414,16 @@ def carried_from(s: Session, session_id: int) -> list[int]:
     return sorted(s.scalars(query))
 
 
+def carried_into(s: Session, session_id: int) -> list[Transfer]:
+    """The earlier transfers whose open rest went into `session_id`'s transfers, oldest first."""
+    rows = s.scalars(
+        select(SettleTransfer)
+        .where(SettleTransfer.carried_to == session_id)
+        .order_by(col(SettleTransfer.session_id), col(SettleTransfer.number))
+    )
+    return [transfer_of(s, row) for row in rows]
+
+
 def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
     """Each person's settle figures of an ended session (empty when it left none), by player id."""
     chat_id = _chat(s, ts.group_id)
@@ -357,10 +433,12 @@ def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
         .where(SettleLine.session_id == ts.id)
         .order_by(col(SettleLine.player_id))
     )
+    twin = groups.twins(s, ts.group_id)
     return [
-        SettleFigures(player_info(p, chat_id), line.net, line.carried, line.fee, line.raw, line.rounded)
+        SettleFigures(replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0)), line.net, line.carried,
+                      line.fee, line.raw, line.rounded)
         for line, p in rows
-    ]
+    ]  # fmt: skip
 
 
 def balance(s: Session, group: ChatGroup) -> Balance:
@@ -376,42 +454,22 @@ def balance(s: Session, group: ChatGroup) -> Balance:
     return Balance(tuple(transfers), totals(transfers))
 
 
-# ---- reminders -----------------------------------------------------------------------------------------
-
-
-def reminder_groups(s: Session) -> list[GroupInfo]:
-    """The groups that have open transfers and reminders on (option `remind`, hours)."""
-    query = select(SettleTransfer.group_id).where(col(SettleTransfer.status).in_(OPEN)).distinct()
-    found = [s.get(ChatGroup, group_id) for group_id in sorted(s.scalars(query))]
-    return [group_info(g) for g in found if g is not None and options_of(g)["remind"]]
-
-
-def claim_reminder(s: Session, group: ChatGroup, now: datetime) -> list[Transfer]:
-    """The group's open transfers due a reminder now, claimed (reminded_at set, the rows locked: exactly one
-    worker gets them): open for the group's `remind` hours, not reminded in the last day, and the group not
-    reminded of anything in the last day. Empty when nothing is due."""
-    hours = options_of(group)["remind"]
-    if not hours:
-        return []
-    rows = _open_rows(s, select(SettleTransfer).where(SettleTransfer.group_id == group.id))
-    last = max((aware(r.reminded_at) for r in rows if r.reminded_at is not None), default=None)
-    if last is not None and now - last < REMIND_EVERY:
-        return []
-    due = [r for r in rows if now - aware(r.created_at) >= timedelta(hours=hours)]
-    for row in due:
-        row.reminded_at = now
-    s.flush()
-    return [transfer_of(s, row) for row in due]
-
-
-def carried_on(s: Session, ts: TableSession) -> tuple[Transfer, ...]:
-    """上次欠的 of an open table: the group's open transfers, when the group carries them into the
-    table's transfers at its end; () otherwise."""
+def carried_on(s: Session, ts: TableSession) -> tuple[tuple[Transfer, ...], tuple[Transfer, ...]]:
+    """上次欠的 of an open table: the group's open transfers that go into the table's transfers at its end
+    (`carries`: between two people at this table, no claim waiting), and those that stay as they are
+    (all of them when the group does not carry); ((), ()) once the table has ended."""
     if ts.status != "open":
-        return ()
+        return (), ()
     group = s.get(ChatGroup, ts.group_id)
     assert group is not None
-    return balance(s, group).transfers if options_of(group)["carry"] else ()
+    transfers = balance(s, group).transfers
+    if not options_of(group)["carry"]:
+        return (), transfers
+    people = present(s, group, ts)
+    return (
+        tuple(tr for tr in transfers if carries(tr, people)),
+        tuple(tr for tr in transfers if not carries(tr, people)),
+    )
 
 
 def totals(transfers: Iterable[Transfer]) -> dict[int, int]:

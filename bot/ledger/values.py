@@ -63,6 +63,9 @@ class PlayerInfo:
     display_name: str
     telegram_id: int | None = None
     username: str | None = None
+    # Where money is shown (transfers, settle figures): 1, 2, ... among the group's players who share this
+    # display name (any case), by age, so that "Fay（1）" and "Fay（2）" are told apart; 0 when unique.
+    twin: int = 0
 
     @property
     def is_guest(self) -> bool:
@@ -286,9 +289,11 @@ class CardView:
     totals: dict[str, int]  # seat -> the seat's net (of everyone who sat there)
     rows: int
     people: tuple[Standing, ...] = ()  # everyone who played, by seat, each with their own net (/sub)
-    # What is still owed from earlier sessions (上次欠的): the group's open transfers while the table is
-    # open and the group carries them into the next night's transfers.
+    # What is still owed from earlier sessions (上次欠的) while the table is open: the group's open
+    # transfers that go into this night's transfers at its end (between two people at this table, no
+    # claim waiting), and those that stay between their two people as they are.
     owed: tuple[Transfer, ...] = ()
+    owed_kept: tuple[Transfer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,6 +457,10 @@ class PaymentResult:
     kind: Literal["claimed", "confirmed", "received"]
     amount: int
     transfers: tuple[Transfer, ...]
+    # The admin who pressed for someone else (我已付 for a guest payer, 已收到 for a payee); None when the
+    # payer or payee pressed themselves.
+    by: PlayerInfo | None = None
+    role: Literal["admin", "seater"] = "admin"  # `by` pressed as an admin, or as the guest's seater
 
 
 @dataclass(frozen=True, slots=True)

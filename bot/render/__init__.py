@@ -12,11 +12,20 @@ from bot.render.card import (
     substitutes_line,
     table_card,
 )
-from bot.render.hands import EXEMPT_SHOWN, hand_summary, preview_text, refusal_text, result_line, scored_win
+from bot.render.hands import (
+    EXEMPT_SHOWN,
+    closed_preview_text,
+    hand_summary,
+    preview_text,
+    refusal_text,
+    result_line,
+    scored_win,
+)
 from bot.render.words import (
     MESSAGE_LIMIT,
     MINUS,
     payments_text,
+    person_name,
     player_name,
     rules_name,
     seat_and_name,
@@ -30,11 +39,13 @@ __all__ = [
     "MESSAGE_LIMIT",
     "MINUS",
     "card_row",
+    "closed_preview_text",
     "hand_summary",
     "history_text",
     "ledger_page",
     "owed_lines",
     "payments_text",
+    "person_name",
     "player_name",
     "preview_text",
     "refusal_text",

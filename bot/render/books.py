@@ -13,24 +13,39 @@ from bot.ledger.values import (
     SessionSummary,
     Standing,
 )
-from bot.render.card import row_amounts, row_label
+from bot.render.card import row_amounts, row_label, substitutes_line
 from bot.render.hands import hand_summary
 from bot.render.words import MESSAGE_LIMIT, player_name, rules_name, signed, wind
 
 
+def _seat_names(session: SessionInfo, seat: str, people: Sequence[Standing]) -> str:
+    """Whoever sat at a seat this session, earlier first (`Bob/Eve` after a /sub), else its sitter."""
+    names = [p.player.name for p in people if p.seat == seat]
+    return "/".join(names) if len(names) > 1 else player_name(session, seat)
+
+
 def ledger_page(
-    lang: str | None, session: SessionInfo, rows: Sequence[LedgerRow], *, complete: bool = True
+    lang: str | None,
+    session: SessionInfo,
+    rows: Sequence[LedgerRow],
+    *,
+    complete: bool = True,
+    people: Sequence[Standing] = (),
 ) -> tuple[str, bool]:
     """The /ledger table in one message: the newest rows that fit under Telegram's limit, with the
     session's totals under them; True when older rows were left out (`complete` False: `rows` is already
-    only the newest page), which the message then says."""
+    only the newest page), which the message then says. The columns are seats: a seat someone took over
+    (/sub, `people`) is headed by everyone who sat there, and each person's own net is listed under the
+    totals."""
+    names = " ".join(f"{wind(lang, s)}{_seat_names(session, s, people)}" for s in SEATS)
     header = [
         t(lang, "book.title", rules=rules_name(lang, session.rules), stake=session.stake),
-        t(lang, "book.header", names=" ".join(f"{wind(lang, s)}{player_name(session, s)}" for s in SEATS)),
+        t(lang, "book.header", names=names),
     ]
     if not rows:
         return "\n".join([*header, t(lang, "book.empty")]), False
-    total = t(lang, "book.total", amounts=row_amounts(rows[-1].running))
+    own = [line.strip() for s in SEATS if (line := substitutes_line(lang, s, people))]  # 南位先后：…
+    total = "\n".join([t(lang, "book.total", amounts=row_amounts(rows[-1].running)), *own])
     body: list[str] = []
     size = sum(len(line) + 1 for line in (*header, total)) + len(t(lang, "book.recent", shown=len(rows)))
     for row in reversed(rows):  # newest first, until the message is full

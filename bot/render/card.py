@@ -18,7 +18,7 @@ from bot.render.items import (
     doubling_marks,
     join_words,
 )
-from bot.render.words import rules_name, signed, wind
+from bot.render.words import person_name, rules_name, signed, wind
 from scoring.rules import SUZHOU_ANHUI
 
 
@@ -69,16 +69,34 @@ def card_row(lang: str | None, hand: HandRecord) -> str:
 
 
 def substitutes_line(
-    lang: str | None, seat: str, people: Sequence[Standing], now: int | None = None
+    lang: str | None,
+    seat: str,
+    people: Sequence[Standing],
+    now: int | None = None,
+    total: int | None = None,
 ) -> str | None:
     """Under a seat more than one person sat at (/sub): each of them with their own net, the one sitting
-    there now (`now`, a player id) last: `  北位先后：Dan −30、Eve +10` (→ means pays on the card, so it is
-    not used here); None for a seat of one person."""
+    there now (`now`, a player id) last, and, given, the seat's total labelled as such:
+    `  北位先后：Dan −30、Eve +10 · 座位合计 −20` (→ means pays on the card, so it is not used here); None for
+    a seat of one person."""
     here = sorted((p for p in people if p.seat == seat), key=lambda p: p.player.id == now)
     if len(here) < 2:
         return None
     people_text = join_words(lang, [f"{p.player.name} {signed(p.net)}" for p in here])
-    return t(lang, "seat.substitutes", wind=wind(lang, seat), people=people_text)
+    line = t(lang, "seat.substitutes", wind=wind(lang, seat), people=people_text)
+    return line + t(lang, "seat.seat_total", total=signed(total)) if total is not None else line
+
+
+def own_totals(session: SessionInfo, totals: Mapping[str, int], people: Sequence[Standing]) -> dict[str, int]:
+    """Each seat's figure for its seat line: the seat's total, or, at a seat someone took over (/sub), the
+    own net of the person sitting there now (the seat's total is labelled apart, `substitutes_line`)."""
+    out = dict(totals)
+    for seat in SEATS:
+        here = [p for p in people if p.seat == seat]
+        sitter = session.seats.get(seat)
+        if len(here) > 1 and sitter is not None:
+            out[seat] = sum(p.net for p in here if p.player.id == sitter.id)
+    return out
 
 
 def table_card(lang: str | None, card: CardView) -> str:
@@ -88,10 +106,12 @@ def table_card(lang: str | None, card: CardView) -> str:
     session, rows = card.session, card.rows
     title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
     lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
-    for seat, line in zip(SEATS, seats_block(lang, session, card.totals if rows else None), strict=True):
+    shown = own_totals(session, card.totals, card.people) if rows else None
+    for seat, line in zip(SEATS, seats_block(lang, session, shown), strict=True):
         lines.append(line)
         sitting = session.seats.get(seat)
-        under = substitutes_line(lang, seat, card.people, sitting.id if sitting else None)
+        total = card.totals.get(seat, 0) if rows else None
+        under = substitutes_line(lang, seat, card.people, sitting.id if sitting else None, total)
         if under is not None:
             lines.append(under)
     if len(session.seats) < 4 and not rows:
@@ -101,6 +121,7 @@ def table_card(lang: str | None, card: CardView) -> str:
     else:
         lines.append(state_line(lang, session))
     lines += owed_lines(lang, card.owed)
+    lines += owed_lines(lang, card.owed_kept, kept=True)
     if rows:
         lines.append("—")
         if rows > len(card.recent):
@@ -109,14 +130,19 @@ def table_card(lang: str | None, card: CardView) -> str:
     return "\n".join(lines)
 
 
-def owed_lines(lang: str | None, owed: Sequence[Transfer]) -> list[str]:
-    """上次欠的 on an open table's card: each earlier transfer still open (what is left of it), which goes
-    into this table's transfers at its end."""
+def owed_lines(lang: str | None, owed: Sequence[Transfer], *, kept: bool = False) -> list[str]:
+    """上次欠的 on an open table's card: each earlier transfer still open (what is left of it, and what its
+    payer said is paid and waits for the payee), under the header of those that go into this table's
+    transfers at its end, or (`kept`) of those that stay between their two people."""
     if not owed:
         return []
-    lines = [t(lang, "settle.owed_header")]
-    lines += [t(lang, "settle.owed_line", number=tr.session_number, payer=tr.payer.name,
-                payee=tr.payee.name, amount=tr.open) for tr in owed]  # fmt: skip
+    lines = [t(lang, "settle.owed_kept_header" if kept else "settle.owed_header")]
+    for tr in owed:
+        line = t(lang, "settle.owed_line", number=tr.session_number, payer=person_name(lang, tr.payer),
+                 payee=person_name(lang, tr.payee), amount=tr.open)  # fmt: skip
+        if tr.claimed:
+            line += t(lang, "settle.state_claimed", claimed=tr.claimed)
+        lines.append(line)
     return lines
 
 

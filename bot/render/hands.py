@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from bot.i18n import has, t
-from bot.ledger.values import HandPreview, HandRecord, SessionInfo, wins_of
+from bot.ledger.values import HandPreview, HandRecord, PendingInfo, SessionInfo, wins_of
 from bot.render.items import (
     item_lines,
     join_words,
@@ -112,7 +112,8 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
             amount=max(hand.payments.values(), default=0),
         )
     hua = _hua_by_winner(response)
-    wins = _wins(entry)
+    # the allowed winners, as in the result line: a refused or unpaid one of a 一炮多响 is no winner
+    wins = [w for w in _wins(entry) if scored_win(response, w["winner"]).get("allowed", True)] or _wins(entry)
     if len(wins) == 1:
         win = wins[0]
         return t(
@@ -279,3 +280,17 @@ def preview_text(
     if note:
         lines.append(note)
     return "\n".join(lines)
+
+
+def closed_preview_text(lang: str | None, pending: PendingInfo, session: SessionInfo, status: str) -> str:
+    """An entry's preview as it was shown (without the Confirm hint), and a line saying why it is closed
+    (expired; dropped when its table ended)."""
+    if pending.kind == "undo" or pending.preview is None:
+        shown = t(lang, "undo.ask_short") if pending.kind == "undo" else pending.text or ""
+    elif pending.kind == "edit":
+        number = pending.payload.get("number")
+        note = t(lang, "preview.replace", n=number)
+        shown = preview_text(lang, pending.preview, session, number=number, note=note)
+    else:
+        shown = preview_text(lang, pending.preview, session)
+    return "\n".join(line for line in (shown, status) if line)

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from bot.i18n import t
 from bot.ledger.values import (
     SEATS,
+    PlayerInfo,
     SessionInfo,
 )
 
@@ -38,6 +39,14 @@ def signed(amount: int) -> str:
 def rules_name(lang: str | None, rules: str) -> str:
     """苏州麻将 / 宿州麻将 in the chat's language."""
     return t(lang, f"rules_name.{rules}")
+
+
+def person_name(lang: str | None, player: PlayerInfo) -> str:
+    """A person where money is shown: the display name, or "Fay（1）" when others of the group share it
+    (`PlayerInfo.twin`)."""
+    if player.twin:
+        return t(lang, "summary.legend_twin", name=player.display_name, n=player.twin)
+    return player.display_name
 
 
 def player_name(session: SessionInfo, seat: str) -> str:

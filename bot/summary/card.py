@@ -26,6 +26,7 @@ class CardHead:
 
     text: str
     played: bool  # False: the session had no hand, the head is the whole card (nothing to settle)
+    carried_in: tuple[Transfer, ...] = ()  # the earlier transfers this session's replace (fixed at its end)
 
 
 def card_head(report: SessionReport, lang: str | None, *, idle_hours: float | None = None) -> CardHead:
@@ -34,7 +35,7 @@ def card_head(report: SessionReport, lang: str | None, *, idle_hours: float | No
     if report.hands_played == 0 and not report.rows:
         return CardHead("\n".join([title, t(lang, "summary.no_hands")]), played=False)
     lines = [title, "", *_people(report, lang), "", *_biggest(report, lang), _streak(report, lang)]
-    return CardHead("\n".join(lines), played=True)
+    return CardHead("\n".join(lines), played=True, carried_in=report.carried_in)
 
 
 def card_text(
@@ -43,7 +44,7 @@ def card_text(
     """The whole card: its head, then the transfers as they stand now (and the settle figures)."""
     if not head.played:
         return head.text
-    text = "\n".join([head.text, "", *transfer_lines(lang, transfers, figures)])
+    text = "\n".join([head.text, "", *transfer_lines(lang, transfers, figures, head.carried_in)])
     # bounded by the people and the transfers; cut as a last resort only
     return shorten(text, MESSAGE_LIMIT)
 

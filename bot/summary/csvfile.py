@@ -9,9 +9,10 @@ import re
 from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
+from bot.grammar.retype import declared_words
 from bot.i18n import t
 from bot.ledger.values import SEATS, HandRecord, wins_of
-from bot.render import hand_summary, wind
+from bot.render import hand_summary, signed, wind
 from bot.render.items import join_clauses, term_name
 from bot.summary.tally import SessionReport
 from bot.weekly import DEFAULT_TIMEZONE, aware
@@ -69,14 +70,15 @@ _EDIT_NUMBER = re.compile(r"^\s*(?:第\s*)?#?([0-9]+)\s*局?(?:\s+|$)")
 
 
 def entry_text(lang: str | None, hand: HandRecord) -> str:
-    """The entry as a table reads it: the words as typed (an edit's without its hand number), or, for a
-    hand recorded by buttons or /draw, its summary (`南 自摸 20花`, `荒庄`); never the stored JSON."""
+    """The entry as a table reads it: the words as typed (an edit's without its hand number); for a hand
+    recorded by buttons, the /hu words that record it again (`南 自摸 5花 清一色`: 硬花, not the total);
+    else (/draw, a tile hand from the picker) its summary (`荒庄`); never the stored JSON."""
     text = (hand.text or "").strip()
     if text and hand.replaces is not None:
         match = _EDIT_NUMBER.match(text)
         if match and int(match.group(1)) == hand.number:
             text = text[match.end() :].strip()
-    return text or hand_summary(lang, hand)
+    return text or declared_words(hand.entry) or hand_summary(lang, hand)
 
 
 def _per_winner(lang: str | None, wins: list[WinResult], value: Callable[[WinResult], object]) -> object:
@@ -97,12 +99,14 @@ def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAU
     (`2026-12-02 04:11:42`); 一炮多响 gives 花 and items per winner; a player id column tells apart two
     people with one name.
 
-    Amounts of one entry sum to zero; the last total of each person is their net for the session.
-    """
+    Amounts of one entry sum to zero. Once the session has ended, a 结算 line per person whose money is
+    not their net (收盘倍数, 台费, 抽水, 抹零; the 台 too) adds the difference: the last total of each person
+    is then what the session settled them, and the 本局 column sums to money. The player id column is
+    always there (the same columns every night)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     people = {person.player.id: person.player.display_name for person in report.people or report.players}
-    with_ids = len(set(people.values())) < len(people)
+    with_ids = True  # the same columns every night, whether or not two people share a name
     writer.writerow([cell(name) for name in columns(lang, player_id=with_ids)])
     session = report.session
     zone = ZoneInfo(timezone)
@@ -135,6 +139,30 @@ def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAU
                 entry,
             ]
             writer.writerow([cell(value) for value in values])
+    for f in report.figures:  # what settling changed (收盘倍数, 台费, 抽水, 抹零): the totals end in money
+        paid = f.rounded - f.carried
+        if paid == f.net:
+            continue
+        ended = aware(session.ended_at).astimezone(zone).strftime(LOCAL_TIME) if session.ended_at else ""
+        note = t(lang, "summary.csv_settle_note", net=signed(f.net), paid=signed(paid))
+        values = [
+            session.number,
+            "",
+            t(lang, "summary.kind_settle"),
+            ended,
+            "",
+            "",
+            f.player.display_name,
+            f.player.id,
+            paid - f.net,
+            running.get(f.player.id, 0) + paid - f.net,
+            "",
+            "",
+            "",
+            note,
+            "",
+        ]
+        writer.writerow([cell(value) for value in values])  # fmt: skip
     return (BOM + buffer.getvalue()).encode("utf-8")
 
 

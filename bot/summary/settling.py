@@ -13,7 +13,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.buttons import PAYCODE_START, SettlePress
 from bot.i18n import t
 from bot.ledger import Balance, PaymentLine, PlayerInfo, SettleFigures, Transfer
-from bot.render import signed
+from bot.render import person_name, signed
 from bot.summary.csvfile import BOM, cell
 
 MAX_BUTTON_ROWS = 20  # transfers with buttons under one summary; the rest are paid with /paid
@@ -21,13 +21,17 @@ MAX_BUTTON_ROWS = 20  # transfers with buttons under one summary; the rest are p
 
 def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> str:
     """`1. Cat → Ann 21 · 已付 5 · 待确认 16`, `✅`, `↪ 转入第3场`; with `session`, its session first."""
-    line = t(lang, "settle.line", number=tr.number, payer=tr.payer.display_name,
-             payee=tr.payee.display_name, amount=tr.amount)  # fmt: skip
+    line = t(lang, "settle.line", number=tr.number, payer=person_name(lang, tr.payer),
+             payee=person_name(lang, tr.payee), amount=tr.amount)  # fmt: skip
     if session:
         line = t(lang, "settle.of_session", number=tr.session_number, line=line)
     if tr.status == "settled":
         return line + t(lang, "settle.state_settled")
     if tr.status == "carried":
+        if tr.paid:
+            rest = tr.amount - tr.paid
+            return line + t(lang, "settle.state_carried_rest", paid=tr.paid, rest=rest,
+                            number=tr.carried_to_number or "")  # fmt: skip
         return line + t(lang, "settle.state_carried", number=tr.carried_to_number or "")
     if tr.paid:
         line += t(lang, "settle.state_paid", paid=tr.paid, open=tr.open)
@@ -37,12 +41,22 @@ def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> s
 
 
 def transfer_lines(
-    lang: str | None, transfers: Sequence[Transfer], figures: Iterable[SettleFigures] = ()
+    lang: str | None,
+    transfers: Sequence[Transfer],
+    figures: Iterable[SettleFigures] = (),
+    carried_in: Sequence[Transfer] = (),
 ) -> list[str]:
-    """The summary's settling-up block: the transfers (with their state) and, where 抹零, the 收盘倍数 or
-    a carried balance changed what someone settles, that person's figures."""
+    """The summary's settling-up block: the transfers (with their state), the earlier debts they replace
+    (each with what of it was open and went in), and, where 抹零, the 收盘倍数 or a carried balance changed
+    what someone settles, that person's figures."""
     lines = [t(lang, "summary.transfers")] if transfers else [t(lang, "summary.settled")]
     lines += [transfer_line(lang, tr) for tr in transfers]
+    if carried_in:
+        lines.append(t(lang, "settle.carried_in_header"))
+    for tr in carried_in:
+        line = t(lang, "settle.line", number=tr.number, payer=person_name(lang, tr.payer),
+                 payee=person_name(lang, tr.payee), amount=tr.amount - tr.paid)  # fmt: skip
+        lines.append("  " + t(lang, "settle.of_session", number=tr.session_number, line=line))
     changed = [f for f in figures if f.carried or f.fee or f.raw != f.net or f.rounded != f.raw]
     if changed:
         lines.append(t(lang, "settle.figures_header"))
@@ -65,7 +79,7 @@ def figure_line(lang: str | None, f: SettleFigures) -> str:
     if f.rounded != f.raw:
         text += t(lang, "settle.figure_unrounded", raw=signed(f.raw))
     parts.append(text)
-    return t(lang, "settle.figure", name=f.player.display_name, parts=" · ".join(parts))
+    return t(lang, "settle.figure", name=person_name(lang, f.player), parts=" · ".join(parts))
 
 
 def paycode_link(bot_username: str, transfer_id: int) -> str:
@@ -107,12 +121,14 @@ def balance_text(lang: str | None, balance: Balance, names: Mapping[int, PlayerI
     lines += [transfer_line(lang, tr, session=True) for tr in balance.transfers]
     lines.append(t(lang, "settle.balance_totals"))
     for pid, total in sorted(balance.totals.items(), key=lambda item: (-item[1], item[0])):
-        lines.append(t(lang, "settle.balance_total", name=people[pid].display_name, amount=signed(total)))
+        lines.append(
+            t(lang, "settle.balance_total", name=person_name(lang, people[pid]), amount=signed(total))
+        )
     return "\n".join(lines)
 
 
-SHEET_COLUMNS = ("session", "number", "payer", "payee", "amount", "paid", "open", "status", "payment",
-                 "payment_status", "time")  # fmt: skip
+SHEET_COLUMNS = ("session", "number", "payer", "payee", "payer_id", "payee_id", "amount", "paid", "open",
+                 "status", "payment", "payment_status", "time")  # fmt: skip
 
 
 def settlement_csv(
@@ -127,8 +143,9 @@ def settlement_csv(
     writer.writerow(names if len(names) == len(SHEET_COLUMNS) else list(SHEET_COLUMNS))
     zone = ZoneInfo(timezone)
     for tr, payments in sheet:
-        head = [tr.session_number, tr.number, cell(tr.payer.display_name), cell(tr.payee.display_name),
-                tr.amount, tr.paid, tr.open, t(lang, f"settle.csv_{tr.status}")]  # fmt: skip
+        payer, payee = cell(person_name(lang, tr.payer)), cell(person_name(lang, tr.payee))
+        head = [tr.session_number, tr.number, payer, payee, tr.payer.id, tr.payee.id, tr.amount, tr.paid,
+                tr.open, t(lang, f"settle.csv_{tr.status}")]  # fmt: skip
         for payment in payments or (None,):
             if payment is None:
                 writer.writerow([*head, "", "", ""])

@@ -62,6 +62,8 @@ class SessionReport:
     people: tuple[PlayerLine, ...] = ()
     # Each person's settle figures (net, carried in, before and after 抹零) once the session has ended.
     figures: tuple[SettleFigures, ...] = ()
+    # The earlier transfers whose open rest went into this session's transfers (上次欠的, carried).
+    carried_in: tuple[Transfer, ...] = ()
 
 
 def _said(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -191,5 +193,6 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
         longest_streaks=longest_streaks(session, hands, by_id),
         transfers=tuple(ledger.transfers(session_id)),
         figures=tuple(ledger.settle_figures(session_id)),
+        carried_in=tuple(ledger.carried_into(session_id)),
         rows=tuple(rows),
     )

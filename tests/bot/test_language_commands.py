@@ -48,6 +48,6 @@ async def test_stats_of_a_seated_player_without_hands(seated_table: Table) -> No
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
     await seated_table.press("cat", "✅ 确认")
     turn = await seated_table.say("ann", "/score Bob")
-    assert turn.text == "Bob：本场 +60，历史 +60"
+    assert turn.text == "Bob：本场积分 +60，已结束各场实付 0"
     turn = await seated_table.say("ann", "/stats Bob")
     assert turn.text.startswith("Bob 的统计：")

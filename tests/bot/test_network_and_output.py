@@ -310,9 +310,9 @@ async def test_csv_text_cells_that_look_like_formulas_are_escaped(table: Table) 
     session = book.current_session(chat)
     data = ledger_csv(build_report(book, session.id), "en").decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(data)))
-    players = {row[6] for row in rows[1:]}
+    players = {row[6] for row in rows[1:]}  # the columns: ... player, player id, amount, ... note (13)
     assert players == {"'=HYPERLINK(1)", "'+SUM(A1)", "'-2+3", "'@cmd"}
-    notes = {row[12] for row in rows[1:]}
+    notes = {row[13] for row in rows[1:]}
     assert notes == {"'=1+1", "'\rnote"}
-    amounts = {row[7] for row in rows[1:]}
+    amounts = {row[8] for row in rows[1:]}
     assert {"-50", "50", "-7", "7", "0"} <= amounts  # numbers stay numbers, a minus sign unescaped

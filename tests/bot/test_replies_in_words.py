@@ -136,7 +136,7 @@ async def test_after_a_sub_the_summary_and_csv_name_who_played(seated_table: Tab
     assert biggest.startswith("最大一手：第1局 北 Dan ")
     assert "最长连庄：北 Dan 连庄1次（到第1局）" in summary.splitlines()
     rows = _csv_rows(seated_table)
-    by_hand = {(r[1], r[6]): (int(r[7]), int(r[8])) for r in rows[1:]}
+    by_hand = {(r[1], r[6]): (int(r[8]), int(r[9])) for r in rows[1:]}  # r[7]: the player id, every night
     assert by_hand[("1", "Dan")][0] == 60 and ("1", "老王") not in by_hand  # 老王 was not at the table yet
     assert ("2", "Dan") not in by_hand and by_hand[("2", "老王")][0] < 0  # nor Dan any longer
     assert {r[5] for r in rows[1:] if r[6] in ("Dan", "老王")} == {"北"}

@@ -323,15 +323,20 @@ async def test_the_settlement_sheet_says_who_paid_whom_when_and_what_is_open(sea
     assert turn.of("sendDocument") and turn.sent[-1].text == "结算表（CSV）：每笔转账、每次付款、还欠多少"
     data = settlement_csv("zh-Hans", ledger(table).settle_sheet(table.chat_id), timezone="Asia/Shanghai")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert ",".join(rows[0]) == "场,笔,付款人,收款人,应付,已付,还欠,状态,付款,付款状态,时间"
-    body = [row[:10] for row in rows[1:]]
+    assert (
+        ",".join(rows[0])
+        == "场,笔,付款人,收款人,付款人编号,收款人编号,应付,已付,还欠,状态,付款,付款状态,时间"
+    )
+    open_ = ledger(table).balance(table.chat_id).transfers
+    ids = {p.display_name: str(p.id) for tr in open_ for p in (tr.payer, tr.payee)}  # the id columns
+    body = [row[:12] for row in rows[1:]]
     assert body == [
-        ["1", "1", "Cat", "Ann", "21", "10", "11", "部分已付", "10", "已确认"],
-        ["1", "1", "Cat", "Ann", "21", "10", "11", "部分已付", "11", "待确认"],
-        ["1", "2", "Dan", "Ann", "9", "0", "9", "未付", "", ""],
-        ["1", "3", "Dan", "Bob", "1", "0", "1", "未付", "", ""],
+        ["1", "1", "Cat", "Ann", ids["Cat"], ids["Ann"], "21", "10", "11", "部分已付", "10", "已确认"],
+        ["1", "1", "Cat", "Ann", ids["Cat"], ids["Ann"], "21", "10", "11", "部分已付", "11", "待确认"],
+        ["1", "2", "Dan", "Ann", ids["Dan"], ids["Ann"], "9", "0", "9", "未付", "", ""],
+        ["1", "3", "Dan", "Bob", ids["Dan"], ids["Bob"], "1", "0", "1", "未付", "", ""],
     ]
-    assert all(len(row[10]) == 19 for row in rows[1:3])  # local "2026-12-02 04:11:42"
+    assert all(len(row[12]) == 19 for row in rows[1:3])  # local "2026-12-02 04:11:42"
 
 
 async def test_a_payment_stands_when_its_summary_cannot_be_read(seated_table: Table) -> None:

@@ -50,12 +50,15 @@ async def test_a_substitute_plays_on_and_both_show_under_the_seat(seated_table: 
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 南 自摸 5花")  # dan (N) pays 10
     turn = await seated_table.say("ann", "/sub 北 老王")
-    assert turn.texts[0] == "北位：Dan 离开，老王 从下一局起接着打。各人的分数分开记。"
+    assert turn.texts[0] == (
+        "北位：Dan 离开，客人 老王 从下一局起接着打（本群不认识叫这个名字的成员，按客人记；"
+        "若是群里的人，请他自己发 /sub 北）。各人的分数分开记。"
+    )
     await seated_table.say("ann", "/hu 北 自摸 5花")  # 老王 (N) wins 30
     card = seated_table.pinned()
-    assert (
-        card is not None and "北 老王 🀄庄  +20" in card.text and "  北位先后：Dan −10、老王 +30" in card.text
-    )
+    # The seat line is 老王's own +30; the seat's total (+20) is labelled as the seat's.
+    assert card is not None and "北 老王 🀄庄  +30" in card.text
+    assert "  北位先后：Dan −10、老王 +30 · 座位合计 +20" in card.text
     score = (await seated_table.say("eve", "/score")).text
     assert "北 Dan −10\n北 老王 +30" in score
     await seated_table.say("ann", "/end")

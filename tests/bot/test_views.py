@@ -55,23 +55,24 @@ async def test_score_shows_the_session_and_all_time_totals(seated_table: Table) 
     turn = await seated_table.say("eve", "/score")
     assert turn.text == (
         "本场积分（苏州麻将，每花 1）：\n东 Ann −60\n南 Bob +130\n西 Cat −20\n北 Dan −50\n"
-        "本群历史总分：\nBob +130\nCat −20\nDan −50\nAnn −60"
+        # this session's money is known at its end
+        "本群历史输赢（已结束的各场，按实际结算的钱）：\n没有记录。"
     )
 
 
 async def test_score_of_one_player(seated_table: Table) -> None:
     await play(seated_table)
     turn = await seated_table.say("eve", "/score @cat")
-    assert turn.text == "Cat：本场 −20，历史 −20"
+    assert turn.text == "Cat：本场积分 −20，已结束各场实付 0"
     turn = await seated_table.say("eve", "/score 南")
-    assert turn.text == "Bob：本场 +130，历史 +130"
+    assert turn.text == "Bob：本场积分 +130，已结束各场实付 0"
     turn = await seated_table.say("eve", "/score nobody")
     assert turn.text == "nobody 在本群还没有打过牌，没有记录。"
 
 
 async def test_score_before_anything_was_played(table: Table) -> None:
     turn = await table.say("eve", "/score")
-    assert turn.text == "本群历史总分：\n没有记录。"
+    assert turn.text == "本群历史输赢（已结束的各场，按实际结算的钱）：\n没有记录。"
 
 
 async def test_ledger_lists_every_row_with_totals(seated_table: Table) -> None:
@@ -102,17 +103,19 @@ async def test_history_and_stats_after_a_session(seated_table: Table, charts: li
     assert [r.kind for r in turn.sent] == ["photo"]  # one message: the chart with the list as its caption
     _, caption = photo_of(turn)
     assert lines_of(charts[-1]) == {"Ann": (-60,), "Bob": (130,), "Cat": (-20,), "Dan": (-50,)}
-    assert charts[-1].title == "本群历史累计得分（按场）"
+    assert charts[-1].title == "本群历史累计输赢（按场，实付）"
     lines = caption.splitlines()
-    assert lines[0] == "以往各场："
+    assert lines[0] == "以往各场（已结束的按实际结算的钱）："
     assert lines[1].startswith("1. ")
     assert "苏州麻将 · 2局 · Bob +130 · Cat −20 · Dan −50 · Ann −60" in lines[1]
     turn = await seated_table.say("eve", "/stats bob")
     _, caption = photo_of(turn)
     assert [r.kind for r in turn.sent] == ["photo"]
-    assert caption == "Bob 的统计：\n1场 · 2局 · 胡 1 · 自摸 1 · 放冲 0 · 最大一手40花 · 最长连庄 0 · 净 +130"
+    assert (
+        caption == "Bob 的统计：\n1场 · 2局 · 胡 1 · 自摸 1 · 放冲 0 · 最大一手40花 · 最长连庄 0 · 实付 +130"
+    )
     assert lines_of(charts[-1]) == {"Bob": (130,)}  # that player's line only
-    assert charts[-1].title == "Bob 的历史累计得分（按场）"  # titled for them, not for the group
+    assert charts[-1].title == "Bob 的历史累计输赢（按场，实付）"  # titled for them, not for the group
     turn = await seated_table.say("eve", "/stats")
     _, caption = photo_of(turn)
     assert caption.count("的统计：") == 4
@@ -184,7 +187,7 @@ async def test_a_chart_that_cannot_be_drawn_leaves_the_text_alone(
 
     monkeypatch.setattr(chart_module, "render_chart", broken)
     turn = await seated_table.say("eve", "/history")  # the harness fails on any handler error
-    assert turn.text.startswith("以往各场：\n1. ") and len(turn.sent) == 1
+    assert turn.text.startswith("以往各场（已结束的按实际结算的钱）：\n1. ") and len(turn.sent) == 1
     assert turn.of("sendPhoto") == []
 
 

@@ -176,7 +176,7 @@ def test_four_players_play_through_a_kill_and_restart(
     for name, seat in SEAT_OF.items():
         control.say("ann", f"/score @{name}")
         line = control.wait_sent(f"{name.capitalize()}：")["result"]["text"]
-        shown = re.search(r"本场 ([+−-]?\d+)", line)
+        shown = re.search(r"本场积分 ([+−-]?\d+)", line)
         assert shown is not None, line
         assert int(shown.group(1).replace("−", "-")) == totals[seat], (name, line, totals)
     pinned = wait_card(control, "账本", "第5局")

@@ -18,7 +18,7 @@ from scoring.entry import Claim, build_entry
 
 def rows_of(data: bytes) -> list[dict[str, str]]:
     lines = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    ids = [c for c in COLUMN_IDS if c != "player_id"]  # four different names: no id column
+    ids = list(COLUMN_IDS)  # the id column every night, four different names or not
     return [dict(zip(ids, line, strict=True)) for line in lines[1:]]
 
 

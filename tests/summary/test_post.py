@@ -102,4 +102,4 @@ async def test_history_chart_over_sessions(ledger: LedgerService) -> None:
     assert message is not None and nothing is None
     [photo] = request.calls_of("sendPhoto")
     assert photo.files["photo"].content[:8] == PNG_SIGNATURE
-    assert photo.params["caption"] == "本群各位的历史累计得分"
+    assert photo.params["caption"] == "本群各位的历史累计输赢（实付）"

@@ -78,7 +78,7 @@ def test_one_players_history_chart_is_titled_for_them(ledger: LedgerService) -> 
     report = build_report(ledger, night(ledger))
     liu = next(p.player for p in report.people if p.player.display_name == "刘洋")
     data = history_chart_data([session_summary(ledger, report.session.id)], "zh-Hans", player_id=liu.id)
-    assert data is not None and data.title == "刘洋 的历史累计得分（按场）"
+    assert data is not None and data.title == "刘洋 的历史累计输赢（按场，实付）"
     assert [line.name for line in data.series] == ["刘洋"]
 
 
@@ -103,7 +103,7 @@ def test_csv_has_a_row_per_seated_player_per_entry_and_ids_where_names_repeat(le
     assert last == {str(p.player.id): p.net for p in report.people}
 
 
-def test_csv_without_twins_has_no_id_column_and_local_times(ledger: LedgerService) -> None:
+def test_csv_without_twins_has_the_same_columns_and_local_times(ledger: LedgerService) -> None:
     session = ledger.open_session(CHAT, by=LI, stake=1)
     for user in (LI, WANG, LIU, ZHANG_A):
         ledger.join(CHAT, user)
@@ -111,7 +111,7 @@ def test_csv_without_twins_has_no_id_column_and_local_times(ledger: LedgerServic
     ledger.commit(CHAT, win("S", "self_draw", ["清一色"]), source_key="h1")
     report = build_report(ledger, session.id)
     lines = list(csv.reader(io.StringIO(ledger_csv(report, "zh-Hans").decode("utf-8-sig"))))
-    assert "玩家编号" not in lines[0] and len(lines[0]) == len(COLUMN_IDS) - 1
+    assert "玩家编号" in lines[0] and len(lines[0]) == len(COLUMN_IDS)  # every night the same columns
     time = lines[1][lines[0].index("时间")]
     assert datetime.strptime(time, "%Y-%m-%d %H:%M:%S")  # 2026-12-02 04:11:42: no T, no offset
     recorded = report.rows[0].hand.recorded_at.replace(tzinfo=UTC)

@@ -96,8 +96,8 @@ def test_csv_parses_back_and_each_hand_sums_to_zero(table: Table) -> None:
         assert data.startswith(b"\xef\xbb\xbf")  # the BOM spreadsheet programs look for
         rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
         header, body = rows[0], rows[1:]
-        ids = [c for c in COLUMN_IDS if c != "player_id"]  # no two players share a name here
-        assert header == columns(lang, player_id=False) and len(header) == len(ids)
+        ids = list(COLUMN_IDS)  # the id column too, though no two players share a name here
+        assert header == columns(lang) and len(header) == len(ids)
         named = {cid: i for i, cid in enumerate(ids)}
         assert len(body) == 4 * len(report.rows)  # one line per entry and seated player
         per_hand: dict[str, int] = defaultdict(int)

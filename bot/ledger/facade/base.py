@@ -45,6 +45,8 @@ class Calls:
         self._defaults = defaults or groups.Defaults()  # a new group's language and timeout
         self._groups: OrderedDict[int, GroupInfo] = OrderedDict()  # a cache of reads, see cached_group
         self._groups_lock = threading.Lock()
+        # Idle tables whose end failed: session id -> (failures, when to try again), this worker's own.
+        self._idle_failures: dict[int, tuple[int, datetime]] = {}
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Self:

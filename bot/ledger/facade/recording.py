@@ -327,6 +327,7 @@ class RecordingCalls(Calls):
 
         def op(s: Session) -> Pressed:
             state, loaded = groups.table_state(s, chat_id, self._defaults, now, lock=True)
+            pending.check_table_open(s, pending_id, chat_id, state.session.id if state.session else None)
             if not allowed(state):
                 return Pressed(state, done=False)
             if action == "cancel":
@@ -351,6 +352,11 @@ class RecordingCalls(Calls):
         return self._write(
             lambda s: pending.cancel(s, pending_id, chat_id=chat_id, message_id=message_id, now=now)
         )
+
+    def waiting_entries(self, session_id: int) -> list[PendingInfo]:
+        """A session's entries still waiting for their Confirm (its /end asks about them, then marks their
+        previews void)."""
+        return self._read(lambda s: pending.waiting_in(s, session_id))
 
     def expire_pending(self, *, now: datetime | None = None) -> list[PendingInfo]:
         """Mark every entry past its expiry expired and return them, each to exactly one caller."""

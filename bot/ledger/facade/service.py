@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,9 +13,9 @@ from bot.ledger import errors, groups, queries, sessions
 from bot.ledger.facade.recording import RecordingCalls
 from bot.ledger.facade.settling import SettlingCalls
 from bot.ledger.facade.summaries import SummaryCalls
-from bot.ledger.lookups import chat_of, player_row, session_row
+from bot.ledger.lookups import chat_of, group_row, player_row, row_id, session_row
 from bot.ledger.mappers import group_info, player_info, session_info
-from bot.ledger.models import ChatGroup, Player, TableSession
+from bot.ledger.models import ChatGroup, Hand, Player, TableSession
 from bot.ledger.values import (
     CardView,
     GroupInfo,
@@ -28,6 +30,11 @@ from bot.ledger.values import (
     Transfer,
     UserRef,
 )
+
+log = logging.getLogger(__name__)
+
+IDLE_RETRY = timedelta(minutes=1)  # a table whose idle end failed waits this long, doubling each time …
+IDLE_RETRY_MAX = timedelta(hours=1)  # … up to this
 
 
 class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
@@ -114,6 +121,22 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         player of the group. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""
         return self._read(lambda s: groups.find_player(s, chat_id, ref)[0])
 
+    def players_named(self, chat_id: int, ref: str) -> list[PlayerInfo]:
+        """Every player of the group a name (or @username) fits, oldest first, each told apart by its
+        `twin` number where they share a display name."""
+
+        def op(s: Session) -> list[PlayerInfo]:
+            group = group_row(s, chat_id)
+            if group is None:
+                return []
+            twin = groups.twins(s, row_id(group))
+            return [
+                replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0))
+                for p in groups.name_matches(s, group, ref)
+            ]
+
+        return self._read(op)
+
     def find_seat(self, chat_id: int, ref: str) -> str:
         """A player reference (as `find_player`) to that player's seat at the open table (PlayerNotSeated)."""
 
@@ -190,10 +213,12 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         *,
         guest_name: str | None = None,
         seat: str | None = None,
+        by: UserRef | None = None,
         key: str | None = None,
     ) -> SeatChange:
         """Seat a Telegram user or a named guest at the next free seat (E, S, W, N order) or at `seat`, before
-        the first hand (SeatsLocked). AlreadySeated, SeatTaken, TableFull, NoOpenSession."""
+        the first hand (SeatsLocked); a guest's seat remembers who seated them (`by`). AlreadySeated,
+        SeatTaken, TableFull, NoOpenSession."""
         if (user is None) == (guest_name is None):
             raise errors.InvalidValue("join needs either a Telegram user or a guest name", field="player")
         wanted = sessions.seat_of(seat) if seat is not None else None
@@ -207,6 +232,8 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
                 else groups.guest(s, group, guest_name or "", now)
             )  # fmt: skip
             target = sessions.sit(s, group, ts, player, wanted, now)
+            if guest_name is not None and by is not None:
+                sessions.mark_seater(s, ts, player, groups.ensure_player(s, group, by, now))
             return SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
 
         return self._on_open(chat_id, op, key)
@@ -218,6 +245,7 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         user: UserRef | None = None,
         *,
         guest_name: str | None = None,
+        by: UserRef | None = None,
         key: str | None = None,
     ) -> tuple[SeatChange, PlayerInfo]:
         """/sub: from the next hand on a Telegram user or a named guest sits at `seat` in place of its
@@ -237,6 +265,8 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
                 else groups.guest(s, group, guest_name or "", now)
             )
             gone = sessions.substitute(s, group, ts, target, player, now)
+            if guest_name is not None and by is not None:  # who seated the guest may pay for them
+                sessions.mark_seater(s, ts, player, groups.ensure_player(s, group, by, now))
             change = SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
             return change, player_info(gone, chat_id)
 
@@ -294,16 +324,29 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
 
     def end_idle(self, idle_for: timedelta, *, now: datetime | None = None) -> list[SessionSummary]:
         """End every open session idle for `idle_for`, each by a compare-and-set (still open, still idle):
-        the sessions this call ended, each ended by exactly one caller across workers."""
+        the sessions this call ended, each ended by exactly one caller across workers. A table whose end
+        fails is logged and left for later, tried again after a back-off (1 minute, doubling up to an
+        hour: this worker's memory); the other groups' tables end all the same."""
         moment = now or self._now()
         cutoff = moment - idle_for
         ended = []
+        failing = self._idle_failures
         for session_id in self._read(lambda s: sessions.idle_ids(s, cutoff)):
+            count, retry_at = failing.get(session_id, (0, moment))
+            if moment < retry_at:
+                continue
 
             def end_one(s: Session, sid: int = session_id) -> SessionSummary | None:
                 return sessions.end_if_idle(s, sid, cutoff, moment)
 
-            done = self._write(end_one)
+            try:
+                done = self._write(end_one)
+            except errors.LedgerError:  # one table's failure never keeps the other groups' tables open
+                wait = min(IDLE_RETRY * 2**count, IDLE_RETRY_MAX)
+                failing[session_id] = (count + 1, moment + wait)
+                log.exception("could not end idle session %s; tried again in %s", session_id, wait)
+                continue
+            failing.pop(session_id, None)
             if done is not None:
                 ended.append(done)
         return ended
@@ -315,6 +358,25 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             session_row(s, session_id).card_message_id = message_id
 
         self._write(op)
+
+    def set_result_message(self, hand_id: int, message_id: int) -> None:
+        """Remember the message of a ledger row's result line."""
+
+        def op(s: Session) -> None:
+            hand = s.get(Hand, hand_id)
+            if hand is not None:
+                hand.result_message_id = message_id
+
+        self._write(op)
+
+    def result_message(self, hand_id: int) -> int | None:
+        """The message of a ledger row's result line, if it was sent (and remembered)."""
+
+        def op(s: Session) -> int | None:
+            hand = s.get(Hand, hand_id)
+            return hand.result_message_id if hand is not None else None
+
+        return self._read(op)
 
     def set_flow(self, session_id: int, message_id: int | None) -> None:
         """Remember (None: forget) the message of the table's open /hu button flow (one per table)."""

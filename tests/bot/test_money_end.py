@@ -1,0 +1,76 @@
+"""/end with a hand still waiting for its Confirm: the question says so, the end drops
+it with a word on its preview, and a later press on that preview says the table ended. Through the real
+Application, on SQLite and PostgreSQL; every person's money checked by hand."""
+
+from __future__ import annotations
+
+from harness import Table
+
+END = "✅ 结束并结算"
+CONFIRM = "✅ 确认"
+
+
+def money(table: Table) -> dict[str, int]:
+    report = table.app.bot_data["ledger"].balance(table.chat_id)
+    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
+    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
+    return {names[pid]: amount for pid, amount in report.totals.items()}
+
+
+async def test_end_with_a_preview_waiting_says_so_and_drops_it_visibly(db_seated: Table) -> None:
+    """Hand 1, confirmed: Ann (东, dealer) self-draws 5 花, T = 5 + 5 = 10: Ann +30, Bob/Cat/Dan −10.
+    Hand 2, shown but never confirmed: Bob (南) self-draws 3 花 (it would be Bob +24, the others −8).
+    /end asks and says one entry waits; ending drops it. The money is hand 1's alone:
+        Ann +30, Bob −10, Cat −10, Dan −10."""
+    table = db_seated
+    first = await table.say("ann", "/hu 东 自摸 5花")
+    await table.press("bob", CONFIRM, message_id=first.sent[0].message_id)
+    second = await table.say("ann", "/hu 南 自摸 3花")
+    preview_id = second.sent[0].message_id
+    turn = await table.say("ann", "/end")
+    assert turn.texts[0].startswith("结束第1场（已打1局）？")
+    assert (
+        "还有 1 条记录没确认：要记入，先点那条预览下面的“确认”；现在结束的话它们作废，不记入。"
+        in turn.texts[0]
+    )
+    await table.press("ann", END)
+    dropped = table.message(preview_id)
+    assert dropped.text.endswith("✖ 作废：第1场已结束，这条没有记入。") and dropped.buttons == ()
+    assert money(table) == {"Ann": 30, "Bob": -10, "Cat": -10, "Dan": -10}
+
+
+async def test_a_press_on_the_preview_of_an_ended_table_says_it_ended(db_seated: Table) -> None:
+    """The preview's Confirm pressed after the end (the message kept its buttons, e.g. an edit that
+    failed): "这一场已经结束了。", not a refusal of the seated player, and nothing recorded: nobody owes."""
+    table = db_seated
+    shown = await table.say("ann", "/hu 东 自摸 5花")
+    preview_id = shown.sent[0].message_id
+    ledger = table.app.bot_data["ledger"]
+    ledger.end_session(table.chat_id)  # ended elsewhere (another worker, the idle sweep): the buttons stay
+    turn = await table.press("bob", CONFIRM, message_id=preview_id)
+    assert turn.answers[-1] == "这一场已经结束了。", turn.answers
+    assert money(table) == {}
+
+
+async def test_an_undone_hands_result_message_is_marked_void(db_seated: Table) -> None:
+    """Hand 1: Ann (东) self-draws 5 花, T = 10: Ann +30, the others −10. Hand 2: Bob (南)
+    self-draws 3 花, T = 8: Bob +24, the others −8; /undo voids hand 2 and its result line says so.
+    An /edit of hand 1 to Cat (西) self-drawing 5 花 marks hand 1's old line void too. The money:
+    Cat +30, Ann, Bob, Dan −10 each."""
+    table = db_seated
+    await table.say("ann", "/rules instant on")
+    first = (await table.say("ann", "/hu 东 自摸 5花")).sent[0]
+    second = (await table.say("ann", "/hu 南 自摸 3花")).sent[0]
+    assert second.text.startswith("第2局 南 自摸 8花")
+    await table.say("ann", "/undo")
+    await table.press("bob", "撤销")
+    assert table.message(second.message_id).text == second.text + "\n✖ 作废：这一局已撤销。"
+    assert table.message(first.message_id).text == first.text  # still standing
+    await table.say("ann", "/edit 1 西 自摸 5花")
+    shown = table.message(first.message_id).text
+    assert shown.startswith("第1局 东 自摸 10花") and shown.endswith(
+        "✖ 作废：第1局改过了，这一行已按改后的账重算（见 /ledger）。"
+    )
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    assert money(table) == {"Cat": 30, "Ann": -10, "Bob": -10, "Dan": -10}
