@@ -36,6 +36,7 @@ from bot import buttons
 from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import (
     errors,
+    flow,
     inline,
     questions,
     recording,
@@ -276,7 +277,7 @@ def register_handlers(application: AnyApplication) -> None:
         application.add_handler(CommandHandler(command.name, command.callback, filters=fresh))
     presses = (
         (buttons.PENDING, recording.pending_pressed),
-        (buttons.FLOW, recording.flow_pressed),
+        (buttons.FLOW, flow.flow_pressed),
         (buttons.DEALER, questions.dealer_pressed),
         (buttons.NAME, questions.name_pressed),
         (buttons.JOIN, session.join_pressed),

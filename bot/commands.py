@@ -9,7 +9,7 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers import calc, language, recording, roll, rules, session, settling, views
+from bot.handlers import calc, flow, language, recording, roll, rules, session, settling, views
 from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
@@ -45,7 +45,7 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("dealer", session.dealer),
     ("sub", session.sub),
     ("roll", roll.roll),
-    ("hu", recording.hu),
+    ("hu", flow.hu),
     ("draw", recording.draw),
     ("escape", recording.escape),
     ("adjust", recording.adjust),

@@ -22,15 +22,14 @@ from dataclasses import replace
 from typing import Any, cast
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import BadRequest, TelegramError
+from telegram.error import TelegramError
 
-from bot.buttons import DealerPress, HuFlow, NamePress, PendingPress, pattern_choices
+from bot.buttons import DealerPress, NamePress, PendingPress
 from bot.grammar import local_entry, parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.grammar.errors import GrammarError
 from bot.handlers.callbacks import button, command
-from bot.handlers.card import picker_button, show_card
-from bot.handlers.flow import question, wild_choices
-from bot.handlers.permissions import decided, is_admin, own_session, require, writable_session
+from bot.handlers.card import show_card
+from bot.handlers.permissions import decided, is_admin, require, writable_session
 from bot.handlers.turn import Turn, seat_resolver
 from bot.ledger import SEATS, ChatState, CommitResult, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
@@ -45,7 +44,6 @@ from bot.ledger.values import PendingKind
 from bot.render import hand_summary, payments_text, preview_text, result_line, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.render.items import join_words
-from bot.sender import send_text
 from scoring.entry import EntryJSON
 
 log = logging.getLogger(__name__)
@@ -241,16 +239,6 @@ async def mark_results(turn: Turn, kind: PendingKind, result: CommitResult, sent
 
 
 # ---- the commands --------------------------------------------------------------------------------
-
-
-@command("hu")
-async def hu(turn: Turn) -> None:
-    """/hu <winner> <how> [details]; /hu alone starts the button flow (or points at the one open)."""
-    session = await writable_session(turn)
-    if not turn.text:
-        await start_flow(turn, session)
-        return
-    await record_typed(turn, session)
 
 
 async def record_typed(turn: Turn, session: SessionInfo, flow_message: int | None = None) -> None:
@@ -529,81 +517,3 @@ async def ask_dealer(turn: Turn, session: SessionInfo, entry: EntryJSON, flow_me
         return turn.t("ask.dealer"), dealer_markup(turn, session, pending_id)
 
     await show_entry(turn, session, "dealer", {"entry": entry}, None, flow_message, view)
-
-
-# ---- the /hu button flow ---------------------------------------------------------------------------
-
-
-def open_flow(turn: Turn, session: SessionInfo) -> int | None:
-    """The message of this table's open /hu button flow (a column of the session), or None."""
-    return session.flow_message_id
-
-
-async def hold_flow(turn: Turn, session: SessionInfo, message_id: int | None) -> None:
-    """Remember (or, with None, forget) the table's open button flow, in the ledger (every worker sees it)."""
-    if session.flow_message_id != message_id:
-        await turn.run(turn.ledger.set_flow, session.id, message_id)
-
-
-async def start_flow(turn: Turn, session: SessionInfo) -> None:
-    """A new button flow, started by the sender (their seat in the state: only they or an admin press it);
-    while one is open, a reply to it instead (one open flow per table)."""
-    held = open_flow(turn, session)
-    if held is not None:
-        try:
-            await send_text(
-                turn.context.bot, turn.chat_id, turn.t("flow.open"), reply_to=held, topic=turn.thread_id
-            )
-            return
-        except BadRequest as exc:  # the flow's message is gone: a new flow
-            log.info("open flow %s of chat %s is gone: %s", held, turn.chat_id, exc)
-    by = next(
-        (s for s, p in session.seats.items() if turn.user and p.telegram_id == turn.user.telegram_id), None
-    )
-    text, markup = question(turn, session, HuFlow(session.id, "winner", by=by))
-    picker = picker_button(turn, session)
-    if picker is not None:  # tap the tiles instead of answering the questions
-        markup = InlineKeyboardMarkup([[picker], *markup.inline_keyboard])
-    await hold_flow(turn, session, (await turn.say(text, markup)).message_id)
-
-
-async def require_flow_owner(turn: Turn, session: SessionInfo, state: HuFlow) -> None:
-    """A flow's buttons are for the one who started it (the player at `state.by`) and admins."""
-    starter = session.seats.get(state.by) if state.by else None
-    user = turn.user
-    if starter is not None and user is not None and starter.telegram_id == user.telegram_id:
-        return
-    if await is_admin(turn):
-        return
-    raise Refusal("err.flow_not_yours", player=starter.name if starter else turn.t("flow.an_admin"))
-
-
-def _offered(session: SessionInfo, state: HuFlow) -> bool:
-    """Whether every choice in the state is one this table's flow offers (its patterns, its 混子)."""
-    patterns = pattern_choices(session.rules, session.options)
-    if any(p not in patterns for win in state.wins for p in win.patterns):
-        return False
-    return state.wild is None or state.wild in wild_choices(session)
-
-
-@button(HuFlow.parse)
-async def flow_pressed(turn: Turn, state: HuFlow) -> None:
-    """Move the flow one step: edit the same message into the next question, or into the preview. The
-    flow's table must be this chat's open table, its message the table's open flow."""
-    session = await own_session(turn, state.session_id)
-    assert session is not None
-    await require(turn, "record", session)
-    message_id = turn.pressed_message_id
-    held = open_flow(turn, session)
-    if message_id is None or not _offered(session, state) or held not in (None, message_id):
-        raise Refusal("err.flow_stale")
-    await require_flow_owner(turn, session, state)
-    if state.step == "cancel":
-        await hold_flow(turn, session, None)
-        await turn.edit(message_id, turn.t("flow.cancelled"))
-    elif state.step == "done":
-        await record_hand(turn, state.entry(), flow_message=message_id)
-        await hold_flow(turn, session, None)
-    else:
-        await hold_flow(turn, session, message_id)
-        await turn.edit(message_id, *question(turn, session, state))
