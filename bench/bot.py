@@ -438,8 +438,12 @@ def summary_times(workdir: Path, hands: int) -> dict[str, float]:
     chats = asyncio.run(prepare_summary(workdir, hands))
     child = subprocess.run(
         [sys.executable, __file__, f"--summary-child={json.dumps([str(workdir), chats])}"],
-        capture_output=True, text=True, check=False, cwd=ROOT, timeout=900,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        timeout=900,
+    )
     if child.returncode != 0:
         raise RuntimeError(child.stderr[-3000:])
     return dict(json.loads(child.stdout.strip().splitlines()[-1]))
@@ -515,10 +519,11 @@ def main(argv: list[str] | None = None) -> int:
             spent, share = asyncio.run(paced(folder("paced"), args.paced_tables, args.pace_seconds, delay))
             rate = args.paced_tables / args.pace_seconds
             squeezed = (
-                "" if args.pace_seconds == WINDOW
+                ""
+                if args.pace_seconds == WINDOW
                 else f", compressed {WINDOW / args.pace_seconds:g}x in time (the 2 minutes in "
-                     f"{args.pace_seconds:g} s)"
-            )  # fmt: skip
+                f"{args.pace_seconds:g} s)"
+            )
             print(
                 f"\n{args.paced_tables} tables at a hand per 2 minutes ({rate:.1f} hands/s{squeezed}), "
                 f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"

@@ -69,17 +69,35 @@ OTHER_KEYS = itertools.count()  # its hands' source keys, unique over the whole 
 BATCH = 5000
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TEMPLATES: list[dict[str, Any]] = [
-    {"event": "win", "wins": [{"winner": "S", "type": "self_draw",
-                               "declared": {"hard_flowers": 5, "patterns": ["清一色", "七对"]}}]},
-    {"event": "win", "discarder": "N", "wins": [{"winner": "W", "type": "discard",
-                                                 "declared": {"hard_flowers": 4, "patterns": []}}]},
+    {
+        "event": "win",
+        "wins": [
+            {
+                "winner": "S",
+                "type": "self_draw",
+                "declared": {"hard_flowers": 5, "patterns": ["清一色", "七对"]},
+            }
+        ],
+    },
+    {
+        "event": "win",
+        "discarder": "N",
+        "wins": [{"winner": "W", "type": "discard", "declared": {"hard_flowers": 4, "patterns": []}}],
+    },
     {"event": "draw"},
-    {"event": "win", "wins": [{"winner": "E", "type": "self_draw",
-                               "declared": {"hard_flowers": 3, "patterns": ["对对胡"]}}]},
+    {
+        "event": "win",
+        "wins": [
+            {"winner": "E", "type": "self_draw", "declared": {"hard_flowers": 3, "patterns": ["对对胡"]}}
+        ],
+    },
     {"event": "escape", "escaper": "N"},
-    {"event": "win", "discarder": "E", "wins": [{"winner": "N", "type": "discard",
-                                                 "declared": {"hard_flowers": 6, "patterns": ["混一色"]}}]},
-]  # fmt: skip
+    {
+        "event": "win",
+        "discarder": "E",
+        "wins": [{"winner": "N", "type": "discard", "declared": {"hard_flowers": 6, "patterns": ["混一色"]}}],
+    },
+]
 
 
 def seat_table(ledger: LedgerService, chat_id: int = CHAT) -> int:
@@ -119,11 +137,16 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
     false: Any = 0 if dialect == "sqlite" else False
     seed_rows = {
         _id(seed): (
-            seed.kind, json.dumps(seed.entry), json.dumps(seed.request), json.dumps(seed.response),
-            json.dumps(seed.seat_players), seed.dealer_after_player_id, seed.streak_after,
+            seed.kind,
+            json.dumps(seed.entry),
+            json.dumps(seed.request),
+            json.dumps(seed.response),
+            json.dumps(seed.seat_players),
+            seed.dealer_after_player_id,
+            seed.streak_after,
         )
         for seed in seeds
-    }  # fmt: skip
+    }
     number = ts.state["hand_number"] - 1  # the templates are hands: a copy's number is the next one
 
     def numbered(state: dict[str, Any], hand_number: int) -> str:
@@ -138,9 +161,26 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
         kind, entry, request, response, seat_players, dealer_after, streak = seed_rows[_id(seed)]
         number += 1  # each copy keeps the number its dealer state gives it, as a recorded hand does
         before, after = numbered(seed.state_before, number), numbered(seed.state_after, number + 1)
-        hand_rows.append((next_hand_id, session_id, seq, number, kind, entry, request, response,
-                          before, after, seat_players, dealer_after, streak, recorded,
-                          f"bulk-{session_id}-{seq}", false))  # fmt: skip
+        hand_rows.append(
+            (
+                next_hand_id,
+                session_id,
+                seq,
+                number,
+                kind,
+                entry,
+                request,
+                response,
+                before,
+                after,
+                seat_players,
+                dealer_after,
+                streak,
+                recorded,
+                f"bulk-{session_id}-{seq}",
+                false,
+            )
+        )
         for player_id, amount, hua in seed_payments[_id(seed)]:
             payment_rows.append((next_payment_id, next_hand_id, player_id, amount, hua))
             next_payment_id += 1
@@ -172,18 +212,32 @@ def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int =
         cursor.close()
         # the running totals and the session counters the copies imply
         for player_id, (net, count) in delta.items():
-            for table, key in ((SessionTotal, SessionTotal.session_id == session_id),
-                               (GroupTotal, GroupTotal.group_id == group_id)):  # fmt: skip
-                connection.execute(update(table).where(key, table.player_id == player_id).values(
-                    net=table.net + net, hands=table.hands + count))  # fmt: skip
-        connection.execute(update(TableSession).where(TableSession.id == session_id).values(
-            last_seq=last_seq + extra, live_rows=TableSession.live_rows + extra,
-            state={**seeds[(extra - 1) % len(seeds)].state_after, "hand_number": number + 1},
-            hands_played=TableSession.hands_played + extra))  # fmt: skip
+            for table, key in (
+                (SessionTotal, SessionTotal.session_id == session_id),
+                (GroupTotal, GroupTotal.group_id == group_id),
+            ):
+                connection.execute(
+                    update(table)
+                    .where(key, table.player_id == player_id)
+                    .values(net=table.net + net, hands=table.hands + count)
+                )
+        connection.execute(
+            update(TableSession)
+            .where(TableSession.id == session_id)
+            .values(
+                last_seq=last_seq + extra,
+                live_rows=TableSession.live_rows + extra,
+                state={**seeds[(extra - 1) % len(seeds)].state_after, "hand_number": number + 1},
+                hands_played=TableSession.hands_played + extra,
+            )
+        )
         if connection.dialect.name == "postgresql":
             for name in ("hand", "payment"):
-                connection.execute(text(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
-                                        f"(SELECT max(id) FROM {name}))"))  # fmt: skip
+                connection.execute(
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT max(id) FROM {name}))"
+                    )
+                )
         if connection.dialect.name == "postgresql":
             connection.execute(text("ANALYZE"))
     if engine.dialect.name == "sqlite":
@@ -237,8 +291,10 @@ def pg_server() -> str | None:
         engine.dispose()
         return url
     except Exception as exc:
-        print(f"postgresql: skipped, server not reachable at {make_url(url).render_as_string()}: "
-              f"{str(exc).splitlines()[0]}")  # fmt: skip
+        print(
+            f"postgresql: skipped, server not reachable at {make_url(url).render_as_string()}: "
+            f"{str(exc).splitlines()[0]}"
+        )
         return None
 
 
@@ -376,20 +432,32 @@ def load_sessions(ledger: LedgerService, count: int) -> int:
     with Session(ledger.engine) as s:
         last = s.get(TableSession, session_id)
         assert last is not None
-        kept = {model: list(s.scalars(select(model).where(model.session_id == session_id)))
-                for model in (SessionTotal, SettleLine, SettleTransfer)}  # fmt: skip
+        kept = {
+            model: list(s.scalars(select(model).where(model.session_id == session_id)))
+            for model in (SessionTotal, SettleLine, SettleTransfer)
+        }
         base = {c.name: getattr(last, c.name) for c in TableSession.__table__.columns}  # type: ignore[attr-defined]
         top = s.scalar(select(func.max(TableSession.id))) or 0
-        sessions = [{**base, "id": top + i, "number": last.number + i, "card_message_id": None,
-                     "summary_message_id": None} for i in range(1, count)]  # fmt: skip
+        sessions = [
+            {
+                **base,
+                "id": top + i,
+                "number": last.number + i,
+                "card_message_id": None,
+                "summary_message_id": None,
+            }
+            for i in range(1, count)
+        ]
         for start in range(0, len(sessions), BATCH):
             chunk = sessions[start : start + BATCH]
             ids = [row["id"] for row in chunk]
             s.execute(TableSession.__table__.insert(), chunk)  # type: ignore[attr-defined]
             s.execute(SessionTotal.__table__.insert(), _copies(kept[SessionTotal], ids))  # type: ignore[attr-defined]
             s.execute(SettleLine.__table__.insert(), _copies(kept[SettleLine], ids))  # type: ignore[attr-defined]
-            settled = [{**row, "paid": row["amount"], "status": "settled", "closed_at": row["created_at"]}
-                       for row in _copies(kept[SettleTransfer], ids)]  # fmt: skip
+            settled = [
+                {**row, "paid": row["amount"], "status": "settled", "closed_at": row["created_at"]}
+                for row in _copies(kept[SettleTransfer], ids)
+            ]
             s.execute(SettleTransfer.__table__.insert(), settled)  # type: ignore[attr-defined]
         newest = update(TableSession).where(TableSession.id == session_id)  # the played one is the newest
         s.execute(newest.values(number=last.number + count))
@@ -488,28 +556,41 @@ def main(argv: list[str] | None = None) -> int:
             continue
         results = run_backend(factory, sizes, args.commits, args.reads)
         names = [*READS, "end"]
-        print(f"\n{backend}: {'hands':>8} {'load s':>8} {'commit hands/s':>15} {'commit ms':>10} "
-              + " ".join(f"{'/' + n + ' ms':>11}" for n in names))  # fmt: skip
+        print(
+            f"\n{backend}: {'hands':>8} {'load s':>8} {'commit hands/s':>15} {'commit ms':>10} "
+            + " ".join(f"{'/' + n + ' ms':>11}" for n in names)
+        )
         for size, r in results.items():
-            print(f"{'':{len(backend) + 1}} {size:>8} {r['load_s']:>8.1f} {r['commit_hps']:>15.1f} "
-                  f"{r['commit_ms']:>10.2f} " + " ".join(f"{r[n + '_ms']:>11.2f}" for n in names),
-                  flush=True)  # fmt: skip
-        print(f"{backend}: another table's commit while this one's summary (report, card, chart, CSV) is "
-              "built in a thread of the bot's process (as the handlers do):")  # fmt: skip
-        print(f"{'':{len(backend) + 1}} {'hands':>8} {'summary ms':>11} {'alone ms':>9} "
-              f"{'meanwhile ms':>13} {'ratio':>6}")  # fmt: skip
+            print(
+                f"{'':{len(backend) + 1}} {size:>8} {r['load_s']:>8.1f} {r['commit_hps']:>15.1f} "
+                f"{r['commit_ms']:>10.2f} " + " ".join(f"{r[n + '_ms']:>11.2f}" for n in names),
+                flush=True,
+            )
+        print(
+            f"{backend}: another table's commit while this one's summary (report, card, chart, CSV) is "
+            "built in a thread of the bot's process (as the handlers do):"
+        )
+        print(
+            f"{'':{len(backend) + 1}} {'hands':>8} {'summary ms':>11} {'alone ms':>9} "
+            f"{'meanwhile ms':>13} {'ratio':>6}"
+        )
         for size, r in results.items():
             ratio = r["during_ms"] / r["alone_ms"]
-            print(f"{'':{len(backend) + 1}} {size:>8} {r['summary_ms']:>11.0f} "
-                  f"{r['alone_ms']:>9.2f} {r['during_ms']:>13.2f} {ratio:>6.2f}", flush=True)  # fmt: skip
+            print(
+                f"{'':{len(backend) + 1}} {size:>8} {r['summary_ms']:>11.0f} "
+                f"{r['alone_ms']:>9.2f} {r['during_ms']:>13.2f} {ratio:>6.2f}",
+                flush=True,
+            )
         if max(sizes) != min(sizes):
             for name in names:
                 ratio = results[max(sizes)][f"{name}_ms"] / results[min(sizes)][f"{name}_ms"]
                 limit = 1.5 if name in READS else 3.0  # /end is one sample: a looser bound
                 verdict = "ok" if ratio <= limit else "TOO SLOW"
                 ok = ok and ratio <= limit
-                print(f"{backend}: /{name} {max(sizes)}/{min(sizes)} hands ratio = {ratio:.2f} "
-                      f"(limit {limit}: {verdict})")  # fmt: skip
+                print(
+                    f"{backend}: /{name} {max(sizes)}/{min(sizes)} hands ratio = {ratio:.2f} "
+                    f"(limit {limit}: {verdict})"
+                )
     return 0 if ok else 1
 
 

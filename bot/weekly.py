@@ -14,9 +14,17 @@ from bot.ledger.groups import WEEKDAYS
 from bot.ledger.lookups import aware
 
 __all__ = [  # WEEKDAYS and aware are the ledger's own, re-exported for the sweep and /schedule
-    "DEFAULT_TIMEZONE", "DEFAULT_WEEKDAY", "DEFAULT_WEEKLY_TIME", "GRACE", "WEEKDAYS", "aware", "due_post",
-    "latest_due", "next_due", "time_of_day",
-]  # fmt: skip
+    "DEFAULT_TIMEZONE",
+    "DEFAULT_WEEKDAY",
+    "DEFAULT_WEEKLY_TIME",
+    "GRACE",
+    "WEEKDAYS",
+    "aware",
+    "due_post",
+    "latest_due",
+    "next_due",
+    "time_of_day",
+]
 DEFAULT_WEEKDAY = "sun"
 DEFAULT_WEEKLY_TIME = "20:00"
 DEFAULT_TIMEZONE = "Asia/Shanghai"  # Suzhou

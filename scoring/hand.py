@@ -147,8 +147,9 @@ def _meld_kind(tiles: Sequence[Tile], exposed: bool, where: str) -> MeldKind:
     if len(tiles) == 3 and not exposed:
         raise ScoringError(
             f"{where}: '{_shown(tiles)}' is a concealed pung, not a meld: write it among the concealed tiles",
-            code="bad_meld", meld=_shown(tiles),
-        )  # fmt: skip
+            code="bad_meld",
+            meld=_shown(tiles),
+        )
     return "kong" if len(tiles) == 4 else "pung"
 
 
@@ -184,8 +185,12 @@ def _check_tile_count(concealed: Sequence[Tile], melds: Sequence[Meld], tiles: i
         raise ScoringError(
             f"{field}: wrong tile count: {len(concealed)} concealed + {len(melds)} meld(s) × 3 = {count}, "
             f"expected {tiles}" + (" (a kong counts as 3)" if kongs else ""),
-            code="tile_count", concealed=len(concealed), melds=len(melds), total=count, expected=tiles,
-        )  # fmt: skip
+            code="tile_count",
+            concealed=len(concealed),
+            melds=len(melds),
+            total=count,
+            expected=tiles,
+        )
 
 
 def _check_copies(concealed: Sequence[Tile], melds: Sequence[Meld], field: str) -> None:
@@ -201,8 +206,10 @@ def _check_copies(concealed: Sequence[Tile], melds: Sequence[Meld], field: str) 
         t = next(t for t in range(34) if held[t] > 4)
         raise ScoringError(
             f"{field}: {held[t]} copies of {tile_name(t)}: a set has only 4 (a fifth copy)",
-            code="too_many_copies", tile=tile_name(t), count=held[t],
-        )  # fmt: skip
+            code="too_many_copies",
+            tile=tile_name(t),
+            count=held[t],
+        )
 
 
 def _canonical_flowers(flowers: Sequence[str], field: str) -> tuple[str, ...]:
@@ -218,8 +225,11 @@ def _canonical_flowers(flowers: Sequence[str], field: str) -> tuple[str, ...]:
             copies = FLOWER_COPIES[flower]
             raise ScoringError(
                 f"{field}: too many {flower}: the set has {copies} {'copy' if copies == 1 else 'copies'}",
-                code="too_many_flowers", flower=flower, count=seen[flower], copies=copies,
-            )  # fmt: skip
+                code="too_many_flowers",
+                flower=flower,
+                count=seen[flower],
+                copies=copies,
+            )
         canon.append(flower)
     return tuple(canon)
 
@@ -249,8 +259,10 @@ def _parse_meld(text: str, open_at: int, close_at: int, field: str) -> Meld:
             raise ScoringError(
                 f"{where}: unknown qualifier '{word}' at position {a + 1} "
                 "(direct/直, added/补, or a seat E S W N)",
-                code="unknown_token", token=word, position=a + 1,
-            )  # fmt: skip
+                code="unknown_token",
+                token=word,
+                position=a + 1,
+            )
     return make_meld(tiles, exposed=exposed, kong_kind=kong_kind, source=source, where=where)
 
 
@@ -332,16 +344,19 @@ class _HandReader:
         if self.in_flowers:
             raise ScoringError(
                 f"{field}: meld at position {i + 1} comes after the flowers: write the tiles first",
-                code="after_flowers", token=ch, position=i + 1,
-            )  # fmt: skip
+                code="after_flowers",
+                token=ch,
+                position=i + 1,
+            )
         j = i + 1
         while j < len(text) and text[j] not in _CLOSE and text[j] not in _OPEN:
             j += 1
         if j >= len(text) or text[j] != _OPEN[ch]:
             raise ScoringError(
-                f"{field}: malformed meld: '{ch}' at position {i + 1} is not closed", code="bad_meld",
+                f"{field}: malformed meld: '{ch}' at position {i + 1} is not closed",
+                code="bad_meld",
                 meld=text[i:],
-            )  # fmt: skip
+            )
         self.melds.append(_parse_meld(text, i, j, field))
         self.scanned = j + 1
         return j + 1
@@ -353,8 +368,10 @@ class _HandReader:
         if self.marker_at is None or self.no_winning:
             raise ScoringError(
                 f"{self.field}: unexpected '{ch}' at position {i + 1} (only '+?' means it)",
-                code="unknown_token", token=ch, position=i + 1,
-            )  # fmt: skip
+                code="unknown_token",
+                token=ch,
+                position=i + 1,
+            )
         self.no_winning = True
         self.marker_at = None
         self.scanned = i + 1
@@ -387,8 +404,10 @@ class _HandReader:
         else:
             raise ScoringError(
                 f"{self.field}: unexpected '{tok.text}' at position {tok.pos}",
-                code="unknown_token", token=tok.text, position=tok.pos,
-            )  # fmt: skip
+                code="unknown_token",
+                token=tok.text,
+                position=tok.pos,
+            )
 
     def marker(self, tok: Token) -> None:
         field = self.field
@@ -404,9 +423,10 @@ class _HandReader:
             )
         if self.winning is not None or self.marker_at is not None or self.no_winning:
             raise ScoringError(
-                f"{field}: a second winning-tile marker '+' at position {tok.pos}", code="bad_marker",
+                f"{field}: a second winning-tile marker '+' at position {tok.pos}",
+                code="bad_marker",
                 position=tok.pos,
-            )  # fmt: skip
+            )
         self.marker_at = tok.pos
 
     def tile(self, tok: Token) -> None:
@@ -419,8 +439,10 @@ class _HandReader:
             raise ScoringError(
                 f"{self.field}: tile '{tok.text}' at position {tok.pos} comes after the flowers: "
                 "write the tiles first",
-                code="after_flowers", token=tok.text, position=tok.pos,
-            )  # fmt: skip
+                code="after_flowers",
+                token=tok.text,
+                position=tok.pos,
+            )
         self.concealed.append(tok.value)
         if self.marker_at is not None:
             self.winning = tok.value

@@ -271,8 +271,10 @@ _UNICODE_FLOWERS: Final[dict[int, str]] = {
 def _fail(prefix: str, what: str, text: str, pos: int, hint: str = "") -> ScoringError:
     return ScoringError(
         f"{prefix}{what} '{text}' at position {pos}" + (f": {hint}" if hint else ""),
-        code="unknown_token", token=text, position=pos,
-    )  # fmt: skip
+        code="unknown_token",
+        token=text,
+        position=pos,
+    )
 
 
 def scan(text: str, start: int = 0, end: int | None = None, *, field: str = "tiles") -> list[Token]:
@@ -312,8 +314,10 @@ def _scan_ranks(text: str, i: int, end: int, prefix: str, out: list[Token]) -> i
         raise ScoringError(
             f"{prefix}'{text[i:j]}' at position {i + 1} has no suit: "
             "follow the ranks with m, p, s, z (or 万, 筒, 条)",
-            code="no_suit", token=text[i:j], position=i + 1,
-        )  # fmt: skip
+            code="no_suit",
+            token=text[i:j],
+            position=i + 1,
+        )
     letter = _SUIT_CHARS[suit_ch]
     for k in range(i, j):
         value = _NUMERALS[text[k]]
@@ -388,13 +392,17 @@ def parse_tiles(text: str, *, field: str = "tiles") -> list[Tile]:
             raise ScoringError(
                 f"{field}: '{tok.text}' at position {tok.pos} is a flower, not a playing tile "
                 "(list flowers separately; a dragon as a playing tile is 5z, 6z or 7z)",
-                code="flower_in_hand", tile=tok.text, position=tok.pos,
-            )  # fmt: skip
+                code="flower_in_hand",
+                tile=tok.text,
+                position=tok.pos,
+            )
         if tok.kind != "tile":
             raise ScoringError(
                 f"{field}: unexpected '{tok.text}' at position {tok.pos}",
-                code="unknown_token", token=tok.text, position=tok.pos,
-            )  # fmt: skip
+                code="unknown_token",
+                token=tok.text,
+                position=tok.pos,
+            )
         assert isinstance(tok.value, int)
         tiles.append(tok.value)
     return tiles

@@ -49,7 +49,11 @@ def test_the_bench_runs_and_names_its_peer(name: str) -> None:
     args, words = BENCHES[name]
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / f"{name}.py"), *args],
-        capture_output=True, text=True, timeout=300, cwd=ROOT, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert all(word in done.stdout for word in words), done.stdout[-2000:]

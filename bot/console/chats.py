@@ -177,10 +177,15 @@ class ChatServer:
         with self.lock:
             old = self.chat(chat_id)
             new = ChatState(
-                id=new_chat_id, title=old.title, type="supergroup", creator=old.creator,
-                admins=set(old.admins), bot_is_admin=old.bot_is_admin, can_pin=old.can_pin,
+                id=new_chat_id,
+                title=old.title,
+                type="supergroup",
+                creator=old.creator,
+                admins=set(old.admins),
+                bot_is_admin=old.bot_is_admin,
+                can_pin=old.can_pin,
                 members=set(old.members),
-            )  # fmt: skip
+            )
             self.chats[new_chat_id] = new
             sender = self.user(by)
             gone = self.new_message(old, sender, migrate_to_chat_id=new_chat_id)

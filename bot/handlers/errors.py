@@ -133,8 +133,10 @@ async def error_handler(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
             except TelegramError:
                 log.debug("callback query already answered")
         return
-    text = t(ledger_of(context).cached_language(chat.id) if chat else DEFAULT_LANGUAGE,
-             "err.storage" if storage else "err.internal")  # fmt: skip
+    text = t(
+        ledger_of(context).cached_language(chat.id) if chat else DEFAULT_LANGUAGE,
+        "err.storage" if storage else "err.internal",
+    )
     try:
         if update.callback_query is not None:
             try:

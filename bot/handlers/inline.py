@@ -58,8 +58,14 @@ def inline_answer(text: str, lang: str) -> Answer:
     try:
         entry = words_entry(" ".join(rest))
     except USER_ERRORS as exc:
-        return ((_result_id(text, lang, "bad"), t(lang, "webapp.inline_bad", reason=error_text(lang, exc)),
-                 text, t(lang, "webapp.inline_bad", reason=error_text(lang, exc))),)  # fmt: skip
+        return (
+            (
+                _result_id(text, lang, "bad"),
+                t(lang, "webapp.inline_bad", reason=error_text(lang, exc)),
+                text,
+                t(lang, "webapp.inline_bad", reason=error_text(lang, exc)),
+            ),
+        )
     answers = []
     for rules in dict.fromkeys(named) or RULESETS:
         request = request_for(default_table(rules), entry)
@@ -99,8 +105,9 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if not text:
         results: list[InlineQueryResultArticle] = []
         help_text = t(lang, "webapp.inline_help")
-        results.append(InlineQueryResultArticle(_result_id("help", lang), help_text,
-                                                InputTextMessageContent(help_text)))  # fmt: skip
+        results.append(
+            InlineQueryResultArticle(_result_id("help", lang), help_text, InputTextMessageContent(help_text))
+        )
     else:
         results = [
             InlineQueryResultArticle(rid, title, InputTextMessageContent(body), description=description)

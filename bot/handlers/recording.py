@@ -379,18 +379,28 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
 
     try:
         pressed = await turn.run(
-            turn.ledger.press_pending, press.pending_id, press.action, chat_id=chat_id,
-            message_id=message_id, by=turn.user, allowed=settled,
-        )  # fmt: skip
+            turn.ledger.press_pending,
+            press.pending_id,
+            press.action,
+            chat_id=chat_id,
+            message_id=message_id,
+            by=turn.user,
+            allowed=settled,
+        )
         turn.state = pressed.state
         if not pressed.done:
             await require(turn, "confirm", turn.session)
             if press.action == "confirm" and turn.state.group.confirm_by == "other":
                 await refuse_own_entry(turn, press.pending_id)
             pressed = await turn.run(
-                turn.ledger.press_pending, press.pending_id, press.action, chat_id=chat_id,
-                message_id=message_id, by=turn.user, allowed=lambda _state: True,
-            )  # fmt: skip
+                turn.ledger.press_pending,
+                press.pending_id,
+                press.action,
+                chat_id=chat_id,
+                message_id=message_id,
+                by=turn.user,
+                allowed=lambda _state: True,
+            )
             turn.state = pressed.state
     except NotFound:
         raise Refusal("err.flow_stale") from None  # shown but never stored, or not by this bot

@@ -75,10 +75,15 @@ def option_value(lang: str | None, option: str, value: object) -> str:
 def options_summary(lang: str | None, rules: str, options: Mapping[str, Any]) -> str:
     """For /seat, one line per option by name, its value in words: `  起胡门槛：自摸 3 张硬花，放冲 4 张`."""
     return "\n".join(
-        "  " + t(lang, "rules.option_line", name=option_name(lang, spec.id),
-                 value=option_value(lang, spec.id, options.get(spec.id, spec.default)))
+        "  "
+        + t(
+            lang,
+            "rules.option_line",
+            name=option_name(lang, spec.id),
+            value=option_value(lang, spec.id, options.get(spec.id, spec.default)),
+        )
         for spec in option_specs(rules)
-    )  # fmt: skip
+    )
 
 
 def _spoken(text: object) -> str:

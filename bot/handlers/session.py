@@ -204,9 +204,14 @@ async def sub(turn: Turn) -> None:
         if guest is not None and is_grammar_word(guest):  # what /join refuses, /sub refuses
             raise Refusal("err.guest_grammar_word", name=guest)
         change, gone = await turn.run(
-            turn.ledger.substitute, turn.chat_id, seat, user, guest_name=guest, by=turn.user,
+            turn.ledger.substitute,
+            turn.chat_id,
+            seat,
+            user,
+            guest_name=guest,
+            by=turn.user,
             key=turn.source_key,
-        )  # fmt: skip
+        )
     key = "seat.sub_guest" if change.player.is_guest else "seat.sub"  # a guest is said to be one
     await turn.reply(key, wind=turn.wind(seat), left=gone.name, player=change.player.name)
     await show_card(turn, change.session)

@@ -87,8 +87,11 @@ def payment_text(turn: Turn, result: PaymentResult) -> str:
     """What a payment did, and the transfers it touched as they stand now."""
     first = result.transfers[0]
     lang = turn.lang
-    names = {"payer": person_name(lang, first.payer), "payee": person_name(lang, first.payee),
-             "amount": result.amount}  # fmt: skip
+    names = {
+        "payer": person_name(lang, first.payer),
+        "payee": person_name(lang, first.payee),
+        "amount": result.amount,
+    }
     key = f"settle.done_{result.kind}"
     if result.by is not None:  # an admin (or a guest's seater) pressed for the guest payer, or for the payee
         key, names["by"] = (
@@ -151,9 +154,13 @@ async def settle_pressed(turn: Turn, press: SettlePress) -> None:
         call = turn.run(claim, turn.chat_id, press.transfer_id, user, admin=admin, key=turn.source_key)
     else:
         call = turn.run(
-            turn.ledger.confirm_transfer, turn.chat_id, press.transfer_id, user, admin=admin,
+            turn.ledger.confirm_transfer,
+            turn.chat_id,
+            press.transfer_id,
+            user,
+            admin=admin,
             key=turn.source_key,
-        )  # fmt: skip
+        )
     result = await call
     await turn.answer(payment_text(turn, result).split("\n")[0])
     await turn.say(payment_text(turn, result))

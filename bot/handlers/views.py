@@ -57,9 +57,15 @@ async def send_chart_if_any(
             for s in summaries
         ):
             sent = await send_history_chart(
-                bot, ledger, chat_id, lang=lang, player_id=player_id, limit=CHART_SESSIONS,
-                caption=text or caption, topic=topic,
-            )  # fmt: skip
+                bot,
+                ledger,
+                chat_id,
+                lang=lang,
+                player_id=player_id,
+                limit=CHART_SESSIONS,
+                caption=text or caption,
+                topic=topic,
+            )
     except (TelegramError, OSError, ValueError, RuntimeError):
         log.exception("could not send the history chart of chat %s", chat_id)
     if sent is None and text:
@@ -78,12 +84,18 @@ async def answer_with_chart(turn: Turn, text: str, *, player: PlayerInfo | None 
     player_id = player.id if player else None
     turn.context.application.create_task(
         send_chart_if_any(
-            turn.context.bot, turn.ledger, turn.chat_id, turn.lang, player_id=player_id, caption=caption,
-            text=text if fits else None, topic=turn.thread_id,
+            turn.context.bot,
+            turn.ledger,
+            turn.chat_id,
+            turn.lang,
+            player_id=player_id,
+            caption=caption,
+            text=text if fits else None,
+            topic=turn.thread_id,
         ),
         update=turn.update,
         name=f"history-chart:{turn.chat_id}",
-    )  # fmt: skip
+    )
 
 
 @command("score")
@@ -124,8 +136,10 @@ async def known_player(turn: Turn, view: Literal["score", "stats"]) -> PlayerInf
         raise Refusal("score.never_played", name=turn.text) from None
     except AmbiguousPlayer:
         people = await turn.run(turn.ledger.players_named, turn.chat_id, turn.text)
-        rows = [[InlineKeyboardButton(person_name(turn.lang, p), callback_data=ViewPress(p.id, view).data)]
-                for p in people]  # fmt: skip
+        rows = [
+            [InlineKeyboardButton(person_name(turn.lang, p), callback_data=ViewPress(p.id, view).data)]
+            for p in people
+        ]
         await turn.reply("score.which", InlineKeyboardMarkup(rows), name=turn.text)
         return None
 
@@ -137,8 +151,14 @@ async def view_pressed(turn: Turn, press: ViewPress) -> None:
     if player.chat_id != turn.chat_id:
         raise ForeignButton("a player of another group")
     await turn.answer()
-    player = next((p for p in await turn.run(turn.ledger.players_named, turn.chat_id, player.name)
-                   if p.id == player.id), player)  # fmt: skip
+    player = next(
+        (
+            p
+            for p in await turn.run(turn.ledger.players_named, turn.chat_id, player.name)
+            if p.id == player.id
+        ),
+        player,
+    )
     await (score_of(turn, player) if press.view == "score" else stats_of(turn, player))
 
 

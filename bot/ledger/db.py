@@ -58,11 +58,20 @@ PG_CONNECT_TIMEOUT = 10  # seconds: a PostgreSQL host that drops packets fails a
 # ERROR (no such table or column, a syntax error: a bug, e.g. code ahead of its migration), LOCKED (a
 # conflict inside one connection or its shared cache, which this engine never uses: a bug, not another
 # process), CONSTRAINT, MISUSE, RANGE, TOOBIG, SCHEMA, AUTH, INTERRUPT, ABORT; NOMEM arrives as MemoryError.
-SQLITE_STORAGE_CODES = frozenset({
-    sqlite3.SQLITE_IOERR, sqlite3.SQLITE_FULL, sqlite3.SQLITE_NOLFS, sqlite3.SQLITE_READONLY,
-    sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_BUSY, sqlite3.SQLITE_PROTOCOL,
-    sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB,
-})  # fmt: skip
+SQLITE_STORAGE_CODES = frozenset(
+    {
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_NOLFS,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_PERM,
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_PROTOCOL,
+        sqlite3.SQLITE_CORRUPT,
+        sqlite3.SQLITE_NOTADB,
+    }
+)
 # PostgreSQL, by SQLSTATE (https://www.postgresql.org/docs/current/errcodes-appendix.html): the classes 08
 # (connection exception) and 53 (insufficient resources: disk full, out of memory, too many connections),
 # the subclass 57P (the server shut down, crashed, is starting, dropped the database or ended an idle

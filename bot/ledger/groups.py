@@ -253,9 +253,12 @@ def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) ->
         )
     if player is None:
         player = Player(
-            group_id=row_id(group), telegram_id=user.telegram_id, username=username, display_name=name,
+            group_id=row_id(group),
+            telegram_id=user.telegram_id,
+            username=username,
+            display_name=name,
             created_at=now,
-        )  # fmt: skip
+        )
         s.add(player)
         s.flush()
     elif (player.username, player.display_name) != (username, name):
@@ -311,9 +314,11 @@ def check_guest_name(name: str, seated: Iterable[Player]) -> None:
                 rule = "taken"
     if rule is not None:
         raise errors.BadGuestName(
-            f"guest name {name!r} breaks the rule {rule}", name=name[:GUEST_NAME_LIMIT], rule=rule,
+            f"guest name {name!r} breaks the rule {rule}",
+            name=name[:GUEST_NAME_LIMIT],
+            rule=rule,
             limit=GUEST_NAME_LIMIT,
-        )  # fmt: skip
+        )
 
 
 def guest(s: Session, group: ChatGroup, name: str, now: datetime) -> Player:

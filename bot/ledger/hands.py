@@ -120,8 +120,10 @@ def adjust_preview(
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_ADJUST:
         raise errors.InvalidValue(
             f"an adjustment needs a whole amount from 1 to {MAX_ADJUST}, got {amount!r}",
-            field="amount", value=amount, limit=MAX_ADJUST,
-        )  # fmt: skip
+            field="amount",
+            value=amount,
+            limit=MAX_ADJUST,
+        )
     if payer_id == payee_id:
         raise errors.InvalidValue("payer and payee are the same player", field="payee", value=payee_id)
     seat_of = {player.id: seat for seat, player in session.seats.items()}
@@ -132,11 +134,18 @@ def adjust_preview(
     payer, payee = seat_of[payer_id], seat_of[payee_id]
     entry: AdjustJSON = {"payer": payer, "payee": payee, "amount": amount, "note": note}
     return HandPreview(
-        session_id=session.id, kind="adjust", entry=entry, request={"adjust": entry},
-        response={"payments": {payer: -amount, payee: amount}}, payments={payer: -amount, payee: amount},
-        player_payments={payer_id: -amount, payee_id: amount}, before=session.state, after=session.state,
-        note=note, seats={seat: player.id for seat, player in session.seats.items()},
-    )  # fmt: skip
+        session_id=session.id,
+        kind="adjust",
+        entry=entry,
+        request={"adjust": entry},
+        response={"payments": {payer: -amount, payee: amount}},
+        payments={payer: -amount, payee: amount},
+        player_payments={payer_id: -amount, payee_id: amount},
+        before=session.state,
+        after=session.state,
+        note=note,
+        seats={seat: player.id for seat, player in session.seats.items()},
+    )
 
 
 def refusal(preview: HandPreview) -> str:
@@ -177,14 +186,25 @@ def insert_row(
     seat_players = preview.seats
     ts.last_seq += 1
     values: dict[str, Any] = dict(
-        session_id=row_id(ts), seq=ts.last_seq, number=number, kind=preview.kind, text=text,
-        entry=preview.entry, request=preview.request, response=preview.response,
-        state_before=preview.before.to_json(), state_after=preview.after.to_json(),
-        seat_players=seat_players, note=preview.note,
+        session_id=row_id(ts),
+        seq=ts.last_seq,
+        number=number,
+        kind=preview.kind,
+        text=text,
+        entry=preview.entry,
+        request=preview.request,
+        response=preview.response,
+        state_before=preview.before.to_json(),
+        state_after=preview.after.to_json(),
+        seat_players=seat_players,
+        note=preview.note,
         dealer_after_player_id=seat_players.get(preview.after.dealer) if preview.kind != "adjust" else None,
-        streak_after=preview.after.streak, recorded_by=actor, recorded_at=now, source_key=source_key,
+        streak_after=preview.after.streak,
+        recorded_by=actor,
+        recorded_at=now,
+        source_key=source_key,
         replaces=replaces,
-    )  # fmt: skip
+    )
     conn = s.connection()  # Core: one INSERT, no unit of work (the session's row is written at commit)
     inserted = conn.execute(_INSERT_HAND, values).inserted_primary_key
     assert inserted is not None
@@ -232,9 +252,15 @@ def later_rows(s: Session, ts: TableSession, row: Hand) -> Any:
 
 
 def record(
-    s: Session, ts: TableSession, preview: HandPreview, now: datetime, *, actor: int | None,
-    source_key: str | None, text: str | None,
-) -> HandRecord:  # fmt: skip
+    s: Session,
+    ts: TableSession,
+    preview: HandPreview,
+    now: datetime,
+    *,
+    actor: int | None,
+    source_key: str | None,
+    text: str | None,
+) -> HandRecord:
     """A scored win, 荒庄, 逃跑 or adjustment as the table's next row; the dealer state moves on. A hand
     before the first dealer was chosen is refused (NoDealer): the handlers ask for one first."""
     if preview.kind != "adjust" and not dealer_known(ts.dealer_set, ts.hands_played):
@@ -251,9 +277,14 @@ def record(
 
 
 def undo(
-    s: Session, ts: TableSession, now: datetime, *, actor: int | None, void_key: str | None,
+    s: Session,
+    ts: TableSession,
+    now: datetime,
+    *,
+    actor: int | None,
+    void_key: str | None,
     expected_id: int | None = None,
-) -> HandRecord:  # fmt: skip
+) -> HandRecord:
     """Void the last live row; the dealer state, 连庄, 滴零 and 豹子 roll back to before it."""
     last = last_live_hand(s, row_id(ts))
     if last is None or (expected_id is not None and last.id != expected_id):
@@ -291,9 +322,14 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: EntryJSON) -> li
     def rescore(row: Hand, state: DealerState, entry: EntryJSON) -> HandPreview:
         request = row.request  # the row's own rules, stake and seating: who sat where when it was played
         return score_entry(
-            row_id(ts), own_seating(row), state, entry,
-            rules=request["rules"], options=request["options"], stake=request["stake"],
-        )  # fmt: skip
+            row_id(ts),
+            own_seating(row),
+            state,
+            entry,
+            rules=request["rules"],
+            options=request["options"],
+            stake=request["stake"],
+        )
 
     first = rescore(target, DealerState.from_json(target.state_before), entry)
     plan: list[tuple[Hand, HandPreview]] = [(target, first)]
@@ -305,11 +341,18 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: EntryJSON) -> li
         if row.kind == "adjust":
             payments = payments_of(row.response)
             kept = HandPreview(
-                session_id=row_id(ts), kind="adjust", entry=row.entry, request=row.request,
-                response=row.response, payments=payments,
+                session_id=row_id(ts),
+                kind="adjust",
+                entry=row.entry,
+                request=row.request,
+                response=row.response,
+                payments=payments,
                 player_payments={own_seating(row)[seat]: amount for seat, amount in payments.items()},
-                before=before, after=before, note=row.note, seats=own_seating(row),
-            )  # fmt: skip
+                before=before,
+                after=before,
+                note=row.note,
+                seats=own_seating(row),
+            )
             plan.append((row, kept))
             state = before
             continue
@@ -330,9 +373,16 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: EntryJSON) -> li
 
 
 def edit(
-    s: Session, ts: TableSession, number: int, entry: EntryJSON, now: datetime, *, actor: int | None,
-    source_key: str | None, text: str | None,
-) -> tuple[tuple[HandRecord, ...], tuple[HandRecord, ...]]:  # fmt: skip
+    s: Session,
+    ts: TableSession,
+    number: int,
+    entry: EntryJSON,
+    now: datetime,
+    *,
+    actor: int | None,
+    source_key: str | None,
+    text: str | None,
+) -> tuple[tuple[HandRecord, ...], tuple[HandRecord, ...]]:
     """Replace hand `number` and re-score the later rows whose result changes: (replacements, voided).
     Each replacement keeps the time its hand was played, and a re-scored later row its recorder; the edit's
     own time and author are on the voided rows."""
@@ -346,10 +396,16 @@ def edit(
     for index, (row, preview) in enumerate(plan):
         first = index == 0
         new = insert_row(
-            s, ts, preview, aware(row.recorded_at), number=row.number,
-            actor=actor if first else row.recorded_by, source_key=source_key if first else None,
-            text=text if first else row.text, replaces=row.id,
-        )  # fmt: skip
+            s,
+            ts,
+            preview,
+            aware(row.recorded_at),
+            number=row.number,
+            actor=actor if first else row.recorded_by,
+            source_key=source_key if first else None,
+            text=text if first else row.text,
+            replaces=row.id,
+        )
         row.replaced_by = new.id
         s.add(row)
         new_rows.append(new)

@@ -98,11 +98,21 @@ def create(
         raise errors.NoDealer("no dealer chosen for the first hand (/dealer, /roll)")
     timeout = timeout_seconds if timeout_seconds is not None else group.confirm_timeout_seconds
     values: dict[str, Any] = dict(
-        id=pending_id, session_id=row_id(ts), kind=kind, payload=payload, text=text,
-        preview=preview_json(preview) if preview is not None else {}, base_version=base_version,
-        created_by=actor(s, group, by, now), created_at=now, expires_at=now + timedelta(seconds=timeout),
-        message_id=message_id, status="pending", consumed_at=None, hand_id=None,
-    )  # fmt: skip
+        id=pending_id,
+        session_id=row_id(ts),
+        kind=kind,
+        payload=payload,
+        text=text,
+        preview=preview_json(preview) if preview is not None else {},
+        base_version=base_version,
+        created_by=actor(s, group, by, now),
+        created_at=now,
+        expires_at=now + timedelta(seconds=timeout),
+        message_id=message_id,
+        status="pending",
+        consumed_at=None,
+        hand_id=None,
+    )
     new = prepared(s, "new entry", _new_entry)
     if s.connection().execute(new, values).first() is None:
         return None

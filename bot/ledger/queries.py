@@ -113,27 +113,46 @@ def card_view(
             totals[person.seat] += person.net
     recent = tuple(hand_records(reversed(newest)))
     owed, kept = settling.carried_on(s, ts) if _owing(s, ts.group_id) else ((), ())
-    return CardView(session=info, recent=recent, totals=totals, rows=ts.live_rows, people=people, owed=owed,
-                     owed_kept=kept)  # fmt: skip
+    return CardView(
+        session=info,
+        recent=recent,
+        totals=totals,
+        rows=ts.live_rows,
+        people=people,
+        owed=owed,
+        owed_kept=kept,
+    )
 
 
 def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:
     return Standing(
-        player=player_info(player, chat_id), seat=seat, net=total.net, hands=total.hands, wins=total.wins,
-        self_draws=total.self_draws, dealt_in=total.dealt_in,
-    )  # fmt: skip
+        player=player_info(player, chat_id),
+        seat=seat,
+        net=total.net,
+        hands=total.hands,
+        wins=total.wins,
+        self_draws=total.self_draws,
+        dealt_in=total.dealt_in,
+    )
 
 
 _PEOPLE = (
     select_columns(
-        PLAYER.c.id, PLAYER.c.display_name, PLAYER.c.telegram_id, PLAYER.c.username, SEAT.c.seat,
-        SESSION_TOTAL.c.net, SESSION_TOTAL.c.hands, SESSION_TOTAL.c.wins, SESSION_TOTAL.c.self_draws,
+        PLAYER.c.id,
+        PLAYER.c.display_name,
+        PLAYER.c.telegram_id,
+        PLAYER.c.username,
+        SEAT.c.seat,
+        SESSION_TOTAL.c.net,
+        SESSION_TOTAL.c.hands,
+        SESSION_TOTAL.c.wins,
+        SESSION_TOTAL.c.self_draws,
         SESSION_TOTAL.c.dealt_in,
     )
     .join(PLAYER, PLAYER.c.id == SESSION_TOTAL.c.player_id)
     .outerjoin(SEAT, and_(SEAT.c.session_id == SESSION_TOTAL.c.session_id, SEAT.c.player_id == PLAYER.c.id))
     .where(SESSION_TOTAL.c.session_id == bindparam("session"))
-)  # fmt: skip
+)
 
 
 def session_people(s: Session, ts: TableSession, chat_id: int) -> tuple[Standing, ...]:

@@ -79,8 +79,10 @@ def open_session(
     if existing is not None:
         raise errors.SessionAlreadyOpen(
             f"session {existing.number} is still open",
-            chat_id=chat_id, session_id=existing.id, number=existing.number,
-        )  # fmt: skip
+            chat_id=chat_id,
+            session_id=existing.id,
+            number=existing.number,
+        )
     session_rules = chosen or group.rules
     base = dict(group.options) if session_rules == group.rules else {}
     snapshot = validate_options(session_rules, {**base, **(options or {})})
@@ -88,10 +90,17 @@ def open_session(
         s.scalar(select(func.max(TableSession.number)).where(TableSession.group_id == group.id)) or 0
     ) + 1
     ts = TableSession(
-        group_id=row_id(group), number=number, rules=session_rules, options=snapshot, stake=stake,
-        status="open", opened_by=opened_by(group), opened_at=now, last_activity_at=now,
+        group_id=row_id(group),
+        number=number,
+        rules=session_rules,
+        options=snapshot,
+        stake=stake,
+        status="open",
+        opened_by=opened_by(group),
+        opened_at=now,
+        last_activity_at=now,
         state=DealerState().to_json(),
-    )  # fmt: skip
+    )
     s.add(ts)
     s.flush()
     return session_info(s, ts, chat_id)

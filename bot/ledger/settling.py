@@ -172,8 +172,17 @@ def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
         figures = {"net": nets.get(pid, 0), "carried": carried.get(pid, 0), "fee": fees.get(pid, 0)}
         s.add(SettleLine(session_id=row_id(ts), player_id=pid, raw=raw[pid], rounded=rounded[pid], **figures))
     for number, (payer, payee, amount) in enumerate(minimal_transfers(rounded), 1):
-        s.add(SettleTransfer(group_id=ts.group_id, session_id=row_id(ts), number=number, payer_id=payer,
-                             payee_id=payee, amount=amount, created_at=now))  # fmt: skip
+        s.add(
+            SettleTransfer(
+                group_id=ts.group_id,
+                session_id=row_id(ts),
+                number=number,
+                payer_id=payer,
+                payee_id=payee,
+                amount=amount,
+                created_at=now,
+            )
+        )
     s.flush()
 
 
@@ -344,9 +353,17 @@ def pay(
         if owes:
             _claim(s, row, part, row_id(sender), now)
         else:
-            s.add(SettlePayment(transfer_id=row_id(row), amount=part, status="confirmed",
-                                claimed_by=row_id(sender), confirmed_by=row_id(sender), created_at=now,
-                                confirmed_at=now))  # fmt: skip
+            s.add(
+                SettlePayment(
+                    transfer_id=row_id(row),
+                    amount=part,
+                    status="confirmed",
+                    claimed_by=row_id(sender),
+                    confirmed_by=row_id(sender),
+                    created_at=now,
+                    confirmed_at=now,
+                )
+            )
             row.paid += part
             _state(row, now)
         if left == 0:
@@ -375,11 +392,19 @@ def transfer_of(s: Session, row: SettleTransfer, players: Mapping[int, PlayerInf
 
     carried = s.get(TableSession, row.carried_to) if row.carried_to is not None else None
     return Transfer(
-        payer=person(row.payer_id), payee=person(row.payee_id), amount=row.amount, id=row_id(row),
-        number=row.number, session_id=row.session_id, session_number=ts.number, paid=row.paid,
-        claimed=row.claimed, status=row.status, carried_to_number=carried.number if carried else None,
+        payer=person(row.payer_id),
+        payee=person(row.payee_id),
+        amount=row.amount,
+        id=row_id(row),
+        number=row.number,
+        session_id=row.session_id,
+        session_number=ts.number,
+        paid=row.paid,
+        claimed=row.claimed,
+        status=row.status,
+        carried_to_number=carried.number if carried else None,
         paycode=_paycode(s, row.payee_id) is not None,
-    )  # fmt: skip
+    )
 
 
 def _chat(s: Session, group_id: int) -> int:
@@ -435,10 +460,16 @@ def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
     )
     twin = groups.twins(s, ts.group_id)
     return [
-        SettleFigures(replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0)), line.net, line.carried,
-                      line.fee, line.raw, line.rounded)
+        SettleFigures(
+            replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0)),
+            line.net,
+            line.carried,
+            line.fee,
+            line.raw,
+            line.rounded,
+        )
         for line, p in rows
-    ]  # fmt: skip
+    ]
 
 
 def balance(s: Session, group: ChatGroup) -> Balance:

@@ -43,8 +43,11 @@ def migrate(s: Session, old_chat_id: int, new_chat_id: int, now: datetime) -> bo
         if played:
             log.warning(
                 "chat %s moved to %s, which has %s sessions of its own: its ledger stays under %s",
-                old_chat_id, new_chat_id, played, old_chat_id,
-            )  # fmt: skip
+                old_chat_id,
+                new_chat_id,
+                played,
+                old_chat_id,
+            )
             return False
         s.execute(delete(GroupTotal).where(col(GroupTotal.group_id) == row_id(new)))
         s.execute(delete(Player).where(col(Player.group_id) == row_id(new)))

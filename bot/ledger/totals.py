@@ -95,10 +95,16 @@ SUMMED = (*COUNTS, "sessions")
 
 def _values(deltas: dict[int, Delta], scope: str, scope_id: int) -> list[dict[str, Any]]:
     return [
-        {scope: scope_id, "player_id": pid, **{name: getattr(d, name) for name in COUNTS},
-         "biggest_win": d.win_amount, "biggest_hua": d.hua, "longest_streak": d.streak}
+        {
+            scope: scope_id,
+            "player_id": pid,
+            **{name: getattr(d, name) for name in COUNTS},
+            "biggest_win": d.win_amount,
+            "biggest_hua": d.hua,
+            "longest_streak": d.streak,
+        }
         for pid, d in sorted(deltas.items())  # the same lock order in every transaction
-    ]  # fmt: skip
+    ]
 
 
 def add(s: Session, ts: TableSession, hand: Hand) -> None:
@@ -170,9 +176,11 @@ def _recount_maxima(s: Session, ts: TableSession, players: list[int]) -> None:
             streaks[dealer] = streak or 0
     conn.execute(
         _set_maxima(SESSION_TOTAL, "session_id"),
-        [{"scope": ts.id, "pid": pid, "win": wins[pid][0], "hua": wins[pid][1], "streak": streaks[pid]}
-         for pid in players],
-    )  # fmt: skip
+        [
+            {"scope": ts.id, "pid": pid, "win": wins[pid][0], "hua": wins[pid][1], "streak": streaks[pid]}
+            for pid in players
+        ],
+    )
     alltime = [
         {"scope": ts.group_id, "pid": pid, "win": amount or 0, "hua": hua or 0, "streak": streak or 0}
         for pid, amount, hua, streak in conn.execute(

@@ -50,9 +50,12 @@ def ledger_page(
     size = sum(len(line) + 1 for line in (*header, total)) + len(t(lang, "book.recent", shown=len(rows)))
     for row in reversed(rows):  # newest first, until the message is full
         line = t(
-            lang, "book.row", n=row_label(lang, row.hand), what=hand_summary(lang, row.hand),
+            lang,
+            "book.row",
+            n=row_label(lang, row.hand),
+            what=hand_summary(lang, row.hand),
             amounts=row_amounts(row.hand.payments),
-        )  # fmt: skip
+        )
         if size + len(line) + 1 > MESSAGE_LIMIT:
             break
         body.append(line)

@@ -138,8 +138,14 @@ def owed_lines(lang: str | None, owed: Sequence[Transfer], *, kept: bool = False
         return []
     lines = [t(lang, "settle.owed_kept_header" if kept else "settle.owed_header")]
     for tr in owed:
-        line = t(lang, "settle.owed_line", number=tr.session_number, payer=person_name(lang, tr.payer),
-                 payee=person_name(lang, tr.payee), amount=tr.open)  # fmt: skip
+        line = t(
+            lang,
+            "settle.owed_line",
+            number=tr.session_number,
+            payer=person_name(lang, tr.payer),
+            payee=person_name(lang, tr.payee),
+            amount=tr.open,
+        )
         if tr.claimed:
             line += t(lang, "settle.state_claimed", claimed=tr.claimed)
         lines.append(line)

@@ -210,10 +210,17 @@ def formula_lines(lang: str | None, preview: HandPreview, win: WinResult) -> lis
         who = "dealer" if seat == preview.before.dealer else "other"
         parts[(who, base - 2 * hua)] = -amount
     shown = [
-        t(lang, f"preview.formula_{who}", stake=stake, hua=hua, k=k, amount=amount,
-          times=f"×{factor}" if factor != 1 else "")
+        t(
+            lang,
+            f"preview.formula_{who}",
+            stake=stake,
+            hua=hua,
+            k=k,
+            amount=amount,
+            times=f"×{factor}" if factor != 1 else "",
+        )
         for (who, k), amount in sorted(parts.items())
-    ]  # fmt: skip
+    ]
     return [t(lang, "preview.formula", parts=" · ".join(shown))] if shown else []
 
 

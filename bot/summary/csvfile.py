@@ -162,7 +162,7 @@ def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAU
             note,
             "",
         ]
-        writer.writerow([cell(value) for value in values])  # fmt: skip
+        writer.writerow([cell(value) for value in values])
     return (BOM + buffer.getvalue()).encode("utf-8")
 
 

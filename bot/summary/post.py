@@ -213,8 +213,9 @@ async def _retry(ledger: LedgerService, due: DueSummary) -> None:
         return
     log.info(
         "summary of session %s %s",
-        due.session_id, f"due again at {again:%H:%M:%S}" if again else "not retried",
-    )  # fmt: skip
+        due.session_id,
+        f"due again at {again:%H:%M:%S}" if again else "not retried",
+    )
 
 
 async def post_ended(

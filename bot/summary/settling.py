@@ -21,8 +21,14 @@ MAX_BUTTON_ROWS = 20  # transfers with buttons under one summary; the rest are p
 
 def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> str:
     """`1. Cat → Ann 21 · 已付 5 · 待确认 16`, `✅`, `↪ 转入第3场`; with `session`, its session first."""
-    line = t(lang, "settle.line", number=tr.number, payer=person_name(lang, tr.payer),
-             payee=person_name(lang, tr.payee), amount=tr.amount)  # fmt: skip
+    line = t(
+        lang,
+        "settle.line",
+        number=tr.number,
+        payer=person_name(lang, tr.payer),
+        payee=person_name(lang, tr.payee),
+        amount=tr.amount,
+    )
     if session:
         line = t(lang, "settle.of_session", number=tr.session_number, line=line)
     if tr.status == "settled":
@@ -30,8 +36,9 @@ def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> s
     if tr.status == "carried":
         if tr.paid:
             rest = tr.amount - tr.paid
-            return line + t(lang, "settle.state_carried_rest", paid=tr.paid, rest=rest,
-                            number=tr.carried_to_number or "")  # fmt: skip
+            return line + t(
+                lang, "settle.state_carried_rest", paid=tr.paid, rest=rest, number=tr.carried_to_number or ""
+            )
         return line + t(lang, "settle.state_carried", number=tr.carried_to_number or "")
     if tr.paid:
         line += t(lang, "settle.state_paid", paid=tr.paid, open=tr.open)
@@ -54,8 +61,14 @@ def transfer_lines(
     if carried_in:
         lines.append(t(lang, "settle.carried_in_header"))
     for tr in carried_in:
-        line = t(lang, "settle.line", number=tr.number, payer=person_name(lang, tr.payer),
-                 payee=person_name(lang, tr.payee), amount=tr.amount - tr.paid)  # fmt: skip
+        line = t(
+            lang,
+            "settle.line",
+            number=tr.number,
+            payer=person_name(lang, tr.payer),
+            payee=person_name(lang, tr.payee),
+            amount=tr.amount - tr.paid,
+        )
         lines.append("  " + t(lang, "settle.of_session", number=tr.session_number, line=line))
     changed = [f for f in figures if f.carried or f.fee or f.raw != f.net or f.rounded != f.raw]
     if changed:
@@ -127,8 +140,21 @@ def balance_text(lang: str | None, balance: Balance, names: Mapping[int, PlayerI
     return "\n".join(lines)
 
 
-SHEET_COLUMNS = ("session", "number", "payer", "payee", "payer_id", "payee_id", "amount", "paid", "open",
-                 "status", "payment", "payment_status", "time")  # fmt: skip
+SHEET_COLUMNS = (
+    "session",
+    "number",
+    "payer",
+    "payee",
+    "payer_id",
+    "payee_id",
+    "amount",
+    "paid",
+    "open",
+    "status",
+    "payment",
+    "payment_status",
+    "time",
+)
 
 
 def settlement_csv(
@@ -144,8 +170,18 @@ def settlement_csv(
     zone = ZoneInfo(timezone)
     for tr, payments in sheet:
         payer, payee = cell(person_name(lang, tr.payer)), cell(person_name(lang, tr.payee))
-        head = [tr.session_number, tr.number, payer, payee, tr.payer.id, tr.payee.id, tr.amount, tr.paid,
-                tr.open, t(lang, f"settle.csv_{tr.status}")]  # fmt: skip
+        head = [
+            tr.session_number,
+            tr.number,
+            payer,
+            payee,
+            tr.payer.id,
+            tr.payee.id,
+            tr.amount,
+            tr.paid,
+            tr.open,
+            t(lang, f"settle.csv_{tr.status}"),
+        ]
         for payment in payments or (None,):
             if payment is None:
                 writer.writerow([*head, "", "", ""])

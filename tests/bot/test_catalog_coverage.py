@@ -66,12 +66,18 @@ SCORING_VARIANTS: list[tuple[str, dict[str, Any]]] = [
     *[
         ("flag_needs", {"flag": flag, "needs": needs})
         for flag, needs in [
-            ("after_kong", "self_draw"), ("kong_fed_by", "other_feeder"), ("heavenly", "dealer_self_draw"),
-            ("earthly", "player_self_draw"), ("shangpai", "suzhou_anhui"), ("after_kong", "kong"),
-            ("kong_fed_by", "exposed_kong"), ("heavenly", "no_melds"), ("after_flower", "self_draw"),
+            ("after_kong", "self_draw"),
+            ("kong_fed_by", "other_feeder"),
+            ("heavenly", "dealer_self_draw"),
+            ("earthly", "player_self_draw"),
+            ("shangpai", "suzhou_anhui"),
+            ("after_kong", "kong"),
+            ("kong_fed_by", "exposed_kong"),
+            ("heavenly", "no_melds"),
+            ("after_flower", "self_draw"),
         ]
     ],
-]  # fmt: skip
+]
 REFUSALS: dict[str, dict[str, Any]] = {
     "below_threshold": {"threshold": {"have": 2, "need": 4, "exempt": ["qidui", "dadiaoche"]}},
     "self_draw_only": {},
@@ -80,13 +86,28 @@ REFUSALS: dict[str, dict[str, Any]] = {
 }
 # Params a ledger error may carry; each code's message takes what it needs.
 LEDGER_PARAMS: dict[str, Any] = {
-    "seat": "W", "name": "路人甲", "ref": "路人甲", "names": ["路人甲", "路人乙"], "empty": ["N"],
-    "field": "stake", "value": "很多", "number": 3, "total": 1, "limit": 16, "missing": 1,
+    "seat": "W",
+    "name": "路人甲",
+    "ref": "路人甲",
+    "names": ["路人甲", "路人乙"],
+    "empty": ["N"],
+    "field": "stake",
+    "value": "很多",
+    "number": 3,
+    "total": 1,
+    "limit": 16,
+    "missing": 1,
     "reasons": [{"winner": "W", "reason": "below_threshold", "threshold": {"have": 2, "need": 4}}],
-}  # fmt: skip
+}
 GRAMMAR_PARAMS: dict[str, Any] = {
-    "token": "路人甲", "position": 3, "index": 2, "how": "自摸", "reason": "牌不对", "low": 1, "high": 99,
-}  # fmt: skip
+    "token": "路人甲",
+    "position": 3,
+    "index": 2,
+    "how": "自摸",
+    "reason": "牌不对",
+    "low": 1,
+    "high": 99,
+}
 # The group's own options in /rules, from their one table: a switch's words are on/off, a choice's its own
 # (a settling-up option's value reads through `rules.settle_<id>`).
 GROUP_OPTIONS = {

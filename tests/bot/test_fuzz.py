@@ -39,18 +39,83 @@ TINY_PNG = bytes.fromhex(
 
 SEATS = ["东", "南", "西", "北", "E", "S", "W", "N", "@ann", "@bob", "@cat", "@dan", "Ann", "@zoe", "小王"]
 HOWS = ["自摸", "zimo", "冲", "pao", "点炮", "抢杠", "包", "ron", "tsumo", "qg"]
-DETAILS = ["5花", "3花", "12花", "0花", "99花", "清一色", "七对", "qys", "杠开", "海底", "天胡", "豹子",
-           "混子 5p", "11223355778899p 中发春梅百搭", "123456m9p789s+9p [555p] (7777m) 中春菊",
-           "111222333444555m", "5", "十二花", "3软", "hua5"]  # fmt: skip
+DETAILS = [
+    "5花",
+    "3花",
+    "12花",
+    "0花",
+    "99花",
+    "清一色",
+    "七对",
+    "qys",
+    "杠开",
+    "海底",
+    "天胡",
+    "豹子",
+    "混子 5p",
+    "11223355778899p 中发春梅百搭",
+    "123456m9p789s+9p [555p] (7777m) 中春菊",
+    "111222333444555m",
+    "5",
+    "十二花",
+    "3软",
+    "hua5",
+]
 NUMBERS = ["1", "5", "1000000", "1000001", "0", "-5", "²", "①", "+-5", "1.5", "10000000", "99999999999", "五"]
-COMMANDS = ["/hu", "/hu", "/hu", "/draw", "/escape", "/adjust", "/undo", "/edit", "/score", "/ledger",
-            "/newgame", "/join", "/join", "/dealer", "/end", "/rules", "/seat", "/history", "/stats", "/calc",
-            "/ting", "/roll", "/schedule", "/help", "/sub", "/nosuch", "/hu@other_bot"]  # fmt: skip
-GOOD = ["/hu 南 自摸 5花", "/hu 东 冲 西 8花 清一色", "/hu @bob zimo 11223355778899p 中发春梅百搭",
-        "/draw", "/adjust 东 南 50 夜宵", "/undo", "/escape 北", "/edit 1 西 自摸 6花",
-        "/hu 东 8花 西 清一色 冲 北"]  # fmt: skip
-RULE_WORDS = ["threshold 2/3", "threshold 3/4", "qidui 10", "timeout 30", "timeout ²", "extended on", "宿州",
-              "苏州", "multi_win false", "confirm_by other", "confirm_by any", "nonsense 1"]  # fmt: skip
+COMMANDS = [
+    "/hu",
+    "/hu",
+    "/hu",
+    "/draw",
+    "/escape",
+    "/adjust",
+    "/undo",
+    "/edit",
+    "/score",
+    "/ledger",
+    "/newgame",
+    "/join",
+    "/join",
+    "/dealer",
+    "/end",
+    "/rules",
+    "/seat",
+    "/history",
+    "/stats",
+    "/calc",
+    "/ting",
+    "/roll",
+    "/schedule",
+    "/help",
+    "/sub",
+    "/nosuch",
+    "/hu@other_bot",
+]
+GOOD = [
+    "/hu 南 自摸 5花",
+    "/hu 东 冲 西 8花 清一色",
+    "/hu @bob zimo 11223355778899p 中发春梅百搭",
+    "/draw",
+    "/adjust 东 南 50 夜宵",
+    "/undo",
+    "/escape 北",
+    "/edit 1 西 自摸 6花",
+    "/hu 东 8花 西 清一色 冲 北",
+]
+RULE_WORDS = [
+    "threshold 2/3",
+    "threshold 3/4",
+    "qidui 10",
+    "timeout 30",
+    "timeout ²",
+    "extended on",
+    "宿州",
+    "苏州",
+    "multi_win false",
+    "confirm_by other",
+    "confirm_by any",
+    "nonsense 1",
+]
 
 
 def garbage(rng: random.Random) -> str:

@@ -78,8 +78,11 @@ async def test_a_10000_hand_session_answers_in_one_message_each(
     await ending
 
     # /end: the press answered first, then one card, the chart and the CSV
-    calls = [c for c in seated_table.state.calls[start:] if c.params.get("chat_id", seated_table.chat_id)
-             == seated_table.chat_id]  # fmt: skip
+    calls = [
+        c
+        for c in seated_table.state.calls[start:]
+        if c.params.get("chat_id", seated_table.chat_id) == seated_table.chat_id
+    ]
     methods = [c.method for c in calls]
     assert methods.index("answerCallbackQuery") < methods.index("sendPhoto")
     sent = [c for c in calls if c.method in ("sendMessage", "sendPhoto", "sendDocument")]

@@ -57,11 +57,21 @@ async def test_every_change_asks_the_one_policy(db_seated: Table) -> None:
     does not change."""
     ledger = db_seated.app.bot_data["ledger"]
     before = ledger.current_session(db_seated.chat_id)
-    checks: list[tuple[str, Action]] = [("/dealer 东", "dealer"), ("/roll", "roll"), ("/seat Ann 南", "move"),
-        ("/join 老王", "seat_guest"), ("/draw", "record"), ("/adjust 东 南 5", "record"),
-        ("/hu 东 自摸 5花", "record"), ("/undo", "correct"), ("/edit 1 荒庄", "correct"),
-        ("/end", "end"), ("/sub 东 老王", "substitute"), ("/rules instant on", "rules"),
-        ("/schedule weekly", "schedule")]  # fmt: skip
+    checks: list[tuple[str, Action]] = [
+        ("/dealer 东", "dealer"),
+        ("/roll", "roll"),
+        ("/seat Ann 南", "move"),
+        ("/join 老王", "seat_guest"),
+        ("/draw", "record"),
+        ("/adjust 东 南 5", "record"),
+        ("/hu 东 自摸 5花", "record"),
+        ("/undo", "correct"),
+        ("/edit 1 荒庄", "correct"),
+        ("/end", "end"),
+        ("/sub 东 老王", "substitute"),
+        ("/rules instant on", "rules"),
+        ("/schedule weekly", "schedule"),
+    ]
     for text, action in checks:
         turn = await db_seated.say("eve", text)
         expected = t("zh-Hans", POLICY[action].refusal, wind="东")

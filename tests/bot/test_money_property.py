@@ -78,8 +78,14 @@ class Model:
     def money(self) -> dict[str, int]:
         """Each person's net: every row scored (the dealer state carried row to row) and paid to the
         people of its own seating."""
-        state: dict[str, Any] = {"dealer": "E", "streak": 0, "diling": False, "round_wind": "E",
-                                 "hand_number": 1, "first_dealer": "E"}  # fmt: skip
+        state: dict[str, Any] = {
+            "dealer": "E",
+            "streak": 0,
+            "diling": False,
+            "round_wind": "E",
+            "hand_number": 1,
+            "first_dealer": "E",
+        }
         nets: dict[str, int] = {}
         for kind, spec, seating in self.rows:
             if kind == "adjust":
@@ -89,9 +95,14 @@ class Model:
                 request = {"rules": "suzhou", "stake": 1, **state, **request_entry(spec)}
                 response = scoring.score_request(request)
                 payments = response["payments"]
-                state = {**state, "dealer": response["next_dealer"], "streak": response["next_streak"],
-                         "diling": response["next_diling"], "round_wind": response["next_round_wind"],
-                         "hand_number": response["next_hand_number"]}  # fmt: skip
+                state = {
+                    **state,
+                    "dealer": response["next_dealer"],
+                    "streak": response["next_streak"],
+                    "diling": response["next_diling"],
+                    "round_wind": response["next_round_wind"],
+                    "hand_number": response["next_hand_number"],
+                }
             for seat_letter, amount in payments.items():
                 nets[seating[seat_letter]] = nets.get(seating[seat_letter], 0) + amount
         return nets

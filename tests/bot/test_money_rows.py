@@ -62,8 +62,11 @@ async def test_the_csv_entry_of_a_button_hand_retypes_to_the_same_money(db_seate
     names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
     names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
     assert {names[pid]: amount for pid, amount in report.totals.items()} == {
-        "Bob": 30, "Ann": -10, "Cat": -10, "Dan": -10,
-    }  # fmt: skip
+        "Bob": 30,
+        "Ann": -10,
+        "Cat": -10,
+        "Dan": -10,
+    }
 
 
 async def test_every_way_of_winning_by_buttons_has_a_csv_entry_that_reads_back(seated_table: Table) -> None:

@@ -32,9 +32,16 @@ async def test_a_failing_table_does_not_stop_the_idle_end_of_another_group(
     await table.say("ann", "/rules instant on")
     await table.say("ann", "/hu 东 自摸 5花")
     table.transport.add_group(OTHER, "另一桌", creator="zoe")
-    for name, text in [("ann", "/newgame 苏州 1"), ("ann", "/join"), ("bob", "/join"), ("cat", "/join"),
-                       ("dan", "/join"), ("ann", "/dealer 东"), ("ann", "/rules instant on"),
-                       ("ann", "/hu 东 自摸 5花")]:  # fmt: skip
+    for name, text in [
+        ("ann", "/newgame 苏州 1"),
+        ("ann", "/join"),
+        ("bob", "/join"),
+        ("cat", "/join"),
+        ("dan", "/join"),
+        ("ann", "/dealer 东"),
+        ("ann", "/rules instant on"),
+        ("ann", "/hu 东 自摸 5花"),
+    ]:
         await table._run(table.state.message(OTHER, name, text))
     ledger = table.app.bot_data["ledger"]
     broken = ledger.current_session(table.chat_id).id

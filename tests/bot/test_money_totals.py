@@ -53,8 +53,12 @@ async def test_all_time_figures_are_the_money_each_night_settled(db_seated: Tabl
     names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
     names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
     assert {names[p]: v for p, v in report.totals.items()} == {
-        "Ann": -30, "Bob": 210, "Cat": -110, "Dan": -110, "台": 40,
-    }  # fmt: skip
+        "Ann": -30,
+        "Bob": 210,
+        "Cat": -110,
+        "Dan": -110,
+        "台": 40,
+    }
 
 
 async def test_the_session_csv_ends_in_money_with_the_same_columns(db_seated: Table) -> None:
@@ -82,6 +86,11 @@ async def test_the_session_csv_ends_in_money_with_the_same_columns(db_seated: Ta
     assert last == {"Ann": 55, "Bob": -25, "Cat": -25, "Dan": -25, "台": 20}
     assert sum(int(row["本局"]) for row in rows) == 0
     settle = [row for row in rows if row["类型"] == "结算"]
-    assert {row["玩家"]: int(row["本局"]) for row in settle} == {"Ann": 25, "Bob": -15, "Cat": -15,
-                                                                  "Dan": -15, "台": 20}  # fmt: skip
+    assert {row["玩家"]: int(row["本局"]) for row in settle} == {
+        "Ann": 25,
+        "Bob": -15,
+        "Cat": -15,
+        "Dan": -15,
+        "台": 20,
+    }
     assert settle[0]["备注"] == "本场 +30 → 实付 +55（结算倍数、台费/抽水、抹零）"

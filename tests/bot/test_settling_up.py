@@ -49,8 +49,10 @@ def state(table: Table) -> list[tuple[int, str, int, int, int]]:
     for number in (1, 2):
         for s in ledger(table).history(table.chat_id):
             if s.session.number == number:
-                rows += [(number, t.status, t.amount, t.paid, t.claimed)
-                         for t in session_transfers(ledger(table), s.session.id)]  # fmt: skip
+                rows += [
+                    (number, t.status, t.amount, t.paid, t.claimed)
+                    for t in session_transfers(ledger(table), s.session.id)
+                ]
     return rows
 
 
@@ -212,8 +214,13 @@ async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(se
 async def test_bad_settle_options_are_refused(seated_table: Table) -> None:
     table = seated_table
     table.set_admins("zoe")
-    for option, expected in [("抹零 3", "0/1/5/10"), ("结算倍数 0", "1–1000"), ("抽水 101", "0–100"),
-                             ("台费 -5", "0–1000000000"), ("carry maybe", "开")]:  # fmt: skip
+    for option, expected in [
+        ("抹零 3", "0/1/5/10"),
+        ("结算倍数 0", "1–1000"),
+        ("抽水 101", "0–100"),
+        ("台费 -5", "0–1000000000"),
+        ("carry maybe", "开"),
+    ]:
         turn = await table.say("zoe", f"/rules {option}")
         assert expected in turn.texts[0], (option, turn.texts)
     assert ledger(table).get_group(table.chat_id).settle == {

@@ -212,11 +212,15 @@ def renamed(engine: Engine, what: str) -> Iterator[str]:
     """The pending entries' table (or its `payload` column) renamed under the running bot, as after a deploy
     whose code is ahead of its migration; renamed back after. Yields the name the error names."""
     sql = {
-        "table": ("ALTER TABLE pending_entry RENAME TO pending_entry_gone",
-                  "ALTER TABLE pending_entry_gone RENAME TO pending_entry"),
-        "column": ("ALTER TABLE pending_entry RENAME COLUMN payload TO payload_gone",
-                   "ALTER TABLE pending_entry RENAME COLUMN payload_gone TO payload"),
-    }[what]  # fmt: skip
+        "table": (
+            "ALTER TABLE pending_entry RENAME TO pending_entry_gone",
+            "ALTER TABLE pending_entry_gone RENAME TO pending_entry",
+        ),
+        "column": (
+            "ALTER TABLE pending_entry RENAME COLUMN payload TO payload_gone",
+            "ALTER TABLE pending_entry RENAME COLUMN payload_gone TO payload",
+        ),
+    }[what]
     engine.dispose()  # no pooled connection keeps a prepared statement on the old schema
     with engine.begin() as connection:
         connection.exec_driver_sql(sql[0])
@@ -397,8 +401,11 @@ async def test_an_unwritable_sqlite_file_keeps_the_bot_alive_and_the_health_chec
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests" / "bot")])}
         run = subprocess.run(
             [sys.executable, "-c", READ_ONLY_BOT, url, str(tmp_path), str(shown), data],
-            env=env, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 0, (run.returncode, run.stderr[-3000:])  # -7 would be SIGBUS
         answers = json.loads(run.stdout.strip().splitlines()[-1])
         assert answers["/hu 西 自摸 8花"] == [TRY_AGAIN]
@@ -407,9 +414,13 @@ async def test_an_unwritable_sqlite_file_keeps_the_bot_alive_and_the_health_chec
             assert answers[read] and TRY_AGAIN not in answers[read], answers
         write_heartbeat(heartbeat_path(tmp_path), now=time.time())
         health = subprocess.run(
-            [sys.executable, "-m", "bot.health"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+            [sys.executable, "-m", "bot.health"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
             env={**env, "DATABASE_URL": url, "DATA_DIR": str(tmp_path)},
-        )  # fmt: skip
+        )
     assert health.returncode == 1, health
     assert unhealthy in health.stderr, health.stderr
     session = ledger(table).current_session(table.chat_id)

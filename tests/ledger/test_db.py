@@ -141,8 +141,18 @@ def test_a_locked_database_is_an_operational_error_the_ledger_retries(tmp_path: 
 
 def test_migrations_build_the_schema_and_rerun_harmlessly(engine: Engine, db_url: str) -> None:
     tables = set(inspect(engine).get_table_names())
-    assert {"chat_group", "player", "table_session", "seat", "hand", "payment", "session_total",
-            "group_total", "pending_entry", "alembic_version"} <= tables  # fmt: skip
+    assert {
+        "chat_group",
+        "player",
+        "table_session",
+        "seat",
+        "hand",
+        "payment",
+        "session_total",
+        "group_total",
+        "pending_entry",
+        "alembic_version",
+    } <= tables
     open_database(db_url).dispose()  # a second start-up finds the schema current
     with engine.connect() as connection:
         current = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
@@ -173,15 +183,42 @@ def test_database_allows_one_open_session_per_group(engine: Engine) -> None:
         s.add(group)
         s.commit()
         for number in (1, 2):
-            s.add(TableSession(group_id=group.id, number=number, rules="suzhou", stake=1, status="open",
-                               opened_at=now, last_activity_at=now))  # fmt: skip
+            s.add(
+                TableSession(
+                    group_id=group.id,
+                    number=number,
+                    rules="suzhou",
+                    stake=1,
+                    status="open",
+                    opened_at=now,
+                    last_activity_at=now,
+                )
+            )
         with pytest.raises(IntegrityError):
             s.commit()
         s.rollback()
-        s.add(TableSession(group_id=group.id, number=1, rules="suzhou", stake=1, status="ended",
-                           opened_at=now, last_activity_at=now))  # fmt: skip
-        s.add(TableSession(group_id=group.id, number=2, rules="suzhou", stake=1, status="open",
-                           opened_at=now, last_activity_at=now))  # fmt: skip
+        s.add(
+            TableSession(
+                group_id=group.id,
+                number=1,
+                rules="suzhou",
+                stake=1,
+                status="ended",
+                opened_at=now,
+                last_activity_at=now,
+            )
+        )
+        s.add(
+            TableSession(
+                group_id=group.id,
+                number=2,
+                rules="suzhou",
+                stake=1,
+                status="open",
+                opened_at=now,
+                last_activity_at=now,
+            )
+        )
         s.commit()
 
 
@@ -200,26 +237,41 @@ def test_migration_0003_backfills_the_stats_aggregates_from_the_hands(tmp_path: 
         )
         for pid, name in enumerate(("Ann", "Bob", "Cat", "Dan"), start=1):
             c.execute(
-                text("INSERT INTO player (id, group_id, display_name, guest_key, created_at) "
-                     "VALUES (:id, 1, :n, :k, :t)"),
+                text(
+                    "INSERT INTO player (id, group_id, display_name, guest_key, created_at) "
+                    "VALUES (:id, 1, :n, :k, :t)"
+                ),
                 {"id": pid, "n": name, "k": name.lower(), "t": now},
-            )  # fmt: skip
-        c.execute(text(
-            "INSERT INTO table_session (id, group_id, number, rules, options, stake, status, opened_at, "
-            "last_activity_at, state, dealer_set, last_seq, live_rows, hands_played, version) "
-            "VALUES (1, 1, 1, 'suzhou', '{}', 1, 'open', :t, :t, '{}', 0, 1, 1, 1, 1)"),
-            {"t": now})  # fmt: skip
-        c.execute(text(
-            "INSERT INTO hand (id, session_id, seq, number, kind, entry, request, response, state_before, "
-            "state_after, seat_players, dealer_after_player_id, streak_after, recorded_at, voided) VALUES "
-            "(1, 1, 1, 1, 'win', '{}', '{}', '{}', '{}', '{}', '{}', 2, 3, :t, 0)"), {"t": now})  # fmt: skip
+            )
+        c.execute(
+            text(
+                "INSERT INTO table_session (id, group_id, number, rules, options, stake, status, opened_at, "
+                "last_activity_at, state, dealer_set, last_seq, live_rows, hands_played, version) "
+                "VALUES (1, 1, 1, 'suzhou', '{}', 1, 'open', :t, :t, '{}', 0, 1, 1, 1, 1)"
+            ),
+            {"t": now},
+        )
+        c.execute(
+            text(
+                "INSERT INTO hand (id, session_id, seq, number, kind, entry, request, response, "
+                "state_before, state_after, seat_players, dealer_after_player_id, streak_after, recorded_at, "
+                "voided) VALUES (1, 1, 1, 1, 'win', '{}', '{}', '{}', '{}', '{}', '{}', 2, 3, :t, 0)"
+            ),
+            {"t": now},
+        )
         for pid, amount, hua in ((1, -40, 0), (2, 120, 40), (3, -40, 0), (4, -40, 0)):
-            c.execute(text("INSERT INTO payment (hand_id, player_id, amount, hua) VALUES (1, :p, :a, :h)"),
-                      {"p": pid, "a": amount, "h": hua})  # fmt: skip
+            c.execute(
+                text("INSERT INTO payment (hand_id, player_id, amount, hua) VALUES (1, :p, :a, :h)"),
+                {"p": pid, "a": amount, "h": hua},
+            )
             for table, scope in (("session_total", "session_id"), ("group_total", "group_id")):
-                c.execute(text(f"INSERT INTO {table} ({scope}, player_id, net, hands, wins, self_draws, "
-                               "dealt_in) VALUES (1, :p, :a, 1, :w, :w, 0)"),
-                          {"p": pid, "a": amount, "w": int(pid == 2)})  # fmt: skip
+                c.execute(
+                    text(
+                        f"INSERT INTO {table} ({scope}, player_id, net, hands, wins, self_draws, "
+                        "dealt_in) VALUES (1, :p, :a, 1, :w, :w, 0)"
+                    ),
+                    {"p": pid, "a": amount, "w": int(pid == 2)},
+                )
     migrate(engine)
     stats = {s.player.display_name: s for s in LedgerService(engine).player_stats(-5)}
     assert (stats["Bob"].biggest_win, stats["Bob"].biggest_hua, stats["Bob"].longest_streak) == (120, 40, 3)

@@ -58,8 +58,13 @@ def test_any_sequence_of_operations_keeps_the_books_balanced(
                 sqlite_ledger.adjust(chat, ids[arg[0]], ids[arg[1]], arg[2], note="random")
             else:
                 sqlite_ledger.mark_baozi(chat)
-        except (errors.InvalidEntry, errors.WinNotAllowed, errors.NothingToUndo, errors.HandNotFound,
-                errors.InvalidValue):  # fmt: skip
+        except (
+            errors.InvalidEntry,
+            errors.WinNotAllowed,
+            errors.NothingToUndo,
+            errors.HandNotFound,
+            errors.InvalidValue,
+        ):
             pass  # refused operations write nothing; the invariants below still hold
     check_invariants(sqlite_ledger, table.session.id)
     live = sqlite_ledger.hands(table.session.id)

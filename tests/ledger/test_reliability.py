@@ -24,9 +24,12 @@ WORKER = Path(__file__).with_name("ledger_worker.py")
 def _spawn(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, str(WORKER), *args],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-    )  # fmt: skip
+    )
 
 
 def _expect(proc: subprocess.Popen[str], line: str, timeout: float = 60) -> str:

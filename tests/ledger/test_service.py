@@ -30,9 +30,20 @@ QYS_QIDUI = self_draw("S", 5, "清一色", "七对")
 def test_group_is_created_with_defaults_and_settings_change(ledger: LedgerService) -> None:
     group = ledger.get_group(CHAT)
     assert (group.language, group.rules, group.instant, group.confirm_timeout_seconds) == (
-        "zh-Hans", "suzhou", False, 120)  # fmt: skip
-    group = ledger.update_group(CHAT, language="en", rules="宿州", options={"multi_win": "false"},
-                                instant=True, confirm_timeout_seconds=60, weekly_schedule=True)  # fmt: skip
+        "zh-Hans",
+        "suzhou",
+        False,
+        120,
+    )
+    group = ledger.update_group(
+        CHAT,
+        language="en",
+        rules="宿州",
+        options={"multi_win": "false"},
+        instant=True,
+        confirm_timeout_seconds=60,
+        weekly_schedule=True,
+    )
     assert (group.language, group.rules, group.options) == ("en", "suzhou-anhui", {"multi_win": False})
     assert group.instant and group.weekly_schedule and group.confirm_timeout_seconds == 60
     assert [g.chat_id for g in ledger.list_groups(weekly_schedule=True)] == [CHAT]
@@ -327,8 +338,10 @@ def test_edit_of_a_hand_followed_by_an_adjustment_moves_the_coming_hand_on(table
 def test_edit_that_breaks_a_later_hand_is_refused_whole(table: Table) -> None:
     ledger = table.ledger
     ledger.commit(CHAT, DRAW)
-    heavenly = {"event": "win", "wins": [{"winner": "S", "type": "self_draw",
-                "declared": {"hard_flowers": 0, "patterns": ["天胡"]}}]}  # fmt: skip
+    heavenly = {
+        "event": "win",
+        "wins": [{"winner": "S", "type": "self_draw", "declared": {"hard_flowers": 0, "patterns": ["天胡"]}}],
+    }
     ledger.commit(CHAT, heavenly)  # S deals hand 2 after the draw: 天胡 by the dealer is fine
     before = row_counts(ledger)
     # If hand 1 had been E's win, E would deal hand 2 and S could not have a 天胡.
@@ -369,8 +382,9 @@ def test_standings_stats_ledger_history_and_transfers(ledger: LedgerService) -> 
     ledger.commit(CHAT, DRAW)
     rows = ledger.ledger(table.session.id)
     assert [r.hand.number for r in rows] == [1, 2, 3]
-    assert rows[-1].running == {seat: s.net for seat, s in
-                                ((s.seat, s) for s in ledger.standings(CHAT).session_rows)}  # fmt: skip
+    assert rows[-1].running == {
+        seat: s.net for seat, s in ((s.seat, s) for s in ledger.standings(CHAT).session_rows)
+    }
     stats = {s.player.display_name: s for s in ledger.player_stats(CHAT)}
     assert stats["Bob"].biggest_win == 600 and stats["Bob"].biggest_hua == 40 and stats["Bob"].self_draws == 1
     assert stats["Dan"].dealt_in == 1 and stats["Cat"].wins == 1 and stats["Ann"].hands == 3
@@ -444,8 +458,9 @@ def test_pending_undo_edit_adjust(table: Table) -> None:
     edit = pend(ledger, CHAT, "edit", {"number": 1, "entry": self_draw("W", 5, "清一色")})
     assert edit.preview is not None and edit.preview.payments["W"] == 60
     assert ledger.confirm_pending(edit.id, chat_id=CHAT).hand.payments["W"] == 60
-    adjust = pend(ledger, CHAT, "adjust", {"payer": table.ids["E"], "payee": table.ids["N"],
-                                                    "amount": 4, "note": "烟"})  # fmt: skip
+    adjust = pend(
+        ledger, CHAT, "adjust", {"payer": table.ids["E"], "payee": table.ids["N"], "amount": 4, "note": "烟"}
+    )
     assert ledger.confirm_pending(adjust.id, chat_id=CHAT).hand.note == "烟"
     undo = pend(ledger, CHAT, "undo", {})
     assert undo.payload["number"] == 1  # the adjustment follows hand 1 (it is not a hand of its own)
@@ -512,6 +527,9 @@ def test_ending_a_session_expires_its_pending_entries(table: Table) -> None:
 
 def test_errors_carry_code_and_params_for_the_catalog() -> None:
     error = errors.SeatTaken("seat E is taken by Ann", seat="E", name="Ann")
-    assert (error.code, error.params, str(error)) == ("seat_taken", {"seat": "E", "name": "Ann"},
-                                                      "seat E is taken by Ann")  # fmt: skip
+    assert (error.code, error.params, str(error)) == (
+        "seat_taken",
+        {"seat": "E", "name": "Ann"},
+        "seat E is taken by Ann",
+    )
     assert isinstance(error, errors.LedgerError)

@@ -178,10 +178,26 @@ PLAIN = {"carry": True, "round": 0, "multiplier": 1, "fee": 0, "rake": 0}
 @settings(max_examples=examples(20))
 @given(steps)
 # Always tried: a claim waiting at the next end with everyone there, and a night without the payee.
-@example([("hand", "E", 5, 4), ("end", PLAIN), ("pay", 0, 0.3, "claim"), ("hand", "S", 6, 4),
-          ("end", PLAIN), ("confirm", 0)])  # fmt: skip
-@example([("hand", "E", 5, 4), ("end", PLAIN), ("pay", 1, 0.3, "claim"), ("hand", "S", 6, 0),
-          ("end", PLAIN), ("confirm", 0)])  # fmt: skip
+@example(
+    [
+        ("hand", "E", 5, 4),
+        ("end", PLAIN),
+        ("pay", 0, 0.3, "claim"),
+        ("hand", "S", 6, 4),
+        ("end", PLAIN),
+        ("confirm", 0),
+    ]
+)
+@example(
+    [
+        ("hand", "E", 5, 4),
+        ("end", PLAIN),
+        ("pay", 1, 0.3, "claim"),
+        ("hand", "S", 6, 0),
+        ("end", PLAIN),
+        ("confirm", 0),
+    ]
+)
 def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any, ...]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         ledger = LedgerService.from_url(f"sqlite:///{Path(folder) / 'p.db'}")

@@ -134,8 +134,14 @@ def test_guest_names_follow_the_table_rules(table: Table) -> None:
     ledger.end_session(CHAT)
     ledger.open_session(CHAT, by=table.users[0])
     ledger.join(CHAT, table.users[1])  # Bob, @bob
-    for name, rule in (("a" * 17, "too_long"), ("路 人", "space"), ("东家", "seat_word"), ("E", "seat_word"),
-                       ("BOB", "taken"), ("@bob", "taken")):  # fmt: skip
+    for name, rule in (
+        ("a" * 17, "too_long"),
+        ("路 人", "space"),
+        ("东家", "seat_word"),
+        ("E", "seat_word"),
+        ("BOB", "taken"),
+        ("@bob", "taken"),
+    ):
         with pytest.raises(errors.BadGuestName) as refused:
             ledger.join(CHAT, guest_name=name)
         assert refused.value.params["rule"] == rule, name

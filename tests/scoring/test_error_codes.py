@@ -29,8 +29,10 @@ def test_a_bad_hand_names_what_is_wrong_by_code(text: str, code: str, params: di
 
 
 def test_a_flower_tile_among_the_playing_tiles_is_named() -> None:
-    request = {"rules": "suzhou", "wins": [{"winner": "S", "type": "self_draw",
-                                           "hand": {"concealed": "112233557788p5z5z"}}]}  # fmt: skip
+    request = {
+        "rules": "suzhou",
+        "wins": [{"winner": "S", "type": "self_draw", "hand": {"concealed": "112233557788p5z5z"}}],
+    }
     with pytest.raises(ScoringError) as refused:
         score_request(request)
     assert refused.value.code == "flower_in_hand"

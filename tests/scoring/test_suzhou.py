@@ -236,8 +236,19 @@ def test_haohua_qidui_with_one_four_scores_as_qidui() -> None:
 
 
 # What would have let a hand below the threshold win anyway: the exempt patterns (docs/rules.md §5), in order.
-EXEMPT = ["da_menqing", "xiao_menqing", "hunyise", "qingyise", "duiduihu", "qidui", "gangkai", "huakai",
-          "dadiaoche", "tianhu", "dihu"]  # fmt: skip
+EXEMPT = [
+    "da_menqing",
+    "xiao_menqing",
+    "hunyise",
+    "qingyise",
+    "duiduihu",
+    "qidui",
+    "gangkai",
+    "huakai",
+    "dadiaoche",
+    "tianhu",
+    "dihu",
+]
 
 
 def test_discard_needs_four_hard_flowers() -> None:

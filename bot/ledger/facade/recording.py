@@ -46,9 +46,14 @@ class RecordingCalls(Calls):
         table = session or self.require_session(chat_id)
         seat_players = {seat: player.id for seat, player in table.seats.items()}
         return hands.score_entry(
-            table.id, seat_players, table.state, entry,
-            rules=table.rules, options=table.options, stake=table.stake,
-        )  # fmt: skip
+            table.id,
+            seat_players,
+            table.state,
+            entry,
+            rules=table.rules,
+            options=table.options,
+            stake=table.stake,
+        )
 
     def preview_adjust(
         self, session: SessionInfo, payer_id: int, payee_id: int, amount: int, note: str | None = None
@@ -233,9 +238,20 @@ class RecordingCalls(Calls):
                     return found
                 raise
             created = pending.create(
-                s, group, ts, pending_id, kind, stored, preview, base_version=base_version,
-                message_id=message_id, by=by, text=text, timeout_seconds=timeout_seconds, now=now,
-            )  # fmt: skip
+                s,
+                group,
+                ts,
+                pending_id,
+                kind,
+                stored,
+                preview,
+                base_version=base_version,
+                message_id=message_id,
+                by=by,
+                text=text,
+                timeout_seconds=timeout_seconds,
+                now=now,
+            )
             if created is None:  # stored before under the same key: that one, whatever its status
                 found = earlier(s)
                 assert found is not None
@@ -303,9 +319,13 @@ class RecordingCalls(Calls):
             )
             info = session_info(s, ts, chat_id)
             return CommitResult(
-                result.hand, result.created, info, result.voided, result.replaced,
+                result.hand,
+                result.created,
+                info,
+                result.voided,
+                result.replaced,
                 card=queries.card_view(s, ts, info),
-            )  # fmt: skip
+            )
 
         return self._write(op)
 

@@ -76,11 +76,18 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             language, confirm_timeout_seconds, weekly_day, weekly_time, timezone, confirm_by
         )
         changes: dict[str, Any] = {
-            "language": language, "rules": groups.resolve_rules(rules) if rules is not None else None,
-            "options": options, "instant": instant, "confirm_timeout_seconds": confirm_timeout_seconds,
-            "weekly_schedule": weekly_schedule, "weekly_day": weekly_day, "weekly_time": weekly_time,
-            "weekly_last_post_at": weekly_last_post_at, "timezone": timezone, "confirm_by": confirm_by,
-        }  # fmt: skip
+            "language": language,
+            "rules": groups.resolve_rules(rules) if rules is not None else None,
+            "options": options,
+            "instant": instant,
+            "confirm_timeout_seconds": confirm_timeout_seconds,
+            "weekly_schedule": weekly_schedule,
+            "weekly_day": weekly_day,
+            "weekly_time": weekly_time,
+            "weekly_last_post_at": weekly_last_post_at,
+            "timezone": timezone,
+            "confirm_by": confirm_by,
+        }
         info = self._write(lambda s: groups.update_group(s, self._group(s, chat_id), dict(changes)), key)
         self._remember_group(info)
         return info
@@ -168,9 +175,15 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
 
         def op(s: Session) -> SessionInfo:
             return sessions.open_session(
-                s, chat_id, self._defaults, now, opened_by=lambda g: groups.actor(s, g, by, now),
-                rules=rules, stake=stake, options=options,
-            )  # fmt: skip
+                s,
+                chat_id,
+                self._defaults,
+                now,
+                opened_by=lambda g: groups.actor(s, g, by, now),
+                rules=rules,
+                stake=stake,
+                options=options,
+            )
 
         return self._write(op, key)
 
@@ -228,9 +241,10 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             if guest_name is not None:
                 groups.check_guest_name(groups.clean_name(guest_name), groups.name_holders(s, group, ts))
             player = (
-                groups.ensure_player(s, group, user, now) if user is not None
+                groups.ensure_player(s, group, user, now)
+                if user is not None
                 else groups.guest(s, group, guest_name or "", now)
-            )  # fmt: skip
+            )
             target = sessions.sit(s, group, ts, player, wanted, now)
             if guest_name is not None and by is not None:
                 sessions.mark_seater(s, ts, player, groups.ensure_player(s, group, by, now))

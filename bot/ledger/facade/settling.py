@@ -74,10 +74,12 @@ class SettlingCalls(Calls):
             transfers = settling.balance(s, group).transfers
             twin = groups.twins(s, row_id(group))
             choices = [
-                (replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0)),
-                 tuple(tr for tr in transfers if {tr.payer.id, tr.payee.id} == {me, p.id}))
+                (
+                    replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0)),
+                    tuple(tr for tr in transfers if {tr.payer.id, tr.payee.id} == {me, p.id}),
+                )
                 for p in matches
-            ]  # fmt: skip
+            ]
             return [c for c in choices if c[1]] or choices
 
         return self._read(op)
