@@ -6,15 +6,23 @@ from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from bot.i18n import has, t
-from bot.ledger.values import HandPreview, HandRecord, PendingInfo, SessionInfo, wins_of
+from bot.ledger.values import (
+    AdjustJSON,
+    AdjustResponse,
+    HandPreview,
+    HandRecord,
+    PendingInfo,
+    SessionInfo,
+    wins_of,
+)
 from bot.render.items import (
     item_lines,
     join_words,
     term_name,
 )
 from bot.render.words import payments_text, player_name, seat_and_name, wind
-from scoring.entry import RequestJSON
-from scoring.response import WinResult
+from scoring.entry import EntryJSON, RequestJSON, WinJSON
+from scoring.response import ScoreResponse, WinResult
 from scoring.rules import SUZHOU_ANHUI
 
 EXEMPT_SHOWN = 3  # a refusal names this many exempt patterns, then 等 / …
@@ -46,9 +54,9 @@ def refusal_text(lang: str | None, reason: Mapping[str, Any], winner: str | None
     )
 
 
-def _times(lang: str | None, win: Mapping[str, Any]) -> str:
+def _times(lang: str | None, win: WinResult | None) -> str:
     """` ×2` after a result's 花 when the win was multiplied; "" otherwise."""
-    factor = int(win.get("multiplier") or 1)
+    factor = win["multiplier"] if win is not None else 1
     return t(lang, "result.times", factor=factor) if factor != 1 else ""
 
 
@@ -56,28 +64,36 @@ def _streak(lang: str | None, streak: int) -> str:
     return t(lang, "result.streak", streak=streak) if streak > 0 else ""
 
 
-def _wins(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return list(entry.get("wins") or [])
+def _as_hand(entry: EntryJSON | AdjustJSON) -> EntryJSON | None:
+    """A row's entry as a hand's (a win, 荒庄, 逃跑); None for an adjustment's, which says no event."""
+    return cast(EntryJSON, entry) if "event" in entry else None
+
+
+def _wins(entry: EntryJSON | AdjustJSON) -> list[WinJSON]:
+    """The wins an entry says (none for an adjustment)."""
+    hand = _as_hand(entry)
+    return list(hand["wins"]) if hand is not None else []
 
 
 def _how(
     lang: str | None,
     prefix: str,
-    entry: Mapping[str, Any],
-    win: Mapping[str, Any],
+    entry: EntryJSON | AdjustJSON,
+    win: WinJSON,
     name: Callable[[str], str] | None = None,
 ) -> str:
     """Who won and how, in the tables' words: 南 自摸 / 东 点炮，西 胡 / 西 抢 东 的杠 / 南 包饺子（北 包）.
     `name` names a seat (the wind alone by default; the preview adds the player)."""
     who = name or (lambda seat: wind(lang, seat))
-    winner = who(str(win.get("winner")))
-    flags = win.get("flags") or {}
-    fed = flags.get("kong_fed_by")
+    winner = who(win["winner"])
+    flags = win["flags"]
+    fed = flags["kong_fed_by"]
     if fed:  # 包饺子 on the replacement tile; 送杠 a later self-draw (option songgang)
-        key = "kong_fed" if flags.get("after_kong") else "songgang"
-        return t(lang, f"{prefix}.{key}", winner=winner, discarder=who(str(fed)))
-    kind = win.get("type", "self_draw")
-    discarder = who(str(entry.get("discarder")))
+        key = "kong_fed" if flags["after_kong"] else "songgang"
+        return t(lang, f"{prefix}.{key}", winner=winner, discarder=who(fed))
+    kind = win["type"]
+    hand = _as_hand(entry)
+    discarder = who(str(hand["discarder"] if hand is not None else None))
     if kind == "discard":
         return t(lang, f"{prefix}.discard", winner=winner, discarder=discarder)
     if kind == "rob_kong":
@@ -85,12 +101,18 @@ def _how(
     return t(lang, f"{prefix}.self_draw", winner=winner)
 
 
-def scored_win(response: Mapping[str, Any], seat: str) -> Mapping[str, Any]:
-    """The scoring core's answer for one winner ({} if it has none)."""
-    return next((w for w in wins_of(response) if w["winner"] == seat), {})
+def scored_win(response: ScoreResponse | AdjustResponse, seat: str) -> WinResult | None:
+    """The scoring core's answer for one winner (None if it has none)."""
+    return next((w for w in wins_of(response) if w["winner"] == seat), None)
 
 
-def _hua_by_winner(response: Mapping[str, Any]) -> dict[str, int]:
+def _allowed(response: ScoreResponse | AdjustResponse, seat: str) -> bool:
+    """Whether the winner at `seat` was allowed (a winner the core did not answer for counts as allowed)."""
+    scored = scored_win(response, seat)
+    return scored is None or scored["allowed"]
+
+
+def _hua_by_winner(response: ScoreResponse | AdjustResponse) -> dict[str, int]:
     return {w["winner"]: w["hua"] for w in wins_of(response)}
 
 
@@ -113,7 +135,7 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
         )
     hua = _hua_by_winner(response)
     # the allowed winners, as in the result line: a refused or unpaid one of a 一炮多响 is no winner
-    wins = [w for w in _wins(entry) if scored_win(response, w["winner"]).get("allowed", True)] or _wins(entry)
+    wins = [w for w in _wins(entry) if _allowed(response, w["winner"])] or _wins(entry)
     if len(wins) == 1:
         win = wins[0]
         return t(
@@ -272,7 +294,7 @@ def preview_text(
                     hua=scored["hua"] if scored else 0,
                 )
             )
-            lines += item_lines(lang, scored or {}, win, session.rules)
+            lines += item_lines(lang, scored, win, session.rules)
             if scored is not None and session.rules == SUZHOU_ANHUI and len(_wins(entry)) == 1:
                 lines += formula_lines(lang, preview, scored)
     if preview.kind != "draw":

@@ -4,11 +4,12 @@ patterns and items, and the coming hand's 豹子 / 滴零 marks where the rule s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from bot.i18n import has, t
 from bot.ledger.values import SessionInfo
 from scoring import TERMS, validate_options
+from scoring.entry import WinJSON
+from scoring.response import WinResult
 from scoring.rules import SUZHOU
 
 
@@ -52,8 +53,8 @@ def is_pattern(term_id: str) -> bool:
 
 def item_lines(
     lang: str | None,
-    win: Mapping[str, Any],
-    typed: Mapping[str, Any] | None = None,
+    win: WinResult | None,
+    typed: WinJSON | None = None,
     rules: str | None = None,
 ) -> list[str]:
     """A scored win's items, one a line: `  清一色 10`; a multiplier (an item's `times` in the scoring core's
@@ -62,20 +63,22 @@ def item_lines(
     `  豹子、滴零 ×2（不叠加…）`; `  合计 ×2` when the win's multiplier is still not the product of the lines.
     `typed` is the entry's win: a 硬花 item worth twice the 硬花 typed there shows the doubling (七对).
     An item worth nothing says what it means instead of a 0 (宿州: `  杠开（算自摸）`,
-    `  七对（可以胡，不加花）`); names are the rule set's (`rules`)."""
-    items = list(win.get("items", []))
-    total = int(win.get("multiplier") or 1)
-    merged = _not_stacked({str(i.get("id")): int(i.get("times") or 1) for i in items}, total)
+    `  七对（可以胡，不加花）`); names are the rule set's (`rules`). No scored win (None): no lines."""
+    if win is None:
+        return []
+    items = win["items"]
+    total = win["multiplier"]
+    merged = _not_stacked({i["id"]: i.get("times", 1) for i in items}, total)
     hard = _typed_hard(typed)
     lines, product = [], 1
     for item in items:
-        item_id = str(item.get("id") or "")
+        item_id = item["id"]
         if item_id in merged:
             continue
-        name = term_name(lang, item_id, item.get("name"), rules)
-        factor = int(item.get("times") or 1)
-        hua = item.get("hua", 0)
-        if item_id == "yinghua" and 0 < hard * DOUBLE == int(hua or 0):
+        name = term_name(lang, item_id, item["name"], rules)
+        factor = item.get("times", 1)
+        hua = item["hua"]
+        if item_id == "yinghua" and 0 < hard * DOUBLE == hua:
             lines.append(t(lang, "preview.qidui_hard", name=name, hua=hua, typed=hard))
         elif hua:
             lines.append(t(lang, "preview.item", name=name, hua=hua))
@@ -104,14 +107,13 @@ def _not_stacked(factors: Mapping[str, int], total: int) -> tuple[str, ...]:
     return NOT_STACKED if total * DOUBLE == product else ()
 
 
-def _typed_hard(typed: Mapping[str, Any] | None) -> int:
+def _typed_hard(typed: WinJSON | None) -> int:
     """The 硬花 a person typed for one win: the declared count, or the flowers written after the tiles."""
-    if not typed:
+    if typed is None:
         return 0
-    declared = typed.get("declared") or {}
-    if "hard_flowers" in declared:
-        return int(declared.get("hard_flowers") or 0)
-    return len((typed.get("hand") or {}).get("flowers") or ())
+    if "declared" in typed:
+        return typed["declared"]["hard_flowers"]
+    return len(typed["hand"]["flowers"]) if "hand" in typed else 0
 
 
 def doubling_marks(lang: str | None, session: SessionInfo) -> list[str]:
