@@ -94,8 +94,7 @@ for _word in sorted((k for k in _FLOWER_ALIASES if k not in _NOT_WORDS), key=len
     _FLOWER_WORDS[_word[0]] = (*_FLOWER_WORDS.get(_word[0], ()), _word)
 del _word
 
-_NUMERALS: Final[dict[str, int]] = {
-    **{str(d): d for d in range(10)},
+ZH_NUMERALS: Final[dict[str, int]] = {
     "〇": 0,
     "零": 0,
     "一": 1,
@@ -108,6 +107,9 @@ _NUMERALS: Final[dict[str, int]] = {
     "八": 8,
     "九": 9,
 }
+"""The one table of Chinese digits (the bot's number parser adds 两 and the units to it)."""
+ZH_TILE_RANKS: Final = "".join(char for char, value in ZH_NUMERALS.items() if value)  # 一 … 九, by rank
+_NUMERALS: Final[dict[str, int]] = {**{str(d): d for d in range(10)}, **ZH_NUMERALS}
 _SUIT_CHARS: Final[dict[str, str]] = {
     "m": "m",
     "万": "m",
@@ -150,7 +152,6 @@ _PUNCT: Final[dict[str, str]] = {
     "｜": "|",
     "：": ":",
 }
-_ZH_NUMERALS: Final = "一二三四五六七八九"
 _ZH_SUITS: Final[dict[str, str]] = {"m": "万", "p": "筒", "s": "条"}
 _ZH_HONOURS: Final = ("东", "南", "西", "北", "白", "发", "中")
 
@@ -206,7 +207,7 @@ def tile_name_zh(t: Tile) -> str:
     ('五筒', '东')
     """
     s = suit(t)
-    return _ZH_HONOURS[t - 27] if s is None else _ZH_NUMERALS[rank(t) - 1] + _ZH_SUITS[s]
+    return _ZH_HONOURS[t - 27] if s is None else ZH_TILE_RANKS[rank(t) - 1] + _ZH_SUITS[s]
 
 
 def tile_unicode(t: Tile) -> str:

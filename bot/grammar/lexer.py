@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.grammar.errors import GrammarError
+from scoring.tiles import ZH_NUMERALS, ZH_TILE_RANKS
 
 # Word separators besides white space (after NFKC: ， → ,  ； → ;  ！ → !  ？ → ?); ":" and "|" belong
 # to the hand shorthand ([555p:N], flowers after |).
@@ -14,29 +15,16 @@ SEPARATORS = frozenset(",、;!?。～~")
 
 # "+" marks the winning tile in the shorthand (9p+9p, +五筒, +东); elsewhere it joins words: 清一色+七对.
 _WINNING_TILE = re.compile(
-    r"\s*([0-9０-９]|[一二三四五六七八九][万萬筒饼餅条條索]|[东東南西北]|[\U0001F000-\U0001F02B])"
+    rf"\s*([0-9０-９]|[{ZH_TILE_RANKS}][万萬筒饼餅条條索]|[东東南西北]|[\U0001F000-\U0001F02B])"
 )
 
-_CN_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "兩": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
+_CN_DIGITS = {**ZH_NUMERALS, "两": 2, "兩": 2}  # scoring's digits, and 两 for two of something
 _CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100}
 # The one spelling of a typed whole number, for every pattern that holds one (a stake, 5花, 第3局, 24小时,
 # 20:00): ASCII or full-width digits, or a run of Chinese numerals. `parse_count` reads what it matched.
-NUMBER_RE = r"[0-9０-９]+|[零〇一二两兩三四五六七八九十拾百佰]+"
-_CN_NUMERAL = re.compile(r"^[零〇一二两兩三四五六七八九十拾百佰]+$")
+_CN_CHARS = "".join([*_CN_DIGITS, *_CN_UNITS])
+NUMBER_RE = rf"[0-9０-９]+|[{_CN_CHARS}]+"
+_CN_NUMERAL = re.compile(rf"^[{_CN_CHARS}]+$")
 _WIDE_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 

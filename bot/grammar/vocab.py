@@ -9,6 +9,7 @@ from bot.grammar.lexer import NUMBER_RE, parse_count
 from scoring import PATTERNS
 from scoring.entry import FLAG_PATTERN as _FLAG_PATTERN
 from scoring.entry import PATTERN_FLAG as _PATTERN_FLAG
+from scoring.tiles import ZH_TILE_RANKS
 
 SELF_DRAW: Final = "self_draw"
 DISCARD: Final = "discard"
@@ -125,7 +126,7 @@ def split_wild(word: str) -> str | None:
 
 
 _TILE_TEXT = re.compile(
-    r"\d[mpsz]|[\[\]()+]|[一二三四五六七八九1-9][万萬筒饼餅条條索]|[\U0001F000-\U0001F02B]", re.IGNORECASE
+    rf"\d[mpsz]|[\[\]()+]|[{ZH_TILE_RANKS}1-9][万萬筒饼餅条條索]|[\U0001F000-\U0001F02B]", re.IGNORECASE
 )
 
 
