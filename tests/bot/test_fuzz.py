@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from budget import examples
-from harness import PLAYERS, Reply, Table
+from harness import PLAYERS, TINY_PNG, Reply, Table
 from hypothesis import settings
 from sqlalchemy import text
 
@@ -32,10 +32,6 @@ CI_SEED = 20261201
 UPDATES = examples(5200)
 OTHER_GROUP = -1001000000077
 LIMIT = 4096
-TINY_PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
-)
 
 SEATS = ["东", "南", "西", "北", "E", "S", "W", "N", "@ann", "@bob", "@cat", "@dan", "Ann", "@zoe", "小王"]
 HOWS = ["自摸", "zimo", "冲", "pao", "点炮", "抢杠", "包", "ron", "tsumo", "qg"]

@@ -10,7 +10,7 @@ import threading
 from typing import Any
 
 import pytest
-from harness import Reply, Table
+from harness import TINY_PNG, Reply, Table
 
 import bot.summary.post as post_module
 from bot.console.driver import deliver
@@ -21,11 +21,6 @@ from bot.summary.post import CardHeads
 from bot.summary.tally import SessionReport
 
 END = "✅ 结束并结算"
-# a 1×1 PNG: what the patched chart draws
-TINY_PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
-)
 
 
 async def night(table: Table) -> None:

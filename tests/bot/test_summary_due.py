@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from harness import Clock, Table, seat_four
+from harness import TINY_PNG, Clock, Table, seat_four
 from sqlalchemy.exc import OperationalError
 
 from bot.ledger import LedgerService
@@ -29,6 +29,13 @@ CARD = "🀄 第1场结束"
 IDLE_CARD = "⏰ 6小时没有新的一局，第1场自动结束"
 CHART = "第1场各家累计得分"
 CSV = "第1场账本（CSV）"
+
+
+@pytest.fixture(autouse=True)
+def drawn_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chart drawn as a tiny PNG: these tests are of how the parts go out, claimed and retried, not of
+    what the chart shows (tests/summary/test_chart.py)."""
+    monkeypatch.setattr("bot.summary.chart.render_chart", lambda *_args, **_kw: TINY_PNG)
 
 
 def ledger(table: Table) -> LedgerService:
