@@ -223,7 +223,7 @@ async def after_commit(
 async def mark_results(turn: Turn, kind: PendingKind, result: CommitResult, sent: int) -> None:
     """Remember the new row's result message; mark the result messages of the rows an /undo or /edit
     voided (their line as it was, and that it is void), so no stale result reads as standing."""
-    if kind != "undo":
+    if kind != "undo" and sent != result.result_message:  # a Confirm's preview was stored with the row
         await turn.run(turn.ledger.set_result_message, result.hand.id, sent)
     note = (
         turn.t("result.void_undone") if kind == "undo" else turn.t("result.void_edited", n=result.hand.number)

@@ -175,6 +175,7 @@ def insert_row(
     source_key: str | None,
     text: str | None,
     replaces: int | None = None,
+    result_message: int | None = None,
 ) -> Any:
     """The one insert: a ledger row with its payments, added to the running totals; the row returned is
     not in `s` (written by Core: `written`, what it holds is what was inserted)."""
@@ -192,6 +193,7 @@ def insert_row(
         kind=preview.kind,
         text=text,
         entry=preview.entry,
+        result_message_id=result_message,
         request=preview.request,
         response=preview.response,
         state_before=preview.before.to_json(),
@@ -260,13 +262,23 @@ def record(
     actor: int | None,
     source_key: str | None,
     text: str | None,
+    result_message: int | None = None,
 ) -> HandRecord:
     """A scored win, 荒庄, 逃跑 or adjustment as the table's next row; the dealer state moves on. A hand
-    before the first dealer was chosen is refused (NoDealer): the handlers ask for one first."""
+    before the first dealer was chosen is refused (NoDealer): the handlers ask for one first.
+    `result_message`: the message that will say its result, when it is known already (the preview's)."""
     if preview.kind != "adjust" and not dealer_known(ts.dealer_set, ts.hands_played):
         raise errors.NoDealer("no dealer chosen for the first hand (/dealer, /roll)")
     hand = insert_row(
-        s, ts, preview, now, number=row_number(preview), actor=actor, source_key=source_key, text=text
+        s,
+        ts,
+        preview,
+        now,
+        number=row_number(preview),
+        actor=actor,
+        source_key=source_key,
+        text=text,
+        result_message=result_message,
     )
     ts.live_rows += 1
     if preview.kind != "adjust":

@@ -232,11 +232,15 @@ def carry_out(
     who = actor(s, group, by, now, seated)
     voided: tuple[Any, ...] = ()
     replaced: tuple[Any, ...] = ()
+    result_message: int | None = None
     if pending.kind in ("hand", "adjust"):
         # The preview the group saw, scored once: the table is unchanged since (same version), so its
-        # payments and its seating are what the Confirm records.
+        # payments and its seating are what the Confirm records; the preview's message becomes its result.
         preview = preview_from_json(pending.preview)
-        hand = hands.record(s, ts, preview, now, actor=who, source_key=key, text=text)
+        result_message = pending.message_id
+        hand = hands.record(
+            s, ts, preview, now, actor=who, source_key=key, text=text, result_message=result_message
+        )
     elif pending.kind == "edit":
         replaced, voided = hands.edit(
             s,
@@ -253,7 +257,14 @@ def carry_out(
         hand = hands.undo(s, ts, now, actor=who, void_key=key, expected_id=int(payload["hand_id"]))
         voided = (hand,)
     info = session_info(s, ts, group.chat_id, seated)
-    return CommitResult(hand=hand, created=True, session=info, voided=voided, replaced=replaced)
+    return CommitResult(
+        hand=hand,
+        created=True,
+        session=info,
+        voided=voided,
+        replaced=replaced,
+        result_message=result_message,
+    )
 
 
 def answer(

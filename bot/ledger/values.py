@@ -317,6 +317,7 @@ class CommitResult:
     voided: tuple[HandRecord, ...] = ()
     replaced: tuple[HandRecord, ...] = ()  # replacements written by an edit, in ledger order
     card: CardView | None = None  # the session's card after the write, read in the same transaction
+    result_message: int | None = None  # the message stored as the row's result, in this same write
 
 
 @dataclass(frozen=True, slots=True)
