@@ -10,7 +10,7 @@ from sqlalchemy import select as select_columns  # sqlmodel's select types at mo
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from bot.ledger import errors, money, settling
+from bot.ledger import errors, groups, money, settling
 from bot.ledger.lookups import (
     HAND,
     IN_ORDER,
@@ -157,10 +157,19 @@ _PEOPLE = (
 
 def session_people(s: Session, ts: TableSession, chat_id: int) -> tuple[Standing, ...]:
     """Everyone who played in a session, by seat (a seat's later player after its earlier one), each with
-    the seat they sit at or sat at before someone took it over (/sub): one prepared statement."""
+    the seat they sit at or sat at before someone took it over (/sub), and their `twin` number where
+    another of the group shares their display name: one prepared statement."""
+    twin = groups.twins(s, ts.group_id)
     rows = [
         Standing(
-            player=PlayerInfo(id=pid, chat_id=chat_id, display_name=name, telegram_id=tid, username=username),
+            player=PlayerInfo(
+                id=pid,
+                chat_id=chat_id,
+                display_name=name,
+                telegram_id=tid,
+                username=username,
+                twin=twin.get(pid, 0),
+            ),
             seat=seat,
             net=net,
             hands=played,
