@@ -15,6 +15,7 @@ from bot.summary.settling import transfer_lines
 from bot.summary.tally import SessionReport
 from bot.text import shorten
 from bot.weekly import DEFAULT_TIMEZONE
+from scoring.rules import SUZHOU_ANHUI
 
 TIES_SHOWN = 3  # hands of a tie the card names; the CSV has every hand
 
@@ -101,7 +102,7 @@ def _biggest(report: SessionReport, lang: str | None) -> list[str]:
         lines.append(
             t(
                 lang,
-                "summary.biggest",
+                "summary.biggest_count" if report.session.rules == SUZHOU_ANHUI else "summary.biggest",
                 number=big.number,
                 seat=wind(lang, big.seat),
                 name=person_name(lang, big.player),

@@ -61,3 +61,36 @@ async def test_the_card_tells_two_people_of_one_name_apart_on_every_line(db_tabl
     assert "最长连庄：东 Fay（1） 连庄2次（到第2局）" in lines
     assert "Fay（2） → Fay（1） 18" in card.text
     assert by_person(table) == {1040: 54, 1041: -18, 1001: -18, 1002: -18}
+
+
+async def night(table: Table, rules: str, entry: str, number: int) -> Reply:
+    await table.say("ann", f"/newgame {rules} 1")
+    for name in ("ann", "bob", "cat", "dan"):
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", entry)
+    return await end(table, number)
+
+
+async def test_the_biggest_hand_is_counted_per_rule_set_and_in_its_own_words(db_table: Table) -> None:
+    """Night 1, 苏州, stake 1: Ann (东, dealer) self-draws 5 花, T = 5 + 5 = 10: Ann +30, Bob, Cat, Dan
+    −10. Night 2, 宿州, stake 1: Ann (东, dealer) self-draws with f = 3: each 闲 pays 2·3 + 4 = 10: Ann +30,
+    the others −10. The 宿州 card says its count is 花数 3, not "3花"; /stats keeps the two apart
+    (苏州 10花, 宿州 花数 3) instead of one "最大一手10花" over both. Money: Ann +60, the others −20."""
+    table = db_table
+    first = await night(table, "苏州", "/hu 东 自摸 5花", 1)
+    assert "最大一手：第1局 东 Ann 自摸 10花 +30" in first.text.split("\n")
+    second = await night(table, "宿州", "/hu 东 自摸 3花", 2)
+    assert "最大一手：第1局 东 Ann 自摸 花数 3 +30" in second.text.split("\n")
+    turn = await table.say("eve", "/stats")
+    lines = "\n".join(turn.texts).split("\n")
+    ann = lines[lines.index("Ann 的统计：") + 1].split(" · ")
+    assert ann == [
+        *("2场", "2局", "胡 2", "自摸 2", "放冲 0"),
+        "最大一手 苏州麻将 10花、宿州麻将 花数 3",
+        *("最长连庄 1", "实付 +60"),
+    ]
+    bob = lines[lines.index("Bob 的统计：") + 1]
+    assert bob == "2场 · 2局 · 胡 0 · 自摸 0 · 放冲 0 · 最大一手 没有 · 最长连庄 0 · 实付 −20"
+    assert by_person(table) == {1001: 60, 1002: -20, 1003: -20, 1004: -20}
