@@ -285,13 +285,15 @@ async def _drop_previews(turn: Turn, waiting: list[PendingInfo], session: Sessio
 async def _record(turn: Turn, waiting: list[PendingInfo], session: SessionInfo) -> list[PendingInfo]:
     """Confirm each waiting entry as the presser's own Confirm would (who may confirm, `confirm_by other`:
     all checked before any is recorded), oldest first, each preview turned into its result; the entries
-    that could not be recorded (expired, stale after an earlier one) are returned, for the end to drop."""
+    that could not be recorded (expired, stale after an earlier one, a question not answered) are
+    returned, for the end to drop."""
     await require(turn, "confirm", session)
+    previews = [p for p in waiting if p.kind not in ("dealer", "name")]  # not a question waiting its answer
     if turn.state.group.confirm_by == "other":
-        for pending in waiting:
+        for pending in previews:
             await refuse_own_entry(turn, pending.id)
-    left = []
-    for pending in waiting:
+    left = [p for p in waiting if p not in previews]
+    for pending in previews:
         try:
             result = await turn.run(
                 turn.ledger.confirm_pending,

@@ -64,6 +64,24 @@ async def test_end_can_record_the_waiting_entries_first(db_seated: Table) -> Non
     assert money(table) == {"Ann": 22, "Bob": 14, "Cat": -18, "Dan": -18}
 
 
+async def test_an_entry_the_first_recorded_one_made_stale_is_dropped_and_said_so(db_seated: Table) -> None:
+    """Two previews wait for the same next hand: Bob (南) self-draws 3 花 (T = 3 + 5 = 8: Bob +24, the
+    others −8) and Cat (西) self-draws 4 花. Dan presses "记入再结束": the first is recorded; the second
+    was shown for a table that has changed since, so it is dropped, its preview says so, and the question
+    counts one entry recorded. The money: Bob +24, Ann, Cat, Dan −8."""
+    table = db_seated
+    bob = (await table.say("ann", "/hu 南 自摸 3花")).sent[0]
+    cat = (await table.say("ann", "/hu 西 自摸 4花")).sent[0]
+    question = (await table.say("ann", "/end")).sent[0]
+    assert "还有 2 条记录没确认" in question.text
+    await table.press("dan", RECORD, message_id=question.message_id)
+    assert table.message(bob.message_id).text.endswith("✅ Dan 已确认，记入账本。")
+    dropped = table.message(cat.message_id)
+    assert dropped.text.endswith("✖ 作废：第1场已结束，这条没有记入。") and dropped.buttons == ()
+    assert table.message(question.message_id).text.endswith("✅ Dan 记入 1 条没确认的记录，确认结束。")
+    assert money(table) == {"Bob": 24, "Ann": -8, "Cat": -8, "Dan": -8}
+
+
 async def test_recording_at_the_end_keeps_the_confirm_rules(db_seated: Table) -> None:
     """Under confirm_by other, Ann may not record at the end the entry she typed: the press is refused
     and the table stays open (nothing recorded, nothing ended); Dan's press records it and ends.
