@@ -319,7 +319,8 @@ async def _nothing() -> None:
 @button(EndPress.parse)
 async def end_pressed(turn: Turn, press: EndPress) -> None:
     """/end's buttons: only in their own chat, for this chat's open session, by a seated player or an
-    admin. Confirm ends the session (once: a second press finds it ended) and posts the summary."""
+    admin. Confirm ends the session (once: a second press finds it ended) and posts the summary, dropping
+    the entries still waiting for their Confirm; 记入再结束 records those first (`_record`)."""
     session = await own_session(turn, press.session_id)
     assert session is not None
     await require(turn, "end", session)
