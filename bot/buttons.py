@@ -8,7 +8,9 @@ and what parses still names a pending entry or session that must belong to the c
     n:<32 hex>:<seat>           the player a name in a typed /hu means, when it fits several (the entry
                                 must be one waiting for that answer)
     j:<session>                 the lobby's Join
-    e:<session> / ek:<session>  /end's question: end the session now / keep playing
+    e:<session> / ek:<session>  /end's question: end the session now (entries still waiting dropped) / keep
+                                playing
+    er:<session>                /end's question: record the entries still waiting, then end
     r:<session>:<option>:<n>    /rules: set option to its n-th choice (session 0: no open table)
     f:<session>:<state>         the /hu button flow, its whole state (see HuFlow.data: at most 52 bytes for
                                 three winners, each winner's 花 and patterns in seven base-36 digits)
@@ -40,7 +42,7 @@ DEALER = re.compile(r"d:([0-9a-f]{32}):([ESWN])")
 NAME = re.compile(r"n:([0-9a-f]{32}):([ESWN])")
 # The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
 JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
-END = re.compile(r"(e|ek):([1-9][0-9]{0,14})")
+END = re.compile(r"(e|ek|er):([1-9][0-9]{0,14})")
 LEDGER_CSV = re.compile(r"lc:([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
 
@@ -187,19 +189,25 @@ class JoinPress:
 
 @dataclass(frozen=True, slots=True)
 class EndPress:
-    """/end's question: end the session it names now (`end`), or keep playing."""
+    """/end's question: end the session it names now (`end`; with `record`, after recording the entries
+    still waiting for their Confirm, else dropping them), or keep playing."""
 
     session_id: int
     end: bool = True
+    record: bool = False
 
     @property
     def data(self) -> str:
-        return f"{'e' if self.end else 'ek'}:{self.session_id}"
+        code = "ek" if not self.end else "er" if self.record else "e"
+        return f"{code}:{self.session_id}"
 
     @classmethod
     def parse(cls, data: object) -> EndPress | None:
         match = _whole(END, data)
-        return cls(int(match.group(2)), match.group(1) == "e") if match else None
+        if match is None:
+            return None
+        code = match.group(1)
+        return cls(int(match.group(2)), code != "ek", record=code == "er")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """The session's one pinned table card: posted at /newgame, edited in place at once after every change,
-unpinned when the session ends.
+unpinned when the session ends; a hand's one result message, then the card (`after_commit`).
 
 The card's message id and whether pinning was refused are columns of the session in the ledger
 (`SessionInfo.card_message_id` / `pin_refused`), so every worker, and this one after a restart, edits the
@@ -14,8 +14,9 @@ from telegram.error import BadRequest, TelegramError
 
 from bot.buttons import JoinPress
 from bot.handlers.turn import Turn
-from bot.ledger import SEATS, CardView, SessionInfo
-from bot.render import table_card
+from bot.ledger import SEATS, CardView, CommitResult, SessionInfo
+from bot.ledger.values import PendingKind
+from bot.render import hand_summary, result_line, table_card
 from bot.webauth import table_token
 
 log = logging.getLogger(__name__)
@@ -84,3 +85,70 @@ async def unpin_card(turn: Turn, session: SessionInfo) -> None:
         await turn.context.bot.unpin_chat_message(turn.chat_id, message_id=session.card_message_id)
     except TelegramError as exc:
         log.info("could not unpin the card of session %s: %s", session.id, exc)
+
+
+async def after_commit(
+    turn: Turn,
+    kind: PendingKind,
+    result: CommitResult,
+    *,
+    flow_message: int | None = None,
+    status: str | None = None,
+) -> None:
+    """The hand's one bot message: the one-line result, sent (an `instant` group) or edited into the
+    message that asked for it (`flow_message`: the preview on Confirm, or the /hu button flow), with a
+    `status` line under it (who confirmed); then the card, edited at once."""
+    if not result.created:
+        return  # a redelivered update: its result is in the chat already
+    if kind == "undo" and result.hand.kind == "adjust":  # not a hand: no number, no dealer to roll back
+        text = turn.t("result.undone_adjust", summary=hand_summary(turn.lang, result.hand))
+    elif kind == "undo":
+        text = turn.t("result.undone", n=result.hand.number)
+    elif kind == "edit":
+        text = turn.t("result.edited", n=result.hand.number) + "\n" + result_line(turn.lang, result.hand)
+    else:
+        text = result_line(turn.lang, result.hand)
+    if status:
+        text = f"{text}\n{status}"
+    sent: int | None = None
+    if flow_message is not None:
+        try:
+            await turn.edit(flow_message, text)
+            sent = flow_message
+        except TelegramError as exc:  # deleted meanwhile: the result still goes out, as a new message
+            log.info("could not turn message %s into the result: %s", flow_message, exc)
+    try:
+        if sent is None:
+            sent = (await turn.say(text)).message_id
+    finally:  # the hand is recorded: the card shows it even when its result could not be sent
+        await show_card(turn, result.session, result.card)
+    await mark_results(turn, kind, result, sent)
+
+
+async def mark_results(turn: Turn, kind: PendingKind, result: CommitResult, sent: int) -> None:
+    """Remember the new row's result message; mark the result messages of the rows an /undo or /edit
+    voided (their line as it was, and that it is void), so no stale result reads as standing."""
+    if kind != "undo" and sent != result.result_message:  # a Confirm's preview was stored with the row
+        await turn.run(turn.ledger.set_result_message, result.hand.id, sent)
+    note = (
+        turn.t("result.void_undone") if kind == "undo" else turn.t("result.void_edited", n=result.hand.number)
+    )
+    for old in result.voided:
+        message_id = await turn.run(turn.ledger.result_message, old.id)
+        if message_id is None or message_id == sent:
+            continue
+        try:
+            await turn.edit(message_id, result_line(turn.lang, old) + "\n" + note)
+        except TelegramError as exc:  # deleted, too old: the row is void in the ledger anyway
+            log.info("could not mark result %s void: %s", message_id, exc)
+
+
+# What a Confirm says under the result: recorded, or (an undo) voided.
+_CONFIRMED = {("undo", "adjust"): "preview.confirmed_undo_adjust"}
+_CONFIRMED.update({("undo", k): "preview.confirmed_undo" for k in ("win", "draw", "escape")})
+
+
+def confirmed_status(turn: Turn, kind: PendingKind, result: CommitResult) -> str:
+    """The line under a confirmed entry's result: who confirmed it, and that it was recorded (or voided)."""
+    who = turn.user.display_name if turn.user else "?"
+    return turn.t(_CONFIRMED.get((kind, result.hand.kind), "preview.confirmed"), player=who)

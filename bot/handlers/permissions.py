@@ -191,3 +191,19 @@ async def own_session(turn: Turn, session_id: int) -> SessionInfo | None:
         if named is None or named.chat_id != turn.chat_id:
             raise Refusal("err.foreign_button")
     raise Refusal("err.flow_stale")
+
+
+async def refuse_own_entry(turn: Turn, pending_id: str) -> None:
+    """`confirm_by other`: the one who recorded an entry may not confirm it (Refusal; NotFound). An entry
+    with no recorder (an anonymous admin's, from before the setting) is confirmed by a player who is no
+    admin, since any admin may have sent it."""
+    pending = await turn.run(turn.ledger.get_pending, pending_id)
+    if pending.created_by is None:
+        if await is_admin(turn):
+            raise Refusal("err.confirm_by_other")
+        return
+    if turn.user is None:
+        return
+    recorder = await turn.run(turn.ledger.get_player, pending.created_by)
+    if recorder.telegram_id == turn.user.telegram_id:
+        raise Refusal("err.confirm_by_other")

@@ -28,10 +28,10 @@ from bot.buttons import DealerPress, NamePress, PendingPress
 from bot.grammar import local_entry, parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.grammar.errors import GrammarError
 from bot.handlers.callbacks import button, command
-from bot.handlers.card import show_card
-from bot.handlers.permissions import decided, is_admin, require, writable_session
+from bot.handlers.card import after_commit, confirmed_status
+from bot.handlers.permissions import decided, refuse_own_entry, require, writable_session
 from bot.handlers.turn import Turn, seat_resolver
-from bot.ledger import SEATS, ChatState, CommitResult, HandPreview, SessionInfo, pending_id_for
+from bot.ledger import SEATS, ChatState, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
     NotFound,
     PendingCancelled,
@@ -41,7 +41,7 @@ from bot.ledger.errors import (
     WinNotAllowed,
 )
 from bot.ledger.values import PendingKind
-from bot.render import hand_summary, payments_text, preview_text, result_line, wind
+from bot.render import hand_summary, payments_text, preview_text, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.render.items import join_words
 from scoring.entry import EntryJSON
@@ -180,62 +180,6 @@ async def delete_quietly(turn: Turn, message_id: int) -> None:
         await turn.context.bot.delete_message(turn.chat_id, message_id)
     except TelegramError as exc:
         log.info("could not delete message %s of chat %s: %s", message_id, turn.chat_id, exc)
-
-
-async def after_commit(
-    turn: Turn,
-    kind: PendingKind,
-    result: CommitResult,
-    *,
-    flow_message: int | None = None,
-    status: str | None = None,
-) -> None:
-    """The hand's one bot message: the one-line result, sent (an `instant` group) or edited into the
-    message that asked for it (`flow_message`: the preview on Confirm, or the /hu button flow), with a
-    `status` line under it (who confirmed); then the card, edited at once."""
-    if not result.created:
-        return  # a redelivered update: its result is in the chat already
-    if kind == "undo" and result.hand.kind == "adjust":  # not a hand: no number, no dealer to roll back
-        text = turn.t("result.undone_adjust", summary=hand_summary(turn.lang, result.hand))
-    elif kind == "undo":
-        text = turn.t("result.undone", n=result.hand.number)
-    elif kind == "edit":
-        text = turn.t("result.edited", n=result.hand.number) + "\n" + result_line(turn.lang, result.hand)
-    else:
-        text = result_line(turn.lang, result.hand)
-    if status:
-        text = f"{text}\n{status}"
-    sent: int | None = None
-    if flow_message is not None:
-        try:
-            await turn.edit(flow_message, text)
-            sent = flow_message
-        except TelegramError as exc:  # deleted meanwhile: the result still goes out, as a new message
-            log.info("could not turn message %s into the result: %s", flow_message, exc)
-    try:
-        if sent is None:
-            sent = (await turn.say(text)).message_id
-    finally:  # the hand is recorded: the card shows it even when its result could not be sent
-        await show_card(turn, result.session, result.card)
-    await mark_results(turn, kind, result, sent)
-
-
-async def mark_results(turn: Turn, kind: PendingKind, result: CommitResult, sent: int) -> None:
-    """Remember the new row's result message; mark the result messages of the rows an /undo or /edit
-    voided (their line as it was, and that it is void), so no stale result reads as standing."""
-    if kind != "undo" and sent != result.result_message:  # a Confirm's preview was stored with the row
-        await turn.run(turn.ledger.set_result_message, result.hand.id, sent)
-    note = (
-        turn.t("result.void_undone") if kind == "undo" else turn.t("result.void_edited", n=result.hand.number)
-    )
-    for old in result.voided:
-        message_id = await turn.run(turn.ledger.result_message, old.id)
-        if message_id is None or message_id == sent:
-            continue
-        try:
-            await turn.edit(message_id, result_line(turn.lang, old) + "\n" + note)
-        except TelegramError as exc:  # deleted, too old: the row is void in the ledger anyway
-            log.info("could not mark result %s void: %s", message_id, exc)
 
 
 # ---- the commands --------------------------------------------------------------------------------
@@ -421,34 +365,12 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
         await turn.answer(turn.t("err.gone"))
         return
     kind: PendingKind = "undo" if result.hand.voided else "edit" if result.replaced else "hand"
-    who = turn.user.display_name if turn.user else "?"
-    status = turn.t(_CONFIRMED.get((kind, result.hand.kind), "preview.confirmed"), player=who)
+    status = confirmed_status(turn, kind, result)
     # The toast and the result travel together: one Bot API round trip for the tap, not two in a row.
     await asyncio.gather(
         turn.answer(turn.t("preview.undone_toast" if kind == "undo" else "preview.recorded_toast")),
         after_commit(turn, kind, result, flow_message=message_id, status=status),
     )
-
-
-# What a Confirm says under the result: recorded, or (an undo) voided.
-_CONFIRMED = {("undo", "adjust"): "preview.confirmed_undo_adjust"}
-_CONFIRMED.update({("undo", k): "preview.confirmed_undo" for k in ("win", "draw", "escape")})
-
-
-async def refuse_own_entry(turn: Turn, pending_id: str) -> None:
-    """`confirm_by other`: the one who recorded an entry may not confirm it (Refusal; NotFound). An entry
-    with no recorder (an anonymous admin's, from before the setting) is confirmed by a player who is no
-    admin, since any admin may have sent it."""
-    pending = await turn.run(turn.ledger.get_pending, pending_id)
-    if pending.created_by is None:
-        if await is_admin(turn):
-            raise Refusal("err.confirm_by_other")
-        return
-    if turn.user is None:
-        return
-    recorder = await turn.run(turn.ledger.get_player, pending.created_by)
-    if recorder.telegram_id == turn.user.telegram_id:
-        raise Refusal("err.confirm_by_other")
 
 
 async def close_preview(turn: Turn, status: str) -> None:

@@ -14,11 +14,12 @@ from bot.buttons import EndPress, JoinPress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
-from bot.handlers.card import show_card, unpin_card
+from bot.handlers.card import after_commit, confirmed_status, show_card, unpin_card
 from bot.handlers.permissions import (
     is_grammar_word,
     own_session,
     person,
+    refuse_own_entry,
     require,
     require_guest_seater,
     writable_session,
@@ -26,8 +27,9 @@ from bot.handlers.permissions import (
 from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, PendingInfo, SessionInfo, UserRef
-from bot.ledger.errors import UnknownPlayer
+from bot.ledger.errors import LedgerError, UnknownPlayer
 from bot.ledger.sessions import MAX_STAKE
+from bot.ledger.values import PendingKind
 from bot.render import closed_preview_text, rules_name, seats_block, session_standings, state_line
 from bot.render.errors import Refusal
 from bot.summary.post import post_ended
@@ -234,16 +236,19 @@ async def _newcomer(turn: Turn, word: str) -> tuple[UserRef | None, str | None]:
 # ---- /end: the standings, then a Confirm ---------------------------------------------------------
 
 
-def end_markup(turn: Turn, session: SessionInfo) -> InlineKeyboardMarkup:
-    """[End and settle] [Keep playing] under /end's question."""
-    return InlineKeyboardMarkup(
+def end_markup(turn: Turn, session: SessionInfo, waiting: bool = False) -> InlineKeyboardMarkup:
+    """[End and settle] [Keep playing] under /end's question; with entries `waiting` for their Confirm,
+    [Record them and end] above (End and settle drops them)."""
+    rows = [
         [
-            [
-                InlineKeyboardButton(turn.t("end.confirm"), callback_data=EndPress(session.id).data),
-                InlineKeyboardButton(turn.t("end.keep"), callback_data=EndPress(session.id, False).data),
-            ]
+            InlineKeyboardButton(turn.t("end.confirm"), callback_data=EndPress(session.id).data),
+            InlineKeyboardButton(turn.t("end.keep"), callback_data=EndPress(session.id, False).data),
         ]
-    )
+    ]
+    if waiting:
+        record = EndPress(session.id, record=True).data
+        rows.insert(0, [InlineKeyboardButton(turn.t("end.record"), callback_data=record)])
+    return InlineKeyboardMarkup(rows)
 
 
 async def ask_end(turn: Turn, session: SessionInfo) -> None:
@@ -255,9 +260,9 @@ async def ask_end(turn: Turn, session: SessionInfo) -> None:
     lines = [turn.t("end.ask", number=session.number, hands=session.hands_played)]
     lines += session_standings(turn.lang, report.session_rows)
     waiting = await _waiting(turn, session)
-    if waiting:  # a hand shown but not confirmed: record it first, or it is dropped
+    if waiting:  # a hand shown but not confirmed: recorded by the press that ends, or dropped
         lines.append(turn.t("end.waiting", count=len(waiting)))
-    await turn.say("\n".join(lines), end_markup(turn, session))
+    await turn.say("\n".join(lines), end_markup(turn, session, bool(waiting)))
 
 
 async def _waiting(turn: Turn, session: SessionInfo) -> list[PendingInfo]:
@@ -277,6 +282,36 @@ async def _drop_previews(turn: Turn, waiting: list[PendingInfo], session: Sessio
             log.info("could not mark preview %s void: %s", pending.message_id, exc)
 
 
+async def _record(turn: Turn, waiting: list[PendingInfo], session: SessionInfo) -> list[PendingInfo]:
+    """Confirm each waiting entry as the presser's own Confirm would (who may confirm, `confirm_by other`:
+    all checked before any is recorded), oldest first, each preview turned into its result; the entries
+    that could not be recorded (expired, stale after an earlier one, a question not answered) are
+    returned, for the end to drop."""
+    await require(turn, "confirm", session)
+    previews = [p for p in waiting if p.kind not in ("dealer", "name")]  # not a question waiting its answer
+    if turn.state.group.confirm_by == "other":
+        for pending in previews:
+            await refuse_own_entry(turn, pending.id)
+    left = [p for p in waiting if p not in previews]
+    for pending in previews:
+        try:
+            result = await turn.run(
+                turn.ledger.confirm_pending,
+                pending.id,
+                chat_id=turn.chat_id,
+                message_id=pending.message_id,
+                by=turn.user,
+            )
+        except LedgerError as exc:  # no longer confirmable: dropped with the rest
+            log.info("waiting entry %s not recorded at the end: %s", pending.id, exc)
+            left.append(pending)
+            continue
+        kind: PendingKind = "undo" if result.hand.voided else "edit" if result.replaced else "hand"
+        status = confirmed_status(turn, kind, result)
+        await after_commit(turn, kind, result, flow_message=pending.message_id, status=status)
+    return left
+
+
 async def _nothing() -> None:
     return None
 
@@ -284,7 +319,8 @@ async def _nothing() -> None:
 @button(EndPress.parse)
 async def end_pressed(turn: Turn, press: EndPress) -> None:
     """/end's buttons: only in their own chat, for this chat's open session, by a seated player or an
-    admin. Confirm ends the session (once: a second press finds it ended) and posts the summary."""
+    admin. Confirm ends the session (once: a second press finds it ended) and posts the summary, dropping
+    the entries still waiting for their Confirm; 记入再结束 records those first (`_record`)."""
     session = await own_session(turn, press.session_id)
     assert session is not None
     await require(turn, "end", session)
@@ -297,6 +333,10 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
             await turn.edit(message_id, "\n".join(x for x in (shown, turn.t("end.kept", player=who)) if x))
         return
     waiting = await _waiting(turn, session)
+    recorded = 0
+    if press.record and waiting:
+        left = await _record(turn, waiting, session)
+        recorded, waiting = len(waiting) - len(left), left
     summary = await turn.run(
         turn.ledger.end_session,
         turn.chat_id,
@@ -307,7 +347,12 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
     )
     # The press is answered with the question's edit, before the card, chart and CSV: the button stops
     # spinning at once.
-    confirmed = "\n".join(x for x in (shown, turn.t("end.confirmed", player=who)) if x)
+    said = (
+        turn.t("end.confirmed_recorded", player=who, count=recorded)
+        if recorded
+        else turn.t("end.confirmed", player=who)
+    )
+    confirmed = "\n".join(x for x in (shown, said) if x)
     edited = turn.edit(message_id, confirmed) if message_id is not None else _nothing()
     await asyncio.gather(turn.answer(), edited)
     await _drop_previews(turn, waiting, session)

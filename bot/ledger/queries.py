@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sqlalchemy import and_, bindparam, literal, or_
+from sqlalchemy import and_, bindparam, func, literal, or_
 from sqlalchemy import select as select_columns  # sqlmodel's select types at most 4 columns
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from bot.ledger import errors, money, settling
+from bot.ledger import errors, groups, money, settling
 from bot.ledger.lookups import (
     HAND,
     IN_ORDER,
@@ -157,10 +157,19 @@ _PEOPLE = (
 
 def session_people(s: Session, ts: TableSession, chat_id: int) -> tuple[Standing, ...]:
     """Everyone who played in a session, by seat (a seat's later player after its earlier one), each with
-    the seat they sit at or sat at before someone took it over (/sub): one prepared statement."""
+    the seat they sit at or sat at before someone took it over (/sub), and their `twin` number where
+    another of the group shares their display name: one prepared statement."""
+    twin = groups.twins(s, ts.group_id)
     rows = [
         Standing(
-            player=PlayerInfo(id=pid, chat_id=chat_id, display_name=name, telegram_id=tid, username=username),
+            player=PlayerInfo(
+                id=pid,
+                chat_id=chat_id,
+                display_name=name,
+                telegram_id=tid,
+                username=username,
+                twin=twin.get(pid, 0),
+            ),
             seat=seat,
             net=net,
             hands=played,
@@ -230,6 +239,12 @@ def player_stats(
     query = query.join(Player, col(Player.id) == model.player_id)
     if player_id is not None:
         query = query.where(model.player_id == player_id)
+    biggest: dict[int, tuple[tuple[str, int], ...]]
+    if session_id is not None:
+        rules = session_row(s, session_id).rules
+        biggest = {pid: ((rules, hua),) for pid, hua in _session_biggest(s, session_id)}
+    else:
+        biggest = _biggest_by_rules(s, row_id(group))
     stats = [
         PlayerStats(
             player=player_info(player, chat_id),
@@ -242,12 +257,36 @@ def player_stats(
             biggest_hua=total.biggest_hua,
             longest_streak=total.longest_streak,
             net=total.net if paid is None else paid.get(row_id(player), 0),
+            biggest=biggest.get(row_id(player), ()),
         )
         for total, player in s.execute(query)
         if total.hands or total.net or player_id is not None
     ]
     stats.sort(key=lambda st: (-st.net, st.player.id))
     return stats
+
+
+def _session_biggest(s: Session, session_id: int) -> list[tuple[int, int]]:
+    """(player, most 花 of one win) of each player who won in the session."""
+    query = select(SessionTotal.player_id, SessionTotal.biggest_hua).where(
+        SessionTotal.session_id == session_id, SessionTotal.wins > 0
+    )
+    return [(pid, hua) for pid, hua in s.execute(query)]
+
+
+def _biggest_by_rules(s: Session, group_id: int) -> dict[int, tuple[tuple[str, int], ...]]:
+    """Each player's most 花 of one win per rule set they won in (苏州 first), from the session totals."""
+    query = (
+        select(col(SessionTotal.player_id), col(TableSession.rules), func.max(SessionTotal.biggest_hua))
+        .join(TableSession, col(TableSession.id) == SessionTotal.session_id)
+        .where(TableSession.group_id == group_id, SessionTotal.wins > 0)
+        .group_by(col(SessionTotal.player_id), col(TableSession.rules))
+        .order_by(col(SessionTotal.player_id), col(TableSession.rules))
+    )
+    found: dict[int, tuple[tuple[str, int], ...]] = {}
+    for pid, rules, hua in s.execute(query):
+        found[pid] = (*found.get(pid, ()), (rules, hua or 0))
+    return found
 
 
 def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:

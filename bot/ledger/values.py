@@ -396,6 +396,8 @@ class PlayerStats:
     biggest_hua: int  # largest 花 / f of one win (0 if none)
     longest_streak: int  # longest 连庄 as dealer
     net: int
+    # The most 花 of one win per rule set played, (rules, 花): 苏州's T and 宿州's f are not compared.
+    biggest: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,9 @@ from bot.ledger.values import (
 )
 from bot.render.card import row_amounts, row_label, substitutes_line
 from bot.render.hands import hand_summary
+from bot.render.items import join_words
 from bot.render.words import MESSAGE_LIMIT, player_name, rules_name, signed, wind
+from scoring.rules import SUZHOU_ANHUI
 
 
 def _seat_names(session: SessionInfo, seat: str, people: Sequence[Standing]) -> str:
@@ -123,6 +125,21 @@ def history_text(lang: str | None, summaries: Sequence[SessionSummary], names: M
     return "\n".join(lines)
 
 
+def biggest_text(lang: str | None, biggest: Sequence[tuple[str, int]]) -> str:
+    """`苏州麻将 10花、宿州麻将 花数 6`: the most 花 of one win per rule set, each in its own words (苏州's
+    花 are T, 宿州's its flower count f), never one number over both."""
+    parts = [
+        t(
+            lang,
+            "stats.biggest_count" if rules == SUZHOU_ANHUI else "stats.biggest_hua",
+            rules=rules_name(lang, rules),
+            hua=hua,
+        )
+        for rules, hua in biggest
+    ]
+    return join_words(lang, parts) if parts else t(lang, "stats.biggest_none")
+
+
 def stats_text(lang: str | None, stats: Sequence[PlayerStats]) -> str:
     """/stats: lifetime statistics, one block per player."""
     lines = []
@@ -136,7 +153,7 @@ def stats_text(lang: str | None, stats: Sequence[PlayerStats]) -> str:
                 wins=row.wins,
                 self_draws=row.self_draws,
                 discards=row.dealt_in,
-                biggest=row.biggest_hua,
+                biggest=biggest_text(lang, row.biggest),
                 net=signed(row.net),
                 sessions=row.sessions,
                 streak=row.longest_streak,

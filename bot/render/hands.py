@@ -72,7 +72,7 @@ def _as_hand(entry: EntryJSON | AdjustJSON) -> EntryJSON | None:
 def _wins(entry: EntryJSON | AdjustJSON) -> list[WinJSON]:
     """The wins an entry says (none for an adjustment)."""
     hand = _as_hand(entry)
-    return list(hand["wins"]) if hand is not None else []
+    return list(hand.get("wins") or []) if hand is not None else []
 
 
 def _how(
@@ -85,15 +85,16 @@ def _how(
     """Who won and how, in the tables' words: 南 自摸 / 东 点炮，西 胡 / 西 抢 东 的杠 / 南 包饺子（北 包）.
     `name` names a seat (the wind alone by default; the preview adds the player)."""
     who = name or (lambda seat: wind(lang, seat))
+    # A stored row may be older than the builder's whole shape: a key it lacks reads as the default.
     winner = who(win["winner"])
-    flags = win["flags"]
-    fed = flags["kong_fed_by"]
+    flags = win.get("flags")
+    fed = flags.get("kong_fed_by") if flags else None
     if fed:  # 包饺子 on the replacement tile; 送杠 a later self-draw (option songgang)
-        key = "kong_fed" if flags["after_kong"] else "songgang"
+        key = "kong_fed" if flags and flags.get("after_kong") else "songgang"
         return t(lang, f"{prefix}.{key}", winner=winner, discarder=who(fed))
-    kind = win["type"]
+    kind = win.get("type", "self_draw")
     hand = _as_hand(entry)
-    discarder = who(str(hand["discarder"] if hand is not None else None))
+    discarder = who(str(hand.get("discarder") if hand is not None else None))
     if kind == "discard":
         return t(lang, f"{prefix}.discard", winner=winner, discarder=discarder)
     if kind == "rob_kong":

@@ -75,9 +75,9 @@ def item_lines(
         item_id = item["id"]
         if item_id in merged:
             continue
-        name = term_name(lang, item_id, item["name"], rules)
+        name = term_name(lang, item_id, item.get("name"), rules)
         factor = item.get("times", 1)
-        hua = item["hua"]
+        hua = item.get("hua", 0)
         if item_id == "yinghua" and 0 < hard * DOUBLE == hua:
             lines.append(t(lang, "preview.qidui_hard", name=name, hua=hua, typed=hard))
         elif hua:
@@ -112,8 +112,8 @@ def _typed_hard(typed: WinJSON | None) -> int:
     if typed is None:
         return 0
     if "declared" in typed:
-        return typed["declared"]["hard_flowers"]
-    return len(typed["hand"]["flowers"]) if "hand" in typed else 0
+        return typed["declared"].get("hard_flowers", 0)
+    return len(typed["hand"].get("flowers", ())) if "hand" in typed else 0
 
 
 def doubling_marks(lang: str | None, session: SessionInfo) -> list[str]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.i18n import t
 from bot.ledger import SessionSummary, SettleFigures, Transfer
-from bot.render import MESSAGE_LIMIT, rules_name, signed, wind
+from bot.render import MESSAGE_LIMIT, person_name, rules_name, signed, wind
 from bot.render.items import is_pattern, join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.csvfile import local_day
@@ -15,6 +15,7 @@ from bot.summary.settling import transfer_lines
 from bot.summary.tally import SessionReport
 from bot.text import shorten
 from bot.weekly import DEFAULT_TIMEZONE
+from scoring.rules import SUZHOU_ANHUI
 
 TIES_SHOWN = 3  # hands of a tie the card names; the CSV has every hand
 
@@ -78,7 +79,7 @@ def _people(report: SessionReport, lang: str | None) -> list[str]:
             lang,
             "summary.player",
             seat=wind(lang, line.seat),
-            name=line.player.display_name,
+            name=person_name(lang, line.player),
             net=signed(line.net),
             hands=line.hands,
             wins=line.wins,
@@ -101,10 +102,10 @@ def _biggest(report: SessionReport, lang: str | None) -> list[str]:
         lines.append(
             t(
                 lang,
-                "summary.biggest",
+                "summary.biggest_count" if report.session.rules == SUZHOU_ANHUI else "summary.biggest",
                 number=big.number,
                 seat=wind(lang, big.seat),
-                name=big.player.display_name,
+                name=person_name(lang, big.player),
                 how=t(lang, f"summary.how_{big.win_type}"),
                 hua=big.hua,
                 amount=signed(big.amount),
@@ -121,7 +122,7 @@ def _streak(report: SessionReport, lang: str | None) -> str:
     streaks = report.longest_streaks
     if not streaks:
         return t(lang, "summary.no_streak")
-    who = list(dict.fromkeys(f"{wind(lang, s.seat)} {s.player.display_name}" for s in streaks))
+    who = list(dict.fromkeys(f"{wind(lang, s.seat)} {person_name(lang, s.player)}" for s in streaks))
     more = t(lang, "summary.and_more") if len(streaks) > TIES_SHOWN else ""
     return t(
         lang,
@@ -152,7 +153,7 @@ def chart_data(report: SessionReport, lang: str | None) -> ChartData:
             labels.append(t(lang, "book.adjust_label"))
             points.append({})
         points[-1] = dict(running)
-    names = legend_names(lang, [(person.seat, person.player.display_name) for person in people])
+    names = legend_names(lang, [(person.seat, person_name(lang, person.player)) for person in people])
     return ChartData(
         title=t(lang, "summary.chart_title", number=s.number, rules=rules_name(lang, s.rules), stake=s.stake),
         xlabel=t(lang, "summary.chart_x"),

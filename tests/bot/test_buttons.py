@@ -86,6 +86,7 @@ async def test_join_flow_and_rules_of_another_group_change_nothing(seated_table:
         HuFlow(session.id, "how", winner="S").data,
         HuFlow(session.id, "done", (Win("S", 5),), "self_draw").data,
         EndPress(session.id).data,
+        EndPress(session.id, record=True).data,
         RulesPress(session.id, "instant", 1).data,
     )
     for data in forged:

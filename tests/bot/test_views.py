@@ -111,8 +111,8 @@ async def test_history_and_stats_after_a_session(seated_table: Table, charts: li
     turn = await seated_table.say("eve", "/stats bob")
     _, caption = photo_of(turn)
     assert [r.kind for r in turn.sent] == ["photo"]
-    assert (
-        caption == "Bob 的统计：\n1场 · 2局 · 胡 1 · 自摸 1 · 放冲 0 · 最大一手40花 · 最长连庄 0 · 实付 +130"
+    assert caption == (
+        "Bob 的统计：\n1场 · 2局 · 胡 1 · 自摸 1 · 放冲 0 · 最大一手 苏州麻将 40花 · 最长连庄 0 · 实付 +130"
     )
     assert lines_of(charts[-1]) == {"Bob": (130,)}  # that player's line only
     assert charts[-1].title == "Bob 的历史累计输赢（按场，实付）"  # titled for them, not for the group

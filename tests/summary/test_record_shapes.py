@@ -51,7 +51,8 @@ def test_the_chart_draws_a_line_per_person_and_a_point_per_hand(ledger: LedgerSe
     numbers = tuple(str(r.hand.number) for r in report.rows if r.hand.kind != "adjust")
     assert len(data.hands) == 3 and data.hands == numbers  # the two adjustments are no points of their own
     lines = {line.name: line.totals for line in data.series}
-    assert set(lines) == {"东 张强", "南 张强", "西 李梅", "北 王芳", "北 刘洋"}
+    # the two 张强 as the card and settling name them (the group's twin numbers), their seats before
+    assert set(lines) == {"东 张强（1）", "南 张强（2）", "西 李梅", "北 王芳", "北 刘洋"}
     nets = {person.player.id: person.net for person in report.people}
     by_id = dict(zip((p.player.id for p in report.people), data.series, strict=True))
     for pid, line in by_id.items():
