@@ -10,12 +10,13 @@ import logging
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
 
-from bot.buttons import EndPress, JoinPress
+from bot.buttons import EndPress, GuestPress, JoinPress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import after_commit, confirmed_status, show_card, unpin_card
 from bot.handlers.permissions import (
+    is_admin,
     is_grammar_word,
     own_session,
     person,
@@ -26,8 +27,9 @@ from bot.handlers.permissions import (
 )
 from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn
-from bot.ledger import SEATS, PendingInfo, SessionInfo, UserRef
-from bot.ledger.errors import LedgerError, UnknownPlayer
+from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
+from bot.ledger.errors import LedgerError, PlayerNotSeated, UnknownPlayer
+from bot.ledger.groups import check_guest_name
 from bot.ledger.sessions import MAX_STAKE
 from bot.ledger.values import PendingKind
 from bot.render import closed_preview_text, rules_name, seats_block, session_standings, state_line
@@ -90,16 +92,21 @@ async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, sea
 
 @command("join")
 async def join(turn: Turn) -> None:
-    """/join takes the next free seat; /join <name> seats a guest without a Telegram account, or the member
-    of the group of that name (as that member: never a second 刘洋 beside the real one)."""
+    """/join takes the next free seat; /join <name> seats the member of the group of that name (as that
+    member: never a second 刘洋 beside the real one) or a guest the group already has; a name the group
+    does not know is asked first (`ask_guest`): a guest only on the press."""
     guest = turn.text or None
     if guest is not None and guest.startswith("@"):
         raise Refusal("err.guest_name", usage=True, value=guest)
     member: UserRef | None = None
     if guest is not None:
-        await require_guest_seater(turn, turn.require_session(), guest)  # opener, seated or admin
+        session = turn.require_session()
+        await require_guest_seater(turn, session, guest)  # opener, seated or admin
         if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
-            member, guest = await _newcomer(turn, guest)
+            member, guest, known = await _newcomer(turn, guest)
+            if not known:
+                await ask_guest(turn, session, turn.text)
+                return
     if guest is not None:
         change = await turn.run(
             turn.ledger.join, turn.chat_id, guest_name=guest, by=turn.user, key=turn.source_key
@@ -202,9 +209,14 @@ async def sub(turn: Turn) -> None:
             turn.ledger.substitute, turn.chat_id, seat, person(turn), key=turn.source_key
         )
     else:
-        user, guest = await _newcomer(turn, words[1])
+        user, guest, known = await _newcomer(turn, words[1])
         if guest is not None and is_grammar_word(guest):  # what /join refuses, /sub refuses
             raise Refusal("err.guest_grammar_word", name=guest)
+        if not known:
+            if seat not in session.seats:  # nobody to take over from: refused before any question
+                raise PlayerNotSeated(f"seat {seat} is empty", seat=seat, name=words[0])
+            await ask_guest(turn, session, words[1], seat)
+            return
         change, gone = await turn.run(
             turn.ledger.substitute,
             turn.chat_id,
@@ -214,23 +226,100 @@ async def sub(turn: Turn) -> None:
             by=turn.user,
             key=turn.source_key,
         )
+    await _announce_sub(turn, change, gone, seat)
+
+
+async def _announce_sub(turn: Turn, change: SeatChange, gone: PlayerInfo, seat: str) -> None:
     key = "seat.sub_guest" if change.player.is_guest else "seat.sub"  # a guest is said to be one
     await turn.reply(key, wind=turn.wind(seat), left=gone.name, player=change.player.name)
     await show_card(turn, change.session)
 
 
-async def _newcomer(turn: Turn, word: str) -> tuple[UserRef | None, str | None]:
-    """Who /sub seats: a person of the group (@username or name: their Telegram account, or the guest of
-    that name), else a new guest of that name (never an unknown @username)."""
+async def _newcomer(turn: Turn, word: str) -> tuple[UserRef | None, str | None, bool]:
+    """Who /join or /sub seats: a person of the group (@username or name: their Telegram account, or the
+    guest of that name), else a guest of that name, and whether the group knows them (False: a new guest,
+    seated only once asked; never an unknown @username)."""
     try:
         player = await turn.run(turn.ledger.find_player, turn.chat_id, word)
     except UnknownPlayer:
         if word.startswith("@"):
             raise Refusal("err.sub_unknown_user", value=word) from None
-        return None, word
+        return None, word, False
     if player.telegram_id is None:
-        return None, player.display_name
-    return UserRef(player.telegram_id, player.display_name, player.username), None
+        return None, player.display_name, True
+    return UserRef(player.telegram_id, player.display_name, player.username), None, True
+
+
+# ---- a name no one in the group has: a guest, once asked ------------------------------------------------
+
+
+async def ask_guest(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:
+    """The group knows no member called `name`: say so, and how a member sits down herself (/join, or
+    /sub <seat>), with [按客人 name 入座] [取消] for whoever typed the command (or an admin). A name no
+    guest may have is refused first, so the button never offers what the ledger refuses."""
+    check_guest_name(name, ())
+    asker = turn.user.telegram_id if turn.user is not None else 0  # 0: an anonymous admin (any admin)
+    press = GuestPress(session.id, asker, name, seat)
+    if not press.fits:  # a name of 4-byte characters too long for a button's data
+        raise Refusal("err.guest_name_unaskable", name=name)
+    cancel = GuestPress(session.id, asker, None)
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(turn.t("seat.guest_seat", name=name), callback_data=press.data),
+                InlineKeyboardButton(turn.t("seat.guest_cancel"), callback_data=cancel.data),
+            ]
+        ]
+    )
+    if seat is None:
+        text = turn.t("seat.guest_ask_join", name=name)
+    else:
+        text = turn.t("seat.guest_ask_sub", name=name, wind=turn.wind(seat))
+    await turn.say(text, markup)
+
+
+@button(GuestPress.parse)
+async def guest_pressed(turn: Turn, press: GuestPress) -> None:
+    """An answer to `ask_guest`: only in its own chat at its table, by who asked or an admin. The guest is
+    seated once: the question loses its buttons, and a second press (or one racing it) seats no one again
+    (the ledger refuses a guest already at the table)."""
+    session = await own_session(turn, press.session_id)
+    assert session is not None
+    user = turn.user
+    if (user is None or user.telegram_id != press.asker) and not await is_admin(turn):
+        raise Refusal("err.guest_not_yours")
+    message_id = turn.pressed_message_id
+    shown = getattr(turn.pressed_message, "text", None) or ""
+    who = user.display_name if user is not None else turn.t("flow.an_admin")
+    if press.name is None:
+        if message_id is not None:
+            await turn.edit(message_id, "\n".join((shown, turn.t("seat.guest_cancelled", player=who))))
+        await turn.answer()
+        return
+    if press.seat is None:
+        await require_guest_seater(turn, session, press.name)
+        change = await turn.run(
+            turn.ledger.join, turn.chat_id, guest_name=press.name, by=user, key=turn.source_key
+        )
+    else:
+        await require(turn, "substitute", session, wind=turn.wind(press.seat))
+        change, gone = await turn.run(
+            turn.ledger.substitute,
+            turn.chat_id,
+            press.seat,
+            None,
+            guest_name=press.name,
+            by=user,
+            key=turn.source_key,
+        )
+    if message_id is not None:
+        await turn.edit(message_id, "\n".join((shown, turn.t("seat.guest_seated", player=who))))
+    await turn.answer()
+    if press.seat is None:
+        assert change.seat is not None
+        await _announce_seat(turn, change.session, change.player.name, change.seat, True)
+    else:
+        await _announce_sub(turn, change, gone, press.seat)
 
 
 # ---- /end: the standings, then a Confirm ---------------------------------------------------------
