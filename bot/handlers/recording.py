@@ -188,8 +188,9 @@ async def delete_quietly(turn: Turn, message_id: int) -> None:
 async def record_typed(turn: Turn, session: SessionInfo, flow_message: int | None = None) -> None:
     """A typed /hu (`turn.text`): its preview; a name in it that fits several seated players is asked
     about, a button per player it fits (`ask_name`), never guessed."""
+    resolve = seat_resolver(session, await turn.run(turn.ledger.off_table, turn.chat_id))
     try:
-        entry = parse_hu(turn.text, seat_resolver(session))
+        entry = parse_hu(turn.text, resolve)
     except GrammarError as exc:
         if exc.code != "ambiguous_player":
             raise
@@ -209,14 +210,17 @@ async def draw(turn: Turn) -> None:
 @command("escape")
 async def escape(turn: Turn) -> None:
     """/escape <player>: 逃跑, the leaver pays 120 花 split among the other three."""
-    await record_hand(turn, parse_escape(turn.text, seat_resolver(turn.require_session())))
+    session = turn.require_session()
+    off_table = await turn.run(turn.ledger.off_table, turn.chat_id)
+    await record_hand(turn, parse_escape(turn.text, seat_resolver(session, off_table)))
 
 
 @command("adjust")
 async def adjust(turn: Turn) -> None:
     """/adjust <from> <to> <amount> [note]: a zero-sum side payment kept with its note."""
     session = await writable_session(turn)
-    parsed = parse_adjust(turn.text, seat_resolver(session), strict=True)
+    off_table = await turn.run(turn.ledger.off_table, turn.chat_id)
+    parsed = parse_adjust(turn.text, seat_resolver(session, off_table), strict=True)
     payer, payee = session.seats[parsed.payer].id, session.seats[parsed.payee].id
     note = parsed.note or None
     payload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": note}
