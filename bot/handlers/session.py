@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
+from telegram.ext import ContextTypes
 
 from bot.buttons import EndPress, GuestPress, JoinPress
 from bot.grammar.errors import GrammarError
@@ -26,8 +27,9 @@ from bot.handlers.permissions import (
     writable_session,
 )
 from bot.handlers.rules import options_summary
-from bot.handlers.turn import Turn
+from bot.handlers.turn import Turn, ledger_of, user_ref
 from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
+from bot.ledger.db import storage_failure
 from bot.ledger.errors import LedgerError, PlayerNotSeated, UnknownPlayer
 from bot.ledger.groups import check_guest_name
 from bot.ledger.sessions import MAX_STAKE
@@ -250,7 +252,38 @@ async def _newcomer(turn: Turn, word: str) -> tuple[UserRef | None, str | None, 
     return UserRef(player.telegram_id, player.display_name, player.username), None, True
 
 
-# ---- a name no one in the group has: a guest, once asked ------------------------------------------------
+# ---- who the group has: people the bot saw write, and guests, once asked ---------------------------------
+
+SEEN = "people_seen"  # bot_data: (chat, user, name, @username) this process has told the ledger
+SEEN_LIMIT = 4096
+
+
+async def chat_message_seen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A message in a group that is no command (the bot sees those with privacy mode off, or as a group
+    admin: README): its sender becomes a member the group knows, so that `/join Eve` or `/sub 西 Eve`
+    seats the real Eve who only chatted, never a guest beside her. Told to the ledger once per process
+    for each name and @username a person shows; a failure is logged, never answered in the chat."""
+    chat, user = update.effective_chat, user_ref(update)
+    sender = update.effective_user
+    if chat is None or chat.type not in (Chat.GROUP, Chat.SUPERGROUP) or user is None:
+        return
+    if sender is None or sender.is_bot:
+        return
+    seen: dict[tuple[int, int, str, str | None], None] = context.bot_data.setdefault(SEEN, {})
+    mark = (chat.id, user.telegram_id, user.display_name, user.username)
+    if mark in seen:
+        return
+    try:
+        await asyncio.to_thread(ledger_of(context).ensure_player, chat.id, user)
+    except Exception as exc:  # the database down: a side effect of chat, the next message tries again
+        if not storage_failure(exc):
+            raise
+        log.warning("could not remember %s in chat %s: %s", user.telegram_id, chat.id, type(exc).__name__)
+        return
+    seen[mark] = None
+    if len(seen) > SEEN_LIMIT:
+        for old in list(seen)[: len(seen) - SEEN_LIMIT]:
+            del seen[old]
 
 
 async def ask_guest(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:

@@ -119,6 +119,24 @@ async def test_the_member_showing_up_before_the_press_is_no_guest(db_seated: Tab
     assert seated(table)["W"] == ("Eve", False)
 
 
+async def test_one_who_only_chatted_is_a_member_and_sits_as_herself(db_seated: Table) -> None:
+    """The bot sees the group's chat (privacy mode off, or as an admin: README): Eve, who only chatted
+    and never sent a command, is a member it knows, so `/sub 西 Eve` seats her account without a
+    question, and the chat message itself got no answer. Hand: Eve (西) self-draws 4 花, T = 9:
+    Eve +27, Ann/Bob/Dan −9 each."""
+    table = db_seated
+    await table.say("ann", "/rules instant on")
+    chatted = await table.say("eve", "我今晚也来打两圈")
+    assert not chatted.sent
+    turn = await table.say("ann", "/sub 西 Eve")
+    assert turn.texts[0] == "西位：Cat 离开，Eve 从下一局起接着打。各人的分数分开记。"
+    assert seated(table)["W"] == ("Eve", False)
+    await table.say("ann", "/hu 西 自摸 4花")
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    assert money(table) == {"Eve": 27, "Ann": -9, "Bob": -9, "Dan": -9}
+
+
 async def test_a_member_by_name_is_seated_as_herself_without_a_question(db_seated: Table) -> None:
     """Once Eve has written to the bot she is a member it knows: `/sub 西 Eve` seats her account."""
     table = db_seated
