@@ -52,14 +52,20 @@ def user_ref(update: Update) -> UserRef | None:
 
 
 def seat_resolver(
-    session: SessionInfo, off_table: Iterable[tuple[str, str | None]] = ()
+    session: SessionInfo, people: Iterable[tuple[int, str, str | None]] = ()
 ) -> Callable[[str], str | None]:
     """The grammar's `resolve(word) -> seat | None` over the seated table: E/S/W/N, 东南西北/東, or whom a
     name means by the one rule of names (`bot.ledger.groups.named`): a seated player's name or @username
-    (any case), None for a name that means someone of the group off the table (`off_table`: the names of
-    the group's other players, `LedgerService.off_table`), as /sub or /paid would read the same name."""
+    (any case), None for a name that means someone of the group off this table (`people`: the group's
+    players, `LedgerService.people`), as /sub or /paid would read the same name."""
     names = {seat: answers_to(player.name, player.username) for seat, player in session.seats.items()}
-    others = {name: None for person in off_table for name in answers_to(*person)}
+    seated = {player.id for player in session.seats.values()}
+    others = {
+        name: None
+        for pid, display, username in people
+        if pid not in seated
+        for name in answers_to(display, username)
+    }
     return make_resolver(names, others)
 
 

@@ -389,16 +389,14 @@ def name_matches(s: Session, group: ChatGroup, text: str) -> list[Player]:
     return named(text, ((p, answers_to(p.display_name, p.username)) for p in players))
 
 
-def off_table(s: Session, chat_id: int) -> list[tuple[str, str | None]]:
-    """The names (display, @username) of the group's players not seated at the open table: the people a
-    typed name may mean besides those seated (`named`)."""
+def people(s: Session, chat_id: int) -> list[tuple[int, str, str | None]]:
+    """Every player of the group (id, display name, @username), oldest first: whom a typed name may mean
+    besides a table's seated players (`named`)."""
     group = group_row(s, chat_id)
     if group is None:
         return []
-    ts = open_session_row(s, row_id(group), lock=False)
-    seated = {row_id(p) for p in seats(s, row_id(ts)).values()} if ts is not None else set()
-    players = s.scalars(select(Player).where(Player.group_id == group.id).order_by(col(Player.id)))
-    return [(p.display_name, p.username) for p in players if row_id(p) not in seated]
+    query = select(Player.id, Player.display_name, Player.username).where(Player.group_id == group.id)
+    return [(int(pid), name, username) for pid, name, username in s.execute(query.order_by(col(Player.id)))]
 
 
 def seated_one(matches: Sequence[T], seated: Iterable[T]) -> list[T]:

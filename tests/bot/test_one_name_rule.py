@@ -30,7 +30,7 @@ async def test_a_typed_name_means_the_same_person_in_hu_sub_paid_and_score(db_ta
     the table. `/hu @liu 自摸 5花` is 刘洋's, T = 10: 刘洋 +30, Ann/Bob/Cat −10 each.
     `/sub 西 liu` seats Liu (the member, no question) for Cat; `/hu liu 自摸 4花` is now Liu's at 西,
     T = 9: Liu +27, Ann/Bob/刘洋 −9 each. By hand: Ann −19, Bob −19, Cat −10, 刘洋 +21, Liu +27 (sum 0).
-    /score liu and /paid liu mean Liu too."""
+    /edit 1 liu … is refused (Liu was not at hand 1's table); /score liu and /paid liu mean Liu too."""
     table = db_table
     table.transport.add_user("liu", user_id=1020, first_name="刘洋")
     table.transport.add_user("lily", user_id=1041, first_name="Liu")
@@ -51,6 +51,8 @@ async def test_a_typed_name_means_the_same_person_in_hu_sub_paid_and_score(db_ta
     assert ledger(table).current_session(table.chat_id).seats["W"].telegram_id == 1041
     turn = await table.say("ann", "/hu liu 自摸 4花")
     assert turn.texts[0].startswith("第2局 西 自摸"), turn.texts
+    turn = await table.say("ann", "/edit 1 liu 自摸 5花")  # hand 1 was 刘洋's: Liu did not sit there yet
+    assert turn.texts == ["liu 没有坐在第1局的桌上：那一局是 东 Ann、南 Bob、西 Cat、北 刘洋。"], turn.texts
     turn = await table.say("ann", "/score liu")
     assert turn.texts == ["Liu：本场积分 +27，已结束各场实付 0"]
     await table.say("ann", "/end")
