@@ -282,6 +282,7 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.NAME, questions.name_pressed),
         (buttons.JOIN, session.join_pressed),
         (buttons.GUEST, session.guest_pressed),
+        (buttons.SEAT_WHO, session.seat_who_pressed),
         (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),
         (buttons.LEDGER_CSV, views.ledger_csv_pressed),

@@ -22,6 +22,8 @@ and what parses still names a pending entry or session that must belong to the c
                                 known member: seat the guest `name` (seat `-`: /join's next free seat) /
                                 seat no one; `asker` (base 36) the Telegram id of who typed the command
                                 (0: an anonymous admin, answered by any admin)
+    gw:<session>:<seat>:<asker>:<player>   /join's or /sub's question when a name fits several people:
+                                seat that player (the same checks)
     /start pc<transfer>         the payee's 收款码 in a private chat, for the payer only (a deep link)
 """
 
@@ -534,3 +536,29 @@ class GuestPress:
         if name is None:
             return cls(int(cancel_session), int(cancel_asker, 36), None)
         return cls(int(session), int(asker, 36), name, None if seat == "-" else seat)
+
+
+SEAT_WHO = re.compile(r"gw:([1-9][0-9]{0,14}):([ESWN-]):(0|[1-9a-z][0-9a-z]{0,11}):([1-9][0-9]{0,14})")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatWhoPress:
+    """An answer to /join's or /sub's "which one?" when a name fits several people of the group: seat
+    `player_id` (at `seat`, a /sub; None: /join's next free seat), for `asker` (as GuestPress) or an admin."""
+
+    session_id: int
+    asker: int
+    player_id: int
+    seat: str | None = None
+
+    @property
+    def data(self) -> str:
+        return f"gw:{self.session_id}:{self.seat or '-'}:{_b36(self.asker)}:{self.player_id}"
+
+    @classmethod
+    def parse(cls, data: object) -> SeatWhoPress | None:
+        match = _whole(SEAT_WHO, data)
+        if match is None:
+            return None
+        session, seat, asker, player = match.groups()
+        return cls(int(session), int(asker, 36), int(player), None if seat == "-" else seat)

@@ -11,7 +11,7 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
-from bot.buttons import EndPress, GuestPress, JoinPress
+from bot.buttons import EndPress, GuestPress, JoinPress, SeatWhoPress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
@@ -30,7 +30,7 @@ from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn, ledger_of, user_ref
 from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
 from bot.ledger.db import storage_failure
-from bot.ledger.errors import LedgerError, PlayerNotSeated, UnknownPlayer
+from bot.ledger.errors import AmbiguousPlayer, ForeignButton, LedgerError, PlayerNotSeated, UnknownPlayer
 from bot.ledger.groups import check_guest_name
 from bot.ledger.sessions import MAX_STAKE
 from bot.ledger.values import PendingKind
@@ -105,7 +105,11 @@ async def join(turn: Turn) -> None:
         session = turn.require_session()
         await require_guest_seater(turn, session, guest)  # opener, seated or admin
         if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
-            member, guest, known = await _newcomer(turn, guest)
+            try:
+                member, guest, known = await _newcomer(turn, guest)
+            except AmbiguousPlayer:
+                await ask_which(turn, session, turn.text)
+                return
             if not known:
                 await ask_guest(turn, session, turn.text)
                 return
@@ -211,7 +215,11 @@ async def sub(turn: Turn) -> None:
             turn.ledger.substitute, turn.chat_id, seat, person(turn), key=turn.source_key
         )
     else:
-        user, guest, known = await _newcomer(turn, words[1])
+        try:
+            user, guest, known = await _newcomer(turn, words[1])
+        except AmbiguousPlayer:
+            await ask_which(turn, session, words[1], seat)
+            return
         if guest is not None and is_grammar_word(guest):  # what /join refuses, /sub refuses
             raise Refusal("err.guest_grammar_word", name=guest)
         if not known:
@@ -351,6 +359,72 @@ async def guest_pressed(turn: Turn, press: GuestPress) -> None:
     if press.seat is None:
         assert change.seat is not None
         await _announce_seat(turn, change.session, change.player.name, change.seat, True)
+    else:
+        await _announce_sub(turn, change, gone, press.seat)
+
+
+async def ask_which(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:
+    """A name in /join or /sub fits several people of the group (the one rule of names): asked, a button
+    per person told apart as "Fay（1）", for whoever typed the command or an admin; never guessed."""
+    choices = await turn.run(turn.ledger.players_named, turn.chat_id, name)
+    asker = turn.user.telegram_id if turn.user is not None else 0
+    rows = [
+        [
+            InlineKeyboardButton(
+                turn.t("summary.legend_twin", name=player.display_name, n=player.twin or n),
+                callback_data=SeatWhoPress(session.id, asker, player.id, seat).data,
+            )
+        ]
+        for n, player in enumerate(choices, 1)
+    ]
+    await turn.say(turn.t("seat.which", name=name), InlineKeyboardMarkup(rows))
+
+
+@button(SeatWhoPress.parse)
+async def seat_who_pressed(turn: Turn, press: SeatWhoPress) -> None:
+    """The person /join or /sub meant, pressed: seated (as /join <name> or /sub <seat> <name> would seat
+    them), in its own chat at its table, by who asked or an admin; a second press seats no one again."""
+    session = await own_session(turn, press.session_id)
+    assert session is not None
+    user = turn.user
+    if (user is None or user.telegram_id != press.asker) and not await is_admin(turn):
+        raise Refusal("err.guest_not_yours")
+    player = await turn.run(turn.ledger.get_player, press.player_id)
+    if player.chat_id != turn.chat_id:  # a forged press naming another group's player
+        raise ForeignButton(f"player {player.id} is not of chat {turn.chat_id}")
+    member = (
+        None
+        if player.telegram_id is None
+        else UserRef(player.telegram_id, player.display_name, player.username)
+    )
+    guest = player.display_name if member is None else None
+    if press.seat is None:
+        if guest is not None:
+            await require_guest_seater(turn, session, guest)
+        change = await turn.run(
+            turn.ledger.join, turn.chat_id, member, guest_name=guest, by=user, key=turn.source_key
+        )
+    else:
+        await require(turn, "substitute", session, wind=turn.wind(press.seat))
+        change, gone = await turn.run(
+            turn.ledger.substitute,
+            turn.chat_id,
+            press.seat,
+            member,
+            guest_name=guest,
+            by=user,
+            key=turn.source_key,
+        )
+    message_id = turn.pressed_message_id
+    if message_id is not None:
+        shown = getattr(turn.pressed_message, "text", None) or ""
+        who = user.display_name if user is not None else turn.t("flow.an_admin")
+        chosen = turn.t("seat.which_chosen", player=who, name=change.player.name)
+        await turn.edit(message_id, "\n".join((shown, chosen)))
+    await turn.answer()
+    if press.seat is None:
+        assert change.seat is not None
+        await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
     else:
         await _announce_sub(turn, change, gone, press.seat)
 

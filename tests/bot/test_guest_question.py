@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from harness import Table
 
-from bot.buttons import GuestPress
+from bot.buttons import GuestPress, SeatWhoPress
 
 SEAT_EVE = "按客人 Eve 入座"
 END = "✅ 结束并结算"
@@ -180,9 +180,83 @@ async def test_a_guest_press_of_another_group_changes_nothing(seated_table: Tabl
     )
 
 
+async def test_a_press_naming_another_groups_player_changes_nothing(
+    seated_table: Table, other: Table
+) -> None:
+    """A "which one?" press forged to seat a player of group B at A's table: refused, no one seated."""
+    table = seated_table
+    await other.seat_guest("eve", "/join 小王")
+    guest = ledger(other).current_session(OTHER_GROUP).seats["E"]
+    session = ledger(table).current_session(table.chat_id)
+    forged = SeatWhoPress(session.id, 1001, guest.id, "W").data
+    await table.say("ann", "/sub 西 Eve")  # a question with buttons to press under
+    update = table.state.press(table.chat_id, "ann", None, SEAT_EVE)
+    update["callback_query"]["data"] = forged
+    update["callback_query"]["message"]["reply_markup"] = {
+        "inline_keyboard": [[{"text": "小王", "callback_data": forged}]]
+    }
+    turn = await table._run(update)
+    assert turn.answers == [FOREIGN]
+    assert seated(table)["W"] == ("Cat", False)
+
+
 def test_guest_press_data_reads_back_and_rejects_the_rest() -> None:
     for press in (GuestPress(7, 1001, "Eve", "W"), GuestPress(7, 1001, "小王"), GuestPress(7, 1001, None)):
         assert GuestPress.parse(press.data) == press and press.fits
     assert not GuestPress(7, 1001, "😀" * 16, "W").fits  # 4-byte characters past Telegram's 64 bytes
+    for who in (SeatWhoPress(7, 1001, 3, "W"), SeatWhoPress(7, 0, 3)):
+        assert SeatWhoPress.parse(who.data) == who
+    assert SeatWhoPress.parse("gw:7:W:rt:0") is None and GuestPress.parse("gw:7:W:rt:3") is None
     for data in ("g:0:W:rt:Eve", "g:7:X:rt:Eve", "g:7:W:rt:E ve", "gx:7:rt:Eve", "g:7:W::Eve", 7, None):
         assert GuestPress.parse(data) is None, data
+
+
+async def test_a_name_several_people_share_is_asked_with_a_button_each(db_table: Table) -> None:
+    """Night one: the guest Fay (seated on a press) sits at 北 and self-draws 5 花, T = 10: Fay +30,
+    Ann/Bob/Cat −10 each. Then a member called Fay (no @username) writes. Night two: `/sub 西 Fay` asks
+    which Fay, a button per person (Fay（1）the guest, Fay（2）the member); Bob (not the asker) cannot
+    answer; Ann's press seats the member Fay at 西, once. Hand: 西 self-draws 4 花, T = 9: the member
+    Fay +27, Ann/Bob/Dan −9. Night three: `/join Fay` asks again; the member is pressed and sits at 东."""
+    table = db_table
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "cat"):
+        await table.say(name, "/join")
+    await table.seat_guest("ann", "/join Fay")
+    await table.say("ann", "/dealer 东")
+    await table.say("ann", "/rules instant on")
+    await table.say("ann", "/hu 北 自摸 5花")
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    table.transport.add_user("fay", user_id=1040, first_name="Fay")
+    table.user("fay").pop("username", None)
+    await table.say("fay", "/help")  # the member Fay is known now
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "cat", "dan"):
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    asked = await table.say("ann", "/sub 西 Fay")
+    assert asked.texts == ["“Fay”能指好几位：让哪一位入座？点名字。"]
+    assert asked.sent[0].buttons == ("Fay（1）", "Fay（2）")
+    turn = await table.press("bob", "Fay（2）")
+    assert turn.answers == [NOT_YOURS] and seated(table)["W"] == ("Cat", False)
+    first = table.state.press(table.chat_id, "ann", asked.sent[0].message_id, "Fay（2）")
+    second = table.state.press(table.chat_id, "ann", asked.sent[0].message_id, "Fay（2）")
+    turn = await table._run(first)
+    assert turn.edits[0].text.endswith("\nAnn 选了：Fay。") and turn.edits[0].buttons == ()
+    assert turn.texts[0] == "西位：Cat 离开，Fay 从下一局起接着打。各人的分数分开记。"
+    twice = await table._run(second)
+    assert twice.answers[0] == "Fay 已经坐在西位。" and not twice.of("sendMessage")
+    session = ledger(table).current_session(table.chat_id)
+    assert session.seats["W"].telegram_id == 1040
+    turn = await table.say("ann", "/hu 西 自摸 4花")
+    assert turn.texts[0].startswith("第1局 西 自摸"), turn.texts
+    await table.say("ann", "/end")
+    await table.press("ann", END)
+    totals = ledger(table).balance(table.chat_id).totals
+    ids = {p.telegram_id: p.id for p in session.seats.values()}
+    assert totals[ids[1040]] == 27 and totals[ids[1001]] == -19  # Ann: −10 on night one, −9 now
+    await table.say("ann", "/newgame 苏州 1")
+    await table.say("ann", "/join Fay")
+    turn = await table.press("ann", "Fay（2）")
+    assert turn.texts[0] == "Fay 入座东。"
+    assert seated(table) == {"E": ("Fay", False)}
