@@ -281,6 +281,8 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.DEALER, questions.dealer_pressed),
         (buttons.NAME, questions.name_pressed),
         (buttons.JOIN, session.join_pressed),
+        (buttons.GUEST, session.guest_pressed),
+        (buttons.SEAT_WHO, session.seat_who_pressed),
         (buttons.END, session.end_pressed),
         (buttons.RULES, rules.rules_pressed),
         (buttons.LEDGER_CSV, views.ledger_csv_pressed),
@@ -293,6 +295,10 @@ def register_handlers(application: AnyApplication) -> None:
     private_photo = fresh & filters.ChatType.PRIVATE & filters.PHOTO  # a 收款码 (/paycode)
     application.add_handler(MessageHandler(private_photo, settling.paycode_photo))
     application.add_handler(CallbackQueryHandler(errors.stale_button))  # any other data: expired
+    # A group's chat (no command): its senders become members the group knows (a handler group of its own,
+    # beside whatever else answers the message).
+    chatter = fresh & filters.ChatType.GROUPS & ~filters.COMMAND
+    application.add_handler(MessageHandler(chatter, session.chat_message_seen), group=1)
     application.add_handler(InlineQueryHandler(inline.inline_query))  # `@bot <hand>` in any chat
     application.add_handler(MessageHandler(fresh & filters.COMMAND, errors.unknown_command))
     application.add_handler(MessageHandler(fresh & filters.Regex(f"^{FULL_WIDTH_SLASH}"), full_width_command))

@@ -18,6 +18,12 @@ and what parses still names a pending entry or session that must belong to the c
     pw:<player>:<amount>        /paid's question when a name fits several people: that person (amount 0:
                                 all that is open); the presser's own /paid
     vs:<player> / vt:<player>   /score's / /stats' question when a name fits several people: that person
+    g:<session>:<seat>:<asker>:<name> / gx:<session>:<asker>   /join's or /sub's question when a name is no
+                                known member: seat the guest `name` (seat `-`: /join's next free seat) /
+                                seat no one; `asker` (base 36) the Telegram id of who typed the command
+                                (0: an anonymous admin, answered by any admin)
+    gw:<session>:<seat>:<asker>:<player>   /join's or /sub's question when a name fits several people:
+                                seat that player (the same checks)
     /start pc<transfer>         the payee's 收款码 in a private chat, for the payer only (a deep link)
 """
 
@@ -483,3 +489,76 @@ class ViewPress:
         if match is None:
             return None
         return cls(int(match.group(2)), "score" if match.group(1) == "s" else "stats")
+
+
+GUEST = re.compile(
+    r"g(?::([1-9][0-9]{0,14}):([ESWN-]):(0|[1-9a-z][0-9a-z]{0,11}):(\S{1,16})|x:([1-9][0-9]{0,14}):(0|[1-9a-z][0-9a-z]{0,11}))"
+)
+DATA_BYTES = 64  # Telegram's bound on a button's callback data, in bytes
+
+
+def _b36(number: int) -> str:
+    digits = ""
+    while number:
+        number, digit = divmod(number, 36)
+        digits = _B36[digit] + digits
+    return digits or "0"
+
+
+@dataclass(frozen=True, slots=True)
+class GuestPress:
+    """An answer to /join's or /sub's "no member is called that: a guest?": seat the guest `name` (at
+    `seat`, a /sub; None: /join's next free seat), or, `name` None, seat no one. `asker` is the Telegram id
+    of who typed the command (0: an anonymous admin): only they or an admin answer."""
+
+    session_id: int
+    asker: int
+    name: str | None
+    seat: str | None = None
+
+    @property
+    def data(self) -> str:
+        if self.name is None:
+            return f"gx:{self.session_id}:{_b36(self.asker)}"
+        return f"g:{self.session_id}:{self.seat or '-'}:{_b36(self.asker)}:{self.name}"
+
+    @property
+    def fits(self) -> bool:
+        """Whether the data is within Telegram's 64 bytes (a long name in 4-byte characters is not)."""
+        return len(self.data.encode()) <= DATA_BYTES and self.parse(self.data) == self
+
+    @classmethod
+    def parse(cls, data: object) -> GuestPress | None:
+        match = _whole(GUEST, data)
+        if match is None:
+            return None
+        session, seat, asker, name, cancel_session, cancel_asker = match.groups()
+        if name is None:
+            return cls(int(cancel_session), int(cancel_asker, 36), None)
+        return cls(int(session), int(asker, 36), name, None if seat == "-" else seat)
+
+
+SEAT_WHO = re.compile(r"gw:([1-9][0-9]{0,14}):([ESWN-]):(0|[1-9a-z][0-9a-z]{0,11}):([1-9][0-9]{0,14})")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatWhoPress:
+    """An answer to /join's or /sub's "which one?" when a name fits several people of the group: seat
+    `player_id` (at `seat`, a /sub; None: /join's next free seat), for `asker` (as GuestPress) or an admin."""
+
+    session_id: int
+    asker: int
+    player_id: int
+    seat: str | None = None
+
+    @property
+    def data(self) -> str:
+        return f"gw:{self.session_id}:{self.seat or '-'}:{_b36(self.asker)}:{self.player_id}"
+
+    @classmethod
+    def parse(cls, data: object) -> SeatWhoPress | None:
+        match = _whole(SEAT_WHO, data)
+        if match is None:
+            return None
+        session, seat, asker, player = match.groups()
+        return cls(int(session), int(asker, 36), int(player), None if seat == "-" else seat)

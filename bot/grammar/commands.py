@@ -9,6 +9,7 @@ from typing import Any, NamedTuple, TypeVar
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
+from bot.ledger.groups import named
 from bot.ledger.hands import MAX_ADJUST
 from scoring.entry import EntryJSON, FlagsJSON, WinJSON, build_entry
 from scoring.rules import SUZHOU_ANHUI
@@ -162,45 +163,39 @@ def parse_entry(text: str, resolve: Callable[[str], str | None]) -> EntryJSON:
     return parse_hu(text, resolve)
 
 
-def _name_key(word: str) -> str:
-    return word.strip().removeprefix("@").casefold()
-
-
 def make_resolver(
     seats: Mapping[str, Iterable[str]], others: Mapping[str, T] | None = None
 ) -> Callable[[str], str | T | None]:
-    """A resolve function: seat words of occupied seats, then seated players' names, then `others`.
+    """A resolve function: seat words of occupied seats, else whom a name means by the one rule of names
+    (`bot.ledger.groups.named`, the rule /sub, /seat, /paid and /score use) among the seated players and
+    `others`, the people not seated (each name one answers to, an @username with its @: what it resolves to).
 
-    `seats` maps a seat ("E") to the names its player answers to (@username, first name, guest name);
-    `others` maps names of people not seated (guests, past players) to whatever the caller needs.
-    Names match without case; a word with a leading @ is a @username first (then a display name), one
-    without a display name first (then a @username). A name that fits two seated players is never
-    guessed: GrammarError("ambiguous_player") names their seats.
+    `seats` maps a seat ("E") to the names its player answers to (@username, first name, guest name).
+    Of several people a name fits, the one seated when exactly one is; two seated are never guessed:
+    GrammarError("ambiguous_player") names their seats. A name that fits only people off the table
+    resolves to their value (the table's resolver gives None: not at the table).
 
     >>> resolve = make_resolver({"E": ["@Ann", "Ann Lee"], "S": ["老王"]}, {"bob": 42})
     >>> resolve("东"), resolve("@ann"), resolve("ANN LEE"), resolve("老王"), resolve("@Bob"), resolve("W")
     ('E', 'E', 'E', 'S', 42, None)
     """
-    names = {_name_key(key): value for key, value in (others or {}).items()}
-    shown: dict[str, set[str]] = {}
-    usernames: dict[str, set[str]] = {}
-    for seat, seat_names in seats.items():
-        for name in seat_names:
-            (usernames if name.startswith("@") else shown).setdefault(_name_key(name), set()).add(seat)
+    people: list[tuple[tuple[str, Any], Iterable[str]]] = [
+        (("seat", seat), names) for seat, names in seats.items()
+    ]
+    people += [(("other", value), (name,)) for name, value in (others or {}).items()]
 
     def resolve(word: str) -> str | T | None:
         seat = parse_seat(word)
         if seat is not None:
             return seat if seat in seats else None
-        key = _name_key(word)
-        for pool in (usernames, shown) if word.strip().startswith("@") else (shown, usernames):
-            found = pool.get(key)
-            if found and len(found) > 1:
-                fits = "".join(sorted(found, key="ESWN".index))
-                raise GrammarError("ambiguous_player", token=word, seats=fits)
-            if found:
-                return next(iter(found))
-        return names.get(key)
+        found = named(word, people)
+        seated = [value for kind, value in found if kind == "seat"]
+        if len(seated) > 1:
+            fits = "".join(sorted(seated, key="ESWN".index))
+            raise GrammarError("ambiguous_player", token=word, seats=fits)
+        if seated:
+            return str(seated[0])
+        return found[0][1] if found else None
 
     return resolve
 

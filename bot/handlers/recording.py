@@ -188,8 +188,9 @@ async def delete_quietly(turn: Turn, message_id: int) -> None:
 async def record_typed(turn: Turn, session: SessionInfo, flow_message: int | None = None) -> None:
     """A typed /hu (`turn.text`): its preview; a name in it that fits several seated players is asked
     about, a button per player it fits (`ask_name`), never guessed."""
+    resolve = seat_resolver(session, await turn.run(turn.ledger.people, turn.chat_id))
     try:
-        entry = parse_hu(turn.text, seat_resolver(session))
+        entry = parse_hu(turn.text, resolve)
     except GrammarError as exc:
         if exc.code != "ambiguous_player":
             raise
@@ -209,14 +210,17 @@ async def draw(turn: Turn) -> None:
 @command("escape")
 async def escape(turn: Turn) -> None:
     """/escape <player>: 逃跑, the leaver pays 120 花 split among the other three."""
-    await record_hand(turn, parse_escape(turn.text, seat_resolver(turn.require_session())))
+    session = turn.require_session()
+    people = await turn.run(turn.ledger.people, turn.chat_id)
+    await record_hand(turn, parse_escape(turn.text, seat_resolver(session, people)))
 
 
 @command("adjust")
 async def adjust(turn: Turn) -> None:
     """/adjust <from> <to> <amount> [note]: a zero-sum side payment kept with its note."""
     session = await writable_session(turn)
-    parsed = parse_adjust(turn.text, seat_resolver(session), strict=True)
+    people = await turn.run(turn.ledger.people, turn.chat_id)
+    parsed = parse_adjust(turn.text, seat_resolver(session, people), strict=True)
     payer, payee = session.seats[parsed.payer].id, session.seats[parsed.payee].id
     note = parsed.note or None
     payload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": note}
@@ -260,11 +264,12 @@ async def edit(turn: Turn) -> None:
     number, typed = parse_edit(turn.text)
     # The hand's own table: names and seats in the correction mean who sat there when it was played.
     played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
+    people = await turn.run(turn.ledger.people, turn.chat_id)
     try:
-        entry = local_entry(session.rules, parse_entry(typed, seat_resolver(played)))
+        entry = local_entry(session.rules, parse_entry(typed, seat_resolver(played, people)))
     except GrammarError as exc:  # seated now, but not in that hand: say so, not "not at this table"
         who = str(exc.params.get("token", ""))
-        if exc.code != "unknown_player" or seat_resolver(session)(who) is None:
+        if exc.code != "unknown_player" or seat_resolver(session, people)(who) is None:
             raise
         seats = [f"{wind(turn.lang, s)} {played.seats[s].name}" for s in SEATS if s in played.seats]
         raise Refusal("err.not_in_hand", name=who, n=number, players=join_words(turn.lang, seats)) from None

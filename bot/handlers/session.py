@@ -7,15 +7,17 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.error import TelegramError
+from telegram.ext import ContextTypes
 
-from bot.buttons import EndPress, JoinPress
+from bot.buttons import EndPress, GuestPress, JoinPress, SeatWhoPress
 from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import after_commit, confirmed_status, show_card, unpin_card
 from bot.handlers.permissions import (
+    is_admin,
     is_grammar_word,
     own_session,
     person,
@@ -25,9 +27,11 @@ from bot.handlers.permissions import (
     writable_session,
 )
 from bot.handlers.rules import options_summary
-from bot.handlers.turn import Turn
-from bot.ledger import SEATS, PendingInfo, SessionInfo, UserRef
-from bot.ledger.errors import LedgerError, UnknownPlayer
+from bot.handlers.turn import Turn, ledger_of, user_ref
+from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
+from bot.ledger.db import storage_failure
+from bot.ledger.errors import AmbiguousPlayer, ForeignButton, LedgerError, PlayerNotSeated, UnknownPlayer
+from bot.ledger.groups import check_guest_name
 from bot.ledger.sessions import MAX_STAKE
 from bot.ledger.values import PendingKind
 from bot.render import closed_preview_text, rules_name, seats_block, session_standings, state_line
@@ -90,16 +94,25 @@ async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, sea
 
 @command("join")
 async def join(turn: Turn) -> None:
-    """/join takes the next free seat; /join <name> seats a guest without a Telegram account, or the member
-    of the group of that name (as that member: never a second 刘洋 beside the real one)."""
+    """/join takes the next free seat; /join <name> seats the member of the group of that name (as that
+    member: never a second 刘洋 beside the real one) or a guest the group already has; a name the group
+    does not know is asked first (`ask_guest`): a guest only on the press."""
     guest = turn.text or None
     if guest is not None and guest.startswith("@"):
         raise Refusal("err.guest_name", usage=True, value=guest)
     member: UserRef | None = None
     if guest is not None:
-        await require_guest_seater(turn, turn.require_session(), guest)  # opener, seated or admin
+        session = turn.require_session()
+        await require_guest_seater(turn, session, guest)  # opener, seated or admin
         if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
-            member, guest = await _newcomer(turn, guest)
+            try:
+                member, guest, known = await _newcomer(turn, guest)
+            except AmbiguousPlayer:
+                await ask_which(turn, session, turn.text)
+                return
+            if not known:
+                await ask_guest(turn, session, turn.text)
+                return
     if guest is not None:
         change = await turn.run(
             turn.ledger.join, turn.chat_id, guest_name=guest, by=turn.user, key=turn.source_key
@@ -202,9 +215,18 @@ async def sub(turn: Turn) -> None:
             turn.ledger.substitute, turn.chat_id, seat, person(turn), key=turn.source_key
         )
     else:
-        user, guest = await _newcomer(turn, words[1])
+        try:
+            user, guest, known = await _newcomer(turn, words[1])
+        except AmbiguousPlayer:
+            await ask_which(turn, session, words[1], seat)
+            return
         if guest is not None and is_grammar_word(guest):  # what /join refuses, /sub refuses
             raise Refusal("err.guest_grammar_word", name=guest)
+        if not known:
+            if seat not in session.seats:  # nobody to take over from: refused before any question
+                raise PlayerNotSeated(f"seat {seat} is empty", seat=seat, name=words[0])
+            await ask_guest(turn, session, words[1], seat)
+            return
         change, gone = await turn.run(
             turn.ledger.substitute,
             turn.chat_id,
@@ -214,23 +236,197 @@ async def sub(turn: Turn) -> None:
             by=turn.user,
             key=turn.source_key,
         )
+    await _announce_sub(turn, change, gone, seat)
+
+
+async def _announce_sub(turn: Turn, change: SeatChange, gone: PlayerInfo, seat: str) -> None:
     key = "seat.sub_guest" if change.player.is_guest else "seat.sub"  # a guest is said to be one
     await turn.reply(key, wind=turn.wind(seat), left=gone.name, player=change.player.name)
     await show_card(turn, change.session)
 
 
-async def _newcomer(turn: Turn, word: str) -> tuple[UserRef | None, str | None]:
-    """Who /sub seats: a person of the group (@username or name: their Telegram account, or the guest of
-    that name), else a new guest of that name (never an unknown @username)."""
+async def _newcomer(turn: Turn, word: str) -> tuple[UserRef | None, str | None, bool]:
+    """Who /join or /sub seats: a person of the group (@username or name: their Telegram account, or the
+    guest of that name), else a guest of that name, and whether the group knows them (False: a new guest,
+    seated only once asked; never an unknown @username)."""
     try:
         player = await turn.run(turn.ledger.find_player, turn.chat_id, word)
     except UnknownPlayer:
         if word.startswith("@"):
             raise Refusal("err.sub_unknown_user", value=word) from None
-        return None, word
+        return None, word, False
     if player.telegram_id is None:
-        return None, player.display_name
-    return UserRef(player.telegram_id, player.display_name, player.username), None
+        return None, player.display_name, True
+    return UserRef(player.telegram_id, player.display_name, player.username), None, True
+
+
+# ---- who the group has: people the bot saw write, and guests, once asked ---------------------------------
+
+SEEN = "people_seen"  # bot_data: (chat, user, name, @username) this process has told the ledger
+SEEN_LIMIT = 4096
+
+
+async def chat_message_seen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A message in a group that is no command (the bot sees those with privacy mode off, or as a group
+    admin: README): its sender becomes a member the group knows, so that `/join Eve` or `/sub 西 Eve`
+    seats the real Eve who only chatted, never a guest beside her. Told to the ledger once per process
+    for each name and @username a person shows; a failure is logged, never answered in the chat."""
+    chat, user = update.effective_chat, user_ref(update)
+    sender = update.effective_user
+    if chat is None or chat.type not in (Chat.GROUP, Chat.SUPERGROUP) or user is None:
+        return
+    if sender is None or sender.is_bot:
+        return
+    seen: dict[tuple[int, int, str, str | None], None] = context.bot_data.setdefault(SEEN, {})
+    mark = (chat.id, user.telegram_id, user.display_name, user.username)
+    if mark in seen:
+        return
+    try:
+        await asyncio.to_thread(ledger_of(context).ensure_player, chat.id, user)
+    except Exception as exc:  # the database down: a side effect of chat, the next message tries again
+        if not storage_failure(exc):
+            raise
+        log.warning("could not remember %s in chat %s: %s", user.telegram_id, chat.id, type(exc).__name__)
+        return
+    seen[mark] = None
+    if len(seen) > SEEN_LIMIT:
+        for old in list(seen)[: len(seen) - SEEN_LIMIT]:
+            del seen[old]
+
+
+async def ask_guest(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:
+    """The group knows no member called `name`: say so, and how a member sits down herself (/join, or
+    /sub <seat>), with [按客人 name 入座] [取消] for whoever typed the command (or an admin). A name no
+    guest may have is refused first, so the button never offers what the ledger refuses."""
+    check_guest_name(name, ())
+    asker = turn.user.telegram_id if turn.user is not None else 0  # 0: an anonymous admin (any admin)
+    press = GuestPress(session.id, asker, name, seat)
+    if not press.fits:  # a name of 4-byte characters too long for a button's data
+        raise Refusal("err.guest_name_unaskable", name=name)
+    cancel = GuestPress(session.id, asker, None)
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(turn.t("seat.guest_seat", name=name), callback_data=press.data),
+                InlineKeyboardButton(turn.t("seat.guest_cancel"), callback_data=cancel.data),
+            ]
+        ]
+    )
+    if seat is None:
+        text = turn.t("seat.guest_ask_join", name=name)
+    else:
+        text = turn.t("seat.guest_ask_sub", name=name, wind=turn.wind(seat))
+    await turn.say(text, markup)
+
+
+@button(GuestPress.parse)
+async def guest_pressed(turn: Turn, press: GuestPress) -> None:
+    """An answer to `ask_guest`: only in its own chat at its table, by who asked or an admin. The guest is
+    seated once: the question loses its buttons, and a second press (or one racing it) seats no one again
+    (the ledger refuses a guest already at the table)."""
+    session = await own_session(turn, press.session_id)
+    assert session is not None
+    user = turn.user
+    if (user is None or user.telegram_id != press.asker) and not await is_admin(turn):
+        raise Refusal("err.guest_not_yours")
+    message_id = turn.pressed_message_id
+    shown = getattr(turn.pressed_message, "text", None) or ""
+    who = user.display_name if user is not None else turn.t("flow.an_admin")
+    if press.name is None:
+        if message_id is not None:
+            await turn.edit(message_id, "\n".join((shown, turn.t("seat.guest_cancelled", player=who))))
+        await turn.answer()
+        return
+    if press.seat is None:
+        await require_guest_seater(turn, session, press.name)
+        change = await turn.run(
+            turn.ledger.join, turn.chat_id, guest_name=press.name, by=user, key=turn.source_key
+        )
+    else:
+        await require(turn, "substitute", session, wind=turn.wind(press.seat))
+        change, gone = await turn.run(
+            turn.ledger.substitute,
+            turn.chat_id,
+            press.seat,
+            None,
+            guest_name=press.name,
+            by=user,
+            key=turn.source_key,
+        )
+    if message_id is not None:
+        await turn.edit(message_id, "\n".join((shown, turn.t("seat.guest_seated", player=who))))
+    await turn.answer()
+    if press.seat is None:
+        assert change.seat is not None
+        await _announce_seat(turn, change.session, change.player.name, change.seat, True)
+    else:
+        await _announce_sub(turn, change, gone, press.seat)
+
+
+async def ask_which(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:
+    """A name in /join or /sub fits several people of the group (the one rule of names): asked, a button
+    per person told apart as "Fay（1）", for whoever typed the command or an admin; never guessed."""
+    choices = await turn.run(turn.ledger.players_named, turn.chat_id, name)
+    asker = turn.user.telegram_id if turn.user is not None else 0
+    rows = [
+        [
+            InlineKeyboardButton(
+                turn.t("summary.legend_twin", name=player.display_name, n=player.twin or n),
+                callback_data=SeatWhoPress(session.id, asker, player.id, seat).data,
+            )
+        ]
+        for n, player in enumerate(choices, 1)
+    ]
+    await turn.say(turn.t("seat.which", name=name), InlineKeyboardMarkup(rows))
+
+
+@button(SeatWhoPress.parse)
+async def seat_who_pressed(turn: Turn, press: SeatWhoPress) -> None:
+    """The person /join or /sub meant, pressed: seated (as /join <name> or /sub <seat> <name> would seat
+    them), in its own chat at its table, by who asked or an admin; a second press seats no one again."""
+    session = await own_session(turn, press.session_id)
+    assert session is not None
+    user = turn.user
+    if (user is None or user.telegram_id != press.asker) and not await is_admin(turn):
+        raise Refusal("err.guest_not_yours")
+    player = await turn.run(turn.ledger.get_player, press.player_id)
+    if player.chat_id != turn.chat_id:  # a forged press naming another group's player
+        raise ForeignButton(f"player {player.id} is not of chat {turn.chat_id}")
+    member = (
+        None
+        if player.telegram_id is None
+        else UserRef(player.telegram_id, player.display_name, player.username)
+    )
+    guest = player.display_name if member is None else None
+    if press.seat is None:
+        if guest is not None:
+            await require_guest_seater(turn, session, guest)
+        change = await turn.run(
+            turn.ledger.join, turn.chat_id, member, guest_name=guest, by=user, key=turn.source_key
+        )
+    else:
+        await require(turn, "substitute", session, wind=turn.wind(press.seat))
+        change, gone = await turn.run(
+            turn.ledger.substitute,
+            turn.chat_id,
+            press.seat,
+            member,
+            guest_name=guest,
+            by=user,
+            key=turn.source_key,
+        )
+    message_id = turn.pressed_message_id
+    if message_id is not None:
+        shown = getattr(turn.pressed_message, "text", None) or ""
+        who = user.display_name if user is not None else turn.t("flow.an_admin")
+        chosen = turn.t("seat.which_chosen", player=who, name=change.player.name)
+        await turn.edit(message_id, "\n".join((shown, chosen)))
+    await turn.answer()
+    if press.seat is None:
+        assert change.seat is not None
+        await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
+    else:
+        await _announce_sub(turn, change, gone, press.seat)
 
 
 # ---- /end: the standings, then a Confirm ---------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
 
@@ -18,6 +18,7 @@ from bot.grammar import make_resolver
 from bot.i18n import t
 from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef, pending_id_for
 from bot.ledger.errors import NoOpenSession
+from bot.ledger.groups import answers_to
 from bot.render import wind
 from bot.sender import edit_text, fit, send_text
 from bot.services import ledger_in, settings_in
@@ -50,14 +51,22 @@ def user_ref(update: Update) -> UserRef | None:
     return UserRef(telegram_id=user.id, display_name=user.full_name or str(user.id), username=user.username)
 
 
-def seat_resolver(session: SessionInfo) -> Callable[[str], str | None]:
-    """The grammar's `resolve(word) -> seat | None` over the seated table, in memory: E/S/W/N, 东南西北/東,
-    @username, or a seated player's name (case-insensitive)."""
-    names = {
-        seat: [player.name, *([f"@{player.username}"] if player.username else [])]
-        for seat, player in session.seats.items()
+def seat_resolver(
+    session: SessionInfo, people: Iterable[tuple[int, str, str | None]] = ()
+) -> Callable[[str], str | None]:
+    """The grammar's `resolve(word) -> seat | None` over the seated table: E/S/W/N, 东南西北/東, or whom a
+    name means by the one rule of names (`bot.ledger.groups.named`): a seated player's name or @username
+    (any case), None for a name that means someone of the group off this table (`people`: the group's
+    players, `LedgerService.people`), as /sub or /paid would read the same name."""
+    names = {seat: answers_to(player.name, player.username) for seat, player in session.seats.items()}
+    seated = {player.id for player in session.seats.values()}
+    others = {
+        name: None
+        for pid, display, username in people
+        if pid not in seated
+        for name in answers_to(display, username)
     }
-    return make_resolver(names)
+    return make_resolver(names, others)
 
 
 def thread_of(update: Update) -> int | None:

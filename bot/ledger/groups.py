@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import bindparam, false, func, or_, update
@@ -22,6 +22,7 @@ from bot.ledger.values import ChatState, GroupInfo, PlayerInfo, UserRef
 from bot.settings import Settings
 from scoring.seats import parse_seat
 
+T = TypeVar("T")
 DEFAULT_RULES = "suzhou"
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -355,16 +356,53 @@ def twins(s: Session, group_id: int) -> dict[int, int]:
     return found
 
 
+def name_key(word: str) -> str:
+    """How a typed name is compared with a person's names: no white space around it, no leading @, any
+    case."""
+    return word.strip().removeprefix("@").casefold()
+
+
+def answers_to(display_name: str, username: str | None) -> tuple[str, ...]:
+    """The names a person answers to: their display (or guest) name, and their @username with its @."""
+    return (display_name, *((f"@{username}",) if username else ()))
+
+
+def named(word: str, people: Iterable[tuple[T, Iterable[str]]]) -> list[T]:
+    """The one rule of whom a typed name means, for every command (/hu and the grammar's resolver, /sub,
+    /join, /seat, /dealer, /paid, /score, /stats): each of `people` comes with the names it answers to
+    (`answers_to`: @username with its @). A word with a leading @ fits the @usernames first, then the
+    display names; a word without, the display names first, then the @usernames; any case. Everyone the
+    first of the two that fits anyone fits, in the order given (a caller with a table may then take the
+    one seated among them; several left are asked, never guessed)."""
+    key = name_key(word)
+    listed = [(who, {(name.startswith("@"), name_key(name)) for name in names}) for who, names in people]
+    for by_username in (True, False) if word.strip().startswith("@") else (False, True):
+        found = [who for who, keys in listed if (by_username, key) in keys]
+        if found:
+            return found
+    return []
+
+
 def name_matches(s: Session, group: ChatGroup, text: str) -> list[Player]:
-    """Every player of the group `text` names: `@username` that username; otherwise a display or guest
-    name (any case), or failing that a username without its @. Oldest player first."""
-    players = list(s.scalars(select(Player).where(Player.group_id == group.id).order_by(col(Player.id))))
-    wanted = text.strip().removeprefix("@").casefold()
-    if text.strip().startswith("@"):
-        return [p for p in players if p.username and p.username.casefold() == wanted]
-    return [p for p in players if p.display_name.casefold() == wanted] or [
-        p for p in players if p.username and p.username.casefold() == wanted
-    ]
+    """Every player of the group `text` names (`named`), oldest first."""
+    players = s.scalars(select(Player).where(Player.group_id == group.id).order_by(col(Player.id)))
+    return named(text, ((p, answers_to(p.display_name, p.username)) for p in players))
+
+
+def people(s: Session, chat_id: int) -> list[tuple[int, str, str | None]]:
+    """Every player of the group (id, display name, @username), oldest first: whom a typed name may mean
+    besides a table's seated players (`named`)."""
+    group = group_row(s, chat_id)
+    if group is None:
+        return []
+    query = select(Player.id, Player.display_name, Player.username).where(Player.group_id == group.id)
+    return [(int(pid), name, username) for pid, name, username in s.execute(query.order_by(col(Player.id)))]
+
+
+def seated_one(matches: Sequence[T], seated: Iterable[T]) -> list[T]:
+    """Of several people a name fits, the one at the table when exactly one of them sits there (else all)."""
+    at_table = [m for m in matches if m in set(seated)]
+    return at_table if len(matches) > 1 and len(at_table) == 1 else list(matches)
 
 
 def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | None]:
@@ -385,10 +423,8 @@ def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | N
             raise errors.PlayerNotSeated(f"seat {seat} is empty", seat=seat, name=text)
         return player_info(seated[seat], chat_id), seat
     matches = name_matches(s, group, text)
-    if len(matches) > 1:
-        at_table = [p for p in matches if row_id(p) in seat_of]
-        if len(at_table) == 1:
-            matches = at_table
+    ids = seated_one([row_id(p) for p in matches], seat_of)
+    matches = [p for p in matches if row_id(p) in ids]
     if not matches:
         raise errors.UnknownPlayer(f"no player {ref!r} in this group", ref=ref)
     if len(matches) > 1:

@@ -245,6 +245,15 @@ class Table:
         (label, flat index or (row, column))."""
         return await self._run(self.state.press(self.chat_id, name, message_id, button))
 
+    async def seat_guest(self, name: str, text: str, guest: str | None = None) -> Turn:
+        """`name` sends `text` (`/join 老王`, `/sub 北 老王`) naming someone the group does not know, and
+        answers the question with its [按客人 … 入座] (guest: the name, by default the command's last word);
+        returns what the press did."""
+        asked = await self.say(name, text)
+        label = f"按客人 {guest or text.split()[-1]} 入座"
+        assert any(label in reply.buttons for reply in asked.sent), asked.texts
+        return await self.press(name, label)
+
     async def run_jobs(self, name_contains: str | None = None) -> int:
         """Runs scheduled JobQueue jobs now (e.g. the confirmation expiry); returns how many ran.
 

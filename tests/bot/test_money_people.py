@@ -93,7 +93,7 @@ async def test_a_member_named_in_join_or_sub_is_seated_as_that_member(db_table: 
     ledger = table.app.bot_data["ledger"]
     seated = ledger.current_session(table.chat_id).seats["N"]
     assert seated.telegram_id == 1020 and seated.name == "刘洋", turn.texts
-    await table.say("ann", "/sub 北 老王")
+    await table.seat_guest("ann", "/sub 北 老王")
     turn = await table.say("ann", "/sub 西 刘洋")  # back at the table, as herself
     assert ledger.current_session(table.chat_id).seats["W"].telegram_id == 1020, turn.texts
     names = [row.player.name for row in ledger.standings(table.chat_id).session_rows]

@@ -78,7 +78,7 @@ async def test_a_guests_debt_is_settled_by_an_admin_or_the_guests_seater(db_tabl
     await table.say("ann", "/newgame 苏州 1")
     for name in ("ann", "bob", "cat"):
         await table.say(name, "/join")
-    await table.say("ann", "/join 小王")
+    await table.seat_guest("ann", "/join 小王")
     await table.say("ann", "/dealer 东")
     await table.say("ann", "/rules instant on")
     await table.say("ann", "/adjust 北 东 30")
@@ -242,7 +242,7 @@ async def test_score_and_stats_ask_which_person_a_shared_name_means_a_guest_too(
     await table.say("ann", "/newgame 苏州 1")
     for name in ("ann", "bob", "cat"):
         await table.say(name, "/join")
-    await table.say("ann", "/join Fay")
+    await table.seat_guest("ann", "/join Fay")
     await table.say("ann", "/dealer 东")
     await table.say("ann", "/rules instant on")
     await table.say("ann", "/hu 北 自摸 5花")

@@ -121,7 +121,10 @@ async def play(table: Table, model: Model, op: str, arg: Any) -> None:
     elif op == "sub":
         where, who = arg
         name = display(who)
-        await table.say("zoe", f"/sub {SEAT_WORDS[where]} {'@' + who if who in MEMBERS else who}")
+        turn = await table.say("zoe", f"/sub {SEAT_WORDS[where]} {'@' + who if who in MEMBERS else who}")
+        label = f"按客人 {who} 入座"  # a guest the group has not had yet: asked first, and answered
+        if any(label in reply.buttons for reply in turn.sent):
+            await table.press("zoe", label)
         if name not in model.seating.values():
             model.seating[where] = name
     elif op == "edit":

@@ -42,8 +42,9 @@ async def test_after_a_sub_the_card_and_the_ledger_show_each_person_their_own(db
 async def test_sub_refuses_what_join_refuses_and_says_when_it_seats_a_guest(db_seated: Table) -> None:
     """`/sub 北 自摸` (清一色, 5花, 冲, zimo) is refused as /join refuses it: 北 is still Dan, so
     /hu 北 自摸 5花 is Dan's self-draw, T = 10: Dan +30, Ann/Bob/Cat −10 each.
-    `/sub 西 Eve` when the bot knows no Eve seats a guest, and the reply says so and how the member sits
-    down herself. Hand 2: 西 (the guest Eve) self-draws 4 花, T = 9 from each other seat:
+    `/sub 西 Eve` when the bot knows no Eve asks first (and says how the member sits down herself); the
+    press seats the guest, and the reply says it is one.
+    Hand 2: 西 (the guest Eve) self-draws 4 花, T = 9 from each other seat:
     Eve +27, Ann −19, Bob −19, Cat −10 (hand 1 only), Dan +21."""
     table = db_seated
     await table.say("ann", "/rules instant on")
@@ -53,6 +54,9 @@ async def test_sub_refuses_what_join_refuses_and_says_when_it_seats_a_guest(db_s
     turn = await table.say("ann", "/hu 北 自摸 5花")
     assert turn.texts[0].startswith("第1局 北 自摸 10花 → 北 +30"), turn.texts
     turn = await table.say("ann", "/sub 西 Eve")
+    assert turn.texts == ["本群不认识叫“Eve”的成员。按客人 Eve 接西位吗？若是群里的人，请他自己发 /sub 西。"]
+    assert turn.sent[0].buttons == ("按客人 Eve 入座", "取消")
+    turn = await table.press("ann", "按客人 Eve 入座")
     assert turn.texts[0] == (
         "西位：Cat 离开，客人 Eve 从下一局起接着打（本群不认识叫这个名字的成员，按客人记；"
         "若是群里的人，请他自己发 /sub 西）。各人的分数分开记。"

@@ -400,7 +400,7 @@ async def test_guests_are_named_by_their_seated_names(table: Table) -> None:
     await table.say("ann", "/newgame")
     await table.say("ann", "/join")
     for guest in ("老王", "小李", "小张"):
-        await table.say("ann", f"/join {guest}")
+        await table.seat_guest("ann", f"/join {guest}")
     await table.say("ann", "/dealer 东")
     line = await record(table, "/hu 老王 冲 小张 5花 清一色", by="ann", confirmer="ann")
     assert line == "第1局 北 放冲，南 胡 20花 → 南 +20 · 北 −20 · 下局庄 南"

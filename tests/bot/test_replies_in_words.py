@@ -129,7 +129,7 @@ async def test_after_a_sub_the_summary_and_csv_name_who_played(seated_table: Tab
     await seated_table.say("ann", "/dealer 北")
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 北 自摸 5花 清一色")  # Dan deals and wins: the biggest hand, 连庄 1
-    await seated_table.say("ann", "/sub 北 老王")
+    await seated_table.seat_guest("ann", "/sub 北 老王")
     await seated_table.say("ann", "/hu 南 自摸 5花")
     summary = await _end(seated_table)
     [biggest] = [line for line in summary.splitlines() if line.startswith("最大一手：")]

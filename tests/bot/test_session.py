@@ -80,7 +80,10 @@ async def test_join_twice_is_refused(table: Table) -> None:
 async def test_join_with_a_name_seats_a_guest(table: Table) -> None:
     await table.say("ann", "/newgame")
     await table.say("ann", "/join")
-    turn = await table.say("ann", "/join 老王")
+    asked = await table.say("ann", "/join 老王")  # no member called 老王: asked first
+    assert asked.texts == ["本群不认识叫“老王”的成员。按客人 老王 入座吗？若是群里的人，请他自己发 /join。"]
+    assert "S" not in session(table).seats
+    turn = await table.press("ann", "按客人 老王 入座")
     assert "客人 老王 入座南。" in turn.text
     guest = session(table).seats["S"]
     assert guest.is_guest and guest.name == "老王"

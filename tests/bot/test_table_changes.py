@@ -49,7 +49,7 @@ async def test_end_needs_a_writer_and_no_words(seated_table: Table) -> None:
 async def test_a_substitute_plays_on_and_both_show_under_the_seat(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 南 自摸 5花")  # dan (N) pays 10
-    turn = await seated_table.say("ann", "/sub 北 老王")
+    turn = await seated_table.seat_guest("ann", "/sub 北 老王")
     assert turn.texts[0] == (
         "北位：Dan 离开，客人 老王 从下一局起接着打（本群不认识叫这个名字的成员，按客人记；"
         "若是群里的人，请他自己发 /sub 北）。各人的分数分开记。"

@@ -92,6 +92,10 @@ async def test_an_anonymous_admin_counts_as_admin_but_cannot_take_a_seat(undealt
 async def test_an_anonymous_admin_may_seat_a_guest(table: Table) -> None:
     await table.say("ann", "/newgame")
     await from_anonymous_admin(table, "/join 小王")
+    assert session(table).seats == {}  # asked first: any admin answers for the anonymous one
+    turn = await table.press("ann", "按客人 小王 入座")  # the opener, no admin: not hers to answer
+    assert turn.answers == ["只有发这条命令的人或群管理员可以回答。"]
+    await table.press("zoe", "按客人 小王 入座")
     assert [p.name for p in session(table).seats.values()] == ["小王"]
 
 
@@ -102,10 +106,10 @@ async def test_only_the_opener_a_seated_player_or_an_admin_seats_a_guest(table: 
     await table.say("ann", "/newgame")
     turn = await table.say("eve", "/join 小王")  # eve only watches
     assert turn.texts == [NOT_ALLOWED_GUEST] and session(table).seats == {}
-    await table.say("ann", "/join 小王")  # the opener, not seated herself
+    await table.seat_guest("ann", "/join 小王")  # the opener, not seated herself
     await table.say("bob", "/join")
-    await table.say("bob", "/join 小李")  # a seated player
-    await table.say("zoe", "/join 小张")  # the group's creator (an admin)
+    await table.seat_guest("bob", "/join 小李")  # a seated player
+    await table.seat_guest("zoe", "/join 小张")  # the group's creator (an admin)
     assert [p.name for p in session(table).seats.values()] == ["小王", "Bob", "小李", "小张"]
 
 

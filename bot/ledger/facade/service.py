@@ -128,6 +128,11 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         player of the group. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""
         return self._read(lambda s: groups.find_player(s, chat_id, ref)[0])
 
+    def people(self, chat_id: int) -> list[tuple[int, str, str | None]]:
+        """Every player of the group (id, display name, @username), for a table's resolver of typed names
+        (`bot.handlers.turn.seat_resolver`)."""
+        return self._read(lambda s: groups.people(s, chat_id))
+
     def players_named(self, chat_id: int, ref: str) -> list[PlayerInfo]:
         """Every player of the group a name (or @username) fits, oldest first, each told apart by its
         `twin` number where they share a display name."""
