@@ -40,6 +40,7 @@ def examples(name: str) -> list[doctest.DocTest]:
     return tests
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)

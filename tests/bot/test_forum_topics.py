@@ -31,6 +31,7 @@ async def a_night(table: Table) -> None:
     await table.press("ann", "✅ 结束并结算")
 
 
+@pytest.mark.slow
 async def test_stats_history_and_the_sheet_answer_in_the_topic(seated_table: Table) -> None:
     table = seated_table
     await a_night(table)

@@ -89,6 +89,7 @@ def test_a_refused_win_says_why_with_the_numbers_and_the_exemptions() -> None:
     assert error_text("zh-Hans", error) == "这手不能胡：本桌只许自摸，东 这手是冲胡。"
 
 
+@pytest.mark.slow
 async def test_a_refused_win_through_the_bot(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/hu 西 冲 北 2花")
     assert turn.text.startswith("这手不能胡：西 硬花不够，要4张，这手只有2张")
@@ -104,6 +105,7 @@ async def test_self_draw_only_refusal_through_the_bot(table: Table) -> None:
     assert turn.text == "这手不能胡：本桌只许自摸，西 这手是冲胡。"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "words",
     [

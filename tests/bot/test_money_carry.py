@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from harness import Reply, Table
 
 END = "✅ 结束并结算"
@@ -49,6 +50,7 @@ async def night_two(table: Table, players: tuple[str, ...]) -> None:
     await table.say("ann", "/dealer 东")
 
 
+@pytest.mark.slow
 async def test_a_claim_waiting_at_the_next_end_is_kept_and_its_payer_not_charged_twice(
     db_seated: Table,
 ) -> None:
@@ -93,6 +95,7 @@ async def test_a_claim_waiting_at_the_next_end_is_kept_and_its_payer_not_charged
     assert money(table) == {"Ann": 10, "Bob": 15, "Cat": -17, "Dan": -8}
 
 
+@pytest.mark.slow
 async def test_a_debt_of_someone_absent_stays_between_the_same_two_people(db_seated: Table) -> None:
     """Night two is Ann, Dan, Eve and Zoe: Bob and Cat are not there.
 
@@ -125,6 +128,7 @@ async def test_a_debt_of_someone_absent_stays_between_the_same_two_people(db_sea
     assert "这些转账已包含上次欠的：\n  第1场 1. Dan → Ann 9" in summary(table, 2).text
 
 
+@pytest.mark.slow
 async def test_what_was_paid_before_a_carry_is_shown_beside_what_went_on(db_seated: Table) -> None:
     """Bob pays Ann 4 of his 9 (Ann records it); the other 5 goes into night
     two. Night two: Ann (东) self-draws 3 花, T = 8: Ann +24, Bob, Cat, Dan −8 each; carried: Bob → Ann 5,

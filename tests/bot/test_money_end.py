@@ -5,6 +5,7 @@ Application, on SQLite and PostgreSQL; every person's money checked by hand."""
 
 from __future__ import annotations
 
+import pytest
 from harness import Table
 
 END = "✅ 结束并结算"
@@ -19,6 +20,7 @@ def money(table: Table) -> dict[str, int]:
     return {names[pid]: amount for pid, amount in report.totals.items()}
 
 
+@pytest.mark.slow
 async def test_end_with_a_preview_waiting_says_so_and_drops_it_visibly(db_seated: Table) -> None:
     """Hand 1, confirmed: Ann (东, dealer) self-draws 5 花, T = 5 + 5 = 10: Ann +30, Bob/Cat/Dan −10.
     Hand 2, shown but never confirmed: Bob (南) self-draws 3 花 (it would be Bob +24, the others −8).
@@ -116,6 +118,7 @@ async def test_a_press_on_the_preview_of_an_ended_table_says_it_ended(db_seated:
     assert money(table) == {}
 
 
+@pytest.mark.slow
 async def test_an_undone_hands_result_message_is_marked_void(db_seated: Table) -> None:
     """Hand 1: Ann (东) self-draws 5 花, T = 10: Ann +30, the others −10. Hand 2: Bob (南)
     self-draws 3 花, T = 8: Bob +24, the others −8; /undo voids hand 2 and its result line says so.

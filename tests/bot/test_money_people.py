@@ -16,6 +16,7 @@ def nets(table: Table) -> dict[str, int]:
     return {row.player.name: row.net for row in report.session_rows}
 
 
+@pytest.mark.slow
 async def test_an_old_username_names_whoever_holds_it_now(db_seated: Table) -> None:
     table = db_seated
     await table.say("ann", "/dealer 东")

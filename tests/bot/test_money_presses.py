@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from harness import Reply, Table
 
 END = "✅ 结束并结算"
@@ -135,6 +136,7 @@ async def test_what_is_paid_to_the_table_asks_an_admin_and_names_the_admin(db_se
     assert money(table) == expected
 
 
+@pytest.mark.slow
 async def test_no_guest_takes_the_name_of_the_table_account(db_table: Table) -> None:
     """/join 台 and /sub 北 台 are refused; with 台费 10 the night still ends and settles:
     Ann (东) self-draws 5 花 (T = 10): Ann +30 − 10 = +20, Bob, Cat, Dan −20 each, 台 +40."""
@@ -201,6 +203,7 @@ async def test_paid_asks_which_of_two_same_named_people_and_never_picks_the_one_
     assert by_person(table) == {1001: 9, 1002: -9}
 
 
+@pytest.mark.slow
 async def test_two_people_of_one_name_are_told_apart_wherever_money_is_shown(db_table: Table) -> None:
     """Fay¹ (西) and Fay² (北), neither with an @username; 收盘倍数 2.
         /adjust 北 西 90: Fay² −90, Fay¹ +90; paid ×2: Fay² −180, Fay¹ +180 (Ann, Bob 0).
@@ -233,6 +236,7 @@ async def test_two_people_of_one_name_are_told_apart_wherever_money_is_shown(db_
     assert by_person(table) == {}
 
 
+@pytest.mark.slow
 async def test_score_and_stats_ask_which_person_a_shared_name_means_a_guest_too(db_table: Table) -> None:
     """A guest "Fay" plays night one at 北 and self-draws 5 花,
     T = 10: guest Fay +30, Ann/Bob/Cat −10 each. Later a member whose name is also Fay (no @username)

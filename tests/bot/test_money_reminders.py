@@ -23,6 +23,7 @@ def _local_noon_after(hours: float) -> datetime:
     return (noon if noon >= earliest else noon + timedelta(days=1)).astimezone(UTC)
 
 
+@pytest.mark.slow
 async def test_a_reminder_whose_send_failed_is_sent_later_that_day(
     db_seated: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

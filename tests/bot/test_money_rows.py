@@ -3,6 +3,7 @@ the card or in /ledger. Through the real Application, on SQLite and PostgreSQL; 
 
 from __future__ import annotations
 
+import pytest
 from harness import Table
 
 END = "✅ 结束并结算"
@@ -69,6 +70,7 @@ async def test_the_csv_entry_of_a_button_hand_retypes_to_the_same_money(db_seate
     }
 
 
+@pytest.mark.slow
 async def test_every_way_of_winning_by_buttons_has_a_csv_entry_that_reads_back(seated_table: Table) -> None:
     """Each way the /hu buttons record (self-draw, discard, 一炮多响, 抢杠, 包饺子, flags as patterns): the
     CSV's 记录 parses back to exactly the stored entry."""

@@ -4,6 +4,7 @@ who sat there. Through the real Application, on SQLite and PostgreSQL; each pers
 
 from __future__ import annotations
 
+import pytest
 from harness import Table
 
 END = "✅ 结束并结算"
@@ -16,6 +17,7 @@ def money(table: Table) -> dict[str, int]:
     return {names[pid]: amount for pid, amount in report.totals.items()}
 
 
+@pytest.mark.slow
 async def test_after_a_sub_the_card_and_the_ledger_show_each_person_their_own(db_seated: Table) -> None:
     """Hand 1: Ann (东, dealer) self-draws 5 花, T = 10: Ann +30, Bob −10, Cat −10, Dan −10.
     /sub 南 @eve. Hand 2: Cat (西) self-draws 6 花, T = 11: Cat +33, Ann −11, Eve −11, Dan −11.
@@ -39,6 +41,7 @@ async def test_after_a_sub_the_card_and_the_ledger_show_each_person_their_own(db
     assert money(table) == {"Ann": 19, "Bob": -10, "Eve": -11, "Cat": 23, "Dan": -21}
 
 
+@pytest.mark.slow
 async def test_sub_refuses_what_join_refuses_and_says_when_it_seats_a_guest(db_seated: Table) -> None:
     """`/sub 北 自摸` (清一色, 5花, 冲, zimo) is refused as /join refuses it: 北 is still Dan, so
     /hu 北 自摸 5花 is Dan's self-draw, T = 10: Dan +30, Ann/Bob/Cat −10 each.

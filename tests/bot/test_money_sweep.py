@@ -21,6 +21,7 @@ def money(table: Table, chat_id: int) -> dict[str, int]:
     return {names[pid]: amount for pid, amount in report.totals.items()}
 
 
+@pytest.mark.slow
 async def test_a_failing_table_does_not_stop_the_idle_end_of_another_group(
     clocked: tuple[Table, Clock], monkeypatch: pytest.MonkeyPatch
 ) -> None:

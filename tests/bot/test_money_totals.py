@@ -4,6 +4,7 @@ Through the real Application, on SQLite and PostgreSQL; every person's money by 
 
 from __future__ import annotations
 
+import pytest
 from harness import Table
 
 END = "✅ 结束并结算"
@@ -16,6 +17,7 @@ async def night(table: Table, hand: str) -> None:
     await table.press("ann", END)
 
 
+@pytest.mark.slow
 async def test_all_time_figures_are_the_money_each_night_settled(db_seated: Table) -> None:
     """Both nights: 收盘倍数 2, 台费 5 a player.
     Night 1, stake 1: Ann (东) self-draws 5 花, T = 10: points Ann +30, the others −10;

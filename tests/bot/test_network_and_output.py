@@ -235,6 +235,7 @@ def sent_texts(table: Table) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_a_long_bad_input_is_quoted_as_a_short_excerpt(seated_table: Table) -> None:
     long_word = "x" * 4000
     commands = (

@@ -100,6 +100,7 @@ async def test_a_win_below_the_threshold_is_refused_with_its_reason(seated_table
     assert hands(seated_table) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("entry", "expected"),
     [
@@ -130,6 +131,7 @@ async def test_cancel_drops_the_entry(seated_table: Table) -> None:
     assert hands(seated_table) == []
 
 
+@pytest.mark.slow
 async def test_onlookers_may_read_but_not_write_or_confirm(seated_table: Table) -> None:
     turn = await seated_table.say("eve", "/hu 南 自摸 5花 清一色")
     assert turn.text == "只有入座的玩家或群管理员可以这样做。"
@@ -408,6 +410,7 @@ async def test_guests_are_named_by_their_seated_names(table: Table) -> None:
     assert "调账：西 小李 付给 南 老王 5" in preview.text
 
 
+@pytest.mark.slow
 async def test_the_card_follows_every_hand_and_an_undo_at_once(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules instant on")
     for _ in range(4):

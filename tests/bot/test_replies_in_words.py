@@ -8,6 +8,7 @@ import io
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
 from harness import Table
 
 
@@ -17,6 +18,7 @@ def _csv_rows(table: Table) -> list[list[str]]:
     return list(csv.reader(io.StringIO(data)))
 
 
+@pytest.mark.slow
 async def test_the_csv_of_end_uses_the_group_time_zone(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules timezone Asia/Tokyo")
     await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
@@ -114,6 +116,7 @@ async def _end(table: Table) -> str:
     return turn.texts[0]
 
 
+@pytest.mark.slow
 async def test_ties_name_every_player(seated_table: Table) -> None:
     await seated_table.say("ann", "/rules instant on")
     await seated_table.say("ann", "/hu 东 自摸 5花")  # 东 keeps the deal: 连庄 1

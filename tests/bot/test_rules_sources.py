@@ -48,6 +48,7 @@ async def test_a_refused_winner_of_one_discard_is_shown_and_the_other_recorded(s
     assert totals(seated_table) == {"E": 0, "S": 9, "W": -9, "N": 0}
 
 
+@pytest.mark.slow
 async def test_a_refused_winner_in_calc(seated_table: Table) -> None:
     turn = await seated_table.say("bob", "/calc 东 3花 南 4花 冲 西")
     assert "✖ 东 硬花不够，要4张" in turn.text and "南 +9 · 西 −9" in turn.text

@@ -157,6 +157,7 @@ async def test_roll_double_marks_baozi_for_the_hand(undealt_table: Table) -> Non
     assert "豹子" in undealt_table.pinned().text
 
 
+@pytest.mark.slow
 async def test_roll_by_an_onlooker_is_refused(seated_table: Table) -> None:
     turn = await seated_table.say("eve", "/roll")
     assert turn.text == "只有入座的玩家或群管理员可以这样做。"

@@ -56,6 +56,7 @@ def state(table: Table) -> list[tuple[int, str, int, int, int]]:
     return rows
 
 
+@pytest.mark.slow
 async def test_a_night_paid_in_parts_and_what_stays_open_paid_the_next_night(seated_table: Table) -> None:
     table = seated_table
     card = await night_one(table)
@@ -114,6 +115,7 @@ def second_id(table: Table) -> int:
     return next(s.session.id for s in ledger(table).history(table.chat_id) if s.session.number == 2)
 
 
+@pytest.mark.slow
 async def test_bad_payments_are_refused_clearly_and_store_nothing(seated_table: Table) -> None:
     table = seated_table
     card = await night_one(table)
@@ -141,6 +143,7 @@ async def test_bad_payments_are_refused_clearly_and_store_nothing(seated_table: 
     assert state(table) == before
 
 
+@pytest.mark.slow
 async def test_an_admin_may_confirm_and_a_redelivered_press_changes_nothing(seated_table: Table) -> None:
     table = seated_table
     card = await night_one(table)
@@ -346,6 +349,7 @@ async def test_the_settlement_sheet_says_who_paid_whom_when_and_what_is_open(sea
     assert all(len(row[12]) == 19 for row in rows[1:3])  # local "2026-12-02 04:11:42"
 
 
+@pytest.mark.slow
 async def test_a_payment_stands_when_its_summary_cannot_be_read(seated_table: Table) -> None:
     """The storage fails reading the summary's transfers for its edit while 我已付 is pressed: the claim is
     recorded and answered, no 出错了; the summary card catches up with the next payment."""

@@ -80,6 +80,7 @@ def counted_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return read
 
 
+@pytest.mark.slow
 async def test_a_payment_edits_the_transfer_lines_without_reading_the_session_again(
     seated_table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -129,6 +129,7 @@ async def test_a_worker_stopping_between_the_end_and_the_post_leaves_it_to_the_s
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_poster_that_dies_holding_the_summary_is_replaced_when_its_lease_ends(
     clocked: tuple[Table, Clock],
 ) -> None:
@@ -145,6 +146,7 @@ async def test_a_poster_that_dies_holding_the_summary_is_replaced_when_its_lease
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_failed_chart_is_sent_later_without_a_second_card(clocked: tuple[Table, Clock]) -> None:
     table, clock = clocked
     await played(table)
@@ -197,6 +199,7 @@ def read_once() -> Iterator[None]:
         yield
 
 
+@pytest.mark.slow
 async def test_a_summary_never_sent_is_given_up_after_two_days(clocked: tuple[Table, Clock]) -> None:
     table, clock = clocked
     await played(table)
@@ -213,6 +216,7 @@ async def test_a_summary_never_sent_is_given_up_after_two_days(clocked: tuple[Ta
     assert summary_parts(table) == []  # given up (logged): not posted days late out of the blue
 
 
+@pytest.mark.slow
 async def test_the_summary_stays_in_the_forum_topic_of_the_end(clocked: tuple[Table, Clock]) -> None:
     table, clock = clocked
     await played(table)
@@ -257,6 +261,7 @@ FAULTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", FAULTS)
 async def test_a_summary_that_cannot_be_built_comes_later_and_the_end_goes_well(
     clocked: tuple[Table, Clock], fault: Callable[[], Exception], caplog: pytest.LogCaptureFixture
@@ -280,6 +285,7 @@ async def test_a_summary_that_cannot_be_built_comes_later_and_the_end_goes_well(
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_summary_whose_build_keeps_failing_is_given_up_after_two_days(
     clocked: tuple[Table, Clock], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -298,6 +304,7 @@ async def test_a_summary_whose_build_keeps_failing_is_given_up_after_two_days(
     assert summary_parts(table) == []  # not posted days late out of the blue
 
 
+@pytest.mark.slow
 async def test_a_summary_whose_posters_keep_dying_is_given_up_after_two_days(
     clocked: tuple[Table, Clock], caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -324,6 +331,7 @@ def cards_of(table: Table, number: int) -> int:
     return len([r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")])
 
 
+@pytest.mark.slow
 async def test_a_poster_whose_claim_another_took_over_sends_nothing(
     clocked: tuple[Table, Clock], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -350,6 +358,7 @@ async def test_a_poster_whose_claim_another_took_over_sends_nothing(
     assert summary_parts(table) == WHOLE
 
 
+@pytest.mark.slow
 async def test_a_backlog_of_summaries_is_claimed_one_at_a_time(
     clocked: tuple[Table, Clock], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -382,6 +391,7 @@ async def test_a_backlog_of_summaries_is_claimed_one_at_a_time(
     assert (cards_of(table, 1), cards_of(table, 2)) == (1, 1)
 
 
+@pytest.mark.slow
 async def test_the_sweep_leaves_a_just_ended_summary_to_its_ender(clocked: tuple[Table, Clock]) -> None:
     table, _clock = clocked
     await played(table)

@@ -90,6 +90,7 @@ async def test_someone_speaking_in_the_new_chat_first_does_not_hide_the_table(
     assert "S Bob +60" in score.text
 
 
+@pytest.mark.slow
 async def test_the_idle_end_summary_goes_to_the_new_chat(clocked_group: tuple[Table, Clock]) -> None:
     old, clock = clocked_group
     await played(old)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from harness import Table
 
 END, KEEP = "✅ 结束并结算", "继续打"
@@ -39,6 +40,7 @@ async def test_an_old_end_question_no_longer_ends_anything(seated_table: Table) 
     assert session(seated_table) is not None
 
 
+@pytest.mark.slow
 async def test_end_needs_a_writer_and_no_words(seated_table: Table) -> None:
     turn = await seated_table.say("eve", "/end")
     assert turn.text == "只有入座的玩家或群管理员可以这样做。"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from harness import Table, seat_four
 
 from bot.i18n import t
@@ -97,6 +98,7 @@ async def test_the_biggest_hand_names_its_patterns_not_its_items(seated_table: T
     assert "底" not in biggest and "硬花" not in biggest
 
 
+@pytest.mark.slow
 async def test_the_card_says_the_round_wind_only_where_there_is_one_and_a_streak_only_when_kept(
     table: Table,
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from harness import Table, seat_four
 
 from bot.console import ConsolePrinter, group_language
@@ -56,6 +57,7 @@ async def test_the_console_prints_pins_in_the_groups_language(table: Table, tmp_
     assert pins and all(line.endswith("已置頂") for line in pins), pins
 
 
+@pytest.mark.slow
 async def test_the_picker_gets_its_tile_faces_in_the_groups_script(seated_table: Table) -> None:
     from test_webapp_api import client, init_data, token_of
 

@@ -75,6 +75,7 @@ async def test_table_view_names_seats_rules_and_texts(seated_table: Table) -> No
     assert view["strings"]["submit"] == "发到群里"
 
 
+@pytest.mark.slow
 async def test_score_as_you_tap_is_the_groups_preview(seated_table: Table) -> None:
     auth = init_data(seated_table, "bob", token_of(seated_table))
     response = await post(seated_table, "/api/score", {"entry": SELF_DRAW}, auth)

@@ -66,6 +66,7 @@ async def test_no_short_name_no_button(seated_table: Table) -> None:
     assert "🀄 选牌" not in seated_table.last_reply().buttons
 
 
+@pytest.mark.slow
 async def test_console_prints_a_picker_url_signed_for_the_user_at_the_open_table(tmp_path: Path) -> None:
     """`:app bob` in console mode: the local page's URL with initData that the server accepts as bob's,
     naming the open table; the page is served while the console runs."""

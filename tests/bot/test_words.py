@@ -3,6 +3,7 @@ table's own rule set's words."""
 
 from __future__ import annotations
 
+import pytest
 from harness import PLAYERS, Table
 
 
@@ -13,6 +14,7 @@ async def seat_anhui(table: Table) -> Table:
     return table
 
 
+@pytest.mark.slow
 async def test_a_double_at_a_suzhou_table_doubles_and_says_so_once(seated_table: Table) -> None:
     seated_table.force_dice(3, 3)
     turn = await seated_table.say("bob", "/roll")

@@ -40,6 +40,7 @@ async def confirmed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await query.edit_message_text(f"已确认 {query.data}")
 
 
+@pytest.mark.slow
 async def test_polling_bot_over_http(server: BotAPIServer) -> None:
     builder = ApplicationBuilder().token("123:TEST").base_url(server.base_url)
     application = builder.build()

@@ -230,6 +230,7 @@ async def test_idle_session_ends_after_a_restart_and_posts_the_summary(db_url: s
         assert len(second.sent("sendMessage", "sendPhoto", "sendDocument")) == 3
 
 
+@pytest.mark.slow
 async def test_idle_end_waits_for_the_last_hand(db_url: str) -> None:
     clock = Clock()
     async with Worker(db_url, clock, bot_api()) as bot:
@@ -328,6 +329,7 @@ async def test_each_job_runs_once_across_two_workers(db_url: str) -> None:
         assert {one.ledger.get_pending(p.id).status for p in pendings} == {"expired"}
 
 
+@pytest.mark.slow
 async def test_due_summaries_post_once_across_two_workers(db_url: str) -> None:
     """Three sessions ended in the ledger whose summaries nobody posted (their worker stopped): two workers
     sweeping three times at once post each summary's card, chart and CSV exactly once."""

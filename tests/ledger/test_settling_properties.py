@@ -12,6 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
 from budget import examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -178,6 +179,7 @@ PLAIN = {"carry": True, "round": 0, "multiplier": 1, "fee": 0, "rake": 0}
 @settings(max_examples=examples(20))
 @given(steps)
 # Always tried: a claim waiting at the next end with everyone there, and a night without the payee.
+@pytest.mark.slow
 @example(
     [
         ("hand", "E", 5, 4),

@@ -329,6 +329,7 @@ def test_one_walk_for_every_wait_reads_as_reading_each_wait(case: tuple[int, tup
         assert more == suit_readings(base, key, w + 1, distinct)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(400))
 @given(suit_counts())
 def test_the_scorers_suit_readings_are_the_first_of_each_kind(case: tuple[int, tuple[int, ...], int]) -> None:

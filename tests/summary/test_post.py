@@ -7,6 +7,7 @@ import csv
 import io
 from typing import Any
 
+import pytest
 from jobs_game import CHAT, HANDS, Table, build_app, play
 from telegram.ext import Application
 
@@ -31,6 +32,7 @@ def ended(table: Table) -> DueSummary:
     return due
 
 
+@pytest.mark.slow
 async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
     request = InProcessBotAPI()
     app = bot_app(request)
