@@ -26,8 +26,17 @@ from typing import Any, Final, Literal, NotRequired, TypedDict, get_args
 from scoring.errors import ScoringError
 from scoring.hand import Hand
 from scoring.hand_json import hand_from_json
-from scoring.patterns import WinType, find_pattern
-from scoring.reading import Event, check_keys, opt_seat, read_bool, read_int, read_one_tile, read_seat
+from scoring.patterns import WinType
+from scoring.reading import (
+    Event,
+    check_keys,
+    opt_seat,
+    read_bool,
+    read_int,
+    read_one_tile,
+    read_patterns,
+    read_seat,
+)
 from scoring.rules import OptionValue
 from scoring.tiles import render_tiles, tile_name
 
@@ -319,19 +328,7 @@ def _read_declared(raw: Any, winner: str, flags: frozenset[FlagName], field: str
     check_keys(raw, _DECLARED_KEYS, field)
     hard = read_int(raw, "hard_flowers", f"{field}.", 0, 0, 200)
     soft = read_int(raw, "soft_flowers", f"{field}.", 0, 0, 200)
-    words = raw.get("patterns") or []
-    if not isinstance(words, list):
-        raise ScoringError(f"{field}.patterns: expected a list of pattern names")
-    patterns: list[str] = []
-    for index, word in enumerate(words):
-        pattern = find_pattern(word) if isinstance(word, str) else None
-        if pattern is None:
-            raise ScoringError(
-                f"{field}.patterns[{index}]: unknown pattern {word!r}",
-                code="unknown_pattern",
-                pattern=str(word),
-            )
-        patterns.append(pattern.id)
+    patterns = read_patterns(raw, field)
     tile = raw.get("winning_tile")
     winning = None if tile is None else tile_name(read_one_tile(tile, f"{field}.winning_tile"))
     return Claim(winner, None, hard, soft, tuple(patterns), flags, winning)

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from scoring.errors import ScoringError
 from scoring.hand import Hand
-from scoring.patterns import Flags, WinType
+from scoring.patterns import Flags, WinType, find_pattern
 from scoring.rules import OptionValue, RuleSet
 from scoring.score import Declared, Table
 from scoring.seats import parse_seat
@@ -127,6 +127,27 @@ def read_int(
             high=maximum,
         )
     return value
+
+
+def read_patterns(raw: Mapping[str, Any], field: str) -> list[str]:
+    """The pattern ids of a declared win's `patterns` (names in any language the registry knows), in the
+    order given; an unknown name is an `unknown_pattern` error naming it."""
+    words = raw.get("patterns")
+    if words is None:
+        words = []
+    if not isinstance(words, list):
+        raise ScoringError(f"{field}.patterns: expected a list of pattern names")
+    ids: list[str] = []
+    for index, word in enumerate(words):
+        pattern = find_pattern(word) if isinstance(word, str) else None
+        if pattern is None:
+            raise ScoringError(
+                f"{field}.patterns[{index}]: unknown pattern {word!r}",
+                code="unknown_pattern",
+                pattern=str(word),
+            )
+        ids.append(pattern.id)
+    return ids
 
 
 def read_one_tile(value: Any, field: str) -> int:

@@ -11,7 +11,7 @@ from scoring.errors import ScoringError
 from scoring.hand import Hand, parse_hand, validate_hand
 from scoring.hand_json import hand_from_json
 from scoring.items import check_hand_tiles, check_wild, flower_copies
-from scoring.patterns import NO_FLAGS, Flags, WinType, find_pattern
+from scoring.patterns import NO_FLAGS, Flags, WinType
 from scoring.reading import (
     Event,
     ScoreRequest,
@@ -21,6 +21,7 @@ from scoring.reading import (
     read_bool,
     read_int,
     read_one_tile,
+    read_patterns,
     read_seat,
 )
 from scoring.response import ScoreResponse, score_parsed, settled_json
@@ -80,22 +81,7 @@ def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
     most = _MOST_FLOWERS[rule.id, round_wind]
     hard = read_int(raw, "hard_flowers", f"{field}.", 0, 0, most)
     soft = read_int(raw, "soft_flowers", f"{field}.", 0, 0, 200)
-    words = raw.get("patterns", [])
-    if words is None:
-        words = []
-    if not isinstance(words, list):
-        raise ScoringError(f"{field}.patterns: expected a list of pattern names")
-    ids: list[str] = []
-    for index, word in enumerate(words):
-        pattern = find_pattern(word) if isinstance(word, str) else None
-        if pattern is None:
-            raise ScoringError(
-                f"{field}.patterns[{index}]: unknown pattern {word!r}",
-                code="unknown_pattern",
-                pattern=str(word),
-            )
-        if pattern.id not in ids:
-            ids.append(pattern.id)
+    ids = list(dict.fromkeys(read_patterns(raw, field)))  # a pattern named twice counts once
     tile = raw.get("winning_tile")  # optional: what tells a 宿州 discard win on the 混子
     winning = None if tile is None else read_one_tile(tile, f"{field}.winning_tile")
     return Declared(hard, soft, tuple(ids), winning)
