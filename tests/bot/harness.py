@@ -13,6 +13,8 @@ from telegram.ext import Application, ContextTypes
 from bot.console.driver import AnyApplication, deliver, settle, start_application, stop_application
 from bot.console.state import JSON, Call
 from bot.console.transport import InProcessBotAPI
+from bot.ledger import LedgerService
+from bot.services import ledger_in
 from bot.settings import Settings
 
 GROUP_ID = -1001000000001
@@ -360,3 +362,36 @@ async def seat_four(table: Table, *, dealer: str | None = "东", rules: str = "�
         await table.say("ann", f"/dealer {dealer}")
         assert ledger.current_session(table.chat_id).dealer_set, f"/dealer failed: {table.last_text()!r}"
     return table
+
+
+# ---------------------------------------------------------------- what the money tests read
+
+END = "✅ 结束并结算"  # /end's Confirm button
+
+
+def ledger(table: Table) -> LedgerService:
+    """The table's ledger service."""
+    return ledger_in(table.app.bot_data)
+
+
+def summary(table: Table, number: int) -> Reply:
+    """The summary message of session `number`, as it looks now (exactly one)."""
+    found = [r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")]
+    assert len(found) == 1, [r.text[:30] for r in table.replies()]
+    return found[0]
+
+
+def money(table: Table) -> dict[str, int]:
+    """Each person's open balance across sessions (+: is owed), by display name."""
+    report = ledger(table).balance(table.chat_id)
+    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
+    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
+    return {names[pid]: amount for pid, amount in report.totals.items()}
+
+
+def by_person(table: Table) -> dict[int, int]:
+    """Each person's open balance across sessions (+: is owed), by Telegram id."""
+    report = ledger(table).balance(table.chat_id)
+    ids = {tr.payer.id: tr.payer.telegram_id for tr in report.transfers}
+    ids |= {tr.payee.id: tr.payee.telegram_id for tr in report.transfers}
+    return {ids[pid]: amount for pid, amount in report.totals.items()}

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import Table
+from harness import Table, ledger
 from reads import open_pending
 
 from bot.buttons import EndPress, HuFlow, JoinPress, PendingPress, RulesPress, Win
@@ -16,10 +16,6 @@ from bot.buttons import EndPress, HuFlow, JoinPress, PendingPress, RulesPress, W
 OTHER_GROUP = -1001000000002
 FOREIGN = "这个按钮不属于这个群。"
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def hands(table: Table, chat_id: int | None = None) -> list[Any]:

@@ -10,7 +10,7 @@ import uuid
 from typing import Any
 
 import pytest
-from harness import Table, seat_four
+from harness import Table, ledger, seat_four
 from reads import open_pending
 
 from bot.buttons import DealerPress, PendingPress
@@ -25,10 +25,6 @@ SEAT_BUTTONS = ("东 Ann", "南 Bob", "西 Cat", "北 Dan")
 ASK = "还没定庄，这一局先不记。"
 NOT_ALLOWED = "只有入座的玩家或群管理员可以这样做。"
 FOREIGN = "这个按钮不属于这个群。"
-
-
-def ledger(table: Table) -> LedgerService:
-    return table.app.bot_data["ledger"]  # type: ignore[no-any-return]
 
 
 def current(table: Table) -> Any:

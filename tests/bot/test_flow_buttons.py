@@ -8,17 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import PLAYERS, Table
+from harness import PLAYERS, Table, ledger
 
 from bot.buttons import HUA_CHOICES, MAX_SOFT, PATTERN_BITS, HuFlow, Win
 from bot.grammar import parse_hu
 from bot.handlers.turn import seat_resolver
 
 CONFIRM = "✅ 确认"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def hands(table: Table) -> list[Any]:

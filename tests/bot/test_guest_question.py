@@ -5,35 +5,21 @@ PostgreSQL; each person's money by hand."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from harness import Table
+from harness import END, Table, ledger, money
 
 from bot.buttons import GuestPress, SeatWhoPress
 
 SEAT_EVE = "按客人 Eve 入座"
-END = "✅ 结束并结算"
 NOT_YOURS = "只有发这条命令的人或群管理员可以回答。"
 FOREIGN = "这个按钮不属于这个群。"
 OTHER_GROUP = -1001000000002
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def seated(table: Table) -> dict[str, tuple[str, bool]]:
     """Each seat's sitter now: (name, is a guest)."""
     session = ledger(table).current_session(table.chat_id)
     return {seat: (p.name, p.is_guest) for seat, p in session.seats.items()}
-
-
-def money(table: Table) -> dict[str, int]:
-    report = ledger(table).balance(table.chat_id)
-    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
-    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
-    return {names[pid]: amount for pid, amount in report.totals.items()}
 
 
 async def test_sub_asks_before_it_seats_a_guest_and_the_press_seats_her_once(db_seated: Table) -> None:

@@ -5,31 +5,8 @@ computation."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from harness import Reply, Table
-
-END = "✅ 结束并结算"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
-
-
-def summary(table: Table, number: int) -> Reply:
-    """The summary message of session `number`, as it looks now."""
-    found = [r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")]
-    assert len(found) == 1, [r.text[:30] for r in table.replies()]
-    return found[0]
-
-
-def money(table: Table) -> dict[str, int]:
-    """Each person's open balance across sessions (+: is owed), by display name."""
-    report = ledger(table).balance(table.chat_id)
-    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
-    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
-    return {names[pid]: amount for pid, amount in report.totals.items()}
+from harness import END, Reply, Table, ledger, money, summary
 
 
 async def night_one(table: Table) -> Reply:

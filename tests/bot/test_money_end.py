@@ -6,18 +6,10 @@ Application, on SQLite and PostgreSQL; every person's money checked by hand."""
 from __future__ import annotations
 
 import pytest
-from harness import Table
+from harness import END, Table, money
 
-END = "✅ 结束并结算"
 RECORD = "📝 记入再结束"
 CONFIRM = "✅ 确认"
-
-
-def money(table: Table) -> dict[str, int]:
-    report = table.app.bot_data["ledger"].balance(table.chat_id)
-    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
-    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
-    return {names[pid]: amount for pid, amount in report.totals.items()}
 
 
 @pytest.mark.slow

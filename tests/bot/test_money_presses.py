@@ -5,30 +5,8 @@ Through the real Application, on SQLite and PostgreSQL; every person's money che
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from harness import Reply, Table
-
-END = "✅ 结束并结算"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
-
-
-def summary(table: Table, number: int) -> Reply:
-    found = [r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")]
-    assert len(found) == 1, [r.text[:30] for r in table.replies()]
-    return found[0]
-
-
-def money(table: Table) -> dict[str, int]:
-    """Each person's open balance across sessions (+: is owed), by display name."""
-    report = ledger(table).balance(table.chat_id)
-    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
-    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
-    return {names[pid]: amount for pid, amount in report.totals.items()}
+from harness import END, Reply, Table, by_person, ledger, money, summary
 
 
 async def end(table: Table) -> Reply:
@@ -156,14 +134,6 @@ async def test_no_guest_takes_the_name_of_the_table_account(db_table: Table) -> 
     await table.say("ann", "/hu 东 自摸 5花")
     await end(table)
     assert money(table) == {"Ann": 20, "Bob": -20, "Cat": -20, "Dan": -20, "台": 40}
-
-
-def by_person(table: Table) -> dict[int, int]:
-    """Each person's open balance by Telegram user id (two people may share a display name)."""
-    report = ledger(table).balance(table.chat_id)
-    ids = {tr.payer.id: tr.payer.telegram_id for tr in report.transfers}
-    ids |= {tr.payee.id: tr.payee.telegram_id for tr in report.transfers}
-    return {ids[pid]: amount for pid, amount in report.totals.items()}
 
 
 async def test_paid_asks_which_of_two_same_named_people_and_never_picks_the_one_at_the_table(

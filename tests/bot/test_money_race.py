@@ -10,12 +10,10 @@ import time
 from typing import Any
 
 import pytest
-from harness import Table, seat_four
+from harness import END, Table, seat_four
 from sqlalchemy import create_engine, text
 
 from bot.ledger import LedgerService
-
-END = "✅ 结束并结算"
 
 
 def waiting(url: str) -> int:

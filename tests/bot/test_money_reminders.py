@@ -8,12 +8,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from harness import Table
+from harness import END, Table
 from telegram.error import NetworkError
 
 from bot.jobs import sweeps
 
-END = "✅ 结束并结算"
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
 

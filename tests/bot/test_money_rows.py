@@ -4,9 +4,7 @@ the card or in /ledger. Through the real Application, on SQLite and PostgreSQL; 
 from __future__ import annotations
 
 import pytest
-from harness import Table
-
-END = "✅ 结束并结算"
+from harness import END, Table
 
 
 async def test_a_refused_winner_of_a_multi_win_is_not_listed_as_a_winner(db_seated: Table) -> None:

@@ -5,16 +5,7 @@ who sat there. Through the real Application, on SQLite and PostgreSQL; each pers
 from __future__ import annotations
 
 import pytest
-from harness import Table
-
-END = "✅ 结束并结算"
-
-
-def money(table: Table) -> dict[str, int]:
-    report = table.app.bot_data["ledger"].balance(table.chat_id)
-    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
-    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
-    return {names[pid]: amount for pid, amount in report.totals.items()}
+from harness import END, Table, money
 
 
 @pytest.mark.slow

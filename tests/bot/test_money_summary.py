@@ -4,29 +4,7 @@ real Application, on SQLite and PostgreSQL; every person's money checked by hand
 
 from __future__ import annotations
 
-from typing import Any
-
-from harness import Reply, Table
-
-END = "✅ 结束并结算"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
-
-
-def summary(table: Table, number: int) -> Reply:
-    found = [r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")]
-    assert len(found) == 1, [r.text[:30] for r in table.replies()]
-    return found[0]
-
-
-def by_person(table: Table) -> dict[int, int]:
-    """Each person's open balance across sessions (+: is owed), by Telegram id."""
-    report = ledger(table).balance(table.chat_id)
-    ids = {tr.payer.id: tr.payer.telegram_id for tr in report.transfers}
-    ids |= {tr.payee.id: tr.payee.telegram_id for tr in report.transfers}
-    return {ids[pid]: amount for pid, amount in report.totals.items()}
+from harness import END, Reply, Table, by_person, summary
 
 
 async def end(table: Table, number: int = 1) -> Reply:

@@ -5,9 +5,7 @@ Through the real Application, on SQLite and PostgreSQL; every person's money by 
 from __future__ import annotations
 
 import pytest
-from harness import Table
-
-END = "✅ 结束并结算"
+from harness import END, Table
 
 
 async def night(table: Table, hand: str) -> None:

@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 import pytest
-from harness import Table
+from harness import Table, ledger
 from reads import open_pending
 
 from bot.buttons import NamePress, PendingPress
@@ -18,10 +18,6 @@ from bot.buttons import NamePress, PendingPress
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
 ASK = "“Ann”能指好几位玩家：是哪一位？点座位，这一局接着记。"
 FOREIGN = "这个按钮不属于这个群。"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def hands(table: Table) -> list[Any]:

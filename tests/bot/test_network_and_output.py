@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import PLAYERS, Table
+from harness import PLAYERS, Table, ledger
 from telegram import Update
 from telegram.error import NetworkError
 
@@ -30,10 +30,6 @@ from scoring.entry import Claim, build_entry
 
 TOKEN = "4242424242:AAH-secret-token_value-abcdefghijklmn"
 LIMIT = 4096
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 # ---- the token is never printed ---------------------------------------------------------------------

@@ -4,24 +4,9 @@ ledger's look-ups). Through the real Application, on SQLite and PostgreSQL; each
 
 from __future__ import annotations
 
-from typing import Any
-
-from harness import Table
+from harness import END, Table, ledger, money
 
 from bot.ledger.groups import named
-
-END = "✅ 结束并结算"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
-
-
-def money(table: Table) -> dict[str, int]:
-    report = ledger(table).balance(table.chat_id)
-    names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
-    names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
-    return {names[pid]: amount for pid, amount in report.totals.items()}
 
 
 async def test_a_typed_name_means_the_same_person_in_hu_sub_paid_and_score(db_table: Table) -> None:

@@ -6,15 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import Table
+from harness import Table, ledger
 
 from bot.console.driver import deliver
 
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def hands(table: Table) -> list[Any]:

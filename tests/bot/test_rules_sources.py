@@ -4,16 +4,10 @@ its source line (docs/rules.md)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from harness import Table
+from harness import Table, ledger
 
 CONFIRM = "✅ 确认"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def totals(table: Table) -> dict[str, int]:

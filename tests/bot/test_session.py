@@ -5,11 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import GROUP_ID, PLAYERS, Table
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
+from harness import GROUP_ID, PLAYERS, Table, ledger
 
 
 def session(table: Table) -> Any:

@@ -9,19 +9,14 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from harness import Reply, Table, seat_four
+from harness import END, Reply, Table, ledger, seat_four, summary
 from reads import session_transfers
 from sqlalchemy.exc import OperationalError
 
 from bot.jobs.sweeps import post_reminders
 from bot.ledger import LedgerService
 
-END = "✅ 结束并结算"
 SHANGHAI = ZoneInfo("Asia/Shanghai")
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 async def night_one(table: Table) -> Reply:
@@ -34,13 +29,6 @@ async def night_one(table: Table) -> Reply:
     await table.say("ann", "/end")
     await table.press("ann", END)
     return summary(table, 1)
-
-
-def summary(table: Table, number: int) -> Reply:
-    """The summary message of session `number`, as it looks now."""
-    found = [r for r in table.replies() if r.text.startswith(f"🀄 第{number}场结束")]
-    assert len(found) == 1, [r.text[:30] for r in table.replies()]
-    return found[0]
 
 
 def state(table: Table) -> list[tuple[int, str, int, int, int]]:

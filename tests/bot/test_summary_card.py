@@ -10,7 +10,7 @@ import threading
 from typing import Any
 
 import pytest
-from harness import TINY_PNG, Reply, Table
+from harness import END, TINY_PNG, Reply, Table
 
 import bot.summary.post as post_module
 from bot.console.driver import deliver
@@ -19,8 +19,6 @@ from bot.summary import build_report, render_card
 from bot.summary.chart import ChartData
 from bot.summary.post import CardHeads
 from bot.summary.tally import SessionReport
-
-END = "✅ 结束并结算"
 
 
 async def night(table: Table) -> None:

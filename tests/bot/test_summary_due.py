@@ -17,14 +17,13 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from harness import TINY_PNG, Clock, Table, seat_four
+from harness import END, TINY_PNG, Clock, Table, seat_four
 from sqlalchemy.exc import OperationalError
 
 from bot.ledger import LedgerService
 from bot.summary import post as post_module
 from bot.summary.tally import SessionReport
 
-END = "✅ 结束并结算"
 CARD = "🀄 第1场结束"
 IDLE_CARD = "⏰ 6小时没有新的一局，第1场自动结束"
 CHART = "第1场各家累计得分"

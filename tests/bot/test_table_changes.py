@@ -6,13 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import Table
+from harness import Table, ledger
 
 END, KEEP = "✅ 结束并结算", "继续打"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def session(table: Table) -> Any:

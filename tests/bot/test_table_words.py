@@ -5,16 +5,10 @@ discarded-混子 refusal each read as one sentence; the summary's biggest hand n
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from harness import Table, seat_four
+from harness import Table, ledger, seat_four
 
 from bot.i18n import t
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 async def anhui(table: Table) -> Table:

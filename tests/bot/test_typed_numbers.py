@@ -4,13 +4,7 @@ full-width digits, as a Chinese input method types them, count like ASCII ones i
 
 from __future__ import annotations
 
-from typing import Any
-
-from harness import Table
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
+from harness import Table, ledger
 
 
 async def test_a_full_width_stake_opens_the_table_at_that_stake(table: Table) -> None:

@@ -7,13 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import Table, seat_four
+from harness import Table, ledger, seat_four
 
 from bot.i18n import t
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def hands(table: Table) -> list[Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from harness import GROUP_ID, PLAYERS, Table
+from harness import END, GROUP_ID, PLAYERS, Table, ledger
 from reads import open_pending
 
 from bot.console.driver import deliver
@@ -19,11 +19,6 @@ ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group", "use
 CHANNEL_SENDER = "以频道身份发的消息不能入座，也不能改动牌桌；请用自己的账号发。"
 NOT_ALLOWED_GUEST = "只有开这场的人、已入座的玩家或群管理员可以让客人入座。"
 CONFIRM = "✅ 确认"
-END = "✅ 结束并结算"
-
-
-def ledger(table: Table) -> Any:
-    return table.app.bot_data["ledger"]
 
 
 def session(table: Table) -> Any:
