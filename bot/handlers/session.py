@@ -326,41 +326,61 @@ async def guest_pressed(turn: Turn, press: GuestPress) -> None:
     (the ledger refuses a guest already at the table)."""
     session = await own_session(turn, press.session_id)
     assert session is not None
-    user = turn.user
-    if (user is None or user.telegram_id != press.asker) and not await is_admin(turn):
-        raise Refusal("err.guest_not_yours")
-    message_id = turn.pressed_message_id
-    shown = getattr(turn.pressed_message, "text", None) or ""
-    who = user.display_name if user is not None else turn.t("flow.an_admin")
+    await _require_asker(turn, press.asker)
     if press.name is None:
-        if message_id is not None:
-            await turn.edit(message_id, "\n".join((shown, turn.t("seat.guest_cancelled", player=who))))
-        await turn.answer()
+        await _answered(turn, "seat.guest_cancelled")
         return
-    if press.seat is None:
-        await require_guest_seater(turn, session, press.name)
-        change = await turn.run(
-            turn.ledger.join, turn.chat_id, guest_name=press.name, by=user, key=turn.source_key
-        )
-    else:
-        await require(turn, "substitute", session, wind=turn.wind(press.seat))
-        change, gone = await turn.run(
-            turn.ledger.substitute,
-            turn.chat_id,
-            press.seat,
-            None,
-            guest_name=press.name,
-            by=user,
-            key=turn.source_key,
-        )
+    change, gone = await _place(turn, session, press.seat, None, press.name)
+    await _answered(turn, "seat.guest_seated")
+    await _announce_placed(turn, press.seat, change, gone, guest=True)
+
+
+async def _require_asker(turn: Turn, asker: int) -> None:
+    """A question's buttons are for whoever asked it (`asker`, a Telegram id) and admins."""
+    user = turn.user
+    if (user is None or user.telegram_id != asker) and not await is_admin(turn):
+        raise Refusal("err.guest_not_yours")
+
+
+async def _answered(turn: Turn, key: str, **params: object) -> None:
+    """The question, as shown, with who answered it and how under it (`key`), without its buttons."""
+    message_id = turn.pressed_message_id
     if message_id is not None:
-        await turn.edit(message_id, "\n".join((shown, turn.t("seat.guest_seated", player=who))))
+        shown = getattr(turn.pressed_message, "text", None) or ""
+        who = turn.user.display_name if turn.user is not None else turn.t("flow.an_admin")
+        await turn.edit(message_id, "\n".join((shown, turn.t(key, player=who, **params))))
     await turn.answer()
-    if press.seat is None:
+
+
+async def _place(
+    turn: Turn, session: SessionInfo, seat: str | None, member: UserRef | None, guest: str | None
+) -> tuple[SeatChange, PlayerInfo | None]:
+    """Seat a member or a guest as `/join` would (`seat` None) or as `/sub <seat>` would, with the same
+    permissions; (the change, who left the seat: None for a /join)."""
+    if seat is None:
+        if guest is not None:
+            await require_guest_seater(turn, session, guest)
+        join = turn.ledger.join
+        change = await turn.run(
+            join, turn.chat_id, member, guest_name=guest, by=turn.user, key=turn.source_key
+        )
+        return change, None
+    await require(turn, "substitute", session, wind=turn.wind(seat))
+    sub = turn.ledger.substitute
+    return await turn.run(
+        sub, turn.chat_id, seat, member, guest_name=guest, by=turn.user, key=turn.source_key
+    )
+
+
+async def _announce_placed(
+    turn: Turn, seat: str | None, change: SeatChange, gone: PlayerInfo | None, *, guest: bool
+) -> None:
+    """Say what `_place` did: who sat down, or who took over from whom."""
+    if seat is None or gone is None:
         assert change.seat is not None
-        await _announce_seat(turn, change.session, change.player.name, change.seat, True)
+        await _announce_seat(turn, change.session, change.player.name, change.seat, guest)
     else:
-        await _announce_sub(turn, change, gone, press.seat)
+        await _announce_sub(turn, change, gone, seat)
 
 
 async def ask_which(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:
@@ -386,9 +406,7 @@ async def seat_who_pressed(turn: Turn, press: SeatWhoPress) -> None:
     them), in its own chat at its table, by who asked or an admin; a second press seats no one again."""
     session = await own_session(turn, press.session_id)
     assert session is not None
-    user = turn.user
-    if (user is None or user.telegram_id != press.asker) and not await is_admin(turn):
-        raise Refusal("err.guest_not_yours")
+    await _require_asker(turn, press.asker)
     player = await turn.run(turn.ledger.get_player, press.player_id)
     if player.chat_id != turn.chat_id:  # a forged press naming another group's player
         raise ForeignButton(f"player {player.id} is not of chat {turn.chat_id}")
@@ -398,35 +416,9 @@ async def seat_who_pressed(turn: Turn, press: SeatWhoPress) -> None:
         else UserRef(player.telegram_id, player.display_name, player.username)
     )
     guest = player.display_name if member is None else None
-    if press.seat is None:
-        if guest is not None:
-            await require_guest_seater(turn, session, guest)
-        change = await turn.run(
-            turn.ledger.join, turn.chat_id, member, guest_name=guest, by=user, key=turn.source_key
-        )
-    else:
-        await require(turn, "substitute", session, wind=turn.wind(press.seat))
-        change, gone = await turn.run(
-            turn.ledger.substitute,
-            turn.chat_id,
-            press.seat,
-            member,
-            guest_name=guest,
-            by=user,
-            key=turn.source_key,
-        )
-    message_id = turn.pressed_message_id
-    if message_id is not None:
-        shown = getattr(turn.pressed_message, "text", None) or ""
-        who = user.display_name if user is not None else turn.t("flow.an_admin")
-        chosen = turn.t("seat.which_chosen", player=who, name=change.player.name)
-        await turn.edit(message_id, "\n".join((shown, chosen)))
-    await turn.answer()
-    if press.seat is None:
-        assert change.seat is not None
-        await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
-    else:
-        await _announce_sub(turn, change, gone, press.seat)
+    change, gone = await _place(turn, session, press.seat, member, guest)
+    await _answered(turn, "seat.which_chosen", name=change.player.name)
+    await _announce_placed(turn, press.seat, change, gone, guest=guest is not None)
 
 
 # ---- /end: the standings, then a Confirm ---------------------------------------------------------

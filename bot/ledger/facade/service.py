@@ -243,16 +243,9 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         now = self._now()
 
         def op(s: Session, group: ChatGroup, ts: TableSession) -> SeatChange:
-            if guest_name is not None:
-                groups.check_guest_name(groups.clean_name(guest_name), groups.name_holders(s, group, ts))
-            player = (
-                groups.ensure_player(s, group, user, now)
-                if user is not None
-                else groups.guest(s, group, guest_name or "", now)
-            )
+            player = _newcomer(s, group, ts, user, guest_name, now)
             target = sessions.sit(s, group, ts, player, wanted, now)
-            if guest_name is not None and by is not None:
-                sessions.mark_seater(s, ts, player, groups.ensure_player(s, group, by, now))
+            _mark_seater(s, group, ts, player, guest_name, by, now)
             return SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
 
         return self._on_open(chat_id, op, key)
@@ -276,16 +269,9 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         now = self._now()
 
         def op(s: Session, group: ChatGroup, ts: TableSession) -> tuple[SeatChange, PlayerInfo]:
-            if guest_name is not None:
-                groups.check_guest_name(groups.clean_name(guest_name), groups.name_holders(s, group, ts))
-            player = (
-                groups.ensure_player(s, group, user, now)
-                if user is not None
-                else groups.guest(s, group, guest_name or "", now)
-            )
+            player = _newcomer(s, group, ts, user, guest_name, now)
             gone = sessions.substitute(s, group, ts, target, player, now)
-            if guest_name is not None and by is not None:  # who seated the guest may pay for them
-                sessions.mark_seater(s, ts, player, groups.ensure_player(s, group, by, now))
+            _mark_seater(s, group, ts, player, guest_name, by, now)
             change = SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
             return change, player_info(gone, chat_id)
 
@@ -459,3 +445,34 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
     def transfers(self, session_id: int) -> list[Transfer]:
         """The fewest payments that settle the session."""
         return self._read(lambda s: queries.transfers(s, session_id))
+
+
+def _newcomer(
+    s: Session,
+    group: ChatGroup,
+    ts: TableSession,
+    user: UserRef | None,
+    guest_name: str | None,
+    now: datetime,
+) -> Player:
+    """Who /join or /sub seats: the Telegram user, or the guest of that name (BadGuestName first: a name
+    the ledger refuses, or one somebody at this table or in the group already holds)."""
+    if user is not None:
+        return groups.ensure_player(s, group, user, now)
+    name = guest_name or ""
+    groups.check_guest_name(groups.clean_name(name), groups.name_holders(s, group, ts))
+    return groups.guest(s, group, name, now)
+
+
+def _mark_seater(
+    s: Session,
+    group: ChatGroup,
+    ts: TableSession,
+    player: Player,
+    guest_name: str | None,
+    by: UserRef | None,
+    now: datetime,
+) -> None:
+    """A guest remembers who seated them: that person may press 我已付 for the guest."""
+    if guest_name is not None and by is not None:
+        sessions.mark_seater(s, ts, player, groups.ensure_player(s, group, by, now))
