@@ -19,16 +19,15 @@ from bot.summary.csvfile import BOM, cell
 MAX_BUTTON_ROWS = 20  # transfers with buttons under one summary; the rest are paid with /paid
 
 
+def _plain_line(lang: str | None, tr: Transfer, amount: int) -> str:
+    """`1. Cat → Ann 21`: a transfer's number, who pays whom (told apart by name) and `amount`."""
+    payer, payee = person_name(lang, tr.payer), person_name(lang, tr.payee)
+    return t(lang, "settle.line", number=tr.number, payer=payer, payee=payee, amount=amount)
+
+
 def transfer_line(lang: str | None, tr: Transfer, *, session: bool = False) -> str:
     """`1. Cat → Ann 21 · 已付 5 · 待确认 16`, `✅`, `↪ 转入第3场`; with `session`, its session first."""
-    line = t(
-        lang,
-        "settle.line",
-        number=tr.number,
-        payer=person_name(lang, tr.payer),
-        payee=person_name(lang, tr.payee),
-        amount=tr.amount,
-    )
+    line = _plain_line(lang, tr, tr.amount)
     if session:
         line = t(lang, "settle.of_session", number=tr.session_number, line=line)
     if tr.status == "settled":
@@ -61,14 +60,7 @@ def transfer_lines(
     if carried_in:
         lines.append(t(lang, "settle.carried_in_header"))
     for tr in carried_in:
-        line = t(
-            lang,
-            "settle.line",
-            number=tr.number,
-            payer=person_name(lang, tr.payer),
-            payee=person_name(lang, tr.payee),
-            amount=tr.amount - tr.paid,
-        )
+        line = _plain_line(lang, tr, tr.amount - tr.paid)  # what of it was open and went in
         lines.append("  " + t(lang, "settle.of_session", number=tr.session_number, line=line))
     changed = [f for f in figures if f.carried or f.fee or f.raw != f.net or f.rounded != f.raw]
     if changed:
