@@ -25,8 +25,11 @@ T = TypeVar("T")
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]  # what PTB's handlers take
 
 
-def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn], Awaitable[None]]], Handler]:
-    """Wrap `async def handler(turn)` as a PTB callback: the chat's state, group check, and every user
+def command(
+    name: str, *, group_only: bool = True, people: bool = False
+) -> Callable[[Callable[[Turn], Awaitable[None]]], Handler]:
+    """Wrap `async def handler(turn)` as a PTB callback: the chat's state (with the group's players for a
+    command that reads typed names, `people`), group check, and every user
     error (refusal, grammar, ledger, scoring) turned into one short reply; a command already applied (a
     redelivered update) is silent; nothing else is swallowed."""
 
@@ -35,7 +38,7 @@ def command(name: str, *, group_only: bool = True) -> Callable[[Callable[[Turn],
         async def callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.effective_chat is None:
                 return
-            turn = await Turn.start(update, context, name)
+            turn = await Turn.start(update, context, name, people=people)
             try:
                 if group_only and not turn.is_group:
                     raise Refusal("err.group_only")

@@ -364,7 +364,7 @@ async def flow_pressed(turn: Turn, state: HuFlow) -> None:
         await turn.edit(message_id, *question(turn, session, state))
 
 
-@command("hu")
+@command("hu", people=True)
 async def hu(turn: Turn) -> None:
     """/hu <winner> <how> [details]; /hu alone starts the button flow (or points at the one open)."""
     session = await writable_session(turn)

@@ -188,7 +188,7 @@ async def delete_quietly(turn: Turn, message_id: int) -> None:
 async def record_typed(turn: Turn, session: SessionInfo, flow_message: int | None = None) -> None:
     """A typed /hu (`turn.text`): its preview; a name in it that fits several seated players is asked
     about, a button per player it fits (`ask_name`), never guessed."""
-    resolve = seat_resolver(session, await turn.run(turn.ledger.people, turn.chat_id))
+    resolve = seat_resolver(session, await turn.people())
     try:
         entry = parse_hu(turn.text, resolve)
     except GrammarError as exc:
@@ -207,19 +207,19 @@ async def draw(turn: Turn) -> None:
     await record_hand(turn, parse_draw(turn.text))
 
 
-@command("escape")
+@command("escape", people=True)
 async def escape(turn: Turn) -> None:
     """/escape <player>: 逃跑, the leaver pays 120 花 split among the other three."""
     session = turn.require_session()
-    people = await turn.run(turn.ledger.people, turn.chat_id)
+    people = await turn.people()
     await record_hand(turn, parse_escape(turn.text, seat_resolver(session, people)))
 
 
-@command("adjust")
+@command("adjust", people=True)
 async def adjust(turn: Turn) -> None:
     """/adjust <from> <to> <amount> [note]: a zero-sum side payment kept with its note."""
     session = await writable_session(turn)
-    people = await turn.run(turn.ledger.people, turn.chat_id)
+    people = await turn.people()
     parsed = parse_adjust(turn.text, seat_resolver(session, people), strict=True)
     payer, payee = session.seats[parsed.payer].id, session.seats[parsed.payee].id
     note = parsed.note or None
@@ -257,14 +257,14 @@ async def undo(turn: Turn) -> None:
     await submit(turn, session, "undo", {"hand_id": last.id, "number": last.number}, None, question_text)
 
 
-@command("edit")
+@command("edit", people=True)
 async def edit(turn: Turn) -> None:
     """/edit <n> <entry>: replace hand n; every later hand is re-scored from the corrected dealer state."""
     session = await writable_session(turn, "correct")
     number, typed = parse_edit(turn.text)
     # The hand's own table: names and seats in the correction mean who sat there when it was played.
     played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
-    people = await turn.run(turn.ledger.people, turn.chat_id)
+    people = await turn.people()
     try:
         entry = local_entry(session.rules, parse_entry(typed, seat_resolver(played, people)))
     except GrammarError as exc:  # seated now, but not in that hand: say so, not "not at this table"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ParamSpec, TypeVar
 
@@ -16,7 +16,7 @@ from telegram.ext import ContextTypes
 
 from bot.grammar import make_resolver
 from bot.i18n import t
-from bot.ledger import ChatState, LedgerService, SessionInfo, UserRef, pending_id_for
+from bot.ledger import ChatState, LedgerService, Person, SessionInfo, UserRef, pending_id_for
 from bot.ledger.errors import NoOpenSession
 from bot.ledger.groups import answers_to
 from bot.render import wind
@@ -51,9 +51,7 @@ def user_ref(update: Update) -> UserRef | None:
     return UserRef(telegram_id=user.id, display_name=user.full_name or str(user.id), username=user.username)
 
 
-def seat_resolver(
-    session: SessionInfo, people: Iterable[tuple[int, str, str | None]] = ()
-) -> Callable[[str], str | None]:
+def seat_resolver(session: SessionInfo, people: Iterable[Person] = ()) -> Callable[[str], str | None]:
     """The grammar's `resolve(word) -> seat | None` over the seated table: E/S/W/N, 东南西北/東, or whom a
     name means by the one rule of names (`bot.ledger.groups.named`): a seated player's name or @username
     (any case), None for a name that means someone of the group off this table (`people`: the group's
@@ -161,16 +159,21 @@ class Turn:
     _answered: bool = field(default=False, repr=False)
 
     @classmethod
-    async def start(cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None) -> Turn:
+    async def start(
+        cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None, *, people: bool = False
+    ) -> Turn:
         """Read the chat's state (`ledger.chat_state`: one read, with the entry a message stored already,
-        if any; one write instead when the sender is new to the group or changed their name or
-        @username: `ledger.refresh_sender`) and wrap the update."""
+        if any, and, for a command that reads typed names (`people`), the group's players; one write
+        instead when the sender is new to the group or changed their name or @username:
+        `ledger.refresh_sender`) and wrap the update."""
         origin = Origin.of(update)
         ledger, sender = ledger_of(context), origin.user
         entry = pending_id_for(origin.key) if update.message is not None else None
-        state = await asyncio.to_thread(ledger.chat_state, origin.chat_id, sender, entry=entry)
+        state = await asyncio.to_thread(ledger.chat_state, origin.chat_id, sender, entry=entry, people=people)
         if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
-            state = await asyncio.to_thread(ledger.refresh_sender, origin.chat_id, sender, entry=entry)
+            state = await asyncio.to_thread(
+                ledger.refresh_sender, origin.chat_id, sender, entry=entry, people=people
+            )
         return cls(update, context, state, origin, command)
 
     @classmethod
@@ -261,6 +264,13 @@ class Turn:
     def wind(self, seat: object) -> str:
         """A seat letter in this chat's language."""
         return wind(self.lang, seat)
+
+    async def people(self) -> Sequence[Person]:
+        """The group's players (whom a typed name may mean, `seat_resolver`): as the turn's start read them
+        for a command that asked (`command(people=True)`), else read now."""
+        if self.state.people is not None:
+            return self.state.people
+        return await self.run(self.ledger.people, self.chat_id)
 
     async def run(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
         """Run a blocking ledger/scoring call off the event loop."""

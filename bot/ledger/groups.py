@@ -9,16 +9,25 @@ from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import bindparam, false, func, or_, update
+from sqlalchemy import select as select_columns  # Core: rows of columns, no ORM objects
 from sqlmodel import Session, col, select
 
 import scoring
 from bot.i18n import LANGUAGES
 from bot.ledger import errors
-from bot.ledger.lookups import group_and_table, group_row, open_session_row, pending_row, row_id, seats
+from bot.ledger.lookups import (
+    PLAYER,
+    group_and_table,
+    group_row,
+    open_session_row,
+    pending_row,
+    row_id,
+    seats,
+)
 from bot.ledger.mappers import group_info, pending_info, player_info, session_info
 from bot.ledger.models import ChatGroup, Player, TableSession
 from bot.ledger.options import BY_ID
-from bot.ledger.values import ChatState, GroupInfo, PlayerInfo, UserRef
+from bot.ledger.values import ChatState, GroupInfo, Person, PlayerInfo, UserRef
 from bot.settings import Settings
 from scoring.seats import parse_seat
 
@@ -78,9 +87,10 @@ def chat_state(
     entry: str | None = None,
     *,
     lock: bool = False,
+    people: bool = False,
 ) -> ChatState:
     """`table_state` without its rows."""
-    return table_state(s, chat_id, defaults, now, sender, entry, lock=lock)[0]
+    return table_state(s, chat_id, defaults, now, sender, entry, lock=lock, people=people)[0]
 
 
 def table_state(
@@ -92,14 +102,17 @@ def table_state(
     entry: str | None = None,
     *,
     lock: bool = False,
+    people: bool = False,
 ) -> tuple[ChatState, Loaded]:
     """The group's settings (the defaults when it is not stored yet), its open session, whether the sender
-    is stored as they are now (`ensure_player` refreshes them), and the pending entry `entry` (an id) if
-    it is stored. The group's and the session's rows stay in `s` (a write goes on with them, `lock`: the
-    session locked for update)."""
+    is stored as they are now (`ensure_player` refreshes them), the pending entry `entry` (an id) if it is
+    stored, and (`people`) every player of the group (`group_people`). The group's and the session's rows
+    stay in `s` (a write goes on with them, `lock`: the session locked for update)."""
     group, ts = group_and_table(s, chat_id, lock=lock)
     if group is None:
-        return ChatState(group=group_info(defaults.group(chat_id, now)), session=None), Loaded(None, None, {})
+        shown = group_info(defaults.group(chat_id, now))
+        state = ChatState(group=shown, session=None, people=() if people else None)
+        return state, Loaded(None, None, {})
     seated = seats(s, row_id(ts)) if ts is not None else {}
     fresh = sender is None or _stored_as(s, group, sender, seated)
     waiting = pending_row(s, entry) if entry is not None else None
@@ -108,6 +121,7 @@ def table_state(
         session=session_info(s, ts, chat_id, seated) if ts is not None else None,
         sender_fresh=fresh,
         entry=pending_info(waiting, chat_id) if waiting is not None else None,
+        people=tuple(group_people(s, row_id(group))) if people else None,
     )
     return state, Loaded(group, ts, seated)
 
@@ -389,14 +403,24 @@ def name_matches(s: Session, group: ChatGroup, text: str) -> list[Player]:
     return named(text, ((p, answers_to(p.display_name, p.username)) for p in players))
 
 
-def people(s: Session, chat_id: int) -> list[tuple[int, str, str | None]]:
+_PEOPLE = (
+    select_columns(PLAYER.c.id, PLAYER.c.display_name, PLAYER.c.username)
+    .where(PLAYER.c.group_id == bindparam("group"))
+    .order_by(PLAYER.c.id)
+)
+
+
+def group_people(s: Session, group_id: int) -> list[Person]:
     """Every player of the group (id, display name, @username), oldest first: whom a typed name may mean
-    besides a table's seated players (`named`)."""
+    besides a table's seated players (`named`). One prepared statement, no ORM objects."""
+    found = s.connection().execute(_PEOPLE, {"group": group_id})
+    return [(int(pid), name, username) for pid, name, username in found]
+
+
+def people(s: Session, chat_id: int) -> list[Person]:
+    """`group_people` of a chat's group (none when it has no group yet)."""
     group = group_row(s, chat_id)
-    if group is None:
-        return []
-    query = select(Player.id, Player.display_name, Player.username).where(Player.group_id == group.id)
-    return [(int(pid), name, username) for pid, name, username in s.execute(query.order_by(col(Player.id)))]
+    return group_people(s, row_id(group)) if group is not None else []
 
 
 def seated_one(matches: Sequence[T], seated: Iterable[T]) -> list[T]:

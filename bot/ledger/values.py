@@ -296,6 +296,9 @@ class CardView:
     owed_kept: tuple[Transfer, ...] = ()
 
 
+Person = tuple[int, str, str | None]  # a player of the group: id, display name, @username (whom a name means)
+
+
 @dataclass(frozen=True, slots=True)
 class ChatState:
     """What a turn starts from: the group's settings and its open session (None when there is none)."""
@@ -304,6 +307,7 @@ class ChatState:
     session: SessionInfo | None
     sender_fresh: bool = True  # False: the sender is not stored as they are now (new, renamed, @username)
     entry: PendingInfo | None = None  # the entry stored under the update's key, when it asked for it
+    people: tuple[Person, ...] | None = None  # the group's players, when the turn asked (typed names)
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,24 +68,33 @@ class Calls:
         return self._store.write(fn, key=key)
 
     def chat_state(
-        self, chat_id: int, sender: UserRef | None = None, *, entry: str | None = None
+        self,
+        chat_id: int,
+        sender: UserRef | None = None,
+        *,
+        entry: str | None = None,
+        people: bool = False,
     ) -> ChatState:
         """The group's settings (defaults when not stored yet; nothing is written), its open session,
-        whether `sender` is stored as they are now (else `refresh_sender`), and the pending entry `entry`
-        (an id) if it is stored: one read."""
+        whether `sender` is stored as they are now (else `refresh_sender`), the pending entry `entry` (an
+        id) if it is stored, and (`people`) every player of the group: one read."""
         now = self._now()
-        state = self._read(lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender, entry))
+        state = self._read(
+            lambda s: groups.chat_state(s, chat_id, self._defaults, now, sender, entry, people=people)
+        )
         self._remember_group(state.group)
         return state
 
-    def refresh_sender(self, chat_id: int, sender: UserRef, *, entry: str | None = None) -> ChatState:
+    def refresh_sender(
+        self, chat_id: int, sender: UserRef, *, entry: str | None = None, people: bool = False
+    ) -> ChatState:
         """`chat_state` after storing the sender as they are now (`ensure_player`), in one write."""
         now = self._now()
 
         def op(s: Session) -> ChatState:
             groups.ensure_player(s, self._group(s, chat_id), sender, now)
             s.flush()
-            return groups.chat_state(s, chat_id, self._defaults, now, None, entry)
+            return groups.chat_state(s, chat_id, self._defaults, now, None, entry, people=people)
 
         state = self._write(op)
         self._remember_group(state.group)
