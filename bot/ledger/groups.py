@@ -362,8 +362,7 @@ def twins(s: Session, group_id: int) -> dict[int, int]:
     key = ("twins", group_id)
     if key not in s.info:
         names: dict[str, list[int]] = {}
-        query = select(Player.id, Player.display_name).where(Player.group_id == group_id)
-        for pid, name in s.execute(query.order_by(col(Player.id))):
+        for pid, name, _username in group_people(s, group_id):
             names.setdefault(name.casefold(), []).append(pid)
         s.info[key] = {pid: n for ids in names.values() if len(ids) > 1 for n, pid in enumerate(ids, 1)}
     found: dict[int, int] = s.info[key]

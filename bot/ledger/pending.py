@@ -14,7 +14,16 @@ from sqlmodel import Session, col, select
 
 from bot.ledger import errors, hands, sessions
 from bot.ledger.groups import Loaded, actor
-from bot.ledger.lookups import PENDING, aware, chat_of, insert_into, prepared, row_id, session_row
+from bot.ledger.lookups import (
+    PENDING,
+    aware,
+    chat_of,
+    insert_into,
+    pending_row,
+    prepared,
+    row_id,
+    session_row,
+)
 from bot.ledger.mappers import (
     hand_record,
     pending_info,
@@ -168,7 +177,9 @@ def _owned(
 def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | None) -> None:
     """A press on the preview of a table that has ended, in its own chat, is told so (SessionNotOpen)
     before anyone's right to press is asked: nobody can press it any more. NotFound."""
-    entry = row(s, pending_id)
+    entry = pending_row(s, pending_id)  # not locked (`_owned` locks it): a row of columns, no ORM object
+    if entry is None:
+        raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
     if entry.session_id == open_id:
         return
     ts = session_row(s, entry.session_id)

@@ -3,6 +3,7 @@ running totals, the fewest transfers that settle a session, and what the pinned 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from sqlalchemy import and_, bindparam, func, literal, or_
@@ -28,6 +29,7 @@ from bot.ledger.lookups import (
 )
 from bot.ledger.mappers import hand_records, player_info, session_info
 from bot.ledger.models import ChatGroup, GroupTotal, Hand, Player, SessionTotal, TableSession
+from bot.ledger.recent import live_rows
 from bot.ledger.sessions import summary
 from bot.ledger.transfers import minimal_transfers
 from bot.ledger.values import (
@@ -79,7 +81,7 @@ def ledger_rows(s: Session, session_id: int, last: int | None = None) -> list[Le
 
 
 _NEWEST = (
-    select_columns(HAND)
+    select_columns(HAND.c.id)
     .where(HAND.c.session_id == bindparam("session"), LIVE)
     .order_by(*NEWEST_FIRST)
     .limit(bindparam("limit"))
@@ -101,17 +103,26 @@ def _owing(s: Session, group_id: int) -> bool:
 
 
 def card_view(
-    s: Session, ts: TableSession, info: SessionInfo | None = None, *, limit: int = CARD_HANDS
+    s: Session,
+    ts: TableSession,
+    info: SessionInfo | None = None,
+    *,
+    limit: int = CARD_HANDS,
+    held: Iterable[HandRecord] = (),
 ) -> CardView:
-    """The card's data: the newest `limit` live rows, each seat's net (running totals), the row count."""
+    """The card's data: the newest `limit` live rows, each seat's net (running totals), the row count.
+    Which rows are live is read; each row is decoded once per process (`recent.live_rows`; `held`: the
+    rows this transaction wrote)."""
     info = info or session_info(s, ts)
-    newest = list(s.connection().execute(_NEWEST, {"session": row_id(ts), "limit": limit}))
+    newest = [
+        hand_id for (hand_id,) in s.connection().execute(_NEWEST, {"session": row_id(ts), "limit": limit})
+    ]
     people = session_people(s, ts, info.chat_id)
     totals = dict.fromkeys(SEATS, 0)
     for person in people:  # a seat's total is that of everyone who sat there (/sub)
         if person.seat is not None:
             totals[person.seat] += person.net
-    recent = tuple(hand_records(reversed(newest)))
+    recent = tuple(live_rows(s, newest[::-1], held))
     owed, kept = settling.carried_on(s, ts) if _owing(s, ts.group_id) else ((), ())
     return CardView(
         session=info,

@@ -82,7 +82,8 @@ class RecordingCalls(Calls):
             group, ts = sessions.open_table(s, chat_id)
             hand, voided, replaced = write(s, group, ts, now)
             info = session_info(s, ts, chat_id)
-            return CommitResult(hand, True, info, voided, replaced, card=queries.card_view(s, ts, info))
+            card = queries.card_view(s, ts, info, held=(hand, *replaced))
+            return CommitResult(hand, True, info, voided, replaced, card=card)
 
         return self._write(op)
 
@@ -357,7 +358,11 @@ class RecordingCalls(Calls):
                 s, pending_id, chat_id=chat_id, message_id=message_id, by=by, now=now, loaded=loaded
             )
             info = result.session
-            card = queries.card_view(s, ts, info) if result.created else None
+            card = (
+                queries.card_view(s, ts, info, held=(result.hand, *result.replaced))
+                if result.created
+                else None
+            )
             return Pressed(replace(state, session=info), True, replace(result, card=card))
 
         pressed = self._write(op)

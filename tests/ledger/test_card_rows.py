@@ -1,0 +1,77 @@
+"""The pinned card's rows are decoded once per process (`bot.ledger.recent`), and are still the table's own:
+another worker's hand, undo or edit shows on this worker's next card, and a hand whose write failed never
+shows, even where the database hands its id to the next hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from ledger_helpers import CHAT, DRAW, Table, discard, self_draw
+
+from bot.ledger import CardView, LedgerService, queries
+from bot.ledger.db import open_database
+
+
+@pytest.fixture
+def other(db_url: str) -> Iterator[LedgerService]:
+    """A second worker on the same database: its own engine, pool and kept rows."""
+    engine = open_database(db_url)
+    yield LedgerService(engine)
+    engine.dispose()
+
+
+def rows(card: CardView) -> list[tuple[int, str, dict[str, int]]]:
+    """What a person reads on the card: each row's number, who won (or 荒庄) and what each seat got."""
+    return [
+        (hand.number, ",".join(w["winner"] for w in hand.entry.get("wins") or []) or hand.kind, hand.payments)
+        for hand in card.recent
+    ]
+
+
+def test_another_workers_hands_and_undo_show_on_this_workers_card(table: Table, other: LedgerService) -> None:
+    ledger, session = table.ledger, table.session.id
+    ledger.commit(CHAT, self_draw("S", 5))  # 第1局: South's self-draw, 南 +
+    ledger.commit(CHAT, discard("W", "N", 4))  # 第2局: West off North
+    assert [(n, who) for n, who, _ in rows(ledger.card_view(session))] == [(1, "S"), (2, "W")]
+    other.undo(CHAT)  # the other worker takes 第2局 back and records 荒庄 as 第2局
+    other.commit(CHAT, DRAW)
+    card = ledger.card_view(session)
+    assert [(n, who) for n, who, _ in rows(card)] == [(1, "S"), (2, "draw")]
+    assert card == other.card_view(session)
+    assert rows(card)[0][2]["S"] > 0 and not any(rows(card)[1][2].values())  # a 荒庄 moves no money
+
+
+def test_an_edit_by_another_worker_replaces_the_row_on_this_workers_card(
+    table: Table, other: LedgerService
+) -> None:
+    ledger, session = table.ledger, table.session.id
+    ledger.commit(CHAT, self_draw("S", 5))
+    ledger.card_view(session)
+    other.edit(CHAT, 1, discard("E", "W", 5))  # 第1局 was East off West, not South's self-draw
+    card = ledger.card_view(session)
+    assert [(n, who) for n, who, _ in rows(card)] == [(1, "E")]
+    east_gets, west_pays = rows(card)[0][2]["E"], rows(card)[0][2]["W"]
+    assert east_gets > 0 and west_pays < 0 and card.totals["S"] <= 0
+    assert card == other.card_view(session)
+
+
+def test_a_hand_whose_write_failed_never_shows_on_the_card(
+    table: Table, other: LedgerService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ledger, session = table.ledger, table.session.id
+    ledger.commit(CHAT, DRAW)
+    real = queries.card_view
+
+    def fails_after_reading(*args: object, **kwargs: object) -> CardView:
+        real(*args, **kwargs)  # type: ignore[arg-type]  # the card read, the failed hand's row on it
+        raise RuntimeError("the write fails after its card was read")
+
+    monkeypatch.setattr(queries, "card_view", fails_after_reading)
+    with pytest.raises(RuntimeError):
+        ledger.commit(CHAT, self_draw("S", 5))  # rolled back: South's self-draw was never recorded
+    monkeypatch.setattr(queries, "card_view", real)
+    other.commit(CHAT, discard("W", "N", 4))  # the next hand, by another worker: on SQLite, the same id
+    card = ledger.card_view(session)
+    assert [(n, who) for n, who, _ in rows(card)] == [(1, "draw"), (2, "W")]
+    assert card == other.card_view(session)
