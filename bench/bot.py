@@ -12,7 +12,8 @@ the tests and the console (`bot.console.transport`) answering every call. Sectio
            statements (its `before_cursor_execute` events, BEGIN included; by verb).
   flows    the same counts for the default flow, an `instant` group and the /hu button flow.
   burst    `--tables` (50) tables recording a hand at the same moment, every Bot API call taking
-           `--api-ms` (50 ms) as a round trip to Telegram does: /hu → result p50 and p99.
+           `--api-ms` (50 ms) as a round trip to Telegram does: /hu → preview and /hu → result, p50
+           and p99.
   paced    `--paced-tables` (1,000) tables at a hand each per 2 minutes: each table's one hand of a
            2-minute window starts at a random moment in it, so hands arrive at tables / 120 s (8.3 a
            second for 1,000). `--pace-seconds` below 120 compresses that window in time: the same hands
@@ -159,8 +160,9 @@ class Bench:
         for chat in self.chats:
             await self.open_table(chat, instant=instant)
 
-    async def hand(self, chat: int, flow: str, index: int) -> None:
-        """One recorded hand in `chat` by `flow`; AssertionError if no one-line result came."""
+    async def hand(self, chat: int, flow: str, index: int, previewed: list[float] | None = None) -> None:
+        """One recorded hand in `chat` by `flow`; AssertionError if no one-line result came. `previewed`
+        gets the moment (perf_counter) the typed /hu's preview was shown."""
         start = len(self.transport.calls)
         if flow == "buttons":
             await self.say(chat, "ann", "/hu")
@@ -169,6 +171,8 @@ class Bench:
             await self.press(chat, "bob", CONFIRM)
         else:
             await self.say(chat, "ann", HANDS[index % len(HANDS)])
+            if previewed is not None:
+                previewed.append(time.perf_counter())
             if flow == "default":
                 await self.press(chat, "bob", CONFIRM)
         texts = [
@@ -299,14 +303,20 @@ async def bare_cpu(hands: int, methods: list[str]) -> float:
 # ---- burst and paced -------------------------------------------------------------------------------------
 
 
-async def timed_hand(bench: Bench, chat: int, index: int, spent: list[float]) -> None:
-    start = time.perf_counter()
-    await bench.hand(chat, "default", index)
+async def timed_hand(
+    bench: Bench, chat: int, index: int, spent: list[float], previews: list[float] | None = None
+) -> None:
+    """Seconds from a /hu to its result into `spent`; to its preview into `previews`, given."""
+    start, shown = time.perf_counter(), []
+    await bench.hand(chat, "default", index, shown)
     spent.append(time.perf_counter() - start)
+    if previews is not None:
+        previews.append(shown[0] - start)
 
 
-async def burst(workdir: Path, tables: int, rounds: int, delay: float) -> list[float]:
-    """Seconds from each /hu to its result while every table records a hand at the same moment."""
+async def burst(workdir: Path, tables: int, rounds: int, delay: float) -> tuple[list[float], list[float]]:
+    """Seconds from each /hu to its preview, and to its result, while every table records a hand at the
+    same moment."""
     bench = Bench(workdir, tables, delay)
     await start_application(bench.app)
     try:
@@ -314,9 +324,10 @@ async def burst(workdir: Path, tables: int, rounds: int, delay: float) -> list[f
         await bench.open_tables()
         bench.transport.delay = delay
         spent: list[float] = []
+        previews: list[float] = []
         for index in range(rounds):
-            await asyncio.gather(*(timed_hand(bench, chat, index, spent) for chat in bench.chats))
-        return spent
+            await asyncio.gather(*(timed_hand(bench, chat, index, spent, previews) for chat in bench.chats))
+        return previews, spent
     finally:
         await stop_application(bench.app)
 
@@ -509,11 +520,12 @@ def main(argv: list[str] | None = None) -> int:
             for flow, name in names.items():
                 print_counts(name, asyncio.run(costs(folder(flow), flow, args.hands)))
         if "burst" in only:
-            spent = asyncio.run(burst(folder("burst"), args.tables, args.rounds, delay))
+            previews, spent = asyncio.run(burst(folder("burst"), args.tables, args.rounds, delay))
             print(
-                f"\n{args.tables} tables pressing at once (/hu → preview → Confirm → result), "
-                f"{args.api_ms:g} ms a Bot API call, {len(spent)} hands:\n"
-                f"  {spread(spent)}"
+                f"\n{args.tables} tables pressing at once, {args.api_ms:g} ms a Bot API call, "
+                f"{len(spent)} hands:\n"
+                f"  /hu → preview            {spread(previews)}\n"
+                f"  /hu → Confirm → result   {spread(spent)}"
             )
         if "paced" in only:
             spent, share = asyncio.run(paced(folder("paced"), args.paced_tables, args.pace_seconds, delay))

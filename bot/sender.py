@@ -4,7 +4,6 @@ send does when Telegram answers that the group became a supergroup (`to_group`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -14,6 +13,7 @@ from telegram.error import ChatMigrated
 
 from bot.ledger import LedgerService
 from bot.render import MESSAGE_LIMIT, split_messages
+from bot.services import in_ledger
 from bot.text import shorten
 
 log = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ async def edit_text(
 async def follow_migration(ledger: LedgerService, old_chat_id: int, new_chat_id: int) -> None:
     """The group `old_chat_id` is now the supergroup `new_chat_id`: its ledger moves there (once, however
     often this is said)."""
-    if await asyncio.to_thread(ledger.migrate_chat, old_chat_id, new_chat_id):
+    if await in_ledger(ledger, ledger.migrate_chat, old_chat_id, new_chat_id):
         log.info("chat %s is now %s: the ledger followed", old_chat_id, new_chat_id)
 
 

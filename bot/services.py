@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
-from typing import Any
+import asyncio
+import contextvars
+import functools
+from collections.abc import Callable, Mapping, MutableMapping
+from typing import Any, ParamSpec, TypeVar
 
 from bot.ledger import LedgerService
 from bot.settings import Settings
 
+P = ParamSpec("P")
+R = TypeVar("R")
 LEDGER = "ledger"
 SETTINGS = "settings"
 
@@ -33,3 +38,10 @@ def settings_in(bot_data: Mapping[Any, Any]) -> Settings:
     if not isinstance(settings, Settings):
         raise TypeError(f"bot_data[{SETTINGS!r}] is a {type(settings).__name__}, not Settings")
     return settings
+
+
+async def in_ledger(ledger: LedgerService, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """`fn(*args, **kwargs)`, a blocking ledger call, off the event loop: in the ledger's own thread on
+    SQLite (`LedgerService.thread`), else in the loop's default threads, as `asyncio.to_thread` would."""
+    call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
+    return await asyncio.get_running_loop().run_in_executor(ledger.thread, call)

@@ -36,6 +36,7 @@ from bot.ledger.sessions import MAX_STAKE
 from bot.ledger.values import PendingKind
 from bot.render import closed_preview_text, rules_name, seats_block, session_standings, state_line
 from bot.render.errors import Refusal
+from bot.services import in_ledger
 from bot.summary.post import post_ended
 from scoring import ScoringError, resolve_rules
 from scoring.seats import parse_seat
@@ -282,7 +283,8 @@ async def chat_message_seen(update: Update, context: ContextTypes.DEFAULT_TYPE) 
     if mark in seen:
         return
     try:
-        await asyncio.to_thread(ledger_of(context).ensure_player, chat.id, user)
+        ledger = ledger_of(context)
+        await in_ledger(ledger, ledger.ensure_player, chat.id, user)
     except Exception as exc:  # the database down: a side effect of chat, the next message tries again
         if not storage_failure(exc):
             raise

@@ -4,7 +4,6 @@ Telegram's bound)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -21,7 +20,7 @@ from bot.ledger.errors import NoOpenSession
 from bot.ledger.groups import answers_to
 from bot.render import wind
 from bot.sender import edit_text, fit, send_text
-from bot.services import ledger_in, settings_in
+from bot.services import in_ledger, ledger_in, settings_in
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -169,10 +168,10 @@ class Turn:
         origin = Origin.of(update)
         ledger, sender = ledger_of(context), origin.user
         entry = pending_id_for(origin.key) if update.message is not None else None
-        state = await asyncio.to_thread(ledger.chat_state, origin.chat_id, sender, entry=entry, people=people)
+        state = await in_ledger(ledger, ledger.chat_state, origin.chat_id, sender, entry=entry, people=people)
         if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
-            state = await asyncio.to_thread(
-                ledger.refresh_sender, origin.chat_id, sender, entry=entry, people=people
+            state = await in_ledger(
+                ledger, ledger.refresh_sender, origin.chat_id, sender, entry=entry, people=people
             )
         return cls(update, context, state, origin, command)
 
@@ -273,8 +272,8 @@ class Turn:
         return await self.run(self.ledger.people, self.chat_id)
 
     async def run(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-        """Run a blocking ledger/scoring call off the event loop."""
-        return await asyncio.to_thread(fn, *args, **kwargs)
+        """Run a blocking ledger/scoring call off the event loop (`in_ledger`)."""
+        return await in_ledger(self.ledger, fn, *args, **kwargs)
 
     @property
     def on_behalf_of_chat(self) -> bool:

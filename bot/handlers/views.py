@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import replace
 from typing import Literal
@@ -19,6 +18,7 @@ from bot.ledger.errors import AmbiguousPlayer, ForeignButton, UnknownPlayer
 from bot.render import history_text, ledger_page, person_name, signed, standings_text, stats_text
 from bot.render.errors import Refusal
 from bot.sender import send_text
+from bot.services import in_ledger
 from bot.summary.post import send_csv, send_history_chart
 from bot.weekly import aware
 
@@ -51,7 +51,7 @@ async def send_chart_if_any(
     logged and left out: the text is still given."""
     sent = None
     try:
-        summaries = await asyncio.to_thread(ledger.history, chat_id, limit=CHART_SESSIONS)
+        summaries = await in_ledger(ledger, ledger.history, chat_id, limit=CHART_SESSIONS)
         if any(
             s.session.status == "ended" and (s.totals if player_id is None else player_id in s.totals)
             for s in summaries

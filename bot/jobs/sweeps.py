@@ -28,6 +28,7 @@ from bot.ledger import LedgerService, PendingInfo, SessionInfo
 from bot.ledger.errors import LedgerError
 from bot.render import closed_preview_text, signed
 from bot.sender import edit_text, follow_migration, send_text, to_group
+from bot.services import in_ledger
 from bot.summary.post import post_ended, post_summary
 from bot.summary.settling import transfer_line
 from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
@@ -53,12 +54,12 @@ def _expired_message(ledger: LedgerService, pending: PendingInfo) -> str:
 async def expire_previews(bot: Bot, ledger: LedgerService, now: dtm.datetime | None = None) -> int:
     """Expire every overdue pending entry and edit the preview of each that this call expired: the
     buttons go, an "expired, not recorded" line comes. Returns how many the ledger handed to this call."""
-    expired = await asyncio.to_thread(ledger.expire_pending, now=now)
+    expired = await in_ledger(ledger, ledger.expire_pending, now=now)
     for pending in expired:
         if pending.message_id is None:
             continue
         try:
-            text = await asyncio.to_thread(_expired_message, ledger, pending)
+            text = await in_ledger(ledger, _expired_message, ledger, pending)
             await edit_text(bot, pending.chat_id, pending.message_id, text)
         except ChatMigrated as moved:  # the preview stays in the old chat; the ledger follows the group
             await follow_migration(ledger, pending.chat_id, moved.new_chat_id)
@@ -78,7 +79,7 @@ async def end_idle_sessions(
     """End every open session without a hand for `hours` and post the summary of each that this call
     ended (due in the ledger from the end on: a failed post is retried by `post_due_summaries`). Returns
     how many."""
-    ended = await asyncio.to_thread(ledger.end_idle, dtm.timedelta(hours=hours), now=now)
+    ended = await in_ledger(ledger, ledger.end_idle, dtm.timedelta(hours=hours), now=now)
     for summary in ended:  # a post that fails is logged and left due (`post_ended`)
         await post_ended(bot, ledger, summary.session.id, idle_hours=hours)
     return len(ended)
@@ -97,7 +98,7 @@ async def post_due_summaries(
     card. Returns how many this call posted whole."""
     posted = 0
     for _ in range(SUMMARY_BATCH):
-        due = await asyncio.to_thread(ledger.claim_next_summary, now=now)
+        due = await in_ledger(ledger, ledger.claim_next_summary, now=now)
         if due is None:
             break
         if await post_summary(bot, ledger, due, idle_hours=hours) is not None:
@@ -164,13 +165,13 @@ async def post_weekly_boards(bot: Bot, ledger: LedgerService, now: dtm.datetime 
     yet; `claim_weekly` lets exactly one sweep post each slot. Returns how many this call claimed."""
     moment = aware(now or dtm.datetime.now(dtm.UTC))
     posted = 0
-    for group in await asyncio.to_thread(ledger.list_groups, weekly_schedule=True):
+    for group in await in_ledger(ledger, ledger.list_groups, weekly_schedule=True):
         chat_id = group.chat_id
         try:
             due = due_post(
                 group.weekly_day, group.weekly_time, group.timezone, group.weekly_last_post_at, moment
             )
-            if due is None or not await asyncio.to_thread(ledger.claim_weekly, chat_id, due, now=moment):
+            if due is None or not await in_ledger(ledger, ledger.claim_weekly, chat_id, due, now=moment):
                 continue
             posted += 1
             text = await asyncio.to_thread(
@@ -202,11 +203,11 @@ async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | No
     groups this call reminded."""
     moment = aware(now or dtm.datetime.now(dtm.UTC))
     sent = 0
-    for group in await asyncio.to_thread(ledger.reminder_groups):
+    for group in await in_ledger(ledger, ledger.reminder_groups):
         try:
             if not daytime(moment, group.timezone):
                 continue
-            due = await asyncio.to_thread(ledger.claim_reminder, group.chat_id, moment)
+            due = await in_ledger(ledger, ledger.claim_reminder, group.chat_id, moment)
             if not due:
                 continue
             lines = [t(group.language, "jobs.remind_title")]
@@ -216,7 +217,7 @@ async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | No
                 await to_group(ledger, group.chat_id, partial(_send_text, bot, "\n".join(lines)))
             except TelegramError:  # not sent: due again, for a later sweep the same day
                 ids = [tr.id for tr in due]
-                await asyncio.to_thread(ledger.release_reminder, group.chat_id, ids, moment)
+                await in_ledger(ledger, ledger.release_reminder, group.chat_id, ids, moment)
                 raise
             sent += 1
         except (TelegramError, LedgerError) as exc:

@@ -31,7 +31,7 @@ from bot.ledger import SEATS, ChatState, LedgerService
 from bot.ledger.errors import LedgerError
 from bot.render import preview_text, rules_name, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
-from bot.services import ledger_in, settings_in
+from bot.services import in_ledger, ledger_in, settings_in
 from bot.settings import Settings
 from bot.webapp.page import table_view
 from bot.webapp.submit import page_turn, submit_hand
@@ -154,7 +154,8 @@ async def page_table(request: Request, user: WebAppUser) -> ChatState | None:
         chat_id, session_id = read_table_token(_bot_token(request), user.start_param)
     except WebAuthError as exc:
         raise ApiError(403, f"webapp.{exc.code}") from None
-    state = await asyncio.to_thread(_ledger(request).chat_state, chat_id)
+    ledger = _ledger(request)
+    state = await in_ledger(ledger, ledger.chat_state, chat_id)
     if state.session is None or state.session.id != session_id:
         raise ApiError(410, "webapp.table_closed", lang=state.group.language)
     return state
@@ -229,9 +230,8 @@ async def score(request: Request) -> JSONResponse:
             return _refused(403, error_text(lang, exc), exc.key)
         try:
             entry = _entry(data)
-            preview = await asyncio.to_thread(
-                _ledger(request).preview, session.chat_id, entry, session=session
-            )
+            ledger = _ledger(request)
+            preview = await in_ledger(ledger, ledger.preview, session.chat_id, entry, session=session)
         except (LedgerError, ScoringError) as exc:
             return _refused(422, error_text(lang, exc), type(exc).__name__)
         text = preview_text(lang, preview, session)
