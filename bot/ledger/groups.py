@@ -23,6 +23,7 @@ from bot.ledger.lookups import (
     pending_row,
     row_id,
     seats,
+    table_rows,
 )
 from bot.ledger.mappers import group_info, pending_info, player_info, session_info
 from bot.ledger.models import ChatGroup, Player, TableSession
@@ -108,7 +109,8 @@ def table_state(
     is stored as they are now (`ensure_player` refreshes them), the pending entry `entry` (an id) if it is
     stored, and (`people`) every player of the group (`group_people`). The group's and the session's rows
     stay in `s` (a write goes on with them, `lock`: the session locked for update)."""
-    group, ts = group_and_table(s, chat_id, lock=lock)
+    # A locked state is one a write goes on to change (the ORM objects); else rows of columns, to read.
+    group, ts = group_and_table(s, chat_id, lock=True) if lock else table_rows(s, chat_id)
     if group is None:
         shown = group_info(defaults.group(chat_id, now))
         state = ChatState(group=shown, session=None, people=() if people else None)

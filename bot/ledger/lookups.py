@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any, Protocol
 
 from sqlalchemy import Table, and_, bindparam, case, true
@@ -121,6 +122,30 @@ def group_and_table(s: Session, chat_id: int, *, lock: bool) -> tuple[ChatGroup 
     if found is not None:
         return found[0], found[1]
     return group_row(s, chat_id), None
+
+
+_TABLE_ROWS = (
+    select_columns(GROUP, SESSION)
+    .join(SESSION, and_(SESSION.c.group_id == GROUP.c.id, LIVE_TABLE))
+    .where(GROUP.c.chat_id == bindparam("chat"))
+)
+_TABLE_ROWS_LOCKED = _TABLE_ROWS.with_for_update(of=SESSION)
+_GROUP_ROW = select_columns(GROUP).where(GROUP.c.chat_id == bindparam("chat"))
+
+
+def table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, Any]:
+    """`group_and_table` for a caller that reads them and changes neither: the group's and its open
+    session's rows of columns (attributes named as the models' fields; no ORM objects, about a third of the
+    cost), the session locked for update when `lock`; (group, None) without an open session, (None, None)
+    without a group."""
+    connection = s.connection()
+    found = connection.execute(_TABLE_ROWS_LOCKED if lock else _TABLE_ROWS, {"chat": chat_id}).first()
+    if found is not None:
+        values = found._mapping
+        group = SimpleNamespace(**{column.name: values[column] for column in GROUP.c})
+        return group, SimpleNamespace(**{column.name: values[column] for column in SESSION.c})
+    alone = connection.execute(_GROUP_ROW, {"chat": chat_id}).first()
+    return (SimpleNamespace(**alone._asdict()) if alone is not None else None), None
 
 
 def group_row(s: Session, chat_id: int) -> ChatGroup | None:

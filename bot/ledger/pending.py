@@ -8,8 +8,11 @@ from __future__ import annotations
 import secrets
 import uuid
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
+from sqlalchemy import bindparam, update
+from sqlalchemy import select as select_columns  # Core: rows of columns, no ORM objects
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors, hands, sessions
@@ -22,6 +25,7 @@ from bot.ledger.lookups import (
     pending_row,
     prepared,
     row_id,
+    seats,
     session_row,
 )
 from bot.ledger.mappers import (
@@ -114,7 +118,7 @@ def create(
         text=text,
         preview=preview_json(preview) if preview is not None else {},
         base_version=base_version,
-        created_by=actor(s, group, by, now),
+        created_by=actor(s, group, by, now, seats(s, row_id(ts))),  # told by the table most of the time
         created_at=now,
         expires_at=now + timedelta(seconds=timeout),
         message_id=message_id,
@@ -143,6 +147,26 @@ def row(s: Session, pending_id: str, *, lock: bool = False) -> PendingEntry:
     return pending
 
 
+_LOCKED_ENTRY = select_columns(PENDING).where(PENDING.c.id == bindparam("id")).with_for_update()
+_MARK = update(PENDING).where(PENDING.c.id == bindparam("entry"))
+
+
+def _locked_entry(s: Session, pending_id: str) -> Any:
+    """A pending entry's row, locked for update, as an object of its columns (`_mark` changes it in the
+    database and in the object alike; no ORM object) (NotFound)."""
+    found = s.connection().execute(_LOCKED_ENTRY, {"id": pending_id}).first()
+    if found is None:
+        raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
+    return SimpleNamespace(**found._asdict())
+
+
+def _mark(s: Session, pending: Any, **changes: Any) -> None:
+    """An entry's status (and when, and its row) changed: one UPDATE of the columns that change."""
+    s.connection().execute(_MARK.values(**changes), {"entry": pending.id})
+    for name, value in changes.items():
+        setattr(pending, name, value)
+
+
 def _owned(
     s: Session,
     pending_id: str,
@@ -150,14 +174,14 @@ def _owned(
     message_id: int | None,
     kinds: tuple[str, ...] = CONFIRMED_KINDS,
     loaded: Loaded | None = None,
-) -> tuple[ChatGroup, TableSession, PendingEntry]:
+) -> tuple[ChatGroup, TableSession, Any]:
     """The entry's group, session and row, locked (session first, as every writer), if it belongs to
     `chat_id` and, when given, to `message_id`, and is of one of `kinds` (the button pressed acts on that
     kind of entry only); ForeignButton otherwise. `loaded`: the chat's group and open session as this
     transaction read and locked them (`groups.table_state`), the entry's most of the time."""
-    pending: PendingEntry | None = None
+    pending: Any = None
     if loaded is not None and loaded.group is not None and loaded.table is not None:
-        pending = row(s, pending_id, lock=True)  # after its session, locked already
+        pending = _locked_entry(s, pending_id)  # after its session, locked already
         if pending.session_id == loaded.table.id:
             group, ts = loaded.group, loaded.table
         else:  # an older table's entry: its own session, locked first
@@ -166,7 +190,7 @@ def _owned(
         ts = session_row(s, row(s, pending_id).session_id, lock=True)
         found = s.get(ChatGroup, ts.group_id)
         assert found is not None
-        group, pending = found, row(s, pending_id, lock=True)
+        group, pending = found, _locked_entry(s, pending_id)
     if group.chat_id != chat_id or (message_id is not None and pending.message_id not in (None, message_id)):
         raise errors.ForeignButton("this button belongs to another chat or message", pending_id=pending_id)
     if pending.kind not in kinds:
@@ -187,7 +211,7 @@ def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | N
         raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
 
 
-def still_waiting(pending: PendingEntry, ts: TableSession, now: datetime, done: str) -> None:
+def still_waiting(pending: Any, ts: TableSession, now: datetime, done: str) -> None:
     """An entry that can still be `done` (confirmed, answered): not cancelled, not expired, its table open
     (PendingCancelled, PendingExpired, SessionNotOpen)."""
     if pending.status == "cancelled":
@@ -223,8 +247,7 @@ def confirm(
             "the table changed since this preview; enter it again", pending_id=pending_id
         )
     result = carry_out(s, group, ts, pending, by, now, seated)
-    pending.status, pending.consumed_at, pending.hand_id = "committed", now, result.hand.id
-    s.add(pending)
+    _mark(s, pending, status="committed", consumed_at=now, hand_id=result.hand.id)
     return result, ts
 
 
@@ -232,7 +255,7 @@ def carry_out(
     s: Session,
     group: ChatGroup,
     ts: TableSession,
-    pending: PendingEntry,
+    pending: Any,
     by: UserRef | None,
     now: datetime,
     seated: dict[str, Any] | None = None,
@@ -287,8 +310,7 @@ def answer(
     if pending.status == "committed":
         return pending_info(pending, chat_id), ts, False
     still_waiting(pending, ts, now, "answered")
-    pending.status, pending.consumed_at = "committed", now
-    s.add(pending)
+    _mark(s, pending, status="committed", consumed_at=now)
     return pending_info(pending, chat_id), ts, True
 
 
@@ -315,8 +337,7 @@ def cancel(
     """Drop an entry (nothing changes if it is no longer pending)."""
     _group, _ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded)
     if pending.status == "pending":
-        pending.status, pending.consumed_at = "cancelled", now
-        s.add(pending)
+        _mark(s, pending, status="cancelled", consumed_at=now)
     return pending_info(pending, chat_id)
 
 

@@ -11,7 +11,15 @@ from sqlmodel import Session, col, select
 
 from bot.ledger import errors, settling, summaries
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
-from bot.ledger.lookups import SITTING, aware, group_and_table, open_session_row, row_id, session_row
+from bot.ledger.lookups import (
+    SITTING,
+    aware,
+    group_and_table,
+    open_session_row,
+    row_id,
+    session_row,
+    table_rows,
+)
 from bot.ledger.mappers import session_info
 from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
 from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary
@@ -40,9 +48,19 @@ def check_stake(stake: object) -> None:
         )
 
 
-def open_table(s: Session, chat_id: int, *, lock: bool = True) -> tuple[ChatGroup, TableSession]:
-    """The group and its open session, locked for update unless `lock` is False (a read) (NoOpenSession)."""
-    group, ts = group_and_table(s, chat_id, lock=lock)
+def open_table(s: Session, chat_id: int) -> tuple[ChatGroup, TableSession]:
+    """The group and its open session, to change: the ORM objects, the session locked for update
+    (NoOpenSession)."""
+    group, ts = group_and_table(s, chat_id, lock=True)
+    if group is None or ts is None:
+        raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+    return group, ts
+
+
+def open_table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, Any]:
+    """The group and its open session, to read (`table_rows`: rows of columns; the session locked for
+    update when `lock`, for a write that changes neither) (NoOpenSession)."""
+    group, ts = table_rows(s, chat_id, lock=lock)
     if group is None or ts is None:
         raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
     return group, ts

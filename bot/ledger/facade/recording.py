@@ -149,7 +149,7 @@ class RecordingCalls(Calls):
         """The open table's last live row, what /undo would void (NothingToUndo)."""
 
         def op(s: Session) -> HandRecord:
-            _group, ts = sessions.open_table(s, chat_id, lock=False)
+            _group, ts = sessions.open_table_rows(s, chat_id)
             last = last_live_hand(s, row_id(ts))
             if last is None:
                 raise errors.NothingToUndo("no hand to undo in this session")
@@ -162,7 +162,7 @@ class RecordingCalls(Calls):
         the people an /edit of that hand names and pays."""
 
         def op(s: Session) -> dict[str, PlayerInfo]:
-            _group, ts = sessions.open_table(s, chat_id, lock=False)
+            _group, ts = sessions.open_table_rows(s, chat_id)
             row = hands.live_row(s, ts, number)
             seating = hands.own_seating(row)
             return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
@@ -174,7 +174,7 @@ class RecordingCalls(Calls):
         changes, re-scored from the corrected dealer state; nothing is recorded."""
 
         def op(s: Session) -> tuple[HandPreview, ...]:
-            _group, ts = sessions.open_table(s, chat_id, lock=False)
+            _group, ts = sessions.open_table_rows(s, chat_id)
             return tuple(preview for _row, preview in hands.plan_edit(s, ts, number, entry))
 
         return self._read(op)
@@ -232,8 +232,8 @@ class RecordingCalls(Calls):
             return pending_info(found, chat_of(s, session_row(s, found.session_id).group_id))
 
         def op(s: Session) -> PendingInfo:
-            try:
-                group, ts = sessions.open_table(s, chat_id)
+            try:  # the entry changes neither the group nor the session: their rows, the session locked
+                group, ts = sessions.open_table_rows(s, chat_id, lock=True)
             except errors.NoOpenSession:  # a repeat finds its entry also once the table has ended
                 if (found := earlier(s)) is not None:
                     return found
