@@ -7,7 +7,8 @@ the tests and the console (`bot.console.transport`) answering every call. Sectio
   cpu      the bot's own CPU time per confirmed hand (/hu → preview → Confirm → result and card, one
            table, no delay), beside a bare PTB `Application` (the named peer: python-telegram-bot with
            no ledger, no scoring, no catalogs) making the same Bot API calls for the same updates through
-           the same transport in the same run: the ratio is what the bot itself spends. With it, per
+           the same transport in the same run, `--cpu-pairs` (7) runs of each in turn: the medians, and
+           the median of the pairs' ratios, is what the bot itself spends. With it, per
            hand: Bot API calls, new messages, SQL transactions (the engine's `begin` events) and SQL
            statements (its `before_cursor_execute` events, BEGIN included; by verb).
   flows    the same counts for the default flow, an `instant` group and the /hu button flow.
@@ -476,6 +477,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"sections, of {','.join(SECTIONS)}")
     parser.add_argument("--hands", type=int, default=8, help="hands per flow for the counts (default 8)")
     parser.add_argument("--cpu-hands", type=int, default=200, help="hands timed for CPU (default 200)")
+    parser.add_argument(
+        "--cpu-pairs", type=int, default=7, help="bot and peer CPU runs in turn, medians taken (default 7)"
+    )
     parser.add_argument("--tables", type=int, default=50, help="tables recording at once (default 50)")
     parser.add_argument("--rounds", type=int, default=4, help="hands per table in the burst (default 4)")
     parser.add_argument("--api-ms", type=float, default=50.0, help="time of one Bot API call (default 50)")
@@ -503,17 +507,30 @@ def main(argv: list[str] | None = None) -> int:
             return path
 
         if "cpu" in only:
-            cpu, methods = asyncio.run(bot_cpu(folder("cpu"), args.cpu_hands))
-            bare = asyncio.run(bare_cpu(args.cpu_hands, methods))
+            # Pairs in turn, the bot then the peer, on a shared and noisy machine: the medians of each and
+            # the median of the pairs' ratios (one pair's peer figure alone varies by half).
+            bots, bares = [], []
+            for pair in range(args.cpu_pairs):
+                cpu, methods = asyncio.run(bot_cpu(folder(f"cpu{pair}"), args.cpu_hands))
+                bots.append(cpu)
+                bares.append(asyncio.run(bare_cpu(args.cpu_hands, methods)))
+            ratios = sorted(b / p for b, p in zip(bots, bares, strict=True))
+            cpu, bare = statistics.median(bots), statistics.median(bares)
             row = asyncio.run(costs(folder("counts"), "default", args.hands))
-            print(f"per confirmed hand (/hu → preview → Confirm → result + card), {args.cpu_hands} hands:")
+            print(
+                f"per confirmed hand (/hu → preview → Confirm → result + card), {args.cpu_hands} hands, "
+                f"{args.cpu_pairs} pairs (medians):"
+            )
             print(
                 f"  Bot API calls {row['api']:g} ({', '.join(row['methods'])}), new messages "
                 f"{row['messages']:g}, SQL transactions {row['transactions']:g}, "
                 f"SQL statements {row['statements']:g}"
             )
             print(f"  CPU: the bot                      {cpu * 1000:7.2f} ms")
-            print(f"  CPU: bare PTB Application, same calls {bare * 1000:6.2f} ms   ratio {cpu / bare:5.1f}x")
+            print(
+                f"  CPU: bare PTB Application, same calls {bare * 1000:6.2f} ms   "
+                f"ratio {statistics.median(ratios):5.1f}x (pairs {ratios[0]:.1f}x to {ratios[-1]:.1f}x)"
+            )
         if "flows" in only:
             print("\nper recorded hand              calls  messages  transactions  statements")
             names = {"default": "preview + Confirm", "instant": "instant group", "buttons": "/hu button flow"}

@@ -19,6 +19,8 @@ BENCHES = {  # the arguments, and the words of the figures beside the peer
         [
             "--cpu-hands",
             "3",
+            "--cpu-pairs",
+            "2",
             "--hands",
             "1",
             "--tables",
