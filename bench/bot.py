@@ -130,6 +130,13 @@ class Bench:
         event.listen(engine, "begin", self._begin)
         event.listen(engine, "before_cursor_execute", self._statement)
 
+    def uncounted(self) -> None:
+        """No more counting: the listeners off the engine, so that the CPU measured is the bot's alone (a
+        `before_cursor_execute` listener puts SQLAlchemy's event dispatch on every statement)."""
+        engine = self.app.bot_data["ledger"].engine
+        event.remove(engine, "begin", self._begin)
+        event.remove(engine, "before_cursor_execute", self._statement)
+
     def _begin(self, _connection: Any) -> None:
         self.begins += 1
 
@@ -223,6 +230,7 @@ async def costs(workdir: Path, flow: str, hands: int) -> dict[str, Any]:
 async def bot_cpu(workdir: Path, hands: int) -> tuple[float, list[str]]:
     """CPU seconds per confirmed hand in the real bot, and the Bot API methods one hand calls."""
     bench = Bench(workdir, 1)
+    bench.uncounted()  # `costs` counts the statements
     await start_application(bench.app)
     try:
         await bench.open_tables()
