@@ -41,8 +41,16 @@ def page_turn(
 
 async def submit_hand(turn: Turn, entry: EntryJSON) -> bool:
     """Post the hand's preview to the group (or commit it in an `instant` group), once per submission key:
-    True when this call did it, False when another request (another worker) had the key already."""
-    if not await turn.run(turn.ledger.claim, f"{turn.source_key}:claim"):
+    True when this call did it, False when another request (another worker) had the key already. A
+    submission that failed before anything was recorded (the preview could not be posted, the table
+    refused it) gives its key back, so that the page's retry goes on; one whose hand was recorded (an
+    instant group's, its result message failed) keeps it: nothing twice."""
+    claim = f"{turn.source_key}:claim"
+    if not await turn.run(turn.ledger.claim, claim):
         return False
-    await record_hand(turn, entry)
+    try:
+        await record_hand(turn, entry)
+    except Exception:
+        await turn.run(turn.ledger.release, claim, unless=turn.source_key)
+        raise
     return True

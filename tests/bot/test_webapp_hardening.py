@@ -141,3 +141,37 @@ async def test_a_retry_after_the_group_message_failed_records_nothing_twice(seat
     ledger = seated_table.app.bot_data["ledger"]
     [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
     assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}
+
+
+async def test_a_retry_after_the_preview_could_not_be_posted_posts_it(seated_table: Table) -> None:
+    """The group's message fails (Telegram answers 502) before anything is stored: the page says so; the
+    page sends the same hand again with the same key: now the preview is posted (not "sent already"), and
+    Confirm records it once (Bob +120)."""
+    auth = init_data(seated_table, "bob", token_of(seated_table))
+    state = seated_table.transport.state
+    real = state.handle
+
+    def bad_gateway(name: str, params: Any, files: Any = None) -> Any:
+        if name == "sendMessage":
+            return 502, {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+        return real(name, params, files)
+
+    key = uuid.uuid4().hex
+    state.handle = bad_gateway  # type: ignore[method-assign]
+    try:
+        first = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
+    finally:
+        state.handle = real  # type: ignore[method-assign]
+    assert first.status_code == 502 and first.json()["code"] == "TelegramError"
+    ledger = seated_table.app.bot_data["ledger"]
+    assert ledger.waiting_entries(ledger.current_session(seated_table.chat_id).id) == []
+    told = len(seated_table.replies())
+    again = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
+    assert again.json()["status"] == "sent"
+    [preview] = seated_table.replies()[told:]
+    assert "南 +120" in preview.text and preview.buttons == ("✅ 确认", "✖ 取消")
+    once_more = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
+    assert once_more.json()["status"] == "duplicate"
+    await seated_table.press("cat", "✅ 确认")
+    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}

@@ -7,15 +7,16 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, groups, queries, sessions
+from bot.ledger import errors, groups, hands, pending, queries, sessions
 from bot.ledger.facade.recording import RecordingCalls
 from bot.ledger.facade.settling import SettlingCalls
 from bot.ledger.facade.summaries import SummaryCalls
-from bot.ledger.lookups import chat_of, group_row, player_row, row_id, session_row
+from bot.ledger.lookups import chat_of, group_row, pending_row, player_row, row_id, session_row
 from bot.ledger.mappers import group_info, player_info, session_info
-from bot.ledger.models import ChatGroup, Hand, Player, TableSession
+from bot.ledger.models import AppliedKey, ChatGroup, Hand, Player, TableSession
 from bot.ledger.values import (
     CardView,
     GroupInfo,
@@ -399,6 +400,20 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         except errors.Repeated:
             return False
         return True
+
+    def release(self, key: str, *, unless: str) -> bool:
+        """Give back a claim (`claim`) whose reply failed, so that the next request with the key goes on
+        instead of being told it was done; unless a write went through under `unless` (its own key: a
+        hand recorded, or an entry waiting for Confirm), which a retry must not do again: then the claim
+        stands (False)."""
+
+        def op(s: Session) -> bool:
+            if hands.existing(s, unless) is not None or pending_row(s, pending.pending_id_for(unless)):
+                return False
+            s.execute(delete(AppliedKey).where(col(AppliedKey.key) == key))
+            return True
+
+        return self._write(op)
 
     def refuse_pin(self, session_id: int) -> bool:
         """Note that the bot may not pin in this session's chat: True the first time (say it once)."""
