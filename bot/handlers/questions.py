@@ -15,7 +15,7 @@ from bot.handlers.card import show_card
 from bot.handlers.permissions import require
 from bot.handlers.recording import record_hand, record_typed
 from bot.handlers.turn import Turn
-from bot.ledger import AnsweredEntry, UserRef, pending_id_for
+from bot.ledger import AnsweredEntry, UserRef, payload_of, pending_id_for
 from bot.ledger.errors import NotFound
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 
@@ -74,7 +74,7 @@ async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
         raise Refusal("err.flow_stale") from None
     if answered.created:
         await show_card(turn, answered.session)
-    entry = answered.entry.payload["entry"]
+    entry = payload_of(answered.entry, "dealer")["entry"]
 
     async def step(resumed: Turn) -> None:
         await record_hand(resumed, entry, flow_message=message_id)
@@ -107,8 +107,8 @@ async def name_pressed(turn: Turn, press: NamePress) -> None:
         )
     except NotFound:
         raise Refusal("err.flow_stale") from None
-    payload = answered.entry.payload
-    text = with_seat(str(payload["text"]), str(payload["token"]), turn.wind(press.seat))
+    payload = payload_of(answered.entry, "name")
+    text = with_seat(payload["text"], payload["token"], turn.wind(press.seat))
 
     async def step(resumed: Turn) -> None:
         await record_typed(resumed, answered.session, flow_message=message_id)

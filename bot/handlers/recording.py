@@ -19,7 +19,6 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, cast
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
@@ -40,7 +39,7 @@ from bot.ledger.errors import (
     SessionNotOpen,
     WinNotAllowed,
 )
-from bot.ledger.values import PendingKind
+from bot.ledger.values import AdjustPayload, EditPayload, NamePayload, Payload, PendingKind
 from bot.render import hand_summary, payments_text, preview_text, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.render.items import join_words
@@ -92,9 +91,8 @@ async def record_hand(turn: Turn, entry: EntryJSON, *, flow_message: int | None 
         await after_commit(turn, "hand", result, flow_message=flow_message)
         return
     preview = allowed(await turn.run(turn.ledger.preview, turn.chat_id, entry, session=session))
-    payload = cast(dict[str, Any], entry)  # stored as JSON: the entry is the pending "hand" payload
     await submit(
-        turn, session, "hand", payload, preview, preview_text(turn.lang, preview, session), flow_message
+        turn, session, "hand", entry, preview, preview_text(turn.lang, preview, session), flow_message
     )
 
 
@@ -102,7 +100,7 @@ async def submit(
     turn: Turn,
     session: SessionInfo,
     kind: PendingKind,
-    payload: dict[str, Any],
+    payload: Payload,
     preview: HandPreview | None,
     shown: str,
     flow_message: int | None = None,
@@ -122,7 +120,7 @@ async def show_entry(
     turn: Turn,
     session: SessionInfo,
     kind: PendingKind,
-    payload: dict[str, Any],
+    payload: Payload,
     preview: HandPreview | None,
     flow_message: int | None,
     view: Callable[[str], tuple[str, InlineKeyboardMarkup]],
@@ -223,7 +221,7 @@ async def adjust(turn: Turn) -> None:
     parsed = parse_adjust(turn.text, seat_resolver(session, people), strict=True)
     payer, payee = session.seats[parsed.payer].id, session.seats[parsed.payee].id
     note = parsed.note or None
-    payload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": note}
+    payload: AdjustPayload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": note}
     if turn.instant:
         result = await turn.run(
             turn.ledger.adjust,
@@ -273,7 +271,7 @@ async def edit(turn: Turn) -> None:
             raise
         seats = [f"{wind(turn.lang, s)} {played.seats[s].name}" for s in SEATS if s in played.seats]
         raise Refusal("err.not_in_hand", name=who, n=number, players=join_words(turn.lang, seats)) from None
-    payload = {"number": number, "entry": entry}
+    payload: EditPayload = {"number": number, "entry": entry}
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
         result = await turn.run(
@@ -436,7 +434,7 @@ async def ask_name(
 ) -> None:
     """Store a typed /hu whose `token` fits the players at `seats`, waiting for which one it means, and ask:
     a button per player it fits (`questions.name_pressed` reads the entry again with that seat)."""
-    payload = {"text": turn.text, "token": token, "seats": seats}
+    payload: NamePayload = {"text": turn.text, "token": token, "seats": seats}
 
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
         buttons = seat_buttons(turn, session, seats, lambda seat: NamePress(pending_id, seat).data)

@@ -26,6 +26,7 @@ from bot.ledger.values import (
     GroupInfo,
     HandPreview,
     HandRecord,
+    Payload,
     PendingInfo,
     PlayerInfo,
     SessionInfo,
@@ -206,7 +207,7 @@ def pending_info(pending: PendingEntry | Any, chat_id: int) -> PendingInfo:
         session_id=pending.session_id,
         chat_id=chat_id,
         kind=pending.kind,
-        payload=dict(pending.payload),
+        payload=cast(Payload, dict(pending.payload)),  # as `check_payload` let it be written
         text=pending.text,
         preview=preview_from_json(pending.preview) if pending.preview else None,
         created_by=pending.created_by,

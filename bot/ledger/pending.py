@@ -9,7 +9,7 @@ import secrets
 import uuid
 from datetime import datetime, timedelta
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import bindparam, update
 from sqlalchemy import select as select_columns  # Core: rows of columns, no ORM objects
@@ -37,7 +37,16 @@ from bot.ledger.mappers import (
     written,
 )
 from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
-from bot.ledger.values import CommitResult, HandPreview, PendingInfo, PendingKind, UserRef, dealer_known
+from bot.ledger.values import (
+    CommitResult,
+    HandPreview,
+    Payload,
+    PendingInfo,
+    PendingKind,
+    UserRef,
+    dealer_known,
+    payload_of,
+)
 
 KINDS = ("hand", "adjust", "edit", "undo", "dealer", "name")
 CONFIRMED_KINDS = ("hand", "adjust", "edit", "undo")  # what Confirm / Cancel act on; the others: seats
@@ -64,7 +73,7 @@ def _int(payload: dict[str, Any], key: str) -> int:
     return value
 
 
-def check_payload(kind: str, payload: object, preview: HandPreview | None) -> dict[str, Any]:
+def check_payload(kind: str, payload: object, preview: HandPreview | None) -> Payload:
     """The payload of a kind, checked (InvalidValue): what `carry_out` needs to redo the write."""
     if kind not in KINDS:
         raise errors.InvalidValue(f"unknown pending kind {kind!r}", field="kind", value=kind)
@@ -85,7 +94,7 @@ def check_payload(kind: str, payload: object, preview: HandPreview | None) -> di
                 raise errors.InvalidValue(f"payload.{key} must be text", field=key, value=payload.get(key))
     if (preview is None) != (kind in ("undo", "dealer", "name")):
         raise errors.InvalidValue("every kind but undo, dealer and name has its preview", field="preview")
-    return dict(payload)
+    return cast(Payload, dict(payload))  # each kind's keys checked above
 
 
 def create(
@@ -94,7 +103,7 @@ def create(
     ts: TableSession,
     pending_id: str,
     kind: PendingKind,
-    payload: dict[str, Any],
+    payload: Payload,
     preview: HandPreview | None,
     *,
     base_version: int,
@@ -262,7 +271,7 @@ def carry_out(
 ) -> CommitResult:
     """The write an entry stands for, against the table it was previewed on (the version is unchanged);
     `seated`: the table's players as this transaction read them (a hand changes no seat)."""
-    key, text, payload = f"pending:{pending.id}", pending.text, pending.payload
+    key, text = f"pending:{pending.id}", pending.text
     who = actor(s, group, by, now, seated)
     voided: tuple[Any, ...] = ()
     replaced: tuple[Any, ...] = ()
@@ -276,11 +285,12 @@ def carry_out(
             s, ts, preview, now, actor=who, source_key=key, text=text, result_message=result_message
         )
     elif pending.kind == "edit":
+        edited = payload_of(pending, "edit")
         replaced, voided = hands.edit(
             s,
             ts,
-            int(payload["number"]),
-            hands.check_entry(payload.get("entry")),
+            edited["number"],
+            hands.check_entry(edited["entry"]),
             now,
             actor=who,
             source_key=key,
@@ -288,7 +298,8 @@ def carry_out(
         )
         hand = replaced[0]
     else:
-        hand = hands.undo(s, ts, now, actor=who, void_key=key, expected_id=int(payload["hand_id"]))
+        undone = payload_of(pending, "undo")
+        hand = hands.undo(s, ts, now, actor=who, void_key=key, expected_id=undone["hand_id"])
         voided = (hand,)
     info = session_info(s, ts, group.chat_id, seated)
     return CommitResult(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal, Protocol, TypedDict, cast, overload
 
 from bot.ledger.options import BY_ID, SETTLE_OPTIONS
 from scoring.entry import EntryJSON, RequestJSON
@@ -18,6 +18,50 @@ HandKind = Literal["win", "draw", "escape", "adjust"]
 # first dealer, "name" a typed /hu whose name fits more than one seated player.
 PendingKind = Literal["hand", "adjust", "edit", "undo", "dealer", "name"]
 PendingStatus = Literal["pending", "committed", "cancelled", "expired"]
+
+
+# What an entry waiting for Confirm (or for an answer) keeps to carry itself out, by its kind: a hand's is
+# the builder's entry itself (`EntryJSON`); the others are these. Written by the handlers, checked by
+# `pending.check_payload`, read back through `payload_of` (the kind told, the shape typed).
+class AdjustPayload(TypedDict):
+    """/adjust: who pays whom (player ids), how much, and the note."""
+
+    payer: int
+    payee: int
+    amount: int
+    note: str | None
+
+
+class EditPayload(TypedDict):
+    """/edit: the hand's number and its corrected entry."""
+
+    number: int
+    entry: EntryJSON
+
+
+class UndoPayload(TypedDict):
+    """/undo: the row to void (its id, and the number shown)."""
+
+    hand_id: int
+    number: int
+
+
+class DealerPayload(TypedDict):
+    """A hand waiting for the first dealer to be chosen."""
+
+    entry: EntryJSON
+
+
+class NamePayload(TypedDict):
+    """A typed /hu whose `token` fits the players at `seats` (seat letters): the text read again with the
+    one chosen."""
+
+    text: str
+    token: str
+    seats: str
+
+
+Payload = EntryJSON | AdjustPayload | EditPayload | UndoPayload | DealerPayload | NamePayload
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,7 +387,7 @@ class PendingInfo:
     session_id: int
     chat_id: int
     kind: PendingKind
-    payload: dict[str, Any]  # entry / {"number", "entry"} / {"from", "to", "amount", "note"} / {}
+    payload: Payload  # by `kind`: read it through `payload_of`
     text: str | None
     preview: HandPreview | None  # None for undo
     created_by: int | None  # player id
@@ -509,3 +553,33 @@ class DueSummary:
     sent: int
     attempt: int
     end_reason: str | None
+
+
+class _Waiting(Protocol):
+    """A pending entry as stored (`PendingInfo`, or its row): its kind and its payload."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def payload(self) -> Any: ...
+
+
+@overload
+def payload_of(entry: _Waiting, kind: Literal["hand"]) -> EntryJSON: ...
+@overload
+def payload_of(entry: _Waiting, kind: Literal["adjust"]) -> AdjustPayload: ...
+@overload
+def payload_of(entry: _Waiting, kind: Literal["edit"]) -> EditPayload: ...
+@overload
+def payload_of(entry: _Waiting, kind: Literal["undo"]) -> UndoPayload: ...
+@overload
+def payload_of(entry: _Waiting, kind: Literal["dealer"]) -> DealerPayload: ...
+@overload
+def payload_of(entry: _Waiting, kind: Literal["name"]) -> NamePayload: ...
+def payload_of(entry: _Waiting, kind: PendingKind) -> Payload:
+    """An entry's payload in the shape of its kind, which must be `kind` (ValueError otherwise: a caller
+    that reads an entry as another kind's is a bug, never a user's input)."""
+    if entry.kind != kind:
+        raise ValueError(f"an entry of kind {entry.kind} read as one of kind {kind}")
+    return cast(Payload, entry.payload)

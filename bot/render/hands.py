@@ -13,6 +13,7 @@ from bot.ledger.values import (
     HandRecord,
     PendingInfo,
     SessionInfo,
+    payload_of,
     wins_of,
 )
 from bot.render.items import (
@@ -318,7 +319,7 @@ def closed_preview_text(lang: str | None, pending: PendingInfo, session: Session
     if pending.kind == "undo" or pending.preview is None:
         shown = t(lang, "undo.ask_short") if pending.kind == "undo" else pending.text or ""
     elif pending.kind == "edit":
-        number = pending.payload.get("number")
+        number = payload_of(pending, "edit")["number"]
         note = t(lang, "preview.replace", n=number)
         shown = preview_text(lang, pending.preview, session, number=number, note=note)
     else:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from ledger_helpers import CHAT, DRAW, Table, check_invariants, discard, pend, seat_table, self_draw
 
-from bot.ledger import CARD_HANDS, LedgerService, errors
+from bot.ledger import CARD_HANDS, LedgerService, errors, payload_of
 
 OTHER = -2002
 
@@ -208,3 +208,17 @@ def test_the_open_flow_and_a_claimed_key_live_in_the_ledger(table: Table) -> Non
     assert ledger.require_session(CHAT).flow_message_id is None
     assert ledger.claim("msg:-1001:5") is True
     assert ledger.claim("msg:-1001:5") is False
+
+
+def test_an_entry_is_read_back_in_the_shape_of_its_kind(table: Table) -> None:
+    """An /edit waiting for Confirm keeps the hand's number and its corrected entry (`EditPayload`); read as
+    an /undo's it is a bug, told at once, never a wrong hand voided."""
+    ledger = table.ledger
+    ledger.commit(CHAT, self_draw("S", 5))
+    corrected = discard("E", "W", 5)
+    entry = pend(ledger, CHAT, "edit", {"number": 1, "entry": corrected}, message_id=77)
+    stored = ledger.get_pending(entry.id)
+    assert payload_of(stored, "edit")["number"] == 1
+    assert payload_of(stored, "edit")["entry"]["wins"][0]["winner"] == "E"
+    with pytest.raises(ValueError, match="an entry of kind edit read as one of kind undo"):
+        payload_of(stored, "undo")

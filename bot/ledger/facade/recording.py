@@ -7,7 +7,6 @@ import copy
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from sqlmodel import Session
 
@@ -23,12 +22,14 @@ from bot.ledger.values import (
     DealerState,
     HandPreview,
     HandRecord,
+    Payload,
     PendingInfo,
     PendingKind,
     PlayerInfo,
     Pressed,
     SessionInfo,
     UserRef,
+    payload_of,
 )
 from scoring.entry import EntryJSON
 
@@ -205,7 +206,7 @@ class RecordingCalls(Calls):
         self,
         chat_id: int,
         kind: PendingKind,
-        payload: dict[str, Any],
+        payload: Payload,
         *,
         preview: HandPreview | None,
         base_version: int,
@@ -291,7 +292,7 @@ class RecordingCalls(Calls):
             entry, ts, created = pending.answer(
                 s, pending_id, "name", chat_id=chat_id, message_id=message_id, now=now
             )
-            if seat not in str(entry.payload["seats"]):  # the transaction is rolled back: still waiting
+            if seat not in payload_of(entry, "name")["seats"]:  # rolled back: the entry still waits
                 raise errors.ForeignButton(f"{seat} is not a seat the name fitted", pending_id=pending_id)
             return AnsweredEntry(entry, session_info(s, ts, chat_id), created)
 
