@@ -135,9 +135,8 @@ _GROUP_ROW = select_columns(GROUP).where(GROUP.c.chat_id == bindparam("chat"))
 
 def table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, Any]:
     """`group_and_table` for a caller that reads them and changes neither: the group's and its open
-    session's rows of columns (attributes named as the models' fields; no ORM objects, about a third of the
-    cost), the session locked for update when `lock`; (group, None) without an open session, (None, None)
-    without a group."""
+    session's rows of columns (attributes named as the models' fields; no ORM objects), the session locked
+    for update when `lock`; (group, None) without an open session, (None, None) without a group."""
     connection = s.connection()
     found = connection.execute(_TABLE_ROWS_LOCKED if lock else _TABLE_ROWS, {"chat": chat_id}).first()
     if found is not None:
@@ -170,11 +169,13 @@ def session_row(s: Session, session_id: int, *, lock: bool = False) -> TableSess
 
 
 _PENDING_BY_ID = select_columns(PENDING).where(PENDING.c.id == bindparam("id"))
+_PENDING_BY_ID_LOCKED = _PENDING_BY_ID.with_for_update()
 
 
-def pending_row(s: Session, pending_id: str) -> Any:
-    """A pending entry's row of columns (not locked, no ORM object), or None."""
-    return s.connection().execute(_PENDING_BY_ID, {"id": pending_id}).first()
+def pending_row(s: Session, pending_id: str, *, lock: bool = False) -> Any:
+    """A pending entry's row of columns (no ORM object; locked for update when `lock`), or None."""
+    query = _PENDING_BY_ID_LOCKED if lock else _PENDING_BY_ID
+    return s.connection().execute(query, {"id": pending_id}).first()
 
 
 def player_row(s: Session, player_id: int) -> Player:

@@ -12,7 +12,6 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from sqlalchemy import bindparam, update
-from sqlalchemy import select as select_columns  # Core: rows of columns, no ORM objects
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors, hands, sessions
@@ -145,28 +144,16 @@ def _new_entry(s: Session) -> Any:
     return insert_into(s, PENDING).on_conflict_do_nothing(index_elements=["id"]).returning(PENDING.c.id)
 
 
-def row(s: Session, pending_id: str, *, lock: bool = False) -> PendingEntry:
-    """A pending entry by id (NotFound)."""
-    query = select(PendingEntry).where(PendingEntry.id == pending_id)
-    if lock:
-        query = query.with_for_update()
-    pending = s.scalars(query).first()
-    if pending is None:
-        raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
-    return pending
-
-
-_LOCKED_ENTRY = select_columns(PENDING).where(PENDING.c.id == bindparam("id")).with_for_update()
-_MARK = update(PENDING).where(PENDING.c.id == bindparam("entry"))
-
-
-def _locked_entry(s: Session, pending_id: str) -> Any:
-    """A pending entry's row, locked for update, as an object of its columns (`_mark` changes it in the
-    database and in the object alike; no ORM object) (NotFound)."""
-    found = s.connection().execute(_LOCKED_ENTRY, {"id": pending_id}).first()
+def row(s: Session, pending_id: str, *, lock: bool = False) -> Any:
+    """A pending entry by id, as an object of its columns (no ORM object: `_mark` changes it in the
+    database and in the object alike), locked for update when `lock` (NotFound)."""
+    found = pending_row(s, pending_id, lock=lock)
     if found is None:
         raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
     return SimpleNamespace(**found._asdict())
+
+
+_MARK = update(PENDING).where(PENDING.c.id == bindparam("entry"))
 
 
 def _mark(s: Session, pending: Any, **changes: Any) -> None:
@@ -190,7 +177,7 @@ def _owned(
     transaction read and locked them (`groups.table_state`), the entry's most of the time."""
     pending: Any = None
     if loaded is not None and loaded.group is not None and loaded.table is not None:
-        pending = _locked_entry(s, pending_id)  # after its session, locked already
+        pending = row(s, pending_id, lock=True)  # after its session, locked already
         if pending.session_id == loaded.table.id:
             group, ts = loaded.group, loaded.table
         else:  # an older table's entry: its own session, locked first
@@ -199,7 +186,7 @@ def _owned(
         ts = session_row(s, row(s, pending_id).session_id, lock=True)
         found = s.get(ChatGroup, ts.group_id)
         assert found is not None
-        group, pending = found, _locked_entry(s, pending_id)
+        group, pending = found, row(s, pending_id, lock=True)
     if group.chat_id != chat_id or (message_id is not None and pending.message_id not in (None, message_id)):
         raise errors.ForeignButton("this button belongs to another chat or message", pending_id=pending_id)
     if pending.kind not in kinds:
@@ -210,9 +197,7 @@ def _owned(
 def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | None) -> None:
     """A press on the preview of a table that has ended, in its own chat, is told so (SessionNotOpen)
     before anyone's right to press is asked: nobody can press it any more. NotFound."""
-    entry = pending_row(s, pending_id)  # not locked (`_owned` locks it): a row of columns, no ORM object
-    if entry is None:
-        raise errors.NotFound(f"no pending entry {pending_id!r}", what="pending", id=pending_id)
+    entry = row(s, pending_id)  # not locked: `_owned` locks it
     if entry.session_id == open_id:
         return
     ts = session_row(s, entry.session_id)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -115,26 +117,33 @@ async def test_a_resent_submission_says_it_was_sent_already(seated_table: Table)
     assert again.json() == {"status": "duplicate", "text": "这手牌已经发过了，没有重复记录。"}
 
 
+@contextmanager
+def bad_gateway(table: Table, *methods: str) -> Iterator[None]:
+    """Telegram answers these methods with 502 Bad Gateway for the block (the others as usual)."""
+    state = table.transport.state
+    real = state.handle
+
+    def failing(name: str, params: Any, files: Any = None) -> Any:
+        if name in methods:
+            return 502, {"ok": False, "error_code": 502, "description": "Bad Gateway"}
+        return real(name, params, files)
+
+    state.handle = failing  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        state.handle = real  # type: ignore[method-assign]
+
+
 async def test_a_retry_after_the_group_message_failed_records_nothing_twice(seated_table: Table) -> None:
     """/rules instant on: the hand is recorded, the group's message fails (Telegram answers 502), the page
     says so; the page sends the same hand again with the same key: nothing new is recorded, and it says the
     hand was sent already (Bob +120 once, not +240)."""
     await seated_table.say("ann", "/rules instant on")
     auth = init_data(seated_table, "bob", token_of(seated_table))
-    state = seated_table.transport.state
-    real = state.handle
-
-    def bad_gateway(name: str, params: Any, files: Any = None) -> Any:
-        if name in ("sendMessage", "editMessageText"):
-            return 502, {"ok": False, "error_code": 502, "description": "Bad Gateway"}
-        return real(name, params, files)
-
     key = uuid.uuid4().hex
-    state.handle = bad_gateway  # type: ignore[method-assign]
-    try:
+    with bad_gateway(seated_table, "sendMessage", "editMessageText"):
         first = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
-    finally:
-        state.handle = real  # type: ignore[method-assign]
     assert first.status_code == 502 and first.json()["code"] == "TelegramError"
     again = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
     assert again.json() == {"status": "duplicate", "text": "这手牌已经发过了，没有重复记录。"}
@@ -148,20 +157,9 @@ async def test_a_retry_after_the_preview_could_not_be_posted_posts_it(seated_tab
     page sends the same hand again with the same key: now the preview is posted (not "sent already"), and
     Confirm records it once (Bob +120)."""
     auth = init_data(seated_table, "bob", token_of(seated_table))
-    state = seated_table.transport.state
-    real = state.handle
-
-    def bad_gateway(name: str, params: Any, files: Any = None) -> Any:
-        if name == "sendMessage":
-            return 502, {"ok": False, "error_code": 502, "description": "Bad Gateway"}
-        return real(name, params, files)
-
     key = uuid.uuid4().hex
-    state.handle = bad_gateway  # type: ignore[method-assign]
-    try:
+    with bad_gateway(seated_table, "sendMessage"):
         first = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
-    finally:
-        state.handle = real  # type: ignore[method-assign]
     assert first.status_code == 502 and first.json()["code"] == "TelegramError"
     ledger = seated_table.app.bot_data["ledger"]
     assert ledger.waiting_entries(ledger.current_session(seated_table.chat_id).id) == []
