@@ -14,7 +14,17 @@ from sqlmodel import Session, col, select
 
 import scoring
 from bot.ledger import errors, totals
-from bot.ledger.lookups import A_HAND, HAND, IN_ORDER, LIVE, PAYMENT, aware, last_live_hand, row_id
+from bot.ledger.lookups import (
+    A_HAND,
+    AN_ADJUSTMENT,
+    HAND,
+    IN_ORDER,
+    LIVE,
+    PAYMENT,
+    aware,
+    last_live_hand,
+    row_id,
+)
 from bot.ledger.mappers import hand_record, payments_of, written
 from bot.ledger.models import Hand, TableSession
 from bot.ledger.sessions import touch
@@ -246,7 +256,7 @@ def row_number(preview: HandPreview) -> int:
 
 def later_rows(s: Session, ts: TableSession, row: Hand) -> Any:
     """The live rows after `row` in the ledger's order (the adjustments after it, then the later hands)."""
-    adjusted_after = (col(Hand.number) == row.number) & (col(Hand.kind) == "adjust")
+    adjusted_after = (col(Hand.number) == row.number) & AN_ADJUSTMENT
     if row.kind == "adjust":
         adjusted_after = adjusted_after & (col(Hand.seq) > row.seq)
     after = (col(Hand.number) > row.number) | adjusted_after

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors, groups
-from bot.ledger.lookups import aware, row_id
+from bot.ledger.lookups import A_WIN, LIVE, aware, row_id
 from bot.ledger.mappers import group_info, player_info
 from bot.ledger.models import (
     ChatGroup,
@@ -197,7 +197,7 @@ def _fees(s: Session, ts: TableSession, players: list[int], opts: Mapping[str, A
         wins = (
             select(Payment.player_id, Payment.amount)
             .join(Hand, col(Hand.id) == Payment.hand_id)
-            .where(Hand.session_id == ts.id, Hand.voided == False, Hand.kind == "win", Payment.amount > 0)  # noqa: E712
+            .where(Hand.session_id == ts.id, LIVE, A_WIN, Payment.amount > 0)
         )
         for pid, amount in s.execute(wins):
             fees[pid] += amount * opts["multiplier"] * opts["rake"] // 100

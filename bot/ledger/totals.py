@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Table, bindparam, case, func, literal_column, update
 from sqlmodel import Session, col, select
 
-from bot.ledger.lookups import GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, prepared
+from bot.ledger.lookups import A_WIN, GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, prepared
 from bot.ledger.mappers import payments_of
 from bot.ledger.models import Hand, Payment, SessionTotal, TableSession
 from bot.ledger.values import wins_of
@@ -160,7 +160,7 @@ def _recount_maxima(s: Session, ts: TableSession, players: list[int]) -> None:
     for pid, amount, hua in conn.execute(
         select(col(Payment.player_id), func.max(Payment.amount), func.max(Payment.hua))
         .join(Hand, col(Hand.id) == Payment.hand_id)
-        .where(Hand.session_id == ts.id, LIVE, Hand.kind == "win", Payment.amount > 0)
+        .where(Hand.session_id == ts.id, LIVE, A_WIN, Payment.amount > 0)
         .where(col(Payment.player_id).in_(players))
         .group_by(col(Payment.player_id))
     ):
