@@ -17,7 +17,6 @@ from bot.i18n import LANGUAGES
 from bot.ledger import errors
 from bot.ledger.lookups import (
     PLAYER,
-    group_and_table,
     group_row,
     open_session_row,
     pending_row,
@@ -72,10 +71,10 @@ def ensure_group(s: Session, chat_id: int, defaults: Defaults, now: datetime) ->
 @dataclass(frozen=True, slots=True)
 class Loaded:
     """What `chat_state` read, for a write that goes on in the same transaction: the group's and the open
-    session's rows (held here, so that `s` keeps them) and the seated players."""
+    session's rows of columns (`table_rows`) and the seated players."""
 
-    group: ChatGroup | None
-    table: TableSession | None
+    group: Any
+    table: Any
     seated: dict[str, Any]
 
 
@@ -109,8 +108,7 @@ def table_state(
     is stored as they are now (`ensure_player` refreshes them), the pending entry `entry` (an id) if it is
     stored, and (`people`) every player of the group (`group_people`). The group's and the session's rows
     stay in `s` (a write goes on with them, `lock`: the session locked for update)."""
-    # A locked state is one a write goes on to change (the ORM objects); else rows of columns, to read.
-    group, ts = group_and_table(s, chat_id, lock=True) if lock else table_rows(s, chat_id)
+    group, ts = table_rows(s, chat_id, lock=lock)  # rows of columns: a hand's write changes them by Core
     if group is None:
         shown = group_info(defaults.group(chat_id, now))
         state = ChatState(group=shown, session=None, people=() if people else None)

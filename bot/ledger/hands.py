@@ -21,13 +21,14 @@ from bot.ledger.lookups import (
     IN_ORDER,
     LIVE,
     PAYMENT,
+    TableRow,
     aware,
     last_live_hand,
     row_id,
 )
 from bot.ledger.mappers import hand_record, payments_of, written
 from bot.ledger.models import Hand, TableSession
-from bot.ledger.sessions import touch
+from bot.ledger.sessions import moved_on
 from bot.ledger.values import (
     SEATS,
     AdjustJSON,
@@ -176,7 +177,7 @@ _INSERT_HAND, _INSERT_PAYMENT = insert(HAND), insert(PAYMENT)
 
 def insert_row(
     s: Session,
-    ts: TableSession,
+    ts: TableRow,
     preview: HandPreview,
     now: datetime,
     *,
@@ -239,7 +240,7 @@ def insert_row(
 
 
 def void_row(
-    s: Session, ts: TableSession, hand: Hand, actor: int | None, void_key: str | None, now: datetime
+    s: Session, ts: TableRow, hand: Hand, actor: int | None, void_key: str | None, now: datetime
 ) -> None:
     """The one void: a row marked voided (never deleted) and taken out of the running totals."""
     hand.voided, hand.voided_by, hand.voided_at, hand.void_key = True, actor, now, void_key
@@ -265,7 +266,7 @@ def later_rows(s: Session, ts: TableSession, row: Hand) -> Any:
 
 def record(
     s: Session,
-    ts: TableSession,
+    ts: TableRow,
     preview: HandPreview,
     now: datetime,
     *,
@@ -294,13 +295,13 @@ def record(
     if preview.kind != "adjust":
         ts.state = preview.after.to_json()
         ts.hands_played += 1
-    touch(ts, now)
+    moved_on(s, ts, now)
     return hand_record(hand)
 
 
 def undo(
     s: Session,
-    ts: TableSession,
+    ts: TableRow,
     now: datetime,
     *,
     actor: int | None,
@@ -318,7 +319,7 @@ def undo(
     if last.kind != "adjust":
         ts.state = dict(last.state_before)
         ts.hands_played -= 1
-    touch(ts, now)
+    moved_on(s, ts, now)
     return hand_record(last)
 
 
@@ -396,7 +397,7 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: EntryJSON) -> li
 
 def edit(
     s: Session,
-    ts: TableSession,
+    ts: TableRow,
     number: int,
     entry: EntryJSON,
     now: datetime,
@@ -434,6 +435,6 @@ def edit(
     if reaches_the_end:  # the edit reached the last row: the coming hand starts from its new state
         coming = DealerState.from_json(ts.state)
         ts.state = replace(last_preview.after, baozi=coming.baozi).to_json()
-    touch(ts, now)
+    moved_on(s, ts, now)
     s.flush()
     return tuple(hand_record(h) for h in new_rows), tuple(hand_record(h) for h, _ in plan)

@@ -140,6 +140,11 @@ _TABLE_ROWS_LOCKED = _TABLE_ROWS.with_for_update(of=SESSION)
 _GROUP_ROW = select_columns(GROUP).where(GROUP.c.chat_id == bindparam("chat"))
 
 
+# A table session as its row of columns (`table_rows`, `session_columns`): what a row's write reads and
+# changes by Core (`sessions.moved_on`), attributes named as `TableSession`'s fields.
+TableRow = Any
+
+
 def table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, Any]:
     """`group_and_table` for a caller that reads them and changes neither: the group's and its open
     session's rows of columns (attributes named as the models' fields; no ORM objects), the session locked
@@ -173,6 +178,20 @@ def session_row(s: Session, session_id: int, *, lock: bool = False) -> TableSess
     if ts is None:
         raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
     return ts
+
+
+_SESSION_BY_ID = select_columns(SESSION).where(SESSION.c.id == bindparam("session"))
+_SESSION_BY_ID_LOCKED = _SESSION_BY_ID.with_for_update()
+
+
+def session_columns(s: Session, session_id: int, *, lock: bool = False) -> Any:
+    """A session by id as its row of columns (`table_rows`' kind; locked for update when `lock`), for a
+    write that changes it by Core (`sessions.moved_on`) (NotFound)."""
+    found = s.connection().execute(_SESSION_BY_ID_LOCKED if lock else _SESSION_BY_ID, {"session": session_id})
+    row = found.first()
+    if row is None:
+        raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
+    return SimpleNamespace(**row._asdict())
 
 
 _PENDING_BY_ID = select_columns(PENDING).where(PENDING.c.id == bindparam("id"))

@@ -18,6 +18,7 @@ from bot.ledger import errors, hands, sessions
 from bot.ledger.groups import Loaded, actor
 from bot.ledger.lookups import (
     PENDING,
+    TableRow,
     aware,
     chat_of,
     insert_into,
@@ -25,6 +26,7 @@ from bot.ledger.lookups import (
     prepared,
     row_id,
     seats,
+    session_columns,
     session_row,
 )
 from bot.ledger.mappers import (
@@ -170,7 +172,7 @@ def _owned(
     message_id: int | None,
     kinds: tuple[str, ...] = CONFIRMED_KINDS,
     loaded: Loaded | None = None,
-) -> tuple[ChatGroup, TableSession, Any]:
+) -> tuple[ChatGroup, TableRow, Any]:
     """The entry's group, session and row, locked (session first, as every writer), if it belongs to
     `chat_id` and, when given, to `message_id`, and is of one of `kinds` (the button pressed acts on that
     kind of entry only); ForeignButton otherwise. `loaded`: the chat's group and open session as this
@@ -183,7 +185,7 @@ def _owned(
         else:  # an older table's entry: its own session, locked first
             pending = None
     if pending is None:
-        ts = session_row(s, row(s, pending_id).session_id, lock=True)
+        ts = session_columns(s, row(s, pending_id).session_id, lock=True)
         found = s.get(ChatGroup, ts.group_id)
         assert found is not None
         group, pending = found, row(s, pending_id, lock=True)
@@ -205,7 +207,7 @@ def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | N
         raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
 
 
-def still_waiting(pending: Any, ts: TableSession, now: datetime, done: str) -> None:
+def still_waiting(pending: Any, ts: TableRow, now: datetime, done: str) -> None:
     """An entry that can still be `done` (confirmed, answered): not cancelled, not expired, its table open
     (PendingCancelled, PendingExpired, SessionNotOpen)."""
     if pending.status == "cancelled":
@@ -225,7 +227,7 @@ def confirm(
     by: UserRef | None,
     now: datetime,
     loaded: Loaded | None = None,
-) -> tuple[CommitResult, TableSession]:
+) -> tuple[CommitResult, TableRow]:
     """Carry out an entry exactly once (source key `pending:<id>`); a repeat returns its row, not created.
     `loaded`: what this transaction read of the chat already (`_owned`)."""
     group, ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded)
@@ -248,7 +250,7 @@ def confirm(
 def carry_out(
     s: Session,
     group: ChatGroup,
-    ts: TableSession,
+    ts: TableRow,
     pending: Any,
     by: UserRef | None,
     now: datetime,
@@ -299,7 +301,7 @@ def carry_out(
 
 def answer(
     s: Session, pending_id: str, kind: PendingKind, *, chat_id: int, message_id: int | None, now: datetime
-) -> tuple[PendingInfo, TableSession, bool]:
+) -> tuple[PendingInfo, TableRow, bool]:
     """The answer to an entry waiting for one (kind "dealer" or "name", the kind the pressed button asks
     for): the entry is handed back to go on to its preview, once; a repeat hands it back with False."""
     _group, ts, pending = _owned(s, pending_id, chat_id, message_id, kinds=(kind,))
@@ -312,11 +314,12 @@ def answer(
 
 def choose_dealer(
     s: Session, pending_id: str, seat: str, *, chat_id: int, message_id: int | None, now: datetime
-) -> tuple[PendingInfo, TableSession, bool]:
+) -> tuple[PendingInfo, TableRow, bool]:
     """A seat chosen for a hand waiting for its dealer (kind "dealer"): the first dealer is set and the entry
     handed back to go on to its preview, once; a repeat changes nothing and hands it back with False."""
     info, ts, created = answer(s, pending_id, "dealer", chat_id=chat_id, message_id=message_id, now=now)
-    if created:
+    if created:  # the session as the ORM object `change` writes (unchanged so far in this transaction)
+        ts = session_row(s, row_id(ts), lock=True)
         sessions.change(s, ts, now, dealer=sessions.seat_of(seat))
     return info, ts, created
 

@@ -6,12 +6,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func, inspect, update
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors, settling, summaries
 from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
 from bot.ledger.lookups import (
+    SESSION,
     SITTING,
     aware,
     group_and_table,
@@ -64,6 +65,20 @@ def open_table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[An
     if group is None or ts is None:
         raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
     return group, ts
+
+
+# What a row's write (a hand, an adjustment, its undo or edit) changes of its table session.
+MOVED = ("last_seq", "live_rows", "state", "hands_played", "last_activity_at", "version")
+_MOVE = update(SESSION).where(SESSION.c.id == bindparam("session"))
+
+
+def moved_on(s: Session, ts: Any, now: datetime) -> None:
+    """A row's write moved the table on (`touch`): its counters and dealer state, as `ts` holds them now,
+    written by one UPDATE. `ts` is the table's row of columns (`open_table_rows`), never an ORM object,
+    whose flush would write it a second time."""
+    assert inspect(ts, raiseerr=False) is None, "a hand writes the table's row of columns, not the ORM object"
+    touch(ts, now)
+    s.connection().execute(_MOVE.values({name: getattr(ts, name) for name in MOVED}), {"session": ts.id})
 
 
 def touch(ts: TableSession, now: datetime) -> None:

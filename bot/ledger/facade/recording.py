@@ -12,9 +12,9 @@ from sqlmodel import Session
 
 from bot.ledger import errors, groups, hands, pending, queries, sessions
 from bot.ledger.facade.base import Calls, Written
-from bot.ledger.lookups import chat_of, last_live_hand, player_row, row_id, seats, session_row
+from bot.ledger.lookups import TableRow, chat_of, last_live_hand, player_row, row_id, seats, session_row
 from bot.ledger.mappers import hand_record, pending_info, player_info, session_info
-from bot.ledger.models import ChatGroup, PendingEntry, TableSession
+from bot.ledger.models import ChatGroup, PendingEntry
 from bot.ledger.values import (
     AnsweredEntry,
     ChatState,
@@ -66,7 +66,7 @@ class RecordingCalls(Calls):
         self,
         chat_id: int,
         source_key: str | None,
-        write: Callable[[Session, ChatGroup, TableSession, datetime], Written],
+        write: Callable[[Session, ChatGroup, TableRow, datetime], Written],
         *,
         void: bool = False,
     ) -> CommitResult:
@@ -80,7 +80,7 @@ class RecordingCalls(Calls):
                 ts = session_row(s, earlier.session_id)
                 info = session_info(s, ts)
                 return CommitResult(hand_record(earlier), False, info, card=queries.card_view(s, ts, info))
-            group, ts = sessions.open_table(s, chat_id)
+            group, ts = sessions.open_table_rows(s, chat_id, lock=True)  # changed by Core: `moved_on`
             hand, voided, replaced = write(s, group, ts, now)
             info = session_info(s, ts, chat_id)
             card = queries.card_view(s, ts, info, held=(hand, *replaced))
@@ -100,7 +100,7 @@ class RecordingCalls(Calls):
         """Score and record a hand in one transaction: its row, payments, running totals, dealer state.
         Idempotent on `source_key`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession."""
 
-        def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
+        def write(s: Session, group: ChatGroup, ts: TableRow, now: datetime) -> Written:
             seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
             state = DealerState.from_json(ts.state)
             preview = hands.score_entry(
@@ -126,7 +126,7 @@ class RecordingCalls(Calls):
         """Record a zero-sum side payment (payer -> payee, amount > 0, both seated) with a note; it does not
         change the dealer state. Idempotent on `source_key`."""
 
-        def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
+        def write(s: Session, group: ChatGroup, ts: TableRow, now: datetime) -> Written:
             preview = hands.adjust_preview(
                 session_info(s, ts, chat_id), payer_id, payee_id, amount, _note(note)
             )
@@ -139,7 +139,7 @@ class RecordingCalls(Calls):
         """Void the last live row; dealer, 连庄, 滴零 and 豹子 roll back. `result.hand` is the voided row.
         NothingToUndo. Idempotent on `source_key`."""
 
-        def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
+        def write(s: Session, group: ChatGroup, ts: TableRow, now: datetime) -> Written:
             who = groups.actor(s, group, by, now)
             voided = hands.undo(s, ts, now, actor=who, void_key=source_key)
             return voided, (voided,), ()
@@ -193,7 +193,7 @@ class RecordingCalls(Calls):
         """Replace hand `number` and re-score every later live row from the corrected dealer state, in one
         transaction; old rows are voided and point to their replacements. HandNotFound, WinNotAllowed."""
 
-        def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
+        def write(s: Session, group: ChatGroup, ts: TableRow, now: datetime) -> Written:
             who = groups.actor(s, group, by, now)
             new, old = hands.edit(s, ts, number, entry, now, actor=who, source_key=source_key, text=text)
             return new[0], old, new
