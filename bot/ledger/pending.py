@@ -172,14 +172,16 @@ def _owned(
     message_id: int | None,
     kinds: tuple[str, ...] = CONFIRMED_KINDS,
     loaded: Loaded | None = None,
+    entry: Any = None,
 ) -> tuple[ChatGroup, TableRow, Any]:
     """The entry's group, session and row, locked (session first, as every writer), if it belongs to
     `chat_id` and, when given, to `message_id`, and is of one of `kinds` (the button pressed acts on that
     kind of entry only); ForeignButton otherwise. `loaded`: the chat's group and open session as this
-    transaction read and locked them (`groups.table_state`), the entry's most of the time."""
+    transaction read and locked them (`groups.table_state`), the entry's most of the time; `entry`: the
+    entry's row as `check_table_open` read and locked it after them."""
     pending: Any = None
     if loaded is not None and loaded.group is not None and loaded.table is not None:
-        pending = row(s, pending_id, lock=True)  # after its session, locked already
+        pending = entry if entry is not None else row(s, pending_id, lock=True)  # after its session
         if pending.session_id == loaded.table.id:
             group, ts = loaded.group, loaded.table
         else:  # an older table's entry: its own session, locked first
@@ -196,15 +198,17 @@ def _owned(
     return group, ts, pending
 
 
-def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | None) -> None:
+def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | None) -> Any:
     """A press on the preview of a table that has ended, in its own chat, is told so (SessionNotOpen)
-    before anyone's right to press is asked: nobody can press it any more. NotFound."""
-    entry = row(s, pending_id)  # not locked: `_owned` locks it
+    before anyone's right to press is asked: nobody can press it any more. The entry's row, locked, for
+    `_owned` (a press has locked the chat's open session first, as every writer does). NotFound."""
+    entry = row(s, pending_id, lock=True)
     if entry.session_id == open_id:
-        return
+        return entry
     ts = session_row(s, entry.session_id)
     if ts.status != "open" and chat_of(s, ts.group_id) == chat_id:
         raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
+    return entry
 
 
 def still_waiting(pending: Any, ts: TableRow, now: datetime, done: str) -> None:
@@ -227,10 +231,11 @@ def confirm(
     by: UserRef | None,
     now: datetime,
     loaded: Loaded | None = None,
+    entry: Any = None,
 ) -> tuple[CommitResult, TableRow]:
     """Carry out an entry exactly once (source key `pending:<id>`); a repeat returns its row, not created.
-    `loaded`: what this transaction read of the chat already (`_owned`)."""
-    group, ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded)
+    `loaded`, `entry`: what this transaction read of the chat and the entry already (`_owned`)."""
+    group, ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded, entry=entry)
     seated = loaded.seated if loaded is not None and loaded.table is ts else None
     if pending.status == "committed" and pending.hand_id is not None:
         hand = s.get(Hand, pending.hand_id)
@@ -332,9 +337,10 @@ def cancel(
     message_id: int | None,
     now: datetime,
     loaded: Loaded | None = None,
+    entry: Any = None,
 ) -> PendingInfo:
     """Drop an entry (nothing changes if it is no longer pending)."""
-    _group, _ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded)
+    _group, _ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded, entry=entry)
     if pending.status == "pending":
         _mark(s, pending, status="cancelled", consumed_at=now)
     return pending_info(pending, chat_id)

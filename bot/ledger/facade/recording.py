@@ -349,14 +349,24 @@ class RecordingCalls(Calls):
 
         def op(s: Session) -> Pressed:
             state, loaded = groups.table_state(s, chat_id, self._defaults, now, lock=True)
-            pending.check_table_open(s, pending_id, chat_id, state.session.id if state.session else None)
+            open_id = state.session.id if state.session else None
+            entry = pending.check_table_open(s, pending_id, chat_id, open_id)
             if not allowed(state):
                 return Pressed(state, done=False)
             if action == "cancel":
-                pending.cancel(s, pending_id, chat_id=chat_id, message_id=message_id, now=now, loaded=loaded)
+                pending.cancel(
+                    s, pending_id, chat_id=chat_id, message_id=message_id, now=now, loaded=loaded, entry=entry
+                )
                 return Pressed(state, done=True)
             result, ts = pending.confirm(
-                s, pending_id, chat_id=chat_id, message_id=message_id, by=by, now=now, loaded=loaded
+                s,
+                pending_id,
+                chat_id=chat_id,
+                message_id=message_id,
+                by=by,
+                now=now,
+                loaded=loaded,
+                entry=entry,
             )
             info = result.session
             card = (
