@@ -107,7 +107,7 @@ def table_state(
     """The group's settings (the defaults when it is not stored yet), its open session, whether the sender
     is stored as they are now (`ensure_player` refreshes them), the pending entry `entry` (an id) if it is
     stored, and (`people`) every player of the group (`group_people`). The group's and the session's rows
-    stay in `s` (a write goes on with them, `lock`: the session locked for update)."""
+    of columns come back too (`Loaded`: a write goes on with them; `lock`: the session locked for update)."""
     group, ts = table_rows(s, chat_id, lock=lock)  # rows of columns: a hand's write changes them by Core
     if group is None:
         shown = group_info(defaults.group(chat_id, now))

@@ -146,9 +146,10 @@ TableRow = Any
 
 
 def table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, Any]:
-    """`group_and_table` for a caller that reads them and changes neither: the group's and its open
-    session's rows of columns (attributes named as the models' fields; no ORM objects), the session locked
-    for update when `lock`; (group, None) without an open session, (None, None) without a group."""
+    """`group_and_table` without ORM objects, for a caller that reads them or changes the session by Core
+    (`sessions.moved_on`): the group's and its open session's rows of columns (attributes named as the
+    models' fields), the session locked for update when `lock`; (group, None) without an open session,
+    (None, None) without a group."""
     connection = s.connection()
     found = connection.execute(_TABLE_ROWS_LOCKED if lock else _TABLE_ROWS, {"chat": chat_id}).first()
     if found is not None:

@@ -14,6 +14,7 @@ from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_op
 from bot.ledger.lookups import (
     SESSION,
     SITTING,
+    TableRow,
     aware,
     group_and_table,
     open_session_row,
@@ -59,8 +60,8 @@ def open_table(s: Session, chat_id: int) -> tuple[ChatGroup, TableSession]:
 
 
 def open_table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, Any]:
-    """The group and its open session, to read (`table_rows`: rows of columns; the session locked for
-    update when `lock`, for a write that changes neither) (NoOpenSession)."""
+    """The group and its open session as rows of columns (`table_rows`; the session locked for update
+    when `lock`): to read, or for a write that changes the session by Core (`moved_on`) (NoOpenSession)."""
     group, ts = table_rows(s, chat_id, lock=lock)
     if group is None or ts is None:
         raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
@@ -72,7 +73,7 @@ MOVED = ("last_seq", "live_rows", "state", "hands_played", "last_activity_at", "
 _MOVE = update(SESSION).where(SESSION.c.id == bindparam("session"))
 
 
-def moved_on(s: Session, ts: Any, now: datetime) -> None:
+def moved_on(s: Session, ts: TableRow, now: datetime) -> None:
     """A row's write moved the table on (`touch`): its counters and dealer state, as `ts` holds them now,
     written by one UPDATE. `ts` is the table's row of columns (`open_table_rows`), never an ORM object,
     whose flush would write it a second time."""
