@@ -90,7 +90,8 @@ async def record_hand(turn: Turn, entry: EntryJSON, *, flow_message: int | None 
         result = await turn.run(turn.ledger.commit, turn.chat_id, entry, by=by, source_key=key, text=text)
         await after_commit(turn, "hand", result, flow_message=flow_message)
         return
-    preview = allowed(await turn.run(turn.ledger.preview, turn.chat_id, entry, session=session))
+    # Scored on the snapshot the turn read: no database, so no hop to the ledger's thread.
+    preview = allowed(turn.ledger.preview(turn.chat_id, entry, session=session))
     await submit(
         turn, session, "hand", entry, preview, preview_text(turn.lang, preview, session), flow_message
     )
