@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
 from bot.i18n import t
@@ -59,34 +57,15 @@ def row_amounts(payments: Mapping[str, int]) -> str:
     return " ".join(signed(payments.get(s, 0)) for s in SEATS)
 
 
-ROWS_KEPT = 4096  # rendered rows: the twelve on the card of about 340 tables
-_rows: OrderedDict[tuple[str | None, int], tuple[HandRecord, str]] = OrderedDict()
-_rows_lock = threading.Lock()
-
-
 def card_row(lang: str | None, hand: HandRecord) -> str:
-    """One row of the pinned card: `7  南 自摸 40花  +600 −200 −200 −200`. Each card shows the eleven rows
-    the card before it showed, as the same `HandRecord` objects (`bot.ledger.recent`), and a record never
-    changes: a row is rendered once per language and kept while it is that same object."""
-    key = (lang, hand.id)
-    with _rows_lock:
-        kept = _rows.get(key)
-        if kept is not None and kept[0] is hand:
-            _rows.move_to_end(key)
-            return kept[1]
-    text = t(
+    """One row of the pinned card: `7  南 自摸 40花  +600 −200 −200 −200`."""
+    return t(
         lang,
         "book.row",
         n=row_label(lang, hand),
         what=hand_summary(lang, hand),
         amounts=row_amounts(hand.payments),
     )
-    with _rows_lock:
-        _rows[key] = (hand, text)
-        _rows.move_to_end(key)
-        while len(_rows) > ROWS_KEPT:
-            _rows.popitem(last=False)
-    return text
 
 
 def substitutes_line(

@@ -45,36 +45,3 @@ async def test_end_leaves_the_card_ended_with_the_last_hand(seated_table: Table)
     await seated_table.press("ann", "✅ 结束并结算")
     ended = seated_table.message(card_id).text
     assert "1 南 自摸" in ended and "这一场结束了。" in ended
-
-
-async def test_a_card_row_is_rendered_again_for_a_changed_record_or_another_language(
-    seated_table: Table, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Card rows are kept per record object (`bot.render.card.card_row`): the same record is not rendered
-    twice, and a record of the same hand with other figures, or another language, gets its own row."""
-    from dataclasses import replace
-
-    from bot.render import card
-
-    await seated_table.say("ann", "/rules instant on")
-    await seated_table.say("bob", "/hu 南 自摸 5花")
-    ledger = seated_table.app.bot_data["ledger"]
-    hand = ledger.hands(ledger.current_session(seated_table.chat_id).id)[-1]
-    first = card.card_row("zh-Hans", hand)
-    assert first.startswith("1 ") and "−10 +30 −10 −10" in first
-
-    rendered: list[str] = []
-    real = card.t
-
-    def counting(lang: str | None, key: str, **params: object) -> str:
-        rendered.append(key)
-        return real(lang, key, **params)
-
-    monkeypatch.setattr(card, "t", counting)
-    assert card.card_row("zh-Hans", hand) == first
-    assert "book.row" not in rendered  # the kept row
-    changed = replace(hand, payments={"E": -20, "S": 60, "W": -20, "N": -20})
-    assert "−20 +60 −20 −20" in card.card_row("zh-Hans", changed)
-    english = card.card_row("en", changed)
-    assert english != card.card_row("zh-Hans", changed) and "自摸" not in english
-    assert rendered.count("book.row") == 2
