@@ -23,9 +23,12 @@ when its schema is current (`migrate` writes nothing then), and the bot keeps an
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -34,16 +37,20 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, exc, text
+from sqlalchemy.dialects import registry
+from sqlalchemy.dialects.sqlite.pysqlite import SQLiteDialect_pysqlite
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import PoolProxiedConnection
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DATA_DIR = Path("data")
 DEFAULT_FILE = "mahjong.db"
-# Write transactions on SQLite take the write lock up front (BEGIN IMMEDIATE), so a read-then-write never
-# fails with a stale snapshot; readers use a plain deferred BEGIN and never block on writers (WAL).
-IMMEDIATE = {"sqlite_begin": "IMMEDIATE"}
+# Write transactions on SQLite take the write lock up front (BEGIN IMMEDIATE, in `immediate()`), so a
+# read-then-write never fails with a stale snapshot; readers use a plain deferred BEGIN and never block on
+# writers (WAL).
+_BEGIN: ContextVar[str] = ContextVar("sqlite_begin", default="BEGIN")
 SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 DEFAULT_SYNCHRONOUS = "NORMAL"  # see the module docstring
 PG_CONNECT_TIMEOUT = 10  # seconds: a PostgreSQL host that drops packets fails a call instead of hanging it
@@ -118,7 +125,7 @@ def create_db_engine(
             Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         connect_args = {"timeout": busy_timeout_ms / 1000, "check_same_thread": False}
         connect_args.update(kwargs.pop("connect_args", {}))
-        engine = create_engine(parsed, connect_args=connect_args, **kwargs)
+        engine = create_engine(parsed.set(drivername=LEDGER_SQLITE), connect_args=connect_args, **kwargs)
         mode = sqlite_synchronous(synchronous)
         _sqlite_events(engine, mode, busy_timeout_ms)
         return engine
@@ -128,12 +135,41 @@ def create_db_engine(
     return create_engine(parsed, **kwargs)
 
 
+class LedgerSQLiteDialect(SQLiteDialect_pysqlite):
+    """pysqlite with the ledger's transactions: the driver's own transaction handling is off (it begins
+    too lazily: not before a SELECT), and each transaction SQLAlchemy begins issues BEGIN itself, deferred,
+    or BEGIN IMMEDIATE inside `immediate()`. In the dialect rather than SQLAlchemy's pysqlite recipe (a
+    "begin" event): an engine with any connection event listener dispatches events around every statement
+    it runs, 7% of a recorded hand's instructions. A BEGIN that fails ("database is locked") arrives as
+    SQLAlchemy's OperationalError, which the ledger's write loop retries."""
+
+    supports_statement_cache = True
+
+    def do_begin(self, dbapi_connection: PoolProxiedConnection) -> None:
+        dbapi_connection.driver_connection.execute(_BEGIN.get())  # type: ignore[union-attr]
+
+
+LEDGER_SQLITE = "sqlite+ledger"  # the URL's driver name for `LedgerSQLiteDialect`
+registry.register("sqlite.ledger", __name__, LedgerSQLiteDialect.__name__)
+
+
+@contextlib.contextmanager
+def immediate() -> Iterator[None]:
+    """SQLite transactions begun in this block, in this thread, on an engine of `create_db_engine` take
+    the write lock up front (BEGIN IMMEDIATE); elsewhere, and on PostgreSQL, nothing changes."""
+    token = _BEGIN.set("BEGIN IMMEDIATE")
+    try:
+        yield
+    finally:
+        _BEGIN.reset(token)
+
+
 def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 30000) -> None:
+    """The pragmas of each new pooled connection (a pool event: statements run without event dispatch)."""
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # Pragmas once per pooled connection. Let SQLAlchemy's "begin" event issue BEGIN itself (pysqlite's
-        # own handling is too lazy).
-        dbapi_connection.isolation_level = None
+        dbapi_connection.isolation_level = None  # transactions begun by the dialect (`LedgerSQLiteDialect`)
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA mmap_size=0")  # reads by read(): an I/O error is an error, not SIGBUS
         cursor.execute("PRAGMA journal_mode=WAL")
@@ -141,13 +177,6 @@ def _sqlite_events(engine: Engine, synchronous: str, busy_timeout_ms: int = 3000
         cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
         cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.close()
-
-    @event.listens_for(engine, "begin")
-    def _on_begin(connection: Any) -> None:
-        # SQLAlchemy's documented pysqlite recipe; "database is locked" comes out as OperationalError,
-        # which the ledger's write loop retries.
-        mode = connection.get_execution_options().get("sqlite_begin", "DEFERRED")
-        connection.exec_driver_sql(f"BEGIN {mode}")
 
 
 def sqlite_code(error: object) -> int | None:
@@ -205,7 +234,7 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     if revision == "head" and schema_current(engine, config):
         return
     if is_sqlite(engine):
-        with engine.execution_options(**IMMEDIATE).begin() as connection:
+        with immediate(), engine.begin() as connection:
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
         return

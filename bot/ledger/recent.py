@@ -53,8 +53,8 @@ def live_rows(s: Session, ids: Sequence[int], held: Iterable[HandRecord] = ()) -
 
 
 def _database(s: Session) -> Pool:
-    """What tells one database from another in this process: its connection pool (an engine's options,
-    such as the writer's `BEGIN IMMEDIATE`, share it)."""
+    """What tells one database from another in this process: its connection pool (an engine made from
+    another by `execution_options` shares it)."""
     bind = s.get_bind()
     return bind.pool if isinstance(bind, Engine) else bind.engine.pool
 

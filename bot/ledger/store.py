@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.ledger import errors
-from bot.ledger.db import IMMEDIATE, is_sqlite, lock_busy
+from bot.ledger.db import immediate, is_sqlite, lock_busy
 from bot.ledger.models import AppliedKey
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,6 @@ class Store:
         self, engine: Engine, *, clock: Callable[[], datetime] | None = None, max_attempts: int = 12
     ) -> None:
         self.engine = engine
-        self._write_engine = engine.execution_options(**IMMEDIATE) if is_sqlite(engine) else engine
         self._writer = writer_for(engine)
         self._clock = clock or (lambda: datetime.now(UTC))
         self._max_attempts = max_attempts
@@ -123,7 +122,8 @@ class Store:
             try:
                 with (
                     self._writer.turn() if self._writer is not None else contextlib.nullcontext(),
-                    Session(self._write_engine, expire_on_commit=False, autoflush=False) as session,
+                    immediate(),
+                    Session(self.engine, expire_on_commit=False, autoflush=False) as session,
                     session.begin(),
                 ):
                     if key is not None:

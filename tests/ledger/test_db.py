@@ -120,18 +120,19 @@ def test_sqlite_synchronous_full_on_request(monkeypatch: pytest.MonkeyPatch, tmp
 def test_a_locked_database_is_an_operational_error_the_ledger_retries(tmp_path: Path) -> None:
     """BEGIN IMMEDIATE goes straight to the driver; its failure still arrives as SQLAlchemy's
     OperationalError, which the ledger's write loop retries."""
-    from bot.ledger.db import IMMEDIATE, create_db_engine
+    from bot.ledger.db import create_db_engine, immediate
     from bot.ledger.store import _retryable
 
     url = f"sqlite:///{tmp_path / 'locked.db'}"
     engine = open_database(url)
-    holder = engine.execution_options(**IMMEDIATE).connect()
-    holder.begin()  # holds the write lock
+    holder = engine.connect()
+    with immediate():
+        holder.begin()  # holds the write lock
     busy = create_db_engine(url)
     with busy.connect() as connection:
         connection.connection.driver_connection.execute("PRAGMA busy_timeout=0")  # fail at once, no waiting
-        with pytest.raises(OperationalError, match="database is locked") as caught:
-            connection.execution_options(**IMMEDIATE).begin()
+        with pytest.raises(OperationalError, match="database is locked") as caught, immediate():
+            connection.begin()
     assert _retryable(caught.value)
     holder.rollback()
     holder.close()
@@ -276,3 +277,39 @@ def test_migration_0003_backfills_the_stats_aggregates_from_the_hands(tmp_path: 
     stats = {s.player.display_name: s for s in LedgerService(engine).player_stats(-5)}
     assert (stats["Bob"].biggest_win, stats["Bob"].biggest_hua, stats["Bob"].longest_streak) == (120, 40, 3)
     assert stats["Bob"].sessions == 1 and stats["Ann"].biggest_win == 0
+
+
+def test_a_write_takes_the_lock_up_front_and_a_read_never_does(tmp_path: Path) -> None:
+    """A ledger write holds SQLite's write lock from its first statement (BEGIN IMMEDIATE: a read-then-write
+    never works on a stale snapshot); a read, and a transaction begun outside the ledger's writes, begins
+    deferred and leaves the lock to others. Checked from another connection that asks for the lock and
+    gives up at once."""
+    from bot.ledger.db import create_db_engine
+    from bot.ledger.models import AppliedKey
+    from bot.ledger.store import Store
+
+    url = f"sqlite:///{tmp_path / 'modes.db'}"
+    engine = open_database(url)
+    other = create_db_engine(url)
+
+    def lock_free() -> bool:
+        with other.connect() as connection:
+            driver = connection.connection.driver_connection
+            assert driver is not None
+            driver.execute("PRAGMA busy_timeout=0")
+            try:
+                driver.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError:
+                return False
+            driver.execute("ROLLBACK")
+            return True
+
+    store = Store(engine)
+    assert store.write(lambda s: (s.get(AppliedKey, "nothing"), lock_free())[1]) is False
+    assert store.read(lambda s: (s.get(AppliedKey, "nothing"), lock_free())[1]) is True
+    with engine.begin() as connection:
+        connection.exec_driver_sql("SELECT 1")
+        assert lock_free()
+    assert lock_free()  # and nothing is left holding it
+    engine.dispose()
+    other.dispose()
