@@ -140,7 +140,7 @@ class LedgerSQLiteDialect(SQLiteDialect_pysqlite):
     too lazily: not before a SELECT), and each transaction SQLAlchemy begins issues BEGIN itself, deferred,
     or BEGIN IMMEDIATE inside `immediate()`. In the dialect rather than SQLAlchemy's pysqlite recipe (a
     "begin" event): an engine with any connection event listener dispatches events around every statement
-    it runs, 7% of a recorded hand's instructions. A BEGIN that fails ("database is locked") arrives as
+    it runs, 7.5% of a recorded hand's instructions. A BEGIN that fails ("database is locked") arrives as
     SQLAlchemy's OperationalError, which the ledger's write loop retries."""
 
     supports_statement_cache = True
