@@ -106,7 +106,14 @@ class Bench:
     statements of the ledger's engine counted."""
 
     def __init__(
-        self, workdir: Path, tables: int, delay: float = 0.0, first: int = FIRST_CHAT, seed: int = 0
+        self,
+        workdir: Path,
+        tables: int,
+        delay: float = 0.0,
+        first: int = FIRST_CHAT,
+        seed: int = 0,
+        *,
+        counted: bool = True,
     ) -> None:
         self.transport = SlowBotAPI(delay, seed=seed)
         for index, name in enumerate(PLAYERS):
@@ -126,16 +133,11 @@ class Bench:
         self.app.bot._rate_limiter = None  # type: ignore[attr-defined]  # flood limits are Telegram's
         self.begins = 0
         self.statements: Counter[str] = Counter()
-        engine = self.app.bot_data["ledger"].engine
-        event.listen(engine, "begin", self._begin)
-        event.listen(engine, "before_cursor_execute", self._statement)
-
-    def uncounted(self) -> None:
-        """No more counting: the listeners off the engine, so that the CPU measured is the bot's alone (a
-        `before_cursor_execute` listener puts SQLAlchemy's event dispatch on every statement)."""
-        engine = self.app.bot_data["ledger"].engine
-        event.remove(engine, "begin", self._begin)
-        event.remove(engine, "before_cursor_execute", self._statement)
+        if counted:  # not where CPU is measured: an engine that ever had a listener dispatches events on
+            # every statement, also after `event.remove` (SQLAlchemy keeps its `_has_events` set)
+            engine = self.app.bot_data["ledger"].engine
+            event.listen(engine, "begin", self._begin)
+            event.listen(engine, "before_cursor_execute", self._statement)
 
     def _begin(self, _connection: Any) -> None:
         self.begins += 1
@@ -229,8 +231,7 @@ async def costs(workdir: Path, flow: str, hands: int) -> dict[str, Any]:
 
 async def bot_cpu(workdir: Path, hands: int) -> tuple[float, list[str]]:
     """CPU seconds per confirmed hand in the real bot, and the Bot API methods one hand calls."""
-    bench = Bench(workdir, 1)
-    bench.uncounted()  # `costs` counts the statements
+    bench = Bench(workdir, 1, counted=False)  # `costs` counts the statements
     await start_application(bench.app)
     try:
         await bench.open_tables()
