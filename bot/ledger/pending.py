@@ -155,12 +155,12 @@ def row(s: Session, pending_id: str, *, lock: bool = False) -> Any:
     return SimpleNamespace(**found._asdict())
 
 
-_MARK = update(PENDING).where(PENDING.c.id == bindparam("entry"))
+_MARK = update(PENDING).where(PENDING.c.id == bindparam("entry"))  # SET: the parameters named as columns
 
 
 def _mark(s: Session, pending: Any, **changes: Any) -> None:
     """An entry's status (and when, and its row) changed: one UPDATE of the columns that change."""
-    s.connection().execute(_MARK.values(**changes), {"entry": pending.id})
+    s.connection().execute(_MARK, {"entry": pending.id, **changes})
     for name, value in changes.items():
         setattr(pending, name, value)
 

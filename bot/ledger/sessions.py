@@ -70,7 +70,7 @@ def open_table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[An
 
 # What a row's write (a hand, an adjustment, its undo or edit) changes of its table session.
 MOVED = ("last_seq", "live_rows", "state", "hands_played", "last_activity_at", "version")
-_MOVE = update(SESSION).where(SESSION.c.id == bindparam("session"))
+_MOVE = update(SESSION).where(SESSION.c.id == bindparam("session"))  # SET: the parameters named as columns
 
 
 def moved_on(s: Session, ts: TableRow, now: datetime) -> None:
@@ -79,7 +79,7 @@ def moved_on(s: Session, ts: TableRow, now: datetime) -> None:
     whose flush would write it a second time."""
     assert inspect(ts, raiseerr=False) is None, "a hand writes the table's row of columns, not the ORM object"
     touch(ts, now)
-    s.connection().execute(_MOVE.values({name: getattr(ts, name) for name in MOVED}), {"session": ts.id})
+    s.connection().execute(_MOVE, {"session": ts.id, **{name: getattr(ts, name) for name in MOVED}})
 
 
 def touch(ts: TableSession, now: datetime) -> None:
