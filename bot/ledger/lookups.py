@@ -138,6 +138,7 @@ _TABLE_ROWS = (
 )
 _TABLE_ROWS_LOCKED = _TABLE_ROWS.with_for_update(of=SESSION)
 _GROUP_ROW = select_columns(GROUP).where(GROUP.c.chat_id == bindparam("chat"))
+_GROUP_NAMES, _SESSION_NAMES = tuple(GROUP.c.keys()), tuple(SESSION.c.keys())  # `_TABLE_ROWS` in order
 
 
 # A table session as its row of columns (`table_rows`, `session_columns`): what a row's write reads and
@@ -152,10 +153,10 @@ def table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, An
     (None, None) without a group."""
     connection = s.connection()
     found = connection.execute(_TABLE_ROWS_LOCKED if lock else _TABLE_ROWS, {"chat": chat_id}).first()
-    if found is not None:
-        values = found._mapping
-        group = SimpleNamespace(**{column.name: values[column] for column in GROUP.c})
-        return group, SimpleNamespace(**{column.name: values[column] for column in SESSION.c})
+    if found is not None:  # the group's columns, then the session's
+        split = len(_GROUP_NAMES)
+        group = SimpleNamespace(**dict(zip(_GROUP_NAMES, found[:split], strict=True)))
+        return group, SimpleNamespace(**dict(zip(_SESSION_NAMES, found[split:], strict=True)))
     alone = connection.execute(_GROUP_ROW, {"chat": chat_id}).first()
     return (SimpleNamespace(**alone._asdict()) if alone is not None else None), None
 
