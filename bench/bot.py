@@ -103,7 +103,7 @@ class SlowBotAPI(InProcessBotAPI):
 
 class Bench:
     """The real bot on a SQLite file, `tables` groups with four players each; transactions and SQL
-    statements of the ledger's engine counted."""
+    statements of the ledger's engine counted unless `counted` is False (where CPU is measured)."""
 
     def __init__(
         self,

@@ -138,7 +138,7 @@ _TABLE_ROWS = (
 )
 _TABLE_ROWS_LOCKED = _TABLE_ROWS.with_for_update(of=SESSION)
 _GROUP_ROW = select_columns(GROUP).where(GROUP.c.chat_id == bindparam("chat"))
-_GROUP_NAMES, _SESSION_NAMES = tuple(GROUP.c.keys()), tuple(SESSION.c.keys())  # `_TABLE_ROWS` in order
+_GROUP_NAMES, _SESSION_NAMES = tuple(GROUP.c.keys()), tuple(SESSION.c.keys())  # as `_TABLE_ROWS` selects
 
 
 # A table session as its row of columns (`table_rows`, `session_columns`): what a row's write reads and
