@@ -3,7 +3,7 @@
 Durability on SQLite: WAL mode with `synchronous=NORMAL` by default. A commit appends the transaction to the
 WAL file with write() before it returns, so a committed hand survives the process being killed (SIGKILL, a
 crash, an OOM kill, `docker kill`): the operating system still holds the written pages and the next open
-reads them (tests/ledger/test_reliability.py kills a real process right after a commit and checks the hand
+reads them (tests/bot/ledger/test_reliability.py kills a real process right after a commit and checks the hand
 is there). What NORMAL gives up is the fsync of the WAL on every commit: after a power cut or a kernel crash
 the transactions committed since the last checkpoint may be rolled back (the database stays consistent,
 never half a hand). `synchronous=FULL` closes that window at the cost of one fsync per commit (2-5 ms on

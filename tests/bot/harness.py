@@ -26,7 +26,7 @@ SEND_METHODS = ("sendMessage", "sendPhoto", "sendDocument", "sendDice", "sendMed
 EDIT_METHODS = ("editMessageText", "editMessageReplyMarkup", "editMessageCaption")
 
 # A 1×1 PNG: what a patched `bot.summary.chart.render_chart` draws where the drawing is not what is tested
-# (tests/summary/test_chart.py tests it).
+# (tests/bot/summary/test_chart.py tests it).
 TINY_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"

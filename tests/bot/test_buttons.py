@@ -117,7 +117,7 @@ async def test_a_button_of_an_ended_table_of_the_same_group_has_expired(table: T
     assert ledger(table).current_session(table.chat_id).seats == {}
 
 
-def test_every_press_reads_back() -> None:  # the flow's states: tests/bot/test_flow_buttons.py
+def test_every_press_reads_back() -> None:  # the flow's states: tests/bot/handlers/test_flow_buttons.py
     for press in (PendingPress("a" * 32, "confirm"), PendingPress("0" * 32, "cancel")):
         assert PendingPress.parse(press.data) == press
     assert RulesPress.parse(RulesPress(0, "threshold", 1).data) == RulesPress(0, "threshold", 1)

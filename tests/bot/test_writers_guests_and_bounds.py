@@ -147,7 +147,7 @@ def test_every_guest_rule_reads_in_every_language(rule: str, lang: str) -> None:
 # ---- numbers and money ------------------------------------------------------------------------------
 
 
-# ², ① and other odd digits get the one message of every number: tests/bot/test_money_digits.py
+# ², ① and other odd digits get the one message of every number: tests/bot/money/test_money_digits.py
 @pytest.mark.parametrize("word", ["+-5", "1.5", "-3", "0", "1e3", "1000001"])
 async def test_a_bad_stake_gets_a_clear_refusal(table: Table, word: str) -> None:
     turn = await table.say("ann", f"/newgame 苏州 {word}")

@@ -23,7 +23,7 @@ from scoring.seats import parse_seat
 from scoring.tiles import scan
 
 CHINESE = ("zh-Hans", "zh-Hant")
-GLOSSARY = Path(__file__).parents[2] / "bot" / "i18n" / "glossary.toml"
+GLOSSARY = Path(__file__).parents[3] / "bot" / "i18n" / "glossary.toml"
 
 # What a person types is the grammar's, which takes every spelling (冲, 放冲, 点炮): a command and the words
 # typed after it, tile shorthand and placeholders are left out of the reading. A command's words run while

@@ -33,7 +33,7 @@ CSV = "第1场账本（CSV）"
 @pytest.fixture(autouse=True)
 def drawn_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The chart drawn as a tiny PNG: these tests are of how the parts go out, claimed and retried, not of
-    what the chart shows (tests/summary/test_chart.py)."""
+    what the chart shows (tests/bot/summary/test_chart.py)."""
     monkeypatch.setattr("bot.summary.chart.render_chart", lambda *_args, **_kw: TINY_PNG)
 
 

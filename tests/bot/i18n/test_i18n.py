@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, normalize_language, placeholders, t
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
+BOT = Path(__file__).resolve().parents[3] / "bot"
 
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE])
