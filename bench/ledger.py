@@ -47,8 +47,8 @@ from sqlmodel import Session  # noqa: E402
 
 from bot.handlers.views import LEDGER_PAGE  # noqa: E402
 from bot.ledger import LedgerService, UserRef  # noqa: E402
-from bot.ledger.db import open_database  # noqa: E402
-from bot.ledger.models import (  # noqa: E402
+from bot.ledger.storage.db import open_database  # noqa: E402
+from bot.ledger.storage.models import (  # noqa: E402
     GroupTotal,
     Hand,
     Payment,

@@ -7,7 +7,8 @@ of this source tree and `mahjong` on the same hands. The figures:
     beside `mahjong`'s ``TilesConverter.string_to_136_array`` + ``HandCalculator().estimate_hand_value``;
 (c) the win check alone: `scoring.complete.is_complete_counts` / `is_complete` vs ``Agari().is_agari`` on
     the same 34-count arrays (the winning hands and, as many, the same hands with one tile changed);
-(d) requests shaped like the bot's own (`bot/ledger/hands.py::score` around an entry of `bot/grammar/hu.py`
+(d) requests shaped like the bot's own (`bot/ledger/play/hands.py::score` around an entry of
+    `bot/grammar/hu.py`
     or of the button flow: the table's full options dict, table state, a full flags dict, ``wild``, an
     explicit ``melds`` list), per shape: no melds, exposed pungs, discard wins, the quick form
     (``declared``); `mahjong` estimates the same tiles (melds as melds, self-draws as tsumo) from the

@@ -51,7 +51,7 @@ from bot.handlers import (
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
-from bot.ledger.groups import Defaults
+from bot.ledger.play.groups import Defaults
 from bot.services import store_services
 from bot.settings import Settings
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dtm
 from zoneinfo import ZoneInfo
 
-from bot.ledger.groups import WEEKDAYS
-from bot.ledger.lookups import aware
+from bot.ledger.play.groups import WEEKDAYS
+from bot.ledger.storage.rows import aware
 
 __all__ = [  # WEEKDAYS and aware are the ledger's own, re-exported for the sweep and /schedule
     "DEFAULT_TIMEZONE",

@@ -29,9 +29,9 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
-from bot.ledger import models  # noqa: F401  (SQLModel.metadata: the sessions _empty_pg empties)
-from bot.ledger.db import open_database
 from bot.ledger.facade.service import LedgerService
+from bot.ledger.storage import models  # noqa: F401  (SQLModel.metadata: the sessions _empty_pg empties)
+from bot.ledger.storage.db import open_database
 
 BACKENDS = ["sqlite", "postgresql"]
 

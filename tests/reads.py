@@ -15,12 +15,12 @@ from bot.ledger import (
     SessionSummary,
     Transfer,
     errors,
-    sessions,
-    settling,
 )
-from bot.ledger.lookups import A_HAND, LIVE, session_row
-from bot.ledger.mappers import hand_records, pending_info
-from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
+from bot.ledger.money import settling
+from bot.ledger.play import sessions
+from bot.ledger.storage.mappers import hand_records, pending_info
+from bot.ledger.storage.models import ChatGroup, Hand, PendingEntry, TableSession
+from bot.ledger.storage.rows import A_HAND, LIVE, session_row
 
 T = TypeVar("T")
 

@@ -23,7 +23,7 @@ README = ROOT / "README.md"
 DOCUMENTS = (README, *sorted((ROOT / "docs").glob("*.md")))
 TOP_PACKAGES = ("bot", "scoring")
 # Alembic revisions are data, not modules: the folder's heading stands for them.
-DATA_FOLDERS = frozenset({"bot/ledger/migrations/versions/"})
+DATA_FOLDERS = frozenset({"bot/ledger/storage/migrations/versions/"})
 
 HEADING = re.compile(r"^### `(?P<path>[^`]+)`\s*$")
 BULLET = re.compile(r"^- (?P<names>`[^`]+`(?:, `[^`]+`)*):")

@@ -9,8 +9,8 @@ from typing import Any, NamedTuple, TypeVar
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
-from bot.ledger.groups import named
-from bot.ledger.hands import MAX_ADJUST
+from bot.ledger.play.groups import named
+from bot.ledger.play.hands import MAX_ADJUST
 from scoring.entry import EntryJSON, FlagsJSON, WinJSON, build_entry
 from scoring.rules import SUZHOU_ANHUI
 from scoring.seats import SEAT_WORDS, parse_seat
@@ -167,7 +167,7 @@ def make_resolver(
     seats: Mapping[str, Iterable[str]], others: Mapping[str, T] | None = None
 ) -> Callable[[str], str | T | None]:
     """A resolve function: seat words of occupied seats, else whom a name means by the one rule of names
-    (`bot.ledger.groups.named`, the rule /sub, /seat, /paid and /score use) among the seated players and
+    (`bot.ledger.play.groups.named`, the rule /sub, /seat, /paid and /score use) among the seated players and
     `others`, the people not seated (each name one answers to, an @username with its @: what it resolves to).
 
     `seats` maps a seat ("E") to the names its player answers to (@username, first name, guest name).

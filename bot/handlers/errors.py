@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 from bot.handlers.callbacks import button, command
 from bot.handlers.turn import ANSWER_LIMIT, Turn, ledger_of, thread_of
 from bot.i18n import DEFAULT_LANGUAGE, t
-from bot.ledger.db import storage_failure
+from bot.ledger.storage.db import storage_failure
 from bot.render.errors import excerpt
 from bot.sender import fit, follow_migration, send_text
 

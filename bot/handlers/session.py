@@ -29,10 +29,10 @@ from bot.handlers.permissions import (
 from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn, ledger_of, user_ref
 from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
-from bot.ledger.db import storage_failure
 from bot.ledger.errors import AmbiguousPlayer, ForeignButton, LedgerError, PlayerNotSeated, UnknownPlayer
-from bot.ledger.groups import check_guest_name
-from bot.ledger.sessions import MAX_STAKE
+from bot.ledger.play.groups import check_guest_name
+from bot.ledger.play.sessions import MAX_STAKE
+from bot.ledger.storage.db import storage_failure
 from bot.ledger.values import PendingKind
 from bot.render import closed_preview_text, rules_name, seats_block, session_standings, state_line
 from bot.render.errors import Refusal

@@ -18,7 +18,7 @@ from bot.handlers.card import show_card
 from bot.handlers.permissions import is_admin, person
 from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, PlayerInfo, Transfer
-from bot.ledger.settling import MAX_PAYMENT
+from bot.ledger.money.settling import MAX_PAYMENT
 from bot.render import person_name
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary

@@ -3,8 +3,8 @@
 
 from bot.ledger.errors import LedgerError
 from bot.ledger.facade.service import LedgerService
-from bot.ledger.pending import pending_id_for
-from bot.ledger.queries import CARD_HANDS
+from bot.ledger.play.books import CARD_HANDS
+from bot.ledger.play.pending import pending_id_for
 from bot.ledger.values import (
     SEATS,
     AdjustPayload,

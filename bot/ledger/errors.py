@@ -193,7 +193,7 @@ class ForeignButton(LedgerError):
     code = "foreign_button"
 
 
-# ---- settling up (bot.ledger.settling): params payer, payee (names), amount, open, claimed ---------------
+# ---- settling up (bot.ledger.money.settling): params payer, payee (names), amount, open, claimed ----------
 
 
 class Overpaid(LedgerError):

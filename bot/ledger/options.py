@@ -68,7 +68,8 @@ OPTIONS: tuple[GroupOption, ...] = (
     # who confirms: any seated player or admin, or someone other than the one who recorded it
     GroupOption("confirm_by", "confirm_by", "choice", "any", choices=("any", "other")),
     GroupOption("timezone", "timezone", "zone", "Asia/Shanghai"),  # CSV times, /history dates, /schedule
-    # Settling up (bot.ledger.settling): carry what stays open into the next night's transfers, 抹零 to a
+    # Settling up (bot.ledger.money.settling): carry what stays open into the next night's transfers, 抹零 to
+    # a
     # multiple of `round` units (0: none), 收盘倍数, 台费 per player per session and 抽水 (percent of each
     # win), both booked to the "台" account; `remind`: hours after which the group is reminded of an open
     # transfer (0: never).

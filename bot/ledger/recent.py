@@ -23,8 +23,8 @@ from sqlalchemy import Engine, Pool, bindparam, event
 from sqlalchemy import select as select_columns
 from sqlmodel import Session
 
-from bot.ledger.lookups import HAND
-from bot.ledger.mappers import hand_records
+from bot.ledger.storage.mappers import hand_records
+from bot.ledger.storage.rows import HAND
 from bot.ledger.values import HandRecord
 
 KEPT = 4096  # rows per database: the twelve newest of about 340 tables (a row is a few kB)

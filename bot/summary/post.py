@@ -1,5 +1,5 @@
 """Posting the summary to a chat: the text card, the chart (sendPhoto) and the CSV (sendDocument), as the
-ledger's state of that summary says (`bot.ledger.summaries`): each part sent under the claim's lease
+ledger's state of that summary says (`bot.ledger.claims.summaries`): each part sent under the claim's lease
 renewed right before it and marked once out, a failed post due again later, a group that became a
 supergroup followed; and the /history and /stats charts.
 

@@ -26,7 +26,7 @@ from sqlmodel import SQLModel
 from bot.console.transport import InProcessBotAPI
 from bot.health import heartbeat_path, write_heartbeat
 from bot.ledger import LedgerService
-from bot.ledger.db import create_db_engine, storage_failure
+from bot.ledger.storage.db import create_db_engine, storage_failure
 
 TRY_AGAIN = "账本暂时存取不了，请稍后再试。"
 INTERNAL = "出错了，已记录。请稍后再试。"

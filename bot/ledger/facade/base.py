@@ -12,10 +12,11 @@ from typing import Any, Self, TypeVar
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from bot.ledger import errors, groups, sessions
-from bot.ledger.db import is_sqlite, open_database
-from bot.ledger.models import ChatGroup, TableSession
-from bot.ledger.store import Store
+from bot.ledger import errors
+from bot.ledger.play import groups, sessions
+from bot.ledger.storage.db import is_sqlite, open_database
+from bot.ledger.storage.models import ChatGroup, TableSession
+from bot.ledger.storage.store import Store
 from bot.ledger.values import (
     ChatState,
     GroupInfo,
@@ -41,7 +42,7 @@ class Calls:
         defaults: groups.Defaults | None = None,
         max_attempts: int = 12,
     ) -> None:
-        """Wrap an engine from `bot.ledger.db.open_database` (schema already migrated)."""
+        """Wrap an engine from `bot.ledger.storage.db.open_database` (schema already migrated)."""
         self._store = Store(engine, clock=clock, max_attempts=max_attempts)
         self._defaults = defaults or groups.Defaults()  # a new group's language and timeout
         self._groups: OrderedDict[int, GroupInfo] = OrderedDict()  # a cache of reads, see cached_group

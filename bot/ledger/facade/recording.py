@@ -10,11 +10,12 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from bot.ledger import errors, groups, hands, pending, queries, sessions
+from bot.ledger import errors
 from bot.ledger.facade.base import Calls, Written
-from bot.ledger.lookups import TableRow, chat_of, last_live_hand, player_row, row_id, seats, session_row
-from bot.ledger.mappers import hand_record, pending_info, player_info, session_info
-from bot.ledger.models import ChatGroup, PendingEntry
+from bot.ledger.play import books, groups, hands, pending, sessions
+from bot.ledger.storage.mappers import hand_record, pending_info, player_info, session_info
+from bot.ledger.storage.models import ChatGroup, PendingEntry
+from bot.ledger.storage.rows import TableRow, chat_of, last_live_hand, player_row, row_id, seats, session_row
 from bot.ledger.values import (
     AnsweredEntry,
     ChatState,
@@ -79,11 +80,11 @@ class RecordingCalls(Calls):
             if earlier is not None:
                 ts = session_row(s, earlier.session_id)
                 info = session_info(s, ts)
-                return CommitResult(hand_record(earlier), False, info, card=queries.card_view(s, ts, info))
+                return CommitResult(hand_record(earlier), False, info, card=books.card_view(s, ts, info))
             group, ts = sessions.open_table_rows(s, chat_id, lock=True)  # changed by Core: `moved_on`
             hand, voided, replaced = write(s, group, ts, now)
             info = session_info(s, ts, chat_id)
-            card = queries.card_view(s, ts, info, held=(hand, *replaced))
+            card = books.card_view(s, ts, info, held=(hand, *replaced))
             return CommitResult(hand, True, info, voided, replaced, card=card)
 
         return self._write(op)
@@ -326,7 +327,7 @@ class RecordingCalls(Calls):
                 info,
                 result.voided,
                 result.replaced,
-                card=queries.card_view(s, ts, info),
+                card=books.card_view(s, ts, info),
             )
 
         return self._write(op)
@@ -370,9 +371,7 @@ class RecordingCalls(Calls):
             )
             info = result.session
             card = (
-                queries.card_view(s, ts, info, held=(result.hand, *result.replaced))
-                if result.created
-                else None
+                books.card_view(s, ts, info, held=(result.hand, *result.replaced)) if result.created else None
             )
             return Pressed(replace(state, session=info), True, replace(result, card=card))
 

@@ -10,13 +10,14 @@ from typing import Any
 from sqlalchemy import delete
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, groups, hands, pending, queries, sessions
+from bot.ledger import errors
 from bot.ledger.facade.recording import RecordingCalls
 from bot.ledger.facade.settling import SettlingCalls
 from bot.ledger.facade.summaries import SummaryCalls
-from bot.ledger.lookups import chat_of, group_row, pending_row, player_row, row_id, session_row
-from bot.ledger.mappers import group_info, player_info, session_info
-from bot.ledger.models import AppliedKey, ChatGroup, Hand, Player, TableSession
+from bot.ledger.play import books, groups, hands, pending, sessions
+from bot.ledger.storage.mappers import group_info, player_info, session_info
+from bot.ledger.storage.models import AppliedKey, ChatGroup, Hand, Player, TableSession
+from bot.ledger.storage.rows import chat_of, group_row, pending_row, player_row, row_id, session_row
 from bot.ledger.values import (
     CardView,
     GroupInfo,
@@ -41,7 +42,8 @@ IDLE_RETRY_MAX = timedelta(hours=1)  # … up to this
 class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
     """Groups, players, table sessions, hands and entries waiting for Confirm, on SQLite or PostgreSQL.
 
-    Every method is one transaction (`bot.ledger.store`), blocking: handlers call it in a worker thread.
+    Every method is one transaction (`bot.ledger.storage.store`), blocking: handlers call it in a
+    worker thread.
     Writes retry on a lock or a constraint race. Every error is a `bot.ledger.errors.LedgerError` (code +
     params) and means nothing was written. Operations on "the table" take the group's `chat_id` and act on
     its one open session. Entries are the partial docs/rules.md §4 request with seats:
@@ -427,39 +429,39 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
 
     def card_view(self, session_id: int) -> CardView:
         """What the session's card shows (one read)."""
-        return self._read(lambda s: queries.card_view(s, session_row(s, session_id)))
+        return self._read(lambda s: books.card_view(s, session_row(s, session_id)))
 
     # ---- reading --------------------------------------------------------------------------------------
 
     def hands(self, session_id: int, *, include_voided: bool = False) -> list[HandRecord]:
         """The session's rows in ledger order; voided rows only when asked."""
-        return self._read(lambda s: queries.hands(s, session_id, include_voided=include_voided))
+        return self._read(lambda s: books.hands(s, session_id, include_voided=include_voided))
 
     def ledger(self, session_id: int, *, last: int | None = None) -> list[LedgerRow]:
         """Live rows with every seat's running total after each; only the `last` newest when given (a page
         of a long session, as cheap at 100,000 rows as at 100)."""
-        return self._read(lambda s: queries.ledger_rows(s, session_id, last))
+        return self._read(lambda s: books.ledger_rows(s, session_id, last))
 
     def standings(self, chat_id: int, *, session_id: int | None = None) -> StandingsReport:
         """Session standings (the open session, or `session_id`) and the group's all-time standings, from
         the running totals (never a scan of the hands)."""
-        return self._read(lambda s: queries.standings(s, chat_id, session_id))
+        return self._read(lambda s: books.standings(s, chat_id, session_id))
 
     def player_stats(
         self, chat_id: int, *, session_id: int | None = None, player_id: int | None = None
     ) -> list[PlayerStats]:
         """Per-player stats for one session or the group's history (from running aggregates)."""
         return self._read(
-            lambda s: queries.player_stats(s, chat_id, session_id=session_id, player_id=player_id)
+            lambda s: books.player_stats(s, chat_id, session_id=session_id, player_id=player_id)
         )
 
     def history(self, chat_id: int, *, limit: int = 20) -> list[SessionSummary]:
         """The group's sessions, newest first, with each player's net."""
-        return self._read(lambda s: queries.history(s, chat_id, limit))
+        return self._read(lambda s: books.history(s, chat_id, limit))
 
     def transfers(self, session_id: int) -> list[Transfer]:
         """The fewest payments that settle the session."""
-        return self._read(lambda s: queries.transfers(s, session_id))
+        return self._read(lambda s: books.transfers(s, session_id))
 
 
 def _newcomer(

@@ -1,5 +1,5 @@
 """The settling-up half of the ledger facade: payments on the transfers an ended session left, who still
-owes whom, the group's settling-up options. Each call one transaction (`bot.ledger.settling`)."""
+owes whom, the group's settling-up options. Each call one transaction (`bot.ledger.money.settling`)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,14 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from bot.ledger import errors, groups, reminders, settling
+from bot.ledger import errors
+from bot.ledger.claims import reminders
 from bot.ledger.facade.base import Calls
-from bot.ledger.lookups import group_row, player_row, row_id, session_row
-from bot.ledger.mappers import group_info, player_info
-from bot.ledger.models import Player
+from bot.ledger.money import settling
+from bot.ledger.play import groups
+from bot.ledger.storage.mappers import group_info, player_info
+from bot.ledger.storage.models import Player
+from bot.ledger.storage.rows import group_row, player_row, row_id, session_row
 from bot.ledger.values import (
     Balance,
     GroupInfo,

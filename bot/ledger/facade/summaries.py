@@ -1,6 +1,6 @@
 """The summary and chat-move half of the ledger facade: an ended session's summary claimed, marked part by
-part, retried (`bot.ledger.summaries`); a group's ledger following its chat to a supergroup
-(`bot.ledger.supergroup`). Each call one transaction."""
+part, retried (`bot.ledger.claims.summaries`); a group's ledger following its chat to a supergroup
+(`bot.ledger.play.supergroup`). Each call one transaction."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from bot.ledger import summaries, supergroup
+from bot.ledger.claims import summaries
 from bot.ledger.facade.base import Calls
+from bot.ledger.play import supergroup
 from bot.ledger.values import DueSummary
 
 CANDIDATES = 8  # due summaries one claim tries, oldest first, when other workers take the first ones

@@ -281,7 +281,7 @@ def test_the_ledger_refuses_a_hand_without_a_dealer(ledger: LedgerService) -> No
 
 
 async def test_a_hand_from_the_tile_picker_asks_in_the_group(undealt_table: Table) -> None:
-    from test_webapp_api import SELF_DRAW, init_data, post, token_of
+    from tests.bot.webapp.test_webapp_api import SELF_DRAW, init_data, post, token_of
 
     table = undealt_table
     await table.say("ann", "/rules confirm_by other")  # the recorder may not confirm their own entry

@@ -109,7 +109,7 @@ async def test_a_hand_is_scored_once_from_preview_to_ledger(seated_table: Table,
     """/hu scores the entry for its preview; Confirm records that preview (the table is unchanged, its
     version says so) and scores nothing again. The recorded money is the money the preview showed."""
     import scoring.request
-    from bot.ledger import hands
+    from bot.ledger.play import hands
 
     calls: list[dict[str, Any]] = []
     real = scoring.request.score_request

@@ -59,7 +59,7 @@ async def test_the_console_prints_pins_in_the_groups_language(table: Table, tmp_
 
 @pytest.mark.slow
 async def test_the_picker_gets_its_tile_faces_in_the_groups_script(seated_table: Table) -> None:
-    from test_webapp_api import client, init_data, token_of
+    from tests.bot.webapp.test_webapp_api import client, init_data, token_of
 
     table = seated_table
     for lang, (man, tiao, east, fa) in {

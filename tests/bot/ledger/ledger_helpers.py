@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from sqlmodel import Session
 
 from bot.ledger import HandPreview, LedgerService, PendingInfo, SessionInfo, UserRef
-from bot.ledger.models import GroupTotal, Hand, Payment, SessionTotal
+from bot.ledger.storage.models import GroupTotal, Hand, Payment, SessionTotal
 from bot.ledger.values import PendingKind
 from scoring.entry import Claim, EntryJSON, build_entry
 
@@ -84,7 +84,7 @@ def seat_table(
 
 def row_counts(ledger: LedgerService) -> dict[str, int]:
     """How many rows each ledger table holds (to show that a refused operation wrote nothing)."""
-    from bot.ledger import models
+    from bot.ledger.storage import models
 
     counts = {}
     with Session(ledger.engine) as s:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import event, text
 
 from bot.ledger import LedgerService
-from bot.ledger.db import open_database
+from bot.ledger.storage.db import open_database
 from scoring.entry import Claim, EntryJSON, build_entry
 
 

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import pytest
 from ledger_helpers import CHAT, DRAW, Table, discard, self_draw
 
-from bot.ledger import CardView, LedgerService, queries
-from bot.ledger.db import open_database
+from bot.ledger import CardView, LedgerService
+from bot.ledger.play import books
+from bot.ledger.storage.db import open_database
 
 
 @pytest.fixture
@@ -61,16 +62,16 @@ def test_a_hand_whose_write_failed_never_shows_on_the_card(
 ) -> None:
     ledger, session = table.ledger, table.session.id
     ledger.commit(CHAT, DRAW)
-    real = queries.card_view
+    real = books.card_view
 
     def fails_after_reading(*args: object, **kwargs: object) -> CardView:
         real(*args, **kwargs)  # type: ignore[arg-type]  # the card read, the failed hand's row on it
         raise RuntimeError("the write fails after its card was read")
 
-    monkeypatch.setattr(queries, "card_view", fails_after_reading)
+    monkeypatch.setattr(books, "card_view", fails_after_reading)
     with pytest.raises(RuntimeError):
         ledger.commit(CHAT, self_draw("S", 5))  # rolled back: South's self-draw was never recorded
-    monkeypatch.setattr(queries, "card_view", real)
+    monkeypatch.setattr(books, "card_view", real)
     other.commit(CHAT, discard("W", "N", 4))  # the next hand, by another worker: on SQLite, the same id
     card = ledger.card_view(session)
     assert [(n, who) for n, who, _ in rows(card)] == [(1, "draw"), (2, "W")]

@@ -12,8 +12,8 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
-from bot.ledger.db import default_url, open_database, read_only_fallback, storage_failure
-from bot.ledger.models import ChatGroup, TableSession
+from bot.ledger.storage.db import default_url, open_database, read_only_fallback, storage_failure
+from bot.ledger.storage.models import ChatGroup, TableSession
 
 
 def test_default_url_is_a_sqlite_file_in_the_data_dir(
@@ -36,7 +36,8 @@ def test_a_sqlite_file_on_a_read_only_disk_opens_read_only(
     assert read_only_fallback(url) is None  # writable
     real_access = os.access
     monkeypatch.setattr(  # the directory as a read-only filesystem shows it
-        "bot.ledger.db.os.access", lambda path, mode: Path(path) != tmp_path and real_access(path, mode)
+        "bot.ledger.storage.db.os.access",
+        lambda path, mode: Path(path) != tmp_path and real_access(path, mode),
     )
     assert read_only_fallback(url) == f"sqlite:///file:{tmp_path / 'ledger.db'}?immutable=1&uri=true"
     assert read_only_fallback("postgresql+psycopg://u@h/db") is None
@@ -72,7 +73,7 @@ def test_a_schema_or_sql_bug_is_not_a_storage_failure_but_a_refused_write_is(eng
 def test_sqlite_storage_failures_go_by_result_code(tmp_path: Path) -> None:
     """SQLite's own errors for a file that cannot be opened (SQLITE_CANTOPEN) or is not a database
     (SQLITE_NOTADB) are storage failures; an error SQLite did not report (no result code) is not."""
-    from bot.ledger.db import create_db_engine
+    from bot.ledger.storage.db import create_db_engine
 
     garbage = tmp_path / "garbage.db"
     garbage.write_bytes(b"not a database, " * 256)
@@ -120,8 +121,8 @@ def test_sqlite_synchronous_full_on_request(monkeypatch: pytest.MonkeyPatch, tmp
 def test_a_locked_database_is_an_operational_error_the_ledger_retries(tmp_path: Path) -> None:
     """BEGIN IMMEDIATE goes straight to the driver; its failure still arrives as SQLAlchemy's
     OperationalError, which the ledger's write loop retries."""
-    from bot.ledger.db import create_db_engine, immediate
-    from bot.ledger.store import _retryable
+    from bot.ledger.storage.db import create_db_engine, immediate
+    from bot.ledger.storage.store import _retryable
 
     url = f"sqlite:///{tmp_path / 'locked.db'}"
     engine = open_database(url)
@@ -165,7 +166,7 @@ def _script_head() -> str:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    from bot.ledger.db import MIGRATIONS
+    from bot.ledger.storage.db import MIGRATIONS
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
@@ -225,8 +226,8 @@ def test_database_allows_one_open_session_per_group(engine: Engine) -> None:
 
 def test_migration_0003_backfills_the_stats_aggregates_from_the_hands(tmp_path: Path) -> None:
     """A database of 0002 with a hand in it: after 0003, /stats shows the biggest win, its 花 and 连庄."""
-    from bot.ledger.db import create_db_engine, migrate
     from bot.ledger.facade.service import LedgerService
+    from bot.ledger.storage.db import create_db_engine, migrate
 
     engine = create_db_engine(f"sqlite:///{tmp_path / 'old.db'}")
     migrate(engine, "0002")
@@ -284,9 +285,9 @@ def test_a_write_takes_the_lock_up_front_and_a_read_never_does(tmp_path: Path) -
     never works on a stale snapshot); a read, and a transaction begun outside the ledger's writes, begins
     deferred and leaves the lock to others. Checked from another connection that asks for the lock and
     gives up at once."""
-    from bot.ledger.db import create_db_engine
-    from bot.ledger.models import AppliedKey
-    from bot.ledger.store import Store
+    from bot.ledger.storage.db import create_db_engine
+    from bot.ledger.storage.models import AppliedKey
+    from bot.ledger.storage.store import Store
 
     url = f"sqlite:///{tmp_path / 'modes.db'}"
     engine = open_database(url)

@@ -1,6 +1,6 @@
-"""One writer for SQLite (bot.ledger.store.Writer): the writes of one process take turns in the order they
-came, instead of racing for SQLite's lock; every engine on the same file shares the turn; PostgreSQL has
-none (its row locks let tables write at once)."""
+"""One writer for SQLite (bot.ledger.storage.store.Writer): the writes of one process take turns in the
+order they came, instead of racing for SQLite's lock; every engine on the same file shares the turn;
+PostgreSQL has none (its row locks let tables write at once)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from ledger_helpers import seat_table
 from sqlalchemy import create_engine
 
 from bot.ledger import LedgerService
-from bot.ledger.db import open_database
-from bot.ledger.store import Writer, writer_for
+from bot.ledger.storage.db import open_database
+from bot.ledger.storage.store import Writer, writer_for
 
 
 def test_writers_take_turns_first_come_first_served() -> None:
@@ -69,7 +69,7 @@ def test_tables_recording_at_once_never_meet_the_lock(
             ledger.commit(chat, {"event": "draw"}, source_key=f"{chat}-{n}")
 
     threads = [threading.Thread(target=record, args=(chat,)) for chat in chats]
-    with caplog.at_level("INFO", logger="bot.ledger.store"):
+    with caplog.at_level("INFO", logger="bot.ledger.storage.store"):
         for thread in threads:
             thread.start()
         for thread in threads:

@@ -11,7 +11,7 @@ from typing import Any
 from ledger_helpers import CHAT, Table, pend, self_draw
 from sqlalchemy import Engine, Index, event
 
-from bot.ledger.lookups import HAND, SESSION
+from bot.ledger.storage.rows import HAND, SESSION
 
 
 def partial_columns() -> set[str]:

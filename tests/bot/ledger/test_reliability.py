@@ -15,8 +15,8 @@ from sqlalchemy import select
 from sqlmodel import Session
 
 from bot.ledger import LedgerService
-from bot.ledger.db import open_database
-from bot.ledger.models import Hand
+from bot.ledger.storage.db import open_database
+from bot.ledger.storage.models import Hand
 
 WORKER = Path(__file__).with_name("ledger_worker.py")
 

@@ -11,8 +11,8 @@ from sqlmodel import Session
 
 from bot.ledger import LedgerService, Transfer, UserRef
 from bot.ledger import errors as E
-from bot.ledger.models import SettlePayment, SettleTransfer
-from bot.ledger.settling import round_balances
+from bot.ledger.money.settling import round_balances
+from bot.ledger.storage.models import SettlePayment, SettleTransfer
 
 ANN, BOB, CAT = UserRef(11, "Ann", "ann"), UserRef(12, "Bob", "bob"), UserRef(13, "Cat", None)
 
@@ -183,7 +183,7 @@ def test_a_due_reminder_is_claimed_by_exactly_one_of_two_workers(table: Table, d
     from concurrent.futures import ThreadPoolExecutor
     from datetime import UTC, datetime, timedelta
 
-    from bot.ledger.db import create_db_engine
+    from bot.ledger.storage.db import create_db_engine
 
     ledger = table.ledger
     ledger.update_settle(CHAT, {"remind": 24})

@@ -9,7 +9,7 @@ from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.ledger.transfers import EXACT_LIMIT, minimal_transfers
+from bot.ledger.money.transfers import EXACT_LIMIT, minimal_transfers
 
 
 def _settles(balances: dict[str, int], transfers: list[tuple[str, str, int]]) -> bool:

@@ -107,7 +107,8 @@ async def test_a_member_named_in_join_or_sub_is_seated_as_that_member(db_table: 
 
 async def test_a_name_two_players_share_is_asked_never_guessed(db_table: Table) -> None:
     """Problem 3: two seated players both shown as "Ann": /hu Ann names nobody and asks which one, a button
-    per seat it fits (tests/bot/handlers/test_name_question.py presses them); a first name equal to another player's
+    per seat it fits (tests/bot/handlers/test_name_question.py presses them); a first name equal to another
+    player's
     @username does not win over the username."""
     table = db_table
     table.transport.add_user("ann2", user_id=1030, first_name="Ann")

@@ -47,7 +47,7 @@ async def test_the_csv_entry_of_a_button_hand_retypes_to_the_same_money(db_seate
     """Bob (南) self-draws with 5 硬花 by the /hu buttons: T = 5 + 5 = 10, Bob +30, the others
     −10. The CSV's 记录 is "南 自摸 5花" (the 硬花, not T = 10): typed back into /edit it scores the same,
     Bob +30; "南 自摸 10花" would have made T = 15 and Bob +45."""
-    from test_flow_buttons import walk
+    from tests.bot.handlers.test_flow_buttons import walk
 
     table = db_seated
     flow = await walk(table, ["南 Bob", "自摸", "5", "完成"])
@@ -72,10 +72,9 @@ async def test_the_csv_entry_of_a_button_hand_retypes_to_the_same_money(db_seate
 async def test_every_way_of_winning_by_buttons_has_a_csv_entry_that_reads_back(seated_table: Table) -> None:
     """Each way the /hu buttons record (self-draw, discard, 一炮多响, 抢杠, 包饺子, flags as patterns): the
     CSV's 记录 parses back to exactly the stored entry."""
-    from test_flow_buttons import WAYS, walk
-
     from bot.grammar import parse_hu
     from bot.handlers.turn import seat_resolver
+    from tests.bot.handlers.test_flow_buttons import WAYS, walk
 
     table = seated_table
     ledger = table.app.bot_data["ledger"]

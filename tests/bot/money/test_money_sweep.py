@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from harness import Clock, Table, seat_four
 
-from bot.ledger import errors, sessions
+from bot.ledger import errors
+from bot.ledger.play import sessions
 
 OTHER = -1001000000777
 

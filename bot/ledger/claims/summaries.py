@@ -17,8 +17,8 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from bot.ledger.lookups import aware, chat_of, row_id
-from bot.ledger.models import SummaryPost, TableSession
+from bot.ledger.storage.models import SummaryPost, TableSession
+from bot.ledger.storage.rows import aware, chat_of, row_id
 from bot.ledger.values import DueSummary
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,10 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.i18n import LANGUAGES
 from bot.ledger import errors
-from bot.ledger.lookups import (
+from bot.ledger.options import BY_ID
+from bot.ledger.storage.mappers import group_info, pending_info, player_info, session_info
+from bot.ledger.storage.models import ChatGroup, Player, TableSession
+from bot.ledger.storage.rows import (
     PLAYER,
     group_row,
     open_session_row,
@@ -24,9 +27,6 @@ from bot.ledger.lookups import (
     seats,
     table_rows,
 )
-from bot.ledger.mappers import group_info, pending_info, player_info, session_info
-from bot.ledger.models import ChatGroup, Player, TableSession
-from bot.ledger.options import BY_ID
 from bot.ledger.values import ChatState, GroupInfo, Person, PlayerInfo, UserRef
 from bot.settings import Settings
 from scoring.seats import parse_seat

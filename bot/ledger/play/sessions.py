@@ -9,9 +9,21 @@ from typing import Any
 from sqlalchemy import bindparam, func, inspect, update
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, settling, summaries
-from bot.ledger.groups import Defaults, ensure_group, resolve_rules, validate_options
-from bot.ledger.lookups import (
+from bot.ledger import errors
+from bot.ledger.claims import summaries
+from bot.ledger.money import settling
+from bot.ledger.play.groups import Defaults, ensure_group, resolve_rules, validate_options
+from bot.ledger.storage.mappers import session_info
+from bot.ledger.storage.models import (
+    ChatGroup,
+    GroupTotal,
+    PendingEntry,
+    Player,
+    Seat,
+    SessionTotal,
+    TableSession,
+)
+from bot.ledger.storage.rows import (
     SESSION,
     SITTING,
     TableRow,
@@ -22,8 +34,6 @@ from bot.ledger.lookups import (
     session_row,
     table_rows,
 )
-from bot.ledger.mappers import session_info
-from bot.ledger.models import ChatGroup, GroupTotal, PendingEntry, Player, Seat, SessionTotal, TableSession
 from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary
 from scoring.seats import parse_seat
 

@@ -15,7 +15,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import Session, SQLModel, col, select
 
 from bot.ledger import errors
-from bot.ledger.models import (
+from bot.ledger.storage.models import (
     ChatGroup,
     GroupTotal,
     Hand,

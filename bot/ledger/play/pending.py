@@ -14,9 +14,19 @@ from typing import Any, cast
 from sqlalchemy import bindparam, update
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, hands, sessions
-from bot.ledger.groups import Loaded, actor
-from bot.ledger.lookups import (
+from bot.ledger import errors
+from bot.ledger.play import hands, sessions
+from bot.ledger.play.groups import Loaded, actor
+from bot.ledger.storage.mappers import (
+    hand_record,
+    pending_info,
+    preview_from_json,
+    preview_json,
+    session_info,
+    written,
+)
+from bot.ledger.storage.models import ChatGroup, Hand, PendingEntry, TableSession
+from bot.ledger.storage.rows import (
     PENDING,
     TableRow,
     aware,
@@ -29,15 +39,6 @@ from bot.ledger.lookups import (
     session_columns,
     session_row,
 )
-from bot.ledger.mappers import (
-    hand_record,
-    pending_info,
-    preview_from_json,
-    preview_json,
-    session_info,
-    written,
-)
-from bot.ledger.models import ChatGroup, Hand, PendingEntry, TableSession
 from bot.ledger.values import (
     CommitResult,
     HandPreview,

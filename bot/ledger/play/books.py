@@ -11,8 +11,15 @@ from sqlalchemy import select as select_columns  # sqlmodel's select types at mo
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
-from bot.ledger import errors, groups, money, settling
-from bot.ledger.lookups import (
+from bot.ledger import errors
+from bot.ledger.money import nights, settling
+from bot.ledger.money.transfers import minimal_transfers
+from bot.ledger.play import groups
+from bot.ledger.play.sessions import summary
+from bot.ledger.recent import live_rows
+from bot.ledger.storage.mappers import hand_records, player_info, session_info
+from bot.ledger.storage.models import ChatGroup, GroupTotal, Hand, Player, SessionTotal, TableSession
+from bot.ledger.storage.rows import (
     HAND,
     IN_ORDER,
     LIVE,
@@ -27,11 +34,6 @@ from bot.ledger.lookups import (
     row_id,
     session_row,
 )
-from bot.ledger.mappers import hand_records, player_info, session_info
-from bot.ledger.models import ChatGroup, GroupTotal, Hand, Player, SessionTotal, TableSession
-from bot.ledger.recent import live_rows
-from bot.ledger.sessions import summary
-from bot.ledger.transfers import minimal_transfers
 from bot.ledger.values import (
     SEATS,
     CardView,
@@ -216,7 +218,7 @@ def standings(s: Session, chat_id: int, session_id: int | None) -> StandingsRepo
 def _alltime(s: Session, group: ChatGroup, chat_id: int) -> tuple[Standing, ...]:
     """The group's all-time standings: each person's money over the ended sessions (`money`), best first,
     with their all-time counts; everyone an ended session settled (the 台 too)."""
-    paid = money.group_money(s, row_id(group))
+    paid = nights.group_money(s, row_id(group))
     query = select(GroupTotal, Player).join(Player, col(Player.id) == GroupTotal.player_id)
     rows: dict[int, Standing] = {}
     for total, player in s.execute(query.where(GroupTotal.group_id == group.id)):
@@ -246,7 +248,7 @@ def player_stats(
     else:  # all-time: the money of the ended sessions, not their points
         model = GroupTotal
         query = select(GroupTotal, Player).where(GroupTotal.group_id == group.id)
-        paid = money.group_money(s, row_id(group))
+        paid = nights.group_money(s, row_id(group))
     query = query.join(Player, col(Player.id) == model.player_id)
     if player_id is not None:
         query = query.where(model.player_id == player_id)
@@ -315,7 +317,7 @@ def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
         .limit(limit)
     )
     found = [summary(s, ts, chat_id) for ts in rows]
-    paid = money.settled(s, [x.session.id for x in found if x.session.status == "ended"])
+    paid = nights.settled(s, [x.session.id for x in found if x.session.status == "ended"])
     return [replace(x, totals=paid[x.session.id]) if x.session.id in paid else x for x in found]
 
 

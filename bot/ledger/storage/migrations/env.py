@@ -1,4 +1,5 @@
-"""Alembic environment of the ledger: runs on the connection handed over by `bot.ledger.db.migrate`."""
+"""Alembic environment of the ledger: runs on the connection handed over by
+`bot.ledger.storage.db.migrate`."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from alembic import context
 from sqlalchemy import Connection, create_engine
 from sqlmodel import SQLModel
 
-import bot.ledger.models  # noqa: F401  (defines the tables on SQLModel.metadata)
+import bot.ledger.storage.models  # noqa: F401  (defines the tables on SQLModel.metadata)
 
 target_metadata = SQLModel.metadata
 config = context.config

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from bot.ledger.models import SessionTotal, SettleLine, TableSession
+from bot.ledger.storage.models import SessionTotal, SettleLine, TableSession
 
 
 def settled(s: Session, session_ids: Iterable[int]) -> dict[int, dict[int, int]]:

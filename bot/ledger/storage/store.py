@@ -19,8 +19,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
 from bot.ledger import errors
-from bot.ledger.db import immediate, is_sqlite, lock_busy
-from bot.ledger.models import AppliedKey
+from bot.ledger.storage.db import immediate, is_sqlite, lock_busy
+from bot.ledger.storage.models import AppliedKey
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -13,8 +13,12 @@ from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 import scoring
-from bot.ledger import errors, totals
-from bot.ledger.lookups import (
+from bot.ledger import errors
+from bot.ledger.play import totals
+from bot.ledger.play.sessions import moved_on
+from bot.ledger.storage.mappers import hand_record, payments_of, written
+from bot.ledger.storage.models import Hand, TableSession
+from bot.ledger.storage.rows import (
     A_HAND,
     AN_ADJUSTMENT,
     HAND,
@@ -26,9 +30,6 @@ from bot.ledger.lookups import (
     last_live_hand,
     row_id,
 )
-from bot.ledger.mappers import hand_record, payments_of, written
-from bot.ledger.models import Hand, TableSession
-from bot.ledger.sessions import moved_on
 from bot.ledger.values import (
     SEATS,
     AdjustJSON,

@@ -19,9 +19,9 @@ from datetime import datetime
 from sqlalchemy import delete, func, update
 from sqlmodel import Session, col, select
 
-from bot.ledger import summaries
-from bot.ledger.lookups import group_row, row_id
-from bot.ledger.models import AppliedKey, ChatGroup, GroupTotal, PendingEntry, Player, TableSession
+from bot.ledger.claims import summaries
+from bot.ledger.storage.models import AppliedKey, ChatGroup, GroupTotal, PendingEntry, Player, TableSession
+from bot.ledger.storage.rows import group_row, row_id
 
 log = logging.getLogger(__name__)
 

@@ -10,13 +10,13 @@ from typing import Any, cast
 from sqlmodel import Session, SQLModel
 
 from bot.ledger import errors
-from bot.ledger.lookups import aware, chat_of, row_id, seats
-from bot.ledger.models import (
+from bot.ledger.storage.models import (
     ChatGroup,
     PendingEntry,
     Player,
     TableSession,
 )
+from bot.ledger.storage.rows import aware, chat_of, row_id, seats
 from bot.ledger.values import (
     SEATS,
     AdjustJSON,

@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from bot.ledger.lookups import aware, row_id
-from bot.ledger.mappers import group_info
-from bot.ledger.models import ChatGroup, SettleTransfer
-from bot.ledger.settling import OPEN, open_rows, options_of, transfer_of
+from bot.ledger.money.settling import OPEN, open_rows, options_of, transfer_of
+from bot.ledger.storage.mappers import group_info
+from bot.ledger.storage.models import ChatGroup, SettleTransfer
+from bot.ledger.storage.rows import aware, row_id
 from bot.ledger.values import GroupInfo, Transfer
 
 REMIND_EVERY = timedelta(days=1)  # a group is reminded at most once a day

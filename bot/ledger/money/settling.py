@@ -22,10 +22,12 @@ from typing import Any, Literal
 
 from sqlmodel import Session, col, select
 
-from bot.ledger import errors, groups
-from bot.ledger.lookups import A_WIN, LIVE, aware, row_id
-from bot.ledger.mappers import group_info, player_info
-from bot.ledger.models import (
+from bot.ledger import errors
+from bot.ledger.money.transfers import minimal_transfers
+from bot.ledger.options import BY_ID, SETTLE_OPTIONS
+from bot.ledger.play import groups
+from bot.ledger.storage.mappers import group_info, player_info
+from bot.ledger.storage.models import (
     ChatGroup,
     Hand,
     Payment,
@@ -37,8 +39,7 @@ from bot.ledger.models import (
     SettleTransfer,
     TableSession,
 )
-from bot.ledger.options import BY_ID, SETTLE_OPTIONS
-from bot.ledger.transfers import minimal_transfers
+from bot.ledger.storage.rows import A_WIN, LIVE, aware, row_id
 from bot.ledger.values import (
     Balance,
     PaymentLine,

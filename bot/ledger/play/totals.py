@@ -12,9 +12,9 @@ from typing import Any
 from sqlalchemy import Table, bindparam, case, func, literal_column, update
 from sqlmodel import Session, col, select
 
-from bot.ledger.lookups import A_WIN, GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, prepared
-from bot.ledger.mappers import payments_of
-from bot.ledger.models import Hand, Payment, SessionTotal, TableSession
+from bot.ledger.storage.mappers import payments_of
+from bot.ledger.storage.models import Hand, Payment, SessionTotal, TableSession
+from bot.ledger.storage.rows import A_WIN, GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, prepared
 from bot.ledger.values import wins_of
 
 
