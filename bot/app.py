@@ -40,6 +40,7 @@ from bot.handlers import (
     errors,
     flow,
     inline,
+    picker,
     questions,
     recording,
     rules,
@@ -48,6 +49,7 @@ from bot.handlers import (
     supergroup,
     views,
 )
+from bot.handlers.picker import PickerSubmission
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
@@ -176,6 +178,14 @@ class TelegramRateLimiter(BaseRateLimiter[int]):
         raise AssertionError("unreachable")
 
 
+def chat_of(update: object) -> int | None:
+    """The chat an update belongs to: a Telegram update's, or the table's of a picker submission."""
+    if isinstance(update, PickerSubmission):
+        return update.chat_id
+    chat = update.effective_chat if isinstance(update, Update) else None
+    return chat.id if chat is not None else None
+
+
 class PerChatUpdateProcessor(BaseUpdateProcessor):
     """Handles updates of different chats at the same time and those of one chat one after the other, in
     the order they came: a table waits for its own Bot API calls, never for another table's."""
@@ -185,8 +195,7 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         self._locks: WeakValueDictionary[int | None, asyncio.Lock] = WeakValueDictionary()
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        chat = update.effective_chat if isinstance(update, Update) else None
-        key = chat.id if chat is not None else None
+        key = chat_of(update)
         lock = self._locks.get(key)
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
@@ -237,14 +246,28 @@ def make_ledger(settings: Settings) -> LedgerService:
     )
 
 
-async def drop_redelivered(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Stop an update already handled by this process (Telegram redelivers when an answer got lost).
-    Writes are idempotent in the ledger too; this keeps a second reply from appearing."""
-    seen: dict[int, None] = context.bot_data.setdefault("recent_updates", {})
-    if update.update_id in seen:
-        log.info("dropping redelivered update %s", update.update_id)
+async def drop_redelivered(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Stop an update already handled by this process (Telegram redelivers when an answer got lost; the
+    page sends a submission again when its answer got lost). Writes are idempotent in the ledger too; this
+    keeps a second reply from appearing. A repeated picker submission is answered `duplicate`; one that
+    failed is forgotten, so that the page's retry with the same key goes on."""
+    if isinstance(update, Update):
+        update_id: int | str = update.update_id
+    elif isinstance(update, PickerSubmission):
+        update_id = update.source_key
+    else:
+        return
+    seen: dict[int | str, None] = context.bot_data.setdefault("recent_updates", {})
+    if update_id in seen:
+        log.info("dropping redelivered update %s", update_id)
+        if isinstance(update, PickerSubmission):
+            update.answer("duplicate")
         raise ApplicationHandlerStop
-    seen[update.update_id] = None
+    seen[update_id] = None
+    if isinstance(update, PickerSubmission):
+        update.outcome.add_done_callback(
+            lambda done: seen.pop(update_id, None) if done.cancelled() or done.exception() else None
+        )
     if len(seen) > RECENT_UPDATES:
         for old in list(seen)[: len(seen) - RECENT_UPDATES]:
             del seen[old]
@@ -270,7 +293,9 @@ async def full_width_command(update: Update, context: ContextTypes.DEFAULT_TYPE)
 
 def register_handlers(application: AnyApplication) -> None:
     """Every handler, from the command table plus the buttons, unknown commands and the error handler."""
-    application.add_handler(TypeHandler(Update, drop_redelivered), group=-1)
+    application.add_handler(TypeHandler(object, drop_redelivered), group=-1)
+    # A hand from the tile picker: a custom update the page's server puts on the update queue.
+    application.add_handler(TypeHandler(PickerSubmission, picker.picker_submitted))
     # New messages only: editing a sent "/hu …" must not record the hand a second time.
     fresh = filters.UpdateType.MESSAGE
     # The group became a supergroup: its ledger follows it to the new chat id.

@@ -102,7 +102,7 @@ class Origin:
     permissions ask about them), its idempotency key, its text, and the forum topic replies go to.
     `on_behalf_of` is the chat a message was sent on behalf of: a channel, or the group itself (an anonymous
     admin), with `user` None. Made from an update (`of`), for an entry going on after its question (its own
-    recorder, text and key: `Turn.resumed`), or for a page request (bot.webapp.submit)."""
+    recorder, text and key: `Turn.resumed`), or for a page request (bot.handlers.picker)."""
 
     chat_id: int
     chat_type: str

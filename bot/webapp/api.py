@@ -20,12 +20,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from telegram.error import TelegramError
-from telegram.ext import Application
+from telegram.ext import Application, CallbackContext
 
 from bot.app import AnyApplication
 from bot.grammar.words import hu_words, short_words
 from bot.handlers.calc import calc_lines, default_table
 from bot.handlers.permissions import require
+from bot.handlers.picker import PickerSubmission, page_turn
+from bot.handlers.turn import Turn
 from bot.i18n import DEFAULT_LANGUAGE, catalog, normalize_language, t
 from bot.ledger import SEATS, ChatState, LedgerService
 from bot.ledger.errors import LedgerError
@@ -34,7 +36,7 @@ from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.services import in_ledger, ledger_in, settings_in
 from bot.settings import Settings
 from bot.webapp.page import table_view
-from bot.webapp.submit import page_turn, submit_hand
+from bot.webapp.submit import NotRunning, submitted
 from bot.webauth import WebAppUser, WebAuthError, check_init_data, read_table_token
 from scoring import score_request
 from scoring.entry import EntryJSON, entry_from_json, request_for
@@ -79,6 +81,14 @@ def _ledger(request: Request) -> LedgerService:
 
 def _bot_token(request: Request) -> str:
     return str(_application(request).bot.token)
+
+
+def read_turn(request: Request, state: ChatState, user: WebAppUser) -> Turn:
+    """The turn of a page request that only reads (the table, a score): a callback context of its own, for
+    the permission check; nothing is written outside the Application's updates."""
+    assert state.session is not None
+    context = CallbackContext(_application(request), chat_id=state.session.chat_id, user_id=user.user_id)
+    return page_turn(context, state, user)
 
 
 async def read_body(request: Request) -> dict[str, Any]:
@@ -192,9 +202,8 @@ async def table(request: Request) -> JSONResponse:
     state = await page_table(request, user)
     lang = state.group.language if state else user_language(request, user)
     if state is not None:  # a page for a table is for its players and the group's admins
-        turn = page_turn(_application(request), state, user)
         try:
-            await require(turn, "record", state.session)
+            await require(read_turn(request, state, user), "record", state.session)
         except Refusal as exc:
             return _refused(403, error_text(lang, exc), exc.key)
     view = table_view(state.session if state and state.session else None, user.user_id)
@@ -225,7 +234,7 @@ async def score(request: Request) -> JSONResponse:
     if state is not None and state.session is not None:
         session, lang = state.session, state.group.language
         try:  # a table's preview (names, hand number) is for its players and the group's admins
-            await require(page_turn(_application(request), state, user), "record", session)
+            await require(read_turn(request, state, user), "record", session)
         except Refusal as exc:
             return _refused(403, error_text(lang, exc), exc.key)
         try:
@@ -267,17 +276,32 @@ async def submit(request: Request) -> JSONResponse:
         entry = _entry(data)
     except ScoringError as exc:
         return _refused(422, error_text(state.group.language, exc), "ScoringError")
-    turn = page_turn(_application(request), state, user, key=key, shown=hu_words(entry)[:MAX_SHOWN])
+    assert state.session is not None  # page_table: the table the token names, open
+    lang = state.group.language
+    submission = PickerSubmission(
+        chat_id=state.session.chat_id,
+        session_id=state.session.id,
+        user=user,
+        key=key,
+        entry=entry,
+        shown=hu_words(entry)[:MAX_SHOWN],
+    )
     try:
-        done = await submit_hand(turn, entry)
+        outcome = await submitted(_application(request), submission)
     except USER_ERRORS as exc:
         status = 403 if isinstance(exc, Refusal) and exc.key.startswith("err.not_allowed") else 422
-        return _refused(status, error_text(turn.lang, exc), type(exc).__name__)
+        return _refused(status, error_text(lang, exc), type(exc).__name__)
     except TelegramError as exc:  # the group could not be told: say so rather than fail silently
-        log.warning("picker submission to chat %s not posted: %s", turn.chat_id, exc)
-        return _refused(502, t(turn.lang, "webapp.telegram_failed"), "TelegramError")
-    said = ("webapp.recorded" if turn.instant else "webapp.sent") if done else "webapp.duplicate"
-    return JSONResponse({"status": "sent" if done else "duplicate", "text": t(turn.lang, said)})
+        log.warning("picker submission to chat %s not posted: %s", submission.chat_id, exc)
+        return _refused(502, t(lang, "webapp.telegram_failed"), "TelegramError")
+    except NotRunning:
+        return _refused(503, t(lang, "err.internal"), "NotRunning")
+    except Exception:  # logged by the Application's error handler
+        return _refused(500, t(lang, "err.internal"), "InternalError")
+    if outcome == "closed":
+        raise ApiError(410, "webapp.table_closed", lang=lang)
+    said = {"sent": "webapp.sent", "recorded": "webapp.recorded", "duplicate": "webapp.duplicate"}[outcome]
+    return JSONResponse({"status": "duplicate" if outcome == "duplicate" else "sent", "text": t(lang, said)})
 
 
 def _refused(status: int, text: str, code: str) -> JSONResponse:
