@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from scoring.rules import SUZHOU, OptionValue
+from scoring.rules import SUZHOU, OptionValue, dice_doubling
 from scoring.settle import SEATS, next_seat, seats_after
 
 StateFields = tuple[str, int, bool, str, int, str]
@@ -41,9 +41,9 @@ def next_state_fields(
     dealer, streak, diling, round_wind, hand_number, first_dealer = state
     number = hand_number + 1
     suzhou = rules == SUZHOU
-    baozi = baozi and suzhou
+    baozi = baozi and dice_doubling(rules)
     if event == "escape" or (event == "win" and not winners):
-        return dealer, streak, suzhou and (diling or baozi), round_wind, number, first_dealer
+        return dealer, streak, dice_doubling(rules) and (diling or baozi), round_wind, number, first_dealer
     if suzhou:
         if event == "draw":
             if options.get("dealer_after_draw", "next") == "stay":

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.errors import ScoringError
-from scoring.rules import SUZHOU, SUZHOU_ANHUI
+from scoring.rules import SUZHOU, SUZHOU_ANHUI, is_playing_tile
 
 if TYPE_CHECKING:
     from scoring.hand import Hand, Meld
@@ -56,13 +56,6 @@ def flower_copies(rules: str, round_wind: str) -> Mapping[str, int]:
     if rules == SUZHOU_ANHUI:
         return MappingProxyType({**ANHUI_FLOWERS, WIND_FLOWER_NAME[round_wind]: 4})
     return SUZHOU_FLOWERS
-
-
-def is_playing_tile(rules: str, tile: int, round_wind: str) -> bool:
-    """Whether a tile is a playing tile (not a flower) in a rule set and round."""
-    if tile in DRAGONS:
-        return False
-    return not (rules == SUZHOU_ANHUI and tile == SEAT_WIND[round_wind])
 
 
 def check_hand_tiles(rules: str, hand: Hand, round_wind: str, *, field: str) -> None:

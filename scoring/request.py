@@ -147,12 +147,12 @@ def parse_request(request: Any) -> ScoreRequest:
     dealer = read_seat(get("dealer", "E"), "dealer")
     round_wind = read_seat(get("round_wind", "E"), "round_wind")
     streak = read_int(request, "streak", "", 0, 0)
-    diling = read_bool(request, "diling", "") and rule.id == SUZHOU
+    diling = read_bool(request, "diling", "") and rule.dice_doubling
     hand_number = read_int(request, "hand_number", "", 1, 1)
     first_dealer = read_seat(get("first_dealer", "E"), "first_dealer")
     event, discarder, escaper, raw_wins = _event(request)
     wins = tuple([_win(raw, index, rule, round_wind) for index, raw in enumerate(raw_wins)])
-    baozi = read_bool(request, "baozi", "") and rule.id == SUZHOU
+    baozi = read_bool(request, "baozi", "") and rule.dice_doubling
     parsed = ScoreRequest(
         rule,
         table.options,

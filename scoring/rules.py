@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal, get_args
 
 from scoring.errors import ScoringError
+from scoring.tiles import ALL_TILES, DRAGONS, SEAT_WIND, tile_name
 
 SUZHOU: Final = "suzhou"
 SUZHOU_ANHUI: Final = "suzhou-anhui"
@@ -42,6 +43,12 @@ class RuleSet:
     extended_patterns: Mapping[str, int]
     exempt: frozenset[str]
     options: tuple[OptionSpec, ...]
+    bao: bool
+    """包饺子: a 杠开 on a kong someone fed is paid by the feeder alone (苏州); else a plain self-draw."""
+    wild: bool
+    """A table may name a 混子, a wild tile (宿州)."""
+    dice_doubling: bool
+    """豹子 (a double on the dice) and 滴零 double the coming hand's settlement (苏州)."""
 
 
 _SUZHOU_OPTIONS = (
@@ -139,6 +146,9 @@ _RULESETS: Final[dict[str, RuleSet]] = {
             "hua_dasanyuan": 24,
             "hua_xiaosanyuan": 16,
         },
+        bao=True,
+        wild=False,
+        dice_doubling=True,
         exempt=frozenset(
             {
                 "xiao_menqing",
@@ -172,6 +182,9 @@ _RULESETS: Final[dict[str, RuleSet]] = {
         extended_patterns={},
         exempt=frozenset(),
         options=_ANHUI_OPTIONS,
+        bao=False,
+        wild=True,
+        dice_doubling=False,
     ),
 }
 
@@ -226,6 +239,54 @@ def option_specs(rules: str) -> list[OptionSpec]:
 def default_options(rules: str) -> dict[str, OptionValue]:
     """Every option of a rule set at its default."""
     return {spec.id: spec.default for spec in ruleset(rules).options}
+
+
+WayToWin = Literal["self_draw", "discard", "rob_kong", "bao", "songgang"]
+WAYS_TO_WIN: Final[tuple[WayToWin, ...]] = get_args(WayToWin)
+"""Every way of winning a player can say, in the order the flow and the page offer them: 自摸, 冲, 抢杠, 包
+(杠开 on a fed kong, the feeder pays), 送杠 (a fed kong's later self-draw, the feeder pays)."""
+
+
+def ways_to_win(rules: str, options: Mapping[str, object]) -> tuple[WayToWin, ...]:
+    """The ways of winning a table offers: 包 where the rule set has 包饺子 (at 宿州 a 杠开 is a plain
+    self-draw), 送杠 where the table's `songgang` option is `any`.
+
+    >>> ways_to_win("宿州", {}), ways_to_win("suzhou", {"songgang": "any"})[3:]
+    (('self_draw', 'discard', 'rob_kong'), ('bao', 'songgang'))
+    """
+    bao = ruleset(rules).bao
+    return tuple(
+        way
+        for way in WAYS_TO_WIN
+        if (way != "bao" or bao) and (way != "songgang" or (bao and options.get("songgang") == "any"))
+    )
+
+
+def is_playing_tile(rules: str, tile: int, round_wind: str) -> bool:
+    """Whether a tile is a playing tile (not a flower) in a rule set and round: the dragons never are;
+    at 宿州 the round's wind (令风) is a flower too."""
+    if tile in DRAGONS:
+        return False
+    return not (rules == SUZHOU_ANHUI and tile == SEAT_WIND[round_wind])
+
+
+def wild_choices(rules: str, round_wind: str) -> tuple[str, ...]:
+    """The tiles a table may name as its 混子: none where the rule set has no wild tile; at 宿州 every
+    playing tile of the round, in tile order.
+
+    >>> anhui = wild_choices("suzhou-anhui", "E")
+    >>> len(anhui), "1z" in anhui, "2z" in anhui, wild_choices("suzhou", "E")
+    (30, False, True, ())
+    """
+    rule = ruleset(rules)
+    if not rule.wild:
+        return ()
+    return tuple(tile_name(tile) for tile in ALL_TILES if is_playing_tile(rule.id, tile, round_wind))
+
+
+def dice_doubling(rules: str) -> bool:
+    """Whether 豹子 and 滴零 double a hand's settlement in a rule set (苏州 yes, 宿州 no)."""
+    return ruleset(rules).dice_doubling
 
 
 _TRUE = {"true", "yes", "on", "1", "是", "开"}

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from scoring.decompose import Decomposition, Facts, Reading, readings
 from scoring.errors import ScoringError
-from scoring.items import Item, is_playing_tile, item_list, meld_item_counts, soft_hua
+from scoring.items import Item, item_list, meld_item_counts, soft_hua
 from scoring.patterns import NO_FLAGS, PATTERNS, Flags, Predicate, WinContext, WinType
 from scoring.rules import (
     HAOQIDUI_FACTORS,
@@ -21,6 +21,7 @@ from scoring.rules import (
     OptionValue,
     RuleSet,
     default_options,
+    is_playing_tile,
     ruleset,
 )
 

@@ -14,7 +14,7 @@ from scoring.decompose import wait_readings
 from scoring.errors import ScoringError
 from scoring.hand import Hand, parse_hand
 from scoring.hand_json import hand_from_json
-from scoring.items import check_hand_tiles, check_wild, is_playing_tile
+from scoring.items import check_hand_tiles, check_wild
 from scoring.patterns import NO_FLAGS, WinType
 from scoring.request import (
     ScoreRequest,
@@ -25,6 +25,7 @@ from scoring.request import (
     read_seat,
     settled_json,
 )
+from scoring.rules import is_playing_tile
 from scoring.score import WinScore, score_hand_ways
 from scoring.seats import seats_after
 from scoring.tiles import Tile, tile_name

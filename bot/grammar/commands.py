@@ -12,7 +12,7 @@ from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
 from bot.ledger.play.groups import named
 from bot.ledger.play.hands import MAX_ADJUST
 from scoring.entry import EntryJSON, FlagsJSON, WinJSON, build_entry
-from scoring.rules import SUZHOU_ANHUI
+from scoring.rules import ways_to_win
 from scoring.seats import SEAT_WORDS, parse_seat
 
 T = TypeVar("T")
@@ -201,14 +201,15 @@ def make_resolver(
 
 
 def local_entry(rules: str, entry: EntryJSON) -> EntryJSON:
-    """An entry in the words of the table's rule set: 包饺子 is 苏州's; at a 宿州 table `包 北` is a plain
-    杠开 (settled as a self-draw, everyone pays), so the feeder is dropped and the headline says 自摸.
+    """An entry in the words of the table's rule set: where it offers no 包 (`scoring.rules.ways_to_win`:
+    宿州) `包 北` is a plain 杠开 (settled as a self-draw, everyone pays), so the feeder is dropped and the
+    headline says 自摸.
 
     >>> win = {"winner": "S", "type": "self_draw", "flags": {"after_kong": True, "kong_fed_by": "N"}}
     >>> local_entry("suzhou-anhui", {"event": "win", "wins": [win]})["wins"][0]["flags"]
     {'after_kong': True, 'kong_fed_by': None}
     """
-    if rules != SUZHOU_ANHUI or entry["event"] != "win":
+    if "bao" in ways_to_win(rules, {}) or entry["event"] != "win":
         return entry
     wins: list[WinJSON] = []
     for win in entry["wins"]:

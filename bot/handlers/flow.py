@@ -35,7 +35,7 @@ from bot.ledger import SEATS, SessionInfo
 from bot.render.errors import Refusal, tile_words
 from bot.render.items import join_words, term_name
 from bot.sender import send_text
-from scoring.rules import SUZHOU_ANHUI
+from scoring.rules import ways_to_win, wild_choices
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,6 @@ Rows = list[list[InlineKeyboardButton]]
 Ask = Callable[[Turn, SessionInfo, HuFlow], tuple[str, Rows]]
 Back = Callable[[HuFlow], HuFlow | None]
 WILD_ROW = 5
-WILD_TILES = (*(f"{n}{s}" for s in "mps" for n in range(1, 10)), "1z", "2z", "3z", "4z")
 
 
 def _rows(buttons: list[InlineKeyboardButton], width: int) -> Rows:
@@ -77,12 +76,9 @@ def done_label(turn: Turn, state: HuFlow) -> str:
     return turn.t("flow.done")
 
 
-def wild_choices(session: SessionInfo) -> tuple[str, ...]:
-    """宿州's possible 混子: every playing tile (the round wind is 令风, a flower); none elsewhere."""
-    if session.rules != "suzhou-anhui":
-        return ()
-    round_wind = f"{SEATS.index(session.state.round_wind) + 1}z"
-    return tuple(tile for tile in WILD_TILES if tile != round_wind)
+def table_wilds(session: SessionInfo) -> tuple[str, ...]:
+    """The table's possible 混子, as its rule set says (`scoring.rules.wild_choices`): none at 苏州."""
+    return wild_choices(session.rules, session.state.round_wind)
 
 
 def _tile_label(lang: str | None, tile: str) -> str:
@@ -121,17 +117,13 @@ def ask_winner(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Ro
 
 
 def ask_how(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows]:
-    to_other = replace(state, step="other")
+    """The ways of winning the table offers (`scoring.rules.ways_to_win`: no 包 at 宿州, 送杠 where the
+    table's `songgang` option is `any`), then 一炮多响."""
     buttons = [
-        _button(turn.t("flow.self_draw"), replace(state, step="hua", how="self_draw")),
-        _button(turn.t("flow.discard"), replace(to_other, how="discard")),
-        _button(turn.t("flow.rob_kong"), replace(to_other, how="rob_kong")),
-        _button(turn.t("flow.multi"), replace(state, step="more", how="multi")),
+        _button(turn.t(f"flow.{way}"), replace(state, step="hua" if way == "self_draw" else "other", how=way))
+        for way in ways_to_win(session.rules, session.options)
     ]
-    if session.rules != SUZHOU_ANHUI:  # 包饺子 is 苏州's: at 宿州 a 杠开 is a plain self-draw
-        buttons.insert(3, _button(turn.t("flow.bao"), replace(to_other, how="bao")))
-    if session.options.get("songgang") == "any":  # 送杠: the feeder of a later self-draw, no 杠开
-        buttons.insert(4, _button(turn.t("flow.songgang"), replace(to_other, how="songgang")))
+    buttons.append(_button(turn.t("flow.multi"), replace(state, step="more", how="multi")))
     return turn.t("flow.how", winner=turn.wind(state.wins[0].seat)), _rows(buttons, 2)
 
 
@@ -196,7 +188,7 @@ def ask_patterns(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, 
         for p in pattern_choices(session.rules, session.options)
     ]
     rows = _rows(buttons, 3)
-    if wild_choices(session):
+    if table_wilds(session):
         label = _tile_label(turn.lang, state.wild) if state.wild else turn.t("flow.none")
         rows.append([_button(turn.t("flow.wild_button", tile=label), replace(state, step="wild"))])
     rows.append([_button(done_label(turn, state), finished(state))])
@@ -207,7 +199,7 @@ def ask_wild(turn: Turn, session: SessionInfo, state: HuFlow) -> tuple[str, Rows
     """The 混子 tile; on a discard win, then whether the discard won on was it (step wild_won)."""
     chosen = replace(state, step="patterns", won_on_wild=False)
     by_suit: dict[str, list[InlineKeyboardButton]] = {}
-    for tile in wild_choices(session):
+    for tile in table_wilds(session):
         nxt = replace(chosen, wild=tile)
         if nxt.asks_won_on_wild:
             nxt = replace(nxt, step="wild_won")
@@ -338,7 +330,7 @@ def _offered(session: SessionInfo, state: HuFlow) -> bool:
     patterns = pattern_choices(session.rules, session.options)
     if any(p not in patterns for win in state.wins for p in win.patterns):
         return False
-    return state.wild is None or state.wild in wild_choices(session)
+    return state.wild is None or state.wild in table_wilds(session)
 
 
 @button(HuFlow.parse)

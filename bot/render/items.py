@@ -10,7 +10,7 @@ from bot.ledger.values import SessionInfo
 from scoring import TERMS, validate_options
 from scoring.entry import WinJSON
 from scoring.response import WinResult
-from scoring.rules import SUZHOU
+from scoring.rules import dice_doubling
 
 
 def term_name(lang: str | None, term_id: str, fallback: str | None = None, rules: str | None = None) -> str:
@@ -120,7 +120,7 @@ def doubling_marks(lang: str | None, session: SessionInfo) -> list[str]:
     """The coming hand's 豹子 / 滴零, where the rule set doubles for them (苏州; 宿州 does not): one mark
     for both, with the factor they make together (×2, or ×4 with `doubling_stack`)."""
     state = session.state
-    if session.rules != SUZHOU:  # 宿州 does not double for them (as scoring.dealer reads the rules)
+    if not dice_doubling(session.rules):  # 宿州 does not double for them (as scoring.dealer reads the rules)
         return []
     if state.baozi and state.diling:
         stacked = validate_options(session.rules, session.options).get("doubling_stack")

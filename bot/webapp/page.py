@@ -1,24 +1,23 @@
-"""What the picker page needs to know of a table: rule set, seats, round wind, flower tiles, 混子."""
+"""What the picker page needs to know of a table: rule set, seats, round wind, flower tiles, 混子, the flags
+and the ways of winning it offers (混子 and ways asked of `scoring.rules`, as the button flow asks them)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from bot.handlers.flow import wild_choices
 from bot.ledger import SEATS, SessionInfo
 from scoring.entry import FLAG_NAMES
-from scoring.items import flower_copies, is_playing_tile
-from scoring.rules import SUZHOU_ANHUI
+from scoring.items import flower_copies
+from scoring.rules import RULESETS, SUZHOU_ANHUI, is_playing_tile, ways_to_win, wild_choices
 from scoring.tiles import ALL_TILES, TILE_BY_NAME
 
 NAME_BY_TILE = {tile: name for name, tile in TILE_BY_NAME.items()}
-HOWS = ("self_draw", "discard", "rob_kong", "bao")
 
 
-def rules_view(rules: str, round_wind: str) -> dict[str, Any]:
+def rules_view(rules: str, round_wind: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """The tiles of a rule set in a round: playing tiles (宿州: the 令风 is a flower) and flowers with their
-    number of copies, in the order of the rules."""
+    number of copies, in the order of the rules; the flags and the ways of winning it offers (`options`:
+    the table's, None without a table)."""
     flowers = flower_copies(rules, round_wind)
     playing = [NAME_BY_TILE[tile] for tile in ALL_TILES if is_playing_tile(rules, tile, round_wind)]
     return {
@@ -27,24 +26,22 @@ def rules_view(rules: str, round_wind: str) -> dict[str, Any]:
         "tiles": playing,
         "flowers": [{"name": name, "copies": copies} for name, copies in flowers.items()],
         "flags": [flag for flag in FLAG_NAMES if flag != "shangpai" or rules == SUZHOU_ANHUI],
+        "hows": list(ways_to_win(rules, options or {})),
+        "wild": list(wild_choices(rules, round_wind)),
     }
-
-
-def hows(options: Mapping[str, object]) -> list[str]:
-    """The ways of winning the page offers: 送杠 only where the table's `songgang` option is `any`."""
-    return [*HOWS, *(["songgang"] if options.get("songgang") == "any" else [])]
 
 
 def table_view(session: SessionInfo | None, user_id: int) -> dict[str, Any]:
     """The page's view of the open table (None: opened from inline mode, both rule sets, no seats)."""
     if session is None:
+        rule_sets = [rules_view(rules, "E") for rules in RULESETS]
         return {
             "table": False,
-            "rule_sets": [rules_view(rules, "E") for rules in ("suzhou", "suzhou-anhui")],
+            "rule_sets": rule_sets,
             "seats": [{"seat": seat, "name": None, "me": seat == "S"} for seat in SEATS],
             "dealer": "E",
-            "hows": hows({}),
-            "wild": list(wild_choices_for("suzhou-anhui", "E")),
+            "hows": rule_sets[0]["hows"],
+            "wild": list(wild_choices(SUZHOU_ANHUI, "E")),
         }
     state = session.state
     seats = [
@@ -55,19 +52,13 @@ def table_view(session: SessionInfo | None, user_id: int) -> dict[str, Any]:
         }
         for seat in SEATS
     ]
+    view = rules_view(session.rules, state.round_wind, dict(session.options))
     return {
         "table": True,
-        "rule_sets": [rules_view(session.rules, state.round_wind)],
+        "rule_sets": [view],
         "seats": seats,
         "dealer": state.dealer,
         "stake": session.stake,
-        "hows": hows(session.options),
-        "wild": list(wild_choices(session)),
+        "hows": view["hows"],
+        "wild": view["wild"],
     }
-
-
-def wild_choices_for(rules: str, round_wind: str) -> tuple[str, ...]:
-    """宿州's possible 混子 without a table: every playing tile of the round."""
-    if rules != "suzhou-anhui":
-        return ()
-    return tuple(NAME_BY_TILE[t] for t in ALL_TILES if is_playing_tile(rules, t, round_wind))

@@ -353,8 +353,8 @@ def test_scoring_the_first_reading_of_each_kind_scores_as_every_reading(
     # best of the scorer's own reads, the first reading of each suit's kinds.
     from scoring.decompose import readings as hand_readings
     from scoring.hand import Hand
-    from scoring.items import is_playing_tile
     from scoring.patterns import NO_FLAGS
+    from scoring.rules import is_playing_tile
     from scoring.score import DEFAULT_TABLES, score_hand_ways
 
     tiles, wild = case

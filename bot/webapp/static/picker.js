@@ -277,7 +277,7 @@
     SEATS.forEach((s) => winner.appendChild(
       chip("winner-" + s, seatName(s), h.winner === s, s !== h.winner && taken.includes(s))));
     const how = $("how"); how.replaceChildren();
-    view.hows.forEach((x) => how.appendChild(chip("how-" + x, tr(x), S.how === x, S.hands.length > 1 && !MULTI.includes(x))));
+    rules.hows.forEach((x) => how.appendChild(chip("how-" + x, tr(x), S.how === x, S.hands.length > 1 && !MULTI.includes(x))));
     const more = $("more"); more.replaceChildren();
     more.hidden = !MULTI.includes(S.how) || S.hands.length >= MOST_WINNERS;
     more.appendChild(chip("win-add", tr("add_winner"), false, !SEATS.some((s) => !taken.includes(s) && s !== S.by)));
@@ -392,6 +392,7 @@
       rules = next;
       tap((s) => {
         s.rules = arg; s.wild = null;
+        if (!next.hows.includes(s.how)) { s.how = "self_draw"; s.by = null; }
         for (const h of s.hands) {
           h.flowers = h.flowers.filter((f) => next.flowers.some((x) => x.name === f));
           for (const f of Object.keys(h.flags)) if (!next.flags.includes(f)) delete h.flags[f];
