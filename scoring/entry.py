@@ -2,9 +2,10 @@
 
 `build_entry` is the one place an entry is assembled: /hu's words, the button flow's presses, /calc's short
 form and the tile picker all say the way of winning (`How`: 自摸 冲 抢杠 包 送杠) and each winner's part
-(`Claim`), and get the same `EntryJSON`. `entry_from_json` reads an entry sent as JSON (the picker's) back
-into the builder's arguments, with the scoring core's field names in its errors, so an entry from outside is
-built by the same code. `request_for(table, entry)` is the scoring core's request of an entry at a table.
+(`Claim`), and get the same `EntryJSON`. The tile picker posts the builder's own arguments (`EntryArgs`, read
+by `entry_args_from_json`); `entry_from_json` reads an entry sent as JSON (the picker's API takes one too)
+back into the builder's arguments. Both name the field in their errors, so an entry from outside is built by
+the same code. `request_for(table, entry)` is the scoring core's request of an entry at a table.
 
 >>> e = build_entry("bao", [Claim("S", hard_flowers=5, patterns=("qingyise",))], other="W")
 >>> e["wins"][0]["type"], e["wins"][0]["flags"]["after_kong"], e["wins"][0]["flags"]["kong_fed_by"]
@@ -209,6 +210,20 @@ def build_entry(
     return {"event": "win", "discarder": discarder, "escaper": None, "wins": wins}
 
 
+@dataclass(frozen=True, slots=True)
+class EntryArgs:
+    """The arguments of `build_entry`, as a value: what the tile picker posts (`entry_args_from_json`)."""
+
+    how: How
+    claims: tuple[Claim, ...] = ()
+    other: str | None = None
+    wild: str | None = None
+
+    def build(self) -> EntryJSON:
+        """The entry these arguments build."""
+        return build_entry(self.how, self.claims, other=self.other, wild=self.wild)
+
+
 def pattern_order(patterns: Sequence[str]) -> list[str]:
     """Pattern ids each once, in the order said (the response lists items in that order)."""
     return list(dict.fromkeys(patterns))
@@ -290,6 +305,60 @@ def entry_from_json(obj: object) -> EntryJSON:
     return build_entry("bao", unsaid, other=fed_by, wild=wild)
 
 
+_ARGS_KEYS = frozenset({"how", "claims", "other", "wild"})
+_CLAIM_KEYS = frozenset({"winner", "hand", "declared", "flags"})
+HOWS: Final[tuple[How, ...]] = get_args(How)
+
+
+def entry_args_from_json(obj: object) -> EntryArgs:
+    """The builder's arguments sent as JSON, read and checked field by field (the tile picker's: `how`,
+    `other`, `wild` and `claims`, each `{"winner", "hand" or "declared", "flags": [names]}`); each problem
+    is a ScoringError naming the field. What the arguments say together is the scoring core's to check.
+
+    >>> hand = {"concealed": "11223355778899p", "winning_tile": "9p", "melds": [], "flowers": []}
+    >>> args = entry_args_from_json({"how": "bao", "other": "W", "claims": [{"winner": "S", "hand": hand}]})
+    >>> args.how, args.other, args.claims[0].flags, args.build()["wins"][0]["flags"]["kong_fed_by"]
+    ('bao', 'W', frozenset(), 'W')
+    """
+    if not isinstance(obj, Mapping):
+        raise ScoringError("args: expected a JSON object")
+    check_keys(obj, _ARGS_KEYS, "args")
+    how = obj.get("how")
+    if how not in HOWS:
+        raise ScoringError(f"args.how: expected one of {', '.join(HOWS)}, got {how!r}")
+    other = opt_seat(obj.get("other"), "args.other")
+    if (other is not None) != (how in NEEDS_OTHER):
+        said = "names another seat" if how in NEEDS_OTHER else "names no other seat"
+        raise ScoringError(f"args.other: {how} {said}")
+    wild = obj.get("wild")
+    wild = None if wild is None else tile_name(read_one_tile(wild, "args.wild"))
+    raw_claims = obj.get("claims", [])
+    least = 0 if how in ("draw", "escape") else 1
+    most = 0 if how in ("draw", "escape") else MOST_WINS
+    if not isinstance(raw_claims, list) or not least <= len(raw_claims) <= most:
+        raise ScoringError(f"args.claims: expected a list of {least} to {most} claims")
+    claims = tuple(_read_claim(raw, f"args.claims[{i}]") for i, raw in enumerate(raw_claims))
+    return EntryArgs(how, claims, other, wild)
+
+
+def _read_claim(raw: object, field: str) -> Claim:
+    """One winner's claim: the tiles (`hand`) or the declared form, and the flags said, by name."""
+    if not isinstance(raw, Mapping):
+        raise ScoringError(f"{field}: expected an object with winner and hand or declared")
+    check_keys(raw, _CLAIM_KEYS, field)
+    winner = read_seat(raw.get("winner"), f"{field}.winner")
+    names = raw.get("flags", [])
+    if not isinstance(names, list) or any(name not in FLAG_NAMES for name in names):
+        raise ScoringError(f"{field}.flags: expected a list of {', '.join(FLAG_NAMES)}")
+    flags = frozenset(name for name in FLAG_NAMES if name in names)
+    raw_hand, raw_declared = raw.get("hand"), raw.get("declared")
+    if (raw_hand is None) == (raw_declared is None):
+        raise ScoringError(f"{field}: give exactly one of 'hand' (the tiles) or 'declared' (the quick entry)")
+    if raw_hand is not None:
+        return Claim(winner, hand_json(hand_from_json(raw_hand, field=f"{field}.hand")), flags=flags)
+    return _read_declared(raw_declared, winner, flags, f"{field}.declared")
+
+
 def _read_win(raw: object, field: str) -> tuple[WinType, Claim, str | None, str | None]:
     """One win: its type, the claim, the kong's feeder and the 混子."""
     if not isinstance(raw, Mapping):
@@ -337,11 +406,13 @@ def _read_declared(raw: Any, winner: str, flags: frozenset[FlagName], field: str
 __all__ = [
     "FLAG_NAMES",
     "FLAG_PATTERN",
+    "HOWS",
     "MOST_WINS",
     "NEEDS_OTHER",
     "PATTERN_FLAG",
     "Claim",
     "DeclaredJSON",
+    "EntryArgs",
     "EntryJSON",
     "FlagName",
     "FlagsJSON",
@@ -352,6 +423,7 @@ __all__ = [
     "TableJSON",
     "WinJSON",
     "build_entry",
+    "entry_args_from_json",
     "entry_from_json",
     "hand_json",
     "pattern_order",

@@ -39,7 +39,7 @@ from bot.webapp.page import table_view
 from bot.webapp.submit import NotRunning, submitted
 from bot.webauth import WebAppUser, WebAuthError, check_init_data, read_table_token
 from scoring import score_request
-from scoring.entry import EntryJSON, entry_from_json, request_for
+from scoring.entry import EntryJSON, entry_args_from_json, entry_from_json, request_for
 from scoring.errors import ScoringError
 from scoring.tiles import FLOWER_NAMES, WIND_FLOWERS
 
@@ -216,17 +216,21 @@ async def table(request: Request) -> JSONResponse:
 
 
 def _entry(data: dict[str, Any]) -> EntryJSON:
-    """The page's entry, read and built by `scoring.entry` as any other (400 when it is not an object;
-    a ScoringError naming the field when it is not an entry)."""
-    entry = data.get("entry")
-    if not isinstance(entry, dict):
-        raise ApiError(400, "webapp.bad_request")
-    return entry_from_json(entry)
+    """The hand of a request, built by `scoring.entry.build_entry` as any other: the page posts the
+    builder's arguments (`args`, read by `entry_args_from_json`); an entry in the JSON interface of
+    docs/rules.md §4 (`entry`, read by `entry_from_json`) is read into the same arguments. 400 when there
+    is neither object; a ScoringError naming the field when it is not a hand."""
+    args, entry = data.get("args"), data.get("entry")
+    if isinstance(args, dict):
+        return entry_args_from_json(args).build()
+    if isinstance(entry, dict):
+        return entry_from_json(entry)
+    raise ApiError(400, "webapp.bad_request")
 
 
 async def score(request: Request) -> JSONResponse:
-    """POST /api/score {entry, rules?}: the hand scored as it stands: the table's preview text (or, without
-    a table, the /calc reading under the rule set asked for), or what is wrong with it (422)."""
+    """POST /api/score {args or entry, rules?}: the hand scored as it stands: the table's preview text (or,
+    without a table, the /calc reading under the rule set asked for), or what is wrong with it (422)."""
     user = page_user(request)
     rate_limit(request, "score", user)
     data = await read_body(request)
@@ -260,9 +264,9 @@ async def score(request: Request) -> JSONResponse:
 
 
 async def submit(request: Request) -> JSONResponse:
-    """POST /api/submit {entry, key}: the hand's preview posted to the table's group with Confirm/Cancel,
-    the same pending entry as /hu. Seated players and admins only (403); once per key (a repeat, from
-    any worker, answers `duplicate` and posts nothing)."""
+    """POST /api/submit {args or entry, key}: the hand's preview posted to the table's group with
+    Confirm/Cancel, the same pending entry as /hu. Seated players and admins only (403); once per key (a
+    repeat, from any worker, answers `duplicate` and posts nothing)."""
     user = page_user(request)
     rate_limit(request, "submit", user)
     data = await read_body(request)

@@ -1,10 +1,11 @@
-"""Drift: one hand said three ways (typed /hu words, the button flow's presses, the tile picker's JSON) builds
+"""Drift: one hand said three ways (typed /hu words, the button flow's presses, the tile picker's post) builds
 one entry (`scoring.entry.build_entry`), one scoring request and one score; and the words the picker sends
 back to a chat from inline mode read into that entry again.
 
 The button flow's state is taken through its callback data (what a press carries) before it makes its
-entry; the page's JSON is what picker.js sends (tiles in tap order, flags by name, a kong's kind), read by
-the API's reader (`scoring.entry.entry_from_json`)."""
+entry; the page's post is what picker.js sends, the builder's own arguments (tiles in tap order, flags by
+name, a kong's kind), read by the API's reader (`scoring.entry.entry_args_from_json`); an entry sent as JSON
+(`scoring.entry.entry_from_json`) reads back to itself."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from bot.grammar import make_resolver, parse_hu
 from bot.grammar.words import hu_words, short_words
 from bot.handlers.calc import calc_lines, default_table, words_entry
 from scoring import PATTERNS, ScoringError, score_request
-from scoring.entry import FLAG_NAMES, EntryJSON, entry_from_json, request_for
+from scoring.entry import FLAG_NAMES, EntryJSON, entry_args_from_json, entry_from_json, request_for
 
 SEATS = ("E", "S", "W", "N")
 WORD = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -185,8 +186,8 @@ def meld_words(mode: str, tile: str, source: str | None) -> str:
 
 @st.composite
 def tile_hand(draw: st.DrawFn) -> tuple[str, str, Any, list[tuple[str, str, Any]]]:
-    """A hand in tiles: its rule set, the /hu words, the page's JSON, and a second and third winner's parts
-    on the same discard (一炮多响) as (seat, words, JSON hand)."""
+    """A hand in tiles: its rule set, the /hu words, the page's post (the builder's arguments), and a second
+    and third winner's parts on the same discard (一炮多响) as (seat, words, claim)."""
     rules = draw(st.sampled_from(("suzhou", "suzhou-anhui")))
     how = draw(st.sampled_from(("self_draw", "discard", "rob_kong", "bao", "multi")))
     seats = draw(st.permutations(SEATS))
@@ -212,29 +213,23 @@ def tile_hand(draw: st.DrawFn) -> tuple[str, str, Any, list[tuple[str, str, Any]
             "melds": [meld_json(*m) for m in melds],
             "flowers": list(flowers),
         }
-        page_type = {"multi": "discard", "bao": "self_draw"}.get(how, how)
-        page_flags: dict[str, Any] = {f: True for f in flags}
-        if how == "bao":
-            page_flags.update(after_kong=True, kong_fed_by=other)
-        page_win = {"winner": seat, "type": page_type, "hand": hand, "flags": page_flags}
-        if wild:
-            page_win["wild"] = wild
-        parts.append((seat, WORD[seat] + " " + typed.strip(), page_win))
+        claim = {"winner": seat, "hand": hand, "flags": flags}
+        parts.append((seat, WORD[seat] + " " + typed.strip(), claim))
     words = [part[1] for part in parts] + [HOW_WORD[how]] + ([WORD[other]] if other else [])
     words += ["混子", wild] if wild else []
-    discarder = other if how in ("discard", "multi", "rob_kong") else None
-    page = {"event": "win", "discarder": discarder, "wins": [part[2] for part in parts]}
+    how_said = "discard" if how == "multi" else how
+    page = {"how": how_said, "other": other, "wild": wild, "claims": [part[2] for part in parts]}
     return rules, " ".join(words), page, parts
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(tile_hand())
-def test_typed_tiles_and_the_pages_json_build_one_entry(case: tuple[str, str, Any, Any]) -> None:
+def test_typed_tiles_and_the_pages_post_build_one_entry(case: tuple[str, str, Any, Any]) -> None:
     rules, text, page, _parts = case
     typed = parse_hu(text, RESOLVE)
-    from_page = entry_from_json(page)
+    from_page = entry_args_from_json(page_json(page)).build()
     assert from_page == typed, text
-    assert entry_from_json(page_json(from_page)) == from_page  # what the page gets back, it can send again
+    assert entry_from_json(page_json(from_page)) == from_page  # an entry sent as JSON reads back to itself
     said_back = words_entry(short_words(from_page) or hu_words(from_page))  # the inline round trip
     assert said_back == from_page, hu_words(from_page)
     assert outcome(from_page, rules) == outcome(typed, rules) == outcome(said_back, rules)

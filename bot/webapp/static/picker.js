@@ -1,6 +1,7 @@
 /* The tile picker: tap tiles into the hand or into melds, flowers, the winner, how and the flags (杠开 海底
-   …), a second and third winner on one discard (一炮多响); the server reads the entry with the bot's own
-   builder (scoring.entry), scores it and, at a table, posts it to the group's preview. Test contract:
+   …), a second and third winner on one discard (一炮多响); the page posts the arguments of the bot's one
+   builder (scoring.entry.build_entry): the server builds the entry, scores it and, at a table, posts it to
+   the group's preview. Test contract:
    data-tile / data-action on every control (flags: data-action="flag-<name>"), and #score-text's
    data-score, the amounts by seat as JSON (empty while the hand cannot be scored). Plain browser JS. */
 "use strict";
@@ -140,34 +141,27 @@
     return suit === null ? "" : out + suit;
   }
 
-  // The page's state as JSON in the entry's shape (docs/rules.md §4); the server reads it with
-  // scoring.entry.entry_from_json, the code every other entry goes through.
-  function entry() {
-    const fed = S.how === "bao" || S.how === "songgang";
-    const type = fed ? "self_draw" : S.how;
-    const wins = S.hands.map((h) => {
-      const flags = {};
-      for (const f of rules.flags) if (h.flags[f]) flags[f] = true;
-      if (S.how === "bao") flags.after_kong = true;
-      if (fed) flags.kong_fed_by = S.by;
-      const hand = {
+  // The page's state as the arguments of the bot's one builder, scoring.entry.build_entry (read on the
+  // server by entry_args_from_json): the way of winning, the other seat, the 混子 and each winner's claim.
+  function args() {
+    const claims = S.hands.map((h) => ({
+      winner: h.winner,
+      hand: {
         concealed: shorthand(h.concealed),
         winning_tile: h.winning !== null ? h.concealed[h.winning] : null,
         melds: h.melds.map(meldJSON),
         flowers: h.flowers.slice(),
-      };
-      const win = { winner: h.winner, type, hand, flags };
-      if (S.wild) win.wild = S.wild;
-      return win;
-    });
-    return { event: "win", discarder: MULTI.includes(S.how) ? S.by : null, wins };
+      },
+      flags: rules.flags.filter((f) => h.flags[f]),
+    }));
+    return { how: S.how, other: S.how === "self_draw" ? null : S.by, wild: S.wild, claims };
   }
 
   // A submission's key belongs to the hand being entered: this page's nonce and the entry, so a retry of
   // the same hand (after any failure) is the same submission, and a changed hand a new one.
   function submissionKey() {
     let h = 2166136261;
-    for (const c of JSON.stringify(entry())) { h ^= c.codePointAt(0); h = Math.imul(h, 16777619) >>> 0; }
+    for (const c of JSON.stringify(args())) { h ^= c.codePointAt(0); h = Math.imul(h, 16777619) >>> 0; }
     return S.nonce + "-" + h.toString(36);
   }
 
@@ -205,7 +199,7 @@
   async function score(seq) {
     let r;
     try {
-      r = await api("POST", "/api/score", { entry: entry(), rules: S.rules });
+      r = await api("POST", "/api/score", { args: args(), rules: S.rules });
     } catch (e) {
       r = null;  // the network, not the hand: say so, with a retry
     }
@@ -332,7 +326,7 @@
     }
     let r;
     try {
-      r = await api("POST", "/api/submit", { entry: entry(), key: submissionKey() });
+      r = await api("POST", "/api/submit", { args: args(), key: submissionKey() });
     } catch (e) {
       r = { ok: false, status: 0, data: {} };
     }
