@@ -35,7 +35,7 @@ from typing import Any, Literal, cast
 
 from scoring.entry import Claim, EntryJSON, build_entry
 from scoring.entry import How as EntryHow
-from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, ruleset
+from scoring.rules import RULESETS, SUZHOU, has_shangpai, ruleset
 from scoring.seats import SEATS
 
 Step = Literal[
@@ -58,8 +58,7 @@ MAX_SOFT = 35  # meld 花 the flow adds up (one base-36 digit)
 # (a flag of 宿州 only: it doubles every payer's amount).
 SUZHOU_PATTERNS = tuple(ruleset(SUZHOU).patterns)
 PATTERNS_BY_RULES = {
-    SUZHOU: SUZHOU_PATTERNS,
-    SUZHOU_ANHUI: (*ruleset(SUZHOU_ANHUI).patterns, "shangpai"),
+    rules: (*ruleset(rules).patterns, *(("shangpai",) if has_shangpai(rules) else ())) for rules in RULESETS
 }
 EXTENDED = tuple(ruleset(SUZHOU).extended_patterns)
 # bit i of a winner's pattern mask is PATTERN_BITS[i]; 上牌 is a flag, not a pattern

@@ -25,7 +25,7 @@ from scoring.reading import (
     read_seat,
 )
 from scoring.response import ScoreResponse, score_parsed, settled_json
-from scoring.rules import RULESETS, SUZHOU, SUZHOU_ANHUI, RuleSet, ruleset, validate_options
+from scoring.rules import RULESETS, SUZHOU, RuleSet, ruleset, validate_options
 from scoring.score import DEFAULT_TABLES, Declared, Table, flags_from_declared, table_for
 
 _REQUEST_KEYS = frozenset(
@@ -284,7 +284,7 @@ def _check_flags(req: ScoreRequest, win: WinEntry, f: Flags) -> None:
             flag="earthly",
             needs="player_self_draw",
         )
-    if f.shangpai and req.rule.id != SUZHOU_ANHUI:
+    if f.shangpai and not req.rule.shangpai:
         raise ScoringError(
             f"{where}.shangpai: 上牌 is a 宿州 rule", code="flag_needs", flag="shangpai", needs="suzhou_anhui"
         )

@@ -49,6 +49,8 @@ class RuleSet:
     """A table may name a 混子, a wild tile (宿州)."""
     dice_doubling: bool
     """豹子 (a double on the dice) and 滴零 double the coming hand's settlement (苏州)."""
+    shangpai: bool
+    """上牌, a flag said of a win, doubles every payer's amount (宿州)."""
 
 
 _SUZHOU_OPTIONS = (
@@ -149,6 +151,7 @@ _RULESETS: Final[dict[str, RuleSet]] = {
         bao=True,
         wild=False,
         dice_doubling=True,
+        shangpai=False,
         exempt=frozenset(
             {
                 "xiao_menqing",
@@ -185,6 +188,7 @@ _RULESETS: Final[dict[str, RuleSet]] = {
         bao=False,
         wild=True,
         dice_doubling=False,
+        shangpai=True,
     ),
 }
 
@@ -282,6 +286,11 @@ def wild_choices(rules: str, round_wind: str) -> tuple[str, ...]:
     if not rule.wild:
         return ()
     return tuple(tile_name(tile) for tile in ALL_TILES if is_playing_tile(rule.id, tile, round_wind))
+
+
+def has_shangpai(rules: str) -> bool:
+    """Whether a rule set plays 上牌, the flag that doubles a win's settlement (宿州 yes, 苏州 no)."""
+    return ruleset(rules).shangpai
 
 
 def dice_doubling(rules: str) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 from bot.ledger import SEATS, SessionInfo
 from scoring.entry import FLAG_NAMES
 from scoring.items import flower_copies
-from scoring.rules import RULESETS, SUZHOU_ANHUI, is_playing_tile, ways_to_win, wild_choices
+from scoring.rules import RULESETS, SUZHOU_ANHUI, has_shangpai, is_playing_tile, ways_to_win, wild_choices
 from scoring.tiles import ALL_TILES, TILE_BY_NAME
 
 NAME_BY_TILE = {tile: name for name, tile in TILE_BY_NAME.items()}
@@ -25,7 +25,7 @@ def rules_view(rules: str, round_wind: str, options: dict[str, Any] | None = Non
         "round_wind": round_wind,
         "tiles": playing,
         "flowers": [{"name": name, "copies": copies} for name, copies in flowers.items()],
-        "flags": [flag for flag in FLAG_NAMES if flag != "shangpai" or rules == SUZHOU_ANHUI],
+        "flags": [flag for flag in FLAG_NAMES if flag != "shangpai" or has_shangpai(rules)],
         "hows": list(ways_to_win(rules, options or {})),
         "wild": list(wild_choices(rules, round_wind)),
     }

@@ -1,6 +1,7 @@
 """The page and the button flow offer the same ways of winning at every rule set, because both ask
 `scoring.rules.ways_to_win`: 包 at 苏州 but not at 宿州 (a 杠开 there is a plain self-draw), 送杠 where the
-table's `songgang` option is `any`; and the same 混子 choices (`scoring.rules.wild_choices`)."""
+table's `songgang` option is `any`; and the same 混子 choices (`scoring.rules.wild_choices`) and 上牌
+(`scoring.rules.has_shangpai`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from test_webapp_api import client, init_data, token_of
 
 from bot.i18n import t
 from bot.render.errors import tile_words
+from bot.render.items import term_name
 
 CASES = [
     ("苏州", None, ["self_draw", "discard", "rob_kong", "bao"]),
@@ -45,16 +47,30 @@ async def test_the_page_and_the_flow_offer_the_same_ways_of_winning(
     assert offered[: -len(shared)] == [t("zh-Hans", f"flow.{way}") for way in ways]
 
 
-async def test_the_page_and_the_flow_offer_the_same_wild_tiles(table: Table) -> None:
-    """宿州 in the 东风圈: both offer every playing tile but 东 (the 令风), in the same order."""
-    await seat_four(table, rules="宿州")
+@pytest.mark.parametrize("rules", ["苏州", "宿州"])
+async def test_the_page_and_the_flow_offer_the_same_wild_tiles_and_shangpai(table: Table, rules: str) -> None:
+    """In the 东风圈: 宿州's 混子 is any playing tile but 东 (the 令风), in the same order on both, and 上牌
+    is offered on both; 苏州 has neither, on either."""
+    await seat_four(table, rules=rules)
     view = await page_view(table)
+    [rule_set] = view["rule_sets"]  # type: ignore[misc]
     await table.say("bob", "/hu")
     for label in ("南 Bob", t("zh-Hans", "flow.self_draw"), "5", t("zh-Hans", "flow.to_patterns")):
         await table.press("bob", label)
-    await table.press("bob", t("zh-Hans", "flow.wild_button", tile=t("zh-Hans", "flow.none")))
+    patterns = table.buttons()
+    assert (
+        ("shangpai" in rule_set["flags"])
+        == (term_name("zh-Hans", "shangpai") in patterns)
+        == (rules == "宿州")
+    )
+    wild = view["wild"]
+    assert isinstance(wild, list) and wild == rule_set["wild"]
+    wild_button = t("zh-Hans", "flow.wild_button", tile=t("zh-Hans", "flow.none"))
+    assert (wild_button in patterns) == bool(wild) == (rules == "宿州")
+    if not wild:
+        return
+    await table.press("bob", wild_button)
     offered = table.buttons()
     assert offered[-3:] == [t("zh-Hans", key) for key in ("flow.no_wild", "flow.back", "flow.cancel")]
-    wild = view["wild"]
-    assert isinstance(wild, list) and "1z" not in wild and len(wild) == 30  # 东风圈: 东 is the 令风, a flower
+    assert "1z" not in wild and len(wild) == 30  # 东风圈: 东 is the 令风, a flower
     assert offered[:-3] == [tile_words("zh-Hans", tile) for tile in wild]
