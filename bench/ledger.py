@@ -47,6 +47,7 @@ from sqlmodel import Session  # noqa: E402
 
 from bot.handlers.views import LEDGER_PAGE  # noqa: E402
 from bot.ledger import LedgerService, UserRef  # noqa: E402
+from bot.ledger.money import settling  # noqa: E402
 from bot.ledger.storage.db import open_database  # noqa: E402
 from bot.ledger.storage.models import (  # noqa: E402
     GroupTotal,
@@ -480,7 +481,7 @@ def balance_by_scan(ledger: LedgerService) -> dict[int, int]:
 
 
 SETTLE_READS: dict[str, Callable[[LedgerService, int], object]] = {
-    "balance": lambda ledger, _sid: ledger.balance(CHAT),
+    "balance": lambda ledger, _sid: ledger.read(settling.balance, CHAT),
     "summary": lambda ledger, sid: render_card(build_report(ledger, sid), "zh-Hans"),
     "scan(peer)": lambda ledger, _sid: balance_by_scan(ledger),
 }
@@ -498,7 +499,7 @@ def run_settle(factory: Callable[[], Any], sizes: list[int], reads: int) -> dict
             start = time.perf_counter()
             built[size] = (ledger, load_sessions(ledger, size))
             results[size]["load_s"] = time.perf_counter() - start
-            assert ledger.balance(CHAT).totals == balance_by_scan(ledger)  # the two agree
+            assert ledger.read(settling.balance, CHAT).totals == balance_by_scan(ledger)  # the two agree
         times: dict[str, dict[int, list[float]]] = {n: {size: [] for size in sizes} for n in SETTLE_READS}
         for _round in range(reads):
             for name, call in SETTLE_READS.items():

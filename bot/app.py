@@ -53,7 +53,7 @@ from bot.handlers.picker import PickerSubmission
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.jobs import setup_jobs
 from bot.ledger import LedgerService
-from bot.ledger.play.groups import Defaults
+from bot.ledger.storage.store import Defaults
 from bot.services import store_services
 from bot.settings import Settings
 

@@ -12,8 +12,9 @@ from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.error import ChatMigrated
 
 from bot.ledger import LedgerService
+from bot.ledger.play import supergroup
 from bot.render import MESSAGE_LIMIT, split_messages
-from bot.services import in_ledger
+from bot.services import write_in
 from bot.text import shorten
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ async def edit_text(
 async def follow_migration(ledger: LedgerService, old_chat_id: int, new_chat_id: int) -> None:
     """The group `old_chat_id` is now the supergroup `new_chat_id`: its ledger moves there (once, however
     often this is said)."""
-    if await in_ledger(ledger, ledger.migrate_chat, old_chat_id, new_chat_id):
+    if await write_in(ledger, None, supergroup.migrate, old_chat_id, new_chat_id, ledger.now()):
         log.info("chat %s is now %s: the ledger followed", old_chat_id, new_chat_id)
 
 

@@ -7,7 +7,9 @@ import asyncio
 import contextvars
 import functools
 from collections.abc import Callable, Mapping, MutableMapping
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from sqlmodel import Session
 
 from bot.ledger import LedgerService
 from bot.settings import Settings
@@ -41,7 +43,27 @@ def settings_in(bot_data: Mapping[Any, Any]) -> Settings:
 
 
 async def in_ledger(ledger: LedgerService, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-    """`fn(*args, **kwargs)`, a blocking ledger call, off the event loop: in the ledger's own thread on
-    SQLite (`LedgerService.thread`), else in the loop's default threads, as `asyncio.to_thread` would."""
+    """`fn(*args, **kwargs)`, a blocking ledger call, off the event loop, in the loop's default threads
+    (as `asyncio.to_thread` would)."""
     call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
-    return await asyncio.get_running_loop().run_in_executor(ledger.thread, call)
+    return await asyncio.get_running_loop().run_in_executor(None, call)
+
+
+async def read_in(
+    ledger: LedgerService, fn: Callable[Concatenate[Session, P], R], /, *args: P.args, **kwargs: P.kwargs
+) -> R:
+    """`ledger.read(fn, *args, **kwargs)` off the event loop (`in_ledger`)."""
+    return await in_ledger(ledger, functools.partial(ledger.read, fn, *args, **kwargs))
+
+
+async def write_in(
+    ledger: LedgerService,
+    key: str | None,
+    fn: Callable[Concatenate[Session, P], R],
+    /,
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> R:
+    """`ledger.write_once(key, fn, *args, **kwargs)` off the event loop (`in_ledger`); key None: a write
+    that is not idempotent."""
+    return await in_ledger(ledger, functools.partial(ledger.write_once, key, fn, *args, **kwargs))

@@ -17,6 +17,7 @@ from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
+from bot.ledger.money import settling
 from bot.ledger.options import BY_ID as OPTIONS_BY_ID
 from bot.ledger.options import OPTIONS as GROUP_OPTION_TABLE
 from bot.ledger.options import SETTLE_IDS
@@ -287,7 +288,7 @@ async def _apply_settle(turn: Turn, option: str, value: Any) -> str:
             raise Refusal("err.bad_option_value", option=name, value=value, choices=spec.bounds) from None
         if not spec.allows(typed):
             raise Refusal("err.bad_option_value", option=name, value=value, choices=spec.bounds)
-    await turn.run(turn.ledger.update_settle, turn.chat_id, {option: typed}, key=turn.source_key)
+    await turn.run(settling.update_settle, turn.ledger, turn.chat_id, {option: typed}, key=turn.source_key)
     return turn.t("rules.changed", option=name, value=settle_value(turn.lang, option, typed))
 
 

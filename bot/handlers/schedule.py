@@ -18,6 +18,7 @@ from bot.handlers.callbacks import command
 from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
 from bot.ledger import GroupInfo
+from bot.ledger.money import settling
 from bot.ledger.options import BY_ID
 from bot.render.errors import Refusal
 from bot.render.zones import zone_name
@@ -151,7 +152,7 @@ async def remind(turn: Turn, words: list[str]) -> None:
     hours = 0 if word in OFF_WORDS else parse_hours(word)
     if hours is None or len(words) > 1:
         raise Refusal("jobs.remind_bad", value=" ".join(words), limit=MAX_REMIND_HOURS)
-    await turn.run(turn.ledger.update_settle, turn.chat_id, {"remind": hours}, key=turn.source_key)
+    await turn.run(settling.update_settle, turn.ledger, turn.chat_id, {"remind": hours}, key=turn.source_key)
     await turn.reply(
         "jobs.remind_on" if hours else "jobs.remind_off", hours=hours, tz=zone_name(turn.lang, group.timezone)
     )

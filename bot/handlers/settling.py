@@ -18,6 +18,7 @@ from bot.handlers.card import show_card
 from bot.handlers.permissions import is_admin, person
 from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, PlayerInfo, Transfer
+from bot.ledger.money import payments, settling
 from bot.ledger.money.settling import MAX_PAYMENT
 from bot.render import person_name
 from bot.render.errors import Refusal
@@ -44,12 +45,14 @@ async def paid(turn: Turn) -> None:
         raise Refusal(key, usage=True, value=" ".join(words[2:]))
     amount = parse_amount(words[1]) if len(words) == 2 else None
     sender = person(turn)
-    choices = await turn.run(turn.ledger.payment_parties, turn.chat_id, sender, words[0])
+    choices = await turn.read(payments.payment_parties, turn.chat_id, sender, words[0])
     if len(choices) > 1:
         await ask_which(turn, words[0], choices, amount)
         return
     other = choices[0][0]
-    result = await turn.run(turn.ledger.pay, turn.chat_id, sender, other.id, amount, key=turn.source_key)
+    result = await turn.run(
+        payments.pay, turn.ledger, turn.chat_id, sender, other.id, amount, key=turn.source_key
+    )
     await turn.say(payment_text(turn, result))
     await _refresh(turn, result.transfers)
 
@@ -76,7 +79,7 @@ async def pay_pressed(turn: Turn, press: PayPress) -> None:
     """The person /paid meant, pressed: the presser's /paid to them (a claim or a receipt), once."""
     sender = person(turn)
     result = await turn.run(
-        turn.ledger.pay, turn.chat_id, sender, press.player_id, press.amount, key=turn.source_key
+        payments.pay, turn.ledger, turn.chat_id, sender, press.player_id, press.amount, key=turn.source_key
     )
     await turn.answer(payment_text(turn, result).split("\n")[0])
     await turn.say(payment_text(turn, result))
@@ -122,13 +125,13 @@ async def balance(turn: Turn) -> None:
         return
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    report = await turn.run(turn.ledger.balance, turn.chat_id)
+    report = await turn.read(settling.balance, turn.chat_id)
     await turn.say(balance_text(turn.lang, report))
 
 
 async def send_sheet(turn: Turn) -> None:
     """/balance csv: the group's settlement sheet (every transfer, every payment, what is open) as CSV."""
-    sheet = await turn.run(turn.ledger.settle_sheet, turn.chat_id)
+    sheet = await turn.read(settling.sheet, turn.chat_id)
     if not sheet:
         await turn.reply("settle.balance_none")
         return
@@ -150,11 +153,19 @@ async def settle_pressed(turn: Turn, press: SettlePress) -> None:
         raise Refusal("err.not_allowed")
     admin = await is_admin(turn)
     if press.action == "paid":
-        claim = turn.ledger.claim_transfer
-        call = turn.run(claim, turn.chat_id, press.transfer_id, user, admin=admin, key=turn.source_key)
+        call = turn.run(
+            payments.claim_transfer,
+            turn.ledger,
+            turn.chat_id,
+            press.transfer_id,
+            user,
+            admin=admin,
+            key=turn.source_key,
+        )
     else:
         call = turn.run(
-            turn.ledger.confirm_transfer,
+            payments.confirm_transfer,
+            turn.ledger,
             turn.chat_id,
             press.transfer_id,
             user,
@@ -180,7 +191,7 @@ async def paycode(turn: Turn) -> None:
         raise Refusal("settle.paycode_private")
     user = person(turn)
     if turn.text.split()[:1] and turn.text.split()[0].lower() in DELETE_WORDS:
-        await turn.run(turn.ledger.set_paycode, user.telegram_id, None, key=turn.source_key)
+        await turn.write(turn.source_key, settling.set_paycode, user.telegram_id, None)
         await turn.reply("settle.paycode_deleted")
         return
     await turn.reply("settle.paycode_howto")
@@ -195,7 +206,7 @@ async def paycode_photo(turn: Turn) -> None:
         return
     user = person(turn)
     file_id = message.photo[-1].file_id  # the largest size
-    stored = await turn.run(turn.ledger.set_paycode, user.telegram_id, file_id, key=turn.source_key)
+    stored = await turn.write(turn.source_key, settling.set_paycode, user.telegram_id, file_id)
     await turn.reply("settle.paycode_stored" if stored else "settle.paycode_no_group")
 
 
@@ -208,7 +219,7 @@ async def start(turn: Turn) -> None:
         await turn.reply("settle.start")
         return
     user = person(turn)
-    transfer, file_id = await turn.run(turn.ledger.paycode_for, int(match.group(1)), user.telegram_id)
+    transfer, file_id = await turn.read(settling.paycode_for, int(match.group(1)), user.telegram_id)
     payee = person_name(turn.lang, transfer.payee)
     line = transfer_line(turn.lang, transfer, session=True)
     caption = turn.t("settle.paycode_caption", payee=payee, amount=transfer.open, line=line)

@@ -1,6 +1,6 @@
 """A group that Telegram turned into a supergroup: the service messages of the move (`migrate_to_chat_id`
 in the old chat, `migrate_from_chat_id` in the new one) take the group's ledger to the new chat id, once,
-in either order and however often they come (`LedgerService.migrate_chat`); in the new chat the open
+in either order and however often they come (`bot.ledger.play.supergroup.migrate`); in the new chat the open
 table's card is posted and pinned again (the old chat's messages stay there)."""
 
 from __future__ import annotations

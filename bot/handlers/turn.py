@@ -7,8 +7,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from sqlmodel import Session
 from telegram import Chat, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -20,7 +21,7 @@ from bot.ledger.errors import NoOpenSession
 from bot.ledger.play.groups import answers_to
 from bot.render import wind
 from bot.sender import edit_text, fit, send_text
-from bot.services import in_ledger, ledger_in, settings_in
+from bot.services import in_ledger, ledger_in, read_in, settings_in, write_in
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -274,6 +275,17 @@ class Turn:
     async def run(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
         """Run a blocking ledger/scoring call off the event loop (`in_ledger`)."""
         return await in_ledger(self.ledger, fn, *args, **kwargs)
+
+    async def read(self, fn: Callable[Concatenate[Session, P], R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+        """`ledger.read(fn, *args, **kwargs)` off the event loop: one read transaction."""
+        return await read_in(self.ledger, fn, *args, **kwargs)
+
+    async def write(
+        self, key: str | None, fn: Callable[Concatenate[Session, P], R], /, *args: P.args, **kwargs: P.kwargs
+    ) -> R:
+        """`ledger.write_once(key, fn, *args, **kwargs)` off the event loop: one write transaction,
+        idempotent on `key` (None: not)."""
+        return await write_in(self.ledger, key, fn, *args, **kwargs)
 
     @property
     def on_behalf_of_chat(self) -> bool:

@@ -2,9 +2,9 @@
 weekly boards post, open transfers are reminded.
 
 Each sweep asks the ledger for the work that is due and claims it there with a compare-and-set on the row
-(`expire_pending`, `end_idle`, `claim_next_summary`, `claim_weekly`, `claim_reminder`): every item is
-handed to exactly one caller, whichever worker sweeps first, so several workers on one database each post
-or edit once. The due times are ledger data (an entry's `expires_at`, a session's last activity, a
+(`expire_pending`, `end_idle`, `summaries.claim_next`, `claim_weekly`, `reminders.claim_reminder`): every
+item is handed to exactly one caller, whichever worker sweeps first, so several workers on one database each
+post or edit once. The due times are ledger data (an entry's `expires_at`, a session's last activity, a
 summary's `due_at`, a group's weekly day/time and last post, a transfer's `reminded_at`): a sweep after a
 restart finds whatever fell due meanwhile. A group that became a supergroup is followed (`to_group`).
 
@@ -25,10 +25,11 @@ from telegram.error import ChatMigrated, TelegramError
 
 from bot.i18n import t
 from bot.ledger import LedgerService, PendingInfo, SessionInfo
+from bot.ledger.claims import reminders, summaries
 from bot.ledger.errors import LedgerError
 from bot.render import closed_preview_text, signed
 from bot.sender import edit_text, follow_migration, send_text, to_group
-from bot.services import in_ledger
+from bot.services import in_ledger, read_in, write_in
 from bot.summary.post import post_ended, post_summary
 from bot.summary.settling import transfer_line
 from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
@@ -92,13 +93,13 @@ async def post_due_summaries(
     bot: Bot, ledger: LedgerService, hours: float, now: dtm.datetime | None = None
 ) -> int:
     """Post every summary that is due (its session ended but no poster finished it, or its retry time
-    came), one at a time: each claimed (`claim_next_summary`, by exactly one worker) just before it is
+    came), one at a time: each claimed (`summaries.claim_next`, by exactly one worker) just before it is
     posted, so its lease starts with its post, never while this sweep posts the ones before it. A post
     that fails is logged and due again later (`post_summary`). `hours` titles an idle-ended session's
     card. Returns how many this call posted whole."""
     posted = 0
     for _ in range(SUMMARY_BATCH):
-        due = await in_ledger(ledger, ledger.claim_next_summary, now=now)
+        due = await in_ledger(ledger, summaries.claim_next, ledger, now=now)
         if due is None:
             break
         if await post_summary(bot, ledger, due, idle_hours=hours) is not None:
@@ -203,11 +204,11 @@ async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | No
     groups this call reminded."""
     moment = aware(now or dtm.datetime.now(dtm.UTC))
     sent = 0
-    for group in await in_ledger(ledger, ledger.reminder_groups):
+    for group in await read_in(ledger, reminders.reminder_groups):
         try:
             if not daytime(moment, group.timezone):
                 continue
-            due = await in_ledger(ledger, ledger.claim_reminder, group.chat_id, moment)
+            due = await write_in(ledger, None, reminders.claim_reminder, group.chat_id, moment)
             if not due:
                 continue
             lines = [t(group.language, "jobs.remind_title")]
@@ -217,7 +218,7 @@ async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | No
                 await to_group(ledger, group.chat_id, partial(_send_text, bot, "\n".join(lines)))
             except TelegramError:  # not sent: due again, for a later sweep the same day
                 ids = [tr.id for tr in due]
-                await in_ledger(ledger, ledger.release_reminder, group.chat_id, ids, moment)
+                await write_in(ledger, None, reminders.release_reminder, group.chat_id, ids, moment)
                 raise
             sent += 1
         except (TelegramError, LedgerError) as exc:

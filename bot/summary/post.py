@@ -21,7 +21,10 @@ from telegram.error import TelegramError
 
 from bot.i18n import t
 from bot.ledger import DueSummary, LedgerService, SessionInfo
+from bot.ledger.claims import summaries
+from bot.ledger.money import settling
 from bot.sender import edit_text, send_text, to_group
+from bot.services import read_in, write_in
 from bot.summary import chart as charts
 from bot.summary.card import CardHead, card_head, card_text, chart_data, chart_filename, history_chart_data
 from bot.summary.csvfile import csv_filename, ledger_csv
@@ -126,12 +129,18 @@ class _Post:
     async def _hold(self) -> bool:
         """Right before a send: the claim still this poster's, its lease renewed (False: another poster's
         claim took over, send nothing)."""
-        return await asyncio.to_thread(self.ledger.renew_summary, self.due)
+        return await write_in(self.ledger, None, summaries.renew, self.due, self.ledger.now())
 
     async def _mark(self, part: int, card_message_id: int | None = None) -> bool:
         self.sent = part
-        return await asyncio.to_thread(
-            self.ledger.summary_sent, self.due, part, card_message_id=card_message_id
+        return await write_in(
+            self.ledger,
+            None,
+            summaries.mark_sent,
+            self.due,
+            part,
+            self.ledger.now(),
+            card_message_id=card_message_id,
         )
 
     async def run(self, chat_id: int) -> PostedSummary | None:
@@ -149,7 +158,7 @@ class _Post:
             self.sent_now[CARD] = card  # with no row the card is the whole summary
             if not await self._mark(CARD if report.rows else CSV, card.message_id):
                 return None
-            for earlier in await asyncio.to_thread(ledger.carried_from, due.session_id):  # "carried" lines
+            for earlier in await read_in(ledger, settling.carried_from, due.session_id):  # "carried" lines
                 await refresh_summary(bot, ledger, earlier, lang=lang)
         zone = await _timezone(ledger, chat_id) if self.sent < CSV else DEFAULT_TIMEZONE
         if self.sent < CHART:
@@ -182,14 +191,14 @@ async def post_summary(
     lang: str | None = None,
     idle_hours: float | None = None,
 ) -> PostedSummary | None:
-    """Post the claimed summary `due` (`LedgerService.claim_summary` / `claim_next_summary`): the card,
+    """Post the claimed summary `due` (`bot.ledger.claims.summaries.claim` / `claim_next`): the card,
     then the chart and the CSV ledger, each marked in the ledger as it goes out, from the first part not
     out yet (in the /end's forum topic). The card goes first so a failing upload never hides the result;
     with no recorded row the card says so and nothing else is sent. `idle_hours` titles the card of a
     session the idle sweep ended.
 
     A send Telegram refuses, or any other failure (reading or building it, the storage), leaves the rest
-    due again later (`retry_summary`: the pause doubles, given up days later) and returns None, logged;
+    due again later (`summaries.retry`: the pause doubles, given up days later) and returns None, logged;
     nothing is raised (the caller's /end or sweep went well: the summary sweep tries again). None too when
     a claim another poster took over; a group that became a supergroup is followed there (the ledger
     moves, the parts go to the new chat)."""
@@ -207,7 +216,7 @@ async def post_summary(
 async def _retry(ledger: LedgerService, due: DueSummary) -> None:
     """The post of `due` failed: due again after a pause (or given up), as the ledger says."""
     try:
-        again = await asyncio.to_thread(ledger.retry_summary, due)
+        again = await write_in(ledger, None, summaries.retry, due, ledger.now())
     except Exception as exc:  # the storage again, most likely: the claim's lease runs out instead
         log.warning("summary of session %s not rescheduled (%s): due as its lease ends", due.session_id, exc)
         return
@@ -230,7 +239,7 @@ async def post_ended(
     and posted (`post_summary`); nothing when another poster has it already, or when the claim fails (the
     storage, logged: the summary is due, the sweep posts it)."""
     try:
-        due = await asyncio.to_thread(ledger.claim_summary, session_id)
+        due = await write_in(ledger, None, summaries.claim, session_id, ledger.now(), ender=True)
     except Exception:
         log.exception("summary of session %s not claimed; it is due, left to the summary sweep", session_id)
         return None
@@ -284,7 +293,7 @@ async def refresh_summary(
         if head is None:
             head = _head(ledger, await read_report(ledger, session_id), lang, idle_hours)
         transfers = await asyncio.to_thread(ledger.transfers, session_id)
-        figures = await asyncio.to_thread(ledger.settle_figures, session_id)
+        figures = await read_in(ledger, settling.figures, session_id)
     except Exception:
         log.exception("summary of session %s not read for its edit", session_id)
         return

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, SettleFigures, Transfer
+from bot.ledger.money import settling
 from bot.ledger.values import SEATS, HandRecord, wins_of
 
 
@@ -192,7 +193,7 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
         biggest=biggest_hands(session, hands, by_id),
         longest_streaks=longest_streaks(session, hands, by_id),
         transfers=tuple(ledger.transfers(session_id)),
-        figures=tuple(ledger.settle_figures(session_id)),
-        carried_in=tuple(ledger.carried_into(session_id)),
+        figures=tuple(ledger.read(settling.figures, session_id)),
+        carried_in=tuple(ledger.read(settling.carried_into, session_id)),
         rows=tuple(rows),
     )

@@ -14,6 +14,7 @@ from bot.console.driver import AnyApplication, deliver, settle, start_applicatio
 from bot.console.state import JSON, Call
 from bot.console.transport import InProcessBotAPI
 from bot.ledger import LedgerService
+from bot.ledger.money import settling
 from bot.services import ledger_in
 from bot.settings import Settings
 
@@ -383,7 +384,7 @@ def summary(table: Table, number: int) -> Reply:
 
 def money(table: Table) -> dict[str, int]:
     """Each person's open balance across sessions (+: is owed), by display name."""
-    report = ledger(table).balance(table.chat_id)
+    report = ledger(table).read(settling.balance, table.chat_id)
     names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
     names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
     return {names[pid]: amount for pid, amount in report.totals.items()}
@@ -391,7 +392,7 @@ def money(table: Table) -> dict[str, int]:
 
 def by_person(table: Table) -> dict[int, int]:
     """Each person's open balance across sessions (+: is owed), by Telegram id."""
-    report = ledger(table).balance(table.chat_id)
+    report = ledger(table).read(settling.balance, table.chat_id)
     ids = {tr.payer.id: tr.payer.telegram_id for tr in report.transfers}
     ids |= {tr.payee.id: tr.payee.telegram_id for tr in report.transfers}
     return {ids[pid]: amount for pid, amount in report.totals.items()}

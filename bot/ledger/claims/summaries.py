@@ -19,6 +19,7 @@ from sqlmodel import Session, col, select
 
 from bot.ledger.storage.models import SummaryPost, TableSession
 from bot.ledger.storage.rows import aware, chat_of, row_id
+from bot.ledger.storage.store import Ledger
 from bot.ledger.values import DueSummary
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ GIVE_UP = timedelta(days=2)  # a summary still not out this long after its sessi
 # The summary sweep leaves a just-ended session's summary to its ender this long (its card and unpin round
 # trips come before the post).
 ENDER_GRACE = timedelta(seconds=60)
+CANDIDATES = 8  # due summaries one claim tries, oldest first, when other workers take the first ones
 
 
 def mark_due(s: Session, ts: TableSession, thread_id: int | None, now: datetime) -> None:
@@ -157,3 +159,18 @@ def forget_messages(s: Session, session_ids: list[int]) -> None:
     for row in s.scalars(select(SummaryPost).where(col(SummaryPost.session_id).in_(session_ids))):
         row.thread_id = None
         s.add(row)
+
+
+def claim_next(ledger: Ledger, *, now: datetime | None = None) -> DueSummary | None:
+    """The summary due longest by now (its session ended and its ender did not post it, its poster
+    died, or its retry time came), claimed by one compare-and-set: the first this caller got, or None
+    when none is due. One at a time, just before posting it: a claim's lease starts when its post
+    does."""
+    moment = now or ledger.now()
+    # Each claim that fails takes its row out of the due ones (claimed by another, posted, given up).
+    while candidates := ledger.read(due_ids, moment, CANDIDATES):
+        for session_id in candidates:
+            due = ledger.write(claim, session_id, moment)
+            if due is not None:
+                return due
+    return None

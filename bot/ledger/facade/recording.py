@@ -349,7 +349,7 @@ class RecordingCalls(Calls):
         now = self._now()
 
         def op(s: Session) -> Pressed:
-            state, loaded = groups.table_state(s, chat_id, self._defaults, now, lock=True)
+            state, loaded = groups.table_state(s, chat_id, self.defaults, now, lock=True)
             open_id = state.session.id if state.session else None
             entry = pending.check_table_open(s, pending_id, chat_id, open_id)
             if not allowed(state):
@@ -376,7 +376,7 @@ class RecordingCalls(Calls):
             return Pressed(replace(state, session=info), True, replace(result, card=card))
 
         pressed = self._write(op)
-        self._remember_group(pressed.state.group)
+        self.remember_group(pressed.state.group)
         return pressed
 
     def cancel_pending(

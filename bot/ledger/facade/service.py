@@ -12,8 +12,6 @@ from sqlmodel import Session, col, select
 
 from bot.ledger import errors
 from bot.ledger.facade.recording import RecordingCalls
-from bot.ledger.facade.settling import SettlingCalls
-from bot.ledger.facade.summaries import SummaryCalls
 from bot.ledger.play import books, groups, hands, pending, sessions
 from bot.ledger.storage.mappers import group_info, player_info, session_info
 from bot.ledger.storage.models import AppliedKey, ChatGroup, Hand, Player, TableSession
@@ -39,7 +37,7 @@ IDLE_RETRY = timedelta(minutes=1)  # a table whose idle end failed waits this lo
 IDLE_RETRY_MAX = timedelta(hours=1)  # … up to this
 
 
-class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
+class LedgerService(RecordingCalls):
     """Groups, players, table sessions, hands and entries waiting for Confirm, on SQLite or PostgreSQL.
 
     Every method is one transaction (`bot.ledger.storage.store`), blocking: handlers call it in a
@@ -92,7 +90,7 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             "confirm_by": confirm_by,
         }
         info = self._write(lambda s: groups.update_group(s, self._group(s, chat_id), dict(changes)), key)
-        self._remember_group(info)
+        self.remember_group(info)
         return info
 
     def list_groups(self, *, weekly_schedule: bool | None = None) -> list[GroupInfo]:
@@ -185,7 +183,7 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             return sessions.open_session(
                 s,
                 chat_id,
-                self._defaults,
+                self.defaults,
                 now,
                 opened_by=lambda g: groups.actor(s, g, by, now),
                 rules=rules,
@@ -338,7 +336,7 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
         moment = now or self._now()
         cutoff = moment - idle_for
         ended = []
-        failing = self._idle_failures
+        failing = self.idle_failures
         for session_id in self._read(lambda s: sessions.idle_ids(s, cutoff)):
             count, retry_at = failing.get(session_id, (0, moment))
             if moment < retry_at:
@@ -393,15 +391,6 @@ class LedgerService(RecordingCalls, SettlingCalls, SummaryCalls):
             session_row(s, session_id).flow_message_id = message_id
 
         self._write(op)
-
-    def claim(self, key: str) -> bool:
-        """Store an idempotency key on its own, for a reply that writes nothing else (a question): True the
-        first time, False when the update was handled before (a redelivery then says nothing again)."""
-        try:
-            self._write(lambda s: None, key)
-        except errors.Repeated:
-            return False
-        return True
 
     def release(self, key: str, *, unless: str) -> bool:
         """Give back a claim (`claim`) whose reply failed, so that the next request with the key goes on

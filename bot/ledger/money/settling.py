@@ -39,9 +39,11 @@ from bot.ledger.storage.models import (
     SettleTransfer,
     TableSession,
 )
-from bot.ledger.storage.rows import A_WIN, LIVE, aware, row_id
+from bot.ledger.storage.rows import A_WIN, LIVE, aware, group_row, row_id, session_row
+from bot.ledger.storage.store import Ledger
 from bot.ledger.values import (
     Balance,
+    GroupInfo,
     PaymentLine,
     PaymentResult,
     PlayerInfo,
@@ -323,7 +325,25 @@ def _between(s: Session, group: ChatGroup, payer: int, payee: int) -> list[Settl
     return open_rows(s, query)
 
 
-def pay(
+def update_settle(
+    ledger: Ledger, chat_id: int, changes: dict[str, Any], *, key: str | None = None
+) -> GroupInfo:
+    """Change the group's settling-up options (`carry`, `round`, `multiplier`; InvalidValue)."""
+    checked = check_options(changes)
+    now = ledger.now()
+
+    def op(s: Session) -> GroupInfo:
+        group = groups.ensure_group(s, chat_id, ledger.defaults, now)
+        group.settle = {**(group.settle or {}), **checked}
+        s.add(group)
+        s.flush()
+        return group_info(group)
+
+    info = ledger.write_once(key, op)
+    return info
+
+
+def record_payment(
     s: Session, group: ChatGroup, sender: Player, other: Player, amount: int | None, now: datetime
 ) -> PaymentResult:
     """/paid <other> [amount] by `sender`: a claim when the sender owes `other` (oldest transfer first), a
@@ -450,8 +470,10 @@ def carried_into(s: Session, session_id: int) -> list[Transfer]:
     return [transfer_of(s, row) for row in rows]
 
 
-def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
-    """Each person's settle figures of an ended session (empty when it left none), by player id."""
+def figures(s: Session, session_id: int) -> list[SettleFigures]:
+    """Each person's settle figures of an ended session (net, carried in, balance before and after 抹零;
+    empty when it left none), by player id."""
+    ts = session_row(s, session_id)
     chat_id = _chat(s, ts.group_id)
     rows = s.execute(
         select(SettleLine, Player)
@@ -473,7 +495,13 @@ def figures(s: Session, ts: TableSession) -> list[SettleFigures]:
     ]
 
 
-def balance(s: Session, group: ChatGroup) -> Balance:
+def balance(s: Session, chat_id: int) -> Balance:
+    """Who still owes whom in the group, across sessions (the open transfers)."""
+    group = group_row(s, chat_id)
+    return group_balance(s, group) if group is not None else Balance(())
+
+
+def group_balance(s: Session, group: ChatGroup) -> Balance:
     """Who still owes whom in the group, across sessions (one indexed read of the open transfers)."""
     rows = list(
         s.scalars(
@@ -494,7 +522,7 @@ def carried_on(s: Session, ts: TableSession) -> tuple[tuple[Transfer, ...], tupl
         return (), ()
     group = s.get(ChatGroup, ts.group_id)
     assert group is not None
-    transfers = balance(s, group).transfers
+    transfers = group_balance(s, group).transfers
     if not options_of(group)["carry"]:
         return (), transfers
     people = present(s, group, ts)
@@ -549,8 +577,11 @@ def paycode_for(s: Session, transfer_id: int, telegram_id: int) -> tuple[Transfe
     return transfer_of(s, row), code
 
 
-def sheet(s: Session, group: ChatGroup) -> list[tuple[Transfer, tuple[PaymentLine, ...]]]:
+def sheet(s: Session, chat_id: int) -> list[tuple[Transfer, tuple[PaymentLine, ...]]]:
     """Every transfer of the group (sessions in order) with its payments, for the settlement sheet."""
+    group = group_row(s, chat_id)
+    if group is None:
+        return []
     rows = list(
         s.scalars(
             select(SettleTransfer)

@@ -27,35 +27,12 @@ from bot.ledger.storage.rows import (
     seats,
     table_rows,
 )
+from bot.ledger.storage.store import Defaults
 from bot.ledger.values import ChatState, GroupInfo, Person, PlayerInfo, UserRef
-from bot.settings import Settings
 from scoring.seats import parse_seat
 
 T = TypeVar("T")
-DEFAULT_RULES = "suzhou"
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-
-
-@dataclass(frozen=True, slots=True)
-class Defaults:
-    """What a new group starts with: the bot's settings `default_language` and `confirm_timeout_seconds`
-    (`Settings`' own defaults when none are given: they have no other home)."""
-
-    language: str = Settings.model_fields["default_language"].default
-    confirm_timeout_seconds: int = Settings.model_fields["confirm_timeout_seconds"].default
-
-    def group(self, chat_id: int, now: datetime) -> ChatGroup:
-        """A new group row with these defaults (not added to any session)."""
-        return ChatGroup(
-            chat_id=chat_id,
-            language=self.language,
-            rules=DEFAULT_RULES,
-            options={},
-            instant=BY_ID["instant"].default,
-            confirm_timeout_seconds=self.confirm_timeout_seconds,
-            weekly_schedule=False,
-            created_at=now,
-        )
 
 
 def ensure_group(s: Session, chat_id: int, defaults: Defaults, now: datetime) -> ChatGroup:

@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from bot.ledger import errors
 from bot.ledger.claims import summaries
 from bot.ledger.money import settling
-from bot.ledger.play.groups import Defaults, ensure_group, resolve_rules, validate_options
+from bot.ledger.play.groups import ensure_group, resolve_rules, validate_options
 from bot.ledger.storage.mappers import session_info
 from bot.ledger.storage.models import (
     ChatGroup,
@@ -34,6 +34,7 @@ from bot.ledger.storage.rows import (
     session_row,
     table_rows,
 )
+from bot.ledger.storage.store import Defaults
 from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary
 from scoring.seats import parse_seat
 

@@ -36,7 +36,7 @@ class ChatGroup(SQLModel, table=True):
     rules: str = Field(max_length=32)
     options: dict[str, Any] = _json()
     instant: bool = BY_ID["instant"].default  # the group options: bot.ledger.options
-    confirm_timeout_seconds: int  # a new group's comes from the settings (groups.Defaults)
+    confirm_timeout_seconds: int  # a new group's comes from the settings (store.Defaults)
     weekly_schedule: bool = False
     weekly_day: str = Field(default="sun", max_length=3)  # mon … sun
     weekly_time: str = Field(default="20:00", max_length=5)  # HH:MM in `timezone`

@@ -9,6 +9,7 @@ import pytest
 from harness import END, Table, ledger, money
 
 from bot.buttons import GuestPress, SeatWhoPress
+from bot.ledger.money import settling
 
 SEAT_EVE = "按客人 Eve 入座"
 NOT_YOURS = "只有发这条命令的人或群管理员可以回答。"
@@ -238,7 +239,7 @@ async def test_a_name_several_people_share_is_asked_with_a_button_each(db_table:
     assert turn.texts[0].startswith("第1局 西 自摸"), turn.texts
     await table.say("ann", "/end")
     await table.press("ann", END)
-    totals = ledger(table).balance(table.chat_id).totals
+    totals = ledger(table).read(settling.balance, table.chat_id).totals
     ids = {p.telegram_id: p.id for p in session.seats.values()}
     assert totals[ids[1040]] == 27 and totals[ids[1001]] == -19  # Ann: −10 on night one, −9 now
     await table.say("ann", "/newgame 苏州 1")

@@ -21,6 +21,7 @@ from harness import END, TINY_PNG, Clock, Table, seat_four
 from sqlalchemy.exc import OperationalError
 
 from bot.ledger import LedgerService
+from bot.ledger.claims import summaries
 from bot.summary import post as post_module
 from bot.summary.tally import SessionReport
 
@@ -136,8 +137,12 @@ async def test_a_poster_that_dies_holding_the_summary_is_replaced_when_its_lease
     await played(table)
     session = ledger(table).require_session(table.chat_id)
     ledger(table).end_session(table.chat_id, session_id=session.id)
-    assert ledger(table).claim_summary(session.id) is not None  # another worker claims it, then dies
-    assert ledger(table).claim_summary(session.id) is None  # held: nobody else gets it meanwhile
+    assert (
+        ledger(table).write(summaries.claim, session.id, now=ledger(table).now(), ender=True) is not None
+    )  # another worker claims it, then dies
+    assert (
+        ledger(table).write(summaries.claim, session.id, now=ledger(table).now(), ender=True) is None
+    )  # held: nobody else gets it meanwhile
     await table.run_jobs("jobs:summaries")
     assert summary_parts(table) == []
     clock.advance(minutes=10, seconds=1)
@@ -313,7 +318,7 @@ async def test_a_summary_whose_posters_keep_dying_is_given_up_after_two_days(
     ledger(table).end_session(table.chat_id, session_id=session.id)
     claims = 0
     for _ in range(300):  # a worker claims it and dies, again and again, for more than two days
-        if ledger(table).claim_summary(session.id) is None:
+        if ledger(table).write(summaries.claim, session.id, now=ledger(table).now(), ender=True) is None:
             break
         claims += 1
         clock.advance(minutes=10, seconds=1)
@@ -345,7 +350,9 @@ async def test_a_poster_whose_claim_another_took_over_sends_nothing(
         report = real(book, session_id)
         if not taken:  # this sweep was slow: its lease ran out, another worker's sweep took the summary
             clock.advance(minutes=10, seconds=1)
-            taken.append(ledger(table).claim_summary(session.id))
+            taken.append(
+                ledger(table).write(summaries.claim, session.id, now=ledger(table).now(), ender=True)
+            )
         return report
 
     monkeypatch.setattr(post_module, "build_report", slow)
@@ -376,7 +383,7 @@ async def test_a_backlog_of_summaries_is_claimed_one_at_a_time(
         report = real(book_, session_id)
         if session_id == first.id and not taken:  # the first took 11 minutes; another worker's sweep came
             clock.advance(minutes=11)
-            taken.append(book.claim_summary(second.id))
+            taken.append(book.write(summaries.claim, second.id, now=book.now(), ender=True))
         return report
 
     monkeypatch.setattr(post_module, "build_report", slow)

@@ -287,7 +287,7 @@ def test_a_write_takes_the_lock_up_front_and_a_read_never_does(tmp_path: Path) -
     gives up at once."""
     from bot.ledger.storage.db import create_db_engine
     from bot.ledger.storage.models import AppliedKey
-    from bot.ledger.storage.store import Store
+    from bot.ledger.storage.store import Ledger
 
     url = f"sqlite:///{tmp_path / 'modes.db'}"
     engine = open_database(url)
@@ -305,7 +305,7 @@ def test_a_write_takes_the_lock_up_front_and_a_read_never_does(tmp_path: Path) -
             driver.execute("ROLLBACK")
             return True
 
-    store = Store(engine)
+    store = Ledger(engine)
     assert store.write(lambda s: (s.get(AppliedKey, "nothing"), lock_free())[1]) is False
     assert store.read(lambda s: (s.get(AppliedKey, "nothing"), lock_free())[1]) is True
     with engine.begin() as connection:

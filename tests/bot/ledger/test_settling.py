@@ -11,6 +11,8 @@ from sqlmodel import Session
 
 from bot.ledger import LedgerService, Transfer, UserRef
 from bot.ledger import errors as E
+from bot.ledger.claims import reminders
+from bot.ledger.money import payments, settling
 from bot.ledger.money.settling import round_balances
 from bot.ledger.storage.models import SettlePayment, SettleTransfer
 
@@ -50,7 +52,7 @@ def test_ending_a_session_stores_its_transfers_as_open_rows_that_settle_it(table
         settled[tr.payer.id] = settled.get(tr.payer.id, 0) + tr.amount
         settled[tr.payee.id] = settled.get(tr.payee.id, 0) - tr.amount
     assert {pid: nets[pid] + settled.get(pid, 0) for pid in nets} == dict.fromkeys(nets, 0)
-    balance = ledger.balance(table.chat_id)
+    balance = ledger.read(settling.balance, table.chat_id)
     assert balance.totals == {pid: net for pid, net in nets.items() if net}
 
 
@@ -58,27 +60,27 @@ def test_payer_claims_payee_confirms_and_a_part_payment_leaves_the_rest_open(tab
     ledger = table.ledger
     first = _night(table)[0]  # Cat owes Ann 21
     payer, payee = CAT, ANN
-    part = ledger.pay(table.chat_id, payer, first.payee.id, 1, key="msg:1")
+    part = payments.pay(ledger, table.chat_id, payer, first.payee.id, 1, key="msg:1")
     assert part.kind == "claimed" and part.transfers[0].claimed == 1 and part.transfers[0].paid == 0
     with pytest.raises(E.Repeated):  # the same message again changes nothing
-        ledger.pay(table.chat_id, payer, first.payee.id, 1, key="msg:1")
-    done = ledger.confirm_transfer(table.chat_id, first.id, payee, key="cbq:1")
+        payments.pay(ledger, table.chat_id, payer, first.payee.id, 1, key="msg:1")
+    done = payments.confirm_transfer(ledger, table.chat_id, first.id, payee, key="cbq:1")
     assert done.kind == "confirmed" and done.amount == 1
     now = done.transfers[0]
     assert (now.paid, now.claimed, now.status, now.open) == (1, 0, "partly", 20)
     with pytest.raises(E.NothingClaimed):  # the payee confirms a payment nobody made
-        ledger.confirm_transfer(table.chat_id, first.id, payee)
+        payments.confirm_transfer(ledger, table.chat_id, first.id, payee)
     with pytest.raises(E.Overpaid) as caught:
-        ledger.pay(table.chat_id, payer, first.payee.id, first.amount)
+        payments.pay(ledger, table.chat_id, payer, first.payee.id, first.amount)
     assert caught.value.params["open"] == first.amount - 1
-    rest = ledger.claim_transfer(table.chat_id, first.id, payer)
+    rest = payments.claim_transfer(ledger, table.chat_id, first.id, payer)
     assert rest.amount == first.amount - 1
     with pytest.raises(E.ClaimWaiting):
-        ledger.claim_transfer(table.chat_id, first.id, payer)
-    ledger.confirm_transfer(table.chat_id, first.id, payee)
+        payments.claim_transfer(ledger, table.chat_id, first.id, payer)
+    payments.confirm_transfer(ledger, table.chat_id, first.id, payee)
     assert ledger.transfers(first.session_id)[0].status == "settled"
     with pytest.raises(E.TransferClosed):
-        ledger.claim_transfer(table.chat_id, first.id, payer)
+        payments.claim_transfer(ledger, table.chat_id, first.id, payer)
 
 
 def test_refusals_write_nothing(table: Table) -> None:
@@ -88,26 +90,26 @@ def test_refusals_write_nothing(table: Table) -> None:
     before = _counts(ledger)
     stranger = UserRef(99, "Zoe", "zoe")
     with pytest.raises(E.SelfPayment):
-        ledger.pay(table.chat_id, ANN, ledger.ensure_player(table.chat_id, ANN).id, 5)
+        payments.pay(ledger, table.chat_id, ANN, ledger.ensure_player(table.chat_id, ANN).id, 5)
     with pytest.raises(E.NoDebt):
-        ledger.pay(table.chat_id, stranger, first.payee.id, 5)
+        payments.pay(ledger, table.chat_id, stranger, first.payee.id, 5)
     with pytest.raises(E.NotParty):
-        ledger.claim_transfer(table.chat_id, first.id, stranger)
+        payments.claim_transfer(ledger, table.chat_id, first.id, stranger)
     with pytest.raises(E.NotParty):
-        ledger.confirm_transfer(table.chat_id, first.id, stranger)
+        payments.confirm_transfer(ledger, table.chat_id, first.id, stranger)
     with pytest.raises(E.InvalidValue):
-        ledger.pay(table.chat_id, CAT, first.payee.id, 0)
+        payments.pay(ledger, table.chat_id, CAT, first.payee.id, 0)
     with pytest.raises(E.ForeignButton):
-        ledger.claim_transfer(-999, first.id, ANN)
+        payments.claim_transfer(ledger, -999, first.id, ANN)
     assert _counts(ledger)[1:] == before[1:]
 
 
 def test_a_receipt_by_the_payee_is_confirmed_at_once(table: Table) -> None:
     ledger = table.ledger
     tr = _night(table)[2]  # the guest Dan owes Bob 1: Bob says he got it
-    got = ledger.pay(table.chat_id, BOB, tr.payer.id, tr.amount)
+    got = payments.pay(ledger, table.chat_id, BOB, tr.payer.id, tr.amount)
     assert got.kind == "received" and got.transfers[0].status == "settled"
-    assert tr.id not in {t.id for t in ledger.balance(table.chat_id).transfers}
+    assert tr.id not in {t.id for t in ledger.read(settling.balance, table.chat_id).transfers}
 
 
 def test_what_stays_open_carries_into_the_next_session_and_is_paid_there(table: Table) -> None:
@@ -119,13 +121,13 @@ def test_what_stays_open_carries_into_the_next_session_and_is_paid_there(table: 
         ledger.join(CHAT, user)
     ledger.join(CHAT, guest_name="Dan")
     # The open transfers stay payable while the next night is on: /balance still shows them.
-    assert {t.id for t in ledger.balance(CHAT).transfers} == set(owed)
+    assert {t.id for t in ledger.read(settling.balance, CHAT).transfers} == set(owed)
     ledger.set_dealer(CHAT, "E")
     ledger.commit(CHAT, self_draw("N", 3))
     second = ledger.end_session(CHAT, by=ANN).session
     carried = ledger.transfers(first[0].session_id)
     assert all(t.status == "carried" and t.carried_to_number == second.number for t in carried)
-    figures = {f.player.id: f for f in ledger.settle_figures(second.id)}
+    figures = {f.player.id: f for f in ledger.read(settling.figures, second.id)}
     carried_in: dict[int, int] = {}
     for tr in first:
         carried_in[tr.payer.id] = carried_in.get(tr.payer.id, 0) - tr.amount
@@ -134,14 +136,14 @@ def test_what_stays_open_carries_into_the_next_session_and_is_paid_there(table: 
         pid: v for pid, v in carried_in.items() if v
     }
     assert all(f.raw == f.net + f.carried == f.rounded for f in figures.values())
-    balance = ledger.balance(CHAT)
+    balance = ledger.read(settling.balance, CHAT)
     assert {t.session_number for t in balance.transfers} == {second.number}
     assert balance.totals == {pid: f.rounded for pid, f in figures.items() if f.rounded}
 
 
 def test_carry_off_leaves_each_session_to_settle_alone(table: Table) -> None:
     ledger = table.ledger
-    ledger.update_settle(CHAT, {"carry": False})
+    settling.update_settle(ledger, CHAT, {"carry": False})
     first = _night(table)
     ledger.open_session(CHAT, by=ANN)
     for user in (ANN, BOB, CAT):
@@ -151,23 +153,23 @@ def test_carry_off_leaves_each_session_to_settle_alone(table: Table) -> None:
     ledger.commit(CHAT, self_draw("N", 3))
     second = ledger.end_session(CHAT, by=ANN).session
     assert all(t.status == "open" for t in ledger.transfers(first[0].session_id))
-    assert all(f.carried == 0 for f in ledger.settle_figures(second.id))
-    sessions = {t.session_number for t in ledger.balance(CHAT).transfers}
+    assert all(f.carried == 0 for f in ledger.read(settling.figures, second.id))
+    sessions = {t.session_number for t in ledger.read(settling.balance, CHAT).transfers}
     assert sessions == {first[0].session_number, second.number}
 
 
 def test_multiplier_and_rounding_at_close_stay_zero_sum(table: Table) -> None:
     ledger = table.ledger
-    ledger.update_settle(CHAT, {"multiplier": 3, "round": 10})
+    settling.update_settle(ledger, CHAT, {"multiplier": 3, "round": 10})
     transfers = _night(table)
-    figures = ledger.settle_figures(transfers[0].session_id)
+    figures = ledger.read(settling.figures, transfers[0].session_id)
     assert sum(f.rounded for f in figures) == 0 and sum(f.raw for f in figures) == 0
     assert all(f.raw == f.net * 3 and f.rounded % 10 == 0 and abs(f.rounded - f.raw) < 10 for f in figures)
     assert all(tr.amount % 10 == 0 for tr in transfers)
     with pytest.raises(E.InvalidValue):
-        ledger.update_settle(CHAT, {"round": 3})
+        settling.update_settle(ledger, CHAT, {"round": 3})
     with pytest.raises(E.InvalidValue):
-        ledger.update_settle(CHAT, {"multiplier": 0})
+        settling.update_settle(ledger, CHAT, {"multiplier": 0})
 
 
 def test_rounding_by_largest_remainder_in_a_stable_order() -> None:
@@ -186,16 +188,18 @@ def test_a_due_reminder_is_claimed_by_exactly_one_of_two_workers(table: Table, d
     from bot.ledger.storage.db import create_db_engine
 
     ledger = table.ledger
-    ledger.update_settle(CHAT, {"remind": 24})
+    settling.update_settle(ledger, CHAT, {"remind": 24})
     transfers = _night(table)
     workers = [LedgerService(create_db_engine(db_url)) for _ in range(2)]
     assert len(transfers) == 3
     due = datetime.now(UTC) + timedelta(hours=25)
-    assert workers[0].claim_reminder(CHAT, due - timedelta(hours=2)) == []  # 23 hours: not yet
+    assert (
+        workers[0].write(reminders.claim_reminder, CHAT, due - timedelta(hours=2)) == []
+    )  # 23 hours: not yet
     with ThreadPoolExecutor(2) as pool:
-        claimed = list(pool.map(lambda w: w.claim_reminder(CHAT, due), workers))
+        claimed = list(pool.map(lambda w: w.write(reminders.claim_reminder, CHAT, due), workers))
     assert sorted(len(c) for c in claimed) == [0, 3]
-    assert workers[1].claim_reminder(CHAT, due + timedelta(hours=23)) == []  # once a day
-    assert len(workers[0].claim_reminder(CHAT, due + timedelta(hours=24))) == 3
+    assert workers[1].write(reminders.claim_reminder, CHAT, due + timedelta(hours=23)) == []  # once a day
+    assert len(workers[0].write(reminders.claim_reminder, CHAT, due + timedelta(hours=24))) == 3
     for worker in workers:
         worker.engine.dispose()

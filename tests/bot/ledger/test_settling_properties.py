@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from ledger_helpers import self_draw
 
 from bot.ledger import LedgerService, Transfer, UserRef, errors
+from bot.ledger.money import payments, settling
 
 CHAT = -4242
 USERS = [
@@ -129,7 +130,7 @@ def _open(ledger: LedgerService, absent: int) -> None:
 
 
 def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: str) -> None:
-    open_ones = [tr for tr in ledger.balance(CHAT).transfers if tr.unclaimed > 0]
+    open_ones = [tr for tr in ledger.read(settling.balance, CHAT).transfers if tr.unclaimed > 0]
     if not open_ones:
         return
     tr = open_ones[index % len(open_ones)]
@@ -138,12 +139,12 @@ def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: st
     payer, payee = by.get(tr.payer.telegram_id or 0), by.get(tr.payee.telegram_id or 0)
     if mode == "receipt" and payee is not None:
         try:
-            done = ledger.pay(CHAT, payee, tr.payer.id, amount)
+            done = payments.pay(ledger, CHAT, payee, tr.payer.id, amount)
         except (errors.Overpaid, errors.ClaimWaiting):
             # The two owe each other too (carry off): /paid by this payee is their own claim on their debt
             # to the other, and this amount is more than that debt (or it is claimed already). Refused,
             # nothing recorded.
-            transfers = ledger.balance(CHAT).transfers
+            transfers = ledger.read(settling.balance, CHAT).transfers
             assert any(o.payer.id == tr.payee.id and o.payee.id == tr.payer.id for o in transfers)
             return
         # When the two owe each other too (carry off), /paid is what the sender pays: a claim.
@@ -152,24 +153,24 @@ def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: st
     elif payer is not None:
         # A claim moves nothing until it is confirmed. It lands on the payer's oldest open transfer to that
         # payee, which need not be `tr` when two ended sessions left the pair a transfer each.
-        claimed = ledger.pay(CHAT, payer, tr.payee.id, amount)
+        claimed = payments.pay(ledger, CHAT, payer, tr.payee.id, amount)
         if share > 0.5:
             for touched in claimed.transfers:
                 if touched.claimed > 0:
-                    done = ledger.confirm_transfer(CHAT, touched.id, payee, admin=payee is None)
+                    done = payments.confirm_transfer(ledger, CHAT, touched.id, payee, admin=payee is None)
                     model.paid(touched.payer.id, touched.payee.id, done.amount)
 
 
 def _confirm(ledger: LedgerService, model: Model, index: int) -> None:
     """The payee (an admin for the 台) confirms a claim still waiting, maybe on a transfer of a session
     that ended since the claim was made."""
-    waiting = [tr for tr in ledger.balance(CHAT).transfers if tr.claimed > 0]
+    waiting = [tr for tr in ledger.read(settling.balance, CHAT).transfers if tr.claimed > 0]
     if not waiting:
         return
     tr = waiting[index % len(waiting)]
     payee = {u.telegram_id: u for u in USERS}.get(tr.payee.telegram_id or 0)
     by = payee or UserRef(99, "Zoe", "zoe")
-    done = ledger.confirm_transfer(CHAT, tr.id, by, admin=payee is None)
+    done = payments.confirm_transfer(ledger, CHAT, tr.id, by, admin=payee is None)
     model.paid(tr.payer.id, tr.payee.id, done.amount)
 
 
@@ -211,16 +212,16 @@ def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any,
                     _open(ledger, step[3])
                 ledger.commit(CHAT, self_draw(step[1], step[2]))
             elif step[0] == "end" and session is not None:
-                ledger.update_settle(CHAT, step[1])
-                before = ledger.balance(CHAT).transfers
+                settling.update_settle(ledger, CHAT, step[1])
+                before = ledger.read(settling.balance, CHAT).transfers
                 seated = {p.id for p in session.seats.values()}
                 ended = ledger.end_session(CHAT, by=USERS[0]).session
-                figures = ledger.settle_figures(ended.id)
+                figures = ledger.read(settling.figures, ended.id)
                 table = next((f.player.id for f in figures if f.player.display_name == "台"), None)
                 model.end(ledger, ended.id, step[1], table, before, seated)
                 # Nothing claimed is lost, and a debt of someone absent stays between the same two people:
                 # the very transfer, still open, as it was.
-                after = {tr.id: tr for tr in ledger.balance(CHAT).transfers}
+                after = {tr.id: tr for tr in ledger.read(settling.balance, CHAT).transfers}
                 takes_fees = step[1]["fee"] or step[1]["rake"]
                 for tr in before:
                     there = [
@@ -239,7 +240,7 @@ def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any,
                 _pay(ledger, model, step[1], step[2], step[3])
             elif step[0] == "confirm":
                 _confirm(ledger, model, step[1])
-            balance = ledger.balance(CHAT)
+            balance = ledger.read(settling.balance, CHAT)
             assert balance.totals == model.balances()
             assert sum(balance.totals.values()) == 0
         ledger.engine.dispose()

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from harness import END, Reply, Table, ledger, money, summary
 
+from bot.ledger.money import settling
+
 
 async def night_one(table: Table) -> Reply:
     """Ann (东, dealer) self-draws 4 花: T = 底 5 + 4 = 9 from each of Bob, Cat and Dan. Ann +27."""
@@ -58,7 +60,7 @@ async def test_a_claim_waiting_at_the_next_end_is_kept_and_its_payer_not_charged
 
     second = summary(table, 2)
     assert "这些转账已包含上次欠的：\n  第1场 2. Cat → Ann 9\n  第1场 3. Bob → Ann 9" in second.text
-    figures = {f.player.display_name: f for f in ledger(table).settle_figures(_session_id(table, 2))}
+    figures = {f.player.display_name: f for f in ledger(table).read(settling.figures, _session_id(table, 2))}
     assert {name: f.rounded for name, f in figures.items()} == {"Ann": 10, "Bob": 15, "Cat": -17, "Dan": -8}
     first = summary(table, 1)
     assert "2. Cat → Ann 9 ↪ 转入第2场\n3. Bob → Ann 9 ↪ 转入第2场" in first.text
@@ -92,12 +94,14 @@ async def test_a_debt_of_someone_absent_stays_between_the_same_two_people(db_sea
     await table.say("ann", "/end")
     await table.press("ann", END)
 
-    figures = {f.player.display_name: f.rounded for f in ledger(table).settle_figures(_session_id(table, 2))}
+    figures = {
+        f.player.display_name: f.rounded for f in ledger(table).read(settling.figures, _session_id(table, 2))
+    }
     assert figures == {"Ann": 1, "Dan": 15, "Eve": -8, "Zoe": -8}
     assert money(table) == {"Ann": 19, "Bob": -9, "Cat": -9, "Dan": 15, "Eve": -8, "Zoe": -8}
     first = summary(table, 1)
     assert "1. Dan → Ann 9 ↪ 转入第2场\n2. Cat → Ann 9\n3. Bob → Ann 9" in first.text
-    transfers = ledger(table).balance(table.chat_id).transfers
+    transfers = ledger(table).read(settling.balance, table.chat_id).transfers
     absent = {"Bob", "Cat"}
     for tr in transfers:  # an absent person's only transfer is their own debt to Ann, from night one
         if {tr.payer.display_name, tr.payee.display_name} & absent:

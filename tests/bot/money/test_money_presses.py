@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from harness import END, Reply, Table, by_person, ledger, money, summary
 
+from bot.ledger.money import settling
+
 
 async def end(table: Table) -> Reply:
     await table.say("ann", "/end")
@@ -64,7 +66,10 @@ async def test_a_guests_debt_is_settled_by_an_admin_or_the_guests_seater(db_tabl
     await table.say("ann", "/adjust 北 南 20")
     card = await end(table)
     assert money(table) == {"小王": -50, "Ann": 30, "Bob": 20}
-    number = {tr.payee.display_name: tr.number for tr in ledger(table).balance(table.chat_id).transfers}
+    number = {
+        tr.payee.display_name: tr.number
+        for tr in ledger(table).read(settling.balance, table.chat_id).transfers
+    }
     to_ann, to_bob = number["Ann"], number["Bob"]
 
     turn = await table.press("ann", f"{to_ann} 已收到", message_id=card.message_id)
@@ -102,7 +107,11 @@ async def test_what_is_paid_to_the_table_asks_an_admin_and_names_the_admin(db_se
     await table.say("ann", "/hu 东 自摸 5花")
     card = await end(table)
     assert money(table) == {"Ann": 20, "Bob": -20, "Cat": -20, "Dan": -20, "台": 40}
-    to_table = [tr for tr in ledger(table).balance(table.chat_id).transfers if tr.payee.display_name == "台"]
+    to_table = [
+        tr
+        for tr in ledger(table).read(settling.balance, table.chat_id).transfers
+        if tr.payee.display_name == "台"
+    ]
     tr = to_table[0]
     payer = tr.payer.display_name
     turn = await table.press(payer.lower(), f"{tr.number} 我已付", message_id=card.message_id)

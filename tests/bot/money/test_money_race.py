@@ -14,6 +14,7 @@ from harness import END, Table, seat_four
 from sqlalchemy import create_engine, text
 
 from bot.ledger import LedgerService
+from bot.ledger.money import settling
 
 
 def waiting(url: str) -> int:
@@ -61,7 +62,11 @@ async def test_paid_racing_an_end_that_carries_the_debt_is_recorded(pg_table: Ta
     conn = lock.connect()
     tx = conn.begin()
     # Cat's transfer only: the end locks the others and queues on it first, the payment behind the end.
-    cats = [tr.id for tr in other.balance(table.chat_id).transfers if tr.payer.display_name == "Cat"]
+    cats = [
+        tr.id
+        for tr in other.read(settling.balance, table.chat_id).transfers
+        if tr.payer.display_name == "Cat"
+    ]
     conn.execute(text("SELECT id FROM settle_transfer WHERE id = :id FOR UPDATE"), {"id": cats[0]})
     ended: list[Any] = []
     worker = threading.Thread(target=lambda: ended.append(other.end_session(table.chat_id)))
@@ -79,7 +84,7 @@ async def test_paid_racing_an_end_that_carries_the_debt_is_recorded(pg_table: Ta
         other.engine.dispose()
     assert ended, "the other worker's end did not finish"
     assert turn.texts[0].startswith("Cat 说已付给 Ann 9，等 Ann 点“已收到”确认。\n第2场 "), turn.texts
-    report = table.app.bot_data["ledger"].balance(table.chat_id)
+    report = table.app.bot_data["ledger"].read(settling.balance, table.chat_id)
     names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
     names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
     assert {names[p]: v for p, v in report.totals.items()} == {"Ann": 27, "Bob": -14, "Cat": -9, "Dan": -4}

@@ -12,6 +12,7 @@ from harness import END, Table
 from telegram.error import NetworkError
 
 from bot.jobs import sweeps
+from bot.ledger.money import settling
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -54,4 +55,4 @@ async def test_a_reminder_whose_send_failed_is_sent_later_that_day(
         "付了请点结算消息下面的“我已付”或发 /paid，收款人点“已收到”。"
     ]
     assert await sweeps.post_reminders(bot, ledger, due + timedelta(hours=2)) == 0  # once a day
-    assert sorted(ledger.balance(table.chat_id).totals.values()) == [-9, -9, -9, 27]
+    assert sorted(ledger.read(settling.balance, table.chat_id).totals.values()) == [-9, -9, -9, 27]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from harness import END, Table
 
+from bot.ledger.money import settling
+
 
 async def test_a_refused_winner_of_a_multi_win_is_not_listed_as_a_winner(db_seated: Table) -> None:
     """/hu 东 8花 西 2花 冲 北: 东 (Ann) wins 底 5 + 8 = 13 from 北 (Dan); 西 (Cat) has 2 硬花 where a
@@ -23,7 +25,7 @@ async def test_a_refused_winner_of_a_multi_win_is_not_listed_as_a_winner(db_seat
     assert "1 北 放冲，东 胡 13花 | +13 0 0 −13" in ledger_text
     await table.say("ann", "/end")
     await table.press("ann", END)
-    report = table.app.bot_data["ledger"].balance(table.chat_id)
+    report = table.app.bot_data["ledger"].read(settling.balance, table.chat_id)
     names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
     names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
     assert {names[pid]: amount for pid, amount in report.totals.items()} == {"Ann": 13, "Dan": -13}
@@ -57,7 +59,7 @@ async def test_the_csv_entry_of_a_button_hand_retypes_to_the_same_money(db_seate
     await table.say("ann", "/edit 1 南 自摸 5花")
     await table.say("ann", "/end")
     await table.press("ann", END)
-    report = table.app.bot_data["ledger"].balance(table.chat_id)
+    report = table.app.bot_data["ledger"].read(settling.balance, table.chat_id)
     names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
     names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
     assert {names[pid]: amount for pid, amount in report.totals.items()} == {

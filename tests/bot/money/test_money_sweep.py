@@ -10,13 +10,14 @@ import pytest
 from harness import Clock, Table, seat_four
 
 from bot.ledger import errors
+from bot.ledger.money import settling
 from bot.ledger.play import sessions
 
 OTHER = -1001000000777
 
 
 def money(table: Table, chat_id: int) -> dict[str, int]:
-    report = table.app.bot_data["ledger"].balance(chat_id)
+    report = table.app.bot_data["ledger"].read(settling.balance, chat_id)
     names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
     names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
     return {names[pid]: amount for pid, amount in report.totals.items()}

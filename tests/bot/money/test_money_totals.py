@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from harness import END, Table
 
+from bot.ledger.money import settling
+
 
 async def night(table: Table, hand: str) -> None:
     await table.say("ann", "/rules instant on")
@@ -49,7 +51,7 @@ async def test_all_time_figures_are_the_money_each_night_settled(db_seated: Tabl
     assert lines[1].startswith("2. ") and "Bob +235" in lines[1] and "Ann −85" in lines[1]
     assert lines[2].startswith("1. ") and "Ann +55" in lines[2] and "Bob −25" in lines[2]
     # What is still open equals the all-time money: nobody has paid anything yet.
-    report = table.app.bot_data["ledger"].balance(table.chat_id)
+    report = table.app.bot_data["ledger"].read(settling.balance, table.chat_id)
     names = {tr.payer.id: tr.payer.display_name for tr in report.transfers}
     names |= {tr.payee.id: tr.payee.display_name for tr in report.transfers}
     assert {names[p]: v for p, v in report.totals.items()} == {

@@ -15,6 +15,7 @@ from sqlalchemy.exc import OperationalError
 
 from bot.jobs.sweeps import post_reminders
 from bot.ledger import LedgerService
+from bot.ledger.money import settling
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -189,7 +190,7 @@ async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(se
     assert "Ann：本场 +30 ×3 · 台费/抽水 −5 · 应结 +90（抹零前 +85）" in card.text
     assert "Bob：本场 +1 ×3 · 台费/抽水 −5 · 应结 0（抹零前 −2）" in card.text
     assert "台：本场 0 · 台费/抽水 +20 · 应结 +20" in card.text
-    figures = ledger(table).settle_figures(ledger(table).history(table.chat_id)[0].session.id)
+    figures = ledger(table).read(settling.figures, ledger(table).history(table.chat_id)[0].session.id)
     assert sum(f.rounded for f in figures) == 0 and sum(f.raw for f in figures) == 0
     shown = card.text.split("结算（最少转账）：\n")[1].split("\n应结")[0]
     assert shown == "1. Cat → Ann 70\n2. Dan → 台 20\n3. Dan → Ann 20"
@@ -319,13 +320,15 @@ async def test_the_settlement_sheet_says_who_paid_whom_when_and_what_is_open(sea
     await table.press("cat", "1 我已付", message_id=card.message_id)  # 11 claimed, not confirmed yet
     turn = await table.say("bob", "/balance csv")
     assert turn.of("sendDocument") and turn.sent[-1].text == "结算表（CSV）：每笔转账、每次付款、还欠多少"
-    data = settlement_csv("zh-Hans", ledger(table).settle_sheet(table.chat_id), timezone="Asia/Shanghai")
+    data = settlement_csv(
+        "zh-Hans", ledger(table).read(settling.sheet, table.chat_id), timezone="Asia/Shanghai"
+    )
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
     assert (
         ",".join(rows[0])
         == "场,笔,付款人,收款人,付款人编号,收款人编号,应付,已付,还欠,状态,付款,付款状态,时间"
     )
-    open_ = ledger(table).balance(table.chat_id).transfers
+    open_ = ledger(table).read(settling.balance, table.chat_id).transfers
     ids = {p.display_name: str(p.id) for tr in open_ for p in (tr.payer, tr.payee)}  # the id columns
     body = [row[:12] for row in rows[1:]]
     assert body == [
@@ -343,13 +346,12 @@ async def test_a_payment_stands_when_its_summary_cannot_be_read(seated_table: Ta
     recorded and answered, no 出错了; the summary card catches up with the next payment."""
     table = seated_table
     card = await night_one(table)
-    book = ledger(table)
 
     def server_closed(*args: Any, **kwargs: Any) -> Any:
         raise OperationalError("SELECT", {}, Exception("server closed"))
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(book, "settle_figures", server_closed)
+        patch.setattr(settling, "figures", server_closed)
         turn = await table.press("cat", "1 我已付", message_id=card.message_id)
     assert turn.answers and "出错" not in " ".join(turn.answers + turn.texts)
     assert (1, "open", 21, 0, 21) in state(table)  # claimed: waits for Ann

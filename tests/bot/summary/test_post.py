@@ -13,6 +13,7 @@ from telegram.ext import Application
 
 from bot.console.transport import InProcessBotAPI
 from bot.ledger import DueSummary, LedgerService
+from bot.ledger.claims import summaries
 from bot.summary import history_chart_data, post_summary, send_history_chart
 from bot.summary.chart import PNG_SIGNATURE, png_size
 
@@ -27,7 +28,7 @@ def bot_app(api: InProcessBotAPI) -> Application[Any, Any, Any, Any, Any, Any]:
 def ended(table: Table) -> DueSummary:
     """End the table's session: its summary is due, claimed here."""
     table.ledger.end_session(table.chat_id, session_id=table.session_id)
-    due = table.ledger.claim_summary(table.session_id)
+    due = table.ledger.write(summaries.claim, table.session_id, now=table.ledger.now(), ender=True)
     assert due is not None and due.sent == 0
     return due
 
