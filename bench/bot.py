@@ -66,6 +66,7 @@ from telegram.ext import (  # noqa: E402
 from bot.app import RATE_LIMIT_RETRIES, TelegramRateLimiter, build_application  # noqa: E402
 from bot.console.driver import AnyApplication, settle, start_application, stop_application  # noqa: E402
 from bot.console.transport import InProcessBotAPI  # noqa: E402
+from bot.ledger.play import books, groups, sessions  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
 PLAYERS = ("ann", "bob", "cat", "dan")
@@ -403,10 +404,10 @@ async def prepare_summary(workdir: Path, hands: int) -> list[int]:
             typed = min(hands, 2)
             for index in range(typed):
                 await bench.hand(chat, "default", index)
-            session = ledger.current_session(chat)
+            session = groups.chat_state(ledger, chat).session
             if hands > typed:
                 await asyncio.to_thread(bulk_load, ledger, session.id, hands - typed, chat)
-            assert ledger.current_session(chat).hands_played >= hands, "the session was not filled"
+            assert groups.chat_state(ledger, chat).session.hands_played >= hands, "the session was not filled"
         (workdir / CHATS_FILE).write_text(json.dumps(bench.transport.state.snapshot(), ensure_ascii=False))
         return bench.chats
     finally:
@@ -428,8 +429,8 @@ async def end_to_card(bench: Bench, chat: int) -> float:
 
 def _summary_message(bench: Bench, chat: int) -> int:
     ledger = bench.app.bot_data["ledger"]
-    newest = ledger.history(chat, limit=1)[0]
-    message = ledger.get_session(newest.session.id).summary_message_id
+    newest = ledger.read(books.history, chat, limit=1)[0]
+    message = ledger.read(sessions.get_session, newest.session.id).summary_message_id
     assert message is not None, "the summary card was not marked sent"
     return int(message)
 

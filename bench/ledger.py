@@ -7,7 +7,7 @@ Usage: python bench/ledger.py [--sizes 100,10000,100000] [--backends sqlite,post
 
 Each size gets a fresh database. The history is bulk-loaded with direct inserts (copies of real hands
 committed through the service, with their payments and the running totals they imply), then the bench
-times real `LedgerService.commit` calls and the calls behind /score (`standings`), /stats (`player_stats`),
+times real `recording.commit` calls and the calls behind /score (`standings`), /stats (`player_stats`),
 /history (`history`), /ledger (what its handler does: the newest LEDGER_PAGE rows and the one message
 they fit) and /end (`end_session`). Each reads running totals or a bounded page, so its 100,000-hand time
 must stay within 1.5x of the 100-hand time. Then /end's summary (report, card, chart, CSV: what
@@ -46,8 +46,9 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from sqlmodel import Session  # noqa: E402
 
 from bot.handlers.views import LEDGER_PAGE  # noqa: E402
-from bot.ledger import LedgerService, UserRef  # noqa: E402
+from bot.ledger import Ledger, UserRef  # noqa: E402
 from bot.ledger.money import settling  # noqa: E402
+from bot.ledger.play import books, recording, seating, sessions  # noqa: E402
 from bot.ledger.storage.db import open_database  # noqa: E402
 from bot.ledger.storage.models import (  # noqa: E402
     GroupTotal,
@@ -101,21 +102,21 @@ TEMPLATES: list[dict[str, Any]] = [
 ]
 
 
-def seat_table(ledger: LedgerService, chat_id: int = CHAT) -> int:
+def seat_table(ledger: Ledger, chat_id: int = CHAT) -> int:
     """Open a session with four seated players and 东 dealing; returns the session id."""
-    ledger.open_session(chat_id, stake=5, by=UserRef(1, "Ann", "ann"))
+    sessions.open_session(ledger, chat_id, stake=5, by=UserRef(1, "Ann", "ann"))
     for i, name in enumerate(["Ann", "Bob", "Cat"], start=1):
-        ledger.join(chat_id, UserRef(i, name, name.lower()))
-    session_id = ledger.join(chat_id, guest_name="Dan").session.id
-    ledger.set_dealer(chat_id, "E")
+        seating.join(ledger, chat_id, UserRef(i, name, name.lower()))
+    session_id = seating.join(ledger, chat_id, guest_name="Dan").session.id
+    sessions.set_dealer(ledger, chat_id, "E")
     return session_id
 
 
-def bulk_load(ledger: LedgerService, session_id: int, hands: int, chat_id: int = CHAT) -> None:
+def bulk_load(ledger: Ledger, session_id: int, hands: int, chat_id: int = CHAT) -> None:
     """Record `hands` hands: the templates through the service, the rest as direct copies of them (also
     used by tests/bot/test_long_session.py, for a 10,000-hand session in the real bot)."""
     for k in range(min(hands, len(TEMPLATES))):
-        ledger.commit(chat_id, TEMPLATES[k], source_key=f"seed-{session_id}-{k}")
+        recording.commit(ledger, chat_id, TEMPLATES[k], source_key=f"seed-{session_id}-{k}")
     extra = hands - len(TEMPLATES)
     if extra <= 0:
         return
@@ -306,17 +307,17 @@ def run_backend(
     machine load, which matters on a shared machine), then time commits on each."""
     results: dict[int, dict[str, float]] = {size: {} for size in sizes}
     with ExitStack() as stack:
-        ledgers: dict[int, LedgerService] = {}
+        ledgers: dict[int, Ledger] = {}
         for size in sizes:
             url = stack.enter_context(factory())
             engine = open_database(url)
             stack.callback(engine.dispose)  # runs before the database is dropped
-            ledger = LedgerService(engine)
+            ledger = Ledger(engine)
             session_id = seat_table(ledger)
             start = time.perf_counter()
             bulk_load(ledger, session_id, size)
             results[size]["load_s"] = time.perf_counter() - start
-            ledger.standings(CHAT)  # warm the connection and statement caches
+            ledger.read(books.standings, CHAT)  # warm the connection and statement caches
             ledgers[size] = ledger
         read_times: dict[str, dict[int, list[float]]] = {name: {size: [] for size in sizes} for name in READS}
         for _round in range(reads):
@@ -328,12 +329,15 @@ def run_backend(
             ledger = ledgers[size]
             keys = itertools.count()
             commit_times = timed(
-                lambda ledger=ledger, keys=keys: ledger.commit(  # type: ignore[misc]
-                    CHAT, TEMPLATES[(k := next(keys)) % len(TEMPLATES)], source_key=f"bench-{k}"
+                lambda ledger=ledger, keys=keys: recording.commit(
+                    ledger,  # type: ignore[misc]
+                    CHAT,
+                    TEMPLATES[(k := next(keys)) % len(TEMPLATES)],
+                    source_key=f"bench-{k}",
                 ),
                 commits,
             )
-            totals = ledger.standings(CHAT)
+            totals = ledger.read(books.standings, CHAT)
             assert sum(r.net for r in totals.session_rows) == 0
             assert totals.session is not None and totals.session.hands_played == size + commits
             results[size]["commit_hps"] = commits / sum(commit_times)
@@ -347,32 +351,32 @@ def run_backend(
             summary(ledger, session_id)  # matplotlib imported, as after a first /end
             alone, during, took = meanwhile(ledger, session_id, commits, summary)
             results[size].update({"alone_ms": alone, "during_ms": during, "summary_ms": took})
-            end = timed(lambda ledger=ledger: ledger.end_session(CHAT), 1)
+            end = timed(lambda ledger=ledger: sessions.end_session(ledger, CHAT), 1)
             results[size]["end_ms"] = end[0] * 1000
     return results
 
 
-def _session_id(ledger: LedgerService) -> int:
-    return ledger.require_session(CHAT).id
+def _session_id(ledger: Ledger) -> int:
+    return sessions.require_session(ledger, CHAT).id
 
 
 # What each table command reads, by the command's name.
-READS: dict[str, Callable[[LedgerService], object]] = {
-    "score": lambda ledger: ledger.standings(CHAT),
-    "stats": lambda ledger: ledger.player_stats(CHAT),
-    "history": lambda ledger: ledger.history(CHAT),
+READS: dict[str, Callable[[Ledger], object]] = {
+    "score": lambda ledger: ledger.read(books.standings, CHAT),
+    "stats": lambda ledger: ledger.read(books.player_stats, CHAT),
+    "history": lambda ledger: ledger.read(books.history, CHAT),
     "ledger": lambda ledger: ledger_answer(ledger),
 }
 
 
-def ledger_answer(ledger: LedgerService) -> str:
+def ledger_answer(ledger: Ledger) -> str:
     """What /ledger does: the newest LEDGER_PAGE rows, then the one message they fit (bot.handlers.views)."""
-    session = ledger.require_session(CHAT)
-    rows = ledger.ledger(session.id, last=LEDGER_PAGE)
+    session = sessions.require_session(ledger, CHAT)
+    rows = ledger.read(books.ledger_rows, session.id, last=LEDGER_PAGE)
     return ledger_page("zh-Hans", session, rows, complete=len(rows) < LEDGER_PAGE)[0]
 
 
-def summary(ledger: LedgerService, session_id: int) -> None:
+def summary(ledger: Ledger, session_id: int) -> None:
     """What /end's summary builds (bot.summary.post.post_summary): the report, the card, the chart and the
     CSV; only the Bot API sends are left out."""
     report = build_report(ledger, session_id)
@@ -382,14 +386,14 @@ def summary(ledger: LedgerService, session_id: int) -> None:
 
 
 def meanwhile(
-    ledger: LedgerService, session_id: int, commits: int, build: Callable[[LedgerService, int], None]
+    ledger: Ledger, session_id: int, commits: int, build: Callable[[Ledger, int], None]
 ) -> tuple[float, float, float]:
     """Commit latency at another table (ms, median) alone, and while this table's summary is built by
     `build` in another thread; and the summary's own time (ms)."""
 
     def commit() -> None:
         k = next(OTHER_KEYS)  # a new key each time: a repeated one would be an idempotent no-op
-        ledger.commit(OTHER, TEMPLATES[k % len(TEMPLATES)], source_key=f"other-{k}")
+        recording.commit(ledger, OTHER, TEMPLATES[k % len(TEMPLATES)], source_key=f"other-{k}")
 
     alone = statistics.median(timed(commit, commits))
     done = threading.Event()
@@ -423,13 +427,13 @@ def _copies(rows: list[Any], ids: list[int], **fixed: Any) -> list[dict[str, Any
     return out
 
 
-def load_sessions(ledger: LedgerService, count: int) -> int:
+def load_sessions(ledger: Ledger, count: int) -> int:
     """`count` ended sessions: the newest played and ended through the service (its transfers open), the
     `count - 1` before it bulk-inserted as copies of it with their transfers settled. Returns its id."""
     session_id = seat_table(ledger)
     for entry in TEMPLATES[:2]:
-        ledger.commit(CHAT, entry)
-    ledger.end_session(CHAT)
+        recording.commit(ledger, CHAT, entry)
+    sessions.end_session(ledger, CHAT)
     with Session(ledger.engine) as s:
         last = s.get(TableSession, session_id)
         assert last is not None
@@ -439,7 +443,7 @@ def load_sessions(ledger: LedgerService, count: int) -> int:
         }
         base = {c.name: getattr(last, c.name) for c in TableSession.__table__.columns}  # type: ignore[attr-defined]
         top = s.scalar(select(func.max(TableSession.id))) or 0
-        sessions = [
+        copies = [
             {
                 **base,
                 "id": top + i,
@@ -449,8 +453,8 @@ def load_sessions(ledger: LedgerService, count: int) -> int:
             }
             for i in range(1, count)
         ]
-        for start in range(0, len(sessions), BATCH):
-            chunk = sessions[start : start + BATCH]
+        for start in range(0, len(copies), BATCH):
+            chunk = copies[start : start + BATCH]
             ids = [row["id"] for row in chunk]
             s.execute(TableSession.__table__.insert(), chunk)  # type: ignore[attr-defined]
             s.execute(SessionTotal.__table__.insert(), _copies(kept[SessionTotal], ids))  # type: ignore[attr-defined]
@@ -466,7 +470,7 @@ def load_sessions(ledger: LedgerService, count: int) -> int:
     return session_id
 
 
-def balance_by_scan(ledger: LedgerService) -> dict[int, int]:
+def balance_by_scan(ledger: Ledger) -> dict[int, int]:
     """The named peer: every session's settle figures summed, less what was paid (no open-transfer state)."""
     with Session(ledger.engine) as s:
         owed: dict[int, int] = defaultdict(int)
@@ -480,7 +484,7 @@ def balance_by_scan(ledger: LedgerService) -> dict[int, int]:
         return {pid: v for pid, v in owed.items() if v}
 
 
-SETTLE_READS: dict[str, Callable[[LedgerService, int], object]] = {
+SETTLE_READS: dict[str, Callable[[Ledger, int], object]] = {
     "balance": lambda ledger, _sid: ledger.read(settling.balance, CHAT),
     "summary": lambda ledger, sid: render_card(build_report(ledger, sid), "zh-Hans"),
     "scan(peer)": lambda ledger, _sid: balance_by_scan(ledger),
@@ -491,11 +495,11 @@ def run_settle(factory: Callable[[], Any], sizes: list[int], reads: int) -> dict
     """Time /balance, the summary and the scan peer at each size, in interleaved rounds."""
     results: dict[int, dict[str, float]] = {size: {} for size in sizes}
     with ExitStack() as stack:
-        built: dict[int, tuple[LedgerService, int]] = {}
+        built: dict[int, tuple[Ledger, int]] = {}
         for size in sizes:
             engine = open_database(stack.enter_context(factory()))
             stack.callback(engine.dispose)
-            ledger = LedgerService(engine)
+            ledger = Ledger(engine)
             start = time.perf_counter()
             built[size] = (ledger, load_sessions(ledger, size))
             results[size]["load_s"] = time.perf_counter() - start

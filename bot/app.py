@@ -52,7 +52,7 @@ from bot.handlers import (
 from bot.handlers.picker import PickerSubmission
 from bot.i18n import DEFAULT_LANGUAGE
 from bot.jobs import setup_jobs
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 from bot.ledger.storage.store import Defaults
 from bot.services import store_services
 from bot.settings import Settings
@@ -234,13 +234,13 @@ class BotApplication(Application[Any, Any, Any, Any, Any, Any]):
         await super().initialize()
 
 
-def make_ledger(settings: Settings) -> LedgerService:
+def make_ledger(settings: Settings) -> Ledger:
     """The ledger service on the configured database (created and migrated on first use)."""
     if settings.database_url.startswith("sqlite:///"):
         path = settings.database_url.removeprefix("sqlite:///")
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-    return LedgerService.from_url(
+    return Ledger.from_url(
         settings.database_url,
         defaults=Defaults(settings.default_language, settings.confirm_timeout_seconds),
     )
@@ -360,7 +360,7 @@ def build_application(
     *,
     request: BaseRequest | None = None,
     get_updates_request: BaseRequest | None = None,
-    ledger: LedgerService | None = None,
+    ledger: Ledger | None = None,
 ) -> AnyApplication:
     """The real Application: token (or a console placeholder), Bot API base URL, rate limiter, updates of
     different chats at once, the ledger in `bot_data["ledger"]` (built from the settings unless given),

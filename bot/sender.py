@@ -11,7 +11,7 @@ from typing import TypeVar
 from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.error import ChatMigrated
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 from bot.ledger.play import supergroup
 from bot.render import MESSAGE_LIMIT, split_messages
 from bot.services import write_in
@@ -55,14 +55,14 @@ async def edit_text(
     await bot.edit_message_text(fit(text), chat_id=chat_id, message_id=message_id, reply_markup=markup)
 
 
-async def follow_migration(ledger: LedgerService, old_chat_id: int, new_chat_id: int) -> None:
+async def follow_migration(ledger: Ledger, old_chat_id: int, new_chat_id: int) -> None:
     """The group `old_chat_id` is now the supergroup `new_chat_id`: its ledger moves there (once, however
     often this is said)."""
     if await write_in(ledger, None, supergroup.migrate, old_chat_id, new_chat_id, ledger.now()):
         log.info("chat %s is now %s: the ledger followed", old_chat_id, new_chat_id)
 
 
-async def to_group(ledger: LedgerService, chat_id: int, send: Callable[[int], Awaitable[T]]) -> T:
+async def to_group(ledger: Ledger, chat_id: int, send: Callable[[int], Awaitable[T]]) -> T:
     """`send(chat_id)`; when Telegram refuses it because the group became a supergroup (ChatMigrated), the
     group's ledger moves to the new id and `send` goes again, there."""
     try:

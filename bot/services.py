@@ -11,7 +11,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlmodel import Session
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 from bot.settings import Settings
 
 P = ParamSpec("P")
@@ -20,17 +20,17 @@ LEDGER = "ledger"
 SETTINGS = "settings"
 
 
-def store_services(bot_data: MutableMapping[Any, Any], settings: Settings, ledger: LedgerService) -> None:
+def store_services(bot_data: MutableMapping[Any, Any], settings: Settings, ledger: Ledger) -> None:
     """Keep the settings and the ledger in `bot_data`."""
     bot_data[SETTINGS] = settings
     bot_data[LEDGER] = ledger
 
 
-def ledger_in(bot_data: Mapping[Any, Any]) -> LedgerService:
+def ledger_in(bot_data: Mapping[Any, Any]) -> Ledger:
     """The ledger service kept in `bot_data`."""
     ledger = bot_data[LEDGER]
-    if not isinstance(ledger, LedgerService):
-        raise TypeError(f"bot_data[{LEDGER!r}] is a {type(ledger).__name__}, not a LedgerService")
+    if not isinstance(ledger, Ledger):
+        raise TypeError(f"bot_data[{LEDGER!r}] is a {type(ledger).__name__}, not a Ledger")
     return ledger
 
 
@@ -42,7 +42,7 @@ def settings_in(bot_data: Mapping[Any, Any]) -> Settings:
     return settings
 
 
-async def in_ledger(ledger: LedgerService, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+async def in_ledger(ledger: Ledger, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
     """`fn(*args, **kwargs)`, a blocking ledger call, off the event loop, in the loop's default threads
     (as `asyncio.to_thread` would)."""
     call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
@@ -50,14 +50,14 @@ async def in_ledger(ledger: LedgerService, fn: Callable[P, R], /, *args: P.args,
 
 
 async def read_in(
-    ledger: LedgerService, fn: Callable[Concatenate[Session, P], R], /, *args: P.args, **kwargs: P.kwargs
+    ledger: Ledger, fn: Callable[Concatenate[Session, P], R], /, *args: P.args, **kwargs: P.kwargs
 ) -> R:
     """`ledger.read(fn, *args, **kwargs)` off the event loop (`in_ledger`)."""
     return await in_ledger(ledger, functools.partial(ledger.read, fn, *args, **kwargs))
 
 
 async def write_in(
-    ledger: LedgerService,
+    ledger: Ledger,
     key: str | None,
     fn: Callable[Concatenate[Session, P], R],
     /,

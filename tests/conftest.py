@@ -29,7 +29,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
-from bot.ledger.facade.service import LedgerService
+from bot.ledger import Ledger
 from bot.ledger.storage import models  # noqa: F401  (SQLModel.metadata: the sessions _empty_pg empties)
 from bot.ledger.storage.db import open_database
 
@@ -167,16 +167,16 @@ def engine(db_url: str) -> Iterator[Engine]:
 
 
 @pytest.fixture
-def ledger(engine: Engine) -> LedgerService:
-    """A LedgerService on a fresh database (runs once per backend)."""
-    return LedgerService(engine)
+def ledger(engine: Engine) -> Ledger:
+    """A Ledger on a fresh database (runs once per backend)."""
+    return Ledger(engine)
 
 
 @pytest.fixture
-def sqlite_ledger(sqlite_url: str) -> Iterator[LedgerService]:
-    """A LedgerService on a fresh SQLite file only (for tests that need no second backend)."""
+def sqlite_ledger(sqlite_url: str) -> Iterator[Ledger]:
+    """A Ledger on a fresh SQLite file only (for tests that need no second backend)."""
     eng = open_database(sqlite_url)
-    yield LedgerService(eng)
+    yield Ledger(eng)
     eng.dispose()
 
 

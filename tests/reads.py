@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from bot.ledger import (
     HandRecord,
-    LedgerService,
+    Ledger,
     PendingInfo,
     SessionSummary,
     Transfer,
@@ -25,12 +25,12 @@ from bot.ledger.storage.rows import A_HAND, LIVE, session_row
 T = TypeVar("T")
 
 
-def _read(ledger: LedgerService, fn: Callable[[Session], T]) -> T:
+def _read(ledger: Ledger, fn: Callable[[Session], T]) -> T:
     with Session(ledger.engine) as s:
         return fn(s)
 
 
-def open_pending(ledger: LedgerService, chat_id: int) -> list[PendingInfo]:
+def open_pending(ledger: Ledger, chat_id: int) -> list[PendingInfo]:
     """The group's entries still waiting for Confirm."""
 
     def read(s: Session) -> list[PendingInfo]:
@@ -46,7 +46,7 @@ def open_pending(ledger: LedgerService, chat_id: int) -> list[PendingInfo]:
     return _read(ledger, read)
 
 
-def get_hand(ledger: LedgerService, session_id: int, number: int) -> HandRecord:
+def get_hand(ledger: Ledger, session_id: int, number: int) -> HandRecord:
     """The live row with this number (HandNotFound)."""
 
     def read(s: Session) -> HandRecord:
@@ -59,11 +59,11 @@ def get_hand(ledger: LedgerService, session_id: int, number: int) -> HandRecord:
     return _read(ledger, read)
 
 
-def session_summary(ledger: LedgerService, session_id: int) -> SessionSummary:
+def session_summary(ledger: Ledger, session_id: int) -> SessionSummary:
     """One session with each player's net and its hand count."""
     return _read(ledger, lambda s: sessions.summary(s, session_row(s, session_id)))
 
 
-def session_transfers(ledger: LedgerService, session_id: int) -> list[Transfer]:
+def session_transfers(ledger: Ledger, session_id: int) -> list[Transfer]:
     """The stored transfers of an ended session (empty when it left none)."""
     return _read(ledger, lambda s: settling.stored_transfers(s, session_row(s, session_id)) or [])

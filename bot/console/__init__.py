@@ -19,6 +19,7 @@ from bot.console.state import JSON, BotAPIState, Call
 from bot.console.transport import InProcessBotAPI
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.ledger.errors import LedgerError
+from bot.ledger.play import groups
 from bot.services import ledger_in
 from bot.webapp.server import LocalServer, build_web
 from bot.webauth import sign_init_data, table_token
@@ -40,7 +41,7 @@ def group_language(app: AnyApplication) -> str:
     """The console group's language as the ledger has it (/lang), for the lines the console prints about
     the bot's pins and deletions; the default before the group is known."""
     try:
-        return ledger_in(app.bot_data).get_group(CONSOLE_CHAT_ID).language
+        return groups.chat_state(ledger_in(app.bot_data), CONSOLE_CHAT_ID).group.language
     except LedgerError:
         return DEFAULT_LANGUAGE
 
@@ -198,7 +199,7 @@ class ConsoleChat:
         if self.picker_url is None:
             return t(DEFAULT_LANGUAGE, "console.no_picker")
         ledger = ledger_in(self.app.bot_data)
-        state = ledger.chat_state(self.chat_id)
+        state = groups.chat_state(ledger, self.chat_id)
         url = picker_url(self.picker_url, self.app.bot.token, self.state.user(name), state.session)
         return t(state.group.language, "webapp.console_url", name=name, url=url)
 

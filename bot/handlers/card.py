@@ -15,6 +15,7 @@ from telegram.error import BadRequest, TelegramError
 from bot.buttons import JoinPress
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, CardView, CommitResult, SessionInfo
+from bot.ledger.play import books, hands, sessions
 from bot.ledger.values import PendingKind
 from bot.render import hand_summary, result_line, table_card
 from bot.webauth import table_token
@@ -51,7 +52,7 @@ async def show_card(
 
     If the bot may not pin, it says so once per session and goes on."""
     if card is None:
-        card = await turn.run(turn.ledger.card_view, session.id)
+        card = await turn.read(books.session_card, session.id)
     session = card.session
     text = table_card(turn.lang, card)
     markup = lobby_markup(turn, session)
@@ -66,14 +67,14 @@ async def show_card(
                 "card %s of chat %s not editable (%s): a new one", session.card_message_id, turn.chat_id, exc
             )
     message = await turn.say(text, markup)
-    await turn.run(turn.ledger.set_card, session.id, message.message_id)
+    await turn.write(None, sessions.set_card, session.id, message.message_id)
     if not session.is_open:
         return
     try:
         await turn.context.bot.pin_chat_message(turn.chat_id, message.message_id, disable_notification=True)
     except TelegramError as exc:
         log.info("cannot pin in chat %s: %s", turn.chat_id, exc)
-        if await turn.run(turn.ledger.refuse_pin, session.id):
+        if await turn.write(None, sessions.refuse_pin, session.id):
             await turn.reply("book.pin_refused")
 
 
@@ -129,12 +130,12 @@ async def mark_results(turn: Turn, kind: PendingKind, result: CommitResult, sent
     """Remember the new row's result message; mark the result messages of the rows an /undo or /edit
     voided (their line as it was, and that it is void), so no stale result reads as standing."""
     if kind != "undo" and sent != result.result_message:  # a Confirm's preview was stored with the row
-        await turn.run(turn.ledger.set_result_message, result.hand.id, sent)
+        await turn.write(None, hands.set_result_message, result.hand.id, sent)
     note = (
         turn.t("result.void_undone") if kind == "undo" else turn.t("result.void_edited", n=result.hand.number)
     )
     for old in result.voided:
-        message_id = await turn.run(turn.ledger.result_message, old.id)
+        message_id = await turn.read(hands.result_message, old.id)
         if message_id is None or message_id == sent:
             continue
         try:

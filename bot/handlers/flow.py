@@ -32,6 +32,7 @@ from bot.handlers.permissions import is_admin, own_session, require, writable_se
 from bot.handlers.recording import record_hand, record_typed
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
+from bot.ledger.play import sessions
 from bot.render.errors import Refusal, tile_words
 from bot.render.items import join_words, term_name
 from bot.sender import send_text
@@ -289,7 +290,7 @@ def open_flow(turn: Turn, session: SessionInfo) -> int | None:
 async def hold_flow(turn: Turn, session: SessionInfo, message_id: int | None) -> None:
     """Remember (or, with None, forget) the table's open button flow, in the ledger (every worker sees it)."""
     if session.flow_message_id != message_id:
-        await turn.run(turn.ledger.set_flow, session.id, message_id)
+        await turn.write(None, sessions.set_flow, session.id, message_id)
 
 
 async def start_flow(turn: Turn, session: SessionInfo) -> None:

@@ -6,6 +6,7 @@ from bot.handlers.callbacks import command
 from bot.handlers.permissions import require
 from bot.handlers.turn import Turn
 from bot.i18n import normalize_language, t
+from bot.ledger.play import groups
 from bot.render.errors import Refusal
 
 
@@ -22,5 +23,5 @@ async def lang(turn: Turn) -> None:
         raise Refusal("err.unknown_language", usage=True, value=turn.text)
     if turn.is_group and turn.session is not None:
         await require(turn, "language", turn.session)
-    await turn.run(turn.ledger.update_group, turn.chat_id, language=chosen, key=turn.source_key)
+    await turn.run(groups.update_group, turn.ledger, turn.chat_id, language=chosen, key=turn.source_key)
     await turn.say(t(chosen, "lang.set"))

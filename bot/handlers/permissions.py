@@ -16,6 +16,7 @@ from bot.grammar import vocab
 from bot.handlers.turn import Turn
 from bot.ledger import SessionInfo, UserRef
 from bot.ledger.errors import NotFound
+from bot.ledger.play import groups, pending, sessions
 from bot.render.errors import Refusal
 from scoring import find_pattern
 
@@ -71,7 +72,7 @@ async def is_opener(turn: Turn, session: SessionInfo) -> bool:
     user = turn.user
     if session.opened_by is None or user is None:
         return False
-    opener = await turn.run(turn.ledger.get_player, session.opened_by)
+    opener = await turn.read(groups.get_player, session.opened_by)
     return opener.telegram_id is not None and opener.telegram_id == user.telegram_id
 
 
@@ -185,7 +186,7 @@ async def own_session(turn: Turn, session_id: int) -> SessionInfo | None:
         return turn.session
     if session_id:
         try:
-            named = await turn.run(turn.ledger.get_session, session_id)
+            named = await turn.read(sessions.get_session, session_id)
         except NotFound:
             named = None
         if named is None or named.chat_id != turn.chat_id:
@@ -197,13 +198,13 @@ async def refuse_own_entry(turn: Turn, pending_id: str) -> None:
     """`confirm_by other`: the one who recorded an entry may not confirm it (Refusal; NotFound). An entry
     with no recorder (an anonymous admin's, from before the setting) is confirmed by a player who is no
     admin, since any admin may have sent it."""
-    pending = await turn.run(turn.ledger.get_pending, pending_id)
-    if pending.created_by is None:
+    entry = await turn.read(pending.get_pending, pending_id)
+    if entry.created_by is None:
         if await is_admin(turn):
             raise Refusal("err.confirm_by_other")
         return
     if turn.user is None:
         return
-    recorder = await turn.run(turn.ledger.get_player, pending.created_by)
+    recorder = await turn.read(groups.get_player, entry.created_by)
     if recorder.telegram_id == turn.user.telegram_id:
         raise Refusal("err.confirm_by_other")

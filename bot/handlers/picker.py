@@ -18,6 +18,7 @@ from telegram.ext import ContextTypes
 from bot.handlers.recording import record_hand
 from bot.handlers.turn import Origin, Turn, ledger_of
 from bot.ledger import ChatState, UserRef
+from bot.ledger.play import groups, pending
 from bot.render.errors import USER_ERRORS
 from bot.services import in_ledger
 from bot.webauth import WebAppUser
@@ -95,7 +96,7 @@ async def submit_hand(turn: Turn, entry: EntryJSON) -> bool:
     try:
         await record_hand(turn, entry)
     except Exception:
-        await turn.run(turn.ledger.release, claim, unless=turn.source_key)
+        await turn.write(None, pending.release, claim, unless=turn.source_key)
         raise
     return True
 
@@ -107,7 +108,7 @@ async def picker_submitted(update: PickerSubmission, context: ContextTypes.DEFAU
     and on to the Application's error handler, which logs it."""
     try:
         ledger = ledger_of(context)
-        state = await in_ledger(ledger, ledger.chat_state, update.chat_id)
+        state = await in_ledger(ledger, groups.chat_state, ledger, update.chat_id)
         if state.session is None or state.session.id != update.session_id:
             update.answer("closed")
             return

@@ -17,6 +17,7 @@ from bot.handlers.recording import record_hand, record_typed
 from bot.handlers.turn import Turn
 from bot.ledger import AnsweredEntry, UserRef, payload_of, pending_id_for
 from bot.ledger.errors import NotFound
+from bot.ledger.play import groups, pending, recording
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 
 
@@ -35,7 +36,7 @@ async def go_on(
     recorder: UserRef | None = None
     on_behalf_of: int | None = turn.chat_id
     if waiting.created_by is not None:
-        player = await turn.run(turn.ledger.get_player, waiting.created_by)
+        player = await turn.read(groups.get_player, waiting.created_by)
         if player.telegram_id is not None:
             recorder, on_behalf_of = UserRef(player.telegram_id, player.display_name, player.username), None
     origin = replace(turn.origin, user=recorder, key=key, text=text, on_behalf_of=on_behalf_of)
@@ -52,7 +53,7 @@ async def go_on(
 async def shown_already(turn: Turn, key: str) -> bool:
     """Whether the entry went on under `key` already (a repeated press)."""
     try:
-        await turn.run(turn.ledger.get_pending, pending_id_for(key))
+        await turn.read(pending.get_pending, pending_id_for(key))
     except NotFound:
         return False
     return True
@@ -68,7 +69,12 @@ async def dealer_pressed(turn: Turn, press: DealerPress) -> None:
     ledger, chat_id, message_id = turn.ledger, turn.chat_id, turn.pressed_message_id
     try:
         answered = await turn.run(
-            ledger.choose_dealer, press.pending_id, press.seat, chat_id=chat_id, message_id=message_id
+            recording.choose_dealer,
+            ledger,
+            press.pending_id,
+            press.seat,
+            chat_id=chat_id,
+            message_id=message_id,
         )
     except NotFound:
         raise Refusal("err.flow_stale") from None
@@ -103,7 +109,12 @@ async def name_pressed(turn: Turn, press: NamePress) -> None:
     ledger, chat_id, message_id = turn.ledger, turn.chat_id, turn.pressed_message_id
     try:
         answered = await turn.run(
-            ledger.choose_player, press.pending_id, press.seat, chat_id=chat_id, message_id=message_id
+            recording.choose_player,
+            ledger,
+            press.pending_id,
+            press.seat,
+            chat_id=chat_id,
+            message_id=message_id,
         )
     except NotFound:
         raise Refusal("err.flow_stale") from None

@@ -1,8 +1,8 @@
 """Recording: /hu /draw /escape /adjust /undo /edit → preview with Confirm/Cancel → commit → result + card.
 
 A write reads like: update → the chat's state (one read, `Turn.start`) → parse against the table →
-scoring (`ledger.preview` on that snapshot, no database) → the preview message → `ledger.create_pending`
-(one write: the entry with its preview and that message). Confirm: `ledger.press_pending` (one write:
+scoring (`recording.preview` on that snapshot, no database) → the preview message → `recording.create_pending`
+(one write: the entry with its preview and that message). Confirm: `recording.press` (one write:
 the chat's state, who may press, and the stored preview recorded, in the press's chat only: a hand is
 scored once) → the preview edited into the one-line result (one bot message per hand) → the card, from
 the rows the commit wrote. Three transactions a hand. Nothing counts before Confirm unless the group
@@ -39,6 +39,7 @@ from bot.ledger.errors import (
     SessionNotOpen,
     WinNotAllowed,
 )
+from bot.ledger.play import hands, recording
 from bot.ledger.values import AdjustPayload, EditPayload, NamePayload, Payload, PendingKind
 from bot.render import hand_summary, payments_text, preview_text, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
@@ -87,11 +88,13 @@ async def record_hand(turn: Turn, entry: EntryJSON, *, flow_message: int | None 
         return
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
-        result = await turn.run(turn.ledger.commit, turn.chat_id, entry, by=by, source_key=key, text=text)
+        result = await turn.run(
+            recording.commit, turn.ledger, turn.chat_id, entry, by=by, source_key=key, text=text
+        )
         await after_commit(turn, "hand", result, flow_message=flow_message)
         return
     # Scored on the snapshot the turn read: no database, so no hop to the ledger's thread.
-    preview = allowed(turn.ledger.preview(turn.chat_id, entry, session=session))
+    preview = allowed(recording.preview(turn.ledger, turn.chat_id, entry, session=session))
     await submit(
         turn, session, "hand", entry, preview, preview_text(turn.lang, preview, session), flow_message
     )
@@ -149,7 +152,8 @@ async def show_entry(
     shown = (await turn.say(text, markup)).message_id if flow_message is None else flow_message
     try:
         pending = await turn.run(
-            turn.ledger.create_pending,
+            recording.create_pending,
+            turn.ledger,
             turn.chat_id,
             kind,
             payload,
@@ -225,7 +229,8 @@ async def adjust(turn: Turn) -> None:
     payload: AdjustPayload = {"payer": payer, "payee": payee, "amount": parsed.amount, "note": note}
     if turn.instant:
         result = await turn.run(
-            turn.ledger.adjust,
+            recording.adjust,
+            turn.ledger,
             turn.chat_id,
             payer,
             payee,
@@ -237,7 +242,7 @@ async def adjust(turn: Turn) -> None:
         )
         await after_commit(turn, "adjust", result)
         return
-    preview = turn.ledger.preview_adjust(session, payer, payee, parsed.amount, note)
+    preview = hands.adjust_preview(session, payer, payee, parsed.amount, note)
     await submit(turn, session, "adjust", payload, preview, preview_text(turn.lang, preview, session))
 
 
@@ -247,7 +252,7 @@ async def undo(turn: Turn) -> None:
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
     session = await writable_session(turn, "correct")
-    last = await turn.run(turn.ledger.last_hand, turn.chat_id)
+    last = await turn.read(hands.last_hand, turn.chat_id)
     summary = hand_summary(turn.lang, last)
     if last.kind == "adjust":
         question_text = turn.t("undo.ask_adjust", summary=summary)
@@ -262,7 +267,7 @@ async def edit(turn: Turn) -> None:
     session = await writable_session(turn, "correct")
     number, typed = parse_edit(turn.text)
     # The hand's own table: names and seats in the correction mean who sat there when it was played.
-    played = replace(session, seats=await turn.run(turn.ledger.hand_seating, turn.chat_id, number))
+    played = replace(session, seats=await turn.read(hands.hand_seating, turn.chat_id, number))
     people = await turn.people()
     try:
         entry = local_entry(session.rules, parse_entry(typed, seat_resolver(played, people)))
@@ -276,11 +281,11 @@ async def edit(turn: Turn) -> None:
     if turn.instant:
         by, key, text = turn.user, turn.source_key, turn.text or None
         result = await turn.run(
-            turn.ledger.edit, turn.chat_id, number, entry, by=by, source_key=key, text=text
+            recording.edit, turn.ledger, turn.chat_id, number, entry, by=by, source_key=key, text=text
         )
         await after_commit(turn, "edit", result)
         return
-    previews = await turn.run(turn.ledger.preview_edit, turn.chat_id, number, entry)
+    previews = await turn.read(hands.preview_edit, turn.chat_id, number, entry)
     preview = allowed(previews[0])
     shown = preview_text(
         turn.lang, preview, played, number=number, note=turn.t("preview.replace", n=number)
@@ -315,7 +320,7 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     only in the chat (and under the message) the entry was shown in: the ledger checks both.
 
     One write does it all when the chat's state it reads decides who may press (a seated player, under
-    `confirm_by any`): `ledger.press_pending`. When it takes Telegram (is the sender an admin?) or the
+    `confirm_by any`): `recording.press`. When it takes Telegram (is the sender an admin?) or the
     entry's recorder (`confirm_by other`), that write changes nothing and hands the state back; the
     checks are made, then the same write again."""
     chat_id, message_id = turn.chat_id, turn.pressed_message_id
@@ -327,7 +332,8 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
 
     try:
         pressed = await turn.run(
-            turn.ledger.press_pending,
+            recording.press,
+            turn.ledger,
             press.pending_id,
             press.action,
             chat_id=chat_id,
@@ -341,7 +347,8 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
             if press.action == "confirm" and turn.state.group.confirm_by == "other":
                 await refuse_own_entry(turn, press.pending_id)
             pressed = await turn.run(
-                turn.ledger.press_pending,
+                recording.press,
+                turn.ledger,
                 press.pending_id,
                 press.action,
                 chat_id=chat_id,
@@ -357,7 +364,9 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
             # Still `pending` in the ledger: drop it, or the expiry sweep would later overwrite this
             # first reason with "expired".
             ledger, pending_id = turn.ledger, press.pending_id
-            await turn.run(ledger.cancel_pending, pending_id, chat_id=chat_id, message_id=message_id)
+            await turn.run(
+                recording.cancel_pending, ledger, pending_id, chat_id=chat_id, message_id=message_id
+            )
         await close_preview(turn, error_text(turn.lang, exc))
         await turn.answer(error_text(turn.lang, exc), alert=True)
         return
@@ -402,7 +411,9 @@ def check_for_some_dealer(turn: Turn, session: SessionInfo, entry: EntryJSON) ->
     for seat in SEATS:
         state = replace(session.state, dealer=seat, first_dealer=seat)
         try:
-            allowed(turn.ledger.preview(turn.chat_id, entry, session=replace(session, state=state)))
+            allowed(
+                recording.preview(turn.ledger, turn.chat_id, entry, session=replace(session, state=state))
+            )
             return
         except USER_ERRORS as error:
             refused = refused or error

@@ -7,6 +7,7 @@ from bot.handlers.card import show_card
 from bot.handlers.permissions import writable_session
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS
+from bot.ledger.play import sessions
 from bot.render.errors import Refusal
 from bot.render.items import doubling_marks
 
@@ -44,13 +45,17 @@ async def roll(turn: Turn) -> None:
     changed = False
     if not session.dealer_known:
         seat = dealer_by_dice(a + b)
-        session = await turn.run(turn.ledger.set_dealer, turn.chat_id, seat, key=f"{turn.source_key}:dealer")
+        session = await turn.run(
+            sessions.set_dealer, turn.ledger, turn.chat_id, seat, key=f"{turn.source_key}:dealer"
+        )
         player = session.seats.get(seat)
         lines.append(turn.t("roll.dealer", wind=turn.wind(seat), player=player.name if player else "—"))
         changed = True
     double = a == b
     if double != session.state.baozi:
-        session = await turn.run(turn.ledger.mark_baozi, turn.chat_id, double, key=f"{turn.source_key}:baozi")
+        session = await turn.run(
+            sessions.mark_baozi, turn.ledger, turn.chat_id, double, key=f"{turn.source_key}:baozi"
+        )
         changed = True
     if double:
         lines.append(turn.t("roll.baozi" if doubling_marks(turn.lang, session) else "roll.baozi_none"))

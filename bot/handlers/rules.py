@@ -21,6 +21,7 @@ from bot.ledger.money import settling
 from bot.ledger.options import BY_ID as OPTIONS_BY_ID
 from bot.ledger.options import OPTIONS as GROUP_OPTION_TABLE
 from bot.ledger.options import SETTLE_IDS
+from bot.ledger.play import groups, sessions
 from bot.render import rules_name
 from bot.render.errors import Refusal
 from bot.render.items import join_words
@@ -220,7 +221,7 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     found = _find_option(option, [*specs, *GROUP_OPTIONS])
     if found == INSTANT:
         flag = _bool(turn.lang, option_name(turn.lang, INSTANT), value)
-        await turn.run(ledger.update_group, turn.chat_id, instant=flag, key=key)
+        await turn.run(groups.update_group, ledger, turn.chat_id, instant=flag, key=key)
         return turn.t(
             "rules.changed", option=option_name(turn.lang, INSTANT), value=show_value(turn.lang, flag)
         )
@@ -233,13 +234,13 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
                 raise
             name = option_name(turn.lang, TIMEOUT)
             raise Refusal("err.bad_option_value", option=name, value=value, choices=timeout.bounds) from None
-        await turn.run(ledger.update_group, turn.chat_id, confirm_timeout_seconds=seconds, key=key)
+        await turn.run(groups.update_group, ledger, turn.chat_id, confirm_timeout_seconds=seconds, key=key)
         shown = turn.t("rules.seconds", seconds=seconds)
         return turn.t("rules.changed", option=option_name(turn.lang, TIMEOUT), value=shown)
     if found == TIMEZONE:
         zone = str(value).strip()
         zone = ZONE_WORDS.get(zone.casefold(), zone)  # the ledger checks the name (InvalidValue)
-        await turn.run(ledger.update_group, turn.chat_id, timezone=zone, key=key)
+        await turn.run(groups.update_group, ledger, turn.chat_id, timezone=zone, key=key)
         return turn.t("rules.changed", option=option_name(turn.lang, TIMEZONE), value=zone)
     if found == CONFIRM_BY:
         who = str(_typed_value(CONFIRM_BY, CONFIRM_BY_CHOICES, str(value))).strip().lower()
@@ -247,7 +248,7 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
             choices = _choices_text(turn.lang, CONFIRM_BY, CONFIRM_BY_CHOICES)
             name = option_name(turn.lang, CONFIRM_BY)
             raise Refusal("err.bad_option_value", option=name, value=value, choices=choices)
-        await turn.run(ledger.update_group, turn.chat_id, confirm_by=who, key=key)
+        await turn.run(groups.update_group, ledger, turn.chat_id, confirm_by=who, key=key)
         name = option_name(turn.lang, CONFIRM_BY)
         return turn.t("rules.changed", option=name, value=option_value(turn.lang, CONFIRM_BY, who))
     if found in SETTLE_IDS:
@@ -268,9 +269,11 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
             choices=_choices_text(turn.lang, spec.id, spec.choices),
         ) from None
     if session is not None:
-        await turn.run(ledger.update_session, turn.chat_id, options={spec.id: normalized}, key=f"{key}:table")
+        await turn.run(
+            sessions.update_session, ledger, turn.chat_id, options={spec.id: normalized}, key=f"{key}:table"
+        )
     if group.rules == rules:
-        await turn.run(ledger.update_group, turn.chat_id, options={spec.id: normalized}, key=key)
+        await turn.run(groups.update_group, ledger, turn.chat_id, options={spec.id: normalized}, key=key)
     return turn.t("rules.changed", option=name, value=option_value(turn.lang, spec.id, normalized))
 
 
@@ -337,7 +340,7 @@ async def rules(turn: Turn) -> None:
         except ScoringError:
             raise Refusal("err.missing_args", usage=True) from None
         await require(turn, "rules", session)
-        await turn.run(turn.ledger.update_group, turn.chat_id, rules=chosen, key=turn.source_key)
+        await turn.run(groups.update_group, turn.ledger, turn.chat_id, rules=chosen, key=turn.source_key)
         await turn.reply("rules.default_changed", rules=rules_name(turn.lang, chosen))
         return
     option, value = words[0], words[-1]
@@ -370,7 +373,7 @@ async def rules_pressed(turn: Turn, press: RulesPress) -> None:
         raise Refusal("err.flow_stale")
     text = await apply_option(turn, press.option, choices[press.choice])
     await turn.answer(text)
-    state = await turn.run(turn.ledger.chat_state, turn.chat_id)
+    state = await turn.run(groups.chat_state, turn.ledger, turn.chat_id)
     message_id = turn.pressed_message_id
     if message_id is not None:
         await turn.edit(message_id, *rules_view(turn, state.group, state.session))

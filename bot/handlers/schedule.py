@@ -20,6 +20,7 @@ from bot.handlers.turn import Turn
 from bot.ledger import GroupInfo
 from bot.ledger.money import settling
 from bot.ledger.options import BY_ID
+from bot.ledger.play import groups
 from bot.render.errors import Refusal
 from bot.render.zones import zone_name
 from bot.weekly import DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME, WEEKDAYS, next_due
@@ -82,7 +83,7 @@ async def schedule(turn: Turn) -> None:
     words = turn.text.split()
     now = dtm.datetime.now(dtm.UTC)
     if not words:
-        group = await turn.run(turn.ledger.get_group, turn.chat_id)
+        group = (await turn.run(groups.chat_state, turn.ledger, turn.chat_id)).group
         await turn.say(describe(turn, group, now))
         return
     head = words[0].lower()
@@ -93,7 +94,9 @@ async def schedule(turn: Turn) -> None:
         raise Refusal("jobs.schedule_usage")
     await require(turn, "schedule", turn.session)
     if head in OFF_WORDS:
-        await turn.run(turn.ledger.update_group, turn.chat_id, weekly_schedule=False, key=turn.source_key)
+        await turn.run(
+            groups.update_group, turn.ledger, turn.chat_id, weekly_schedule=False, key=turn.source_key
+        )
         await turn.reply("jobs.schedule_off")
         return
     weekday, at = DEFAULT_WEEKDAY, DEFAULT_WEEKLY_TIME
@@ -111,7 +114,8 @@ async def schedule(turn: Turn) -> None:
         raise Refusal("jobs.schedule_bad_day", value=word)
     # The last post is "now": a slot already past this week is not posted at once, the next one is.
     group = await turn.run(
-        turn.ledger.update_group,
+        groups.update_group,
+        turn.ledger,
         turn.chat_id,
         weekly_schedule=True,
         weekly_day=weekday,

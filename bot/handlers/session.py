@@ -30,6 +30,7 @@ from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn, ledger_of, user_ref
 from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
 from bot.ledger.errors import AmbiguousPlayer, ForeignButton, LedgerError, PlayerNotSeated, UnknownPlayer
+from bot.ledger.play import books, groups, pending, recording, seating, sessions
 from bot.ledger.play.groups import check_guest_name
 from bot.ledger.play.sessions import MAX_STAKE
 from bot.ledger.storage.db import storage_failure
@@ -79,7 +80,13 @@ async def newgame(turn: Turn) -> None:
     """/newgame [rules] [stake]: open the table and post its card with a Join button."""
     rules, stake = parse_newgame(turn.text)
     session = await turn.run(
-        turn.ledger.open_session, turn.chat_id, by=turn.user, rules=rules, stake=stake, key=turn.source_key
+        sessions.open_session,
+        turn.ledger,
+        turn.chat_id,
+        by=turn.user,
+        rules=rules,
+        stake=stake,
+        key=turn.source_key,
     )
     await show_card(turn, session, new=True)
 
@@ -116,11 +123,11 @@ async def join(turn: Turn) -> None:
                 return
     if guest is not None:
         change = await turn.run(
-            turn.ledger.join, turn.chat_id, guest_name=guest, by=turn.user, key=turn.source_key
+            seating.join, turn.ledger, turn.chat_id, guest_name=guest, by=turn.user, key=turn.source_key
         )
     else:
         who = member or person(turn)
-        change = await turn.run(turn.ledger.join, turn.chat_id, who, key=turn.source_key)
+        change = await turn.run(seating.join, turn.ledger, turn.chat_id, who, key=turn.source_key)
     assert change.seat is not None
     await _announce_seat(turn, change.session, change.player.name, change.seat, guest is not None)
 
@@ -129,7 +136,7 @@ async def join(turn: Turn) -> None:
 async def join_pressed(turn: Turn, press: JoinPress) -> None:
     """The lobby's Join button: the same as /join by the presser, at this chat's open table only."""
     await own_session(turn, press.session_id)
-    change = await turn.run(turn.ledger.join, turn.chat_id, turn.user, key=turn.source_key)
+    change = await turn.run(seating.join, turn.ledger, turn.chat_id, turn.user, key=turn.source_key)
     assert change.seat is not None
     await turn.answer(turn.t("seat.joined", player=change.player.name, wind=turn.wind(change.seat)))
     await _announce_seat(turn, change.session, change.player.name, change.seat, False)
@@ -151,8 +158,8 @@ async def seat(turn: Turn) -> None:
         )
     await require(turn, "move", session)
     target = seat_word(words[1])
-    player = await turn.run(turn.ledger.find_player, turn.chat_id, words[0])
-    change = await turn.run(turn.ledger.move, turn.chat_id, player.id, target, key=turn.source_key)
+    player = (await turn.read(groups.find_player, turn.chat_id, words[0]))[0]
+    change = await turn.run(seating.move, turn.ledger, turn.chat_id, player.id, target, key=turn.source_key)
     await turn.reply("seat.moved", player=change.player.name, wind=turn.wind(target))
     await show_card(turn, change.session)
 
@@ -177,8 +184,8 @@ async def dealer(turn: Turn) -> None:
     await writable_session(turn, "dealer")
     target = parse_seat(words[0])
     if target is None:
-        target = await turn.run(turn.ledger.find_seat, turn.chat_id, words[0])
-    session = await turn.run(turn.ledger.set_dealer, turn.chat_id, target, key=turn.source_key)
+        target = await turn.read(groups.find_seat, turn.chat_id, words[0])
+    session = await turn.run(sessions.set_dealer, turn.ledger, turn.chat_id, target, key=turn.source_key)
     player = session.seats.get(target)
     await turn.reply("seat.dealer_set", wind=turn.wind(target), player=player.name if player else "—")
     await show_card(turn, session)
@@ -213,7 +220,7 @@ async def sub(turn: Turn) -> None:
     await require(turn, "substitute", session, wind=turn.wind(seat))
     if len(words) == 1:  # the sender (an admin: a seated player already has a seat) takes the seat
         change, gone = await turn.run(
-            turn.ledger.substitute, turn.chat_id, seat, person(turn), key=turn.source_key
+            seating.substitute, turn.ledger, turn.chat_id, seat, person(turn), key=turn.source_key
         )
     else:
         try:
@@ -229,7 +236,8 @@ async def sub(turn: Turn) -> None:
             await ask_guest(turn, session, words[1], seat)
             return
         change, gone = await turn.run(
-            turn.ledger.substitute,
+            seating.substitute,
+            turn.ledger,
             turn.chat_id,
             seat,
             user,
@@ -251,7 +259,7 @@ async def _newcomer(turn: Turn, word: str) -> tuple[UserRef | None, str | None, 
     guest of that name), else a guest of that name, and whether the group knows them (False: a new guest,
     seated only once asked; never an unknown @username)."""
     try:
-        player = await turn.run(turn.ledger.find_player, turn.chat_id, word)
+        player = (await turn.read(groups.find_player, turn.chat_id, word))[0]
     except UnknownPlayer:
         if word.startswith("@"):
             raise Refusal("err.sub_unknown_user", value=word) from None
@@ -284,7 +292,7 @@ async def chat_message_seen(update: Update, context: ContextTypes.DEFAULT_TYPE) 
         return
     try:
         ledger = ledger_of(context)
-        await in_ledger(ledger, ledger.ensure_player, chat.id, user)
+        await in_ledger(ledger, groups.register, ledger, chat.id, user)
     except Exception as exc:  # the database down: a side effect of chat, the next message tries again
         if not storage_failure(exc):
             raise
@@ -362,15 +370,26 @@ async def _place(
     if seat is None:
         if guest is not None:
             await require_guest_seater(turn, session, guest)
-        join = turn.ledger.join
         change = await turn.run(
-            join, turn.chat_id, member, guest_name=guest, by=turn.user, key=turn.source_key
+            seating.join,
+            turn.ledger,
+            turn.chat_id,
+            member,
+            guest_name=guest,
+            by=turn.user,
+            key=turn.source_key,
         )
         return change, None
     await require(turn, "substitute", session, wind=turn.wind(seat))
-    sub = turn.ledger.substitute
     return await turn.run(
-        sub, turn.chat_id, seat, member, guest_name=guest, by=turn.user, key=turn.source_key
+        seating.substitute,
+        turn.ledger,
+        turn.chat_id,
+        seat,
+        member,
+        guest_name=guest,
+        by=turn.user,
+        key=turn.source_key,
     )
 
 
@@ -388,7 +407,7 @@ async def _announce_placed(
 async def ask_which(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:
     """A name in /join or /sub fits several people of the group (the one rule of names): asked, a button
     per person told apart as "Fay（1）", for whoever typed the command or an admin; never guessed."""
-    choices = await turn.run(turn.ledger.players_named, turn.chat_id, name)
+    choices = await turn.read(groups.players_named, turn.chat_id, name)
     asker = turn.user.telegram_id if turn.user is not None else 0
     rows = [
         [
@@ -409,7 +428,7 @@ async def seat_who_pressed(turn: Turn, press: SeatWhoPress) -> None:
     session = await own_session(turn, press.session_id)
     assert session is not None
     await _require_asker(turn, press.asker)
-    player = await turn.run(turn.ledger.get_player, press.player_id)
+    player = await turn.read(groups.get_player, press.player_id)
     if player.chat_id != turn.chat_id:  # a forged press naming another group's player
         raise ForeignButton(f"player {player.id} is not of chat {turn.chat_id}")
     member = (
@@ -446,7 +465,7 @@ async def ask_end(turn: Turn, session: SessionInfo) -> None:
     per message: a redelivered /end finds its key claimed and asks nothing again."""
     if not await turn.run(turn.ledger.claim, turn.source_key):
         return
-    report = await turn.run(turn.ledger.standings, turn.chat_id, session_id=session.id)
+    report = await turn.read(books.standings, turn.chat_id, session_id=session.id)
     lines = [turn.t("end.ask", number=session.number, hands=session.hands_played)]
     lines += session_standings(turn.lang, report.session_rows)
     waiting = await _waiting(turn, session)
@@ -457,19 +476,19 @@ async def ask_end(turn: Turn, session: SessionInfo) -> None:
 
 async def _waiting(turn: Turn, session: SessionInfo) -> list[PendingInfo]:
     """The session's entries still waiting for their Confirm."""
-    return await turn.run(turn.ledger.waiting_entries, session.id)
+    return await turn.read(pending.waiting_in, session.id)
 
 
 async def _drop_previews(turn: Turn, waiting: list[PendingInfo], session: SessionInfo) -> None:
     """The previews of entries the end dropped, marked void (their buttons gone): the table ended."""
     status = turn.t("end.preview_dropped", number=session.number)
-    for pending in waiting:
-        if pending.message_id is None:
+    for entry in waiting:
+        if entry.message_id is None:
             continue
         try:
-            await turn.edit(pending.message_id, closed_preview_text(turn.lang, pending, session, status))
+            await turn.edit(entry.message_id, closed_preview_text(turn.lang, entry, session, status))
         except TelegramError as exc:  # deleted, too old: the entry is void in the ledger anyway
-            log.info("could not mark preview %s void: %s", pending.message_id, exc)
+            log.info("could not mark preview %s void: %s", entry.message_id, exc)
 
 
 async def _record(turn: Turn, waiting: list[PendingInfo], session: SessionInfo) -> list[PendingInfo]:
@@ -486,7 +505,8 @@ async def _record(turn: Turn, waiting: list[PendingInfo], session: SessionInfo) 
     for pending in previews:
         try:
             result = await turn.run(
-                turn.ledger.confirm_pending,
+                recording.confirm_pending,
+                turn.ledger,
                 pending.id,
                 chat_id=turn.chat_id,
                 message_id=pending.message_id,
@@ -528,7 +548,8 @@ async def end_pressed(turn: Turn, press: EndPress) -> None:
         left = await _record(turn, waiting, session)
         recorded, waiting = len(waiting) - len(left), left
     summary = await turn.run(
-        turn.ledger.end_session,
+        sessions.end_session,
+        turn.ledger,
         turn.chat_id,
         by=turn.user,
         session_id=session.id,

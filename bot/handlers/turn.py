@@ -16,8 +16,9 @@ from telegram.ext import ContextTypes
 
 from bot.grammar import make_resolver
 from bot.i18n import t
-from bot.ledger import ChatState, LedgerService, Person, SessionInfo, UserRef, pending_id_for
+from bot.ledger import ChatState, Ledger, Person, SessionInfo, UserRef, pending_id_for
 from bot.ledger.errors import NoOpenSession
+from bot.ledger.play import groups
 from bot.ledger.play.groups import answers_to
 from bot.render import wind
 from bot.sender import edit_text, fit, send_text
@@ -55,7 +56,7 @@ def seat_resolver(session: SessionInfo, people: Iterable[Person] = ()) -> Callab
     """The grammar's `resolve(word) -> seat | None` over the seated table: E/S/W/N, 东南西北/東, or whom a
     name means by the one rule of names (`bot.ledger.play.groups.named`): a seated player's name or @username
     (any case), None for a name that means someone of the group off this table (`people`: the group's
-    players, `LedgerService.people`), as /sub or /paid would read the same name."""
+    players, `bot.ledger.play.groups.people`), as /sub or /paid would read the same name."""
     names = {seat: answers_to(player.name, player.username) for seat, player in session.seats.items()}
     seated = {player.id for player in session.seats.values()}
     others = {
@@ -139,7 +140,7 @@ class Origin:
         return self.chat_type in GROUP_TYPES
 
 
-def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> LedgerService:
+def ledger_of(context: ContextTypes.DEFAULT_TYPE) -> Ledger:
     """The ledger service stored by `build_application`."""
     return ledger_in(context.bot_data)
 
@@ -162,17 +163,19 @@ class Turn:
     async def start(
         cls, update: Update, context: ContextTypes.DEFAULT_TYPE, command: str | None, *, people: bool = False
     ) -> Turn:
-        """Read the chat's state (`ledger.chat_state`: one read, with the entry a message stored already,
+        """Read the chat's state (`groups.chat_state`: one read, with the entry a message stored already,
         if any, and, for a command that reads typed names (`people`), the group's players; one write
         instead when the sender is new to the group or changed their name or @username:
-        `ledger.refresh_sender`) and wrap the update."""
+        `groups.refresh_sender`) and wrap the update."""
         origin = Origin.of(update)
         ledger, sender = ledger_of(context), origin.user
         entry = pending_id_for(origin.key) if update.message is not None else None
-        state = await in_ledger(ledger, ledger.chat_state, origin.chat_id, sender, entry=entry, people=people)
+        state = await in_ledger(
+            ledger, groups.chat_state, ledger, origin.chat_id, sender, entry=entry, people=people
+        )
         if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
             state = await in_ledger(
-                ledger, ledger.refresh_sender, origin.chat_id, sender, entry=entry, people=people
+                ledger, groups.refresh_sender, ledger, origin.chat_id, sender, entry=entry, people=people
             )
         return cls(update, context, state, origin, command)
 
@@ -210,7 +213,7 @@ class Turn:
         return self.state.group.instant
 
     @property
-    def ledger(self) -> LedgerService:
+    def ledger(self) -> Ledger:
         """The ledger service of the application."""
         return ledger_of(self.context)
 
@@ -270,7 +273,7 @@ class Turn:
         for a command that asked (`command(people=True)`), else read now."""
         if self.state.people is not None:
             return self.state.people
-        return await self.run(self.ledger.people, self.chat_id)
+        return await self.read(groups.people, self.chat_id)
 
     async def run(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
         """Run a blocking ledger/scoring call off the event loop (`in_ledger`)."""

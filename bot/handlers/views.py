@@ -13,12 +13,13 @@ from telegram.error import TelegramError
 from bot.buttons import LedgerCsvPress, ViewPress
 from bot.handlers.callbacks import button, command
 from bot.handlers.turn import Turn
-from bot.ledger import LedgerService, PlayerInfo, SessionInfo, SessionSummary
+from bot.ledger import Ledger, PlayerInfo, SessionInfo, SessionSummary
 from bot.ledger.errors import AmbiguousPlayer, ForeignButton, UnknownPlayer
+from bot.ledger.play import books, groups, sessions
 from bot.render import history_text, ledger_page, person_name, signed, standings_text, stats_text
 from bot.render.errors import Refusal
 from bot.sender import send_text
-from bot.services import in_ledger
+from bot.services import read_in
 from bot.summary.post import send_csv, send_history_chart
 from bot.weekly import aware
 
@@ -33,7 +34,7 @@ CAPTION_LIMIT = 1024  # Telegram's limit for a photo's caption
 
 async def send_chart_if_any(
     bot: Bot,
-    ledger: LedgerService,
+    ledger: Ledger,
     chat_id: int,
     lang: str,
     *,
@@ -51,7 +52,7 @@ async def send_chart_if_any(
     logged and left out: the text is still given."""
     sent = None
     try:
-        summaries = await in_ledger(ledger, ledger.history, chat_id, limit=CHART_SESSIONS)
+        summaries = await read_in(ledger, books.history, chat_id, limit=CHART_SESSIONS)
         if any(
             s.session.status == "ended" and (s.totals if player_id is None else player_id in s.totals)
             for s in summaries
@@ -101,9 +102,8 @@ async def answer_with_chart(turn: Turn, text: str, *, player: PlayerInfo | None 
 @command("score")
 async def score(turn: Turn) -> None:
     """/score: session standings and all-time totals; /score <player>: that player's line."""
-    ledger = turn.ledger
     if not turn.text:
-        report = await turn.run(ledger.standings, turn.chat_id)
+        report = await turn.read(books.standings, turn.chat_id)
         await turn.say(standings_text(turn.lang, report.session, report.session_rows, report.alltime_rows))
         return
     player = await known_player(turn, "score")
@@ -113,7 +113,7 @@ async def score(turn: Turn) -> None:
 
 async def score_of(turn: Turn, player: PlayerInfo) -> None:
     """/score <player>: this session's points and the money of the ended sessions."""
-    report = await turn.run(turn.ledger.standings, turn.chat_id)
+    report = await turn.read(books.standings, turn.chat_id)
     session_net = next((r.net for r in report.session_rows if r.player.id == player.id), None)
     alltime_net = next((r.net for r in report.alltime_rows if r.player.id == player.id), None)
     if session_net is None and alltime_net is None:
@@ -131,11 +131,11 @@ async def known_player(turn: Turn, view: Literal["score", "stats"]) -> PlayerInf
     never played here (said so, not "not found"); a name several people go by is asked, a button per
     person ("Fay（1）", "Fay（2）": a guest too), and None returned."""
     try:
-        return await turn.run(turn.ledger.find_player, turn.chat_id, turn.text)
+        return (await turn.read(groups.find_player, turn.chat_id, turn.text))[0]
     except UnknownPlayer:
         raise Refusal("score.never_played", name=turn.text) from None
     except AmbiguousPlayer:
-        people = await turn.run(turn.ledger.players_named, turn.chat_id, turn.text)
+        people = await turn.read(groups.players_named, turn.chat_id, turn.text)
         rows = [
             [InlineKeyboardButton(person_name(turn.lang, p), callback_data=ViewPress(p.id, view).data)]
             for p in people
@@ -147,16 +147,12 @@ async def known_player(turn: Turn, view: Literal["score", "stats"]) -> PlayerInf
 @button(ViewPress.parse)
 async def view_pressed(turn: Turn, press: ViewPress) -> None:
     """The person /score or /stats meant, pressed: that person's answer, for anyone in the group."""
-    player = await turn.run(turn.ledger.get_player, press.player_id)
+    player = await turn.read(groups.get_player, press.player_id)
     if player.chat_id != turn.chat_id:
         raise ForeignButton("a player of another group")
     await turn.answer()
     player = next(
-        (
-            p
-            for p in await turn.run(turn.ledger.players_named, turn.chat_id, player.name)
-            if p.id == player.id
-        ),
+        (p for p in await turn.read(groups.players_named, turn.chat_id, player.name) if p.id == player.id),
         player,
     )
     await (score_of(turn, player) if press.view == "score" else stats_of(turn, player))
@@ -169,12 +165,12 @@ async def ledger(turn: Turn) -> None:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
     session = turn.session
     if session is None:
-        past = await turn.run(turn.ledger.history, turn.chat_id, limit=1)
+        past = await turn.read(books.history, turn.chat_id, limit=1)
         if not past:
             raise Refusal("err.no_session")
         session = past[0].session
-    rows = await turn.run(turn.ledger.ledger, session.id, last=LEDGER_PAGE)
-    people = (await turn.run(turn.ledger.standings, turn.chat_id, session_id=session.id)).session_rows
+    rows = await turn.read(books.ledger_rows, session.id, last=LEDGER_PAGE)
+    people = (await turn.read(books.standings, turn.chat_id, session_id=session.id)).session_rows
     text, cut = ledger_page(turn.lang, session, rows, complete=len(rows) < LEDGER_PAGE, people=people)
     markup = None
     if cut:
@@ -187,7 +183,7 @@ async def ledger(turn: Turn) -> None:
 async def ledger_csv_pressed(turn: Turn, press: LedgerCsvPress) -> None:
     """/ledger's button: the whole ledger of that session as the CSV (read and written in a worker
     thread), for anyone in the group; a button of another chat's session does nothing."""
-    session = await turn.run(turn.ledger.get_session, press.session_id)
+    session = await turn.read(sessions.get_session, press.session_id)
     if session.chat_id != turn.chat_id:
         await turn.answer(turn.t("err.foreign_button"), alert=True)
         return
@@ -215,10 +211,10 @@ async def history(turn: Turn) -> None:
     when a session has ended."""
     if turn.text:
         raise Refusal("err.too_many_args", usage=True, value=turn.text)
-    summaries = local_dates(await turn.run(turn.ledger.history, turn.chat_id), turn.state.group.timezone)
+    summaries = local_dates(await turn.read(books.history, turn.chat_id), turn.state.group.timezone)
     ids = {pid for s in summaries for pid in s.totals}
-    get_player = turn.ledger.get_player
-    names = await turn.run(lambda: {pid: get_player(pid).name for pid in ids})
+    ledger = turn.ledger
+    names = await turn.run(lambda: {pid: ledger.read(groups.get_player, pid).name for pid in ids})
     text = history_text(turn.lang, summaries, names)
     if any(s.status == "ended" for s in (summary.session for summary in summaries)):
         await answer_with_chart(turn, text)
@@ -240,8 +236,7 @@ async def stats(turn: Turn) -> None:
 
 async def stats_of(turn: Turn, player: PlayerInfo | None) -> None:
     """/stats for one person (None: everyone) with the chart."""
-    ledger = turn.ledger
-    rows = await turn.run(ledger.player_stats, turn.chat_id, player_id=player.id if player else None)
+    rows = await turn.read(books.player_stats, turn.chat_id, player_id=player.id if player else None)
     if player is not None and not any(row.hands or row.sessions for row in rows):
         raise Refusal("score.never_played", name=player.name)
     if not rows:

@@ -20,7 +20,7 @@ from bot.jobs.sweeps import (
     post_reminders,
     post_weekly_boards,
 )
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 from bot.services import LEDGER, SETTINGS
 from bot.settings import Settings
 
@@ -35,9 +35,9 @@ WEEKLY_SECONDS = 60.0
 REMIND_SECONDS = 300.0  # reminders are daily: a few minutes late is on time
 
 
-def _ledger(context: Context) -> LedgerService | None:
+def _ledger(context: Context) -> Ledger | None:
     ledger = context.bot_data.get(LEDGER)
-    return ledger if isinstance(ledger, LedgerService) else None
+    return ledger if isinstance(ledger, Ledger) else None
 
 
 async def expire_job(context: Context) -> None:

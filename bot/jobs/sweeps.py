@@ -24,9 +24,10 @@ from telegram import Bot, Message
 from telegram.error import ChatMigrated, TelegramError
 
 from bot.i18n import t
-from bot.ledger import LedgerService, PendingInfo, SessionInfo
+from bot.ledger import Ledger, PendingInfo, SessionInfo
 from bot.ledger.claims import reminders, summaries
 from bot.ledger.errors import LedgerError
+from bot.ledger.play import books, groups, pending, sessions
 from bot.render import closed_preview_text, signed
 from bot.sender import edit_text, follow_migration, send_text, to_group
 from bot.services import in_ledger, read_in, write_in
@@ -47,40 +48,38 @@ def expired_text(lang: str, pending: PendingInfo, session: SessionInfo) -> str:
     return closed_preview_text(lang, pending, session, t(lang, "err.expired"))
 
 
-def _expired_message(ledger: LedgerService, pending: PendingInfo) -> str:
-    group = ledger.get_group(pending.chat_id)
-    return expired_text(group.language, pending, ledger.get_session(pending.session_id))
+def _expired_message(ledger: Ledger, pending: PendingInfo) -> str:
+    group = groups.chat_state(ledger, pending.chat_id).group
+    return expired_text(group.language, pending, ledger.read(sessions.get_session, pending.session_id))
 
 
-async def expire_previews(bot: Bot, ledger: LedgerService, now: dtm.datetime | None = None) -> int:
+async def expire_previews(bot: Bot, ledger: Ledger, now: dtm.datetime | None = None) -> int:
     """Expire every overdue pending entry and edit the preview of each that this call expired: the
     buttons go, an "expired, not recorded" line comes. Returns how many the ledger handed to this call."""
-    expired = await in_ledger(ledger, ledger.expire_pending, now=now)
-    for pending in expired:
-        if pending.message_id is None:
+    expired = await write_in(ledger, None, pending.expire, now or ledger.now())
+    for entry in expired:
+        if entry.message_id is None:
             continue
         try:
-            text = await in_ledger(ledger, _expired_message, ledger, pending)
-            await edit_text(bot, pending.chat_id, pending.message_id, text)
+            text = await in_ledger(ledger, _expired_message, ledger, entry)
+            await edit_text(bot, entry.chat_id, entry.message_id, text)
         except ChatMigrated as moved:  # the preview stays in the old chat; the ledger follows the group
-            await follow_migration(ledger, pending.chat_id, moved.new_chat_id)
+            await follow_migration(ledger, entry.chat_id, moved.new_chat_id)
         except TelegramError as exc:  # deleted, not modified, bot removed: the entry is expired anyway
-            log.info("could not mark the preview of %s expired: %s", pending.id, exc)
+            log.info("could not mark the preview of %s expired: %s", entry.id, exc)
         except Exception:  # claimed already: never let one entry keep the others' messages unedited
-            log.exception("could not mark the preview of %s expired", pending.id)
+            log.exception("could not mark the preview of %s expired", entry.id)
     return len(expired)
 
 
 # --- idle sessions and due summaries -------------------------------------------------------------------
 
 
-async def end_idle_sessions(
-    bot: Bot, ledger: LedgerService, hours: float, now: dtm.datetime | None = None
-) -> int:
+async def end_idle_sessions(bot: Bot, ledger: Ledger, hours: float, now: dtm.datetime | None = None) -> int:
     """End every open session without a hand for `hours` and post the summary of each that this call
     ended (due in the ledger from the end on: a failed post is retried by `post_due_summaries`). Returns
     how many."""
-    ended = await in_ledger(ledger, ledger.end_idle, dtm.timedelta(hours=hours), now=now)
+    ended = await in_ledger(ledger, sessions.end_idle, ledger, dtm.timedelta(hours=hours), now=now)
     for summary in ended:  # a post that fails is logged and left due (`post_ended`)
         await post_ended(bot, ledger, summary.session.id, idle_hours=hours)
     return len(ended)
@@ -89,9 +88,7 @@ async def end_idle_sessions(
 SUMMARY_BATCH = 50  # summaries one sweep posts at most (the next sweep, 30 s later, goes on)
 
 
-async def post_due_summaries(
-    bot: Bot, ledger: LedgerService, hours: float, now: dtm.datetime | None = None
-) -> int:
+async def post_due_summaries(bot: Bot, ledger: Ledger, hours: float, now: dtm.datetime | None = None) -> int:
     """Post every summary that is due (its session ended but no poster finished it, or its retry time
     came), one at a time: each claimed (`summaries.claim_next`, by exactly one worker) just before it is
     posted, so its lease starts with its post, never while this sweep posts the ones before it. A post
@@ -115,7 +112,7 @@ async def _send_text(bot: Bot, text: str, chat_id: int) -> Message:
 
 
 def weekly_text(
-    ledger: LedgerService,
+    ledger: Ledger,
     chat_id: int,
     lang: str,
     *,
@@ -128,7 +125,7 @@ def weekly_text(
     start = now - dtm.timedelta(days=7)
     week: dict[int, int] = {}
     names: dict[int, str] = {}
-    for summary in ledger.history(chat_id, limit=200):
+    for summary in ledger.read(books.history, chat_id, limit=200):
         ended = summary.session.ended_at
         if ended is None or aware(ended) > now:
             continue
@@ -138,7 +135,7 @@ def weekly_text(
             names[player.id] = player.display_name
         for player_id, net in summary.totals.items():
             week[player_id] = week.get(player_id, 0) + net
-    alltime = ledger.standings(chat_id).alltime_rows
+    alltime = ledger.read(books.standings, chat_id).alltime_rows
     if not week and not alltime:
         return None
     zone = ZoneInfo(timezone)
@@ -147,7 +144,7 @@ def weekly_text(
     if week:
         ranked = sorted(week.items(), key=lambda item: -item[1])
         for rank, (player_id, net) in enumerate(ranked, 1):
-            name = names.get(player_id) or ledger.get_player(player_id).display_name
+            name = names.get(player_id) or ledger.read(groups.get_player, player_id).display_name
             lines.append(t(lang, "jobs.weekly_line", rank=rank, name=name, amount=signed(net)))
     else:
         lines.append(t(lang, "jobs.weekly_none"))
@@ -161,18 +158,18 @@ def weekly_text(
     return "\n".join(lines)
 
 
-async def post_weekly_boards(bot: Bot, ledger: LedgerService, now: dtm.datetime | None = None) -> int:
+async def post_weekly_boards(bot: Bot, ledger: Ledger, now: dtm.datetime | None = None) -> int:
     """Post the leaderboard of every group whose weekly slot is due (at most a day late) and not posted
     yet; `claim_weekly` lets exactly one sweep post each slot. Returns how many this call claimed."""
     moment = aware(now or dtm.datetime.now(dtm.UTC))
     posted = 0
-    for group in await in_ledger(ledger, ledger.list_groups, weekly_schedule=True):
+    for group in await read_in(ledger, groups.list_groups, weekly_schedule=True):
         chat_id = group.chat_id
         try:
             due = due_post(
                 group.weekly_day, group.weekly_time, group.timezone, group.weekly_last_post_at, moment
             )
-            if due is None or not await in_ledger(ledger, ledger.claim_weekly, chat_id, due, now=moment):
+            if due is None or not await write_in(ledger, None, groups.claim_weekly, chat_id, due, moment):
                 continue
             posted += 1
             text = await asyncio.to_thread(
@@ -198,7 +195,7 @@ def daytime(moment: dtm.datetime, timezone: str) -> bool:
     return DAYTIME[0] <= hour < DAYTIME[1]
 
 
-async def post_reminders(bot: Bot, ledger: LedgerService, now: dtm.datetime | None = None) -> int:
+async def post_reminders(bot: Bot, ledger: Ledger, now: dtm.datetime | None = None) -> int:
     """Remind every group with reminders on of its open transfers that are due (`claim_reminder`: each at
     most once a day, each handed to exactly one worker), by day in the group's time zone. Returns how many
     groups this call reminded."""

@@ -1,10 +1,12 @@
-"""Persistence and service layer: groups, players, table sessions, hands and payments, behind one facade
-(`LedgerService`, bot.ledger.facade)."""
+"""Persistence and service layer: groups, players, table sessions, hands and payments. `Ledger` is the one
+handle (engine, clock, transactions: `bot.ledger.storage.store`); the packages own the rest: `play` (groups,
+sessions, seats, hands, entries waiting for Confirm, the books), `money` (settling up, payments), `claims`
+(due summaries and reminders), each call a plain function run in its own transaction."""
 
 from bot.ledger.errors import LedgerError
-from bot.ledger.facade.service import LedgerService
 from bot.ledger.play.books import CARD_HANDS
 from bot.ledger.play.pending import pending_id_for
+from bot.ledger.storage.store import Ledger
 from bot.ledger.values import (
     SEATS,
     AdjustPayload,
@@ -58,9 +60,9 @@ __all__ = [
     "GroupInfo",
     "HandPreview",
     "HandRecord",
+    "Ledger",
     "LedgerError",
     "LedgerRow",
-    "LedgerService",
     "NamePayload",
     "Payload",
     "PaymentLine",

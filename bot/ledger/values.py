@@ -370,7 +370,7 @@ class CommitResult:
 
 @dataclass(frozen=True, slots=True)
 class Pressed:
-    """A Confirm or Cancel pressed (`LedgerService.press_pending`): the chat's state the write read (after
+    """A Confirm or Cancel pressed (`recording.press`): the chat's state the write read (after
     it), whether it was done (False: the state did not tell who may press, nothing written), and the
     confirmed write (None for a Cancel)."""
 

@@ -190,7 +190,7 @@ def history_chart_data(
     player_id: int | None = None,
     names: Mapping[int, str] | None = None,
 ) -> ChartData | None:
-    """Each player's all-time running net after each session (oldest first), from `LedgerService.history`
+    """Each player's all-time running net after each session (oldest first), from `books.history`
     (newest first, as it returns them); one player's line, titled for them, with `player_id`. `names`
     gives every player's name (also one no longer seated); None without a session."""
     ordered = [s for s in reversed(summaries) if s.totals]

@@ -20,11 +20,12 @@ from telegram import Bot, InputFile, Message
 from telegram.error import TelegramError
 
 from bot.i18n import t
-from bot.ledger import DueSummary, LedgerService, SessionInfo
+from bot.ledger import DueSummary, Ledger, SessionInfo
 from bot.ledger.claims import summaries
 from bot.ledger.money import settling
+from bot.ledger.play import books, groups, sessions
 from bot.sender import edit_text, send_text, to_group
-from bot.services import read_in, write_in
+from bot.services import in_ledger, read_in, write_in
 from bot.summary import chart as charts
 from bot.summary.card import CardHead, card_head, card_text, chart_data, chart_filename, history_chart_data
 from bot.summary.csvfile import csv_filename, ledger_csv
@@ -56,10 +57,10 @@ class CardHeads:
     loop only (no lock)."""
 
     def __init__(self) -> None:
-        self._kept: WeakKeyDictionary[LedgerService, OrderedDict[tuple[int, str, float | None], CardHead]]
+        self._kept: WeakKeyDictionary[Ledger, OrderedDict[tuple[int, str, float | None], CardHead]]
         self._kept = WeakKeyDictionary()
 
-    def keep(self, ledger: LedgerService, key: tuple[int, str, float | None], head: CardHead) -> CardHead:
+    def keep(self, ledger: Ledger, key: tuple[int, str, float | None], head: CardHead) -> CardHead:
         kept = self._kept.setdefault(ledger, OrderedDict())
         kept[key] = head
         kept.move_to_end(key)
@@ -67,7 +68,7 @@ class CardHeads:
             kept.popitem(last=False)
         return head
 
-    def get(self, ledger: LedgerService, key: tuple[int, str, float | None]) -> CardHead | None:
+    def get(self, ledger: Ledger, key: tuple[int, str, float | None]) -> CardHead | None:
         kept = self._kept.get(ledger)
         head = kept.get(key) if kept is not None else None
         if kept is not None and head is not None:
@@ -78,16 +79,16 @@ class CardHeads:
 HEADS = CardHeads()
 
 
-async def _language(ledger: LedgerService, chat_id: int, lang: str | None) -> str:
+async def _language(ledger: Ledger, chat_id: int, lang: str | None) -> str:
     if lang:
         return lang
-    group = await asyncio.to_thread(ledger.get_group, chat_id)
-    return group.language
+    state = await in_ledger(ledger, groups.chat_state, ledger, chat_id)
+    return state.group.language
 
 
-async def _timezone(ledger: LedgerService, chat_id: int) -> str:
-    group = await asyncio.to_thread(ledger.get_group, chat_id)
-    return group.timezone or DEFAULT_TIMEZONE
+async def _timezone(ledger: Ledger, chat_id: int) -> str:
+    state = await in_ledger(ledger, groups.chat_state, ledger, chat_id)
+    return state.group.timezone or DEFAULT_TIMEZONE
 
 
 def _idle(session: SessionInfo, idle_hours: float | None) -> float | None:
@@ -95,12 +96,12 @@ def _idle(session: SessionInfo, idle_hours: float | None) -> float | None:
     return idle_hours if session.end_reason == "idle" else None
 
 
-async def read_report(ledger: LedgerService, session_id: int) -> SessionReport:
+async def read_report(ledger: Ledger, session_id: int) -> SessionReport:
     """The session's numbers: every live row read (in a worker thread), the card's, chart's and CSV's."""
     return await asyncio.to_thread(build_report, ledger, session_id)
 
 
-def _head(ledger: LedgerService, report: SessionReport, lang: str, idle_hours: float | None) -> CardHead:
+def _head(ledger: Ledger, report: SessionReport, lang: str, idle_hours: float | None) -> CardHead:
     """The card's head of `report`, kept for the payments' edits."""
     idle = _idle(report.session, idle_hours)
     head = card_head(report, lang, idle_hours=idle)
@@ -120,7 +121,7 @@ class _Post:
     """One claimed summary going out, part by part, from the first not out yet."""
 
     def __init__(
-        self, bot: Bot, ledger: LedgerService, due: DueSummary, lang: str | None, idle_hours: float | None
+        self, bot: Bot, ledger: Ledger, due: DueSummary, lang: str | None, idle_hours: float | None
     ) -> None:
         self.bot, self.ledger, self.due, self.lang, self.idle_hours = bot, ledger, due, lang, idle_hours
         self.sent = due.sent
@@ -185,7 +186,7 @@ class _Post:
 
 async def post_summary(
     bot: Bot,
-    ledger: LedgerService,
+    ledger: Ledger,
     due: DueSummary,
     *,
     lang: str | None = None,
@@ -213,7 +214,7 @@ async def post_summary(
     return None
 
 
-async def _retry(ledger: LedgerService, due: DueSummary) -> None:
+async def _retry(ledger: Ledger, due: DueSummary) -> None:
     """The post of `due` failed: due again after a pause (or given up), as the ledger says."""
     try:
         again = await write_in(ledger, None, summaries.retry, due, ledger.now())
@@ -229,7 +230,7 @@ async def _retry(ledger: LedgerService, due: DueSummary) -> None:
 
 async def post_ended(
     bot: Bot,
-    ledger: LedgerService,
+    ledger: Ledger,
     session_id: int,
     *,
     lang: str | None = None,
@@ -263,7 +264,7 @@ async def _send_csv(
 
 async def send_csv(
     bot: Bot,
-    ledger: LedgerService,
+    ledger: Ledger,
     chat_id: int,
     session_id: int,
     *,
@@ -278,13 +279,13 @@ async def send_csv(
 
 
 async def refresh_summary(
-    bot: Bot, ledger: LedgerService, session_id: int, *, lang: str, idle_hours: float | None = None
+    bot: Bot, ledger: Ledger, session_id: int, *, lang: str, idle_hours: float | None = None
 ) -> None:
     """Edit an ended session's summary in place after a payment: its head as it was built (`CardHeads`),
     its transfers' states now, buttons for those still open (a summary that cannot be edited, deleted or
     too old, is left as it is). A failure to read it is logged: the payment stands, the card catches up at
     the next one."""
-    session = await asyncio.to_thread(ledger.get_session, session_id)
+    session = await read_in(ledger, sessions.get_session, session_id)
     if session.summary_message_id is None:
         return
     idle = _idle(session, idle_hours)
@@ -292,7 +293,7 @@ async def refresh_summary(
         head = HEADS.get(ledger, (session_id, lang, idle))
         if head is None:
             head = _head(ledger, await read_report(ledger, session_id), lang, idle_hours)
-        transfers = await asyncio.to_thread(ledger.transfers, session_id)
+        transfers = await read_in(ledger, books.transfers, session_id)
         figures = await read_in(ledger, settling.figures, session_id)
     except Exception:
         log.exception("summary of session %s not read for its edit", session_id)
@@ -307,7 +308,7 @@ async def refresh_summary(
 
 async def send_history_chart(
     bot: Bot,
-    ledger: LedgerService,
+    ledger: Ledger,
     chat_id: int,
     *,
     lang: str | None = None,
@@ -321,9 +322,9 @@ async def send_history_chart(
     with a result yet. `caption` may be the whole answer (/history's list under its chart); `topic` the forum
     topic it was asked in."""
     lang = await _language(ledger, chat_id, lang)
-    summaries = await asyncio.to_thread(ledger.history, chat_id, limit=limit)
+    summaries = await read_in(ledger, books.history, chat_id, limit=limit)
     ids = {pid for summary in summaries for pid in summary.totals}
-    names = await asyncio.to_thread(lambda: {pid: ledger.get_player(pid).name for pid in ids})
+    names = await asyncio.to_thread(lambda: {pid: ledger.read(groups.get_player, pid).name for pid in ids})
     data = history_chart_data(summaries, lang, player_id=player_id, names=names)
     if data is None:
         return None

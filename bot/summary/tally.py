@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ledger import LedgerRow, LedgerService, PlayerInfo, SessionInfo, SettleFigures, Transfer
+from bot.ledger import Ledger, LedgerRow, PlayerInfo, SessionInfo, SettleFigures, Transfer
 from bot.ledger.money import settling
+from bot.ledger.play import books, sessions
 from bot.ledger.values import SEATS, HandRecord, wins_of
 
 
@@ -140,15 +141,15 @@ def longest_streaks(
     return tuple(best)
 
 
-def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
+def build_report(ledger: Ledger, session_id: int) -> SessionReport:
     """Read one session (open or ended) from the ledger and gather the summary's numbers.
 
     Synchronous (database reads): call it through `asyncio.to_thread` from a handler.
     """
-    session = ledger.get_session(session_id)
-    rows = ledger.ledger(session_id)
+    session = ledger.read(sessions.get_session, session_id)
+    rows = ledger.read(books.ledger_rows, session_id)
     hands = [row.hand for row in rows]
-    stats = {s.player.id: s for s in ledger.player_stats(session.chat_id, session_id=session_id)}
+    stats = {s.player.id: s for s in ledger.read(books.player_stats, session.chat_id, session_id=session_id)}
     nets: dict[int, int] = {}
     for hand in hands:
         for player_id, amount in hand.player_payments.items():
@@ -171,7 +172,7 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
             )
         )
     order = {seat: i for i, seat in enumerate(SEATS)}
-    standings = ledger.standings(session.chat_id, session_id=session_id).session_rows
+    standings = ledger.read(books.standings, session.chat_id, session_id=session_id).session_rows
     people = tuple(
         PlayerLine(
             seat=row.seat or "",
@@ -192,7 +193,7 @@ def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
         hands_played=sum(1 for h in hands if h.kind != "adjust"),
         biggest=biggest_hands(session, hands, by_id),
         longest_streaks=longest_streaks(session, hands, by_id),
-        transfers=tuple(ledger.transfers(session_id)),
+        transfers=tuple(ledger.read(books.transfers, session_id)),
         figures=tuple(ledger.read(settling.figures, session_id)),
         carried_in=tuple(ledger.read(settling.carried_into, session_id)),
         rows=tuple(rows),

@@ -29,8 +29,9 @@ from bot.handlers.permissions import require
 from bot.handlers.picker import PickerSubmission, page_turn
 from bot.handlers.turn import Turn
 from bot.i18n import DEFAULT_LANGUAGE, catalog, normalize_language, t
-from bot.ledger import SEATS, ChatState, LedgerService
+from bot.ledger import SEATS, ChatState, Ledger
 from bot.ledger.errors import LedgerError
+from bot.ledger.play import groups, recording
 from bot.render import preview_text, rules_name, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.services import in_ledger, ledger_in, settings_in
@@ -75,7 +76,7 @@ def _settings(request: Request) -> Settings:
     return settings_in(_application(request).bot_data)
 
 
-def _ledger(request: Request) -> LedgerService:
+def _ledger(request: Request) -> Ledger:
     return ledger_in(_application(request).bot_data)
 
 
@@ -165,7 +166,7 @@ async def page_table(request: Request, user: WebAppUser) -> ChatState | None:
     except WebAuthError as exc:
         raise ApiError(403, f"webapp.{exc.code}") from None
     ledger = _ledger(request)
-    state = await in_ledger(ledger, ledger.chat_state, chat_id)
+    state = await in_ledger(ledger, groups.chat_state, ledger, chat_id)
     if state.session is None or state.session.id != session_id:
         raise ApiError(410, "webapp.table_closed", lang=state.group.language)
     return state
@@ -244,7 +245,9 @@ async def score(request: Request) -> JSONResponse:
         try:
             entry = _entry(data)
             ledger = _ledger(request)
-            preview = await in_ledger(ledger, ledger.preview, session.chat_id, entry, session=session)
+            preview = await in_ledger(
+                ledger, recording.preview, ledger, session.chat_id, entry, session=session
+            )
         except (LedgerError, ScoringError) as exc:
             return _refused(422, error_text(lang, exc), type(exc).__name__)
         text = preview_text(lang, preview, session)

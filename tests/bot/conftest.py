@@ -11,7 +11,7 @@ from harness import BASIC_GROUP_ID, GROUP_ID, Clock, Table, make_settings, seat_
 
 from bot.app import build_application  # a renamed or broken module fails every test here, never skips
 from bot.console.transport import InProcessBotAPI
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ async def _clocked_table(
     db_url: str, tmp_path: Path, transport: InProcessBotAPI, chat_id: int
 ) -> AsyncIterator[tuple[Table, Clock]]:
     clock = Clock()
-    book = LedgerService.from_url(db_url, clock=clock)
+    book = Ledger.from_url(db_url, clock=clock)
     app = build_application(
         make_settings(db_url, tmp_path), request=transport, get_updates_request=transport, ledger=book
     )

@@ -13,8 +13,9 @@ from telegram.ext import Application, ContextTypes
 from bot.console.driver import AnyApplication, deliver, settle, start_application, stop_application
 from bot.console.state import JSON, Call
 from bot.console.transport import InProcessBotAPI
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 from bot.ledger.money import settling
+from bot.ledger.play import groups
 from bot.services import ledger_in
 from bot.settings import Settings
 
@@ -355,13 +356,15 @@ async def seat_four(table: Table, *, dealer: str | None = "东", rules: str = "�
     for name in PLAYERS:
         await table.say(name, "/join")
     ledger = table.app.bot_data["ledger"]
-    session = ledger.current_session(table.chat_id)
+    session = groups.chat_state(ledger, table.chat_id).session
     assert session is not None, f"/newgame opened no session: {table.last_text()!r}"
     seated = {seat: player.username for seat, player in session.seats.items()}
     assert seated == dict(zip("ESWN", PLAYERS, strict=True)), f"seating went wrong: {seated}"
     if dealer is not None:
         await table.say("ann", f"/dealer {dealer}")
-        assert ledger.current_session(table.chat_id).dealer_set, f"/dealer failed: {table.last_text()!r}"
+        assert groups.chat_state(ledger, table.chat_id).session.dealer_set, (
+            f"/dealer failed: {table.last_text()!r}"
+        )
     return table
 
 
@@ -370,7 +373,7 @@ async def seat_four(table: Table, *, dealer: str | None = "东", rules: str = "�
 END = "✅ 结束并结算"  # /end's Confirm button
 
 
-def ledger(table: Table) -> LedgerService:
+def ledger(table: Table) -> Ledger:
     """The table's ledger service."""
     return ledger_in(table.app.bot_data)
 

@@ -12,6 +12,7 @@ from harness import Table, ledger
 from reads import open_pending
 
 from bot.buttons import EndPress, HuFlow, JoinPress, PendingPress, RulesPress, Win
+from bot.ledger.play import books, groups
 
 OTHER_GROUP = -1001000000002
 FOREIGN = "这个按钮不属于这个群。"
@@ -19,8 +20,8 @@ CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
 
 
 def hands(table: Table, chat_id: int | None = None) -> list[Any]:
-    session = ledger(table).current_session(chat_id or table.chat_id)
-    return ledger(table).hands(session.id) if session else []
+    session = groups.chat_state(ledger(table), chat_id or table.chat_id).session
+    return ledger(table).read(books.hands, session.id) if session else []
 
 
 def data_of(table: Table, label: str) -> str:
@@ -76,7 +77,7 @@ async def test_a_confirm_under_another_message_changes_nothing(seated_table: Tab
 
 
 async def test_join_flow_and_rules_of_another_group_change_nothing(seated_table: Table, other: Table) -> None:
-    session = ledger(seated_table).current_session(seated_table.chat_id)
+    session = groups.chat_state(ledger(seated_table), seated_table.chat_id).session
     forged = (
         JoinPress(session.id).data,
         HuFlow(session.id, "how", winner="S").data,
@@ -89,15 +90,15 @@ async def test_join_flow_and_rules_of_another_group_change_nothing(seated_table:
         turn = await press_with(other, "eve", data)
         assert turn.answers == [FOREIGN], data
         assert not turn.of("sendMessage", "editMessageText"), data
-    assert ledger(other).current_session(OTHER_GROUP).seats == {}
-    assert ledger(other).get_group(seated_table.chat_id).instant is False
+    assert groups.chat_state(ledger(other), OTHER_GROUP).session.seats == {}
+    assert groups.chat_state(ledger(other), seated_table.chat_id).group.instant is False
     assert hands(seated_table) == []
 
 
 @pytest.mark.slow
 async def test_a_button_of_an_ended_table_of_the_same_group_has_expired(table: Table) -> None:
     await table.say("ann", "/newgame")
-    old = ledger(table).current_session(table.chat_id)
+    old = groups.chat_state(ledger(table), table.chat_id).session
     await table.say("ann", "/join")
     await table.say("ann", "/end")
     await table.press("ann", "✅ 结束并结算")
@@ -106,7 +107,7 @@ async def test_a_button_of_an_ended_table_of_the_same_group_has_expired(table: T
     update["callback_query"]["data"] = JoinPress(old.id).data  # forged: the new lobby does not carry it
     turn = await table._run(update)
     assert turn.answers == [FOREIGN]
-    assert ledger(table).current_session(table.chat_id).seats == {}
+    assert groups.chat_state(ledger(table), table.chat_id).session.seats == {}
     old_press = table.state.press(table.chat_id, "bob", None, "入座")  # the data of a real old button,
     old_press["callback_query"]["data"] = JoinPress(old.id).data  # under a message that carries it
     old_press["callback_query"]["message"]["reply_markup"] = {
@@ -114,7 +115,7 @@ async def test_a_button_of_an_ended_table_of_the_same_group_has_expired(table: T
     }
     turn = await table._run(old_press)
     assert turn.answers == ["这个按钮已经过期了，请重新发 /hu。"]
-    assert ledger(table).current_session(table.chat_id).seats == {}
+    assert groups.chat_state(ledger(table), table.chat_id).session.seats == {}
 
 
 def test_every_press_reads_back() -> None:  # the flow's states: tests/bot/handlers/test_flow_buttons.py
@@ -151,7 +152,7 @@ def test_malformed_data_is_refused(data: str) -> None:
 async def test_a_payload_acts_only_under_its_own_kind_of_message(seated_table: Table) -> None:
     """Issue 18, problem 13: a real `ek:<session>` (Keep playing) pressed under a preview leaves its
     Confirm; a real flow step pressed under a result line does not turn it into a question."""
-    session = ledger(seated_table).current_session(seated_table.chat_id)
+    session = groups.chat_state(ledger(seated_table), seated_table.chat_id).session
     preview = (await seated_table.say("bob", "/hu 南 自摸 5花")).sent[-1]
     update = seated_table.state.press(seated_table.chat_id, "cat", preview.message_id, CONFIRM)
     update["callback_query"]["data"] = EndPress(session.id, False).data

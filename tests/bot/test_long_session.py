@@ -16,6 +16,7 @@ from harness import PLAYERS, Table
 import bot.summary.post as post_module
 from bench.ledger import bulk_load
 from bot.console.driver import deliver
+from bot.ledger.play import sessions
 from bot.services import ledger_in
 
 HANDS = 10_000
@@ -25,7 +26,7 @@ LIMIT = 4096
 
 async def long_session(table: Table) -> int:
     ledger = ledger_in(table.app.bot_data)
-    session = ledger.require_session(table.chat_id)
+    session = sessions.require_session(ledger, table.chat_id)
     await asyncio.to_thread(bulk_load, ledger, session.id, HANDS, table.chat_id)
     return session.id
 

@@ -24,6 +24,7 @@ from bot.buttons import HuFlow
 from bot.console.transport import InProcessBotAPI
 from bot.handlers.errors import RedactingFilter, redact
 from bot.handlers.turn import Turn
+from bot.ledger.play import books, groups, recording, seating, sessions
 from bot.summary.csvfile import ledger_csv
 from bot.summary.tally import build_report
 from scoring.entry import Claim, build_entry
@@ -170,7 +171,7 @@ async def test_start_up_gives_up_after_the_set_attempts(
 
 async def test_a_press_on_a_photo_is_answered(seated_table: Table) -> None:
     table = seated_table
-    session = ledger(table).current_session(table.chat_id)
+    session = groups.chat_state(ledger(table), table.chat_id).session
     chat = table.state.chat(table.chat_id)
     with table.state.lock:
         photo = table.state.new_message(
@@ -212,7 +213,10 @@ async def test_a_lost_result_still_brings_the_card_up_to_date(bot_settings: Any)
         await table.say("ann", "/rules instant on")
         await table.say("ann", "/dealer 东")
         await table.say("bob", "/hu 南 自摸 5花")
-        assert len(ledger(table).hands(ledger(table).current_session(table.chat_id).id)) == 1
+        assert (
+            len(ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id))
+            == 1
+        )
         pinned = table.pinned()
         assert pinned is not None and "1 南 自摸" in pinned.text and "第2局" in pinned.text
     finally:
@@ -261,18 +265,18 @@ async def test_long_views_are_split_into_messages_that_fit(table: Table) -> None
     chat = table.chat_id
     win = build_entry("self_draw", [Claim("S", hard_flowers=5)])
     for number in range(16):
-        book.open_session(chat, stake=1_000_000)
+        sessions.open_session(book, chat, stake=1_000_000)
         for seat in range(4):
-            book.join(chat, guest_name=f"{'长名字玩家' * 3}{number:02d}{seat}"[-16:])
-        book.set_dealer(chat, "E")
+            seating.join(book, chat, guest_name=f"{'长名字玩家' * 3}{number:02d}{seat}"[-16:])
+        sessions.set_dealer(book, chat, "E")
         for _ in range(40 if number == 15 else 1):
-            book.commit(chat, win)
+            recording.commit(book, chat, win)
         if number < 15:
-            book.end_session(chat)
+            sessions.end_session(book, chat)
     for text in ("/stats", "/history", "/score", "/ledger", "/seat", "/rules"):
         turn = await table.say("zoe", text)
         assert turn.texts, text
-    assert len(book.player_stats(chat)) == 64
+    assert len(book.read(books.player_stats, chat)) == 64
     assert not table.failed(), [c.description for c in table.failed()]
     assert max(len(t) for t in sent_texts(table)) <= LIMIT
 
@@ -297,14 +301,14 @@ async def test_one_very_long_reply_goes_out_in_pieces(seated_table: Table) -> No
 async def test_csv_text_cells_that_look_like_formulas_are_escaped(table: Table) -> None:
     book = ledger(table)
     chat = table.chat_id
-    book.open_session(chat)
+    sessions.open_session(book, chat)
     for name in ("=HYPERLINK(1)", "+SUM(A1)", "-2+3", "@cmd"):
-        book.join(chat, guest_name=name)
-    book.set_dealer(chat, "E")
-    seats = book.current_session(chat).seats
-    book.adjust(chat, seats["E"].id, seats["S"].id, 50, note="=1+1")
-    book.adjust(chat, seats["W"].id, seats["N"].id, 7, note="\rnote")
-    session = book.current_session(chat)
+        seating.join(book, chat, guest_name=name)
+    sessions.set_dealer(book, chat, "E")
+    seats = groups.chat_state(book, chat).session.seats
+    recording.adjust(book, chat, seats["E"].id, seats["S"].id, 50, note="=1+1")
+    recording.adjust(book, chat, seats["W"].id, seats["N"].id, 7, note="\rnote")
+    session = groups.chat_state(book, chat).session
     data = ledger_csv(build_report(book, session.id), "en").decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(data)))
     players = {row[6] for row in rows[1:]}  # the columns: ... player, player id, amount, ... note (13)

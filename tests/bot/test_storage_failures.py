@@ -25,7 +25,8 @@ from sqlmodel import SQLModel
 
 from bot.console.transport import InProcessBotAPI
 from bot.health import heartbeat_path, write_heartbeat
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
+from bot.ledger.play import books, groups
 from bot.ledger.storage.db import create_db_engine, storage_failure
 
 TRY_AGAIN = "账本暂时存取不了，请稍后再试。"
@@ -40,9 +41,9 @@ def left(table: Table, turn: Turn) -> list[str]:
     return [reply.text for reply in turn.sent if reply.message_id in there]
 
 
-def ledger(table: Table) -> LedgerService:
+def ledger(table: Table) -> Ledger:
     book = table.app.bot_data["ledger"]
-    assert isinstance(book, LedgerService)
+    assert isinstance(book, Ledger)
     return book
 
 
@@ -155,9 +156,9 @@ async def test_with_the_database_down_every_command_and_press_says_try_again(db_
     assert rows(engine) == before  # nothing written while it was down
     done = await table.press("cat", "确认", message_id=shown)
     assert done.answers and done.answers[0] != TRY_AGAIN
-    session = ledger(table).current_session(table.chat_id)
+    session = groups.chat_state(ledger(table), table.chat_id).session
     assert session is not None
-    assert [h.number for h in ledger(table).hands(session.id)] == [1]
+    assert [h.number for h in ledger(table).read(books.hands, session.id)] == [1]
     score = await table.say("cat", "/score")
     assert score.texts and TRY_AGAIN not in score.texts
 
@@ -184,8 +185,8 @@ async def test_a_read_only_database_still_answers_what_it_can_read(
     assert not any("Traceback" in r.getMessage() for r in logged)
     assert rows(engine) == before
     assert (await table.press("cat", "确认", message_id=shown)).answers[0] != TRY_AGAIN
-    session = ledger(table).current_session(table.chat_id)
-    assert session is not None and len(ledger(table).hands(session.id)) == 1
+    session = groups.chat_state(ledger(table), table.chat_id).session
+    assert session is not None and len(ledger(table).read(books.hands, session.id)) == 1
 
 
 async def test_a_write_failing_half_way_leaves_nothing_behind(db_seated: Table) -> None:
@@ -203,8 +204,8 @@ async def test_a_write_failing_half_way_leaves_nothing_behind(db_seated: Table) 
     assert rows(engine) == before
     done = await table.press("dan", "确认", message_id=shown)
     assert done.answers[0] != TRY_AGAIN and done.edits
-    session = ledger(table).current_session(table.chat_id)
-    assert session is not None and [h.number for h in ledger(table).hands(session.id)] == [1]
+    session = groups.chat_state(ledger(table), table.chat_id).session
+    assert session is not None and [h.number for h in ledger(table).read(books.hands, session.id)] == [1]
 
 
 @contextmanager
@@ -270,7 +271,7 @@ async def test_postgresql_refusing_connections_gets_every_update_answered(tmp_pa
     "try again" in the chat, a press gets it on its button, and the bot keeps answering."""
     url = "postgresql+psycopg://postgres@127.0.0.1:1/mahjong"
     transport = InProcessBotAPI(seed=0)
-    book = LedgerService(create_db_engine(url))
+    book = Ledger(create_db_engine(url))
     from bot.app import build_application
 
     settings = make_settings(url, tmp_path)
@@ -423,5 +424,5 @@ async def test_an_unwritable_sqlite_file_keeps_the_bot_alive_and_the_health_chec
         )
     assert health.returncode == 1, health
     assert unhealthy in health.stderr, health.stderr
-    session = ledger(table).current_session(table.chat_id)
-    assert session is not None and ledger(table).hands(session.id) == []
+    session = groups.chat_state(ledger(table), table.chat_id).session
+    assert session is not None and ledger(table).read(books.hands, session.id) == []

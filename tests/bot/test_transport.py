@@ -17,6 +17,7 @@ from bot.console import run_console_async
 from bot.console.markup import incoming_entities, visible_text
 from bot.console.state import BotAPIState, decode_params
 from bot.console.transport import InProcessBotAPI
+from bot.ledger.play import groups
 
 CHAT = -1001000000001
 AppT = tuple[Application, InProcessBotAPI]
@@ -400,7 +401,7 @@ async def test_real_bot_records_a_confirmed_hand_on_postgresql(pg_table: Table) 
     assert preview.sent and preview.sent[-1].buttons
     done = await table.press("bob", preview.sent[-1].buttons[0])
     assert done.edits[0].text.startswith("第1局"), done.edits  # the preview became the result
-    session = table.app.bot_data["ledger"].current_session(table.chat_id)
+    session = groups.chat_state(table.app.bot_data["ledger"], table.chat_id).session
     assert session is not None and session.seats["S"].username == "bob"
 
 

@@ -12,6 +12,7 @@ from reads import open_pending
 from bot.console.driver import deliver
 from bot.i18n import t
 from bot.ledger.errors import BadGuestName
+from bot.ledger.play import books, groups, sessions
 from bot.render.errors import error_text
 
 CHANNEL_USER = {"id": 136817688, "is_bot": True, "first_name": "Channel", "username": "Channel_Bot"}
@@ -22,7 +23,7 @@ CONFIRM = "✅ 确认"
 
 
 def session(table: Table) -> Any:
-    return ledger(table).current_session(table.chat_id)
+    return groups.chat_state(ledger(table), table.chat_id).session
 
 
 async def as_chat(table: Table, text: str, sender_chat: dict[str, Any], user: dict[str, Any]) -> Any:
@@ -159,14 +160,14 @@ async def test_a_bad_stake_gets_a_clear_refusal(table: Table, word: str) -> None
 async def test_a_bad_timeout_gets_a_clear_refusal(table: Table, word: str) -> None:
     turn = await table.say("zoe", f"/rules timeout {word}")
     assert turn.texts == [f"选项 确认时限 不能取“{word}”。可以取：5–86400"]
-    assert ledger(table).get_group(table.chat_id).confirm_timeout_seconds == 120
+    assert groups.chat_state(ledger(table), table.chat_id).group.confirm_timeout_seconds == 120
 
 
 @pytest.mark.parametrize("word", ["²:00", "①", "25:00", "20:6O"])
 async def test_a_bad_schedule_time_gets_a_clear_refusal(table: Table, word: str) -> None:
     turn = await table.say("zoe", f"/schedule weekly 日 {word}")
     assert len(turn.texts) == 1 and word in turn.texts[0], turn.texts
-    assert ledger(table).get_group(table.chat_id).weekly_schedule is False
+    assert groups.chat_state(ledger(table), table.chat_id).group.weekly_schedule is False
 
 
 @pytest.mark.slow
@@ -196,7 +197,7 @@ async def money_at_the_limits(table: Table) -> None:
     await table.say("ann", "/dealer 东")
     await table.say("ann", "/hu 南 自摸 20花")  # a hand at the largest stake
     assert session(table).hands_played == 1
-    report = ledger(table).standings(table.chat_id)
+    report = ledger(table).read(books.standings, table.chat_id)
     nets = {row.player.name: row.net for row in report.session_rows}
     assert nets["Ann"] < -2_200_000_000 and nets["Bob"] > 2_200_000_000 and sum(nets.values()) == 0
     turn = await table.say("ann", "/score")
@@ -228,8 +229,8 @@ async def test_a_batch_delivered_again_after_a_restart_changes_nothing(
             await deliver(seated_table.app, batch[-1])
     new = session(seated_table)
     assert new.id != old.id and new.stake == 2 and len(new.seats) == 4
-    hands_before = [(h.number, h.payments) for h in ledger(seated_table).hands(new.id)]
-    assert len(hands_before) == 2 and ledger(seated_table).hands(old.id) == []
+    hands_before = [(h.number, h.payments) for h in ledger(seated_table).read(books.hands, new.id)]
+    assert len(hands_before) == 2 and ledger(seated_table).read(books.hands, old.id) == []
     messages_before = len(seated_table.replies())
 
     restarted_app = build_application(bot_settings, request=transport, get_updates_request=transport)
@@ -241,9 +242,9 @@ async def test_a_batch_delivered_again_after_a_restart_changes_nothing(
         assert restarted.handler_errors == []
         now = session(restarted)
         assert now.id == new.id and now.is_open and now.hands_played == 2
-        assert [(h.number, h.payments) for h in ledger(restarted).hands(new.id)] == hands_before
-        assert ledger(restarted).hands(old.id) == []
-        assert ledger(restarted).get_session(old.id).status == "ended"
+        assert [(h.number, h.payments) for h in ledger(restarted).read(books.hands, new.id)] == hands_before
+        assert ledger(restarted).read(books.hands, old.id) == []
+        assert ledger(restarted).read(sessions.get_session, old.id).status == "ended"
         extra = [r.text for r in restarted.replies()[messages_before:]]
         # Only /end's question may show again (asking writes nothing, so it has no key yet): reported.
         assert all(text.startswith("结束第") for text in extra), extra

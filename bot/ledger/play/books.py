@@ -137,6 +137,11 @@ def card_view(
     )
 
 
+def session_card(s: Session, session_id: int) -> CardView:
+    """What the session's card shows (`card_view`), by the session's id."""
+    return card_view(s, session_row(s, session_id))
+
+
 def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:
     return Standing(
         player=player_info(player, chat_id),
@@ -198,7 +203,7 @@ def session_people(s: Session, ts: TableSession, chat_id: int) -> tuple[Standing
     return tuple(rows)
 
 
-def standings(s: Session, chat_id: int, session_id: int | None) -> StandingsReport:
+def standings(s: Session, chat_id: int, session_id: int | None = None) -> StandingsReport:
     """Session standings (the open session, or `session_id`) and the group's all-time standings."""
     group = group_row(s, chat_id)
     if group is None:
@@ -302,7 +307,7 @@ def _biggest_by_rules(s: Session, group_id: int) -> dict[int, tuple[tuple[str, i
     return found
 
 
-def history(s: Session, chat_id: int, limit: int) -> list[SessionSummary]:
+def history(s: Session, chat_id: int, limit: int = 20) -> list[SessionSummary]:
     """The group's sessions, newest first, with each person's money in an ended one (what it settled
     them, `money`), their net in the open one; a session that ended with no row is left out (nothing
     happened in it)."""

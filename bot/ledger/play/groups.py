@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -20,6 +20,7 @@ from bot.ledger.storage.mappers import group_info, pending_info, player_info, se
 from bot.ledger.storage.models import ChatGroup, Player, TableSession
 from bot.ledger.storage.rows import (
     PLAYER,
+    chat_of,
     group_row,
     open_session_row,
     pending_row,
@@ -27,7 +28,7 @@ from bot.ledger.storage.rows import (
     seats,
     table_rows,
 )
-from bot.ledger.storage.store import Defaults
+from bot.ledger.storage.store import Defaults, Ledger
 from bot.ledger.values import ChatState, GroupInfo, Person, PlayerInfo, UserRef
 from scoring.seats import parse_seat
 
@@ -56,18 +57,36 @@ class Loaded:
 
 
 def chat_state(
-    s: Session,
+    ledger: Ledger,
     chat_id: int,
-    defaults: Defaults,
-    now: datetime,
     sender: UserRef | None = None,
-    entry: str | None = None,
     *,
-    lock: bool = False,
+    entry: str | None = None,
     people: bool = False,
 ) -> ChatState:
-    """`table_state` without its rows."""
-    return table_state(s, chat_id, defaults, now, sender, entry, lock=lock, people=people)[0]
+    """The group's settings (defaults when not stored yet; nothing is written), its open session,
+    whether `sender` is stored as they are now (else `refresh_sender`), the pending entry `entry` (an
+    id) if it is stored, and (`people`) every player of the group: one read."""
+    now = ledger.now()
+    state = ledger.read(table_state, chat_id, ledger.defaults, now, sender, entry, people=people)[0]
+    ledger.remember_group(state.group)
+    return state
+
+
+def refresh_sender(
+    ledger: Ledger, chat_id: int, sender: UserRef, *, entry: str | None = None, people: bool = False
+) -> ChatState:
+    """`chat_state` after storing the sender as they are now (`ensure_player`), in one write."""
+    now = ledger.now()
+
+    def op(s: Session) -> ChatState:
+        ensure_player(s, ensure_group(s, chat_id, ledger.defaults, now), sender, now)
+        s.flush()
+        return table_state(s, chat_id, ledger.defaults, now, None, entry, people=people)[0]
+
+    state = ledger.write(op)
+    ledger.remember_group(state.group)
+    return state
 
 
 def table_state(
@@ -185,7 +204,58 @@ def check_settings(
             ) from exc
 
 
-def update_group(s: Session, group: ChatGroup, changes: dict[str, Any]) -> GroupInfo:
+def update_group(
+    ledger: Ledger,
+    chat_id: int,
+    *,
+    language: str | None = None,
+    rules: str | None = None,
+    options: dict[str, Any] | None = None,
+    instant: bool | None = None,
+    confirm_timeout_seconds: int | None = None,
+    weekly_schedule: bool | None = None,
+    weekly_day: str | None = None,
+    weekly_time: str | None = None,
+    weekly_last_post_at: datetime | None = None,
+    timezone: str | None = None,
+    confirm_by: str | None = None,
+    key: str | None = None,
+) -> GroupInfo:
+    """Change group settings. `rules` accepts 苏州/蘇州/宿州 and ids (the options reset); `options` are
+    merged into the group's and validated by the scoring core. The open session is not changed."""
+    check_settings(language, confirm_timeout_seconds, weekly_day, weekly_time, timezone, confirm_by)
+    changes: dict[str, Any] = {
+        "language": language,
+        "rules": resolve_rules(rules) if rules is not None else None,
+        "options": options,
+        "instant": instant,
+        "confirm_timeout_seconds": confirm_timeout_seconds,
+        "weekly_schedule": weekly_schedule,
+        "weekly_day": weekly_day,
+        "weekly_time": weekly_time,
+        "weekly_last_post_at": weekly_last_post_at,
+        "timezone": timezone,
+        "confirm_by": confirm_by,
+    }
+    now = ledger.now()
+
+    def op(s: Session) -> GroupInfo:
+        return apply_settings(s, ensure_group(s, chat_id, ledger.defaults, now), dict(changes))
+
+    info = ledger.write_once(key, op)
+    ledger.remember_group(info)
+    return info
+
+
+def list_groups(s: Session, *, weekly_schedule: bool | None = None) -> list[GroupInfo]:
+    """Every group, optionally only those with the weekly-schedule flag set (or unset)."""
+    query = select(ChatGroup).order_by(col(ChatGroup.id))
+    if weekly_schedule is not None:
+        query = query.where(ChatGroup.weekly_schedule == weekly_schedule)
+    return [group_info(g) for g in s.scalars(query)]
+
+
+def apply_settings(s: Session, group: ChatGroup, changes: dict[str, Any]) -> GroupInfo:
     """Apply checked settings to a group row: `rules` resets the options, `options` merge and validate."""
     rules = changes.pop("rules", None)
     options = changes.pop("options", None)
@@ -229,6 +299,27 @@ def clean_name(name: str) -> str:
 _PLAYER_OF_USER = select(Player).where(
     Player.group_id == bindparam("group"), Player.telegram_id == bindparam("user")
 )
+
+
+def register(ledger: Ledger, chat_id: int, user: UserRef) -> PlayerInfo:
+    """The group's player for a Telegram user, created or refreshed (username, display name); another
+    player of the group who held that @username before loses it."""
+    now = ledger.now()
+
+    def op(s: Session) -> PlayerInfo:
+        return player_info(
+            ensure_player(s, ensure_group(s, chat_id, ledger.defaults, now), user, now), chat_id
+        )
+
+    return ledger.write(op)
+
+
+def get_player(s: Session, player_id: int) -> PlayerInfo:
+    """A player by id (NotFound)."""
+    player = s.get(Player, player_id)
+    if player is None:
+        raise errors.NotFound(f"no player {player_id}", what="player", id=player_id)
+    return player_info(player, chat_of(s, player.group_id))
 
 
 def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) -> Player:
@@ -433,3 +524,23 @@ def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | N
             f"{ref!r} matches several players: {', '.join(names)}", ref=ref, names=names
         )
     return player_info(matches[0], chat_id), seat_of.get(row_id(matches[0]))
+
+
+def find_seat(s: Session, chat_id: int, ref: str) -> str:
+    """A player reference (as `find_player`) to that player's seat at the open table (PlayerNotSeated)."""
+    player, seat = find_player(s, chat_id, ref)
+    if seat is None:
+        raise errors.PlayerNotSeated(f"{player.name} has no seat at this table", name=player.name, ref=ref)
+    return seat
+
+
+def players_named(s: Session, chat_id: int, ref: str) -> list[PlayerInfo]:
+    """Every player of the group a name (or @username) fits, oldest first, each told apart by its
+    `twin` number where they share a display name."""
+    group = group_row(s, chat_id)
+    if group is None:
+        return []
+    twin = twins(s, row_id(group))
+    return [
+        replace(player_info(p, chat_id), twin=twin.get(row_id(p), 0)) for p in name_matches(s, group, ref)
+    ]

@@ -15,8 +15,8 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.ledger import errors
 from bot.ledger.play import totals
-from bot.ledger.play.sessions import moved_on
-from bot.ledger.storage.mappers import hand_record, payments_of, written
+from bot.ledger.play.sessions import moved_on, open_table_rows
+from bot.ledger.storage.mappers import hand_record, payments_of, player_info, written
 from bot.ledger.storage.models import Hand, TableSession
 from bot.ledger.storage.rows import (
     A_HAND,
@@ -28,6 +28,7 @@ from bot.ledger.storage.rows import (
     TableRow,
     aware,
     last_live_hand,
+    player_row,
     row_id,
 )
 from bot.ledger.values import (
@@ -36,6 +37,7 @@ from bot.ledger.values import (
     DealerState,
     HandPreview,
     HandRecord,
+    PlayerInfo,
     SessionInfo,
     dealer_known,
     wins_of,
@@ -439,3 +441,40 @@ def edit(
     moved_on(s, ts, now)
     s.flush()
     return tuple(hand_record(h) for h in new_rows), tuple(hand_record(h) for h, _ in plan)
+
+
+def last_hand(s: Session, chat_id: int) -> HandRecord:
+    """The open table's last live row, what /undo would void (NothingToUndo)."""
+    _group, ts = open_table_rows(s, chat_id)
+    last = last_live_hand(s, row_id(ts))
+    if last is None:
+        raise errors.NothingToUndo("no hand to undo in this session")
+    return hand_record(last)
+
+
+def hand_seating(s: Session, chat_id: int, number: int) -> dict[str, PlayerInfo]:
+    """Seat -> player as they sat when live hand `number` of the open table was played (HandNotFound):
+    the people an /edit of that hand names and pays."""
+    _group, ts = open_table_rows(s, chat_id)
+    seating = own_seating(live_row(s, ts, number))
+    return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
+
+
+def preview_edit(s: Session, chat_id: int, number: int, entry: EntryJSON) -> tuple[HandPreview, ...]:
+    """What an edit of hand `number` would write: its replacement, then every later live row whose result
+    changes, re-scored from the corrected dealer state; nothing is recorded."""
+    _group, ts = open_table_rows(s, chat_id)
+    return tuple(preview for _row, preview in plan_edit(s, ts, number, entry))
+
+
+def set_result_message(s: Session, hand_id: int, message_id: int) -> None:
+    """Remember the message of a ledger row's result line."""
+    hand = s.get(Hand, hand_id)
+    if hand is not None:
+        hand.result_message_id = message_id
+
+
+def result_message(s: Session, hand_id: int) -> int | None:
+    """The message of a ledger row's result line, if it was sent (and remembered)."""
+    hand = s.get(Hand, hand_id)
+    return hand.result_message_id if hand is not None else None

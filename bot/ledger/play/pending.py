@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any, cast
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, delete, update
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors
@@ -25,7 +25,7 @@ from bot.ledger.storage.mappers import (
     session_info,
     written,
 )
-from bot.ledger.storage.models import ChatGroup, Hand, PendingEntry, TableSession
+from bot.ledger.storage.models import AppliedKey, ChatGroup, Hand, PendingEntry, TableSession
 from bot.ledger.storage.rows import (
     PENDING,
     TableRow,
@@ -318,7 +318,7 @@ def answer(
     return pending_info(pending, chat_id), ts, True
 
 
-def choose_dealer(
+def set_first_dealer(
     s: Session, pending_id: str, seat: str, *, chat_id: int, message_id: int | None, now: datetime
 ) -> tuple[PendingInfo, TableRow, bool]:
     """A seat chosen for a hand waiting for its dealer (kind "dealer"): the first dealer is set and the entry
@@ -374,3 +374,20 @@ def waiting_in(s: Session, session_id: int) -> list[PendingInfo]:
     )
     chat_id = chat_of(s, ts.group_id)
     return [pending_info(p, chat_id) for p in rows]
+
+
+def get_pending(s: Session, pending_id: str) -> PendingInfo:
+    """An entry by id (NotFound)."""
+    found = row(s, pending_id)
+    return pending_info(found, chat_of(s, session_row(s, found.session_id).group_id))
+
+
+def release(s: Session, key: str, *, unless: str) -> bool:
+    """Give back a claim (`Ledger.claim`) whose reply failed, so that the next request with the key goes
+    on instead of being told it was done; unless a write went through under `unless` (its own key: a
+    hand recorded, or an entry waiting for Confirm), which a retry must not do again: then the claim
+    stands (False)."""
+    if hands.existing(s, unless) is not None or pending_row(s, pending_id_for(unless)):
+        return False
+    s.execute(delete(AppliedKey).where(col(AppliedKey.key) == key))
+    return True

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import bindparam, func, inspect, update
@@ -12,7 +13,7 @@ from sqlmodel import Session, col, select
 from bot.ledger import errors
 from bot.ledger.claims import summaries
 from bot.ledger.money import settling
-from bot.ledger.play.groups import ensure_group, resolve_rules, validate_options
+from bot.ledger.play.groups import actor, chat_state, ensure_group, resolve_rules, validate_options
 from bot.ledger.storage.mappers import session_info
 from bot.ledger.storage.models import (
     ChatGroup,
@@ -34,11 +35,15 @@ from bot.ledger.storage.rows import (
     session_row,
     table_rows,
 )
-from bot.ledger.storage.store import Defaults
-from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary
+from bot.ledger.storage.store import Defaults, Ledger
+from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary, UserRef
 from scoring.seats import parse_seat
 
+log = logging.getLogger(__name__)
+
 MAX_STAKE = 1_000_000
+IDLE_RETRY = timedelta(minutes=1)  # a table whose idle end failed waits this long, doubling each time …
+IDLE_RETRY_MAX = timedelta(hours=1)  # … up to this
 
 
 def seat_of(word: object) -> str:
@@ -106,6 +111,48 @@ def check_unlocked(ts: TableSession) -> None:
 
 
 def open_session(
+    ledger: Ledger,
+    chat_id: int,
+    *,
+    by: UserRef | None = None,
+    rules: str | None = None,
+    stake: int = 1,
+    options: dict[str, Any] | None = None,
+    key: str | None = None,
+) -> SessionInfo:
+    """Open a table session (rules default the group's; options snapshot; stake > 0).
+    SessionAlreadyOpen if the group has one (also a unique index)."""
+    now = ledger.now()
+
+    def op(s: Session) -> SessionInfo:
+        return start(
+            s,
+            chat_id,
+            ledger.defaults,
+            now,
+            opened_by=lambda g: actor(s, g, by, now),
+            rules=rules,
+            stake=stake,
+            options=options,
+        )
+
+    return ledger.write_once(key, op)
+
+
+def require_session(ledger: Ledger, chat_id: int) -> SessionInfo:
+    """The group's open session, or NoOpenSession."""
+    info = chat_state(ledger, chat_id).session
+    if info is None:
+        raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
+    return info
+
+
+def get_session(s: Session, session_id: int) -> SessionInfo:
+    """A session by id, open or ended (NotFound)."""
+    return session_info(s, session_row(s, session_id))
+
+
+def start(
     s: Session,
     chat_id: int,
     defaults: Defaults,
@@ -174,6 +221,36 @@ def change(s: Session, ts: TableSession, now: datetime, **changes: Any) -> Sessi
     return session_info(s, ts)
 
 
+def _change(ledger: Ledger, chat_id: int, key: str | None, **changes: Any) -> SessionInfo:
+    now = ledger.now()
+    return ledger.write_once(key, lambda s: change(s, open_table(s, chat_id)[1], now, **changes))
+
+
+def update_session(
+    ledger: Ledger,
+    chat_id: int,
+    *,
+    options: dict[str, Any] | None = None,
+    stake: int | None = None,
+    key: str | None = None,
+) -> SessionInfo:
+    """Change the open session's options (merged, validated) or stake; later hands only."""
+    changes = {name: value for name, value in (("options", options), ("stake", stake)) if value is not None}
+    if stake is not None:
+        check_stake(stake)
+    return _change(ledger, chat_id, key, **changes)
+
+
+def set_dealer(ledger: Ledger, chat_id: int, seat: str, *, key: str | None = None) -> SessionInfo:
+    """Choose the first dealer (also the round's first dealer) before the first hand (SeatsLocked)."""
+    return _change(ledger, chat_id, key, dealer=seat_of(seat))
+
+
+def mark_baozi(ledger: Ledger, chat_id: int, baozi: bool = True, *, key: str | None = None) -> SessionInfo:
+    """Mark (or clear) 豹子 for the coming hand: the dice of /roll showed a double."""
+    return _change(ledger, chat_id, key, baozi=baozi)
+
+
 def sit(
     s: Session, group: ChatGroup, ts: TableSession, player: Player, wanted: str | None, now: datetime
 ) -> str:
@@ -221,7 +298,7 @@ def mark_seater(s: Session, ts: TableSession, guest: Player, seater: Player) -> 
         s.flush()
 
 
-def substitute(
+def seat_instead(
     s: Session, group: ChatGroup, ts: TableSession, seat: str, player: Player, now: datetime
 ) -> Player:
     """From the next hand on, `player` sits at `seat` in place of its player (who keeps their totals and
@@ -258,7 +335,7 @@ def _seat_row(s: Session, ts: TableSession, player: Player) -> Seat:
     return row
 
 
-def move(s: Session, ts: TableSession, player: Player, target: str, now: datetime) -> None:
+def move_seat(s: Session, ts: TableSession, player: Player, target: str, now: datetime) -> None:
     """Move a seated player to `target` before the first hand; an occupant of that seat swaps places."""
     mine = _seat_row(s, ts, player)
     check_unlocked(ts)
@@ -279,7 +356,7 @@ def move(s: Session, ts: TableSession, player: Player, target: str, now: datetim
     s.flush()
 
 
-def unseat(s: Session, ts: TableSession, player: Player, now: datetime) -> None:
+def free_seat(s: Session, ts: TableSession, player: Player, now: datetime) -> None:
     """Free a player's seat before the first hand (PlayerNotSeated, SeatsLocked)."""
     row = _seat_row(s, ts, player)
     check_unlocked(ts)
@@ -297,6 +374,77 @@ def summary(s: Session, ts: TableSession, chat_id: int | None = None) -> Session
     rows = s.execute(select(SessionTotal.player_id, SessionTotal.net).where(SessionTotal.session_id == ts.id))
     totals = {player_id: net for player_id, net in rows}
     return SessionSummary(session=session_info(s, ts, chat_id), totals=totals, hands_played=ts.hands_played)
+
+
+def end_session(
+    ledger: Ledger,
+    chat_id: int,
+    *,
+    by: UserRef | None = None,
+    session_id: int | None = None,
+    reason: str = "manual",
+    topic: int | None = None,
+    key: str | None = None,
+) -> SessionSummary:
+    """End the open session (or exactly `session_id`, which must still be open: SessionNotOpen), e.g.
+    reason "manual" or "idle". Its entries waiting for Confirm expire; its summary is due, for forum
+    topic `topic` when given (`bot.ledger.claims.summaries.claim`). Returns its summary."""
+    now = ledger.now()
+
+    def op(s: Session) -> SessionSummary:
+        if session_id is not None:
+            ts = session_row(s, session_id, lock=True)
+            group = s.get(ChatGroup, ts.group_id)
+            assert group is not None
+        else:
+            group, ts = open_table(s, chat_id)
+        actor(s, group, by, now)
+        return end(s, ts, reason, now, topic)
+
+    return ledger.write_once(key, op)
+
+
+def end_idle(ledger: Ledger, idle_for: timedelta, *, now: datetime | None = None) -> list[SessionSummary]:
+    """End every open session idle for `idle_for`, each by a compare-and-set (still open, still idle):
+    the sessions this call ended, each ended by exactly one caller across workers. A table whose end
+    fails is logged and left for later, tried again after a back-off (1 minute, doubling up to an
+    hour: this worker's memory, `Ledger.idle_failures`); the other groups' tables end all the same."""
+    moment = now or ledger.now()
+    cutoff = moment - idle_for
+    ended = []
+    failing = ledger.idle_failures
+    for session_id in ledger.read(idle_ids, cutoff):
+        count, retry_at = failing.get(session_id, (0, moment))
+        if moment < retry_at:
+            continue
+        try:
+            done = ledger.write(end_if_idle, session_id, cutoff, moment)
+        except errors.LedgerError:  # one table's failure never keeps the other groups' tables open
+            wait = min(IDLE_RETRY * 2**count, IDLE_RETRY_MAX)
+            failing[session_id] = (count + 1, moment + wait)
+            log.exception("could not end idle session %s; tried again in %s", session_id, wait)
+            continue
+        failing.pop(session_id, None)
+        if done is not None:
+            ended.append(done)
+    return ended
+
+
+def set_card(s: Session, session_id: int, message_id: int) -> None:
+    """Remember the message of the session's pinned card."""
+    session_row(s, session_id).card_message_id = message_id
+
+
+def set_flow(s: Session, session_id: int, message_id: int | None) -> None:
+    """Remember (None: forget) the message of the table's open /hu button flow (one per table)."""
+    session_row(s, session_id).flow_message_id = message_id
+
+
+def refuse_pin(s: Session, session_id: int) -> bool:
+    """Note that the bot may not pin in this session's chat: True the first time (say it once)."""
+    ts = session_row(s, session_id, lock=True)
+    first, ts.pin_refused = not ts.pin_refused, True
+    return first
 
 
 def end(

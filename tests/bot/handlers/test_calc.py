@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from harness import Table
 
+from bot.ledger.play import books, groups
+
 
 async def test_calc_itemizes_the_hand(table: Table) -> None:
     turn = await table.say("eve", "/calc 11223355778899p 中发春梅百搭")
@@ -86,4 +88,4 @@ async def test_calc_and_ting_at_an_anhui_table_use_its_rules_and_wild(table: Tab
 
 def ledger_hands(table: Table) -> list[object]:
     ledger = table.app.bot_data["ledger"]
-    return ledger.hands(ledger.current_session(table.chat_id).id)
+    return ledger.read(books.hands, groups.chat_state(ledger, table.chat_id).session.id)

@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from harness import Table
 
+from bot.ledger.play import books, groups
+
 
 def card_edits(table: Table, card_id: int) -> list[Any]:
     return [c for c in table.calls("editMessageText") if c.ok and c.result["message_id"] == card_id]
@@ -32,7 +34,9 @@ async def test_every_hand_of_a_burst_is_on_the_card(seated_table: Table) -> None
     card = seated_table.message(card_id).text
     assert "1 南 自摸 10花" in card and "2 西 放冲，东 胡" in card and "\n3 " in card
     ledger = seated_table.app.bot_data["ledger"]
-    running = ledger.ledger(ledger.current_session(seated_table.chat_id).id)[-1].running
+    running = ledger.read(books.ledger_rows, groups.chat_state(ledger, seated_table.chat_id).session.id)[
+        -1
+    ].running
     assert "第4局" in card and f"东 Ann  {running['E']:+d}".replace("-", "−") in card
 
 

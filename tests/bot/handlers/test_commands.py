@@ -11,6 +11,7 @@ from telegram.ext import CommandHandler
 
 from bot.commands import COMMANDS, bot_commands
 from bot.i18n import t
+from bot.ledger.play import books, groups
 
 PRODUCT_COMMANDS = {
     "newgame",
@@ -161,4 +162,4 @@ async def test_a_button_whose_data_the_bot_does_not_know_says_so(seated_table: T
     turn = await seated_table._run(update)
     assert turn.answers == ["这个按钮不属于这个群。"]
     ledger = seated_table.app.bot_data["ledger"]
-    assert ledger.hands(ledger.current_session(seated_table.chat_id).id) == []
+    assert ledger.read(books.hands, groups.chat_state(ledger, seated_table.chat_id).session.id) == []

@@ -15,8 +15,9 @@ from reads import open_pending
 
 from bot.buttons import DealerPress, PendingPress
 from bot.grammar import make_resolver, parse_hu
-from bot.ledger import LedgerService, UserRef
+from bot.ledger import Ledger, UserRef
 from bot.ledger.errors import NoDealer
+from bot.ledger.play import books, groups, recording, seating, sessions
 from bot.render.errors import error_text
 from scoring import score_request
 
@@ -28,11 +29,11 @@ FOREIGN = "这个按钮不属于这个群。"
 
 
 def current(table: Table) -> Any:
-    return ledger(table).current_session(table.chat_id)
+    return groups.chat_state(ledger(table), table.chat_id).session
 
 
 def hands(table: Table) -> list[Any]:
-    return ledger(table).hands(current(table).id)
+    return ledger(table).read(books.hands, current(table).id)
 
 
 def scored(rules: str, typed: str, dealer: str) -> dict[str, int]:
@@ -234,7 +235,7 @@ async def test_a_refused_hand_is_refused_at_once_and_an_adjustment_needs_no_deal
     question = (await table.say("bob", "/hu 南 自摸 5花")).sent[0]
     assert question.text.startswith(ASK)
     await table.press("bob", "东 Ann", message_id=question.message_id)  # the first dealer after it
-    assert [(h.kind, h.before.dealer) for h in ledger(table).hands(current(table).id)] == [
+    assert [(h.kind, h.before.dealer) for h in ledger(table).read(books.hands, current(table).id)] == [
         ("adjust", "E"),
         ("win", "E"),
     ]
@@ -259,25 +260,27 @@ async def test_calc_says_it_assumes_east_before_the_first_dealer(undealt_table: 
     assert "按本桌规则，庄家 南" in turn.text
 
 
-def test_the_ledger_refuses_a_hand_without_a_dealer(ledger: LedgerService) -> None:
+def test_the_ledger_refuses_a_hand_without_a_dealer(ledger: Ledger) -> None:
     """Defense in depth: whatever calls it, the ledger records no hand before the first dealer."""
     chat = -1001000000555
     users = [UserRef(11, "Ann", "ann"), UserRef(12, "Bob", "bob"), UserRef(13, "Cat"), UserRef(14, "Dan")]
-    ledger.open_session(chat, by=users[0])
+    sessions.open_session(ledger, chat, by=users[0])
     for user in users:
-        session = ledger.join(chat, user).session
+        session = seating.join(ledger, chat, user).session
     entry = parse_hu("南 自摸 5花", make_resolver({seat: [] for seat in "ESWN"}))
     with pytest.raises(NoDealer) as refused:
-        ledger.commit(chat, entry, by=users[1])
-    preview = ledger.preview(chat, entry)  # a what-if (as /calc) still scores, from the stored 东
+        recording.commit(ledger, chat, entry, by=users[1])
+    preview = recording.preview(ledger, chat, entry)  # a what-if (as /calc) still scores, from the stored 东
     with pytest.raises(NoDealer):
         version = session.version
-        ledger.create_pending(chat, "hand", entry, preview=preview, base_version=version, message_id=None)
-    assert ledger.hands(session.id) == [] and open_pending(ledger, chat) == []
+        recording.create_pending(
+            ledger, chat, "hand", entry, preview=preview, base_version=version, message_id=None
+        )
+    assert ledger.read(books.hands, session.id) == [] and open_pending(ledger, chat) == []
     assert error_text("zh-Hans", refused.value) == "还没定庄，这一局没有记入。先用 /dealer 东 或 /roll 定庄。"
     assert error_text("en", refused.value).startswith("No dealer yet: nothing recorded.")
-    ledger.set_dealer(chat, "S")
-    assert ledger.commit(chat, entry, by=users[1]).hand.before.dealer == "S"
+    sessions.set_dealer(ledger, chat, "S")
+    assert recording.commit(ledger, chat, entry, by=users[1]).hand.before.dealer == "S"
 
 
 async def test_a_hand_from_the_tile_picker_asks_in_the_group(undealt_table: Table) -> None:
@@ -308,7 +311,7 @@ async def test_an_unanswered_question_expires_like_a_preview(bot_settings: Any, 
     from bot.console.driver import settle
 
     now = [datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)]
-    clocked = LedgerService.from_url(bot_settings.database_url, clock=lambda: now[0])
+    clocked = Ledger.from_url(bot_settings.database_url, clock=lambda: now[0])
     app = build_application(bot_settings, request=transport, get_updates_request=transport, ledger=clocked)
     table = await seat_four(await Table.start(app, transport), dealer=None)
     try:

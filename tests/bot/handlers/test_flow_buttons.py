@@ -13,12 +13,13 @@ from harness import PLAYERS, Table, ledger
 from bot.buttons import HUA_CHOICES, MAX_SOFT, PATTERN_BITS, HuFlow, Win
 from bot.grammar import parse_hu
 from bot.handlers.turn import seat_resolver
+from bot.ledger.play import books, groups
 
 CONFIRM = "✅ 确认"
 
 
 def hands(table: Table) -> list[Any]:
-    return ledger(table).hands(ledger(table).current_session(table.chat_id).id)
+    return ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id)
 
 
 async def walk(table: Table, labels: list[str], by: str = "bob") -> int:
@@ -69,7 +70,7 @@ WAYS = [
 async def test_each_way_of_winning_records_what_the_words_record(
     seated_table: Table, name: str, presses: list[str], typed: str
 ) -> None:
-    session = ledger(seated_table).current_session(seated_table.chat_id)
+    session = groups.chat_state(ledger(seated_table), seated_table.chat_id).session
     flow = await walk(seated_table, presses)
     assert seated_table.message(flow).text.startswith("📝 预览 · 第1局"), seated_table.message(flow)
     await seated_table.press("cat", CONFIRM, message_id=flow)
@@ -102,7 +103,7 @@ async def test_anhui_flow_offers_its_patterns_shangpai_and_the_wild(table: Table
     await table.say("ann", f"/hu {typed}")
     await table.press("bob", CONFIRM)
     by_buttons, by_words = hands(table)
-    session = ledger(table).current_session(table.chat_id)
+    session = groups.chat_state(ledger(table), table.chat_id).session
     assert by_buttons.entry == parse_hu(typed, seat_resolver(session)) == by_words.entry
     assert by_buttons.entry["wins"][0]["flags"]["shangpai"] and by_buttons.entry["wins"][0]["wild"] == "5p"
 

@@ -7,12 +7,14 @@ from typing import Any
 
 from harness import Table
 
+from bot.ledger.play import books, groups
+
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
 
 
 def hands(table: Table) -> list[Any]:
     ledger = table.app.bot_data["ledger"]
-    return ledger.hands(ledger.current_session(table.chat_id).id)
+    return ledger.read(books.hands, groups.chat_state(ledger, table.chat_id).session.id)
 
 
 async def test_a_confirmed_hand_leaves_one_bot_message(seated_table: Table) -> None:

@@ -10,6 +10,7 @@ from harness import END, Table, ledger, money
 
 from bot.buttons import GuestPress, SeatWhoPress
 from bot.ledger.money import settling
+from bot.ledger.play import groups
 
 SEAT_EVE = "按客人 Eve 入座"
 NOT_YOURS = "只有发这条命令的人或群管理员可以回答。"
@@ -19,7 +20,7 @@ OTHER_GROUP = -1001000000002
 
 def seated(table: Table) -> dict[str, tuple[str, bool]]:
     """Each seat's sitter now: (name, is a guest)."""
-    session = ledger(table).current_session(table.chat_id)
+    session = groups.chat_state(ledger(table), table.chat_id).session
     return {seat: (p.name, p.is_guest) for seat, p in session.seats.items()}
 
 
@@ -163,7 +164,8 @@ async def test_a_guest_press_of_another_group_changes_nothing(seated_table: Tabl
     assert turn.answers == [FOREIGN]
     assert not turn.of("sendMessage", "editMessageText")
     assert (
-        seated(seated_table)["W"] == ("Cat", False) and ledger(other).current_session(OTHER_GROUP).seats == {}
+        seated(seated_table)["W"] == ("Cat", False)
+        and groups.chat_state(ledger(other), OTHER_GROUP).session.seats == {}
     )
 
 
@@ -173,8 +175,8 @@ async def test_a_press_naming_another_groups_player_changes_nothing(
     """A "which one?" press forged to seat a player of group B at A's table: refused, no one seated."""
     table = seated_table
     await other.seat_guest("eve", "/join 小王")
-    guest = ledger(other).current_session(OTHER_GROUP).seats["E"]
-    session = ledger(table).current_session(table.chat_id)
+    guest = groups.chat_state(ledger(other), OTHER_GROUP).session.seats["E"]
+    session = groups.chat_state(ledger(table), table.chat_id).session
     forged = SeatWhoPress(session.id, 1001, guest.id, "W").data
     await table.say("ann", "/sub 西 Eve")  # a question with buttons to press under
     update = table.state.press(table.chat_id, "ann", None, SEAT_EVE)
@@ -233,7 +235,7 @@ async def test_a_name_several_people_share_is_asked_with_a_button_each(db_table:
     assert turn.texts[0] == "西位：Cat 离开，Fay 从下一局起接着打。各人的分数分开记。"
     twice = await table._run(second)
     assert twice.answers[0] == "Fay 已经坐在西位。" and not twice.of("sendMessage")
-    session = ledger(table).current_session(table.chat_id)
+    session = groups.chat_state(ledger(table), table.chat_id).session
     assert session.seats["W"].telegram_id == 1040
     turn = await table.say("ann", "/hu 西 自摸 4花")
     assert turn.texts[0].startswith("第1局 西 自摸"), turn.texts

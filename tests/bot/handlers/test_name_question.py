@@ -14,6 +14,7 @@ from harness import Table, ledger
 from reads import open_pending
 
 from bot.buttons import NamePress, PendingPress
+from bot.ledger.play import books, groups
 
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
 ASK = "“Ann”能指好几位玩家：是哪一位？点座位，这一局接着记。"
@@ -21,7 +22,7 @@ FOREIGN = "这个按钮不属于这个群。"
 
 
 def hands(table: Table) -> list[Any]:
-    return ledger(table).hands(ledger(table).current_session(table.chat_id).id)
+    return ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id)
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ async def test_the_player_pressed_is_the_one_recorded(two_anns: Table) -> None:
     await table.press("dan", CONFIRM, message_id=question.message_id)
     [hand] = hands(table)
     assert hand.payments == {"E": -10, "S": 30, "W": -10, "N": -10} and hand.text == "南 自摸 5花"
-    ann2 = ledger(table).current_session(table.chat_id).seats["S"]
+    ann2 = groups.chat_state(ledger(table), table.chat_id).session.seats["S"]
     assert ann2.username == "ann2" and hand.player_payments[ann2.id] == 30
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from harness import END, Table, ledger, money
 
+from bot.ledger.play import groups
 from bot.ledger.play.groups import named
 
 
@@ -28,12 +29,12 @@ async def test_a_typed_name_means_the_same_person_in_hu_sub_paid_and_score(db_ta
     await table.say("lily", "/help")  # the member Liu is known now
     turn = await table.say("ann", "/hu liu 自摸 5花")
     assert turn.texts[0].startswith("“liu”不是本桌的玩家。"), turn.texts
-    assert ledger(table).current_session(table.chat_id).hands_played == 0
+    assert groups.chat_state(ledger(table), table.chat_id).session.hands_played == 0
     turn = await table.say("ann", "/hu @liu 自摸 5花")
     assert turn.texts[0].startswith("第1局 北 自摸"), turn.texts
     turn = await table.say("ann", "/sub 西 liu")
     assert turn.texts[0] == "西位：Cat 离开，Liu 从下一局起接着打。各人的分数分开记。"
-    assert ledger(table).current_session(table.chat_id).seats["W"].telegram_id == 1041
+    assert groups.chat_state(ledger(table), table.chat_id).session.seats["W"].telegram_id == 1041
     turn = await table.say("ann", "/hu liu 自摸 4花")
     assert turn.texts[0].startswith("第2局 西 自摸"), turn.texts
     turn = await table.say("ann", "/edit 1 liu 自摸 5花")  # hand 1 was 刘洋's: Liu did not sit there yet

@@ -11,6 +11,7 @@ from harness import Table
 from reads import open_pending
 
 from bot.console.driver import deliver
+from bot.ledger.play import books, groups, recording
 
 CONFIRM = "✅ 确认"
 
@@ -30,7 +31,7 @@ async def test_a_redelivered_hu_after_a_restart_shows_no_second_preview(
     shown = previews(seated_table)
     assert len(shown) == 1
     ledger = seated_table.app.bot_data["ledger"]
-    session = ledger.current_session(seated_table.chat_id)
+    session = groups.chat_state(ledger, seated_table.chat_id).session
     assert len(open_pending(ledger, seated_table.chat_id)) == 1
     # A second process on the same database (the bot restarted) receives the same update again.
     other = build_application(bot_settings, request=transport, get_updates_request=transport)
@@ -44,7 +45,7 @@ async def test_a_redelivered_hu_after_a_restart_shows_no_second_preview(
         # The one preview still commits, once.
         done = await restarted.press("cat", CONFIRM, message_id=shown[0].message_id)
         assert done.edits[0].text.startswith("第1局 南 自摸")  # the preview became the result
-        assert len(ledger.hands(session.id)) == 1
+        assert len(ledger.read(books.hands, session.id)) == 1
     finally:
         await restarted.stop()
 
@@ -93,12 +94,10 @@ async def test_a_preview_whose_entry_could_not_be_stored_is_taken_back(
     between): the preview is deleted again, and the sender told why. No Confirm is left without its entry."""
     from bot.ledger.errors import NoOpenSession
 
-    ledger = seated_table.app.bot_data["ledger"]
-
     def table_gone(*args: Any, **kwargs: Any) -> Any:
         raise NoOpenSession("this group has no open table session", chat_id=seated_table.chat_id)
 
-    monkeypatch.setattr(ledger, "create_pending", table_gone)
+    monkeypatch.setattr(recording, "create_pending", table_gone)
     turn = await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
     assert [c.method for c in turn.calls] == ["sendMessage", "deleteMessage", "sendMessage"]
     assert previews(seated_table) == []
@@ -125,7 +124,7 @@ async def test_a_hand_is_scored_once_from_preview_to_ledger(seated_table: Table,
     [pending] = open_pending(ledger, seated_table.chat_id)
     done = await seated_table.press("cat", CONFIRM)
     assert len(calls) == 1  # Confirm scored nothing
-    [hand] = ledger.hands(ledger.current_session(seated_table.chat_id).id)
+    [hand] = ledger.read(books.hands, groups.chat_state(ledger, seated_table.chat_id).session.id)
     # 底 5 + 5 硬花 + 清一色 10 = 20 花 from each of the three others, to bob's seat 南 (stake 1)
     assert hand.payments == pending.preview.payments == {"E": -20, "S": 60, "W": -20, "N": -20}
     assert hand.player_payments == pending.preview.player_payments

@@ -9,18 +9,19 @@ import pytest
 from harness import Table, ledger
 
 from bot.console.driver import deliver
+from bot.ledger.play import books, groups
 
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
 
 
 def hands(table: Table) -> list[Any]:
-    current = ledger(table).current_session(table.chat_id)
-    return ledger(table).hands(current.id)
+    current = groups.chat_state(ledger(table), table.chat_id).session
+    return ledger(table).read(books.hands, current.id)
 
 
 def totals(table: Table) -> dict[str, int]:
-    current = ledger(table).current_session(table.chat_id)
-    rows = ledger(table).ledger(current.id)
+    current = groups.chat_state(ledger(table), table.chat_id).session
+    rows = ledger(table).read(books.ledger_rows, current.id)
     return dict(rows[-1].running) if rows else {}
 
 
@@ -199,12 +200,12 @@ async def test_unconfirmed_entry_expires(bot_settings: Any, transport: Any) -> N
     from datetime import UTC, datetime, timedelta
 
     from bot.app import build_application
-    from bot.ledger import LedgerService
+    from bot.ledger import Ledger
 
     # The ledger's clock, an hour ahead of the real one: the JobQueue (real time) must not find the expiry
     # job due before the test runs it.
     now = [datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)]
-    clocked = LedgerService.from_url(bot_settings.database_url, clock=lambda: now[0])
+    clocked = Ledger.from_url(bot_settings.database_url, clock=lambda: now[0])
     app = build_application(bot_settings, request=transport, get_updates_request=transport, ledger=clocked)
     table = await Table.start(app, transport)
     try:
@@ -264,7 +265,7 @@ async def test_undo_asks_then_voids_and_rolls_the_dealer_back(seated_table: Tabl
     turn = await seated_table.press("bob", "撤销")
     assert result_of(turn).startswith("第1局已撤销。")
     assert hands(seated_table) == []
-    assert ledger(seated_table).current_session(seated_table.chat_id).state.dealer == "E"
+    assert groups.chat_state(ledger(seated_table), seated_table.chat_id).session.state.dealer == "E"
     turn = await seated_table.say("ann", "/undo")
     assert turn.text == "没有可以撤销的一局。"
 

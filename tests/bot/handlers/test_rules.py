@@ -10,11 +10,12 @@ from harness import Table
 
 from bot.handlers.rules import value_key
 from bot.i18n import LANGUAGES, catalog
+from bot.ledger.play import groups
 from scoring import RULESETS, option_specs
 
 
 def current(table: Table) -> Any:
-    return table.app.bot_data["ledger"].current_session(table.chat_id)
+    return groups.chat_state(table.app.bot_data["ledger"], table.chat_id).session
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -150,7 +151,7 @@ async def test_a_button_changes_the_option_and_redraws_the_message(seated_table:
     redrawn = seated_table.message(message.message_id)
     assert "大小门清：大门清另加小门清（10+5）" in redrawn.text
     assert current(seated_table).options["menqing_stack"] is True
-    group = seated_table.app.bot_data["ledger"].get_group(seated_table.chat_id)
+    group = groups.chat_state(seated_table.app.bot_data["ledger"], seated_table.chat_id).group
     assert group.options["menqing_stack"] is True  # the group's default for the next table too
 
 
@@ -166,7 +167,7 @@ async def test_only_admins_and_the_opener_change_rules(seated_table: Table) -> N
     turn = await seated_table.press("eve", "即时记账 → 开")
     assert turn.answers == [refused]
     assert current(seated_table).options["threshold"] == "3/4"
-    assert seated_table.app.bot_data["ledger"].get_group(seated_table.chat_id).instant is False
+    assert groups.chat_state(seated_table.app.bot_data["ledger"], seated_table.chat_id).group.instant is False
     turn = await seated_table.say("zoe", "/rules threshold 2/3")  # the group's creator
     assert turn.text == "起胡门槛 已改为 自摸要2张硬花，冲胡要3张。"
     seated_table.set_admins("bob")
@@ -183,7 +184,12 @@ async def test_without_an_open_table_only_admins_change_rules(seated_table: Tabl
     assert turn.text == "只有群管理员或开这场的人可以修改规则。"
     turn = await seated_table.say("zoe", "/rules threshold 2/3")
     assert turn.text == "起胡门槛 已改为 自摸要2张硬花，冲胡要3张。"
-    assert seated_table.app.bot_data["ledger"].get_group(seated_table.chat_id).options["threshold"] == "2/3"
+    assert (
+        groups.chat_state(seated_table.app.bot_data["ledger"], seated_table.chat_id).group.options[
+            "threshold"
+        ]
+        == "2/3"
+    )
 
 
 async def test_unknown_option_and_bad_value(seated_table: Table) -> None:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import pytest
 from harness import Table, ledger
 
+from bot.ledger.play import books, groups
+
 CONFIRM = "✅ 确认"
 
 
 def totals(table: Table) -> dict[str, int]:
-    current = ledger(table).current_session(table.chat_id)
-    rows = ledger(table).ledger(current.id)
+    current = groups.chat_state(ledger(table), table.chat_id).session
+    rows = ledger(table).read(books.ledger_rows, current.id)
     return dict(rows[-1].running) if rows else {}
 
 
@@ -185,7 +187,7 @@ async def test_a_discarded_wild_is_refused_in_the_button_flow(table: Table) -> N
     turn = await table.press("bob", "是", message_id=flow)
     assert turn.answers[0] == typed and "胡的是别人打出的混子" in typed
     assert table.message(flow).text == "胡的那张是混子（二筒）吗？" and CONFIRM not in table.buttons(flow)
-    assert ledger(table).hands(ledger(table).current_session(table.chat_id).id) == []
+    assert ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id) == []
     await table.press("bob", "不是", message_id=flow)  # another tile won on: the win stands
     await table.press("bob", "完成", message_id=flow)
     assert "输赢：南 +3 · 北 −3" in table.message(flow).text
@@ -201,6 +203,6 @@ async def test_a_self_drawn_wild_wins_in_the_button_flow(table: Table) -> None:
     assert table.message(flow).text.startswith("牌型") and "是" not in table.buttons(flow)
     await table.press("bob", "完成", message_id=flow)
     await table.press("cat", CONFIRM, message_id=flow)
-    recorded = ledger(table).hands(ledger(table).current_session(table.chat_id).id)
+    recorded = ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id)
     assert [hand.entry["wins"][0]["wild"] for hand in recorded] == ["2p"]
     assert totals(table)["S"] > 0

@@ -7,9 +7,11 @@ from typing import Any
 import pytest
 from harness import GROUP_ID, PLAYERS, Table, ledger
 
+from bot.ledger.play import groups
+
 
 def session(table: Table) -> Any:
-    return ledger(table).current_session(table.chat_id)
+    return groups.chat_state(ledger(table), table.chat_id).session
 
 
 async def test_newgame_posts_a_pinned_lobby_with_a_join_button(table: Table) -> None:
@@ -204,7 +206,7 @@ async def test_commands_in_a_private_chat_point_to_the_group(table: Table) -> No
     await deliver(table.app, update)
     sent = [c for c in table.calls("sendMessage") if c.params.get("chat_id") == PLAYERS["ann"]]
     assert sent and sent[-1].params["text"] == "请在群里使用这个命令。"
-    assert ledger(table).current_session(GROUP_ID) is None
+    assert groups.chat_state(ledger(table), GROUP_ID).session is None
 
 
 async def test_each_session_keeps_its_own_card_in_the_ledger(table: Table) -> None:

@@ -14,6 +14,7 @@ from harness import END, TINY_PNG, Reply, Table
 
 import bot.summary.post as post_module
 from bot.console.driver import deliver
+from bot.ledger.play import books
 from bot.services import ledger_in
 from bot.summary import build_report, render_card
 from bot.summary.chart import ChartData
@@ -93,7 +94,7 @@ async def test_a_payment_edits_the_transfer_lines_without_reading_the_session_ag
     edited = card(table)
     assert "1. Cat → Ann 21 · 待确认 21" in edited.text and "2. Dan → Ann 9 · 待确认 5" in edited.text
     ledger = ledger_in(table.app.bot_data)
-    session_id = ledger.history(table.chat_id, limit=1)[0].session.id
+    session_id = ledger.read(books.history, table.chat_id, limit=1)[0].session.id
     assert edited.text == render_card(build_report(ledger, session_id), "zh-Hans")  # as if built whole
     assert edited.text.split("\n\n")[:3] == posted.text.split("\n\n")[:3]  # title, players, biggest hand
 

@@ -20,8 +20,9 @@ import pytest
 from harness import END, TINY_PNG, Clock, Table, seat_four
 from sqlalchemy.exc import OperationalError
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 from bot.ledger.claims import summaries
+from bot.ledger.play import groups, sessions
 from bot.summary import post as post_module
 from bot.summary.tally import SessionReport
 
@@ -38,9 +39,9 @@ def drawn_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("bot.summary.chart.render_chart", lambda *_args, **_kw: TINY_PNG)
 
 
-def ledger(table: Table) -> LedgerService:
+def ledger(table: Table) -> Ledger:
     book = table.app.bot_data["ledger"]
-    assert isinstance(book, LedgerService)
+    assert isinstance(book, Ledger)
     return book
 
 
@@ -96,7 +97,7 @@ async def test_a_card_refused_with_a_502_comes_with_the_sweep_once(clocked: tupl
     with refused(table, "sendMessage", is_card) as failed:
         turn = await table.press("cat", END)
     assert failed == ["sendMessage"]
-    assert ledger(table).current_session(table.chat_id) is None  # the session ended all the same
+    assert groups.chat_state(ledger(table), table.chat_id).session is None  # the session ended all the same
     assert summary_parts(table) == [] and not turn.of("sendPhoto") and not turn.of("sendDocument")
     await table.run_jobs("jobs:summaries")  # too soon: the retry waits a little
     assert summary_parts(table) == []
@@ -116,15 +117,19 @@ async def test_a_worker_stopping_between_the_end_and_the_post_leaves_it_to_the_s
 ) -> None:
     table, clock = clocked
     await played(table)
-    session = ledger(table).require_session(table.chat_id)
-    ledger(table).end_session(table.chat_id, session_id=session.id)  # the ledger ended it; then the crash
+    session = sessions.require_session(ledger(table), table.chat_id)
+    sessions.end_session(
+        ledger(table), table.chat_id, session_id=session.id
+    )  # the ledger ended it; then the crash
     assert summary_parts(table) == []
     await table.run_jobs("jobs:summaries")  # a minute is left to the ender
     assert summary_parts(table) == []
     clock.advance(seconds=61)
     await table.run_jobs("jobs:summaries")
     assert summary_parts(table) == WHOLE
-    assert ledger(table).get_session(session.id).summary_message_id is not None  # its buttons get edited
+    assert (
+        ledger(table).read(sessions.get_session, session.id).summary_message_id is not None
+    )  # its buttons get edited
     await table.run_jobs("jobs:summaries")
     assert summary_parts(table) == WHOLE
 
@@ -135,8 +140,8 @@ async def test_a_poster_that_dies_holding_the_summary_is_replaced_when_its_lease
 ) -> None:
     table, clock = clocked
     await played(table)
-    session = ledger(table).require_session(table.chat_id)
-    ledger(table).end_session(table.chat_id, session_id=session.id)
+    session = sessions.require_session(ledger(table), table.chat_id)
+    sessions.end_session(ledger(table), table.chat_id, session_id=session.id)
     assert (
         ledger(table).write(summaries.claim, session.id, now=ledger(table).now(), ender=True) is not None
     )  # another worker claims it, then dies
@@ -172,7 +177,7 @@ async def test_an_idle_end_whose_post_fails_is_retried(clocked: tuple[Table, Clo
     clock.advance(hours=6, minutes=1)
     with refused(table, "sendMessage", is_card) as failed:
         await table.run_jobs("jobs:idle-end")
-    assert failed == ["sendMessage"] and ledger(table).current_session(table.chat_id) is None
+    assert failed == ["sendMessage"] and groups.chat_state(ledger(table), table.chat_id).session is None
     assert summary_parts(table) == []
     clock.advance(seconds=31)
     with refused(table, "sendMessage", is_card) as failed:  # Telegram still failing: later again
@@ -193,7 +198,7 @@ def read_once() -> Iterator[None]:
     draws is not what a test of its schedule tests)."""
     real, reports = post_module.build_report, {}
 
-    def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
+    def build_report(ledger: Ledger, session_id: int) -> SessionReport:
         if session_id not in reports:
             reports[session_id] = real(ledger, session_id)
         return reports[session_id]
@@ -245,7 +250,7 @@ def failing_builds(fault: Callable[[], Exception]) -> Iterator[list[int]]:
     """Reading a session's numbers for its summary raises `fault()`; the sessions asked for are listed."""
     asked: list[int] = []
 
-    def build_report(ledger: LedgerService, session_id: int) -> SessionReport:
+    def build_report(ledger: Ledger, session_id: int) -> SessionReport:
         asked.append(session_id)
         raise fault()
 
@@ -276,7 +281,7 @@ async def test_a_summary_that_cannot_be_built_comes_later_and_the_end_goes_well(
     with caplog.at_level(logging.WARNING), failing_builds(fault) as asked:
         turn = await table.press("cat", END)  # a handler error would fail here (and answer 出错了)
     assert asked and not any("出错了" in text for text in turn.texts)
-    assert ledger(table).current_session(table.chat_id) is None
+    assert groups.chat_state(ledger(table), table.chat_id).session is None
     assert summary_parts(table) == []
     # one traceback, logged (as exc_info, or in the message once the token filter has rendered it)
     tracebacks = [r for r in caplog.records if r.exc_info or "Traceback (most recent" in r.getMessage()]
@@ -314,8 +319,8 @@ async def test_a_summary_whose_posters_keep_dying_is_given_up_after_two_days(
 ) -> None:
     table, clock = clocked
     await played(table)
-    session = ledger(table).require_session(table.chat_id)
-    ledger(table).end_session(table.chat_id, session_id=session.id)
+    session = sessions.require_session(ledger(table), table.chat_id)
+    sessions.end_session(ledger(table), table.chat_id, session_id=session.id)
     claims = 0
     for _ in range(300):  # a worker claims it and dies, again and again, for more than two days
         if ledger(table).write(summaries.claim, session.id, now=ledger(table).now(), ender=True) is None:
@@ -341,12 +346,12 @@ async def test_a_poster_whose_claim_another_took_over_sends_nothing(
 ) -> None:
     table, clock = clocked
     await played(table)
-    session = ledger(table).require_session(table.chat_id)
-    ledger(table).end_session(table.chat_id, session_id=session.id)  # its ender stopped
+    session = sessions.require_session(ledger(table), table.chat_id)
+    sessions.end_session(ledger(table), table.chat_id, session_id=session.id)  # its ender stopped
     clock.advance(seconds=61)
     real, taken = post_module.build_report, []
 
-    def slow(book: LedgerService, session_id: int) -> SessionReport:
+    def slow(book: Ledger, session_id: int) -> SessionReport:
         report = real(book, session_id)
         if not taken:  # this sweep was slow: its lease ran out, another worker's sweep took the summary
             clock.advance(minutes=10, seconds=1)
@@ -371,15 +376,15 @@ async def test_a_backlog_of_summaries_is_claimed_one_at_a_time(
     table, clock = clocked
     book = ledger(table)
     await played(table)
-    first = book.require_session(table.chat_id)
-    book.end_session(table.chat_id, session_id=first.id)  # its ender stopped
+    first = sessions.require_session(book, table.chat_id)
+    sessions.end_session(book, table.chat_id, session_id=first.id)  # its ender stopped
     await played(table)
-    second = book.require_session(table.chat_id)
-    book.end_session(table.chat_id, session_id=second.id)  # so did this one's
+    second = sessions.require_session(book, table.chat_id)
+    sessions.end_session(book, table.chat_id, session_id=second.id)  # so did this one's
     clock.advance(seconds=61)
     real, taken = post_module.build_report, []
 
-    def slow(book_: LedgerService, session_id: int) -> SessionReport:
+    def slow(book_: Ledger, session_id: int) -> SessionReport:
         report = real(book_, session_id)
         if session_id == first.id and not taken:  # the first took 11 minutes; another worker's sweep came
             clock.advance(minutes=11)
@@ -427,7 +432,7 @@ async def test_the_sweep_leaves_a_just_ended_summary_to_its_ender(clocked: tuple
 async def test_the_csv_of_a_session_without_a_hand_is_its_header(clocked: tuple[Table, Clock]) -> None:
     table, _clock = clocked
     await seat_four(table)
-    session = ledger(table).require_session(table.chat_id)
+    session = sessions.require_session(ledger(table), table.chat_id)
     await table.say("bob", "/end")
     press = table.state.press(table.chat_id, "eve", None, END)  # /ledger's whole-CSV button, as if here
     button = {"text": "📎 整场账本（CSV）", "callback_data": f"lc:{session.id}"}

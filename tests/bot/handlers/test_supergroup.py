@@ -9,14 +9,15 @@ from __future__ import annotations
 import pytest
 from harness import Clock, Table, seat_four
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
+from bot.ledger.play import books, groups, sessions
 
 NEW_ID = -1001000000555
 
 
-def ledger(table: Table) -> LedgerService:
+def ledger(table: Table) -> Ledger:
     book = table.app.bot_data["ledger"]
-    assert isinstance(book, LedgerService)
+    assert isinstance(book, Ledger)
     return book
 
 
@@ -34,19 +35,19 @@ async def test_the_table_follows_the_group_into_its_supergroup(
 ) -> None:
     old, _clock = clocked_group
     await played(old)
-    before = ledger(old).current_session(old.chat_id)
+    before = groups.chat_state(ledger(old), old.chat_id).session
     assert before is not None and before.hands_played == 1
     new, gone, came = old.migrate(NEW_ID)
     first, second = (gone, came) if order == "to-from" else (came, gone)
     await old.deliver(first)
     await old.deliver(second)
-    session = ledger(new).current_session(NEW_ID)
+    session = groups.chat_state(ledger(new), NEW_ID).session
     assert session is not None and session.id == before.id and session.hands_played == 1
-    assert ledger(new).current_session(old.chat_id) is None
+    assert groups.chat_state(ledger(new), old.chat_id).session is None
     # The card is posted and pinned in the new chat (the old one's messages stayed there).
     [card] = new.replies()
     assert new.pins() == [card.message_id] and "Bob" in card.text
-    assert ledger(new).get_session(session.id).card_message_id == card.message_id
+    assert ledger(new).read(sessions.get_session, session.id).card_message_id == card.message_id
     # The table goes on where it was, in the group's language.
     score = await new.say("eve", "/score")
     assert "S Bob +60" in score.text and "E Ann −20" in score.text
@@ -54,7 +55,10 @@ async def test_the_table_follows_the_group_into_its_supergroup(
     assert page.text.splitlines()[-1].endswith("−20 +60 −20 −20")
     turn = await new.say("cat", "/hu 西 自摸 5花 清一色")
     assert "Hand 2" in turn.text
-    assert "Cat" in new.message(card.message_id).text and ledger(new).get_group(NEW_ID).language == "en"
+    assert (
+        "Cat" in new.message(card.message_id).text
+        and groups.chat_state(ledger(new), NEW_ID).group.language == "en"
+    )
 
 
 async def test_the_move_delivered_again_changes_nothing(clocked_group: tuple[Table, Clock]) -> None:
@@ -66,14 +70,14 @@ async def test_the_move_delivered_again_changes_nothing(clocked_group: tuple[Tab
     await new.say("cat", "/hu 西 自摸 5花 清一色")
     old.strict = False  # the old chat refuses the reply: the error handler sees ChatMigrated
     await old.say("dan", "/score")  # a late update from the old chat
-    group = ledger(new).get_group(NEW_ID)
+    group = groups.chat_state(ledger(new), NEW_ID).group
     calls = len(new.state.calls)
     for update in (came, gone, came):  # Telegram delivers them again (a restart: no memory of update ids)
         new.app.bot_data.pop("recent_updates", None)
         await new.deliver(update)
     assert len(new.state.calls) == calls  # no second card, no reply
-    assert ledger(new).get_group(NEW_ID) == group
-    session = ledger(new).current_session(NEW_ID)
+    assert groups.chat_state(ledger(new), NEW_ID).group == group
+    session = groups.chat_state(ledger(new), NEW_ID).session
     assert session is not None and session.hands_played == 2 and len(new.pins()) == 1
 
 
@@ -116,8 +120,8 @@ async def test_a_send_refused_by_the_old_chat_follows_it(clocked_group: tuple[Ta
     assert refused and refused[0].parameters == {"migrate_to_chat_id": NEW_ID}
     assert [r.kind for r in new.replies()] == ["text", "photo", "document"]
     assert new.replies()[0].text.startswith("⏰ No hand for 6 hours: session 1 ended")
-    assert ledger(new).get_group(NEW_ID).language == "en"
-    assert [s.session.number for s in ledger(new).history(NEW_ID)] == [1]
+    assert groups.chat_state(ledger(new), NEW_ID).group.language == "en"
+    assert [s.session.number for s in ledger(new).read(books.history, NEW_ID)] == [1]
     score = await new.say("eve", "/score")
     assert "Bob +60" in score.text
 
@@ -135,8 +139,8 @@ async def test_an_end_pressed_as_the_group_moves_posts_its_summary_in_the_new_ch
     await old.press("cat", "End")
     await old.deliver(gone)
     await old.deliver(came)
-    assert ledger(new).current_session(NEW_ID) is None  # the session ended
-    assert [s.session.number for s in ledger(new).history(NEW_ID)] == [1]
+    assert groups.chat_state(ledger(new), NEW_ID).session is None  # the session ended
+    assert [s.session.number for s in ledger(new).read(books.history, NEW_ID)] == [1]
     assert new.replies() == []  # the press stopped at the old chat's refusal, before the summary
     clock.advance(seconds=61)  # the sweep leaves it to its ender for a minute
     await new.run_jobs("jobs:summaries")

@@ -8,11 +8,13 @@ from typing import Any
 import pytest
 from harness import Table, ledger
 
+from bot.ledger.play import groups
+
 END, KEEP = "✅ 结束并结算", "继续打"
 
 
 def session(table: Table) -> Any:
-    return ledger(table).current_session(table.chat_id)
+    return groups.chat_state(ledger(table), table.chat_id).session
 
 
 async def test_keep_playing_leaves_the_session_open(seated_table: Table) -> None:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from harness import Table
 
 from bot.handlers.views import local_dates
+from bot.ledger.play import books, groups
 from bot.render import history_text
 
 
@@ -15,7 +16,7 @@ async def test_rules_timezone_sets_and_validates_the_zone(seated_table: Table) -
     turn = await seated_table.say("ann", "/rules timezone Asia/Tokyo")
     assert turn.text == "时区 已改为 Asia/Tokyo。"
     ledger = seated_table.app.bot_data["ledger"]
-    assert ledger.get_group(seated_table.chat_id).timezone == "Asia/Tokyo"
+    assert groups.chat_state(ledger, seated_table.chat_id).group.timezone == "Asia/Tokyo"
     turn = await seated_table.say("ann", "/rules 时区 Mars/Base")
     assert turn.text == "时区 不能是“Mars/Base”。"
     turn = await seated_table.say("ann", "/rules 时区 台北")
@@ -40,7 +41,8 @@ async def test_history_dates_are_local(seated_table: Table) -> None:
     ledger = seated_table.app.bot_data["ledger"]
     late = datetime(2024, 1, 1, 23, 30, tzinfo=UTC)  # 07:30 the next morning in Shanghai
     summaries = [
-        replace(s, session=replace(s.session, opened_at=late)) for s in ledger.history(seated_table.chat_id)
+        replace(s, session=replace(s.session, opened_at=late))
+        for s in ledger.read(books.history, seated_table.chat_id)
     ]
     names = {pid: "x" for s in summaries for pid in s.totals}
     assert "2024-01-02" in history_text("zh-Hans", local_dates(summaries, "Asia/Shanghai"), names)

@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from harness import Table
 
+from bot.ledger.play import recording, sessions
+
 
 def _csv_rows(table: Table) -> list[list[str]]:
     [call] = [c for c in table.state.calls if c.method == "sendDocument"][-1:]
@@ -41,8 +43,10 @@ async def test_a_refused_winner_in_a_preview_says_why_in_words(seated_table: Tab
     assert "✖ 西 Cat 硬花不够，要4张，这手只有2张" in turn.text and "输赢：东 +13 · 北 −13" in turn.text
     assert "below_threshold" not in turn.text
     ledger = seated_table.app.bot_data["ledger"]
-    session = ledger.require_session(seated_table.chat_id)
-    preview = ledger.preview(seated_table.chat_id, parse_hu("东 8花 西 2花 冲 北", seat_resolver(session)))
+    session = sessions.require_session(ledger, seated_table.chat_id)
+    preview = recording.preview(
+        ledger, seated_table.chat_id, parse_hu("东 8花 西 2花 冲 北", seat_resolver(session))
+    )
     text = preview_text("zh-Hans", preview, session)
     assert "✖ 西 Cat 硬花不够，要4张，这手只有2张" in text
     assert "below_threshold" not in text
@@ -151,10 +155,10 @@ async def test_a_voided_preview_keeps_its_first_reason(bot_settings: object, tra
 
     from bot.app import build_application
     from bot.console.driver import settle
-    from bot.ledger import LedgerService
+    from bot.ledger import Ledger
 
     now = [datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)]
-    clocked = LedgerService.from_url(bot_settings.database_url, clock=lambda: now[0])  # type: ignore[attr-defined]
+    clocked = Ledger.from_url(bot_settings.database_url, clock=lambda: now[0])  # type: ignore[attr-defined]
     app = build_application(bot_settings, request=transport, get_updates_request=transport, ledger=clocked)
     table = await Table.start(app, transport)  # type: ignore[arg-type]
     try:

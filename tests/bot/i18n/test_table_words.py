@@ -9,6 +9,7 @@ import pytest
 from harness import Table, ledger, seat_four
 
 from bot.i18n import t
+from bot.ledger.play import books, groups
 
 
 async def anhui(table: Table) -> Table:
@@ -40,7 +41,7 @@ async def test_bao_at_an_anhui_table_is_a_plain_kong_bloom(table: Table) -> None
     [line] = turn.texts
     assert line.startswith("第1局 南 自摸 2花 → 南 +20 · 东 −8 · 西 −6 · 北 −6"), line
     assert "包饺子" not in line
-    [hand] = ledger(table).hands(ledger(table).current_session(table.chat_id).id)
+    [hand] = ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id)
     assert hand.entry["wins"][0]["flags"]["kong_fed_by"] is None
 
 

@@ -10,10 +10,11 @@ import pytest
 from harness import Table, ledger, seat_four
 
 from bot.i18n import t
+from bot.ledger.play import books, groups
 
 
 def hands(table: Table) -> list[Any]:
-    return list(ledger(table).hands(ledger(table).current_session(table.chat_id).id))
+    return list(ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id))
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,8 @@ from typing import Any
 from telegram.ext import Application, ApplicationBuilder
 
 from bot.console.transport import InProcessBotAPI
-from bot.ledger import LedgerService, UserRef
+from bot.ledger import Ledger, UserRef
+from bot.ledger.play import groups, recording, seating, sessions
 from scoring.entry import Claim, EntryJSON, How, build_entry
 
 CHAT = -100777
@@ -43,28 +44,31 @@ HANDS = [
 class Table:
     """A session played in the ledger: the service, the group and the session id."""
 
-    ledger: LedgerService
+    ledger: Ledger
     chat_id: int
     session_id: int
 
 
 def play(
-    ledger: LedgerService,
+    ledger: Ledger,
     chat_id: int = CHAT,
     hands: list[dict[str, Any]] | None = None,
     *,
     adjust: bool = True,
 ) -> Table:
     """Open a session with four players, E deals first, record `hands` (default HANDS) and a 茶水 payment."""
-    session = ledger.open_session(chat_id, by=PLAYERS[0], stake=5)
+    session = sessions.open_session(ledger, chat_id, by=PLAYERS[0], stake=5)
     for user in PLAYERS:
-        ledger.join(chat_id, user)
-    ledger.set_dealer(chat_id, "E")
+        seating.join(ledger, chat_id, user)
+    sessions.set_dealer(ledger, chat_id, "E")
     for i, entry in enumerate(HANDS if hands is None else hands):
-        ledger.commit(chat_id, entry, source_key=f"test:{session.id}:{i}")
+        recording.commit(ledger, chat_id, entry, source_key=f"test:{session.id}:{i}")
     if adjust:
-        east, west = ledger.find_player(chat_id, "E"), ledger.find_player(chat_id, "W")
-        ledger.adjust(chat_id, east.id, west.id, 7, note="茶水")
+        east, west = (
+            ledger.read(groups.find_player, chat_id, "E")[0],
+            ledger.read(groups.find_player, chat_id, "W")[0],
+        )
+        recording.adjust(ledger, chat_id, east.id, west.id, 7, note="茶水")
     return Table(ledger, chat_id, session.id)
 
 

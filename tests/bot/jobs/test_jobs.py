@@ -1,7 +1,7 @@
 """The sweeps on PTB's JobQueue, over ledger state: overdue previews expire, idle sessions end, weekly
 boards post; each exactly once across two workers on one database, and after a restart.
 
-A "worker" is an Application with its own LedgerService on the shared database (SQLite always,
+A "worker" is an Application with its own Ledger on the shared database (SQLite always,
 PostgreSQL with TEST_DATABASE_URL). The ledgers run on a test clock; the registered jobs are run by hand
 (`Job.run`), the scheduler is never started, so nothing waits for real time.
 """
@@ -26,7 +26,8 @@ from bot.jobs.schedule import (
     SUMMARY_SECONDS,
     WEEKLY_SECONDS,
 )
-from bot.ledger import LedgerService, PendingInfo
+from bot.ledger import Ledger, PendingInfo
+from bot.ledger.play import groups, pending, recording, sessions
 from bot.settings import Settings
 from bot.weekly import WEEKDAYS
 
@@ -61,7 +62,7 @@ class Worker:
 
     def __init__(self, db_url: str, clock: Clock, api: InProcessBotAPI, *, idle_end_hours: float = 6) -> None:
         self.api = api
-        self.ledger = LedgerService.from_url(db_url, clock=clock)
+        self.ledger = Ledger.from_url(db_url, clock=clock)
         settings = Settings(_env_file=None, idle_end_hours=idle_end_hours)  # type: ignore[call-arg]
         self.app: Any = build_app(api, ledger=self.ledger, settings=settings)
         self.errors: list[BaseException] = []
@@ -105,16 +106,17 @@ class Worker:
         return [c for c in self.calls if c.ok and c.method in methods]
 
 
-def pending_hand(ledger: LedgerService, chat_id: int, message_id: int, seconds: int = 60) -> PendingInfo:
+def pending_hand(ledger: Ledger, chat_id: int, message_id: int, seconds: int = 60) -> PendingInfo:
     """What /hu does: score from the table's snapshot, send the preview (message `message_id`), store."""
     entry = win("N", "self_draw", ["清一色"])
-    session = ledger.chat_state(chat_id).session
+    session = groups.chat_state(ledger, chat_id).session
     assert session is not None
-    return ledger.create_pending(
+    return recording.create_pending(
+        ledger,
         chat_id,
         "hand",
         entry,
-        preview=ledger.preview(chat_id, entry, session=session),
+        preview=recording.preview(ledger, chat_id, entry, session=session),
         base_version=session.version,
         message_id=message_id,
         text="/hu 北 自摸 5花 清一色",
@@ -161,10 +163,13 @@ async def test_overdue_preview_expires_and_its_message_is_edited(db_url: str) ->
     async with Worker(db_url, clock, bot_api()) as bot:
         play(bot.ledger, hands=HANDS[:1], adjust=False)
         shown = await bot.preview(CHAT)
-        pending = pending_hand(bot.ledger, CHAT, shown, seconds=60)
+        entry = pending_hand(bot.ledger, CHAT, shown, seconds=60)
         clock.advance(seconds=59)
         await bot.sweep("jobs:expire")
-        assert not bot.sent("editMessageText") and bot.ledger.get_pending(pending.id).status == "pending"
+        assert (
+            not bot.sent("editMessageText")
+            and bot.ledger.read(pending.get_pending, entry.id).status == "pending"
+        )
         clock.advance(seconds=2)
         await bot.sweep("jobs:expire")
         [edit] = bot.sent("editMessageText")
@@ -173,7 +178,7 @@ async def test_overdue_preview_expires_and_its_message_is_edited(db_url: str) ->
         text = edit.params["text"]
         assert text.startswith("📝 预览 · 第2局") and text.endswith("\n" + EXPIRED_LINE)
         assert "入座玩家点“确认”" not in text  # the preview as it was, without the Confirm hint
-        assert bot.ledger.get_pending(pending.id).status == "expired"
+        assert bot.ledger.read(pending.get_pending, entry.id).status == "expired"
         await bot.sweep("jobs:expire")
         assert len(bot.sent("editMessageText")) == 1
 
@@ -183,12 +188,12 @@ async def test_confirmed_entry_is_left_alone(db_url: str) -> None:
     async with Worker(db_url, clock, bot_api()) as bot:
         play(bot.ledger, hands=[], adjust=False)
         shown = await bot.preview(CHAT)
-        pending = pending_hand(bot.ledger, CHAT, shown)
-        bot.ledger.confirm_pending(pending.id, chat_id=CHAT, message_id=shown, by=PLAYERS[0])
+        entry = pending_hand(bot.ledger, CHAT, shown)
+        recording.confirm_pending(bot.ledger, entry.id, chat_id=CHAT, message_id=shown, by=PLAYERS[0])
         clock.advance(minutes=5)
         await bot.sweep("jobs:expire")
         assert not bot.sent("editMessageText")
-        assert bot.ledger.get_pending(pending.id).status == "committed"
+        assert bot.ledger.read(pending.get_pending, entry.id).status == "committed"
 
 
 async def test_preview_expires_after_a_restart(db_url: str) -> None:
@@ -197,13 +202,13 @@ async def test_preview_expires_after_a_restart(db_url: str) -> None:
     async with Worker(db_url, clock, api) as first:
         play(first.ledger, hands=HANDS[:1], adjust=False)
         shown = await first.preview(CHAT)
-        pending = pending_hand(first.ledger, CHAT, shown, seconds=60)
+        waiting = pending_hand(first.ledger, CHAT, shown, seconds=60)
     clock.advance(minutes=10)  # the bot was down while the entry's time ran out
     async with Worker(db_url, clock, api) as second:
         await second.sweep("jobs:expire")
         [edit] = second.sent("editMessageText")
         assert edit.params["message_id"] == shown and edit.params["text"].endswith(EXPIRED_LINE)
-        assert second.ledger.get_pending(pending.id).status == "expired"
+        assert second.ledger.read(pending.get_pending, waiting.id).status == "expired"
     assert not first.sent("editMessageText")
 
 
@@ -215,12 +220,12 @@ async def test_idle_session_ends_after_a_restart_and_posts_the_summary(db_url: s
         table = play(first.ledger)
         clock.advance(hours=5, minutes=59)
         await first.sweep("jobs:idle-end")
-        assert first.ledger.get_session(table.session_id).is_open
+        assert first.ledger.read(sessions.get_session, table.session_id).is_open
         assert [c.method for c in first.calls] == ["getMe"]
     clock.advance(hours=2)  # down when the six hours ran out
     async with Worker(db_url, clock, api) as second:
         await second.sweep("jobs:idle-end")
-        session = second.ledger.get_session(table.session_id)
+        session = second.ledger.read(sessions.get_session, table.session_id)
         assert session.status == "ended" and session.end_reason == "idle"
         sends = second.sent("sendMessage", "sendPhoto", "sendDocument")
         assert [c.method for c in sends] == ["sendMessage", "sendPhoto", "sendDocument"]
@@ -236,13 +241,15 @@ async def test_idle_end_waits_for_the_last_hand(db_url: str) -> None:
     async with Worker(db_url, clock, bot_api()) as bot:
         table = play(bot.ledger, hands=HANDS[:1], adjust=False)
         clock.advance(hours=5)
-        bot.ledger.commit(table.chat_id, HANDS[1], source_key="late-hand")  # activity: the idle time restarts
+        recording.commit(
+            bot.ledger, table.chat_id, HANDS[1], source_key="late-hand"
+        )  # activity: the idle time restarts
         clock.advance(hours=2)
         await bot.sweep("jobs:idle-end")
-        assert bot.ledger.get_session(table.session_id).is_open and not bot.sent("sendMessage")
+        assert bot.ledger.read(sessions.get_session, table.session_id).is_open and not bot.sent("sendMessage")
         clock.advance(hours=4, minutes=1)
         await bot.sweep("jobs:idle-end")
-        assert not bot.ledger.get_session(table.session_id).is_open
+        assert not bot.ledger.read(sessions.get_session, table.session_id).is_open
         assert len(bot.sent("sendMessage")) == 1
 
 
@@ -250,11 +257,11 @@ async def test_session_ended_by_hand_is_not_ended_twice(db_url: str) -> None:
     clock = Clock()
     async with Worker(db_url, clock, bot_api()) as bot:
         table = play(bot.ledger, hands=HANDS[:2], adjust=False)
-        bot.ledger.end_session(table.chat_id, session_id=table.session_id)  # /end came first
+        sessions.end_session(bot.ledger, table.chat_id, session_id=table.session_id)  # /end came first
         clock.advance(hours=7)
         await bot.sweep("jobs:idle-end")
         assert not bot.sent("sendMessage", "sendPhoto", "sendDocument")
-        assert bot.ledger.get_session(table.session_id).end_reason == "manual"
+        assert bot.ledger.read(sessions.get_session, table.session_id).end_reason == "manual"
 
 
 async def test_weekly_board_posts_once_also_after_a_restart(db_url: str) -> None:
@@ -264,8 +271,8 @@ async def test_weekly_board_posts_once_also_after_a_restart(db_url: str) -> None
     api = bot_api()
     async with Worker(db_url, clock, api) as first:
         table = play(first.ledger)
-        first.ledger.end_session(table.chat_id, session_id=table.session_id)
-        first.ledger.update_group(CHAT, weekly_schedule=True, weekly_day=day, weekly_time=at)
+        sessions.end_session(first.ledger, table.chat_id, session_id=table.session_id)
+        groups.update_group(first.ledger, CHAT, weekly_schedule=True, weekly_day=day, weekly_time=at)
     clock.now = now
     async with Worker(db_url, clock, api) as second:  # the bot was down at the slot
         await second.sweep("jobs:weekly")
@@ -277,7 +284,7 @@ async def test_weekly_board_posts_once_also_after_a_restart(db_url: str) -> None
         assert week.splitlines()[1] == "1. 李四 +850"  # 南's net of the session that ended this week
         await second.sweep("jobs:weekly")
         assert len(second.sent("sendMessage")) == 1
-        last = second.ledger.get_group(CHAT).weekly_last_post_at
+        last = groups.chat_state(second.ledger, CHAT).group.weekly_last_post_at
         assert last is not None and last.replace(tzinfo=dtm.UTC) >= due
 
 
@@ -286,12 +293,12 @@ async def test_weekly_board_is_skipped_when_a_day_late_or_just_turned_on(db_url:
     clock = Clock(now - dtm.timedelta(days=3))
     async with Worker(db_url, clock, bot_api()) as bot:
         table = play(bot.ledger)
-        bot.ledger.end_session(table.chat_id, session_id=table.session_id)
+        sessions.end_session(bot.ledger, table.chat_id, session_id=table.session_id)
         day, at = slot_before(now, 25 * 60)  # more than a day ago: next week's comes instead
-        bot.ledger.update_group(CHAT, weekly_schedule=True, weekly_day=day, weekly_time=at)
+        groups.update_group(bot.ledger, CHAT, weekly_schedule=True, weekly_day=day, weekly_time=at)
         await bot.sweep("jobs:weekly")
         day, at = slot_before(now, 10)  # what /schedule stores: the last post is the moment it was turned on
-        bot.ledger.update_group(CHAT, weekly_day=day, weekly_time=at, weekly_last_post_at=now)
+        groups.update_group(bot.ledger, CHAT, weekly_day=day, weekly_time=at, weekly_last_post_at=now)
         await bot.sweep("jobs:weekly")
         assert not bot.sent("sendMessage")
         # a week later the slot comes round
@@ -313,7 +320,7 @@ async def test_each_job_runs_once_across_two_workers(db_url: str) -> None:
             pendings.append(pending_hand(one.ledger, chat, shown[-1], seconds=60))
         day, at = slot_before(real_now(), 10)
         for chat in chats:
-            one.ledger.update_group(chat, weekly_schedule=True, weekly_day=day, weekly_time=at)
+            groups.update_group(one.ledger, chat, weekly_schedule=True, weekly_day=day, weekly_time=at)
         clock.advance(hours=7)  # every preview overdue, every session idle
         for name in ("jobs:expire", "jobs:idle-end", "jobs:weekly"):
             await asyncio.gather(*(worker.sweep(name) for _ in range(rounds) for worker in (one, two)))
@@ -326,7 +333,7 @@ async def test_each_job_runs_once_across_two_workers(db_url: str) -> None:
         assert sorted(c.params["chat_id"] for c in cards) == sorted(chats)
         boards = [c for c in sends if c.params["text"].startswith("📊")]
         assert sorted(c.params["chat_id"] for c in boards) == sorted(chats)
-        assert {one.ledger.get_pending(p.id).status for p in pendings} == {"expired"}
+        assert {one.ledger.read(pending.get_pending, p.id).status for p in pendings} == {"expired"}
 
 
 @pytest.mark.slow
@@ -339,7 +346,7 @@ async def test_due_summaries_post_once_across_two_workers(db_url: str) -> None:
         chats = [CHAT - i for i in range(3)]
         for chat in chats:
             table = play(one.ledger, chat, hands=HANDS[:1], adjust=False)
-            one.ledger.end_session(chat, session_id=table.session_id)
+            sessions.end_session(one.ledger, chat, session_id=table.session_id)
         clock.advance(seconds=61)  # past the minute the sweep leaves a summary to its ender
         await asyncio.gather(*(worker.sweep("jobs:summaries") for _ in range(3) for worker in (one, two)))
         sent = [c for c in api.calls if c.ok and c.method in ("sendMessage", "sendPhoto", "sendDocument")]

@@ -16,6 +16,7 @@ from telegram.ext import CommandHandler
 from bot.console.transport import InProcessBotAPI
 from bot.handlers.schedule import parse_time, parse_weekday, schedule
 from bot.jobs import post_weekly_boards
+from bot.ledger.play import groups, sessions
 from bot.weekly import WEEKDAYS, next_due
 
 CHAT = -100555
@@ -81,7 +82,7 @@ async def test_weekly_on_status_off(app: Any) -> None:
     before = dtm.datetime.now(dtm.UTC)
     reply = await say(app, "/schedule weekly 周五 21:30")
     assert reply == "好的：每周五 21:30（北京时间）发一次本群排行榜。"
-    group = ledger.get_group(CHAT)
+    group = groups.chat_state(ledger, CHAT).group
     assert group.weekly_schedule and (group.weekly_day, group.weekly_time) == ("fri", "21:30")
     # turning it on counts as a post now: a slot already past this week is not posted at once
     assert group.weekly_last_post_at is not None
@@ -92,7 +93,7 @@ async def test_weekly_on_status_off(app: Any) -> None:
     assert status == f"每周排行榜：每周五 21:30（北京时间），下一次 {shown:%Y-%m-%d %H:%M}。"
     assert shown.weekday() == 4 and (shown.hour, shown.minute) == (21, 30)
     assert await say(app, "/schedule off") == "每周排行榜已关闭。"
-    assert not ledger.get_group(CHAT).weekly_schedule
+    assert not groups.chat_state(ledger, CHAT).group.weekly_schedule
     assert "关闭" in await say(app, "/schedule")
 
 
@@ -103,14 +104,14 @@ async def test_defaults_bad_input_and_permissions(app: Any) -> None:
     assert "时间格式不对：25:00" in await say(app, "/schedule weekly 25:00")
     assert "用法：/schedule weekly" in await say(app, "/schedule daily")
     assert "只有群管理员" in await say(app, "/schedule off", user=MEMBER)
-    group = ledger.get_group(CHAT)  # the refused commands changed nothing
+    group = groups.chat_state(ledger, CHAT).group  # the refused commands changed nothing
     assert group.weekly_schedule and (group.weekly_day, group.weekly_time) == ("sun", "20:00")
 
 
 async def test_turned_on_after_this_weeks_slot_it_posts_next_week(app: Any) -> None:
     ledger = app.bot_data["ledger"]
     table = play(ledger, CHAT)
-    ledger.end_session(CHAT, session_id=table.session_id)
+    sessions.end_session(ledger, CHAT, session_id=table.session_id)
     now = dtm.datetime.now(dtm.UTC)
     slot = (now - dtm.timedelta(minutes=10)).astimezone(dtm.timezone(dtm.timedelta(hours=8)))
     day = WEEKDAYS[slot.weekday()]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from ledger_helpers import Table, seat_table
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 
 
 @pytest.fixture
-def table(ledger: LedgerService) -> Table:
+def table(ledger: Ledger) -> Table:
     """A seated table of four, stake 1 (runs on every backend)."""
     return seat_table(ledger)

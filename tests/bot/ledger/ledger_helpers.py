@@ -9,7 +9,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from bot.ledger import HandPreview, LedgerService, PendingInfo, SessionInfo, UserRef
+from bot.ledger import HandPreview, Ledger, PendingInfo, SessionInfo, UserRef
+from bot.ledger.play import books, hands, recording, seating, sessions
 from bot.ledger.storage.models import GroupTotal, Hand, Payment, SessionTotal
 from bot.ledger.values import PendingKind
 from scoring.entry import Claim, EntryJSON, build_entry
@@ -31,25 +32,25 @@ DRAW: EntryJSON = build_entry("draw")
 
 
 def pend(
-    ledger: LedgerService, chat_id: int, kind: PendingKind, payload: dict[str, Any], **options: Any
+    ledger: Ledger, chat_id: int, kind: PendingKind, payload: dict[str, Any], **options: Any
 ) -> PendingInfo:
     """An entry waiting for Confirm as the bot makes one: scored from the table as read, then stored with the
     message id of the preview (`message_id`, default None) in one write."""
-    session = ledger.require_session(chat_id)
+    session = sessions.require_session(ledger, chat_id)
     preview: HandPreview | None
     if kind == "hand":
-        preview = ledger.preview(chat_id, payload, session=session)
+        preview = recording.preview(ledger, chat_id, payload, session=session)
     elif kind == "adjust":
         payer, payee, amount = payload.get("payer"), payload.get("payee"), payload.get("amount")
-        preview = ledger.preview_adjust(session, payer, payee, amount, payload.get("note"))  # type: ignore[arg-type]
+        preview = hands.adjust_preview(session, payer, payee, amount, payload.get("note"))  # type: ignore[arg-type]
     elif kind == "edit":
-        preview = ledger.preview_edit(chat_id, payload["number"], payload["entry"])[0]
+        preview = ledger.read(hands.preview_edit, chat_id, payload["number"], payload["entry"])[0]
     else:
-        last = ledger.last_hand(chat_id)
+        last = ledger.read(hands.last_hand, chat_id)
         payload, preview = {"hand_id": last.id, "number": last.number}, None
     options.setdefault("message_id", None)
-    return ledger.create_pending(
-        chat_id, kind, payload, preview=preview, base_version=session.version, **options
+    return recording.create_pending(
+        ledger, chat_id, kind, payload, preview=preview, base_version=session.version, **options
     )
 
 
@@ -57,7 +58,7 @@ def pend(
 class Table:
     """A group with an open session and four seated players (Ann E, Bob S, Cat W, guest Dan N)."""
 
-    ledger: LedgerService
+    ledger: Ledger
     chat_id: int
     session: SessionInfo
     users: list[UserRef]
@@ -69,20 +70,20 @@ class Table:
 
 
 def seat_table(
-    ledger: LedgerService, chat_id: int = CHAT, stake: int = 1, *, dealer: str | None = "E", **options: Any
+    ledger: Ledger, chat_id: int = CHAT, stake: int = 1, *, dealer: str | None = "E", **options: Any
 ) -> Table:
     """Open a session, seat four players and choose the first dealer (`dealer=None`: not chosen yet)."""
     users = [UserRef(11, "Ann", "ann"), UserRef(12, "Bob", "bob"), UserRef(13, "Cat", None)]
-    ledger.open_session(chat_id, by=users[0], stake=stake, options=options or None)
+    sessions.open_session(ledger, chat_id, by=users[0], stake=stake, options=options or None)
     for user in users:
-        ledger.join(chat_id, user)
-    session = ledger.join(chat_id, guest_name="Dan").session
+        seating.join(ledger, chat_id, user)
+    session = seating.join(ledger, chat_id, guest_name="Dan").session
     if dealer is not None:
-        session = ledger.set_dealer(chat_id, dealer)
+        session = sessions.set_dealer(ledger, chat_id, dealer)
     return Table(ledger, chat_id, session, users)
 
 
-def row_counts(ledger: LedgerService) -> dict[str, int]:
+def row_counts(ledger: Ledger) -> dict[str, int]:
     """How many rows each ledger table holds (to show that a refused operation wrote nothing)."""
     from bot.ledger.storage import models
 
@@ -103,7 +104,7 @@ def row_counts(ledger: LedgerService) -> dict[str, int]:
     return counts
 
 
-def check_invariants(ledger: LedgerService, session_id: int) -> None:
+def check_invariants(ledger: Ledger, session_id: int) -> None:
     """Every hand sums to zero; running totals equal the sum of live payments; totals sum to zero."""
     with Session(ledger.engine) as s:
         for hand_id, total in s.execute(
@@ -130,7 +131,7 @@ def check_invariants(ledger: LedgerService, session_id: int) -> None:
         group_sum = s.scalar(select(func.sum(GroupTotal.net)))
         assert (group_sum or 0) == 0
     # the dealer state chain of live hands is unbroken
-    hands = ledger.hands(session_id)
+    hands = ledger.read(books.hands, session_id)
     for earlier, later in itertools.pairwise(hands):
         assert later.before.dealer == earlier.after.dealer
         assert later.before.streak == earlier.after.streak

@@ -8,7 +8,8 @@ from typing import Any
 
 from sqlalchemy import event, text
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
+from bot.ledger.play import recording
 from bot.ledger.storage.db import open_database
 from scoring.entry import Claim, EntryJSON, build_entry
 
@@ -23,9 +24,9 @@ def entry_for(k: int) -> EntryJSON:
 
 def main(argv: list[str]) -> int:
     url, mode, chat = argv[1], argv[2], int(argv[3])
-    ledger = LedgerService(open_database(url))
+    ledger = Ledger(open_database(url))
     if mode == "commit-then-wait":
-        result = ledger.commit(chat, entry_for(0), source_key=argv[4])
+        result = recording.commit(ledger, chat, entry_for(0), source_key=argv[4])
         print(f"COMMITTED {result.hand.id}", flush=True)
         time.sleep(120)
     elif mode == "kill-before-commit":
@@ -39,15 +40,15 @@ def main(argv: list[str]) -> int:
                 time.sleep(120)
 
         event.listen(ledger.engine, "commit", hold)
-        ledger.commit(chat, entry_for(0), source_key=key)
+        recording.commit(ledger, chat, entry_for(0), source_key=key)
         print("UNEXPECTED_COMMIT", flush=True)
     elif mode == "race":
         count, prefix = int(argv[4]), argv[5]
         print("READY", flush=True)
         sys.stdin.readline()
         for k in range(count):
-            ledger.commit(chat, entry_for(k), source_key=f"shared-{k}")
-            ledger.commit(chat, entry_for(k + 1), source_key=f"{prefix}-{k}")
+            recording.commit(ledger, chat, entry_for(k), source_key=f"shared-{k}")
+            recording.commit(ledger, chat, entry_for(k + 1), source_key=f"{prefix}-{k}")
         print("DONE", flush=True)
     else:
         raise SystemExit(f"unknown mode {mode!r}")

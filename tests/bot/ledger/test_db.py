@@ -12,6 +12,7 @@ from sqlalchemy import Engine, inspect, text
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlmodel import Session
 
+from bot.ledger.play import books
 from bot.ledger.storage.db import default_url, open_database, read_only_fallback, storage_failure
 from bot.ledger.storage.models import ChatGroup, TableSession
 
@@ -226,7 +227,7 @@ def test_database_allows_one_open_session_per_group(engine: Engine) -> None:
 
 def test_migration_0003_backfills_the_stats_aggregates_from_the_hands(tmp_path: Path) -> None:
     """A database of 0002 with a hand in it: after 0003, /stats shows the biggest win, its 花 and 连庄."""
-    from bot.ledger.facade.service import LedgerService
+    from bot.ledger import Ledger
     from bot.ledger.storage.db import create_db_engine, migrate
 
     engine = create_db_engine(f"sqlite:///{tmp_path / 'old.db'}")
@@ -275,7 +276,7 @@ def test_migration_0003_backfills_the_stats_aggregates_from_the_hands(tmp_path: 
                     {"p": pid, "a": amount, "w": int(pid == 2)},
                 )
     migrate(engine)
-    stats = {s.player.display_name: s for s in LedgerService(engine).player_stats(-5)}
+    stats = {s.player.display_name: s for s in Ledger(engine).read(books.player_stats, -5)}
     assert (stats["Bob"].biggest_win, stats["Bob"].biggest_hua, stats["Bob"].longest_streak) == (120, 40, 3)
     assert stats["Bob"].sessions == 1 and stats["Ann"].biggest_win == 0
 

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ledger_helpers import DRAW, check_invariants, discard, seat_table, self_draw
 
-from bot.ledger import LedgerService, errors
+from bot.ledger import Ledger, errors
+from bot.ledger.play import books, recording, sessions
 
 _chats = itertools.count(-5000, -1)
 
@@ -40,24 +41,22 @@ operations = st.lists(
 
 @settings(max_examples=examples(15), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=operations)
-def test_any_sequence_of_operations_keeps_the_books_balanced(
-    sqlite_ledger: LedgerService, ops: list[Any]
-) -> None:
+def test_any_sequence_of_operations_keeps_the_books_balanced(sqlite_ledger: Ledger, ops: list[Any]) -> None:
     chat = next(_chats)
     table = seat_table(sqlite_ledger, chat_id=chat, stake=2)
     ids = table.ids
     for kind, arg in ops:
         try:
             if kind == "commit":
-                sqlite_ledger.commit(chat, arg)
+                recording.commit(sqlite_ledger, chat, arg)
             elif kind == "undo":
-                sqlite_ledger.undo(chat)
+                recording.undo(sqlite_ledger, chat)
             elif kind == "edit":
-                sqlite_ledger.edit(chat, arg[0], arg[1])
+                recording.edit(sqlite_ledger, chat, arg[0], arg[1])
             elif kind == "adjust":
-                sqlite_ledger.adjust(chat, ids[arg[0]], ids[arg[1]], arg[2], note="random")
+                recording.adjust(sqlite_ledger, chat, ids[arg[0]], ids[arg[1]], arg[2], note="random")
             else:
-                sqlite_ledger.mark_baozi(chat)
+                sessions.mark_baozi(sqlite_ledger, chat)
         except (
             errors.InvalidEntry,
             errors.WinNotAllowed,
@@ -67,23 +66,25 @@ def test_any_sequence_of_operations_keeps_the_books_balanced(
         ):
             pass  # refused operations write nothing; the invariants below still hold
     check_invariants(sqlite_ledger, table.session.id)
-    live = sqlite_ledger.hands(table.session.id)
-    session = sqlite_ledger.require_session(chat)
+    live = sqlite_ledger.read(books.hands, table.session.id)
+    session = sessions.require_session(sqlite_ledger, chat)
     assert session.hands_played == sum(1 for h in live if h.kind != "adjust")
     if live:
         assert session.state.dealer == live[-1].after.dealer
         assert session.state.hand_number == live[-1].after.hand_number
 
 
-def test_threads_committing_through_one_service(sqlite_ledger: LedgerService) -> None:
+def test_threads_committing_through_one_service(sqlite_ledger: Ledger) -> None:
     table = seat_table(sqlite_ledger, chat_id=-77)
     failures: list[BaseException] = []
 
     def worker(name: str) -> None:
         try:
             for k in range(5):
-                sqlite_ledger.commit(-77, self_draw("ESWN"[k % 4], 5, "清一色"), source_key=f"{name}-{k}")
-                sqlite_ledger.commit(-77, DRAW, source_key=f"shared-{k}")
+                recording.commit(
+                    sqlite_ledger, -77, self_draw("ESWN"[k % 4], 5, "清一色"), source_key=f"{name}-{k}"
+                )
+                recording.commit(sqlite_ledger, -77, DRAW, source_key=f"shared-{k}")
         except BaseException as exc:  # pragma: no cover - reported below
             failures.append(exc)
 
@@ -93,5 +94,5 @@ def test_threads_committing_through_one_service(sqlite_ledger: LedgerService) ->
     for thread in threads:
         thread.join()
     assert failures == []
-    assert len(sqlite_ledger.hands(table.session.id)) == 4 * 5 + 5
+    assert len(sqlite_ledger.read(books.hands, table.session.id)) == 4 * 5 + 5
     check_invariants(sqlite_ledger, table.session.id)

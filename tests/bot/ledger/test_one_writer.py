@@ -11,7 +11,8 @@ import pytest
 from ledger_helpers import seat_table
 from sqlalchemy import create_engine
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
+from bot.ledger.play import recording, sessions
 from bot.ledger.storage.db import open_database
 from bot.ledger.storage.store import Writer, writer_for
 
@@ -59,14 +60,14 @@ def test_tables_recording_at_once_never_meet_the_lock(
     """Eight tables commit 10 hands each from eight threads on an engine that does not wait for SQLite's
     lock at all (busy_timeout 0: a write that met it would fail at once and be retried, logged): every
     hand is recorded once, and no write met the lock."""
-    ledger = LedgerService(open_database(sqlite_url, busy_timeout_ms=0))
+    ledger = Ledger(open_database(sqlite_url, busy_timeout_ms=0))
     chats = [-100 - i for i in range(8)]
     for chat in chats:
         seat_table(ledger, chat)
 
     def record(chat: int) -> None:
         for n in range(10):
-            ledger.commit(chat, {"event": "draw"}, source_key=f"{chat}-{n}")
+            recording.commit(ledger, chat, {"event": "draw"}, source_key=f"{chat}-{n}")
 
     threads = [threading.Thread(target=record, args=(chat,)) for chat in chats]
     with caplog.at_level("INFO", logger="bot.ledger.storage.store"):
@@ -74,5 +75,5 @@ def test_tables_recording_at_once_never_meet_the_lock(
             thread.start()
         for thread in threads:
             thread.join()
-    assert all(ledger.require_session(chat).hands_played == 10 for chat in chats)
+    assert all(sessions.require_session(ledger, chat).hands_played == 10 for chat in chats)
     assert "ledger write conflict" not in caplog.text

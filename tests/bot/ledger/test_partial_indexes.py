@@ -11,6 +11,7 @@ from typing import Any
 from ledger_helpers import CHAT, Table, pend, self_draw
 from sqlalchemy import Engine, Index, event
 
+from bot.ledger.play import groups, recording
 from bot.ledger.storage.rows import HAND, SESSION
 
 
@@ -41,14 +42,20 @@ def test_no_statement_of_a_hand_binds_a_value_a_partial_index_names(table: Table
     event.listen(engine, "before_cursor_execute", record)
     try:
         ledger = table.ledger
-        ledger.chat_state(CHAT, table.users[1], people=True)
+        groups.chat_state(ledger, CHAT, table.users[1], people=True)
         entry = pend(ledger, CHAT, "hand", dict(self_draw("S", 5)), message_id=7)
-        pressed = ledger.press_pending(
-            entry.id, "confirm", chat_id=CHAT, message_id=7, by=table.users[1], allowed=lambda _state: True
+        pressed = recording.press(
+            ledger,
+            entry.id,
+            "confirm",
+            chat_id=CHAT,
+            message_id=7,
+            by=table.users[1],
+            allowed=lambda _state: True,
         )
         assert pressed.done and pressed.result is not None and pressed.result.hand.number == 1
-        ledger.edit(CHAT, 1, self_draw("E", 5))  # 第1局 was East's self-draw
-        ledger.undo(CHAT)
+        recording.edit(ledger, CHAT, 1, self_draw("E", 5))  # 第1局 was East's self-draw
+        recording.undo(ledger, CHAT)
     finally:
         event.remove(engine, "before_cursor_execute", record)
     # what chooses the plan: the WHERE clause (up to ORDER BY, GROUP BY, LIMIT) and the joins' ON clauses

@@ -14,7 +14,8 @@ from ledger_helpers import CHAT, Table, check_invariants, pend, row_counts
 from sqlalchemy import select
 from sqlmodel import Session
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
+from bot.ledger.play import books, recording, sessions
 from bot.ledger.storage.db import open_database
 from bot.ledger.storage.models import Hand
 
@@ -53,12 +54,12 @@ def test_a_committed_hand_survives_sigkill(table: Table, db_url: str) -> None:
     proc = _spawn(db_url, "commit-then-wait", str(CHAT), "update:1")
     hand_id = int(_expect(proc, "COMMITTED").split()[1])
     _kill(proc)
-    fresh = LedgerService(open_database(db_url))  # a new process would open the database like this
-    hands = fresh.hands(table.session.id)
+    fresh = Ledger(open_database(db_url))  # a new process would open the database like this
+    hands = fresh.read(books.hands, table.session.id)
     assert [h.id for h in hands] == [hand_id]
     assert sum(hands[0].payments.values()) == 0 and hands[0].payments["E"] > 0
-    assert fresh.require_session(CHAT).state == hands[0].after
-    assert not fresh.commit(CHAT, {"event": "draw"}, source_key="update:1").created
+    assert sessions.require_session(fresh, CHAT).state == hands[0].after
+    assert not recording.commit(fresh, CHAT, {"event": "draw"}, source_key="update:1").created
     check_invariants(fresh, table.session.id)
     fresh.engine.dispose()
 
@@ -66,16 +67,16 @@ def test_a_committed_hand_survives_sigkill(table: Table, db_url: str) -> None:
 @pytest.mark.slow
 def test_a_kill_before_commit_leaves_nothing(table: Table, db_url: str) -> None:
     before = row_counts(table.ledger)
-    state = table.ledger.require_session(CHAT)
+    state = sessions.require_session(table.ledger, CHAT)
     proc = _spawn(db_url, "kill-before-commit", str(CHAT), "update:2")
     _expect(proc, "IN_TRANSACTION")  # the hand and payments are written but not committed
     _kill(proc)
-    fresh = LedgerService(open_database(db_url))
+    fresh = Ledger(open_database(db_url))
     assert row_counts(fresh) == before
-    after = fresh.require_session(CHAT)
+    after = sessions.require_session(fresh, CHAT)
     assert (after.state, after.hands_played) == (state.state, 0)
     # the table goes on normally, and the same update can still be recorded once
-    assert fresh.commit(CHAT, {"event": "draw"}, source_key="update:2").created
+    assert recording.commit(fresh, CHAT, {"event": "draw"}, source_key="update:2").created
     check_invariants(fresh, table.session.id)
     fresh.engine.dispose()
 
@@ -94,14 +95,14 @@ def test_two_processes_racing_never_fork_or_double_record(table: Table, db_url: 
         _expect(proc, "DONE", timeout=120)
         proc.wait(timeout=60)
         assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
-    hands = table.ledger.hands(table.session.id, include_voided=True)
+    hands = table.ledger.read(books.hands, table.session.id, include_voided=True)
     assert len(hands) == 3 * count  # shared keys once, each worker's own keys once
     assert sorted(h.seq for h in hands) == list(range(1, 3 * count + 1))
     keys = [h.source_key for h in hands]
     assert len(set(keys)) == len(keys)
     with Session(table.ledger.engine) as s:
         assert s.scalars(select(Hand).where(Hand.source_key == "shared-0")).all()[0].voided is False
-    assert table.ledger.require_session(CHAT).hands_played == 3 * count
+    assert sessions.require_session(table.ledger, CHAT).hands_played == 3 * count
     check_invariants(table.ledger, table.session.id)
 
 
@@ -113,7 +114,7 @@ def test_two_confirm_taps_at_once_record_one_hand(table: Table) -> None:
 
     def tap() -> None:
         barrier.wait()
-        results.append(ledger.confirm_pending(pending.id, chat_id=CHAT).created)
+        results.append(recording.confirm_pending(ledger, pending.id, chat_id=CHAT).created)
 
     threads = [threading.Thread(target=tap) for _ in range(3)]
     for thread in threads:
@@ -121,4 +122,4 @@ def test_two_confirm_taps_at_once_record_one_hand(table: Table) -> None:
     for thread in threads:
         thread.join()
     assert sorted(results) == [False, False, True]
-    assert len(ledger.hands(table.session.id)) == 1
+    assert len(ledger.read(books.hands, table.session.id)) == 1

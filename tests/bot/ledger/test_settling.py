@@ -9,17 +9,18 @@ from reads import session_summary
 from sqlalchemy import func, select
 from sqlmodel import Session
 
-from bot.ledger import LedgerService, Transfer, UserRef
+from bot.ledger import Ledger, Transfer, UserRef
 from bot.ledger import errors as E
 from bot.ledger.claims import reminders
 from bot.ledger.money import payments, settling
 from bot.ledger.money.settling import round_balances
+from bot.ledger.play import books, groups, recording, seating, sessions
 from bot.ledger.storage.models import SettlePayment, SettleTransfer
 
 ANN, BOB, CAT = UserRef(11, "Ann", "ann"), UserRef(12, "Bob", "bob"), UserRef(13, "Cat", None)
 
 
-def _counts(ledger: LedgerService) -> tuple[int, int, int]:
+def _counts(ledger: Ledger) -> tuple[int, int, int]:
     with Session(ledger.engine) as s:
         return (
             s.scalar(select(func.count()).select_from(SettleTransfer)) or 0,
@@ -32,11 +33,11 @@ def _night(table: Table) -> list[Transfer]:
     """Ann (东, dealer) self-draws 5 硬花, Bob (南) wins 6 硬花 on Cat's (西) discard, the night ends:
     Ann +30, Bob +1, Cat −21, Dan −10; settled by Cat → Ann 21, Dan → Ann 9, Dan → Bob 1."""
     ledger = table.ledger
-    ledger.set_dealer(table.chat_id, "E")
-    ledger.commit(table.chat_id, self_draw("E", 5))
-    ledger.commit(table.chat_id, discard("S", "W", 6))
-    summary = ledger.end_session(table.chat_id, by=ANN)
-    return ledger.transfers(summary.session.id)
+    sessions.set_dealer(ledger, table.chat_id, "E")
+    recording.commit(ledger, table.chat_id, self_draw("E", 5))
+    recording.commit(ledger, table.chat_id, discard("S", "W", 6))
+    summary = sessions.end_session(ledger, table.chat_id, by=ANN)
+    return ledger.read(books.transfers, summary.session.id)
 
 
 def test_ending_a_session_stores_its_transfers_as_open_rows_that_settle_it(table: Table) -> None:
@@ -78,7 +79,7 @@ def test_payer_claims_payee_confirms_and_a_part_payment_leaves_the_rest_open(tab
     with pytest.raises(E.ClaimWaiting):
         payments.claim_transfer(ledger, table.chat_id, first.id, payer)
     payments.confirm_transfer(ledger, table.chat_id, first.id, payee)
-    assert ledger.transfers(first.session_id)[0].status == "settled"
+    assert ledger.read(books.transfers, first.session_id)[0].status == "settled"
     with pytest.raises(E.TransferClosed):
         payments.claim_transfer(ledger, table.chat_id, first.id, payer)
 
@@ -90,7 +91,7 @@ def test_refusals_write_nothing(table: Table) -> None:
     before = _counts(ledger)
     stranger = UserRef(99, "Zoe", "zoe")
     with pytest.raises(E.SelfPayment):
-        payments.pay(ledger, table.chat_id, ANN, ledger.ensure_player(table.chat_id, ANN).id, 5)
+        payments.pay(ledger, table.chat_id, ANN, groups.register(ledger, table.chat_id, ANN).id, 5)
     with pytest.raises(E.NoDebt):
         payments.pay(ledger, table.chat_id, stranger, first.payee.id, 5)
     with pytest.raises(E.NotParty):
@@ -116,16 +117,16 @@ def test_what_stays_open_carries_into_the_next_session_and_is_paid_there(table: 
     ledger = table.ledger
     first = _night(table)
     owed = {tr.id: tr.amount for tr in first}
-    ledger.open_session(CHAT, by=ANN)
+    sessions.open_session(ledger, CHAT, by=ANN)
     for user in (ANN, BOB, CAT):
-        ledger.join(CHAT, user)
-    ledger.join(CHAT, guest_name="Dan")
+        seating.join(ledger, CHAT, user)
+    seating.join(ledger, CHAT, guest_name="Dan")
     # The open transfers stay payable while the next night is on: /balance still shows them.
     assert {t.id for t in ledger.read(settling.balance, CHAT).transfers} == set(owed)
-    ledger.set_dealer(CHAT, "E")
-    ledger.commit(CHAT, self_draw("N", 3))
-    second = ledger.end_session(CHAT, by=ANN).session
-    carried = ledger.transfers(first[0].session_id)
+    sessions.set_dealer(ledger, CHAT, "E")
+    recording.commit(ledger, CHAT, self_draw("N", 3))
+    second = sessions.end_session(ledger, CHAT, by=ANN).session
+    carried = ledger.read(books.transfers, first[0].session_id)
     assert all(t.status == "carried" and t.carried_to_number == second.number for t in carried)
     figures = {f.player.id: f for f in ledger.read(settling.figures, second.id)}
     carried_in: dict[int, int] = {}
@@ -145,17 +146,17 @@ def test_carry_off_leaves_each_session_to_settle_alone(table: Table) -> None:
     ledger = table.ledger
     settling.update_settle(ledger, CHAT, {"carry": False})
     first = _night(table)
-    ledger.open_session(CHAT, by=ANN)
+    sessions.open_session(ledger, CHAT, by=ANN)
     for user in (ANN, BOB, CAT):
-        ledger.join(CHAT, user)
-    ledger.join(CHAT, guest_name="Dan")
-    ledger.set_dealer(CHAT, "E")
-    ledger.commit(CHAT, self_draw("N", 3))
-    second = ledger.end_session(CHAT, by=ANN).session
-    assert all(t.status == "open" for t in ledger.transfers(first[0].session_id))
+        seating.join(ledger, CHAT, user)
+    seating.join(ledger, CHAT, guest_name="Dan")
+    sessions.set_dealer(ledger, CHAT, "E")
+    recording.commit(ledger, CHAT, self_draw("N", 3))
+    second = sessions.end_session(ledger, CHAT, by=ANN).session
+    assert all(t.status == "open" for t in ledger.read(books.transfers, first[0].session_id))
     assert all(f.carried == 0 for f in ledger.read(settling.figures, second.id))
-    sessions = {t.session_number for t in ledger.read(settling.balance, CHAT).transfers}
-    assert sessions == {first[0].session_number, second.number}
+    numbers = {t.session_number for t in ledger.read(settling.balance, CHAT).transfers}
+    assert numbers == {first[0].session_number, second.number}
 
 
 def test_multiplier_and_rounding_at_close_stay_zero_sum(table: Table) -> None:
@@ -190,7 +191,7 @@ def test_a_due_reminder_is_claimed_by_exactly_one_of_two_workers(table: Table, d
     ledger = table.ledger
     settling.update_settle(ledger, CHAT, {"remind": 24})
     transfers = _night(table)
-    workers = [LedgerService(create_db_engine(db_url)) for _ in range(2)]
+    workers = [Ledger(create_db_engine(db_url)) for _ in range(2)]
     assert len(transfers) == 3
     due = datetime.now(UTC) + timedelta(hours=25)
     assert (

@@ -18,8 +18,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ledger_helpers import self_draw
 
-from bot.ledger import LedgerService, Transfer, UserRef, errors
+from bot.ledger import Ledger, Transfer, UserRef, errors
 from bot.ledger.money import payments, settling
+from bot.ledger.play import books, groups, recording, seating, sessions
 
 CHAT = -4242
 USERS = [
@@ -73,7 +74,7 @@ class Model:
 
     def end(
         self,
-        ledger: LedgerService,
+        ledger: Ledger,
         session_id: int,
         opts: dict[str, Any],
         table_id: int | None,
@@ -83,7 +84,7 @@ class Model:
         """`before`: the open transfers just before the session ended; `seated`: the four at its table.
         Carried: those between two people at the table (the 台 there when the session charges 台费 or
         抽水) with no claim waiting; the rest stay open as they were."""
-        hands = ledger.hands(session_id)
+        hands = ledger.read(books.hands, session_id)
         nets: dict[int, int] = defaultdict(int)
         fees: dict[int, int] = defaultdict(int)
         for hand in hands:
@@ -122,14 +123,14 @@ class Model:
         return {pid: value for pid, value in self.owed.items() if value}
 
 
-def _open(ledger: LedgerService, absent: int) -> None:
-    ledger.open_session(CHAT, by=USERS[0])
+def _open(ledger: Ledger, absent: int) -> None:
+    sessions.open_session(ledger, CHAT, by=USERS[0])
     for user in USERS[:absent] + USERS[absent + 1 :]:
-        ledger.join(CHAT, user)
-    ledger.set_dealer(CHAT, "E")
+        seating.join(ledger, CHAT, user)
+    sessions.set_dealer(ledger, CHAT, "E")
 
 
-def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: str) -> None:
+def _pay(ledger: Ledger, model: Model, index: int, share: float, mode: str) -> None:
     open_ones = [tr for tr in ledger.read(settling.balance, CHAT).transfers if tr.unclaimed > 0]
     if not open_ones:
         return
@@ -161,7 +162,7 @@ def _pay(ledger: LedgerService, model: Model, index: int, share: float, mode: st
                     model.paid(touched.payer.id, touched.payee.id, done.amount)
 
 
-def _confirm(ledger: LedgerService, model: Model, index: int) -> None:
+def _confirm(ledger: Ledger, model: Model, index: int) -> None:
     """The payee (an admin for the 台) confirms a claim still waiting, maybe on a transfer of a session
     that ended since the claim was made."""
     waiting = [tr for tr in ledger.read(settling.balance, CHAT).transfers if tr.claimed > 0]
@@ -203,19 +204,19 @@ PLAIN = {"carry": True, "round": 0, "multiplier": 1, "fee": 0, "rake": 0}
 )
 def test_every_balance_equals_an_independent_recomputation(plan: list[tuple[Any, ...]]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        ledger = LedgerService.from_url(f"sqlite:///{Path(folder) / 'p.db'}")
+        ledger = Ledger.from_url(f"sqlite:///{Path(folder) / 'p.db'}")
         model = Model()
         for step in plan:
-            session = ledger.current_session(CHAT)
+            session = groups.chat_state(ledger, CHAT).session
             if step[0] == "hand":
                 if session is None:
                     _open(ledger, step[3])
-                ledger.commit(CHAT, self_draw(step[1], step[2]))
+                recording.commit(ledger, CHAT, self_draw(step[1], step[2]))
             elif step[0] == "end" and session is not None:
                 settling.update_settle(ledger, CHAT, step[1])
                 before = ledger.read(settling.balance, CHAT).transfers
                 seated = {p.id for p in session.seats.values()}
-                ended = ledger.end_session(CHAT, by=USERS[0]).session
+                ended = sessions.end_session(ledger, CHAT, by=USERS[0]).session
                 figures = ledger.read(settling.figures, ended.id)
                 table = next((f.player.id for f in figures if f.player.display_name == "台"), None)
                 model.end(ledger, ended.id, step[1], table, before, seated)

@@ -9,6 +9,7 @@ import pytest
 from harness import END, Reply, Table, ledger, money, summary
 
 from bot.ledger.money import settling
+from bot.ledger.play import books
 
 
 async def night_one(table: Table) -> Reply:
@@ -130,4 +131,6 @@ async def test_what_was_paid_before_a_carry_is_shown_beside_what_went_on(db_seat
 
 
 def _session_id(table: Table, number: int) -> int:
-    return next(s.session.id for s in ledger(table).history(table.chat_id) if s.session.number == number)
+    return next(
+        s.session.id for s in ledger(table).read(books.history, table.chat_id) if s.session.number == number
+    )

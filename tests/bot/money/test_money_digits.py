@@ -7,6 +7,7 @@ import pytest
 from harness import Table
 
 from bot.i18n import t
+from bot.ledger.play import books, groups
 
 
 def odd(token: str) -> str:
@@ -33,7 +34,7 @@ async def test_odd_digits_are_refused_everywhere_with_one_message(
     turn = await table.say("ann", text)
     assert turn.texts and turn.texts[0].startswith(odd(token)), turn.texts
     ledger = table.app.bot_data["ledger"]
-    assert ledger.hands(ledger.current_session(table.chat_id).id) == []
+    assert ledger.read(books.hands, groups.chat_state(ledger, table.chat_id).session.id) == []
 
 
 async def test_newgame_refuses_odd_digits_with_the_same_message(table: Table) -> None:
@@ -47,5 +48,5 @@ async def test_full_width_and_chinese_numbers_are_read(seated_table: Table) -> N
     await table.say("ann", "/rules instant on")
     await table.say("ann", "/adjust 东 南 ５")
     await table.say("ann", "/adjust 东 南 十二")
-    report = table.app.bot_data["ledger"].standings(table.chat_id)
+    report = table.app.bot_data["ledger"].read(books.standings, table.chat_id)
     assert {r.player.name: r.net for r in report.session_rows}["Bob"] == 17

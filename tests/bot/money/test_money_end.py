@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from harness import END, Table, money
 
+from bot.ledger.play import sessions
+
 RECORD = "📝 记入再结束"
 CONFIRM = "✅ 确认"
 
@@ -104,7 +106,9 @@ async def test_a_press_on_the_preview_of_an_ended_table_says_it_ended(db_seated:
     shown = await table.say("ann", "/hu 东 自摸 5花")
     preview_id = shown.sent[0].message_id
     ledger = table.app.bot_data["ledger"]
-    ledger.end_session(table.chat_id)  # ended elsewhere (another worker, the idle sweep): the buttons stay
+    sessions.end_session(
+        ledger, table.chat_id
+    )  # ended elsewhere (another worker, the idle sweep): the buttons stay
     turn = await table.press("bob", CONFIRM, message_id=preview_id)
     assert turn.answers[-1] == "这一场已经结束了。", turn.answers
     assert money(table) == {}

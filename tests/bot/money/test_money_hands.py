@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from harness import Table
 
+from bot.ledger.play import books, groups
+
 CONFIRM = "✅ 确认"
 
 
@@ -17,7 +19,7 @@ async def test_one_roll_per_hand_the_first_stands(db_seated: Table) -> None:
     table.force_dice(4, 4)
     again = await table.say("cat", "/roll")  # a second roll for the same hand hoping for a 豹子
     assert again.texts == ["第1局已经掷过骰子了：第一次的点数算数。"] and not again.of("sendDice")
-    state = table.app.bot_data["ledger"].current_session(table.chat_id).state
+    state = groups.chat_state(table.app.bot_data["ledger"], table.chat_id).session.state
     assert (state.dealer, state.baozi) == ("E", False)
     await table.say("ann", "/rules instant on")
     await table.say("ann", "/hu 南 自摸 5花")
@@ -33,10 +35,10 @@ async def test_an_edit_keeps_every_hands_own_time(db_seated: Table) -> None:
     await table.say("ann", "/rules instant on")
     await table.say("ann", "/hu 南 自摸 5花")
     await table.say("ann", "/hu 西 自摸 5花")
-    session_id = ledger.current_session(table.chat_id).id
-    before = {h.number: h.recorded_at for h in ledger.hands(session_id)}
+    session_id = groups.chat_state(ledger, table.chat_id).session.id
+    before = {h.number: h.recorded_at for h in ledger.read(books.hands, session_id)}
     await table.say("ann", "/edit 1 东 自摸 5花")  # the deal changes: hand 2 is re-scored
-    after = ledger.hands(session_id)
+    after = ledger.read(books.hands, session_id)
     assert [h.number for h in after] == [1, 2] and all(h.replaces is not None for h in after)
     assert {h.number: h.recorded_at for h in after} == before
 
@@ -66,4 +68,4 @@ async def test_a_redelivered_command_is_silent_in_a_newer_session(db_seated: Tab
     assert again.of("sendMessage", "editMessageText") == []
     pressed_again = await table._run(press)
     assert pressed_again.of("sendMessage", "editMessageText", "sendPhoto", "sendDocument") == []
-    assert table.app.bot_data["ledger"].current_session(table.chat_id) is not None
+    assert groups.chat_state(table.app.bot_data["ledger"], table.chat_id).session is not None

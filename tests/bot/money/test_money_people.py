@@ -9,10 +9,11 @@ from harness import Table
 from bot.handlers.permissions import POLICY, Action
 from bot.i18n import t
 from bot.ledger.errors import BadGuestName
+from bot.ledger.play import books, groups, seating
 
 
 def nets(table: Table) -> dict[str, int]:
-    report = table.app.bot_data["ledger"].standings(table.chat_id)
+    report = table.app.bot_data["ledger"].read(books.standings, table.chat_id)
     return {row.player.name: row.net for row in report.session_rows}
 
 
@@ -46,7 +47,7 @@ async def test_a_bystander_cannot_take_a_seat_and_record(db_seated: Table) -> No
     assert "只有入座的玩家或群管理员可以换人" in turn.text
     turn = await table.say("eve", "/hu 东 自摸 5花")
     assert turn.text == "只有入座的玩家或群管理员可以这样做。"
-    session = table.app.bot_data["ledger"].current_session(table.chat_id)
+    session = groups.chat_state(table.app.bot_data["ledger"], table.chat_id).session
     assert session.seats["E"].name == "Ann" and session.hands_played == 0
     table.set_admins("zoe")
     turn = await table.say("zoe", "/sub 东")  # an admin may take a seat themselves
@@ -57,7 +58,7 @@ async def test_every_change_asks_the_one_policy(db_seated: Table) -> None:
     """Each command that changes the table refuses a bystander with the policy's own answer, and the table
     does not change."""
     ledger = db_seated.app.bot_data["ledger"]
-    before = ledger.current_session(db_seated.chat_id)
+    before = groups.chat_state(ledger, db_seated.chat_id).session
     checks: list[tuple[str, Action]] = [
         ("/dealer 东", "dealer"),
         ("/roll", "roll"),
@@ -77,7 +78,7 @@ async def test_every_change_asks_the_one_policy(db_seated: Table) -> None:
         turn = await db_seated.say("eve", text)
         expected = t("zh-Hans", POLICY[action].refusal, wind="东")
         assert turn.texts == [expected], (text, turn.texts)
-    after = ledger.current_session(db_seated.chat_id)
+    after = groups.chat_state(ledger, db_seated.chat_id).session
     assert (after.version, after.seats, after.state) == (before.version, before.seats, before.state)
 
 
@@ -92,17 +93,17 @@ async def test_a_member_named_in_join_or_sub_is_seated_as_that_member(db_table: 
         await table.say(name, "/join")
     turn = await table.say("ann", "/join 刘洋")
     ledger = table.app.bot_data["ledger"]
-    seated = ledger.current_session(table.chat_id).seats["N"]
+    seated = groups.chat_state(ledger, table.chat_id).session.seats["N"]
     assert seated.telegram_id == 1020 and seated.name == "刘洋", turn.texts
     await table.seat_guest("ann", "/sub 北 老王")
     turn = await table.say("ann", "/sub 西 刘洋")  # back at the table, as herself
-    assert ledger.current_session(table.chat_id).seats["W"].telegram_id == 1020, turn.texts
-    names = [row.player.name for row in ledger.standings(table.chat_id).session_rows]
+    assert groups.chat_state(ledger, table.chat_id).session.seats["W"].telegram_id == 1020, turn.texts
+    names = [row.player.name for row in ledger.read(books.standings, table.chat_id).session_rows]
     assert names.count("刘洋") == 1
-    players = ledger.find_player(table.chat_id, "刘洋")
+    players = ledger.read(groups.find_player, table.chat_id, "刘洋")[0]
     assert players.telegram_id == 1020
     with pytest.raises(BadGuestName):  # the ledger itself never makes a guest of a member's name
-        ledger.substitute(table.chat_id, "S", guest_name="刘洋")
+        seating.substitute(ledger, table.chat_id, "S", guest_name="刘洋")
 
 
 async def test_a_name_two_players_share_is_asked_never_guessed(db_table: Table) -> None:
@@ -122,6 +123,6 @@ async def test_a_name_two_players_share_is_asked_never_guessed(db_table: Table) 
     assert turn.texts == ["“Ann”能指好几位玩家：是哪一位？点座位，这一局接着记。"], turn.texts
     assert turn.sent[0].buttons == ("东 Ann", "南 Ann")
     ledger = table.app.bot_data["ledger"]
-    assert ledger.current_session(table.chat_id).hands_played == 0
+    assert groups.chat_state(ledger, table.chat_id).session.hands_played == 0
     await table.say("cat", "/hu @ann2 自摸 5花")  # the @username names her
-    assert ledger.current_session(table.chat_id).hands_played == 1
+    assert groups.chat_state(ledger, table.chat_id).session.hands_played == 1

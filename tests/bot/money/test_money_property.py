@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import scoring
+from bot.ledger.play import books
 
 SEAT_WORDS = {"E": "东", "S": "南", "W": "西", "N": "北"}
 MEMBERS = ("ann", "bob", "cat", "dan", "eve")  # Telegram users: /sub names them by @username
@@ -167,7 +168,7 @@ async def test_everyone_keeps_their_own_money(db_table: Table, ops: list[tuple[s
     model = Model()
     for op, arg in ops:
         await play(table, model, op, arg)
-    report = table.app.bot_data["ledger"].standings(table.chat_id)
+    report = table.app.bot_data["ledger"].read(books.standings, table.chat_id)
     ledger = {row.player.name: row.net for row in report.session_rows if row.net}
     expected = {name: net for name, net in model.money().items() if net}
     assert ledger == expected, f"{ops}\n{table.last_text()}"

@@ -1,6 +1,6 @@
 """/paid racing an /end on another worker that carries the debt: the
 payment is recorded on what the end left, never refused with "no open debt". PostgreSQL, two workers: the
-bot's own ledger and a second LedgerService; the interleaving is forced with a row lock held by the test."""
+bot's own ledger and a second Ledger; the interleaving is forced with a row lock held by the test."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest
 from harness import END, Table, seat_four
 from sqlalchemy import create_engine, text
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 from bot.ledger.money import settling
+from bot.ledger.play import sessions
 
 
 def waiting(url: str) -> int:
@@ -57,7 +58,7 @@ async def test_paid_racing_an_end_that_carries_the_debt_is_recorded(pg_table: Ta
     await table.say("ann", "/adjust 南 北 5")
 
     url = table.app.bot_data["settings"].database_url
-    other = LedgerService.from_url(url)  # the second worker
+    other = Ledger.from_url(url)  # the second worker
     lock = create_engine(url)
     conn = lock.connect()
     tx = conn.begin()
@@ -69,7 +70,7 @@ async def test_paid_racing_an_end_that_carries_the_debt_is_recorded(pg_table: Ta
     ]
     conn.execute(text("SELECT id FROM settle_transfer WHERE id = :id FOR UPDATE"), {"id": cats[0]})
     ended: list[Any] = []
-    worker = threading.Thread(target=lambda: ended.append(other.end_session(table.chat_id)))
+    worker = threading.Thread(target=lambda: ended.append(sessions.end_session(other, table.chat_id)))
     try:
         worker.start()
         await until(url, 1)  # the end waits for the transfers

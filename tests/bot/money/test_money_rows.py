@@ -7,6 +7,7 @@ import pytest
 from harness import END, Table
 
 from bot.ledger.money import settling
+from bot.ledger.play import books, groups
 
 
 async def test_a_refused_winner_of_a_multi_win_is_not_listed_as_a_winner(db_seated: Table) -> None:
@@ -39,7 +40,7 @@ def _entry_column(table: Table) -> list[str]:
     from bot.summary.tally import build_report
 
     ledger = table.app.bot_data["ledger"]
-    session = ledger.current_session(table.chat_id)
+    session = groups.chat_state(ledger, table.chat_id).session
     data = ledger_csv(build_report(ledger, session.id), "zh-Hans").decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(data)))
     return list(dict.fromkeys(row["记录"] for row in rows))
@@ -83,7 +84,7 @@ async def test_every_way_of_winning_by_buttons_has_a_csv_entry_that_reads_back(s
     for _name, presses, typed in WAYS:
         flow = await walk(table, presses)
         await table.press("cat", "✅ 确认", message_id=flow)
-        session = ledger.current_session(table.chat_id)
-        stored = ledger.hands(session.id)[-1].entry
+        session = groups.chat_state(ledger, table.chat_id).session
+        stored = ledger.read(books.hands, session.id)[-1].entry
         written = [e for e in _entry_column(table) if parse_hu(e, seat_resolver(session)) == stored]
         assert written, (typed, _entry_column(table))

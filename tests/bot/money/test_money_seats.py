@@ -8,12 +8,14 @@ from typing import Any
 
 from harness import Table
 
+from bot.ledger.play import books
+
 CONFIRM = "✅ 确认"
 
 
 def nets(table: Table) -> dict[str, int]:
     """Each person's net in the open session, by name (what /score shows)."""
-    report = table.app.bot_data["ledger"].standings(table.chat_id)
+    report = table.app.bot_data["ledger"].read(books.standings, table.chat_id)
     return {row.player.name: row.net for row in report.session_rows}
 
 

@@ -11,7 +11,7 @@ from harness import Clock, Table, seat_four
 
 from bot.ledger import errors
 from bot.ledger.money import settling
-from bot.ledger.play import sessions
+from bot.ledger.play import groups, sessions
 
 OTHER = -1001000000777
 
@@ -47,7 +47,7 @@ async def test_a_failing_table_does_not_stop_the_idle_end_of_another_group(
     ]:
         await table._run(table.state.message(OTHER, name, text))
     ledger = table.app.bot_data["ledger"]
-    broken = ledger.current_session(table.chat_id).id
+    broken = groups.chat_state(ledger, table.chat_id).session.id
     ending = sessions.end_if_idle
     tried: list[int] = []
 
@@ -61,9 +61,9 @@ async def test_a_failing_table_does_not_stop_the_idle_end_of_another_group(
     clock.advance(hours=6, minutes=1)
     await table.run_jobs("jobs:idle-end")
     assert tried == [broken]
-    assert ledger.current_session(OTHER) is None  # the other group's table ended
+    assert groups.chat_state(ledger, OTHER).session is None  # the other group's table ended
     assert money(table, OTHER) == {"Ann": 30, "Bob": -10, "Cat": -10, "Dan": -10}
-    assert ledger.current_session(table.chat_id) is not None
+    assert groups.chat_state(ledger, table.chat_id).session is not None
     await table.run_jobs("jobs:idle-end")
     assert tried == [broken]  # within the back-off: not tried again
     clock.advance(minutes=1, seconds=1)
@@ -72,5 +72,5 @@ async def test_a_failing_table_does_not_stop_the_idle_end_of_another_group(
     monkeypatch.setattr(sessions, "end_if_idle", ending)
     clock.advance(minutes=2, seconds=1)
     await table.run_jobs("jobs:idle-end")
-    assert ledger.current_session(table.chat_id) is None
+    assert groups.chat_state(ledger, table.chat_id).session is None
     assert money(table, table.chat_id) == {"Ann": 30, "Bob": -10, "Cat": -10, "Dan": -10}

@@ -8,6 +8,7 @@ import pytest
 from harness import END, Table
 
 from bot.ledger.money import settling
+from bot.ledger.play import books
 
 
 async def night(table: Table, hand: str) -> None:
@@ -80,7 +81,7 @@ async def test_the_session_csv_ends_in_money_with_the_same_columns(db_seated: Ta
     await table.say("zoe", "/rules 台费 5")
     await night(table, "/hu 东 自摸 5花")
     ledger = table.app.bot_data["ledger"]
-    session_id = ledger.history(table.chat_id)[0].session.id
+    session_id = ledger.read(books.history, table.chat_id)[0].session.id
     data = ledger_csv(build_report(ledger, session_id), "zh-Hans").decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(data)))
     assert "玩家编号" in rows[0]

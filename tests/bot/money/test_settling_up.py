@@ -14,8 +14,9 @@ from reads import session_transfers
 from sqlalchemy.exc import OperationalError
 
 from bot.jobs.sweeps import post_reminders
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 from bot.ledger.money import settling
+from bot.ledger.play import books, groups
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 
@@ -36,7 +37,7 @@ def state(table: Table) -> list[tuple[int, str, int, int, int]]:
     """Every stored transfer: (session number, status, amount, paid, claimed)."""
     rows = []
     for number in (1, 2):
-        for s in ledger(table).history(table.chat_id):
+        for s in ledger(table).read(books.history, table.chat_id):
             if s.session.number == number:
                 rows += [
                     (number, t.status, t.amount, t.paid, t.claimed)
@@ -101,7 +102,9 @@ async def test_a_night_paid_in_parts_and_what_stays_open_paid_the_next_night(sea
 
 
 def second_id(table: Table) -> int:
-    return next(s.session.id for s in ledger(table).history(table.chat_id) if s.session.number == 2)
+    return next(
+        s.session.id for s in ledger(table).read(books.history, table.chat_id) if s.session.number == 2
+    )
 
 
 @pytest.mark.slow
@@ -190,7 +193,9 @@ async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(se
     assert "Ann：本场 +30 ×3 · 台费/抽水 −5 · 应结 +90（抹零前 +85）" in card.text
     assert "Bob：本场 +1 ×3 · 台费/抽水 −5 · 应结 0（抹零前 −2）" in card.text
     assert "台：本场 0 · 台费/抽水 +20 · 应结 +20" in card.text
-    figures = ledger(table).read(settling.figures, ledger(table).history(table.chat_id)[0].session.id)
+    figures = ledger(table).read(
+        settling.figures, ledger(table).read(books.history, table.chat_id)[0].session.id
+    )
     assert sum(f.rounded for f in figures) == 0 and sum(f.raw for f in figures) == 0
     shown = card.text.split("结算（最少转账）：\n")[1].split("\n应结")[0]
     assert shown == "1. Cat → Ann 70\n2. Dan → 台 20\n3. Dan → Ann 20"
@@ -215,7 +220,7 @@ async def test_bad_settle_options_are_refused(seated_table: Table) -> None:
     ]:
         turn = await table.say("zoe", f"/rules {option}")
         assert expected in turn.texts[0], (option, turn.texts)
-    assert ledger(table).get_group(table.chat_id).settle == {
+    assert groups.chat_state(ledger(table), table.chat_id).group.settle == {
         "carry": True,
         "round": 0,
         "multiplier": 1,
@@ -246,7 +251,7 @@ async def test_reminders_fire_once_per_due_transfer_across_two_workers_and_survi
     card = await night_one(table)
     await table.say("ann", "/paid @dan 9")  # settled: never reminded
     bot, url = table.app.bot, table.app.bot_data["settings"].database_url
-    workers = [LedgerService.from_url(url), LedgerService.from_url(url)]
+    workers = [Ledger.from_url(url), Ledger.from_url(url)]
     soon = _local_noon_after(1)
     assert await post_reminders(bot, workers[0], soon) == 0  # not open for 24 hours yet
     night = _local_noon_after(25) + timedelta(hours=15)  # 03:00 in Shanghai
@@ -260,7 +265,7 @@ async def test_reminders_fire_once_per_due_transfer_across_two_workers_and_survi
         "⏰ 提醒：这些账还没结清——\n第1场 1. Cat → Ann 21\n第1场 3. Dan → Bob 1\n"
         "付了请点结算消息下面的“我已付”或发 /paid，收款人点“已收到”。"
     ]
-    restarted = LedgerService.from_url(url)  # the state is in the database: a restart reminds nothing again
+    restarted = Ledger.from_url(url)  # the state is in the database: a restart reminds nothing again
     assert await post_reminders(bot, restarted, due + timedelta(hours=3)) == 0
     await table.press("cat", "1 我已付", message_id=card.message_id)
     await table.press("ann", "1 已收到", message_id=card.message_id)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
 
 # The played session and the bare Application on the in-process Bot API live with the job tests; both
 # folders use them.
@@ -17,6 +17,6 @@ from jobs_game import Table, play
 
 
 @pytest.fixture
-def table(ledger: LedgerService) -> Table:
+def table(ledger: Ledger) -> Table:
     """The played session of HANDS."""
     return play(ledger)

@@ -10,7 +10,8 @@ from zoneinfo import ZoneInfo
 
 from jobs_game import CHAT, PLAYERS, win
 
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
+from bot.ledger.play import recording, seating, sessions
 from bot.summary import build_report, ledger_csv
 from bot.summary.csvfile import COLUMN_IDS
 from scoring.entry import Claim, build_entry
@@ -22,22 +23,26 @@ def rows_of(data: bytes) -> list[dict[str, str]]:
     return [dict(zip(ids, line, strict=True)) for line in lines[1:]]
 
 
-def played(ledger: LedgerService) -> int:
-    session = ledger.open_session(CHAT, by=PLAYERS[0], stake=1)
+def played(ledger: Ledger) -> int:
+    session = sessions.open_session(ledger, CHAT, by=PLAYERS[0], stake=1)
     for user in PLAYERS:
-        ledger.join(CHAT, user)
-    ledger.set_dealer(CHAT, "E")
-    ledger.commit(CHAT, win("S", "self_draw", ["清一色"]), source_key="k1", text="南 自摸 5花 清一色")
-    ledger.commit(CHAT, build_entry("draw"), source_key="k2")  # /draw: no words after the command
+        seating.join(ledger, CHAT, user)
+    sessions.set_dealer(ledger, CHAT, "E")
+    recording.commit(
+        ledger, CHAT, win("S", "self_draw", ["清一色"]), source_key="k1", text="南 自摸 5花 清一色"
+    )
+    recording.commit(ledger, CHAT, build_entry("draw"), source_key="k2")  # /draw: no words after the command
     multi = build_entry(
         "discard", [Claim("E", hard_flowers=8), Claim("W", hard_flowers=5, patterns=("清一色",))], other="N"
     )
-    ledger.commit(CHAT, multi, source_key="k3")  # by buttons: no text
-    ledger.edit(CHAT, 1, win("S", "self_draw", ["七对"]), source_key="k4", text="1 南 自摸 5花 七对")
+    recording.commit(ledger, CHAT, multi, source_key="k3")  # by buttons: no text
+    recording.edit(
+        ledger, CHAT, 1, win("S", "self_draw", ["七对"]), source_key="k4", text="1 南 自摸 5花 七对"
+    )
     return session.id
 
 
-def test_entry_column_reads_like_the_hand(ledger: LedgerService) -> None:
+def test_entry_column_reads_like_the_hand(ledger: Ledger) -> None:
     report = build_report(ledger, played(ledger))
     rows = rows_of(ledger_csv(report, "zh-Hans"))
     entries = {row["hand"]: row["entry"] for row in rows}
@@ -47,7 +52,7 @@ def test_entry_column_reads_like_the_hand(ledger: LedgerService) -> None:
     assert all("{" not in row["entry"] for row in rows)
 
 
-def test_several_winners_each_have_their_own_patterns(ledger: LedgerService) -> None:
+def test_several_winners_each_have_their_own_patterns(ledger: Ledger) -> None:
     report = build_report(ledger, played(ledger))
     row = next(r for r in rows_of(ledger_csv(report, "zh-Hans")) if r["hand"] == "3")
     assert row["winners"] == "东 西"
@@ -59,7 +64,7 @@ def test_several_winners_each_have_their_own_patterns(ledger: LedgerService) -> 
     assert single["hua"].isdigit() and not single["items"].startswith("S ")
 
 
-def test_times_are_in_the_group_time_zone(ledger: LedgerService) -> None:
+def test_times_are_in_the_group_time_zone(ledger: Ledger) -> None:
     report = build_report(ledger, played(ledger))
     shanghai = rows_of(ledger_csv(report, "zh-Hans"))  # the default: the group's Asia/Shanghai
     london = rows_of(ledger_csv(report, "en", timezone="Europe/London"))

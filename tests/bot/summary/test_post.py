@@ -12,8 +12,9 @@ from jobs_game import CHAT, HANDS, Table, build_app, play
 from telegram.ext import Application
 
 from bot.console.transport import InProcessBotAPI
-from bot.ledger import DueSummary, LedgerService
+from bot.ledger import DueSummary, Ledger
 from bot.ledger.claims import summaries
+from bot.ledger.play import books, groups, sessions
 from bot.summary import history_chart_data, post_summary, send_history_chart
 from bot.summary.chart import PNG_SIGNATURE, png_size
 
@@ -27,7 +28,7 @@ def bot_app(api: InProcessBotAPI) -> Application[Any, Any, Any, Any, Any, Any]:
 
 def ended(table: Table) -> DueSummary:
     """End the table's session: its summary is due, claimed here."""
-    table.ledger.end_session(table.chat_id, session_id=table.session_id)
+    sessions.end_session(table.ledger, table.chat_id, session_id=table.session_id)
     due = table.ledger.write(summaries.claim, table.session_id, now=table.ledger.now(), ender=True)
     assert due is not None and due.sent == 0
     return due
@@ -59,13 +60,13 @@ async def test_post_summary_sends_card_chart_and_csv(table: Table) -> None:
     data = document.files["document"].content
     assert data.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"))))
-    assert len(rows) == 1 + 4 * len(table.ledger.ledger(table.session_id))
+    assert len(rows) == 1 + 4 * len(table.ledger.read(books.ledger_rows, table.session_id))
     assert posted.chart is not None and posted.document is not None
 
 
-async def test_language_of_the_group_and_empty_session(ledger: LedgerService) -> None:
+async def test_language_of_the_group_and_empty_session(ledger: Ledger) -> None:
     empty = play(ledger, hands=[], adjust=False)
-    ledger.update_group(empty.chat_id, language="en")
+    groups.update_group(ledger, empty.chat_id, language="en")
     request = InProcessBotAPI()
     app = bot_app(request)
     await app.initialize()
@@ -79,18 +80,18 @@ async def test_language_of_the_group_and_empty_session(ledger: LedgerService) ->
     assert request.calls_of("sendMessage")[0].params["text"].startswith("🀄 Session 1 ended")
 
 
-async def test_history_chart_over_sessions(ledger: LedgerService) -> None:
+async def test_history_chart_over_sessions(ledger: Ledger) -> None:
     first = play(ledger)
-    ledger.end_session(first.chat_id, session_id=first.session_id)
+    sessions.end_session(ledger, first.chat_id, session_id=first.session_id)
     second = play(ledger, hands=HANDS[:2], adjust=False)
-    ledger.end_session(second.chat_id, session_id=second.session_id)
-    summaries = ledger.history(CHAT)
+    sessions.end_session(ledger, second.chat_id, session_id=second.session_id)
+    summaries = ledger.read(books.history, CHAT)
     data = history_chart_data(summaries, "zh-Hans")
     assert data is not None and data.hands == ("1", "2")
     # each line ends at the player's all-time net, which the standings agree with
-    alltime = {row.player.display_name: row.net for row in ledger.standings(CHAT).alltime_rows}
+    alltime = {row.player.display_name: row.net for row in ledger.read(books.standings, CHAT).alltime_rows}
     assert {line.name: line.totals[-1] for line in data.series} == alltime
-    lisi = ledger.find_player(CHAT, "李四")
+    lisi = ledger.read(groups.find_player, CHAT, "李四")[0]
     only = history_chart_data(summaries, "en", player_id=lisi.id)
     assert only is not None and [line.name for line in only.series] == ["李四"]
 

@@ -12,7 +12,8 @@ from zoneinfo import ZoneInfo
 from jobs_game import CHAT, win
 from reads import session_summary
 
-from bot.ledger import LedgerService, UserRef
+from bot.ledger import Ledger, UserRef
+from bot.ledger.play import groups, recording, seating, sessions
 from bot.summary import build_report, chart_data, history_chart_data, ledger_csv
 from bot.summary.csvfile import COLUMN_IDS, csv_filename
 
@@ -21,23 +22,35 @@ ZHANG_A, ZHANG_B = UserRef(11, "张强", "zq1"), UserRef(12, "张强", "zq2")
 LI, WANG, LIU = UserRef(13, "李梅", "lm"), UserRef(14, "王芳", "wf"), UserRef(15, "刘洋", "ly")
 
 
-def night(ledger: LedgerService) -> int:
+def night(ledger: Ledger) -> int:
     """Hands 1-2 with 北 王芳, an adjustment, 刘洋 in for 王芳, hand 3, a closing adjustment."""
-    session = ledger.open_session(CHAT, by=ZHANG_A, stake=1)
+    session = sessions.open_session(ledger, CHAT, by=ZHANG_A, stake=1)
     for user in (ZHANG_A, ZHANG_B, LI, WANG):
-        ledger.join(CHAT, user)
-    ledger.set_dealer(CHAT, "E")
-    ledger.commit(CHAT, win("S", "self_draw", ["清一色"]), source_key="h1", text="南 自摸 5花 清一色")
-    ledger.commit(CHAT, win("N", "discard", [], hard=8, discarder="E"), source_key="h2", text="北 冲 东 8花")
+        seating.join(ledger, CHAT, user)
+    sessions.set_dealer(ledger, CHAT, "E")
+    recording.commit(
+        ledger, CHAT, win("S", "self_draw", ["清一色"]), source_key="h1", text="南 自摸 5花 清一色"
+    )
+    recording.commit(
+        ledger, CHAT, win("N", "discard", [], hard=8, discarder="E"), source_key="h2", text="北 冲 东 8花"
+    )
     adjust(ledger, "W", "S", 7)
-    ledger.substitute(CHAT, "N", LIU)
-    ledger.commit(CHAT, win("N", "self_draw", ["清一色"]), source_key="h3", text="北 自摸 5花 清一色")
+    seating.substitute(ledger, CHAT, "N", LIU)
+    recording.commit(
+        ledger, CHAT, win("N", "self_draw", ["清一色"]), source_key="h3", text="北 自摸 5花 清一色"
+    )
     adjust(ledger, "E", "N", 3)
     return session.id
 
 
-def adjust(ledger: LedgerService, payer: str, payee: str, amount: int) -> None:
-    ledger.adjust(CHAT, ledger.find_player(CHAT, payer).id, ledger.find_player(CHAT, payee).id, amount)
+def adjust(ledger: Ledger, payer: str, payee: str, amount: int) -> None:
+    recording.adjust(
+        ledger,
+        CHAT,
+        ledger.read(groups.find_player, CHAT, payer)[0].id,
+        ledger.read(groups.find_player, CHAT, payee)[0].id,
+        amount,
+    )
 
 
 def rows_of(data: bytes) -> tuple[list[str], list[dict[str, str]]]:
@@ -45,7 +58,7 @@ def rows_of(data: bytes) -> tuple[list[str], list[dict[str, str]]]:
     return lines[0], [dict(zip(COLUMN_IDS, line, strict=True)) for line in lines[1:]]
 
 
-def test_the_chart_draws_a_line_per_person_and_a_point_per_hand(ledger: LedgerService) -> None:
+def test_the_chart_draws_a_line_per_person_and_a_point_per_hand(ledger: Ledger) -> None:
     report = build_report(ledger, night(ledger))
     data = chart_data(report, "zh-Hans")
     numbers = tuple(str(r.hand.number) for r in report.rows if r.hand.kind != "adjust")
@@ -63,7 +76,7 @@ def test_the_chart_draws_a_line_per_person_and_a_point_per_hand(ledger: LedgerSe
     assert liu.totals[:2] == (0, 0) and liu.totals[2] != 0
 
 
-def test_two_people_with_one_name_are_two_legend_entries_never_an_id(ledger: LedgerService) -> None:
+def test_two_people_with_one_name_are_two_legend_entries_never_an_id(ledger: Ledger) -> None:
     report = build_report(ledger, night(ledger))
     names = [line.name for line in chart_data(report, "zh-Hans").series]
     assert len(set(names)) == len(names)
@@ -75,7 +88,7 @@ def test_two_people_with_one_name_are_two_legend_entries_never_an_id(ledger: Led
     assert legend == ["刘洋", "张强（1）", "张强（2）", "李梅", "王芳"]  # 王芳 left: by name, not by id
 
 
-def test_one_players_history_chart_is_titled_for_them(ledger: LedgerService) -> None:
+def test_one_players_history_chart_is_titled_for_them(ledger: Ledger) -> None:
     report = build_report(ledger, night(ledger))
     liu = next(p.player for p in report.people if p.player.display_name == "刘洋")
     data = history_chart_data([session_summary(ledger, report.session.id)], "zh-Hans", player_id=liu.id)
@@ -83,7 +96,7 @@ def test_one_players_history_chart_is_titled_for_them(ledger: LedgerService) -> 
     assert [line.name for line in data.series] == ["刘洋"]
 
 
-def test_csv_has_a_row_per_seated_player_per_entry_and_ids_where_names_repeat(ledger: LedgerService) -> None:
+def test_csv_has_a_row_per_seated_player_per_entry_and_ids_where_names_repeat(ledger: Ledger) -> None:
     report = build_report(ledger, night(ledger))
     header, rows = rows_of(ledger_csv(report, "zh-Hans"))
     assert "玩家编号" in header  # two 张强 at the table
@@ -104,12 +117,12 @@ def test_csv_has_a_row_per_seated_player_per_entry_and_ids_where_names_repeat(le
     assert last == {str(p.player.id): p.net for p in report.people}
 
 
-def test_csv_without_twins_has_the_same_columns_and_local_times(ledger: LedgerService) -> None:
-    session = ledger.open_session(CHAT, by=LI, stake=1)
+def test_csv_without_twins_has_the_same_columns_and_local_times(ledger: Ledger) -> None:
+    session = sessions.open_session(ledger, CHAT, by=LI, stake=1)
     for user in (LI, WANG, LIU, ZHANG_A):
-        ledger.join(CHAT, user)
-    ledger.set_dealer(CHAT, "E")
-    ledger.commit(CHAT, win("S", "self_draw", ["清一色"]), source_key="h1")
+        seating.join(ledger, CHAT, user)
+    sessions.set_dealer(ledger, CHAT, "E")
+    recording.commit(ledger, CHAT, win("S", "self_draw", ["清一色"]), source_key="h1")
     report = build_report(ledger, session.id)
     lines = list(csv.reader(io.StringIO(ledger_csv(report, "zh-Hans").decode("utf-8-sig"))))
     assert "玩家编号" in lines[0] and len(lines[0]) == len(COLUMN_IDS)  # every night the same columns
@@ -119,7 +132,7 @@ def test_csv_without_twins_has_the_same_columns_and_local_times(ledger: LedgerSe
     assert time == f"{recorded.astimezone(ZoneInfo('Asia/Shanghai')):%Y-%m-%d %H:%M:%S}"
 
 
-def test_the_file_name_carries_the_local_date(ledger: LedgerService) -> None:
+def test_the_file_name_carries_the_local_date(ledger: Ledger) -> None:
     report = build_report(ledger, night(ledger))
     opened = report.session.opened_at.replace(tzinfo=report.session.opened_at.tzinfo or UTC)
     local = opened.astimezone(ZoneInfo("Asia/Shanghai"))

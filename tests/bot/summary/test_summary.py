@@ -14,6 +14,7 @@ from jobs_game import PLAYERS, Table, play
 from reads import get_hand, session_summary
 
 from bot.i18n import catalog
+from bot.ledger.play import books
 from bot.summary import build_report, ledger_csv, render_card, signed
 from bot.summary.csvfile import COLUMN_IDS, columns
 
@@ -42,7 +43,7 @@ def fewest_transfers(balances: list[int]) -> int:
 
 def test_nets_and_counts_match_the_ledger(table: Table) -> None:
     report = build_report(table.ledger, table.session_id)
-    hands = table.ledger.hands(table.session_id)
+    hands = table.ledger.read(books.hands, table.session_id)
     by_seat: dict[str, int] = defaultdict(int)
     for hand in hands:
         assert sum(hand.payments.values()) == 0
@@ -65,7 +66,7 @@ def test_nets_and_counts_match_the_ledger(table: Table) -> None:
 
 def test_biggest_hand_and_longest_streak(table: Table) -> None:
     report = build_report(table.ledger, table.session_id)
-    stats = table.ledger.player_stats(table.chat_id, session_id=table.session_id)
+    stats = table.ledger.read(books.player_stats, table.chat_id, session_id=table.session_id)
     [big] = report.biggest  # no tie: one biggest hand
     # 南's 七对 self-draw (hand 3) brought more than 北's 清一色七对 on a discard (hand 5)
     assert (big.number, big.seat, big.win_type) == (3, "S", "self_draw")

@@ -16,6 +16,7 @@ from harness import Table, seat_four
 
 from bot.app import build_application
 from bot.console.transport import InProcessBotAPI
+from bot.ledger.play import books, groups
 from bot.settings import Settings
 from bot.webapp.server import build_web
 from bot.webauth import sign_init_data, table_token
@@ -43,7 +44,7 @@ def init_data(table: Table, name: str, start_param: str | None, *, age: int = 0)
 
 
 def token_of(table: Table) -> str:
-    session = table.app.bot_data["ledger"].current_session(table.chat_id)
+    session = groups.chat_state(table.app.bot_data["ledger"], table.chat_id).session
     return table_token(table.app.bot.token, table.chat_id, session.id)
 
 
@@ -110,7 +111,7 @@ async def test_submit_posts_the_same_preview_as_hu_and_confirm_records_it(seated
     assert "清一色 10" in preview.text and "南 +120" in preview.text
     await seated_table.press("cat", "✅ 确认")
     ledger = seated_table.app.bot_data["ledger"]
-    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    [row] = ledger.read(books.ledger_rows, groups.chat_state(ledger, seated_table.chat_id).session.id)
     assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}
     assert "南 +120" in seated_table.message(preview.message_id).text  # the preview became the result
 
@@ -281,5 +282,5 @@ async def test_an_instant_group_records_a_submission_at_once(seated_table: Table
     response = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": uuid.uuid4().hex}, auth)
     assert response.status_code == 200 and response.json()["text"] == "已记入账本，结果已发到群里。"
     ledger = seated_table.app.bot_data["ledger"]
-    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    [row] = ledger.read(books.ledger_rows, groups.chat_state(ledger, seated_table.chat_id).session.id)
     assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}

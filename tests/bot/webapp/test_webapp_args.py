@@ -10,6 +10,7 @@ import pytest
 from harness import Table
 from test_webapp_api import HAND, SELF_DRAW, init_data, post, token_of
 
+from bot.ledger.play import books, groups
 from scoring.entry import entry_args_from_json
 from scoring.errors import ScoringError
 
@@ -30,7 +31,7 @@ async def test_the_builders_arguments_score_and_post_the_hand_they_build(seated_
     assert "南 +120" in preview.text
     await seated_table.press("cat", "✅ 确认")
     ledger = seated_table.app.bot_data["ledger"]
-    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    [row] = ledger.read(books.ledger_rows, groups.chat_state(ledger, seated_table.chat_id).session.id)
     assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}
 
 

@@ -19,6 +19,7 @@ from harness import Table, seat_four
 
 from bot.console import picker_url
 from bot.console.transport import InProcessBotAPI
+from bot.ledger.play import books, groups
 from bot.webapp.server import LocalServer, build_web
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -85,7 +86,7 @@ async def open_page(browser: Any, url: str, *, dark: bool = False) -> Any:
 
 def url_for(table: Table, page: str, name: str, chat_id: int | None = None) -> str:
     ledger = table.app.bot_data["ledger"]
-    session = ledger.current_session(chat_id if chat_id is not None else table.chat_id)
+    session = groups.chat_state(ledger, chat_id if chat_id is not None else table.chat_id).session
     return picker_url(page, table.app.bot.token, table.user(name), session)
 
 
@@ -118,7 +119,7 @@ async def test_tap_a_hand_send_it_and_confirm_it_in_the_group(
     assert preview.buttons == ("✅ 确认", "✖ 取消") and "南 Bob 自摸 · 40花" in preview.text
     await seated_table.press("cat", "✅ 确认")
     ledger = seated_table.app.bot_data["ledger"]
-    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    [row] = ledger.read(books.ledger_rows, groups.chat_state(ledger, seated_table.chat_id).session.id)
     assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}  # bob (南) is paid by the three others
     assert "南 +120" in seated_table.message(preview.message_id).text
 
@@ -354,7 +355,7 @@ async def test_two_winners_on_one_discard_are_recorded_together(
     assert seated_table.replies()[before].buttons == ("✅ 确认", "✖ 取消")
     await seated_table.press("cat", "✅ 确认")
     ledger = seated_table.app.bot_data["ledger"]
-    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    [row] = ledger.read(books.ledger_rows, groups.chat_state(ledger, seated_table.chat_id).session.id)
     assert row.running == amounts
     assert [win["winner"] for win in row.hand.entry["wins"]] == ["S", "W"]
 

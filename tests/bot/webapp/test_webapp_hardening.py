@@ -15,6 +15,7 @@ import pytest
 from harness import Table
 from test_webapp_api import SELF_DRAW, client, init_data, post, token_of
 
+from bot.ledger.play import books, groups, pending
 from bot.webapp import api
 from bot.webauth import sign_init_data
 
@@ -148,7 +149,7 @@ async def test_a_retry_after_the_group_message_failed_records_nothing_twice(seat
     again = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
     assert again.json() == {"status": "duplicate", "text": "这手牌已经发过了，没有重复记录。"}
     ledger = seated_table.app.bot_data["ledger"]
-    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    [row] = ledger.read(books.ledger_rows, groups.chat_state(ledger, seated_table.chat_id).session.id)
     assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}
 
 
@@ -162,7 +163,7 @@ async def test_a_retry_after_the_preview_could_not_be_posted_posts_it(seated_tab
         first = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
     assert first.status_code == 502 and first.json()["code"] == "TelegramError"
     ledger = seated_table.app.bot_data["ledger"]
-    assert ledger.waiting_entries(ledger.current_session(seated_table.chat_id).id) == []
+    assert ledger.read(pending.waiting_in, groups.chat_state(ledger, seated_table.chat_id).session.id) == []
     told = len(seated_table.replies())
     again = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
     assert again.json()["status"] == "sent"
@@ -171,5 +172,5 @@ async def test_a_retry_after_the_preview_could_not_be_posted_posts_it(seated_tab
     once_more = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
     assert once_more.json()["status"] == "duplicate"
     await seated_table.press("cat", "✅ 确认")
-    [row] = ledger.ledger(ledger.current_session(seated_table.chat_id).id)
+    [row] = ledger.read(books.ledger_rows, groups.chat_state(ledger, seated_table.chat_id).session.id)
     assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}

@@ -18,6 +18,7 @@ from harness import Table, seat_four
 from bot.app import CONSOLE_TOKEN, build_application
 from bot.console import run_console_async
 from bot.console.transport import InProcessBotAPI
+from bot.ledger.play import groups
 from bot.settings import Settings
 from bot.webauth import check_init_data, read_table_token
 
@@ -45,12 +46,12 @@ def check_link(table: Table, url: str) -> None:
     assert parts.path == f"/{table.app.bot.username}/pick"
     query = parse_qs(parts.query)
     assert query["mode"] == ["compact"]
-    session = table.app.bot_data["ledger"].current_session(table.chat_id)
+    session = groups.chat_state(table.app.bot_data["ledger"], table.chat_id).session
     assert read_table_token(table.app.bot.token, query["startapp"][0]) == (table.chat_id, session.id)
 
 
 async def test_the_full_tables_card_carries_the_picker(linked_table: Table) -> None:
-    session = linked_table.app.bot_data["ledger"].current_session(linked_table.chat_id)
+    session = groups.chat_state(linked_table.app.bot_data["ledger"], linked_table.chat_id).session
     check_link(linked_table, picker_url(linked_table, session.card_message_id))
 
 
