@@ -54,5 +54,5 @@ def test_the_examples_are_found() -> None:
     assert sum(len(examples(name)) for name in MODULES if name.startswith("scoring.")) >= 38
     for name in ("tiles", "hand", "decompose", "waits", "request", "rules", "settle"):
         assert examples(f"scoring.{name}"), name
-    for name in ("text", "ledger.options", "ledger.settling", "render.hands"):
+    for name in ("text", "ledger.options", "ledger.money.settling", "render.hands"):
         assert examples(f"bot.{name}"), name
