@@ -44,6 +44,7 @@ from bot.handlers import (
     questions,
     recording,
     rules,
+    season,
     session,
     settling,
     supergroup,
@@ -316,6 +317,7 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.SETTLE, settling.settle_pressed),
         (buttons.PAY, settling.pay_pressed),
         (buttons.VIEW, views.view_pressed),
+        (buttons.SEASON, season.season_pressed),
     )
     for pattern, callback in presses:
         application.add_handler(CallbackQueryHandler(callback, pattern=pattern))

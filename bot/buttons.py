@@ -24,6 +24,7 @@ and what parses still names a pending entry or session that must belong to the c
                                 (0: an anonymous admin, answered by any admin)
     gw:<session>:<seat>:<asker>:<player>   /join's or /sub's question when a name fits several people:
                                 seat that player (the same checks)
+    sc:<season> / sx:<season>   /season close's question: close the season (the request's id) / keep it
     /start pc<transfer>         the payee's 收款码 in a private chat, for the payer only (a deep link)
 """
 
@@ -49,6 +50,7 @@ NAME = re.compile(r"n:([0-9a-f]{32}):([ESWN])")
 # The table's own buttons (Join, /end's Confirm): one route, the session handler (`session.join_pressed`).
 JOIN = re.compile(r"j:([1-9][0-9]{0,14})")
 END = re.compile(r"(e|ek|er):([1-9][0-9]{0,14})")
+SEASON = re.compile(r"s([cx]):([1-9][0-9]{0,14})")
 LEDGER_CSV = re.compile(r"lc:([1-9][0-9]{0,14})")
 RULES = re.compile(r"r:(0|[1-9][0-9]{0,14}):([a-z_]{1,24}):([0-9]{1,2})")
 
@@ -213,6 +215,23 @@ class EndPress:
             return None
         code = match.group(1)
         return cls(int(match.group(2)), code != "ek", record=code == "er")
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPress:
+    """/season close's question: close the season of the request `season_id` (`close`), or keep it."""
+
+    season_id: int
+    close: bool = True
+
+    @property
+    def data(self) -> str:
+        return f"s{'c' if self.close else 'x'}:{self.season_id}"
+
+    @classmethod
+    def parse(cls, data: object) -> SeasonPress | None:
+        match = _whole(SEASON, data)
+        return cls(int(match.group(2)), match.group(1) == "c") if match else None
 
 
 @dataclass(frozen=True, slots=True)

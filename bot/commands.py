@@ -9,7 +9,7 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers import calc, flow, language, recording, roll, rules, session, settling, views
+from bot.handlers import calc, flow, language, recording, roll, rules, season, session, settling, views
 from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
@@ -59,6 +59,7 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("paycode", settling.paycode),
     ("history", views.history),
     ("stats", views.stats),
+    ("season", season.season),
     ("rules", rules.rules),
     ("calc", calc.calc),
     ("ting", calc.ting),

@@ -11,6 +11,8 @@ only after that check, and for `MAX_AGE_SECONDS` after its `auth_date`.
 7
 >>> read_table_token(token, table_token(token, -100123, 42))
 (-100123, 42)
+>>> read_group_token(token, group_token(token, -100123))
+-100123
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ CLOCK_SKEW_SECONDS = 120  # initData dated further ahead than this is refused (a
 MAX_INIT_DATA = 4096  # longer than anything Telegram sends
 _TOKEN_MAC = 12  # bytes of the table token's MAC: 96 bits
 _TOKEN_PAYLOAD = struct.Struct(">qq")  # chat id, session id
+_GROUP_PAYLOAD = struct.Struct(">q")  # chat id
 
 
 class WebAuthError(ValueError):
@@ -156,3 +159,34 @@ def read_table_token(token: str, value: str) -> tuple[int, int]:
         raise WebAuthError("table_token_bad", "the table token was not signed by this bot")
     chat_id, session_id = _TOKEN_PAYLOAD.unpack(payload)
     return chat_id, session_id
+
+
+def _group_mac(token: str, payload: bytes) -> bytes:
+    key = hmac.new(b"StartAppGroup", token.encode(), hashlib.sha256).digest()  # not a table token's key
+    return hmac.new(key, payload, hashlib.sha256).digest()[:_TOKEN_MAC]
+
+
+def group_token(token: str, chat_id: int) -> str:
+    """The `startapp` value of a group's season page: 27 characters of [A-Za-z0-9_-], signed by the bot
+    under another key than a table token's (neither can stand for the other)."""
+    payload = _GROUP_PAYLOAD.pack(chat_id)
+    return base64.urlsafe_b64encode(payload + _group_mac(token, payload)).decode().rstrip("=")
+
+
+def read_group_token(token: str, value: str) -> int:
+    """The chat id of a group token this bot signed (WebAuthError `table_token_bad` otherwise)."""
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (ValueError, TypeError):
+        raw = b""
+    payload, mac = raw[: _GROUP_PAYLOAD.size], raw[_GROUP_PAYLOAD.size :]
+    whole = len(raw) == _GROUP_PAYLOAD.size + _TOKEN_MAC
+    if not whole or not hmac.compare_digest(mac, _group_mac(token, payload)):
+        raise WebAuthError("table_token_bad", "the group token was not signed by this bot")
+    (chat_id,) = _GROUP_PAYLOAD.unpack(payload)
+    return int(chat_id)
+
+
+def is_group_token(value: str | None) -> bool:
+    """Whether a start parameter has a group token's length (the season page), not a table token's."""
+    return value is not None and len(value) == 27

@@ -22,7 +22,7 @@ from bot.ledger.errors import LedgerError
 from bot.ledger.play import groups
 from bot.services import ledger_in
 from bot.webapp.server import LocalServer, build_web
-from bot.webauth import sign_init_data, table_token
+from bot.webauth import group_token, sign_init_data, table_token
 
 if TYPE_CHECKING:
     from bot.ledger import SessionInfo
@@ -187,6 +187,8 @@ class ConsoleChat:
             self.say(t(DEFAULT_LANGUAGE, "console.admin", name=words[1]))
         elif words[0] == "app" and len(words) == 2:
             self.say(self.picker_line(words[1]))
+        elif words[0] == "season" and len(words) == 2:
+            self.say(self.season_line(words[1]))
         elif words[0] == "pin" and len(words) == 2 and words[1] in ("on", "off"):
             self.state.set_can_pin(self.chat_id, words[1] == "on")
             self.say(t(DEFAULT_LANGUAGE, "console.pin_on" if words[1] == "on" else "console.pin_off"))
@@ -202,6 +204,14 @@ class ConsoleChat:
         state = groups.chat_state(ledger, self.chat_id)
         url = picker_url(self.picker_url, self.app.bot.token, self.state.user(name), state.session)
         return t(state.group.language, "webapp.console_url", name=name, url=url)
+
+    def season_line(self, name: str) -> str:
+        """The season page's local URL for `name`, signed in as that user, with the group's token."""
+        if self.picker_url is None:
+            return t(DEFAULT_LANGUAGE, "console.no_picker")
+        lang = group_language(self.app)
+        url = season_url(self.picker_url, self.app.bot.token, self.state.user(name), self.chat_id)
+        return t(lang, "webapp.season_console_url", name=name, url=url)
 
     def save(self, *, delivering: int | None = None) -> None:
         """Writes the chat snapshot atomically; `delivering` marks it as taken while the bot handles that
@@ -224,12 +234,23 @@ def picker_port(settings: Settings) -> int:
 def picker_url(page: str, token: str, user: JSON, session: SessionInfo | None) -> str:
     """The page's URL with `tgWebAppData` in its fragment, as Telegram opens a Mini App: initData signed
     for `user` now, naming the open table (if any) as its start parameter."""
+    start = table_token(token, session.chat_id, session.id) if session is not None else None
+    return _signed_url(page, token, user, start)
+
+
+def season_url(page: str, token: str, user: JSON, chat_id: int) -> str:
+    """The season page's URL (beside the picker's `page`), signed for `user` now, the group's token as
+    its start parameter (as the /season button opens it)."""
+    return _signed_url(page.rstrip("/") + "/season/", token, user, group_token(token, chat_id))
+
+
+def _signed_url(page: str, token: str, user: JSON, start: str | None) -> str:
     person = {"id": user["id"], "first_name": user.get("first_name") or str(user["id"])}
     if user.get("username"):
         person["username"] = user["username"]
     fields = {"auth_date": str(int(time.time())), "user": json.dumps(person, ensure_ascii=False)}
-    if session is not None:
-        fields["start_param"] = table_token(token, session.chat_id, session.id)
+    if start is not None:
+        fields["start_param"] = start
     return f"{page}#" + urlencode({"tgWebAppData": sign_init_data(token, fields), "tgWebAppVersion": "8.0"})
 
 

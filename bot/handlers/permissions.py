@@ -106,6 +106,7 @@ Action = Literal[
     "rules",
     "language",
     "schedule",
+    "season",
 ]
 
 
@@ -132,6 +133,7 @@ POLICY: dict[Action, Permission] = {
     "rules": Permission(("opener", "admin"), "err.not_allowed_rules"),  # /rules and its buttons
     "language": Permission(SEATED_OR_ADMIN, "err.not_allowed"),  # /lang while a table is open
     "schedule": Permission(("admin",), "jobs.schedule_admins_only"),  # /schedule weekly|off
+    "season": Permission(("admin",), "season.admins_only"),  # /season close and its Confirm
 }
 
 

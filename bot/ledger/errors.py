@@ -274,3 +274,9 @@ class NoPaycode(LedgerError):
     """The payee has stored no payment QR photo (params: payee)."""
 
     code = "no_paycode"
+
+
+class NoSeasonNight(LedgerError):
+    """A season with no ended night cannot be closed (params: number)."""
+
+    code = "no_season_night"

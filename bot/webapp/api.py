@@ -48,8 +48,9 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 16 * 1024  # bytes: a hand is a few hundred
 MAX_DEPTH = 8  # JSON nesting: an entry is five deep (entry, wins, a win, its hand, a meld)
-# Requests a user may make in a minute, per worker: a tap scores, a submission posts to the group.
-LIMITS = {"score": 240, "submit": 10}
+# Requests a user may make in a minute, per worker: a tap scores, a submission posts to the group, the
+# season page reads a whole season.
+LIMITS = {"score": 240, "submit": 10, "season": 30}
 WINDOW = 60.0
 READ_TIMEOUT = 10.0  # seconds for the whole body
 MAX_SHOWN = 200  # characters of a submission's words kept as its typed text

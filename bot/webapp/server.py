@@ -29,18 +29,21 @@ from telegram import Update
 from bot.app import AnyApplication
 from bot.settings import Settings
 from bot.webapp.api import ROUTES, ApiError, api_error_response
+from bot.webapp.season import ROUTES as SEASON_ROUTES
 
 log = logging.getLogger(__name__)
 
 PAGE_PATH = "/app/"
+SEASON_PATH = "/app/season/"  # the season page: the same Mini App, opened with a group token
 # Telegram's script for Mini Apps: the page needs it inside Telegram; console mode has no Telegram.
 TELEGRAM_SCRIPT = '<script src="https://telegram.org/js/telegram-web-app.js"></script>'
 SCRIPT_SLOT = "<!-- telegram-web-app -->"
 
 
-def page_html(*, inside_telegram: bool) -> str:
-    """The picker's HTML, with Telegram's Mini App script unless the page runs outside Telegram."""
-    html = (files("bot.webapp") / "static" / "index.html").read_text(encoding="utf-8")
+def page_html(*, inside_telegram: bool, name: str = "index.html") -> str:
+    """A page's HTML (the picker's, or `season.html`), with Telegram's Mini App script unless the page runs
+    outside Telegram."""
+    html = (files("bot.webapp") / "static" / name).read_text(encoding="utf-8")
     return html.replace(SCRIPT_SLOT, TELEGRAM_SCRIPT if inside_telegram else "")
 
 
@@ -48,9 +51,13 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
     """The Starlette app: /healthcheck; the picker (/app/, /app/static/*, /api/*) when it is configured
     (WEBAPP_URL) or in console mode; Telegram's webhook path in webhook mode."""
     html = page_html(inside_telegram=not console)
+    season_html = page_html(inside_telegram=not console, name="season.html")
 
     async def page(_request: Request) -> HTMLResponse:
         return HTMLResponse(html, headers={"Cache-Control": "no-cache"})
+
+    async def season_page(_request: Request) -> HTMLResponse:
+        return HTMLResponse(season_html, headers={"Cache-Control": "no-cache"})
 
     async def favicon(_request: Request) -> RedirectResponse:  # browsers ask for it at the root
         return RedirectResponse("/app/static/favicon.svg", status_code=301)
@@ -63,9 +70,11 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
         static = StaticFiles(directory=str(files("bot.webapp") / "static"))
         routes += [
             Route(PAGE_PATH, page, methods=["GET"]),
+            Route(SEASON_PATH, season_page, methods=["GET"]),
             Mount("/app/static", static, name="static"),
             Route("/favicon.ico", favicon, methods=["GET"]),
             *ROUTES,
+            *SEASON_ROUTES,
         ]
     if settings.mode == "webhook" and not console:
         routes.append(Route("/" + settings.webhook_path.lstrip("/"), webhook(settings), methods=["POST"]))

@@ -32,6 +32,20 @@ def settled(s: Session, session_ids: Iterable[int]) -> dict[int, dict[int, int]]
     return dict(out)
 
 
+def by_session(s: Session, session_ids: Iterable[int]) -> dict[int, dict[int, int]]:
+    """Each listed ended session's money per person, by session id (two reads): what its settling stored
+    (`settled`), else its net. `group_money` is the sum of these over the group's ended sessions."""
+    ids = list(session_ids)
+    out = settled(s, ids)
+    rest = [sid for sid in ids if sid not in out]
+    if rest:
+        query = select(SessionTotal.session_id, SessionTotal.player_id, SessionTotal.net)
+        for session_id, player_id, net in s.execute(query.where(col(SessionTotal.session_id).in_(rest))):
+            if net:
+                out.setdefault(session_id, {})[player_id] = net
+    return out
+
+
 def group_money(s: Session, group_id: int) -> dict[int, int]:
     """Each person's money over the group's ended sessions (two grouped reads)."""
     out: dict[int, int] = defaultdict(int)

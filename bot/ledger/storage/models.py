@@ -108,6 +108,7 @@ class TableSession(SQLModel, table=True):
     summary_message_id: int | None = Field(
         default=None, sa_column=Column(BigInteger, nullable=True)
     )  # the end-of-session summary, edited as its transfers are paid
+    season_id: int | None = Field(default=None, foreign_key="season.id")  # set when its season closes
 
 
 class Seat(SQLModel, table=True):
@@ -336,3 +337,23 @@ class SummaryPost(SQLModel, table=True):
     due_at: datetime | None = None
     posted_at: datetime | None = None
     created_at: datetime
+
+
+class Season(SQLModel, table=True):
+    """A closed season of a group (or the one an admin asked to close, `closed_at` still None): its number,
+    name, and the final standings and titles as they were at the close (the hall of fame). The ended
+    sessions of a closed season carry its id (`TableSession.season_id`); the current season is the group's
+    ended sessions that carry none."""
+
+    __tablename__ = "season"
+    __table_args__ = (UniqueConstraint("group_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    group_id: int = Field(foreign_key="chat_group.id")
+    number: int
+    name: str | None = Field(default=None, max_length=64)
+    asked_by: int | None = Field(default=None, foreign_key="player.id")
+    asked_at: datetime
+    closed_by: int | None = Field(default=None, foreign_key="player.id")
+    closed_at: datetime | None = None
+    final: dict[str, Any] = _json()  # the standings and titles at the close (`seasons.close`)

@@ -9,6 +9,11 @@
   const tg = window.Telegram && window.Telegram.WebApp;
   const hash = new URLSearchParams(location.hash.slice(1));
   const initData = (tg && tg.initData) || hash.get("tgWebAppData") || "";
+  // The same Mini App opened with a group's token (27 characters, a table's has 38) is the season page.
+  if ((new URLSearchParams(initData).get("start_param") || "").length === 27) {
+    location.replace("season/" + location.hash);
+    return;
+  }
   const SEATS = ["E", "S", "W", "N"];
   const MULTI = ["discard", "rob_kong"];  // ways several players can win at once (一炮多响)
   const MOST_WINNERS = 3;
