@@ -110,6 +110,7 @@ async def test_the_issues_two_nights_on_the_page(served: tuple[Table, str], brow
     assert names[-1] == "Cat"
     await page.click('[data-action="tab-trend"]')
     await page.wait_for_selector("#trend canvas")
+    await page.screenshot(path=str(SCREENS / "season-360-trend.png"), full_page=True)
     await page.click('[data-night="1"]')
     night = await page.text_content("[data-night-panel]")
     assert "第1场" in night and "Cat" in night and "+150" in night
