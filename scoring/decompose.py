@@ -42,11 +42,6 @@ class Decomposition:
     pairs: tuple[Tile, ...] = ()
     wilds: tuple[Tile, ...] = ()
 
-    @property
-    def is_seven_pairs(self) -> bool:
-        """True for a 七对 reading."""
-        return self.pair is None
-
     def tiles(self) -> list[Tile]:
         """Every tile the shape uses, wild tiles as what they stood for."""
         if self.pair is None:

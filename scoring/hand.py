@@ -100,13 +100,6 @@ class Hand:
     flowers: tuple[str, ...] = ()
     winning_tile: Tile | None = None
 
-    def all_tiles(self) -> list[Tile]:
-        """Every playing tile of the hand: concealed and meld tiles (a kong gives 4)."""
-        out = list(self.concealed)
-        for meld in self.melds:
-            out.extend(meld.tiles())
-        return out
-
 
 def make_meld(
     tiles: Sequence[Tile],

@@ -179,16 +179,6 @@ def is_wind(t: Tile) -> bool:
     return EAST <= t <= NORTH
 
 
-def is_dragon(t: Tile) -> bool:
-    """True for 白 发 中 (5z-7z)."""
-    return WHITE <= t <= RED
-
-
-def is_honour(t: Tile) -> bool:
-    """True for winds and dragons."""
-    return t >= 27
-
-
 def tile_name(t: Tile) -> str:
     """The canonical ASCII name of a tile.
 

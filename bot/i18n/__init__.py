@@ -90,13 +90,6 @@ def catalog(lang: str) -> dict[str, str]:
         return _flatten(tomllib.load(fh))
 
 
-def placeholders(template: str) -> set[str]:
-    """The named fields of one template: `"{a} pays {b}"` → {"a", "b"}."""
-    return {
-        field.split(".")[0].split("[")[0] for _, field, _, _ in string.Formatter().parse(template) if field
-    }
-
-
 def has(key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
     """Whether the catalog of `lang` (or the default) knows `key`."""
     return key in catalog(_resolve(lang)) or key in catalog(DEFAULT_LANGUAGE)

@@ -12,7 +12,6 @@ from scoring.entry import EntryJSON, RequestJSON
 from scoring.response import ScoreResponse, WinResult
 from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
 
-Seat = Literal["E", "S", "W", "N"]
 HandKind = Literal["win", "draw", "escape", "adjust"]
 # Waiting for an answer before their preview, asked with a button per seat: "dealer" a hand entry before the
 # first dealer, "name" a typed /hu whose name fits more than one seated player.
@@ -213,7 +212,7 @@ class SessionInfo:
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
-    """The outcome of join/move/unseat: the player, the seat now held (None after unseat), the session."""
+    """The outcome of join/move: the player, the seat now held, the session."""
 
     player: PlayerInfo
     seat: str | None

@@ -194,10 +194,3 @@ async def draw(data: ChartData) -> bytes:
     """The one path every chart takes (the session's, /history's, /stats'): `render_chart` in a worker
     thread, so the event loop goes on answering other tables while matplotlib draws."""
     return await asyncio.to_thread(render_chart, data)
-
-
-def png_size(png: bytes) -> tuple[int, int]:
-    """Width and height of a PNG from its IHDR chunk (no image library needed)."""
-    if png[:8] != PNG_SIGNATURE or png[12:16] != b"IHDR":
-        raise ValueError("not a PNG: the signature or the IHDR chunk is missing")
-    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")

@@ -40,16 +40,16 @@ def test_a_run_of_pairs_reads_as_chows_or_pairs() -> None:
 
 def test_seven_pairs_also_reads_as_sets_when_it_can() -> None:
     ds = decompositions(P("11223355778899p"))
-    seven = [d for d in ds if d.is_seven_pairs]
+    seven = [d for d in ds if d.pair is None]
     assert len(seven) == 1
     assert seven[0].pairs == tuple(P("1235789p"))
-    assert any(not d.is_seven_pairs for d in ds)  # 123p 123p 55p 789p 789p
-    assert not any(d.is_seven_pairs for d in decompositions(P("11223355778899p"), seven_pairs=False))
+    assert any(d.pair is not None for d in ds)  # 123p 123p 55p 789p 789p
+    assert not any(d.pair is None for d in decompositions(P("11223355778899p"), seven_pairs=False))
 
 
 def test_four_of_a_kind_counts_as_two_pairs() -> None:
     (d,) = decompositions(P("1111m3355m7799p11z"))
-    assert d.is_seven_pairs
+    assert d.pair is None
     assert d.pairs == tuple(P("1135m79p1z"))
 
 
@@ -108,7 +108,7 @@ def test_three_wilds_stand_for_themselves_as_a_pung() -> None:
 
 def test_wilds_complete_seven_pairs() -> None:
     (d,) = decompositions(P("11m55m99m44p88p22s7p1z"), wild=T("东"))
-    assert d.is_seven_pairs and d.wilds == (T("7p"),)
+    assert d.pair is None and d.wilds == (T("7p"),)
     assert d.pairs == tuple(P("159m478p2s"))
     assert is_complete(P("11m55m99m44p88p22s7p1z"), wild=T("东"))
     assert not is_complete(P("11m55m99m44p88p22s7p1z"), wild=T("东"), seven_pairs=False)
@@ -210,10 +210,10 @@ def any_hands(draw: st.DrawFn) -> list[int]:
 @given(any_hands())
 def test_every_reading_agrees_with_brute_force(tiles: list[int]) -> None:
     ds = decompositions(tiles)
-    mine = {(d.pair, d.sets) for d in ds if not d.is_seven_pairs}
+    mine = {(d.pair, d.sets) for d in ds if d.pair is not None}
     assert mine == brute_readings(tiles)
-    assert len(mine) == len([d for d in ds if not d.is_seven_pairs])  # no duplicates
-    assert any(d.is_seven_pairs for d in ds) == brute_seven_pairs(tiles)
+    assert len(mine) == len([d for d in ds if d.pair is not None])  # no duplicates
+    assert any(d.pair is None for d in ds) == brute_seven_pairs(tiles)
     for d in ds:
         assert d.tiles() == tiles
         assert d.wilds == ()

@@ -19,7 +19,6 @@ from scoring.tiles import (
     FLOWER_NAMES,
     WIND_FLOWERS,
     parse_tiles,
-    render_tiles,
     tile_from_name,
     tile_name,
     tile_name_zh,
@@ -361,8 +360,3 @@ def test_render_meld_forms() -> None:
     assert render_meld(Meld("pung", T("5p"), True)) == "[555p]"
     assert render_meld(Meld("kong", T("7s"), False)) == "(7777s)"
     assert render_meld(Meld("kong", T("北"), True, "direct", "W")) == "[4444z:direct:W]"
-
-
-def test_all_tiles_counts_a_kong_as_four() -> None:
-    h = parse_hand("123m9p+9p [555p] (7777m) [3333z]")
-    assert render_tiles(h.all_tiles()) == "1237777m55599p3333z"

@@ -22,8 +22,6 @@ from scoring.tiles import (
     WHITE,
     WINDS,
     canonical_flower,
-    is_dragon,
-    is_honour,
     is_wind,
     parse_tiles,
     rank,
@@ -45,8 +43,6 @@ def test_tile_numbering_follows_the_contract() -> None:
     assert SEAT_WIND == {"E": 27, "S": 28, "W": 29, "N": 30}
     assert (suit(T("5p")), rank(T("5p")), suit(EAST), rank(RED)) == ("p", 5, None, 7)
     assert is_wind(NORTH) and not is_wind(WHITE)
-    assert is_dragon(WHITE) and not is_dragon(NORTH)
-    assert is_honour(EAST) and not is_honour(T("9s"))
 
 
 @pytest.mark.parametrize(

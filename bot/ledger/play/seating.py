@@ -1,5 +1,5 @@
 """Who sits at the open table, each call one write: /join (a Telegram user or a named guest), /sub (someone
-in a seat's place from the next hand on), /seat (a move before the first hand), and a seat freed."""
+in a seat's place from the next hand on), /seat (a move before the first hand)."""
 
 from __future__ import annotations
 
@@ -83,19 +83,6 @@ def move(ledger: Ledger, chat_id: int, player_id: int, seat: str, *, key: str | 
         player = player_row(s, player_id)
         sessions.move_seat(s, ts, player, target, now)
         return SeatChange(player_info(player, chat_id), target, session_info(s, ts, chat_id))
-
-    return ledger.write_once(key, op)
-
-
-def unseat(ledger: Ledger, chat_id: int, player_id: int, *, key: str | None = None) -> SeatChange:
-    """Free a player's seat before the first hand (PlayerNotSeated, SeatsLocked)."""
-    now = ledger.now()
-
-    def op(s: Session) -> SeatChange:
-        _group, ts = sessions.open_table(s, chat_id)
-        player = player_row(s, player_id)
-        sessions.free_seat(s, ts, player, now)
-        return SeatChange(player_info(player, chat_id), None, session_info(s, ts, chat_id))
 
     return ledger.write_once(key, op)
 

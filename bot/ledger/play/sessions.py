@@ -356,19 +356,6 @@ def move_seat(s: Session, ts: TableSession, player: Player, target: str, now: da
     s.flush()
 
 
-def free_seat(s: Session, ts: TableSession, player: Player, now: datetime) -> None:
-    """Free a player's seat before the first hand (PlayerNotSeated, SeatsLocked)."""
-    row = _seat_row(s, ts, player)
-    check_unlocked(ts)
-    s.delete(row)
-    total = s.get(SessionTotal, (ts.id, player.id))
-    if total is not None and total.net == 0 and total.hands == 0:
-        s.delete(total)
-    touch(ts, now)
-    s.add(ts)
-    s.flush()
-
-
 def summary(s: Session, ts: TableSession, chat_id: int | None = None) -> SessionSummary:
     """A session with each player's net and its hand count."""
     rows = s.execute(select(SessionTotal.player_id, SessionTotal.net).where(SessionTotal.session_id == ts.id))

@@ -9,7 +9,8 @@ import pytest
 
 import bot.grammar
 from bot.grammar import MESSAGES, GrammarError
-from bot.i18n import LANGUAGES, catalog, placeholders, t
+from bot.i18n import LANGUAGES, catalog, t
+from tests.bot.i18n.templates import placeholders
 
 SOURCE = "".join(p.read_text() for p in Path(bot.grammar.__file__).parent.glob("*.py"))
 RAISED = sorted(set(re.findall(r'GrammarError\(\s*"(\w+)"', SOURCE)))

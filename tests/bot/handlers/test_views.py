@@ -12,7 +12,8 @@ from telegram import Update
 
 import bot.summary.chart as chart_module
 from bot.console.driver import settle
-from bot.summary.chart import PNG_SIGNATURE, ChartData, png_size
+from bot.summary.chart import PNG_SIGNATURE, ChartData
+from tests.bot.summary.pictures import png_size
 
 
 @pytest.fixture

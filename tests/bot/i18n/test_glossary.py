@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 
 from bot.grammar.vocab import is_vocabulary, looks_like_tiles, parse_hua
-from bot.i18n import catalog, placeholders, t
+from bot.i18n import catalog, t
 from bot.render import payments_text, rules_name, wind
 from bot.render.items import term_name
 from scoring import ScoringError, find_term
 from scoring.rules import RULESETS, ruleset
 from scoring.seats import parse_seat
 from scoring.tiles import scan
+from tests.bot.i18n.templates import placeholders
 
 CHINESE = ("zh-Hans", "zh-Hant")
 GLOSSARY = Path(__file__).parents[3] / "bot" / "i18n" / "glossary.toml"

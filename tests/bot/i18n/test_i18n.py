@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, normalize_language, placeholders, t
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, normalize_language, t
+from tests.bot.i18n.templates import placeholders
 
 BOT = Path(__file__).resolve().parents[3] / "bot"
 

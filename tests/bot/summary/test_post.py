@@ -16,7 +16,8 @@ from bot.ledger import DueSummary, Ledger
 from bot.ledger.claims import summaries
 from bot.ledger.play import books, groups, sessions
 from bot.summary import history_chart_data, post_summary, send_history_chart
-from bot.summary.chart import PNG_SIGNATURE, png_size
+from bot.summary.chart import PNG_SIGNATURE
+from tests.bot.summary.pictures import png_size
 
 
 def bot_app(api: InProcessBotAPI) -> Application[Any, Any, Any, Any, Any, Any]:
