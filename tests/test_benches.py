@@ -47,6 +47,7 @@ BENCHES = {  # the arguments, and the words of the figures beside the peer
 
 
 @pytest.mark.slow
+@pytest.mark.bench
 @pytest.mark.parametrize("name", sorted(BENCHES))
 def test_the_bench_runs_and_names_its_peer(name: str) -> None:
     args, words = BENCHES[name]
