@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import gc
 import logging
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
@@ -15,6 +13,7 @@ from typing import Any
 from weakref import WeakValueDictionary
 
 from aiolimiter import AsyncLimiter
+from cachetools import FIFOCache
 from telegram import Update
 from telegram.error import NetworkError, RetryAfter
 from telegram.ext import (
@@ -62,7 +61,7 @@ log = logging.getLogger(__name__)
 
 CONSOLE_TOKEN = "123456:console-mode-no-token"  # syntactically valid; only ever sent to the in-process API
 RATE_LIMIT_RETRIES = 3  # a flood-control RetryAfter is waited out and retried this often
-RECENT_UPDATES = 2048  # update ids remembered to drop a redelivered update
+RECENT_UPDATES = 2048  # update ids remembered to drop a redelivered update (the oldest forgotten first)
 CONCURRENT_UPDATES = 64  # updates of different chats handled at once; one chat's updates in order
 STARTUP_FIRST_DELAY = 1.0  # seconds before the second getMe when the Bot API is unreachable at start-up
 STARTUP_MAX_DELAY = 60.0  # the wait doubles up to this and stays there
@@ -258,7 +257,9 @@ async def drop_redelivered(update: object, context: ContextTypes.DEFAULT_TYPE) -
         update_id = update.source_key
     else:
         return
-    seen: dict[int | str, None] = context.bot_data.setdefault("recent_updates", {})
+    seen: FIFOCache[int | str, None] | None = context.bot_data.get("recent_updates")
+    if seen is None:
+        seen = context.bot_data["recent_updates"] = FIFOCache(maxsize=RECENT_UPDATES)
     if update_id in seen:
         log.info("dropping redelivered update %s", update_id)
         if isinstance(update, PickerSubmission):
@@ -269,9 +270,6 @@ async def drop_redelivered(update: object, context: ContextTypes.DEFAULT_TYPE) -
         update.outcome.add_done_callback(
             lambda done: seen.pop(update_id, None) if done.cancelled() or done.exception() else None
         )
-    if len(seen) > RECENT_UPDATES:
-        for old in list(seen)[: len(seen) - RECENT_UPDATES]:
-            del seen[old]
 
 
 FULL_WIDTH_SLASH = "／"  # U+FF0F, what Chinese input methods type for "/"
@@ -339,22 +337,11 @@ async def post_init(application: AnyApplication) -> None:
     """After the bot is initialized: the start-up log line, then the Telegram menu from the command table
     (the default language, and en)."""
     log.info("bot @%s started", application.bot.username)
-    freeze_start_up()
     try:
         await application.bot.set_my_commands(bot_commands(DEFAULT_LANGUAGE))
         await application.bot.set_my_commands(bot_commands("en"), language_code="en")
     except Exception as exc:  # a missing menu must not keep the bot from starting
         log.warning("set_my_commands failed: %s", exc)
-
-
-@functools.cache
-def freeze_start_up() -> None:
-    """Once a process: what start-up imported and built (about 150,000 objects: modules, SQLAlchemy's
-    tables and compiled statements, PTB's classes) is moved out of the cyclic collector's reach
-    (`gc.freeze`, after one last collection). Each full collection walked all of it, about 70 ms every few
-    hundred hands, and a hand's own garbage is what the collector is there for."""
-    gc.collect()
-    gc.freeze()
 
 
 def build_application(

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
+from cachetools import LRUCache
 from telegram import Bot, InputFile, Message
 from telegram.error import TelegramError
 
@@ -57,23 +57,19 @@ class CardHeads:
     loop only (no lock)."""
 
     def __init__(self) -> None:
-        self._kept: WeakKeyDictionary[Ledger, OrderedDict[tuple[int, str, float | None], CardHead]]
+        self._kept: WeakKeyDictionary[Ledger, LRUCache[tuple[int, str, float | None], CardHead]]
         self._kept = WeakKeyDictionary()
 
     def keep(self, ledger: Ledger, key: tuple[int, str, float | None], head: CardHead) -> CardHead:
-        kept = self._kept.setdefault(ledger, OrderedDict())
+        kept = self._kept.get(ledger)
+        if kept is None:
+            kept = self._kept[ledger] = LRUCache(maxsize=HEADS_KEPT)
         kept[key] = head
-        kept.move_to_end(key)
-        while len(kept) > HEADS_KEPT:
-            kept.popitem(last=False)
         return head
 
     def get(self, ledger: Ledger, key: tuple[int, str, float | None]) -> CardHead | None:
         kept = self._kept.get(ledger)
-        head = kept.get(key) if kept is not None else None
-        if kept is not None and head is not None:
-            kept.move_to_end(key)
-        return head
+        return kept.get(key) if kept is not None else None
 
 
 HEADS = CardHeads()

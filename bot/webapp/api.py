@@ -16,6 +16,7 @@ import time
 from collections import deque
 from typing import Any
 
+from cachetools import TTLCache
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -130,22 +131,26 @@ def _depth(body: bytes | bytearray) -> int:
     return deepest
 
 
-Recent = dict[tuple[str, int], deque[float]]
+Recent = TTLCache[tuple[str, int], deque[float]]
+USERS_KEPT = 10_000  # (kind, user) windows kept: the least recently active forgotten first beyond that
+
+
+def new_recent() -> Recent:
+    """Each (kind, user)'s request times of the last WINDOW, forgotten once they have been quiet that long."""
+    return TTLCache(maxsize=USERS_KEPT, ttl=WINDOW, timer=time.monotonic)
 
 
 def rate_limit(request: Request, kind: str, user: WebAppUser) -> None:
     """At most LIMITS[kind] requests of a kind a minute from one user to this server (429 beyond)."""
     now = time.monotonic()
     _recent: Recent = request.app.state.recent  # bot.webapp.server.build_web keeps it there
-    times = _recent.setdefault((kind, user.user_id), deque())
+    times = _recent.get((kind, user.user_id)) or deque()
     while times and now - times[0] > WINDOW:
         times.popleft()
     if len(times) >= LIMITS[kind]:
         raise ApiError(429, "webapp.too_many")
     times.append(now)
-    if len(_recent) > 10_000:  # forget the quiet ones
-        for key in [k for k, v in _recent.items() if not v or now - v[-1] > WINDOW]:
-            del _recent[key]
+    _recent[(kind, user.user_id)] = times  # kept WINDOW from now
 
 
 def page_user(request: Request) -> WebAppUser:

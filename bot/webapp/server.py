@@ -28,7 +28,7 @@ from telegram import Update
 
 from bot.app import AnyApplication
 from bot.settings import Settings
-from bot.webapp.api import ROUTES, ApiError, api_error_response
+from bot.webapp.api import ROUTES, ApiError, api_error_response, new_recent
 from bot.webapp.season import ROUTES as SEASON_ROUTES
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,9 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
     middleware = [Middleware(GZipMiddleware, minimum_size=500), Middleware(SecurityHeaders)]
     web = Starlette(routes=routes, exception_handlers={ApiError: api_error_response}, middleware=middleware)
     web.state.application = application
-    web.state.recent = {}  # the API's rate limits: (kind, user id) -> the times of their recent requests
+    web.state.recent = (
+        new_recent()
+    )  # the API's rate limits: (kind, user id) -> the times of their recent requests
     return web
 
 
