@@ -3,7 +3,6 @@ running totals, the fewest transfers that settle a session, and what the pinned 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 
 from sqlalchemy import and_, bindparam, func, literal, or_
@@ -16,7 +15,6 @@ from bot.ledger.money import nights, settling
 from bot.ledger.money.transfers import minimal_transfers
 from bot.ledger.play import groups
 from bot.ledger.play.sessions import summary
-from bot.ledger.recent import live_rows
 from bot.ledger.storage.mappers import hand_records, player_info, session_info
 from bot.ledger.storage.models import ChatGroup, GroupTotal, Hand, Player, SessionTotal, TableSession
 from bot.ledger.storage.rows import (
@@ -83,7 +81,7 @@ def ledger_rows(s: Session, session_id: int, last: int | None = None) -> list[Le
 
 
 _NEWEST = (
-    select_columns(HAND.c.id)
+    select_columns(HAND)
     .where(HAND.c.session_id == bindparam("session"), LIVE)
     .order_by(*NEWEST_FIRST)
     .limit(bindparam("limit"))
@@ -110,21 +108,17 @@ def card_view(
     info: SessionInfo | None = None,
     *,
     limit: int = CARD_HANDS,
-    held: Iterable[HandRecord] = (),
 ) -> CardView:
-    """The card's data: the newest `limit` live rows, each seat's net (running totals), the row count.
-    Which rows are live is read; each row is decoded once per process (`recent.live_rows`; `held`: the
-    rows this transaction wrote)."""
+    """The card's data: the newest `limit` live rows (one statement), each seat's net (running totals),
+    the row count."""
     info = info or session_info(s, ts)
-    newest = [
-        hand_id for (hand_id,) in s.connection().execute(_NEWEST, {"session": row_id(ts), "limit": limit})
-    ]
+    newest = hand_records(s.connection().execute(_NEWEST, {"session": row_id(ts), "limit": limit}))
     people = session_people(s, ts, info.chat_id)
     totals = dict.fromkeys(SEATS, 0)
     for person in people:  # a seat's total is that of everyone who sat there (/sub)
         if person.seat is not None:
             totals[person.seat] += person.net
-    recent = tuple(live_rows(s, newest[::-1], held))
+    recent = tuple(newest[::-1])
     owed, kept = settling.carried_on(s, ts) if _owing(s, ts.group_id) else ((), ())
     return CardView(
         session=info,

@@ -81,7 +81,7 @@ def _hand_write(
         group, ts = sessions.open_table_rows(s, chat_id, lock=True)  # changed by Core: `moved_on`
         hand, voided, replaced = write(s, group, ts, now)
         info = session_info(s, ts, chat_id)
-        card = books.card_view(s, ts, info, held=(hand, *replaced))
+        card = books.card_view(s, ts, info)
         return CommitResult(hand, True, info, voided, replaced, card=card)
 
     return ledger.write(op)
@@ -332,7 +332,7 @@ def press(
             entry=entry,
         )
         info = result.session
-        card = books.card_view(s, ts, info, held=(result.hand, *result.replaced)) if result.created else None
+        card = books.card_view(s, ts, info) if result.created else None
         return Pressed(replace(state, session=info), True, replace(result, card=card))
 
     pressed = ledger.write(op)

@@ -1,6 +1,6 @@
-"""The pinned card's rows are decoded once per process (`bot.ledger.recent`), and are still the table's own:
-another worker's hand, undo or edit shows on this worker's next card, and a hand whose write failed never
-shows, even where the database hands its id to the next hand."""
+"""The pinned card's rows are the table's own: another worker's hand, undo or edit shows on this worker's
+next card, and a hand whose write failed never shows, even where the database hands its id to the next
+hand."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from bot.ledger.storage.db import open_database
 
 @pytest.fixture
 def other(db_url: str) -> Iterator[Ledger]:
-    """A second worker on the same database: its own engine, pool and kept rows."""
+    """A second worker on the same database: its own engine and pool."""
     engine = open_database(db_url)
     yield Ledger(engine)
     engine.dispose()
