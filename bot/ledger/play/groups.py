@@ -21,12 +21,12 @@ from bot.ledger.storage.models import ChatGroup, Player, TableSession
 from bot.ledger.storage.rows import (
     PLAYER,
     chat_of,
+    group_and_table,
     group_row,
     open_session_row,
     pending_row,
     row_id,
     seats,
-    table_rows,
 )
 from bot.ledger.storage.store import Defaults, Ledger
 from bot.ledger.values import ChatState, GroupInfo, Person, PlayerInfo, UserRef
@@ -48,11 +48,11 @@ def ensure_group(s: Session, chat_id: int, defaults: Defaults, now: datetime) ->
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """What `chat_state` read, for a write that goes on in the same transaction: the group's and the open
-    session's rows of columns (`table_rows`) and the seated players."""
+    """What `chat_state` read, for a write that goes on in the same transaction: the group, its open
+    session and the seated players."""
 
-    group: Any
-    table: Any
+    group: ChatGroup | None
+    table: TableSession | None
     seated: dict[str, Any]
 
 
@@ -102,9 +102,9 @@ def table_state(
 ) -> tuple[ChatState, Loaded]:
     """The group's settings (the defaults when it is not stored yet), its open session, whether the sender
     is stored as they are now (`ensure_player` refreshes them), the pending entry `entry` (an id) if it is
-    stored, and (`people`) every player of the group (`group_people`). The group's and the session's rows
-    of columns come back too (`Loaded`: a write goes on with them; `lock`: the session locked for update)."""
-    group, ts = table_rows(s, chat_id, lock=lock)  # rows of columns: a hand's write changes them by Core
+    stored, and (`people`) every player of the group (`group_people`). The group and the session come
+    back too (`Loaded`: a write goes on with them; `lock`: the session locked for update)."""
+    group, ts = group_and_table(s, chat_id, lock=lock)
     if group is None:
         shown = group_info(defaults.group(chat_id, now))
         state = ChatState(group=shown, session=None, people=() if people else None)

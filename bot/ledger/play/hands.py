@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 import scoring
 from bot.ledger import errors
 from bot.ledger.play import totals
-from bot.ledger.play.sessions import moved_on, open_table_rows
+from bot.ledger.play.sessions import moved_on, open_table
 from bot.ledger.storage.mappers import hand_record, payments_of, player_info, written
 from bot.ledger.storage.models import Hand, TableSession
 from bot.ledger.storage.rows import (
@@ -25,7 +25,6 @@ from bot.ledger.storage.rows import (
     IN_ORDER,
     LIVE,
     PAYMENT,
-    TableRow,
     aware,
     last_live_hand,
     player_row,
@@ -180,7 +179,7 @@ _INSERT_HAND, _INSERT_PAYMENT = insert(HAND), insert(PAYMENT)
 
 def insert_row(
     s: Session,
-    ts: TableRow,
+    ts: TableSession,
     preview: HandPreview,
     now: datetime,
     *,
@@ -243,7 +242,7 @@ def insert_row(
 
 
 def void_row(
-    s: Session, ts: TableRow, hand: Hand, actor: int | None, void_key: str | None, now: datetime
+    s: Session, ts: TableSession, hand: Hand, actor: int | None, void_key: str | None, now: datetime
 ) -> None:
     """The one void: a row marked voided (never deleted) and taken out of the running totals."""
     hand.voided, hand.voided_by, hand.voided_at, hand.void_key = True, actor, now, void_key
@@ -269,7 +268,7 @@ def later_rows(s: Session, ts: TableSession, row: Hand) -> Any:
 
 def record(
     s: Session,
-    ts: TableRow,
+    ts: TableSession,
     preview: HandPreview,
     now: datetime,
     *,
@@ -304,7 +303,7 @@ def record(
 
 def undo(
     s: Session,
-    ts: TableRow,
+    ts: TableSession,
     now: datetime,
     *,
     actor: int | None,
@@ -400,7 +399,7 @@ def plan_edit(s: Session, ts: TableSession, number: int, entry: EntryJSON) -> li
 
 def edit(
     s: Session,
-    ts: TableRow,
+    ts: TableSession,
     number: int,
     entry: EntryJSON,
     now: datetime,
@@ -445,7 +444,7 @@ def edit(
 
 def last_hand(s: Session, chat_id: int) -> HandRecord:
     """The open table's last live row, what /undo would void (NothingToUndo)."""
-    _group, ts = open_table_rows(s, chat_id)
+    _group, ts = open_table(s, chat_id, lock=False)
     last = last_live_hand(s, row_id(ts))
     if last is None:
         raise errors.NothingToUndo("no hand to undo in this session")
@@ -455,7 +454,7 @@ def last_hand(s: Session, chat_id: int) -> HandRecord:
 def hand_seating(s: Session, chat_id: int, number: int) -> dict[str, PlayerInfo]:
     """Seat -> player as they sat when live hand `number` of the open table was played (HandNotFound):
     the people an /edit of that hand names and pays."""
-    _group, ts = open_table_rows(s, chat_id)
+    _group, ts = open_table(s, chat_id, lock=False)
     seating = own_seating(live_row(s, ts, number))
     return {seat: player_info(player_row(s, pid), chat_id) for seat, pid in seating.items()}
 
@@ -463,7 +462,7 @@ def hand_seating(s: Session, chat_id: int, number: int) -> dict[str, PlayerInfo]
 def preview_edit(s: Session, chat_id: int, number: int, entry: EntryJSON) -> tuple[HandPreview, ...]:
     """What an edit of hand `number` would write: its replacement, then every later live row whose result
     changes, re-scored from the corrected dealer state; nothing is recorded."""
-    _group, ts = open_table_rows(s, chat_id)
+    _group, ts = open_table(s, chat_id, lock=False)
     return tuple(preview for _row, preview in plan_edit(s, ts, number, entry))
 
 

@@ -28,15 +28,12 @@ from bot.ledger.storage.mappers import (
 from bot.ledger.storage.models import AppliedKey, ChatGroup, Hand, PendingEntry, TableSession
 from bot.ledger.storage.rows import (
     PENDING,
-    TableRow,
     aware,
     chat_of,
     insert_into,
     pending_row,
-    prepared,
     row_id,
     seats,
-    session_columns,
     session_row,
 )
 from bot.ledger.values import (
@@ -137,14 +134,10 @@ def create(
         consumed_at=None,
         hand_id=None,
     )
-    new = prepared(s, "new entry", _new_entry)
+    new = insert_into(s, PENDING).on_conflict_do_nothing(index_elements=["id"]).returning(PENDING.c.id)
     if s.connection().execute(new, values).first() is None:
         return None
     return pending_info(written(PendingEntry, values), group.chat_id)
-
-
-def _new_entry(s: Session) -> Any:
-    return insert_into(s, PENDING).on_conflict_do_nothing(index_elements=["id"]).returning(PENDING.c.id)
 
 
 def row(s: Session, pending_id: str, *, lock: bool = False) -> Any:
@@ -174,7 +167,7 @@ def _owned(
     kinds: tuple[str, ...] = CONFIRMED_KINDS,
     loaded: Loaded | None = None,
     entry: Any = None,
-) -> tuple[ChatGroup, TableRow, Any]:
+) -> tuple[ChatGroup, TableSession, Any]:
     """The entry's group, session and row, locked (session first, as every writer), if it belongs to
     `chat_id` and, when given, to `message_id`, and is of one of `kinds` (the button pressed acts on that
     kind of entry only); ForeignButton otherwise. `loaded`: the chat's group and open session as this
@@ -188,7 +181,7 @@ def _owned(
         else:  # an older table's entry: its own session, locked first
             pending = None
     if pending is None:
-        ts = session_columns(s, row(s, pending_id).session_id, lock=True)
+        ts = session_row(s, row(s, pending_id).session_id, lock=True)
         found = s.get(ChatGroup, ts.group_id)
         assert found is not None
         group, pending = found, row(s, pending_id, lock=True)
@@ -212,7 +205,7 @@ def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | N
     return entry
 
 
-def still_waiting(pending: Any, ts: TableRow, now: datetime, done: str) -> None:
+def still_waiting(pending: Any, ts: TableSession, now: datetime, done: str) -> None:
     """An entry that can still be `done` (confirmed, answered): not cancelled, not expired, its table open
     (PendingCancelled, PendingExpired, SessionNotOpen)."""
     if pending.status == "cancelled":
@@ -233,7 +226,7 @@ def confirm(
     now: datetime,
     loaded: Loaded | None = None,
     entry: Any = None,
-) -> tuple[CommitResult, TableRow]:
+) -> tuple[CommitResult, TableSession]:
     """Carry out an entry exactly once (source key `pending:<id>`); a repeat returns its row, not created.
     `loaded`, `entry`: what this transaction read of the chat and the entry already (`_owned`)."""
     group, ts, pending = _owned(s, pending_id, chat_id, message_id, loaded=loaded, entry=entry)
@@ -256,7 +249,7 @@ def confirm(
 def carry_out(
     s: Session,
     group: ChatGroup,
-    ts: TableRow,
+    ts: TableSession,
     pending: Any,
     by: UserRef | None,
     now: datetime,
@@ -307,7 +300,7 @@ def carry_out(
 
 def answer(
     s: Session, pending_id: str, kind: PendingKind, *, chat_id: int, message_id: int | None, now: datetime
-) -> tuple[PendingInfo, TableRow, bool]:
+) -> tuple[PendingInfo, TableSession, bool]:
     """The answer to an entry waiting for one (kind "dealer" or "name", the kind the pressed button asks
     for): the entry is handed back to go on to its preview, once; a repeat hands it back with False."""
     _group, ts, pending = _owned(s, pending_id, chat_id, message_id, kinds=(kind,))
@@ -320,12 +313,11 @@ def answer(
 
 def set_first_dealer(
     s: Session, pending_id: str, seat: str, *, chat_id: int, message_id: int | None, now: datetime
-) -> tuple[PendingInfo, TableRow, bool]:
+) -> tuple[PendingInfo, TableSession, bool]:
     """A seat chosen for a hand waiting for its dealer (kind "dealer"): the first dealer is set and the entry
     handed back to go on to its preview, once; a repeat changes nothing and hands it back with False."""
     info, ts, created = answer(s, pending_id, "dealer", chat_id=chat_id, message_id=message_id, now=now)
-    if created:  # the session as the ORM object `change` writes (unchanged so far in this transaction)
-        ts = session_row(s, row_id(ts), lock=True)
+    if created:
         sessions.change(s, ts, now, dealer=sessions.seat_of(seat))
     return info, ts, created
 

@@ -16,8 +16,8 @@ from sqlmodel import Session
 from bot.ledger import errors
 from bot.ledger.play import books, groups, hands, pending, sessions
 from bot.ledger.storage.mappers import hand_record, pending_info, session_info
-from bot.ledger.storage.models import ChatGroup, PendingEntry
-from bot.ledger.storage.rows import TableRow, chat_of, row_id, seats, session_row
+from bot.ledger.storage.models import ChatGroup, PendingEntry, TableSession
+from bot.ledger.storage.rows import chat_of, row_id, seats, session_row
 from bot.ledger.storage.store import Ledger
 from bot.ledger.values import (
     AnsweredEntry,
@@ -64,7 +64,7 @@ def _hand_write(
     ledger: Ledger,
     chat_id: int,
     source_key: str | None,
-    write: Callable[[Session, ChatGroup, TableRow, datetime], Written],
+    write: Callable[[Session, ChatGroup, TableSession, datetime], Written],
     *,
     void: bool = False,
 ) -> CommitResult:
@@ -78,7 +78,7 @@ def _hand_write(
             ts = session_row(s, earlier.session_id)
             info = session_info(s, ts)
             return CommitResult(hand_record(earlier), False, info, card=books.card_view(s, ts, info))
-        group, ts = sessions.open_table_rows(s, chat_id, lock=True)  # changed by Core: `moved_on`
+        group, ts = sessions.open_table(s, chat_id)
         hand, voided, replaced = write(s, group, ts, now)
         info = session_info(s, ts, chat_id)
         card = books.card_view(s, ts, info)
@@ -99,7 +99,7 @@ def commit(
     """Score and record a hand in one transaction: its row, payments, running totals, dealer state.
     Idempotent on `source_key`. WinNotAllowed, InvalidEntry, TableNotFull, NoOpenSession."""
 
-    def write(s: Session, group: ChatGroup, ts: TableRow, now: datetime) -> Written:
+    def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
         seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
         state = DealerState.from_json(ts.state)
         preview = hands.score_entry(
@@ -126,7 +126,7 @@ def adjust(
     """Record a zero-sum side payment (payer -> payee, amount > 0, both seated) with a note; it does not
     change the dealer state. Idempotent on `source_key`."""
 
-    def write(s: Session, group: ChatGroup, ts: TableRow, now: datetime) -> Written:
+    def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
         preview = hands.adjust_preview(session_info(s, ts, chat_id), payer_id, payee_id, amount, _note(note))
         who = groups.actor(s, group, by, now)
         return hands.record(s, ts, preview, now, actor=who, source_key=source_key, text=text), (), ()
@@ -140,7 +140,7 @@ def undo(
     """Void the last live row; dealer, 连庄, 滴零 and 豹子 roll back. `result.hand` is the voided row.
     NothingToUndo. Idempotent on `source_key`."""
 
-    def write(s: Session, group: ChatGroup, ts: TableRow, now: datetime) -> Written:
+    def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
         who = groups.actor(s, group, by, now)
         voided = hands.undo(s, ts, now, actor=who, void_key=source_key)
         return voided, (voided,), ()
@@ -161,7 +161,7 @@ def edit(
     """Replace hand `number` and re-score every later live row from the corrected dealer state, in one
     transaction; old rows are voided and point to their replacements. HandNotFound, WinNotAllowed."""
 
-    def write(s: Session, group: ChatGroup, ts: TableRow, now: datetime) -> Written:
+    def write(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> Written:
         who = groups.actor(s, group, by, now)
         new, old = hands.edit(s, ts, number, entry, now, actor=who, source_key=source_key, text=text)
         return new[0], old, new
@@ -204,7 +204,7 @@ def create_pending(
 
     def op(s: Session) -> PendingInfo:
         try:  # the entry changes neither the group nor the session: their rows, the session locked
-            group, ts = sessions.open_table_rows(s, chat_id, lock=True)
+            group, ts = sessions.open_table(s, chat_id)
         except errors.NoOpenSession:  # a repeat finds its entry also once the table has ended
             if (found := earlier(s)) is not None:
                 return found

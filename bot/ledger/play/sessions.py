@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, func, inspect, update
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from bot.ledger import errors
@@ -25,15 +25,12 @@ from bot.ledger.storage.models import (
     TableSession,
 )
 from bot.ledger.storage.rows import (
-    SESSION,
     SITTING,
-    TableRow,
     aware,
     group_and_table,
     open_session_row,
     row_id,
     session_row,
-    table_rows,
 )
 from bot.ledger.storage.store import Defaults, Ledger
 from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary, UserRef
@@ -66,36 +63,21 @@ def check_stake(stake: object) -> None:
         )
 
 
-def open_table(s: Session, chat_id: int) -> tuple[ChatGroup, TableSession]:
-    """The group and its open session, to change: the ORM objects, the session locked for update
-    (NoOpenSession)."""
-    group, ts = group_and_table(s, chat_id, lock=True)
+def open_table(s: Session, chat_id: int, *, lock: bool = True) -> tuple[ChatGroup, TableSession]:
+    """The group and its open session, to read or change: the ORM objects, the session locked for update
+    when `lock` (NoOpenSession)."""
+    group, ts = group_and_table(s, chat_id, lock=lock)
     if group is None or ts is None:
         raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
     return group, ts
 
 
-def open_table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, Any]:
-    """The group and its open session as rows of columns (`table_rows`; the session locked for update
-    when `lock`): to read, or for a write that changes the session by Core (`moved_on`) (NoOpenSession)."""
-    group, ts = table_rows(s, chat_id, lock=lock)
-    if group is None or ts is None:
-        raise errors.NoOpenSession("this group has no open table session", chat_id=chat_id)
-    return group, ts
-
-
-# What a row's write (a hand, an adjustment, its undo or edit) changes of its table session.
-MOVED = ("last_seq", "live_rows", "state", "hands_played", "last_activity_at", "version")
-_MOVE = update(SESSION).where(SESSION.c.id == bindparam("session"))  # SET: the parameters named as columns
-
-
-def moved_on(s: Session, ts: TableRow, now: datetime) -> None:
-    """A row's write moved the table on (`touch`): its counters and dealer state, as `ts` holds them now,
-    written by one UPDATE. `ts` is the table's row of columns (`open_table_rows`), never an ORM object,
-    whose flush would write it a second time."""
-    assert inspect(ts, raiseerr=False) is None, "a hand writes the table's row of columns, not the ORM object"
+def moved_on(s: Session, ts: TableSession, now: datetime) -> None:
+    """A row's write (a hand, an adjustment, its undo or edit) moved the table on (`touch`): its counters
+    and dealer state, as `ts` holds them now, written by the flush (one UPDATE of what changed)."""
     touch(ts, now)
-    s.connection().execute(_MOVE, {"session": ts.id, **{name: getattr(ts, name) for name in MOVED}})
+    s.add(ts)
+    s.flush()
 
 
 def touch(ts: TableSession, now: datetime) -> None:

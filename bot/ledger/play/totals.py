@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from bot.ledger.storage.mappers import payments_of
 from bot.ledger.storage.models import Hand, Payment, SessionTotal, TableSession
-from bot.ledger.storage.rows import A_WIN, GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into, prepared
+from bot.ledger.storage.rows import A_WIN, GROUP_TOTAL, LIVE, SESSION_TOTAL, insert_into
 from bot.ledger.values import wins_of
 
 
@@ -78,16 +78,14 @@ def _upsert(s: Session, table: Table, scope: str, values: list[dict[str, Any]], 
     """Add `values` (one dict of deltas per player) into `table`'s rows of this scope in one statement,
     creating the missing rows: the counts summed, the maxima kept (SQLite and PostgreSQL both say
     INSERT … ON CONFLICT DO UPDATE)."""
-
-    def build(s: Session) -> Any:
-        statement = insert_into(s, table)
-        new, old = statement.excluded, table.c
-        changes: dict[str, Any] = {name: old[name] + new[name] for name in SUMMED if name in table.c}
-        changes.update({name: case((new[name] > old[name], new[name]), else_=old[name]) for name in MAXIMA})
-        upsert = statement.on_conflict_do_update(index_elements=[scope, "player_id"], set_=changes)
-        return upsert.returning(table.c.player_id, table.c.hands) if returning else upsert
-
-    return s.connection().execute(prepared(s, f"add to {table.name}", build), values)
+    statement = insert_into(s, table)
+    new, old = statement.excluded, table.c
+    changes: dict[str, Any] = {name: old[name] + new[name] for name in SUMMED if name in table.c}
+    changes.update({name: case((new[name] > old[name], new[name]), else_=old[name]) for name in MAXIMA})
+    upsert = statement.on_conflict_do_update(index_elements=[scope, "player_id"], set_=changes)
+    return s.connection().execute(
+        upsert.returning(table.c.player_id, table.c.hands) if returning else upsert, values
+    )
 
 
 SUMMED = (*COUNTS, "sessions")

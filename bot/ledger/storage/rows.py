@@ -1,11 +1,9 @@
 """Look-ups: the tables as Core sees them, the SQL fragments the ledger's queries share (live hands, the
-sitting seats, the ledger's order), prepared statements, and a row by its key."""
+sitting seats, the ledger's order), and a row by its key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime
-from types import SimpleNamespace
 from typing import Any, Protocol
 
 from sqlalchemy import Table, and_, bindparam, case, literal_column, true
@@ -32,8 +30,8 @@ from bot.ledger.values import (
 )
 
 
-# The tables as Core sees them (the ORM models stay the schema), for the prepared statements of the hot
-# path: a hand's reads and writes run these without building a statement or loading an object each time.
+# The tables as Core sees them (the ORM models stay the schema), for the hot path's reads of columns and
+# its set-based writes (a hand's rows, payments and totals), which load no ORM object.
 def _table(model: type[SQLModel]) -> Table:
     table = model.__table__  # type: ignore[attr-defined]  # set by SQLModel for table=True models
     assert isinstance(table, Table)
@@ -48,23 +46,11 @@ SETTLE_TRANSFER = _table(SettleTransfer)
 
 def insert_into(s: Session, table: Table) -> Any:
     """An INSERT into `table` in the dialect of `s`'s database, which both spell ON CONFLICT the same way
-    (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`): build it once (`prepared`) and give
-    the rows as parameters, so that it is compiled once."""
+    (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`); the rows given as parameters, one
+    statement however many (SQLAlchemy keeps its compiled form: a statement of the same shape is compiled
+    once)."""
     insert = sqlite_insert if s.get_bind().dialect.name == "sqlite" else postgresql_insert
     return insert(table)
-
-
-_prepared: dict[tuple[str, str], Any] = {}
-
-
-def prepared(s: Session, name: str, build: Callable[[Session], Any]) -> Any:
-    """The statement `build(s)` for `s`'s dialect, built the first time and kept under `name` (a statement
-    built anew each time is compiled anew each time: a multi-row upsert cost a millisecond)."""
-    key = (s.get_bind().dialect.name, name)
-    statement = _prepared.get(key)
-    if statement is None:
-        statement = _prepared[key] = build(s)
-    return statement
 
 
 # A live (not voided) row, spelled as the partial index uq_hand_live_number says it ("voided = 0"), so that
@@ -109,7 +95,7 @@ def row_id(row: Row) -> int:
 
 _GROUP_OF_CHAT = select(ChatGroup).where(ChatGroup.chat_id == bindparam("chat"))
 _OPEN_SESSION = select(TableSession).where(TableSession.group_id == bindparam("group"), LIVE_TABLE)
-_OPEN_SESSION_LOCKED = _OPEN_SESSION.with_for_update()
+_OPEN_SESSION_LOCKED = _OPEN_SESSION.with_for_update().execution_options(populate_existing=True)
 
 
 _GROUP_AND_TABLE = (
@@ -118,7 +104,9 @@ _GROUP_AND_TABLE = (
     .join(TableSession, and_(col(TableSession.group_id) == ChatGroup.id, LIVE_TABLE))
     .where(ChatGroup.chat_id == bindparam("chat"))
 )
-_GROUP_AND_TABLE_LOCKED = _GROUP_AND_TABLE.with_for_update(of=TableSession)
+_GROUP_AND_TABLE_LOCKED = _GROUP_AND_TABLE.with_for_update(of=TableSession).execution_options(
+    populate_existing=True  # the locked row as it is now, over an object this transaction read before
+)
 
 
 def group_and_table(s: Session, chat_id: int, *, lock: bool) -> tuple[ChatGroup | None, TableSession | None]:
@@ -128,37 +116,6 @@ def group_and_table(s: Session, chat_id: int, *, lock: bool) -> tuple[ChatGroup 
     if found is not None:
         return found[0], found[1]
     return group_row(s, chat_id), None
-
-
-_TABLE_ROWS = (
-    select_columns(GROUP, SESSION)
-    .select_from(GROUP)
-    .join(SESSION, and_(SESSION.c.group_id == GROUP.c.id, LIVE_TABLE))
-    .where(GROUP.c.chat_id == bindparam("chat"))
-)
-_TABLE_ROWS_LOCKED = _TABLE_ROWS.with_for_update(of=SESSION)
-_GROUP_ROW = select_columns(GROUP).where(GROUP.c.chat_id == bindparam("chat"))
-_GROUP_NAMES, _SESSION_NAMES = tuple(GROUP.c.keys()), tuple(SESSION.c.keys())  # as `_TABLE_ROWS` selects
-
-
-# A table session as its row of columns (`table_rows`, `session_columns`): what a row's write reads and
-# changes by Core (`sessions.moved_on`), attributes named as `TableSession`'s fields.
-TableRow = Any
-
-
-def table_rows(s: Session, chat_id: int, *, lock: bool = False) -> tuple[Any, Any]:
-    """`group_and_table` without ORM objects, for a caller that reads them or changes the session by Core
-    (`sessions.moved_on`): the group's and its open session's rows of columns (attributes named as the
-    models' fields), the session locked for update when `lock`; (group, None) without an open session,
-    (None, None) without a group."""
-    connection = s.connection()
-    found = connection.execute(_TABLE_ROWS_LOCKED if lock else _TABLE_ROWS, {"chat": chat_id}).first()
-    if found is not None:  # the group's columns, then the session's
-        split = len(_GROUP_NAMES)
-        group = SimpleNamespace(**dict(zip(_GROUP_NAMES, found[:split], strict=True)))
-        return group, SimpleNamespace(**dict(zip(_SESSION_NAMES, found[split:], strict=True)))
-    alone = connection.execute(_GROUP_ROW, {"chat": chat_id}).first()
-    return (SimpleNamespace(**alone._asdict()) if alone is not None else None), None
 
 
 def group_row(s: Session, chat_id: int) -> ChatGroup | None:
@@ -174,26 +131,12 @@ def open_session_row(s: Session, group_id: int, *, lock: bool) -> TableSession |
 def session_row(s: Session, session_id: int, *, lock: bool = False) -> TableSession:
     """A session by id (NotFound)."""
     query = select(TableSession).where(TableSession.id == session_id)
-    if lock:
-        query = query.with_for_update()
+    if lock:  # the locked row as it is now, over an object this transaction read before
+        query = query.with_for_update().execution_options(populate_existing=True)
     ts = s.scalars(query).first()
     if ts is None:
         raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
     return ts
-
-
-_SESSION_BY_ID = select_columns(SESSION).where(SESSION.c.id == bindparam("session"))
-_SESSION_BY_ID_LOCKED = _SESSION_BY_ID.with_for_update()
-
-
-def session_columns(s: Session, session_id: int, *, lock: bool = False) -> Any:
-    """A session by id as its row of columns (`table_rows`' kind; locked for update when `lock`), for a
-    write that changes it by Core (`sessions.moved_on`) (NotFound)."""
-    found = s.connection().execute(_SESSION_BY_ID_LOCKED if lock else _SESSION_BY_ID, {"session": session_id})
-    row = found.first()
-    if row is None:
-        raise errors.NotFound(f"no session {session_id}", what="session", id=session_id)
-    return SimpleNamespace(**row._asdict())
 
 
 _PENDING_BY_ID = select_columns(PENDING).where(PENDING.c.id == bindparam("id"))
