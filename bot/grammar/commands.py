@@ -6,11 +6,11 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
+from bot.bounds import MAX_ADJUST
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
-from bot.ledger.play.groups import named
-from bot.ledger.play.hands import MAX_ADJUST
+from bot.names import named
 from scoring.entry import EntryJSON, FlagsJSON, WinJSON, build_entry
 from scoring.rules import ways_to_win
 from scoring.seats import SEAT_WORDS, parse_seat
@@ -29,7 +29,7 @@ _PAYS_WORDS = _set("给|給|付给|付給|付|to|->|→|pays|=>")
 _NUMBER = f"({NUMBER_RE})"
 _AMOUNT = re.compile(rf"^[+¥$]?{_NUMBER}(元|块|塊|银|銀|两|兩|分|花)?$")
 _HAND_NUMBER = re.compile(rf"^(?:#|第|no\.?|hand)?{_NUMBER}(?:局|盘|盤|把)?$")
-MAX_AMOUNT = MAX_ADJUST  # an adjustment's bound, the ledger's own
+MAX_AMOUNT = MAX_ADJUST  # an adjustment's bound, the one the ledger refuses beyond
 
 
 class Adjustment(NamedTuple):
@@ -167,7 +167,7 @@ def make_resolver(
     seats: Mapping[str, Iterable[str]], others: Mapping[str, T] | None = None
 ) -> Callable[[str], str | T | None]:
     """A resolve function: seat words of occupied seats, else whom a name means by the one rule of names
-    (`bot.ledger.play.groups.named`, the rule /sub, /seat, /paid and /score use) among the seated players and
+    (`bot.names.named`, the rule /sub, /seat, /paid and /score use) among the seated players and
     `others`, the people not seated (each name one answers to, an @username with its @: what it resolves to).
 
     `seats` maps a seat ("E") to the names its player answers to (@username, first name, guest name).

@@ -19,7 +19,7 @@ from bot.i18n import t
 from bot.ledger import ChatState, Ledger, Person, SessionInfo, UserRef, pending_id_for
 from bot.ledger.errors import NoOpenSession
 from bot.ledger.play import groups
-from bot.ledger.play.groups import answers_to
+from bot.names import answers_to
 from bot.render import wind
 from bot.sender import edit_text, fit, send_text
 from bot.services import in_ledger, ledger_in, read_in, settings_in, write_in
@@ -54,7 +54,7 @@ def user_ref(update: Update) -> UserRef | None:
 
 def seat_resolver(session: SessionInfo, people: Iterable[Person] = ()) -> Callable[[str], str | None]:
     """The grammar's `resolve(word) -> seat | None` over the seated table: E/S/W/N, 东南西北/東, or whom a
-    name means by the one rule of names (`bot.ledger.play.groups.named`): a seated player's name or @username
+    name means by the one rule of names (`bot.names.named`): a seated player's name or @username
     (any case), None for a name that means someone of the group off this table (`people`: the group's
     players, `bot.ledger.play.groups.people`), as /sub or /paid would read the same name."""
     names = {seat: answers_to(player.name, player.username) for seat, player in session.seats.items()}

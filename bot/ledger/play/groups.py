@@ -30,6 +30,7 @@ from bot.ledger.storage.rows import (
 )
 from bot.ledger.storage.store import Defaults, Ledger
 from bot.ledger.values import ChatState, GroupInfo, Person, PlayerInfo, UserRef
+from bot.names import answers_to, named
 from scoring.seats import parse_seat
 
 T = TypeVar("T")
@@ -435,33 +436,6 @@ def twins(s: Session, group_id: int) -> dict[int, int]:
         s.info[key] = {pid: n for ids in names.values() if len(ids) > 1 for n, pid in enumerate(ids, 1)}
     found: dict[int, int] = s.info[key]
     return found
-
-
-def name_key(word: str) -> str:
-    """How a typed name is compared with a person's names: no white space around it, no leading @, any
-    case."""
-    return word.strip().removeprefix("@").casefold()
-
-
-def answers_to(display_name: str, username: str | None) -> tuple[str, ...]:
-    """The names a person answers to: their display (or guest) name, and their @username with its @."""
-    return (display_name, *((f"@{username}",) if username else ()))
-
-
-def named(word: str, people: Iterable[tuple[T, Iterable[str]]]) -> list[T]:
-    """The one rule of whom a typed name means, for every command (/hu and the grammar's resolver, /sub,
-    /join, /seat, /dealer, /paid, /score, /stats): each of `people` comes with the names it answers to
-    (`answers_to`: @username with its @). A word with a leading @ fits the @usernames first, then the
-    display names; a word without, the display names first, then the @usernames; any case. Everyone the
-    first of the two that fits anyone fits, in the order given (a caller with a table may then take the
-    one seated among them; several left are asked, never guessed)."""
-    key = name_key(word)
-    listed = [(who, {(name.startswith("@"), name_key(name)) for name in names}) for who, names in people]
-    for by_username in (True, False) if word.strip().startswith("@") else (False, True):
-        found = [who for who, keys in listed if (by_username, key) in keys]
-        if found:
-            return found
-    return []
 
 
 def name_matches(s: Session, group: ChatGroup, text: str) -> list[Player]:

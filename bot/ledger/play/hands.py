@@ -13,6 +13,7 @@ from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 import scoring
+from bot.bounds import MAX_ADJUST
 from bot.ledger import errors
 from bot.ledger.play import totals
 from bot.ledger.play.sessions import moved_on, open_table
@@ -43,7 +44,6 @@ from bot.ledger.values import (
 )
 from scoring.entry import EntryJSON, TableJSON, request_for
 
-MAX_ADJUST = 10_000_000  # an adjustment's bound: no reachable running total overflows a BIGINT
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
 EVENTS = ("win", "draw", "escape")
 

@@ -1,5 +1,5 @@
 """One rule of names for every command (issue 30, "people are people"): a typed name means the same person
-in /hu as in /sub, /paid and /score (`bot.ledger.play.groups.named`, used by the grammar's resolver and by the
+in /hu as in /sub, /paid and /score (`bot.names.named`, used by the grammar's resolver and by the
 ledger's look-ups). Through the real Application, on SQLite and PostgreSQL; each person's money by hand."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from harness import END, Table, ledger, money
 
 from bot.ledger.play import groups
-from bot.ledger.play.groups import named
+from bot.names import named
 
 
 async def test_a_typed_name_means_the_same_person_in_hu_sub_paid_and_score(db_table: Table) -> None:

@@ -1,0 +1,44 @@
+"""The one rule of whom a typed name means, for every command (/hu and the grammar's resolver, /sub, /join,
+/seat, /dealer, /paid, /score, /stats): pure, below the grammar and the ledger that both ask it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def name_key(word: str) -> str:
+    """How a typed name is compared with a person's names: no white space around it, no leading @, any
+    case.
+
+    >>> name_key(" @Ann ")
+    'ann'
+    """
+    return word.strip().removeprefix("@").casefold()
+
+
+def answers_to(display_name: str, username: str | None) -> tuple[str, ...]:
+    """The names a person answers to: their display (or guest) name, and their @username with its @."""
+    return (display_name, *((f"@{username}",) if username else ()))
+
+
+def named(word: str, people: Iterable[tuple[T, Iterable[str]]]) -> list[T]:
+    """Whom `word` means: each of `people` comes with the names it answers to (`answers_to`: @username
+    with its @). A word with a leading @ fits the @usernames first, then the display names; a word
+    without, the display names first, then the @usernames; any case. Everyone the first of the two that
+    fits anyone fits, in the order given (a caller with a table may then take the one seated among them;
+    several left are asked, never guessed).
+
+    >>> people = [("Liu", answers_to("Liu", None)), ("刘洋", answers_to("刘洋", "liu"))]
+    >>> named("liu", people), named("@LIU", people), named("nobody", people)
+    (['Liu'], ['刘洋'], [])
+    """
+    key = name_key(word)
+    listed = [(who, {(name.startswith("@"), name_key(name)) for name in names}) for who, names in people]
+    for by_username in (True, False) if word.strip().startswith("@") else (False, True):
+        found = [who for who, keys in listed if (by_username, key) in keys]
+        if found:
+            return found
+    return []
