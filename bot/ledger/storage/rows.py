@@ -3,6 +3,7 @@ sitting seats, the ledger's order), and a row by its key."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -44,13 +45,16 @@ SESSION_TOTAL, GROUP_TOTAL = _table(SessionTotal), _table(GroupTotal)
 SETTLE_TRANSFER = _table(SettleTransfer)
 
 
+# Each database's INSERT, by dialect name: both spell ON CONFLICT the same way (`on_conflict_do_nothing`,
+# `on_conflict_do_update`, `excluded`).
+INSERTS: dict[str, Callable[[Table], Any]] = {"sqlite": sqlite_insert, "postgresql": postgresql_insert}
+
+
 def insert_into(s: Session, table: Table) -> Any:
-    """An INSERT into `table` in the dialect of `s`'s database, which both spell ON CONFLICT the same way
-    (`on_conflict_do_nothing`, `on_conflict_do_update`, `excluded`); the rows given as parameters, one
+    """An INSERT into `table` in the dialect of `s`'s database; the rows given as parameters, one
     statement however many (SQLAlchemy keeps its compiled form: a statement of the same shape is compiled
     once)."""
-    insert = sqlite_insert if s.get_bind().dialect.name == "sqlite" else postgresql_insert
-    return insert(table)
+    return INSERTS[s.get_bind().dialect.name](table)
 
 
 # A live (not voided) row, spelled as the partial index uq_hand_live_number says it ("voided = 0"), so that
