@@ -13,8 +13,8 @@ the tests and the console (`bot.console.transport`) answering every call. Sectio
            statements (its `before_cursor_execute` events, BEGIN included; by verb).
   flows    the same counts for the default flow, an `instant` group and the /hu button flow.
   burst    `--tables` (50) tables recording a hand at the same moment, every Bot API call taking
-           `--api-ms` (50 ms) as a round trip to Telegram does: /hu → preview and /hu → result, p50
-           and p99.
+           `--api-ms` (50 ms) as a round trip to Telegram does: /hu → preview, Confirm (pressed as the
+           preview shows) → result, and /hu → result, p50 and p99.
   paced    `--paced-tables` (1,000) tables at a hand each per 2 minutes: each table's one hand of a
            2-minute window starts at a random moment in it, so hands arrive at tables / 120 s (8.3 a
            second for 1,000). `--pace-seconds` below 120 compresses that window in time: the same hands
@@ -548,10 +548,12 @@ def main(argv: list[str] | None = None) -> int:
                 print_counts(name, asyncio.run(costs(folder(flow), flow, args.hands)))
         if "burst" in only:
             previews, spent = asyncio.run(burst(folder("burst"), args.tables, args.rounds, delay))
+            pressed = [whole - shown for shown, whole in zip(previews, spent, strict=True)]  # pressed at once
             print(
                 f"\n{args.tables} tables pressing at once, {args.api_ms:g} ms a Bot API call, "
                 f"{len(spent)} hands:\n"
                 f"  /hu → preview            {spread(previews)}\n"
+                f"  Confirm → result         {spread(pressed)}\n"
                 f"  /hu → Confirm → result   {spread(spent)}"
             )
         if "paced" in only:
