@@ -101,14 +101,7 @@ async def after_commit(
     `status` line under it (who confirmed); then the card, edited at once."""
     if not result.created:
         return  # a redelivered update: its result is in the chat already
-    if kind == "undo" and result.hand.kind == "adjust":  # not a hand: no number, no dealer to roll back
-        text = turn.t("result.undone_adjust", summary=hand_summary(turn.lang, result.hand))
-    elif kind == "undo":
-        text = turn.t("result.undone", n=result.hand.number)
-    elif kind == "edit":
-        text = turn.t("result.edited", n=result.hand.number) + "\n" + result_line(turn.lang, result.hand)
-    else:
-        text = result_line(turn.lang, result.hand)
+    text = result_text(turn, kind, result)
     if status:
         text = f"{text}\n{status}"
     sent: int | None = None
@@ -124,6 +117,17 @@ async def after_commit(
     finally:  # the hand is recorded: the card shows it even when its result could not be sent
         await show_card(turn, result.session, result.card)
     await mark_results(turn, kind, result, sent)
+
+
+def result_text(turn: Turn, kind: PendingKind, result: CommitResult) -> str:
+    """A committed row's one-line result (an undo: what it voided; an edit: the hand it replaced)."""
+    if kind == "undo" and result.hand.kind == "adjust":  # not a hand: no number, no dealer to roll back
+        return turn.t("result.undone_adjust", summary=hand_summary(turn.lang, result.hand))
+    if kind == "undo":
+        return turn.t("result.undone", n=result.hand.number)
+    if kind == "edit":
+        return turn.t("result.edited", n=result.hand.number) + "\n" + result_line(turn.lang, result.hand)
+    return result_line(turn.lang, result.hand)
 
 
 async def mark_results(turn: Turn, kind: PendingKind, result: CommitResult, sent: int) -> None:

@@ -27,10 +27,10 @@ from bot.buttons import DealerPress, NamePress, PendingPress
 from bot.grammar import local_entry, parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
 from bot.grammar.errors import GrammarError
 from bot.handlers.callbacks import button, command
-from bot.handlers.card import after_commit, confirmed_status
+from bot.handlers.card import after_commit, confirmed_status, result_text, show_card
 from bot.handlers.permissions import decided, refuse_own_entry, require, writable_session
 from bot.handlers.turn import Turn, seat_resolver
-from bot.ledger import SEATS, ChatState, HandPreview, SessionInfo, pending_id_for
+from bot.ledger import SEATS, ChatState, CommitResult, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
     NotFound,
     PendingCancelled,
@@ -374,8 +374,8 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     if result is None:  # cancelled
         await close_preview(turn, turn.t("preview.cancelled"))
         return
-    if not result.created:
-        await turn.answer(turn.t("err.gone"))
+    if not result.created:  # confirmed before: its result may never have replaced this preview
+        await show_committed(turn, press.action, result)
         return
     kind: PendingKind = "undo" if result.hand.voided else "edit" if result.replaced else "hand"
     status = confirmed_status(turn, kind, result)
@@ -384,6 +384,23 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
         turn.answer(turn.t("preview.undone_toast" if kind == "undo" else "preview.recorded_toast")),
         after_commit(turn, kind, result, flow_message=message_id, status=status),
     )
+
+
+async def show_committed(turn: Turn, action: str, result: CommitResult) -> None:
+    """A press on a preview whose entry was confirmed before (its result edit failed, or the worker stopped
+    in between): the preview becomes the result that counts, with a line saying the press changed nothing
+    (a Cancel: too late), and the card is shown as the ledger has it."""
+    kind: PendingKind = "undo" if result.hand.voided else "hand"
+    line = result_text(turn, kind, result)
+    status = turn.t("preview.cancel_too_late" if action == "cancel" else "preview.confirmed_before")
+    message = turn.pressed_message
+    if message is not None and not (message.text or "").startswith(line):  # not the result yet
+        try:
+            await turn.edit(message.message_id, f"{line}\n{status}")
+        except TelegramError as exc:
+            log.info("could not turn preview %s into its result: %s", message.message_id, exc)
+        await show_card(turn, result.session, result.card)
+    await turn.answer(status if action == "cancel" else turn.t("err.gone"), alert=action == "cancel")
 
 
 async def close_preview(turn: Turn, status: str) -> None:

@@ -371,7 +371,8 @@ class CommitResult:
 class Pressed:
     """A Confirm or Cancel pressed (`recording.press`): the chat's state the write read (after
     it), whether it was done (False: the state did not tell who may press, nothing written), and the
-    confirmed write (None for a Cancel)."""
+    confirmed write (None for a Cancel that dropped the entry; for a press on an entry confirmed before, its
+    row with `created` False, whichever button)."""
 
     state: ChatState
     done: bool

@@ -317,10 +317,12 @@ def press(
         if not allowed(state):
             return Pressed(state, done=False)
         if action == "cancel":
-            pending.cancel(
+            dropped = pending.cancel(
                 s, pending_id, chat_id=chat_id, message_id=message_id, now=now, loaded=loaded, entry=entry
             )
-            return Pressed(state, done=True)
+            if dropped.status != "committed":
+                return Pressed(state, done=True)
+            # Confirmed before: the Cancel changes nothing; the press is told the row that counts.
         result, ts = pending.confirm(
             s,
             pending_id,
@@ -332,7 +334,7 @@ def press(
             entry=entry,
         )
         info = result.session
-        card = books.card_view(s, ts, info) if result.created else None
+        card = books.card_view(s, ts, info)
         return Pressed(replace(state, session=info), True, replace(result, card=card))
 
     pressed = ledger.write(op)
