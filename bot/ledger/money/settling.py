@@ -560,15 +560,22 @@ def set_paycode(s: Session, telegram_id: int, file_id: str | None) -> int:
 
 
 def paycode_for(s: Session, transfer_id: int, telegram_id: int) -> tuple[Transfer, str]:
-    """The payee's payment QR of an open transfer, for its payer only (NotParty for anyone else,
-    TransferClosed, NoPaycode, NotFound)."""
+    """The payee's payment QR of an open transfer, for its payer only (NotParty for anyone else of the
+    transfer's group, TransferClosed, NoPaycode); NotFound for one who is not in that group, whether the
+    transfer exists or not: a private chat names nobody to a stranger."""
     row = s.get(SettleTransfer, transfer_id)
-    if row is None:
-        raise errors.NotFound(f"no transfer {transfer_id}", what="transfer", id=transfer_id)
+    payer = s.get(Player, row.payer_id) if row is not None else None
+    if row is None or payer is None or payer.telegram_id != telegram_id:
+        member = None
+        if row is not None:
+            in_group = (Player.group_id == row.group_id, Player.telegram_id == telegram_id)
+            member = s.scalars(select(Player.id).where(*in_group)).first()
+        if row is None or member is None:
+            raise errors.NotFound(
+                f"no transfer {transfer_id} in the asker's groups", what="transfer", id=transfer_id
+            )
+        raise errors.NotParty("only the payer sees the payee's paycode", **_names(s, row))
     names = _names(s, row)
-    payer = s.get(Player, row.payer_id)
-    if payer is None or payer.telegram_id != telegram_id:
-        raise errors.NotParty("only the payer sees the payee's paycode", **names)
     if row.status not in OPEN:
         raise errors.TransferClosed("transfer closed", **names)
     code = _paycode(s, row.payee_id)
