@@ -3,20 +3,41 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from typing import TypeVar
 
 T = TypeVar("T")
 
 
-def name_key(word: str) -> str:
-    """How a typed name is compared with a person's names: no white space around it, no leading @, any
-    case.
+def invisible(char: str) -> bool:
+    """A character that shows nothing of its own yet changes a name: zero-width and bidirectional
+    controls (Unicode category Cf: U+200B, U+200D, U+202E …) and other control characters (Cc).
 
-    >>> name_key(" @Ann ")
+    >>> invisible("\u200b"), invisible("\u202e"), invisible("台")
+    (True, True, False)
+    """
+    return unicodedata.category(char) in ("Cf", "Cc") and not char.isspace()
+
+
+def normalise(name: str) -> str:
+    """A name as it is compared and shown: Unicode NFKC (full-width letters, compatibility ideographs
+    folded), invisible characters (`invisible`) dropped.
+
+    >>> normalise("Ａｎｎ"), normalise("台\u200b")
+    ('Ann', '台')
+    """
+    return "".join(char for char in unicodedata.normalize("NFKC", name) if not invisible(char))
+
+
+def name_key(word: str) -> str:
+    """How a typed name is compared with a person's names: normalised (`normalise`), no white space
+    around it, no leading @, any case.
+
+    >>> name_key(" @Ａnn ")
     'ann'
     """
-    return word.strip().removeprefix("@").casefold()
+    return normalise(word).strip().removeprefix("@").casefold()
 
 
 def answers_to(display_name: str, username: str | None) -> tuple[str, ...]:

@@ -31,7 +31,7 @@ from bot.handlers.turn import Turn, ledger_of, user_ref
 from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
 from bot.ledger.errors import AmbiguousPlayer, ForeignButton, LedgerError, PlayerNotSeated, UnknownPlayer
 from bot.ledger.play import books, groups, pending, recording, seating, sessions
-from bot.ledger.play.groups import check_guest_name
+from bot.ledger.play.groups import check_guest_name, clean_name
 from bot.ledger.play.sessions import MAX_STAKE
 from bot.ledger.storage.db import storage_failure
 from bot.ledger.values import PendingKind
@@ -309,6 +309,7 @@ async def ask_guest(turn: Turn, session: SessionInfo, name: str, seat: str | Non
     /sub <seat>), with [按客人 name 入座] [取消] for whoever typed the command (or an admin). A name no
     guest may have is refused first, so the button never offers what the ledger refuses."""
     check_guest_name(name, ())
+    name = clean_name(name)  # as the ledger will store and show it
     asker = turn.user.telegram_id if turn.user is not None else 0  # 0: an anonymous admin (any admin)
     press = GuestPress(session.id, asker, name, seat)
     if not press.fits:  # a name of 4-byte characters too long for a button's data

@@ -168,9 +168,9 @@ class Conflict(LedgerError):
 
 
 class BadGuestName(LedgerError):
-    """A guest name the table cannot use (params: name, rule: too_long | space | seat_word | table | taken,
-    limit); the code names the rule: guest_too_long, guest_space, guest_seat_word, guest_table,
-    guest_taken."""
+    """A guest name the table cannot use (params: name, rule: invisible | too_long | space | seat_word |
+    table | taken, limit); the code names the rule: guest_invisible, guest_too_long, guest_space,
+    guest_seat_word, guest_table, guest_taken."""
 
     code = "guest_name"
 

@@ -30,7 +30,7 @@ from bot.ledger.storage.rows import (
 )
 from bot.ledger.storage.store import Defaults, Ledger
 from bot.ledger.values import ChatState, GroupInfo, Person, PlayerInfo, UserRef
-from bot.names import answers_to, named
+from bot.names import answers_to, invisible, named, normalise
 from scoring.seats import parse_seat
 
 T = TypeVar("T")
@@ -293,8 +293,9 @@ def claim_weekly(s: Session, chat_id: int, due: datetime, now: datetime) -> bool
 
 
 def clean_name(name: str) -> str:
-    """A display name with its white space folded, at most 128 characters."""
-    return " ".join(name.split())[:128]
+    """A name as it is compared and shown (`names.normalise`: NFKC, nothing invisible), white space
+    folded, at most 128 characters."""
+    return " ".join(normalise(name).split())[:128]
 
 
 _PLAYER_OF_USER = select(Player).where(
@@ -378,11 +379,14 @@ def name_holders(s: Session, group: ChatGroup, ts: TableSession) -> list[Player]
 
 
 def check_guest_name(name: str, seated: Iterable[Player]) -> None:
-    """A guest's name: at most GUEST_NAME_LIMIT characters, no white space, not a seat word, not the 台
-    (the account 台费 and 抽水 go to), and not the name or @username of anyone seated at the table, in
-    any case (BadGuestName, with the rule broken)."""
+    """A guest's name: no invisible character (a zero-width space or a bidirectional control would make
+    a second 台 or Ann that looks the same), and once normalised (`clean_name`) at most GUEST_NAME_LIMIT
+    characters, no white space, not a seat word, not the 台 (the account 台费 and 抽水 go to), and not
+    the name or @username of anyone seated at the table, in any case (BadGuestName, with the rule broken)."""
     rule = None
-    if len(name) > GUEST_NAME_LIMIT:
+    if any(invisible(char) for char in name):
+        rule = "invisible"
+    elif len(name := clean_name(name)) > GUEST_NAME_LIMIT:
         rule = "too_long"
     elif not name or any(ch.isspace() for ch in name):
         rule = "space"

@@ -100,7 +100,7 @@ def _newcomer(
     if user is not None:
         return groups.ensure_player(s, group, user, now)
     name = guest_name or ""
-    groups.check_guest_name(groups.clean_name(name), groups.name_holders(s, group, ts))
+    groups.check_guest_name(name, groups.name_holders(s, group, ts))
     return groups.guest(s, group, name, now)
 
 
