@@ -59,6 +59,20 @@ async def is_admin(turn: Turn) -> bool:
     return turn.admin
 
 
+async def sole_admin(turn: Turn) -> bool:
+    """Whether the sender is the group's only administrator (bots aside): getChatAdministrators. A
+    failure of Telegram's answers False (another admin may be there)."""
+    user = turn.user
+    if user is None or not await is_admin(turn):
+        return False
+    try:
+        members = await turn.context.bot.get_chat_administrators(turn.chat_id)
+    except TelegramError as exc:
+        log.warning("getChatAdministrators failed in chat %s: %s", turn.chat_id, exc)
+        return False
+    return not [m for m in members if not m.user.is_bot and m.user.id != user.telegram_id]
+
+
 def is_seated(turn: Turn, session: SessionInfo) -> bool:
     """Whether the sender holds a seat at the table."""
     user = turn.user

@@ -7,6 +7,7 @@ is still owed from before)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 
@@ -15,9 +16,10 @@ from bot.grammar.errors import GrammarError
 from bot.grammar.lexer import parse_number
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import show_card
-from bot.handlers.permissions import is_admin, person
+from bot.handlers.permissions import is_admin, person, sole_admin
 from bot.handlers.turn import Turn
 from bot.ledger import PaymentResult, PlayerInfo, Transfer
+from bot.ledger.errors import OwnDebtGuest
 from bot.ledger.money import payments, settling
 from bot.ledger.money.settling import MAX_PAYMENT
 from bot.render import person_name
@@ -153,26 +155,20 @@ async def settle_pressed(turn: Turn, press: SettlePress) -> None:
         raise Refusal("err.not_allowed")
     admin = await is_admin(turn)
     if press.action == "paid":
-        call = turn.run(
-            payments.claim_transfer,
-            turn.ledger,
-            turn.chat_id,
-            press.transfer_id,
-            user,
-            admin=admin,
-            key=turn.source_key,
+        claim = partial(
+            payments.claim_transfer, turn.ledger, turn.chat_id, press.transfer_id, user, admin=admin
         )
+        result = await turn.run(claim, key=turn.source_key)
     else:
-        call = turn.run(
-            payments.confirm_transfer,
-            turn.ledger,
-            turn.chat_id,
-            press.transfer_id,
-            user,
-            admin=admin,
-            key=turn.source_key,
+        confirm = partial(
+            payments.confirm_transfer, turn.ledger, turn.chat_id, press.transfer_id, user, admin=admin
         )
-    result = await call
+        try:
+            result = await turn.run(confirm, key=turn.source_key)
+        except OwnDebtGuest:  # an admin's own debt to a guest: hers to confirm if no other admin can
+            if not await sole_admin(turn):
+                raise
+            result = await turn.run(confirm, sole_admin=True, key=turn.source_key)
     await turn.answer(payment_text(turn, result).split("\n")[0])
     await turn.say(payment_text(turn, result))
     await _refresh(turn, result.transfers)

@@ -264,6 +264,13 @@ class OwnDebt(NotParty):
     code = "own_debt"
 
 
+class OwnDebtGuest(OwnDebt):
+    """`OwnDebt` where the payee is a guest (or the 台) and the payer is not the group's only admin:
+    another admin confirms it (params: payer, payee)."""
+
+    code = "own_debt_guest"
+
+
 class TransferClosed(LedgerError):
     """The transfer is settled, or was carried into a later session (params: payer, payee, number)."""
 

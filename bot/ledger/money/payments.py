@@ -77,17 +77,19 @@ def confirm_transfer(
     by: UserRef | None,
     *,
     admin: bool = False,
+    sole_admin: bool = False,
     key: str | None = None,
 ) -> PaymentResult:
-    """已收到: the payee (or, with `admin`, a group admin who is not the payer) confirms what was
-    claimed. NotParty, OwnDebt, NothingClaimed, TransferClosed, ForeignButton."""
+    """已收到: the payee (or, with `admin`, a group admin who is not the payer; with `sole_admin`, the
+    group's only admin on her own debt to a guest) confirms what was claimed. NotParty, OwnDebt,
+    OwnDebtGuest, NothingClaimed, TransferClosed, ForeignButton."""
     now = ledger.now()
 
     def op(s: Session) -> PaymentResult:
         group = groups.ensure_group(s, chat_id, ledger.defaults, now)
         sender = groups.ensure_player(s, group, by, now) if by is not None else None
         pid = sender.id if sender is not None else None
-        return settling.confirm_button(s, group, transfer_id, pid, admin, now)
+        return settling.confirm_button(s, group, transfer_id, pid, admin, now, sole_admin=sole_admin)
 
     return ledger.write_once(key, op)
 

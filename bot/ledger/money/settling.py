@@ -291,16 +291,28 @@ def claim_button(
 
 
 def confirm_button(
-    s: Session, group: ChatGroup, transfer_id: int, by: int | None, admin: bool, now: datetime
+    s: Session,
+    group: ChatGroup,
+    transfer_id: int,
+    by: int | None,
+    admin: bool,
+    now: datetime,
+    *,
+    sole_admin: bool = False,
 ) -> PaymentResult:
     """已收到 by the payee (or an admin who is not the payer): every claimed payment of the transfer is
-    confirmed. OwnDebt for an admin confirming their own debt."""
+    confirmed. OwnDebt for an admin confirming their own debt; OwnDebtGuest when its payee is a guest (or
+    the 台), who has no account to press with: then the group's only admin (`sole_admin`, as Telegram
+    told the caller) confirms it herself, so every debt has someone who may confirm it."""
     row = _transfer(s, group, transfer_id)
     names = _names(s, row)
     if row.status not in OPEN:
         raise errors.TransferClosed("transfer closed", **names)
     if by != row.payee_id and by == row.payer_id and admin:
-        raise errors.OwnDebt("an admin confirms their own debt", **names)
+        if not _guest(s, row.payee_id):
+            raise errors.OwnDebt("an admin confirms their own debt", **names)
+        if not sole_admin:
+            raise errors.OwnDebtGuest("another admin confirms a debt to a guest", **names)
     if by != row.payee_id and not admin:
         raise _not_party(s, row, "only the payee or an admin confirms", names)
     if row.claimed <= 0:
