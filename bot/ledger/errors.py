@@ -214,6 +214,13 @@ class NoDebt(LedgerError):
     code = "no_debt"
 
 
+class NoDebtCarried(NoDebt):
+    """`NoDebt` where the last debt between the two was carried into a later session's settlement, not
+    paid (params: name, number: that session's number)."""
+
+    code = "no_debt_carried"
+
+
 class NothingClaimed(LedgerError):
     """The payee confirms a transfer nobody said they paid (params: payer, payee)."""
 

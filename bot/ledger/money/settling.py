@@ -355,6 +355,22 @@ def update_settle(
     return info
 
 
+def _no_debt(s: Session, group: ChatGroup, sender: Player, other: Player) -> errors.NoDebt:
+    """Why nothing is open between two people: NoDebtCarried when their last transfer (either way) was
+    carried into a later session (a /paid that raced its /end), NoDebt otherwise."""
+    pair = (row_id(sender), row_id(other))
+    query = select(SettleTransfer).where(
+        SettleTransfer.group_id == group.id,
+        col(SettleTransfer.payer_id).in_(pair),
+        col(SettleTransfer.payee_id).in_(pair),
+    )
+    last = s.scalars(query.order_by(col(SettleTransfer.id).desc()).limit(1)).first()
+    carried = s.get(TableSession, last.carried_to) if last is not None and last.status == "carried" else None
+    if carried is not None and last is not None and last.payer_id != last.payee_id:
+        return errors.NoDebtCarried("carried, not paid", name=other.display_name, number=carried.number)
+    return errors.NoDebt("nothing open", name=other.display_name)
+
+
 def record_payment(
     s: Session, group: ChatGroup, sender: Player, other: Player, amount: int | None, now: datetime
 ) -> PaymentResult:
@@ -368,7 +384,7 @@ def record_payment(
     owes = _between(s, group, row_id(sender), row_id(other))
     rows = owes or _between(s, group, row_id(other), row_id(sender))
     if not rows:
-        raise errors.NoDebt("nothing open", name=other.display_name)
+        raise _no_debt(s, group, sender, other)
     payer, payee = (sender, other) if owes else (other, sender)
     names = {"payer": payer.display_name, "payee": payee.display_name}
     free = sum(r.amount - r.paid - r.claimed for r in rows)
