@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import socket
 from collections.abc import Callable, Coroutine, Iterator
@@ -29,6 +30,7 @@ from telegram import Update
 from bot.app import AnyApplication
 from bot.settings import Settings
 from bot.webapp.api import ROUTES, ApiError, api_error_response, new_recent
+from bot.webapp.limits import HEADER_BYTES, BodyLimit, BoundedH11
 from bot.webapp.season import ROUTES as SEASON_ROUTES
 
 log = logging.getLogger(__name__)
@@ -78,7 +80,11 @@ def build_web(application: AnyApplication, settings: Settings, *, console: bool 
         ]
     if settings.mode == "webhook" and not console:
         routes.append(Route("/" + settings.webhook_path.lstrip("/"), webhook(settings), methods=["POST"]))
-    middleware = [Middleware(GZipMiddleware, minimum_size=500), Middleware(SecurityHeaders)]
+    middleware = [
+        Middleware(GZipMiddleware, minimum_size=500),
+        Middleware(SecurityHeaders),
+        Middleware(BodyLimit),
+    ]
     web = Starlette(routes=routes, exception_handlers={ApiError: api_error_response}, middleware=middleware)
     web.state.application = application
     web.state.recent = (
@@ -113,8 +119,12 @@ class SecurityHeaders:
             return
         static = str(scope.get("path", "")).startswith("/app/static/")
 
+        started = False
+
         async def with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = MutableHeaders(scope=message)
                 for name, value in HEADERS.items():
                     headers[name] = value
@@ -122,11 +132,19 @@ class SecurityHeaders:
                     headers["Cache-Control"] = STATIC_CACHE
             await send(message)
 
-        await self.app(scope, receive, with_headers)
+        try:
+            await self.app(scope, receive, with_headers)
+        except Exception:
+            if not started:  # the 500 with its headers and no traceback; the error is logged by uvicorn
+                await Response("Internal Server Error", status_code=500)(scope, receive, with_headers)
+            raise
 
 
 def webhook(settings: Settings) -> Callable[[Request], Coroutine[Any, Any, Response]]:
-    """The webhook route: Telegram's secret header checked, the update queued for the Application."""
+    """The webhook route: Telegram's secret header checked, the update queued for the Application. A body
+    that is no update (not JSON, nested past the parser's depth, a list or a string, no integer
+    `update_id`, fields Telegram's types cannot read) is answered 400; the body's size and time are
+    bounded by `limits.BodyLimit`."""
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
 
     async def receive(request: Request) -> Response:
@@ -136,8 +154,15 @@ def webhook(settings: Settings) -> Callable[[Request], Coroutine[Any, Any, Respo
                 return Response(status_code=403)
         application: AnyApplication = request.app.state.application
         try:
-            update = Update.de_json(await request.json(), application.bot)
-        except ValueError:
+            data = json.loads(await request.body())
+        except (ValueError, RecursionError):
+            return Response(status_code=400)
+        if not isinstance(data, dict) or type(data.get("update_id")) is not int:
+            return Response(status_code=400)
+        try:
+            update = Update.de_json(data, application.bot)
+        except Exception as exc:  # whatever Telegram's types make of a malformed update
+            log.info("webhook body is no update: %s", type(exc).__name__)
             return Response(status_code=400)
         await application.update_queue.put(update)
         return Response()
@@ -146,9 +171,22 @@ def webhook(settings: Settings) -> Callable[[Request], Coroutine[Any, Any, Respo
 
 
 def web_server(web: Starlette, host: str, port: int) -> uvicorn.Server:
-    """uvicorn serving `web`, quiet, without installing signal handlers of its own when told so."""
-    config = uvicorn.Config(web, host=host, port=port, log_level="warning", access_log=False, lifespan="off")
-    return uvicorn.Server(config)
+    """uvicorn serving `web` (`server_config`)."""
+    return uvicorn.Server(server_config(web, host, port))
+
+
+def server_config(web: Starlette, host: str, port: int) -> uvicorn.Config:
+    """uvicorn's settings for `web`: quiet, the header bounded in time and size (`limits.BoundedH11`)."""
+    return uvicorn.Config(
+        web,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        http=BoundedH11,
+        h11_max_incomplete_event_size=HEADER_BYTES,
+    )
 
 
 class LocalServer(uvicorn.Server):
@@ -156,11 +194,7 @@ class LocalServer(uvicorn.Server):
     on 127.0.0.1; port 0 picks a free one. `url` is the picker page's address once started."""
 
     def __init__(self, web: Starlette, port: int = 0) -> None:
-        super().__init__(
-            uvicorn.Config(
-                web, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="off"
-            )
-        )
+        super().__init__(server_config(web, "127.0.0.1", port))
         self._task: asyncio.Task[None] | None = None
 
     @contextlib.contextmanager
