@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, TelegramError
 
 from bot.buttons import DealerPress, NamePress, PendingPress
 from bot.grammar import local_entry, parse_adjust, parse_draw, parse_edit, parse_entry, parse_escape, parse_hu
@@ -40,6 +40,7 @@ from bot.ledger.errors import (
     WinNotAllowed,
 )
 from bot.ledger.play import hands, recording
+from bot.ledger.play.pending import show as show_pending
 from bot.ledger.values import AdjustPayload, EditPayload, NamePayload, Payload, PendingKind
 from bot.render import hand_summary, payments_text, preview_text, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
@@ -129,28 +130,29 @@ async def show_entry(
     flow_message: int | None,
     view: Callable[[str], tuple[str, InlineKeyboardMarkup]],
 ) -> None:
-    """Show an entry as `view(its id)` says (the text and its buttons) and store it with the message that
-    shows it, in one write (`submit`). Its id comes from the update's key, so the buttons can name it
-    before it is stored: a new message is sent first and the entry written with its id; a message that
-    asked for it (`flow_message`: the /hu button flow, a question) is the entry's from the start, and is
-    turned into it once it is stored.
+    """Store an entry, then show it as `view(its id)` says (the text and its buttons). Its id comes from
+    the update's key, so the buttons can name it before it is stored; it is stored first, so no Confirm
+    can be seen (on any worker) before its entry exists. A message that asked for it (`flow_message`: the
+    /hu button flow, a question) is the entry's from the start, and is turned into it; else a new message
+    is sent (`send_preview`: once more after an unknown outcome) and its id written to the entry
+    (`pending.show`; a press on a preview whose id was never written is taken from any message of the
+    chat that carries its button).
 
-    A redelivered update finds its entry in the chat's state (`ChatState.entry`, read with it) and sends
-    nothing. When the write fails after the send (the table ended meanwhile, the storage), the preview
-    is deleted again: a Confirm shown always has its entry. The process stopping between the send and the
-    write leaves a preview whose Confirm answers "expired"; Telegram delivers the update again and its
-    preview goes out then, stored.
+    A redelivered update finds its entry in the chat's state (`ChatState.entry`, read with it): shown
+    already, it sends nothing; stored but never shown (the send failed, the process stopped), it is shown
+    now. A write that fails sends nothing (nothing to take back).
 
     Under `confirm_by other` an entry needs a recorder to tell apart from its confirmer: an anonymous
     admin (no account) is refused and records under their own name."""
     if turn.state.group.confirm_by == "other" and turn.user is None:
         raise Refusal("err.confirm_by_anonymous")
-    if turn.state.entry is not None:
-        log.info("entry %s was shown already (message %s)", turn.state.entry.id, turn.state.entry.message_id)
+    found = turn.state.entry
+    if found is not None and (found.message_id is not None or found.status != "pending"):
+        log.info("entry %s was shown already (message %s)", found.id, found.message_id)
         return
-    text, markup = view(pending_id_for(turn.source_key))
-    shown = (await turn.say(text, markup)).message_id if flow_message is None else flow_message
-    try:
+    pending_id = pending_id_for(turn.source_key)
+    text, markup = view(pending_id)
+    if found is None:
         pending = await turn.run(
             recording.create_pending,
             turn.ledger,
@@ -159,22 +161,37 @@ async def show_entry(
             payload,
             preview=preview,
             base_version=session.version,
-            message_id=shown,
+            message_id=flow_message,
             by=turn.user,
             text=turn.text or None,
             source_key=turn.source_key,
         )
-    except BaseException:
-        if flow_message is None:
-            await delete_quietly(turn, shown)
-        raise
-    if pending.message_id != shown or pending.status != "pending":  # stored before, by another process
-        log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
-        if flow_message is None:
-            await delete_quietly(turn, shown)
-        return
+        if pending.message_id != flow_message or pending.status != "pending":  # stored before, elsewhere
+            log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
+            return
     if flow_message is not None:
         await turn.edit(flow_message, text, markup)
+        return
+    shown = await send_preview(turn, text, markup)
+    if not await turn.write(None, show_pending, pending_id, shown):  # another process showed it first
+        await delete_quietly(turn, shown)
+
+
+RESEND_AFTER = 1.0  # seconds before a preview whose send had an unknown outcome is sent once more
+
+
+async def send_preview(turn: Turn, text: str, markup: InlineKeyboardMarkup) -> int:
+    """Send a preview; a send with an unknown outcome (a 5xx, a timeout: Telegram may or may not have
+    posted it) once more, so the reply is not lost. Should both copies be in the chat, they are of one
+    entry: a Confirm on either records it once, and a press on the other then shows the result."""
+    try:
+        return (await turn.say(text, markup)).message_id
+    except BadRequest:
+        raise
+    except NetworkError as exc:
+        log.warning("preview send failed in chat %s (%s); sending it once more", turn.chat_id, exc)
+    await asyncio.sleep(RESEND_AFTER)
+    return (await turn.say(text, markup)).message_id
 
 
 async def delete_quietly(turn: Turn, message_id: int) -> None:

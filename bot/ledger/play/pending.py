@@ -140,6 +140,17 @@ def create(
     return pending_info(written(PendingEntry, values), group.chat_id)
 
 
+def show(s: Session, pending_id: str, message_id: int) -> bool:
+    """The message an entry stored before its preview went out is shown in, once: False when it had one
+    already (another process showed it first)."""
+    query = (
+        update(PendingEntry)
+        .where(col(PendingEntry.id) == pending_id, col(PendingEntry.message_id).is_(None))
+        .values(message_id=message_id)
+    )
+    return bool(s.exec(query).rowcount)
+
+
 def row(s: Session, pending_id: str, *, lock: bool = False) -> Any:
     """A pending entry by id, as an object of its columns (no ORM object: `_mark` changes it in the
     database and in the object alike), locked for update when `lock` (NotFound)."""
@@ -169,10 +180,10 @@ def _owned(
     entry: Any = None,
 ) -> tuple[ChatGroup, TableSession, Any]:
     """The entry's group, session and row, locked (session first, as every writer), if it belongs to
-    `chat_id` and, when given, to `message_id`, and is of one of `kinds` (the button pressed acts on that
-    kind of entry only); ForeignButton otherwise. `loaded`: the chat's group and open session as this
-    transaction read and locked them (`groups.table_state`), the entry's most of the time; `entry`: the
-    entry's row as `check_table_open` read and locked it after them."""
+    `chat_id` and, when given, to `message_id` (`_its_message`), and is of one of `kinds` (the button
+    pressed acts on that kind of entry only); ForeignButton otherwise. `loaded`: the chat's group and open
+    session as this transaction read and locked them (`groups.table_state`), the entry's most of the time;
+    `entry`: the entry's row as `check_table_open` read and locked it after them."""
     pending: Any = None
     if loaded is not None and loaded.group is not None and loaded.table is not None:
         pending = entry if entry is not None else row(s, pending_id, lock=True)  # after its session
@@ -185,11 +196,19 @@ def _owned(
         found = s.get(ChatGroup, ts.group_id)
         assert found is not None
         group, pending = found, row(s, pending_id, lock=True)
-    if group.chat_id != chat_id or (message_id is not None and pending.message_id not in (None, message_id)):
+    if group.chat_id != chat_id or not _its_message(pending.message_id, message_id):
         raise errors.ForeignButton("this button belongs to another chat or message", pending_id=pending_id)
     if pending.kind not in kinds:
         raise errors.ForeignButton(f"not a button of {pending.kind} entries", pending_id=pending_id)
     return group, ts, pending
+
+
+def _its_message(stored: int | None, pressed: int | None) -> bool:
+    """Whether a press under `pressed` is on the entry's preview: the message stored with it, any message
+    while none is (the preview went out, its id not written yet), or an earlier copy (a send whose outcome
+    was unknown, posted after all, before the copy that was sent once more and stored: message ids grow
+    in a chat)."""
+    return pressed is None or stored is None or pressed <= stored
 
 
 def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | None) -> Any:

@@ -1,7 +1,7 @@
 """A /hu update delivered again (a restart, Telegram's retry) in preview mode leaves one preview in the chat:
-the entry is stored once (keyed by the message) with the preview that shows it, and the chat's state read
-for the update tells a restarted bot it is there, so nothing is sent again; a preview that could not be
-sent is shown then. A hand is scored once, at the preview."""
+the entry is stored once (keyed by the message), before the preview that shows it, and the chat's state
+read for the update tells a restarted bot it is there, so nothing is sent again; a preview that could not
+be sent is shown then. A hand is scored once, at the preview."""
 
 from __future__ import annotations
 
@@ -53,9 +53,12 @@ async def test_a_redelivered_hu_after_a_restart_shows_no_second_preview(
 async def test_a_preview_that_could_not_be_sent_is_shown_when_the_update_comes_again(
     seated_table: Table, bot_settings: Any, transport: Any, monkeypatch: Any
 ) -> None:
-    """Telegram refuses the preview (a 502): nothing is stored, since an entry is stored with the message
-    that shows it. The bot restarts, Telegram delivers the update again, and the preview goes out then,
-    once, stored with it, its Confirm working."""
+    """Telegram refuses the preview (a 502, and again when it is sent once more): the entry is stored
+    (before its preview goes out) without a message. The bot restarts, Telegram delivers the update
+    again, and the preview goes out then, once, its message written to the entry, its Confirm working."""
+    from bot.handlers import recording
+
+    monkeypatch.setattr(recording, "RESEND_AFTER", 0.0)
     ledger = seated_table.app.bot_data["ledger"]
     update = seated_table.state.message(seated_table.chat_id, "bob", "/hu 南 自摸 5花 清一色")
 
@@ -69,9 +72,10 @@ async def test_a_preview_that_could_not_be_sent_is_shown_when_the_update_comes_a
 
     monkeypatch.setattr(state, "handle", bad_gateway)
     await deliver(seated_table.app, update)
-    monkeypatch.undo()
+    monkeypatch.setattr(state, "handle", real_handle)
     seated_table.handler_errors.clear()  # the handler's NetworkError, as PTB's error handler saw it
-    assert open_pending(ledger, seated_table.chat_id) == [] and previews(seated_table) == []
+    [unshown] = open_pending(ledger, seated_table.chat_id)
+    assert unshown.message_id is None and previews(seated_table) == []
     from bot.app import build_application
 
     other = build_application(bot_settings, request=transport, get_updates_request=transport)
@@ -87,11 +91,12 @@ async def test_a_preview_that_could_not_be_sent_is_shown_when_the_update_comes_a
         await restarted.stop()
 
 
-async def test_a_preview_whose_entry_could_not_be_stored_is_taken_back(
+async def test_a_preview_whose_entry_could_not_be_stored_is_not_sent(
     seated_table: Table, monkeypatch: Any
 ) -> None:
-    """The preview went out, then storing its entry failed (here: the table ended in another process in
-    between): the preview is deleted again, and the sender told why. No Confirm is left without its entry."""
+    """Storing the entry failed (here: the table ended in another process in between): its preview never
+    goes out (the entry is stored first), and the sender is told why. No Confirm is ever without its
+    entry."""
     from bot.ledger.errors import NoOpenSession
 
     def table_gone(*args: Any, **kwargs: Any) -> Any:
@@ -99,7 +104,7 @@ async def test_a_preview_whose_entry_could_not_be_stored_is_taken_back(
 
     monkeypatch.setattr(recording, "create_pending", table_gone)
     turn = await seated_table.say("bob", "/hu 南 自摸 5花 清一色")
-    assert [c.method for c in turn.calls] == ["sendMessage", "deleteMessage", "sendMessage"]
+    assert [c.method for c in turn.calls] == ["sendMessage"]
     assert previews(seated_table) == []
     assert turn.texts[-1].startswith("本群现在没有在打的牌")  # why, in the group's words
 
