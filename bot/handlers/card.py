@@ -50,22 +50,29 @@ async def show_card(
     """Edit the session's card to show `card` (read from the ledger when not given), or post and pin a card
     when the session has none yet, when `new`, or when the old one cannot be edited (deleted, too old).
 
+    With several workers on one database (PostgreSQL), another worker's edit of a later state may reach
+    Telegram before this one: after its edit, a worker reads the table's version again, and while it
+    moved past what the edit showed, shows the card again (`CARD_ROUNDS` at most), so the last edit to
+    land is of the ledger's last state.
+
     If the bot may not pin, it says so once per session and goes on."""
     if card is None:
         card = await turn.read(books.session_card, session.id)
+    if card.session.card_message_id is not None and not new:
+        for _ in range(CARD_ROUNDS):
+            if not await edit_card(turn, card):
+                break  # not editable: a new card below
+            if not shared(turn):
+                return
+            now = await turn.read(sessions.get_session, card.session.id)
+            if now.version == card.session.version or now.card_message_id != card.session.card_message_id:
+                return
+            card = await turn.read(books.session_card, card.session.id)
+        else:
+            return
     session = card.session
     text = table_card(turn.lang, card)
     markup = lobby_markup(turn, session)
-    if session.card_message_id is not None and not new:
-        try:
-            await turn.edit(session.card_message_id, text, markup)
-            return
-        except BadRequest as exc:
-            if "not modified" in str(exc).lower():
-                return
-            log.info(
-                "card %s of chat %s not editable (%s): a new one", session.card_message_id, turn.chat_id, exc
-            )
     message = await turn.say(text, markup)
     await turn.write(None, sessions.set_card, session.id, message.message_id)
     if not session.is_open:
@@ -76,6 +83,32 @@ async def show_card(
         log.info("cannot pin in chat %s: %s", turn.chat_id, exc)
         if await turn.write(None, sessions.refuse_pin, session.id):
             await turn.reply("book.pin_refused")
+
+
+CARD_ROUNDS = 4  # edits of one card in a row by one worker, at most, while other workers change the table
+
+
+def shared(turn: Turn) -> bool:
+    """Whether other workers may write this ledger (PostgreSQL; SQLite is one process's, its chats' updates
+    in order)."""
+    return turn.ledger.engine.dialect.name == "postgresql"
+
+
+async def edit_card(turn: Turn, card: CardView) -> bool:
+    """Edit the session's card to show `card`; False when it cannot be edited (deleted, too old). A card
+    that already shows it ("message is not modified") is shown."""
+    session = card.session
+    assert session.card_message_id is not None
+    try:
+        await turn.edit(session.card_message_id, table_card(turn.lang, card), lobby_markup(turn, session))
+    except BadRequest as exc:
+        if "not modified" in str(exc).lower():
+            return True
+        log.info(
+            "card %s of chat %s not editable (%s): a new one", session.card_message_id, turn.chat_id, exc
+        )
+        return False
+    return True
 
 
 async def unpin_card(turn: Turn, session: SessionInfo) -> None:
