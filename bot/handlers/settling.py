@@ -6,10 +6,12 @@ is still owed from before)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from functools import partial
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
+from telegram.error import TelegramError
 
 from bot.buttons import PAYCODE, PayPress, SettlePress
 from bot.grammar.errors import GrammarError
@@ -26,6 +28,8 @@ from bot.render import person_name
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
 from bot.summary.settling import balance_text, settlement_csv, transfer_line
+
+log = logging.getLogger(__name__)
 
 SHEET_WORDS = {"csv", "表", "表格", "sheet"}
 
@@ -172,6 +176,25 @@ async def settle_pressed(turn: Turn, press: SettlePress) -> None:
     await turn.answer(payment_text(turn, result).split("\n")[0])
     await turn.say(payment_text(turn, result))
     await _refresh(turn, result.transfers)
+    await _take_stale_buttons(turn, result.transfers)
+
+
+async def _take_stale_buttons(turn: Turn, transfers: Iterable[Transfer]) -> None:
+    """A press under a copy of a summary that is not the one the ledger keeps (a card sent again after a
+    send whose outcome was unknown, a 5xx after Telegram posted it): that copy's buttons are taken away,
+    with a line pointing to the current one (the press itself counted, once)."""
+    message = turn.pressed_message
+    if message is None:
+        return
+    kept = set()
+    for session_id in dict.fromkeys(tr.session_id for tr in transfers):
+        kept.add((await turn.run(turn.ledger.get_session, session_id)).summary_message_id)
+    if message.message_id in kept:
+        return
+    try:
+        await turn.edit(message.message_id, f"{message.text or ''}\n{turn.t('settle.stale_copy')}")
+    except TelegramError as exc:
+        log.info("stale summary copy %s keeps its buttons: %s", message.message_id, exc)
 
 
 # ---- 收款码: stored in a private chat, shown in a private chat to those who owe ------------------------
