@@ -39,6 +39,10 @@ BENCHES = {  # the arguments, and the words of the figures beside the peer
         ("bare PTB Application, same calls", "ratio", "SQL statements", "cold", "AIORateLimiter"),
     ),
     "season": (["--nights", "2", "--hands", "3", "--reads", "2"], ("/score all-time", "p95")),
+    "stall": (
+        ["--tables", "2", "--hands", "30", "--every", "0.05", "--delay", "0"],
+        ("alone (the peer)", "while the summary builds", "p99"),
+    ),
     "ledger": (
         ["--sizes", "30", "--backends", "sqlite", "--commits", "2", "--reads", "1", "--sessions", "3"],
         ("in a thread of the bot's process", "meanwhile ms", "ratio"),

@@ -27,8 +27,9 @@ from bot.ledger.play import books, groups, sessions
 from bot.sender import edit_text, send_text, to_group
 from bot.services import in_ledger, read_in, write_in
 from bot.summary import chart as charts
-from bot.summary.card import CardHead, card_head, card_text, chart_data, chart_filename, history_chart_data
+from bot.summary.card import CardHead, card_head, card_text, chart_data, history_chart_data
 from bot.summary.csvfile import csv_filename, ledger_csv
+from bot.summary.offload import OFFLOAD_HANDS, Offloaded, card_parts, shareable_url
 from bot.summary.settling import settle_markup
 from bot.summary.tally import SessionReport, build_report
 from bot.weekly import DEFAULT_TIMEZONE
@@ -144,40 +145,76 @@ class _Post:
         """Send what is not out yet to `chat_id`; None when another poster's claim took over."""
         due, bot, ledger = self.due, self.bot, self.ledger
         lang = await _language(ledger, chat_id, self.lang)
-        report = await read_report(ledger, due.session_id)
-        head = _head(ledger, report, lang, self.idle_hours)
+        zone = await _timezone(ledger, chat_id) if self.sent < CSV else DEFAULT_TIMEZONE
+        idle = self.idle_hours if due.end_reason == "idle" else None
+        away = await _offloaded(ledger, due.session_id)
+        report: SessionReport | None = None
+        if away is None:
+            report = await read_report(ledger, due.session_id)
+            parts = await asyncio.to_thread(card_parts, report, lang, idle, zone)
+        else:
+            parts = await away.card(lang, idle, zone)
+        head = HEADS.keep(ledger, (due.session_id, lang, idle), parts.head)
         if self.sent < CARD:
             if not await self._hold():
                 return None
-            markup = settle_markup(lang, report.transfers, bot.username)
-            text = card_text(head, lang, report.transfers, report.figures)
+            markup = settle_markup(lang, parts.transfers, bot.username)
+            text = card_text(head, lang, parts.transfers, parts.figures)
             card = await send_text(bot, chat_id, text, markup, topic=due.thread_id)
             self.sent_now[CARD] = card  # with no row the card is the whole summary
-            if not await self._mark(CARD if report.rows else CSV, card.message_id):
+            if not await self._mark(CARD if parts.has_rows else CSV, card.message_id):
                 return None
             for earlier in await read_in(ledger, settling.carried_from, due.session_id):  # "carried" lines
                 await refresh_summary(bot, ledger, earlier, lang=lang)
-        zone = await _timezone(ledger, chat_id) if self.sent < CSV else DEFAULT_TIMEZONE
         if self.sent < CHART:
-            png = await _chart(report, lang)  # None: it could not be drawn (logged), left out
-            if png is not None:
+            png = await (_chart(report, lang) if report is not None else _offloaded_chart(away, lang))
+            if png is not None:  # None: it could not be drawn (logged), left out
                 if not await self._hold():
                     return None
                 self.sent_now[CHART] = await bot.send_photo(
                     chat_id,
-                    InputFile(png, filename=chart_filename(report, zone)),
-                    caption=t(lang, "summary.chart_caption", number=report.session.number),
+                    InputFile(png, filename=parts.chart_name),
+                    caption=t(lang, "summary.chart_caption", number=parts.number),
                     message_thread_id=due.thread_id,
                 )
             if not await self._mark(CHART):
                 return None
         if self.sent < CSV:
+            if report is not None:
+                data = await asyncio.to_thread(ledger_csv, report, lang, timezone=zone)
+            else:
+                assert away is not None
+                data = await away.csv(lang, zone)
             if not await self._hold():
                 return None
-            self.sent_now[CSV] = await _send_csv(bot, chat_id, report, lang, zone, due.thread_id)
+            self.sent_now[CSV] = await bot.send_document(
+                chat_id,
+                InputFile(data, filename=parts.csv_name),
+                caption=t(lang, "summary.csv_caption", number=parts.number),
+                message_thread_id=due.thread_id,
+            )
             if not await self._mark(CSV):
                 return None
         return PostedSummary(*(self.sent_now.get(part) for part in (CARD, CHART, CSV)))
+
+
+async def _offloaded(ledger: LedgerService, session_id: int) -> Offloaded | None:
+    """The worker process's builder of a long session's summary (`offload`); None: built here."""
+    url = shareable_url(ledger)
+    if url is None:
+        return None
+    session = await asyncio.to_thread(ledger.get_session, session_id)
+    return Offloaded(url, session_id) if session.hands_played >= OFFLOAD_HANDS else None
+
+
+async def _offloaded_chart(away: Offloaded | None, lang: str) -> bytes | None:
+    """A long session's chart, drawn in the worker process; None when it could not be drawn (logged)."""
+    assert away is not None
+    try:
+        return await away.chart(lang)
+    except (OSError, ValueError, RuntimeError):
+        log.exception("could not draw the chart of session %s", away.session_id)
+        return None
 
 
 async def post_summary(

@@ -49,7 +49,7 @@ async def test_a_10000_hand_session_answers_in_one_message_each(
     rows = list(csv.reader(io.StringIO(document.files["document"].content.decode("utf-8-sig"))))
     assert len(rows) == 1 + 4 * HANDS  # every hand, the four seated at each
 
-    # another table plays while this one's summary is being read (held in its worker thread)
+    # another table plays while this one's summary is being read (in the worker process, held there)
     seated_table.transport.add_group(OTHER_CHAT, "另一桌", creator="zoe")
     other = Table(seated_table.app, seated_table.transport, OTHER_CHAT)
     await other.say("ann", "/newgame 苏州 1")
@@ -57,14 +57,14 @@ async def test_a_10000_hand_session_answers_in_one_message_each(
         await other.say(name, "/join")
     await other.say("ann", "/dealer 东")
     held, release = threading.Event(), threading.Event()
-    build = post_module.build_report
+    card = post_module.Offloaded.card  # a 10,000-hand session's summary is built in the worker process
 
-    def slow_build(*args: Any, **kwargs: Any) -> Any:  # in its worker thread
+    async def slow_card(self: Any, *args: Any, **kwargs: Any) -> Any:
         held.set()
-        assert release.wait(60)
-        return build(*args, **kwargs)
+        assert await asyncio.to_thread(release.wait, 60)
+        return await card(self, *args, **kwargs)
 
-    monkeypatch.setattr(post_module, "build_report", slow_build)
+    monkeypatch.setattr(post_module.Offloaded, "card", slow_card)
     await seated_table.say("ann", "/end")
     start = len(seated_table.state.calls)
     update = seated_table.state.press(seated_table.chat_id, "ann", None, "✅ 结束并结算")
