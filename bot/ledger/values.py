@@ -553,6 +553,7 @@ class DueSummary:
     sent: int
     attempt: int
     end_reason: str | None
+    sending: int = 0  # the part an earlier poster began to send and never heard back about (if > sent)
 
 
 class _Waiting(Protocol):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TypeVar
 
-from bot.ledger import LedgerService, SettleFigures, Transfer
+from bot.ledger import Ledger, SettleFigures, Transfer
 from bot.summary.card import CardHead, card_head, chart_data, chart_filename
 from bot.summary.chart import render_chart
 from bot.summary.csvfile import csv_filename, ledger_csv
@@ -52,7 +52,7 @@ def card_parts(report: SessionReport, lang: str, idle_hours: float | None, zone:
     )
 
 
-def shareable_url(ledger: LedgerService) -> str | None:
+def shareable_url(ledger: Ledger) -> str | None:
     """The ledger's URL as another process opens it; None for a database only this process sees (an
     in-memory SQLite)."""
     url = ledger.engine.url
@@ -63,14 +63,14 @@ def shareable_url(ledger: LedgerService) -> str | None:
 
 # ---- in the worker process ---------------------------------------------------------------------------
 
-_LEDGERS: dict[str, LedgerService] = {}
+_LEDGERS: dict[str, Ledger] = {}
 _REPORT: dict[tuple[str, int], SessionReport] = {}  # the last report read: the card's, chart's, CSV's
 
 
 def _report(url: str, session_id: int) -> SessionReport:
     key = (url, session_id)
     if key not in _REPORT:
-        ledger = _LEDGERS.get(url) or _LEDGERS.setdefault(url, LedgerService.from_url(url))
+        ledger = _LEDGERS.get(url) or _LEDGERS.setdefault(url, Ledger.from_url(url))
         _REPORT.clear()
         _REPORT[key] = build_report(ledger, session_id)
     return _REPORT[key]

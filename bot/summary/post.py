@@ -124,10 +124,17 @@ class _Post:
         self.sent = due.sent
         self.sent_now: dict[int, Message] = {}
 
-    async def _hold(self) -> bool:
-        """Right before a send: the claim still this poster's, its lease renewed (False: another poster's
-        claim took over, send nothing)."""
-        return await write_in(self.ledger, None, summaries.renew, self.due, self.ledger.now())
+    async def _hold(self, part: int) -> bool:
+        """Right before the send of `part`: the claim still this poster's, its lease renewed and the part
+        marked in flight (False: another poster's claim took over, send nothing)."""
+        return await write_in(self.ledger, None, summaries.renew, self.due, self.ledger.now(), part)
+
+    def _maybe_out(self, part: int) -> bool:
+        """Whether an earlier poster began to send `part` and never heard back (it stopped, or failed
+        before marking it): the part may be in the chat already. A chart or CSV is then not sent again
+        (nothing said twice); the card is, since it carries the result (a stale copy's buttons are taken
+        away when pressed: `handlers.settling`)."""
+        return self.due.sending >= part > self.due.sent
 
     async def _mark(self, part: int, card_message_id: int | None = None) -> bool:
         self.sent = part
@@ -156,7 +163,7 @@ class _Post:
             parts = await away.card(lang, idle, zone)
         head = HEADS.keep(ledger, (due.session_id, lang, idle), parts.head)
         if self.sent < CARD:
-            if not await self._hold():
+            if not await self._hold(CARD):
                 return None
             markup = settle_markup(lang, parts.transfers, bot.username)
             text = card_text(head, lang, parts.transfers, parts.figures)
@@ -166,10 +173,12 @@ class _Post:
                 return None
             for earlier in await read_in(ledger, settling.carried_from, due.session_id):  # "carried" lines
                 await refresh_summary(bot, ledger, earlier, lang=lang)
-        if self.sent < CHART:
+        if self.sent < CHART and self._maybe_out(CHART):
+            log.info("summary of session %s: its chart may be out already; not sent again", due.session_id)
+        elif self.sent < CHART:
             png = await (_chart(report, lang) if report is not None else _offloaded_chart(away, lang))
             if png is not None:  # None: it could not be drawn (logged), left out
-                if not await self._hold():
+                if not await self._hold(CHART):
                     return None
                 self.sent_now[CHART] = await bot.send_photo(
                     chat_id,
@@ -177,7 +186,11 @@ class _Post:
                     caption=t(lang, "summary.chart_caption", number=parts.number),
                     message_thread_id=due.thread_id,
                 )
-            if not await self._mark(CHART):
+        if self.sent < CHART and not await self._mark(CHART):
+            return None
+        if self.sent < CSV and self._maybe_out(CSV):
+            log.info("summary of session %s: its CSV may be out already; not sent again", due.session_id)
+            if not await self._mark(CSV):
                 return None
         if self.sent < CSV:
             if report is not None:
@@ -185,7 +198,7 @@ class _Post:
             else:
                 assert away is not None
                 data = await away.csv(lang, zone)
-            if not await self._hold():
+            if not await self._hold(CSV):
                 return None
             self.sent_now[CSV] = await bot.send_document(
                 chat_id,
@@ -198,12 +211,12 @@ class _Post:
         return PostedSummary(*(self.sent_now.get(part) for part in (CARD, CHART, CSV)))
 
 
-async def _offloaded(ledger: LedgerService, session_id: int) -> Offloaded | None:
+async def _offloaded(ledger: Ledger, session_id: int) -> Offloaded | None:
     """The worker process's builder of a long session's summary (`offload`); None: built here."""
     url = shareable_url(ledger)
     if url is None:
         return None
-    session = await asyncio.to_thread(ledger.get_session, session_id)
+    session = await read_in(ledger, sessions.get_session, session_id)
     return Offloaded(url, session_id) if session.hands_played >= OFFLOAD_HANDS else None
 
 
@@ -239,18 +252,20 @@ async def post_summary(
     post = _Post(bot, ledger, due, lang, idle_hours)
     try:
         return await to_group(ledger, due.chat_id, post.run)
-    except TelegramError as exc:
+    except TelegramError as exc:  # answered: the part in flight goes again
         log.warning("summary of session %s: a send to chat %s failed (%s)", due.session_id, due.chat_id, exc)
+        await _retry(ledger, due, answered=True)
+        return None
     except Exception:
         log.exception("summary of session %s for chat %s failed", due.session_id, due.chat_id)
     await _retry(ledger, due)
     return None
 
 
-async def _retry(ledger: Ledger, due: DueSummary) -> None:
+async def _retry(ledger: Ledger, due: DueSummary, *, answered: bool = False) -> None:
     """The post of `due` failed: due again after a pause (or given up), as the ledger says."""
     try:
-        again = await write_in(ledger, None, summaries.retry, due, ledger.now())
+        again = await write_in(ledger, None, summaries.retry, due, ledger.now(), answered=answered)
     except Exception as exc:  # the storage again, most likely: the claim's lease runs out instead
         log.warning("summary of session %s not rescheduled (%s): due as its lease ends", due.session_id, exc)
         return

@@ -83,6 +83,7 @@ def claim(s: Session, session_id: int, now: datetime, *, ender: bool = False) ->
         sent=row.sent,
         attempt=row.attempts,
         end_reason=ts.end_reason,
+        sending=row.sending,
     )
 
 
@@ -105,13 +106,15 @@ def _held(s: Session, due: DueSummary) -> SummaryPost | None:
     return row
 
 
-def renew(s: Session, due: DueSummary, now: datetime) -> bool:
-    """Right before a send: the lease of `due` runs LEASE from now. False when another poster's claim
-    superseded it (or the summary is posted or given up): the caller sends nothing."""
+def renew(s: Session, due: DueSummary, now: datetime, part: int = 0) -> bool:
+    """Right before a send (of `part`, marked as in flight): the lease of `due` runs LEASE from now. False
+    when another poster's claim superseded it (or the summary is posted or given up): the caller sends
+    nothing."""
     row = _held(s, due)
     if row is None:
         return False
     row.due_at = now + LEASE
+    row.sending = max(row.sending, part)
     s.add(row)
     return True
 
@@ -138,13 +141,16 @@ def mark_sent(
     return True
 
 
-def retry(s: Session, due: DueSummary, now: datetime) -> datetime | None:
+def retry(s: Session, due: DueSummary, now: datetime, *, answered: bool = False) -> datetime | None:
     """A send of this claim failed: the summary is due again after a pause that doubles with each attempt
     (FIRST_RETRY up to MAX_RETRY); the time it is due, or None when it is given up (GIVE_UP after its
-    session ended) or the claim was superseded."""
+    session ended) or the claim was superseded. `answered`: Telegram answered the failed send with an
+    error, so the part in flight is sent again; otherwise it stays marked as in flight."""
     row = _held(s, due)
     if row is None:
         return None
+    if answered:
+        row.sending = row.sent
     if _given_up(s, row, now):
         return None
     row.due_at = now + min(FIRST_RETRY * 2 ** (row.attempts - 1), MAX_RETRY)

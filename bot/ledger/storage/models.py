@@ -324,7 +324,8 @@ class SettleLine(SQLModel, table=True):
 class SummaryPost(SQLModel, table=True):
     """The end-of-session summary as ledger state: due from the transaction that ends the session, then
     claimed by one poster at a time (`due_at` moves a lease ahead, `attempts` is the claim's token), its
-    parts marked as each goes out (`sent`: the card, the chart, the CSV), posted (`posted_at`) or given up
+    parts marked as each goes out (`sent`: the card, the chart, the CSV; `sending`: the part whose send
+    began), posted (`posted_at`) or given up
     (`due_at` None with `posted_at` None). `thread_id`: the forum topic of the /end that ended it."""
 
     __tablename__ = "summary_post"
@@ -333,6 +334,7 @@ class SummaryPost(SQLModel, table=True):
     session_id: int = Field(foreign_key="table_session.id", primary_key=True)
     thread_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     sent: int = 0  # parts out, in order: 1 the card, 2 the chart, 3 the CSV
+    sending: int = 0  # the part whose send began (out or not: its send never answered), 0 for none
     attempts: int = 0
     due_at: datetime | None = None
     posted_at: datetime | None = None

@@ -1,7 +1,7 @@
-"""A summary card whose send Telegram answered with a 502 after posting it is sent again by the sweep (the
-result must be in the chat, and the bot cannot tell whether the first copy is): the stale copy's 我已付 /
-已收到 buttons are taken away as soon as one is pressed, the press still counts once, and the current
-card shows it."""
+"""Summary parts whose send had an unknown outcome. A card Telegram answered with a 502 after posting it is
+sent again by the sweep (the result must be in the chat, and the bot cannot tell whether the first copy
+is): the stale copy's 我已付 / 已收到 buttons are taken away as soon as one is pressed, the press still
+counts once, and the current card shows it. A chart whose send never answered is not sent again."""
 
 from __future__ import annotations
 
@@ -60,3 +60,34 @@ async def test_a_stale_copy_of_the_card_loses_its_buttons_when_pressed(clocked: 
     assert "待确认" in table.message(current.message_id).text  # the current card shows the claim
     await table.press("bob", f"{number} 已收到", message_id=current.message_id)
     assert who.capitalize() not in money(table) and money(table)["Bob"] == 40  # paid once
+
+
+async def test_a_chart_whose_send_never_answered_is_not_sent_again(
+    clocked: tuple[Table, Clock], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The poster sends the chart and stops before it can mark it (here: its mark fails, as a kill would
+    leave it): the next poster finds the chart in flight, unanswered, and does not post it twice; the CSV
+    follows, once. (A send Telegram answered with an error goes again:
+    tests/bot/handlers/test_summary_due.py.)"""
+    table, clock = clocked
+    await seat_four(table)
+    await table.say("ann", "/rules instant on")
+    await table.say("bob", "/hu 南 自摸 5花 清一色")
+    await table.say("bob", "/end")
+    real = post_module._Post._mark
+    stopped: list[int] = []
+
+    async def stop_after_the_chart(self: Any, part: int, card_message_id: int | None = None) -> bool:
+        if part == post_module.CHART and not stopped:
+            stopped.append(part)
+            raise RuntimeError("the worker stopped here")
+        return await real(self, part, card_message_id)
+
+    monkeypatch.setattr(post_module._Post, "_mark", stop_after_the_chart)
+    await table.press("cat", END)
+    assert stopped and len(table.calls("sendPhoto")) == 1 and not table.calls("sendDocument")
+    clock.advance(seconds=31)
+    await table.run_jobs("jobs:summaries")
+    assert len(table.calls("sendPhoto")) == 1  # not twice
+    assert len(table.calls("sendDocument")) == 1
+    assert len([r for r in table.replies() if r.text.startswith(CARD)]) == 1
