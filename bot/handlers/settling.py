@@ -24,6 +24,7 @@ from bot.ledger import PaymentResult, PlayerInfo, Transfer
 from bot.ledger.errors import OwnDebtGuest
 from bot.ledger.money import payments, settling
 from bot.ledger.money.settling import MAX_PAYMENT
+from bot.ledger.play import sessions
 from bot.render import person_name
 from bot.render.errors import Refusal
 from bot.summary.post import refresh_summary
@@ -188,7 +189,7 @@ async def _take_stale_buttons(turn: Turn, transfers: Iterable[Transfer]) -> None
         return
     kept = set()
     for session_id in dict.fromkeys(tr.session_id for tr in transfers):
-        kept.add((await turn.run(turn.ledger.get_session, session_id)).summary_message_id)
+        kept.add((await turn.read(sessions.get_session, session_id)).summary_message_id)
     if message.message_id in kept:
         return
     try:

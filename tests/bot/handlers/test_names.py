@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from harness import Table, ledger
 
+from bot.ledger.play import groups
+
 ZWSP, RLO, ZWJ, LRM = "\u200b", "\u202e", "\u200d", "\u200e"
 
 
@@ -16,7 +18,7 @@ async def test_a_guest_name_with_an_invisible_character_is_refused(table: Table,
     turn = await table.say("ann", f"/join {name}")
     assert not any(b.startswith("按客人") for r in turn.sent for b in r.buttons), turn.texts
     assert "看不见" in turn.text  # says what is wrong
-    session = ledger(table).current_session(table.chat_id)
+    session = groups.chat_state(ledger(table), table.chat_id).session
     assert session.seats == {}
 
 
@@ -34,5 +36,5 @@ async def test_a_telegram_name_is_shown_without_invisible_characters(table: Tabl
     table.transport.add_user("mal", user_id=1077, first_name=f"台{ZWSP}")
     await table.say("ann", "/newgame 苏州 1")
     await table.say("mal", "/join")
-    [player] = ledger(table).current_session(table.chat_id).seats.values()
+    [player] = groups.chat_state(ledger(table), table.chat_id).session.seats.values()
     assert player.display_name == "台"  # no invisible character; told apart from the account as a member

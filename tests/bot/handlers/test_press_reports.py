@@ -10,6 +10,8 @@ from typing import Any
 
 from harness import Table, ledger
 
+from bot.ledger.play import books, groups
+
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
 
 
@@ -41,8 +43,8 @@ async def test_a_cancel_after_a_committed_confirm_says_the_hand_counts(seated_ta
     table.handler_errors.clear()
     assert failed  # the result could not replace the preview: its buttons are still there
     assert CANCEL in table.message(preview.message_id).buttons
-    session = ledger(table).current_session(table.chat_id)
-    assert len(ledger(table).hands(session.id)) == 1
+    session = groups.chat_state(ledger(table), table.chat_id).session
+    assert len(ledger(table).read(books.hands, session.id)) == 1
 
     pressed = await table.press("dan", CANCEL, message_id=preview.message_id)
     said = "\n".join([*pressed.answers, *(e.text for e in pressed.edits), *pressed.texts])
@@ -51,7 +53,7 @@ async def test_a_cancel_after_a_committed_confirm_says_the_hand_counts(seated_ta
     assert shown.buttons == ()  # the stale preview's buttons are gone
     assert shown.text.startswith("第1局 南 自摸")  # replaced by the result
     assert "取消不了" in shown.text
-    assert len(ledger(table).hands(session.id)) == 1  # the hand counts, once
+    assert len(ledger(table).read(books.hands, session.id)) == 1  # the hand counts, once
 
 
 async def test_a_second_confirm_on_a_stale_preview_shows_the_result(seated_table: Table) -> None:
@@ -63,5 +65,5 @@ async def test_a_second_confirm_on_a_stale_preview_shows_the_result(seated_table
     await table.press("dan", CONFIRM, message_id=preview.message_id)
     shown = table.message(preview.message_id)
     assert shown.buttons == () and shown.text.startswith("第1局 南 自摸")
-    session = ledger(table).current_session(table.chat_id)
-    assert len(ledger(table).hands(session.id)) == 1
+    session = groups.chat_state(ledger(table), table.chat_id).session
+    assert len(ledger(table).read(books.hands, session.id)) == 1

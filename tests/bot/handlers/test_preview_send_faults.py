@@ -13,6 +13,7 @@ from harness import Table, ledger
 from reads import open_pending
 
 from bot.handlers import recording
+from bot.ledger.play import books, groups
 
 CONFIRM = "✅ 确认"
 BAD_GATEWAY = 502, {"ok": False, "error_code": 502, "description": "Bad Gateway"}
@@ -44,7 +45,7 @@ def bot_api(table: Table, fault: Callable[[str, dict[str, Any], Callable[[], Any
 
 
 def hands(table: Table) -> int:
-    return len(ledger(table).hands(ledger(table).current_session(table.chat_id).id))
+    return len(ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id))
 
 
 async def test_the_entry_is_stored_before_its_preview_can_be_seen(seated_table: Table) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from harness import END, Table, ledger
 
+from bot.ledger.money import settling
+
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 
 
@@ -15,7 +17,7 @@ async def test_a_stranger_probing_paycode_links_learns_no_names(seated_table: Ta
     await table.say("ann", "/hu 南 冲 西 6花")
     await table.say("ann", "/end")
     await table.press("ann", END)
-    transfers = ledger(table).balance(table.chat_id).transfers
+    transfers = ledger(table).read(settling.balance, table.chat_id).transfers
     assert transfers  # there are transfers to probe
     mallory = table.transport.add_user("mallory", user_id=1066)["id"]
     table.state.add_group(mallory, "Mallory", type="private")

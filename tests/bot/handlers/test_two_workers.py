@@ -16,7 +16,8 @@ from harness import GROUP_ID, Table, make_settings, seat_four
 from bot.app import build_application
 from bot.console.driver import deliver, settle
 from bot.console.transport import InProcessBotAPI
-from bot.ledger import LedgerService
+from bot.ledger import Ledger
+from bot.ledger.play import books, groups
 from bot.render import table_card
 
 CONFIRM = "✅ 确认"
@@ -83,8 +84,8 @@ async def test_confirms_on_the_other_worker_record_every_hand_and_cards_end_on_t
         first.card_delay = 0.6  # from now on its card edits reach Telegram after the next hand's
 
         async def play(chat: int) -> None:
-            ledger: LedgerService = apps[0].bot_data["ledger"]
-            session = ledger.current_session(chat)
+            ledger: Ledger = apps[0].bot_data["ledger"]
+            session = groups.chat_state(ledger, chat).session
             assert session is not None
             for n in range(HANDS):
                 # Every /hu on the second worker; every other Confirm on the first, at once (its card
@@ -92,7 +93,7 @@ async def test_confirms_on_the_other_worker_record_every_hand_and_cards_end_on_t
                 second.confirm_on[chat] = apps[0] if n % 2 == 0 else apps[1]
                 await tables[chat][1].say("ann", HUS[n])
                 # Players wait for the result (the Confirm, on the other worker), not for its card edit.
-                while len(await asyncio.to_thread(ledger.hands, session.id)) < n + 1:
+                while len(await asyncio.to_thread(ledger.read, books.hands, session.id)) < n + 1:
                     await asyncio.sleep(0.005)
 
         await asyncio.gather(*(play(chat) for chat in chats))
@@ -100,14 +101,14 @@ async def test_confirms_on_the_other_worker_record_every_hand_and_cards_end_on_t
             await asyncio.sleep(0.01)
         for app in apps:
             await settle(app)
-        ledger: LedgerService = apps[0].bot_data["ledger"]
+        ledger: Ledger = apps[0].bot_data["ledger"]
         for chat in chats:
-            session = ledger.current_session(chat)
+            session = groups.chat_state(ledger, chat).session
             assert session is not None
-            assert len(ledger.hands(session.id)) == HANDS, chat
+            assert len(ledger.read(books.hands, session.id)) == HANDS, chat
             card = tables[chat][0].pinned()
             assert card is not None
-            assert card.text == table_card("zh-Hans", ledger.card_view(session.id)), chat
+            assert card.text == table_card("zh-Hans", ledger.read(books.session_card, session.id)), chat
         refused = [c for c in first.state.calls if not c.ok and c.method.startswith("edit")]
         not_modified = [c for c in refused if "not modified" in json.dumps(c.result, ensure_ascii=False)]
         assert len(not_modified) <= TABLES * HANDS // 4, len(not_modified)

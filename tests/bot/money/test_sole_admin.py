@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from harness import END, Table, ledger, money, summary
 
+from bot.ledger.money import settling
+
 
 async def night(table: Table) -> int:
     """Zoe (the group's creator) at 东, Bob, Cat, and the guest 小王 seated by Zoe at 北; Zoe owes 小王
@@ -24,7 +26,7 @@ async def night(table: Table) -> int:
 
 async def test_the_only_admin_confirms_what_she_paid_a_guest(table: Table) -> None:
     card = await night(table)
-    [tr] = ledger(table).balance(table.chat_id).transfers
+    [tr] = ledger(table).read(settling.balance, table.chat_id).transfers
     await table.press("zoe", f"{tr.number} 我已付", message_id=card)
     turn = await table.press("zoe", f"{tr.number} 已收到", message_id=card)
     assert "不能自己确认" not in turn.answers[0], turn.answers
@@ -34,7 +36,7 @@ async def test_the_only_admin_confirms_what_she_paid_a_guest(table: Table) -> No
 async def test_with_a_second_admin_the_other_admin_confirms(table: Table) -> None:
     table.set_admins("bob")
     card = await night(table)
-    [tr] = ledger(table).balance(table.chat_id).transfers
+    [tr] = ledger(table).read(settling.balance, table.chat_id).transfers
     await table.press("zoe", f"{tr.number} 我已付", message_id=card)
     turn = await table.press("zoe", f"{tr.number} 已收到", message_id=card)
     assert "另一位管理员" in turn.answers[0]
@@ -53,7 +55,11 @@ async def test_the_only_admin_confirms_what_she_paid_the_table(seated_table: Tab
     await table.say("ann", "/end")
     await table.press("ann", END)
     card = summary(table, 1).message_id
-    tr = next(t for t in ledger(table).balance(table.chat_id).transfers if t.payee.display_name == "台")
+    tr = next(
+        t
+        for t in ledger(table).read(settling.balance, table.chat_id).transfers
+        if t.payee.display_name == "台"
+    )
     payer = tr.payer.display_name
     table.state.chat(table.chat_id).creator = table.user(payer.lower())["id"]
     await table.press(payer.lower(), f"{tr.number} 我已付", message_id=card)
