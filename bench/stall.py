@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 from bench.bot import END_CONFIRM, Bench, percentile  # noqa: E402
 from bench.ledger import bulk_load  # noqa: E402
 from bot.console.driver import settle, start_application, stop_application  # noqa: E402
+from bot.ledger.play import groups  # noqa: E402
 
 
 async def run(workdir: Path, tables: int, hands: int, every: float, delay: float) -> dict[str, list[float]]:
@@ -34,7 +35,8 @@ async def run(workdir: Path, tables: int, hands: int, every: float, delay: float
         for chat in bench.chats:
             await bench.open_table(chat)
         await bench.hand(big, "default", 0)
-        await asyncio.to_thread(bulk_load, ledger, ledger.current_session(big).id, hands - 1, big)
+        session = groups.chat_state(ledger, big).session
+        await asyncio.to_thread(bulk_load, ledger, session.id, hands - 1, big)
         for chat in others:  # each table's card posted and its first hand played
             await bench.hand(chat, "default", 0)
         bench.transport.delay = delay
