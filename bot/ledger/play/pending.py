@@ -396,9 +396,12 @@ def get_pending(s: Session, pending_id: str) -> PendingInfo:
 def release(s: Session, key: str, *, unless: str) -> bool:
     """Give back a claim (`Ledger.claim`) whose reply failed, so that the next request with the key goes
     on instead of being told it was done; unless a write went through under `unless` (its own key: a
-    hand recorded, or an entry waiting for Confirm), which a retry must not do again: then the claim
-    stands (False)."""
-    if hands.existing(s, unless) is not None or pending_row(s, pending_id_for(unless)):
+    hand recorded, or an entry waiting for Confirm and shown), which a retry must not do again: then the
+    claim stands (False). An entry stored but never shown (its preview's send failed) is the retry's to
+    show: the claim is given back."""
+    entry = pending_row(s, pending_id_for(unless))
+    shown = entry is not None and (entry.message_id is not None or entry.status != "pending")
+    if hands.existing(s, unless) is not None or shown:
         return False
     s.execute(delete(AppliedKey).where(col(AppliedKey.key) == key))
     return True

@@ -153,17 +153,23 @@ async def test_a_retry_after_the_group_message_failed_records_nothing_twice(seat
     assert row.running == {"E": -40, "S": 120, "W": -40, "N": -40}
 
 
-async def test_a_retry_after_the_preview_could_not_be_posted_posts_it(seated_table: Table) -> None:
-    """The group's message fails (Telegram answers 502) before anything is stored: the page says so; the
-    page sends the same hand again with the same key: now the preview is posted (not "sent already"), and
-    Confirm records it once (Bob +120)."""
+async def test_a_retry_after_the_preview_could_not_be_posted_posts_it(
+    seated_table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The group's message fails (Telegram answers 502, and again when it is sent once more): the entry is
+    stored, shown nowhere; the page says so; the page sends the same hand again with the same key: now the
+    preview is posted (not "sent already"), and Confirm records it once (Bob +120)."""
+    from bot.handlers import recording
+
+    monkeypatch.setattr(recording, "RESEND_AFTER", 0.0)
     auth = init_data(seated_table, "bob", token_of(seated_table))
     key = uuid.uuid4().hex
     with bad_gateway(seated_table, "sendMessage"):
         first = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
     assert first.status_code == 502 and first.json()["code"] == "TelegramError"
     ledger = seated_table.app.bot_data["ledger"]
-    assert ledger.read(pending.waiting_in, groups.chat_state(ledger, seated_table.chat_id).session.id) == []
+    [unshown] = ledger.read(pending.waiting_in, groups.chat_state(ledger, seated_table.chat_id).session.id)
+    assert unshown.message_id is None
     told = len(seated_table.replies())
     again = await post(seated_table, "/api/submit", {"entry": SELF_DRAW, "key": key}, auth)
     assert again.json()["status"] == "sent"
