@@ -18,8 +18,9 @@ from bot.grammar.shorthand import hand_object
 from bot.handlers.callbacks import command
 from bot.handlers.turn import Turn, seat_resolver
 from bot.i18n import has, t
-from bot.render import payments_text, refusal_text, rules_name, wind
+from bot.render import payments_text, refusal_text, rules_name, stake_text, wind
 from bot.render.errors import Refusal, tile_words
+from bot.render.hands import counted
 from bot.render.items import item_lines
 from scoring import score_request, ting_request
 from scoring.entry import Claim, EntryJSON, How, RequestJSON, TableJSON, build_entry, request_for
@@ -120,18 +121,22 @@ def calc_lines(lang: str, request: RequestJSON, entry: EntryJSON, response: Scor
     for seat in winners:
         win = scored[seat]
         if len(winners) > 1:
-            lines.append(t(lang, "result.winner_hua", winner=wind(lang, seat), hua=win["hua"]))
+            each = counted("result.winner_hua", request["rules"])
+            lines.append(t(lang, each, winner=wind(lang, seat), hua=win["hua"]))
         if not win["allowed"]:
             lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, win)))
             continue
         lines += item_lines(lang, win, typed.get(seat), request["rules"])
     if any(w["allowed"] for w in scored.values()):
         payments = payments_text(lang, response["payments"], winners)
+        stake = stake_text(lang, request["rules"], request["stake"])
         if len(winners) > 1:  # each winner's 花 is on its own line above
-            lines.append(t(lang, "calc.total_multi", stake=request["stake"], payments=payments))
+            lines.append(t(lang, "calc.total_multi", stake=stake, payments=payments))
         else:
             hua = scored[winners[0]]["hua"]
-            lines.append(t(lang, "calc.total", hua=hua, stake=request["stake"], payments=payments))
+            lines.append(
+                t(lang, counted("calc.total", request["rules"]), hua=hua, stake=stake, payments=payments)
+            )
     return lines
 
 

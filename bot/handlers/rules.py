@@ -22,7 +22,7 @@ from bot.ledger.options import BY_ID as OPTIONS_BY_ID
 from bot.ledger.options import OPTIONS as GROUP_OPTION_TABLE
 from bot.ledger.options import SETTLE_IDS
 from bot.ledger.play import groups, sessions
-from bot.render import rules_name
+from bot.render import rules_name, stake_text
 from bot.render.errors import Refusal
 from bot.render.items import join_words
 from bot.render.zones import zone_name
@@ -178,7 +178,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     rules, options = _rules_of(group, session)
     session_id = session.id if session else 0
     stake = session.stake if session else 1
-    lines = [turn.t("rules.header", rules=rules_name(lang, rules), stake=stake)]
+    lines = [turn.t("rules.header", rules=rules_name(lang, rules), stake=stake_text(lang, rules, stake))]
     buttons = []
     for spec in option_specs(rules):
         value = options.get(spec.id, spec.default)

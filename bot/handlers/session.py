@@ -35,7 +35,14 @@ from bot.ledger.play.groups import check_guest_name
 from bot.ledger.play.sessions import MAX_STAKE
 from bot.ledger.storage.db import storage_failure
 from bot.ledger.values import PendingKind
-from bot.render import closed_preview_text, rules_name, seats_block, session_standings, state_line
+from bot.render import (
+    closed_preview_text,
+    rules_name,
+    seats_block,
+    session_standings,
+    stake_text,
+    state_line,
+)
 from bot.render.errors import Refusal
 from bot.services import in_ledger
 from bot.summary.post import post_ended
@@ -166,7 +173,13 @@ async def seat(turn: Turn) -> None:
 
 def seats_text(turn: Turn, session: SessionInfo) -> str:
     """The /seat answer: rules, stake, seats, dealer, 连庄, hand number, options."""
-    lines = [turn.t("seat.header", rules=rules_name(turn.lang, session.rules), stake=session.stake)]
+    lines = [
+        turn.t(
+            "seat.header",
+            rules=rules_name(turn.lang, session.rules),
+            stake=stake_text(turn.lang, session.rules, session.stake),
+        )
+    ]
     lines += seats_block(turn.lang, session)
     lines.append(state_line(turn.lang, session))
     lines.append(turn.t("seat.options", options=options_summary(turn.lang, session.rules, session.options)))

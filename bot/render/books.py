@@ -16,7 +16,7 @@ from bot.ledger.values import (
 from bot.render.card import row_amounts, row_label, substitutes_line
 from bot.render.hands import hand_summary
 from bot.render.items import join_words
-from bot.render.words import MESSAGE_LIMIT, player_name, rules_name, signed, wind
+from bot.render.words import MESSAGE_LIMIT, player_name, rules_name, signed, stake_text, wind
 from scoring.rules import SUZHOU_ANHUI
 
 
@@ -41,7 +41,12 @@ def ledger_page(
     totals."""
     names = " ".join(f"{wind(lang, s)}{_seat_names(session, s, people)}" for s in SEATS)
     header = [
-        t(lang, "book.title", rules=rules_name(lang, session.rules), stake=session.stake),
+        t(
+            lang,
+            "book.title",
+            rules=rules_name(lang, session.rules),
+            stake=stake_text(lang, session.rules, session.stake),
+        ),
         t(lang, "book.header", names=names),
     ]
     if not rows:
@@ -76,7 +81,14 @@ def standings_text(
     """/score: the session's standings by seat, then the group's all-time totals."""
     lines = []
     if session is not None:
-        lines.append(t(lang, "score.header", rules=rules_name(lang, session.rules), stake=session.stake))
+        lines.append(
+            t(
+                lang,
+                "score.header",
+                rules=rules_name(lang, session.rules),
+                stake=stake_text(lang, session.rules, session.stake),
+            )
+        )
         lines += session_standings(lang, session_rows)
     lines.append(t(lang, "score.alltime"))
     if not alltime_rows:

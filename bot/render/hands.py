@@ -61,6 +61,20 @@ def _times(lang: str | None, win: WinResult | None) -> str:
     return t(lang, "result.times", factor=factor) if factor != 1 else ""
 
 
+def counted(key: str, rules: object) -> str:
+    """A message about a winner's 花 in its rule set's words: 宿州 says 花数 N (`<key>_count`), 苏州 N花.
+
+    >>> counted("result.win", "suzhou-anhui"), counted("result.win", "suzhou")
+    ('result.win_count', 'result.win')
+    """
+    return f"{key}_count" if rules == SUZHOU_ANHUI else key
+
+
+def _rules(hand: HandRecord | HandPreview) -> object:
+    """The rule set a row was scored under (an adjustment's request names none)."""
+    return cast("Mapping[str, object]", hand.request).get("rules")
+
+
 def _streak(lang: str | None, streak: int) -> str:
     return t(lang, "result.streak", streak=streak) if streak > 0 else ""
 
@@ -142,14 +156,13 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
         win = wins[0]
         return t(
             lang,
-            "row.win",
+            counted("row.win", _rules(hand)),
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
         )
     seats = [w["winner"] for w in wins]
-    winners = join_words(
-        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in seats)
-    )
+    each = counted("result.winner_hua", _rules(hand))
+    winners = join_words(lang, (t(lang, each, winner=wind(lang, w), hua=hua.get(w, 0)) for w in seats))
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
 
 
@@ -194,7 +207,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
         win = wins[0]
         return t(
             lang,
-            "result.win",
+            counted("result.win", _rules(hand)),
             n=hand.number,
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
@@ -203,9 +216,8 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             dealer=dealer,
             streak=streak,
         )
-    listed = join_words(
-        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
-    )
+    each = counted("result.winner_hua", _rules(hand))
+    listed = join_words(lang, (t(lang, each, winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners))
     return t(
         lang,
         "result.multi",
@@ -291,7 +303,7 @@ def preview_text(
             lines.append(
                 t(
                     lang,
-                    "preview.win_line",
+                    counted("preview.win_line", session.rules),
                     how=_how(lang, "preview", entry, win, lambda s: seat_and_name(lang, session, s)),
                     hua=scored["hua"] if scored else 0,
                 )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.i18n import t
 from bot.ledger import SessionSummary, SettleFigures, Transfer
-from bot.render import MESSAGE_LIMIT, person_name, rules_name, signed, wind
+from bot.render import MESSAGE_LIMIT, person_name, rules_name, signed, stake_text, wind
 from bot.render.items import is_pattern, join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.csvfile import local_day
@@ -66,7 +66,7 @@ def _title(report: SessionReport, lang: str | None, idle_hours: float | None) ->
         "summary.title_idle" if idle_hours is not None else "summary.title",
         number=s.number,
         rules=rules_name(lang, s.rules),
-        stake=s.stake,
+        stake=stake_text(lang, s.rules, s.stake),
         hands=report.hands_played,
         hours=f"{idle_hours:g}" if idle_hours is not None else "",
     )
@@ -155,7 +155,13 @@ def chart_data(report: SessionReport, lang: str | None) -> ChartData:
         points[-1] = dict(running)
     names = legend_names(lang, [(person.seat, person_name(lang, person.player)) for person in people])
     return ChartData(
-        title=t(lang, "summary.chart_title", number=s.number, rules=rules_name(lang, s.rules), stake=s.stake),
+        title=t(
+            lang,
+            "summary.chart_title",
+            number=s.number,
+            rules=rules_name(lang, s.rules),
+            stake=stake_text(lang, s.rules, s.stake),
+        ),
         xlabel=t(lang, "summary.chart_x"),
         ylabel=t(lang, "summary.chart_y"),
         hands=tuple(labels),

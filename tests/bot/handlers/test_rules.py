@@ -215,7 +215,7 @@ async def test_anhui_table_has_its_own_options(table: Table) -> None:
     await table.say("ann", "/newgame 宿州 2")
     turn = await table.say("ann", "/rules")
     assert turn.text.startswith(
-        "规则：宿州麻将 · 每花 2\n一炮多响：每位胡家都赔\n胡牌方式：自摸、冲胡都可以\n"
+        "规则：宿州麻将 · 底分 2\n一炮多响：每位胡家都赔\n胡牌方式：自摸、冲胡都可以\n"
     )
     assert turn.sent[0].buttons[:2] == ("一炮多响 → 截胡", "胡牌方式 → 只许自摸")
     turn = await table.say("ann", "/rules self_draw_only on")

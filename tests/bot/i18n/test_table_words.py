@@ -39,7 +39,7 @@ async def test_bao_at_an_anhui_table_is_a_plain_kong_bloom(table: Table) -> None
     await table.say("ann", "/rules instant on")
     turn = await table.say("bob", "/hu 南 包 北 2花")
     [line] = turn.texts
-    assert line.startswith("第1局 南 自摸 2花 → 南 +20 · 东 −8 · 西 −6 · 北 −6"), line
+    assert line.startswith("第1局 南 自摸 花数 2 → 南 +20 · 东 −8 · 西 −6 · 北 −6"), line
     assert "包饺子" not in line
     [hand] = ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id)
     assert hand.entry["wins"][0]["flags"]["kong_fed_by"] is None

@@ -1,0 +1,40 @@
+"""What a 宿州 table types: its 令风 after the tiles, alone or repeated, is a flower, not a second winner."""
+
+from __future__ import annotations
+
+import pytest
+from harness import PLAYERS, Table
+
+
+async def anhui_table(table: Table) -> Table:
+    """`/newgame 宿州 2`, ann bob cat dan seated 东南西北, 东 dealing in the 东风圈."""
+    await table.say("ann", "/newgame 宿州 2")
+    for name in PLAYERS:
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    return table
+
+
+@pytest.mark.parametrize(
+    ("flowers", "amounts"),
+    [
+        # f = 1: the 庄 pays 2×(2+4) = 12, each 闲 2×(2+2) = 8
+        (" 东", "南 +28 · 东 −12 · 西 −8 · 北 −8"),
+        ("东", "南 +28 · 东 −12 · 西 −8 · 北 −8"),
+        # f = 2: 2×(4+4) = 16, 2×(4+2) = 12
+        (" 东东", "南 +40 · 东 −16 · 西 −12 · 北 −12"),
+    ],
+)
+async def test_the_round_wind_typed_after_the_tiles_is_a_flower(
+    table: Table, flowers: str, amounts: str
+) -> None:
+    await anhui_table(table)
+    turn = await table.say("ann", f"/hu 南 自摸 123m456m789m123p99p{flowers}")
+    assert f"输赢：{amounts}" in turn.text, turn.text
+
+
+async def test_a_wind_before_the_word_for_dealing_in_still_names_the_discarder(table: Table) -> None:
+    await anhui_table(table)
+    turn = await table.say("ann", "/hu 南 123m456m789m123p99p 东 冲")
+    assert "东 Ann 放冲，南 Bob 胡 · 花数 0" in turn.text, turn.text  # 闲 on the 庄: 2×(0+2)
+    assert "输赢：南 +4 · 东 −4" in turn.text, turn.text
