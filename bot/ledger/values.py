@@ -365,6 +365,7 @@ class CommitResult:
     replaced: tuple[HandRecord, ...] = ()  # replacements written by an edit, in ledger order
     card: CardView | None = None  # the session's card after the write, read in the same transaction
     result_message: int | None = None  # the message stored as the row's result, in this same write
+    rescored: tuple[PendingInfo, ...] = ()  # hands waiting for Confirm, re-scored after an /edit before them
 
 
 @dataclass(frozen=True, slots=True)
