@@ -191,7 +191,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
     lines.append(turn.t("rules.confirm_by", value=option_value(lang, CONFIRM_BY, group.confirm_by)))
     lines.append(turn.t("rules.timezone", zone=zone_name(turn.lang, group.timezone)))
-    lines.append(settle_line(lang, group))
+    lines += [settle_line(lang, group), t(lang, "rules.settle_order")]
     flip = not group.instant
     buttons.append(
         InlineKeyboardButton(

@@ -489,7 +489,7 @@ class Transfer:
 @dataclass(frozen=True, slots=True)
 class SettleFigures:
     """One person's figures in settling an ended session: net (stake units), carried in from earlier
-    open transfers, 台费 paid, balance before (`raw`) and after 抹零 (`rounded`)."""
+    open transfers, 台费 paid, balance before (`raw`) and after 抹零 (`rounded`), 抽水 paid."""
 
     player: PlayerInfo
     net: int
@@ -497,6 +497,7 @@ class SettleFigures:
     fee: int
     raw: int
     rounded: int
+    rake: int = 0
 
 
 @dataclass(frozen=True, slots=True)
