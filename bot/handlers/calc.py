@@ -122,7 +122,8 @@ def calc_lines(lang: str, request: RequestJSON, entry: EntryJSON, response: Scor
         win = scored[seat]
         if len(winners) > 1:
             each = counted("result.winner_hua", request["rules"])
-            lines.append(t(lang, each, winner=wind(lang, seat), hua=win["hua"]))
+            times = t(lang, "result.times", factor=win["multiplier"]) if win["multiplier"] != 1 else ""
+            lines.append(t(lang, each, winner=wind(lang, seat), hua=win["hua"], times=times))
         if not win["allowed"]:
             lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, win)))
             continue

@@ -159,11 +159,23 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
             counted("row.win", _rules(hand)),
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
+            times=_times(lang, scored_win(response, win["winner"])),
         )
     seats = [w["winner"] for w in wins]
-    each = counted("result.winner_hua", _rules(hand))
-    winners = join_words(lang, (t(lang, each, winner=wind(lang, w), hua=hua.get(w, 0)) for w in seats))
+    winners = join_words(lang, (_winner_hua(lang, hand, seat) for seat in seats))
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
+
+
+def _winner_hua(lang: str | None, hand: HandRecord | HandPreview, seat: str) -> str:
+    """One winner of a 一炮多响 with their 花 and multiplier: `西 8花 ×2`."""
+    win = scored_win(hand.response, seat)
+    return t(
+        lang,
+        counted("result.winner_hua", _rules(hand)),
+        winner=wind(lang, seat),
+        hua=win["hua"] if win is not None else 0,
+        times=_times(lang, win),
+    )
 
 
 def result_line(lang: str | None, hand: HandRecord) -> str:
@@ -216,8 +228,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             dealer=dealer,
             streak=streak,
         )
-    each = counted("result.winner_hua", _rules(hand))
-    listed = join_words(lang, (t(lang, each, winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners))
+    listed = join_words(lang, (_winner_hua(lang, hand, seat) for seat in winners))
     return t(
         lang,
         "result.multi",
