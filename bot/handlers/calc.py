@@ -19,12 +19,13 @@ from bot.handlers.callbacks import command
 from bot.handlers.turn import Turn, seat_resolver
 from bot.i18n import has, t
 from bot.render import payments_text, refusal_text, rules_name, stake_text, wind
-from bot.render.errors import Refusal, tile_words
-from bot.render.hands import counted
-from bot.render.items import item_lines
+from bot.render.errors import Refusal
+from bot.render.hands import counted, formula_lines, paid_to, wild_lines
+from bot.render.items import item_lines, tile_words
 from scoring import score_request, ting_request
 from scoring.entry import Claim, EntryJSON, How, RequestJSON, TableJSON, build_entry, request_for
 from scoring.response import ScoreResponse
+from scoring.rules import SUZHOU_ANHUI
 from scoring.tiles import tile_from_name, tile_name
 
 CALC_WINNER, CALC_DISCARDER = "S", "N"  # a non-dealer wins; the player before the dealer discards
@@ -117,7 +118,7 @@ def calc_lines(lang: str, request: RequestJSON, entry: EntryJSON, response: Scor
     winners = [w["winner"] for w in entry["wins"]]
     typed = {w["winner"]: w for w in entry["wins"]}
     scored = {w["winner"]: w for w in response["wins"]}
-    lines: list[str] = []
+    lines: list[str] = wild_lines(lang, list(entry["wins"]))
     for seat in winners:
         win = scored[seat]
         if len(winners) > 1:
@@ -128,6 +129,9 @@ def calc_lines(lang: str, request: RequestJSON, entry: EntryJSON, response: Scor
             lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, win)))
             continue
         lines += item_lines(lang, win, typed.get(seat), request["rules"])
+        if request["rules"] == SUZHOU_ANHUI:
+            paid = paid_to(response["payments"], seat, request.get("discarder"), len(winners))
+            lines += formula_lines(lang, request["stake"], request["dealer"], win, paid)
     if any(w["allowed"] for w in scored.values()):
         payments = payments_text(lang, response["payments"], winners)
         stake = stake_text(lang, request["rules"], request["stake"])

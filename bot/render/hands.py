@@ -20,6 +20,7 @@ from bot.render.items import (
     item_lines,
     join_words,
     term_name,
+    tile_words,
 )
 from bot.render.words import payments_text, player_name, seat_and_name, wind
 from scoring.entry import EntryJSON, RequestJSON, WinJSON
@@ -241,21 +242,21 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
     )
 
 
-def formula_lines(lang: str | None, preview: HandPreview, win: WinResult) -> list[str]:
+def formula_lines(
+    lang: str | None, stake: int, dealer: str, win: WinResult, paid: Mapping[str, int]
+) -> list[str]:
     """宿州's formula as a table checks it, each payer's amount from b, f and the 庄/闲 constant:
-    `  庄付 1×（2×2+4）= 8 · 闲付 1×（2×2+2）= 6`, ×2 for 上牌 (docs/rules.md §2). Empty when an amount
-    is not of that form (nothing is guessed)."""
-    stake = cast("RequestJSON", preview.request)["stake"]  # a win's: formula_lines is asked of wins only
+    `  庄付 1×（2×2+4）= 8 · 闲付 1×（2×2+2）= 6`, ×2 for 上牌 (docs/rules.md §2). `paid`: what each payer
+    pays this winner (a 一炮多响's discarder: that winner's share). Empty when an amount is not of that
+    form (nothing is guessed)."""
     hua, factor = win["hua"], win["multiplier"]
     parts: dict[tuple[str, int], int] = {}
-    for seat, amount in preview.payments.items():
-        if amount >= 0:
-            continue
-        base, rest = divmod(-amount, int(stake) * factor)
-        if rest or base - 2 * hua not in (1, 2, 4):
+    for seat, amount in paid.items():
+        base, rest = divmod(amount, int(stake) * factor)
+        if amount <= 0 or rest or base - 2 * hua not in (1, 2, 4):
             return []
-        who = "dealer" if seat == preview.before.dealer else "other"
-        parts[(who, base - 2 * hua)] = -amount
+        who = "dealer" if seat == dealer else "other"
+        parts[(who, base - 2 * hua)] = amount
     shown = [
         t(
             lang,
@@ -269,6 +270,20 @@ def formula_lines(lang: str | None, preview: HandPreview, win: WinResult) -> lis
         for (who, k), amount in sorted(parts.items())
     ]
     return [t(lang, "preview.formula", parts=" · ".join(shown))] if shown else []
+
+
+def wild_lines(lang: str | None, wins: list[WinJSON]) -> list[str]:
+    """宿州's 混子 of the hand, named (`混子 五筒`); none without one."""
+    wild = next((w.get("wild") for w in wins if w.get("wild")), None)
+    return [t(lang, "preview.wild", tile=tile_words(lang, str(wild)))] if wild else []
+
+
+def paid_to(payments: Mapping[str, int], winner: str, discarder: object, winners: int) -> dict[str, int]:
+    """What each payer pays one winner: every payer's amount when they alone won, the discarder's share
+    (the winner's receipt) in a 一炮多响."""
+    if winners == 1:
+        return {seat: -amount for seat, amount in payments.items() if amount < 0}
+    return {str(discarder): payments.get(winner, 0)}
 
 
 def preview_text(
@@ -304,6 +319,7 @@ def preview_text(
         )
     else:
         by_winner = {w["winner"]: w for w in wins_of(response)}
+        lines += wild_lines(lang, _wins(entry))
         for win in _wins(entry):
             seat = win["winner"]
             scored = by_winner.get(seat)
@@ -320,8 +336,11 @@ def preview_text(
                 )
             )
             lines += item_lines(lang, scored, win, session.rules)
-            if scored is not None and session.rules == SUZHOU_ANHUI and len(_wins(entry)) == 1:
-                lines += formula_lines(lang, preview, scored)
+            if scored is not None and session.rules == SUZHOU_ANHUI:
+                stake = cast("RequestJSON", preview.request)["stake"]
+                paid = paid_to(preview.payments, seat, entry.get("discarder"), len(_wins(entry)))
+                lines += formula_lines(lang, stake, preview.before.dealer, scored, paid)
+
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]
         lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))

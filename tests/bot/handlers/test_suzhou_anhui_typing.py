@@ -38,3 +38,15 @@ async def test_a_wind_before_the_word_for_dealing_in_still_names_the_discarder(t
     turn = await table.say("ann", "/hu 南 123m456m789m123p99p 东 冲")
     assert "东 Ann 放冲，南 Bob 胡 · 花数 0" in turn.text, turn.text  # 闲 on the 庄: 2×(0+2)
     assert "输赢：南 +4 · 东 −4" in turn.text, turn.text
+
+
+async def test_a_multiple_win_and_calc_show_each_winners_formula_and_the_wild(table: Table) -> None:
+    """北 and 西 both win on the dealer 东's discard (f = 2 and 0): 东 pays 2×(2×2+2) = 12 and 2×(0+2) = 4,
+    each shown as its own 算法 line, in the preview and in /calc; the 混子 is named."""
+    await anhui_table(table)
+    preview = (await table.say("ann", "/hu 西 北 冲 东 2花 混子 5p")).text
+    assert "混子 五筒" in preview and "输赢：西 +4 · 北 +12 · 东 −16" in preview, preview
+    assert "算法：庄付 2×（2×0+2）= 4" in preview and "算法：庄付 2×（2×2+2）= 12" in preview, preview
+    calc = (await table.say("ann", "/calc 西 北 冲 东 2花 混子 5p")).text
+    assert "算法：庄付 2×（2×0+2）= 4" in calc and "算法：庄付 2×（2×2+2）= 12" in calc, calc
+    assert "混子 五筒" in calc and "底分 2：西 +4 · 北 +12 · 东 −16" in calc, calc
