@@ -374,6 +374,8 @@ class _HuParser:
     def unknown(self, token: Token, current: _Winner | None) -> GrammarError:
         if token.text.startswith("@") or current is None:
             return GrammarError("unknown_player", **token.params())
+        if token.text.isascii() and token.text.isdigit() and len(token.text) > 4:  # 11223355778899, not 500
+            return GrammarError("missing_suit", example=f"{token.text}p", **token.params())
         if vocab.looks_like_hua(token.text):
             return GrammarError("bad_hua", **token.params())
         suggestion = vocab.nearest_word(token.text)
@@ -451,7 +453,10 @@ class _HuParser:
             raise GrammarError("missing_wild", **token.params())
         tile = _wild_tile(tile_text)
         if tile is None:
-            raise GrammarError("bad_wild", **(self.tokens[i + 1] if consumed == 2 else token).params())
+            named = (self.tokens[i + 1] if consumed == 2 else token).params()
+            if _flower_count(tile_text) == 1:  # 中, 春: a flower, never the wild
+                raise GrammarError("wild_is_flower", **{**named, "token": tile_text})
+            raise GrammarError("bad_wild", **named)
         if self.wild is not None and self.wild[0] != tile:
             raise GrammarError("conflicting_wild", **token.params())
         self.wild = (tile, token)

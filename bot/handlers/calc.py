@@ -86,6 +86,8 @@ def words_entry(text: str, resolve: Resolve[str] = ALL_SEATS) -> EntryJSON:
         try:
             return short_form(text.split())
         except GrammarError:
+            if exc.code == "missing_winner":  # `5花 清一色`: /calc's own example, not /hu's
+                raise GrammarError("calc_missing_winner", **exc.params) from None
             raise exc from None
 
 

@@ -47,6 +47,7 @@ from bot.render.errors import Refusal
 from bot.services import in_ledger
 from bot.summary.post import post_ended
 from scoring import ScoringError, resolve_rules
+from scoring.rules import SUZHOU_ANHUI
 from scoring.seats import parse_seat
 
 log = logging.getLogger(__name__)
@@ -61,25 +62,45 @@ def seat_word(word: str) -> str:
 
 
 def parse_newgame(text: str) -> tuple[str | None, int]:
-    """`[rules] [stake]` in either order: `苏州 5`, `5`, `suzhou-anhui`. Refusal on a bad word."""
+    """`[rules] [stake]` in either order: `苏州 5`, `5`, `suzhou-anhui`. Refusal on a bad word: a second
+    rule set or number is one too many; beside a rule set, a word that is none is a bad stake (named as
+    that rule set names it: 每花, 底分); alone, an unknown rule set."""
     rules: str | None = None
-    stake = 1
-    for word in text.split():
-        if any(ch.isnumeric() for ch in word) or word[:1] in "+-":  # 5, 五, and ² ① +-5 1.5 refused
-            try:
-                stake = parse_number(word, low=1, high=MAX_STAKE)
-            except GrammarError as exc:
-                if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
-                    raise
-                raise Refusal("err.bad_stake", value=word, limit=MAX_STAKE) from None
+    words = text.split()
+    for word in words:
+        found = resolve_rules_or_none(word)
+        if found is None:
             continue
         if rules is not None:
             raise Refusal("err.too_many_args", usage=True, value=word)
+        rules = found
+    stake: int | None = None
+    bad_stake = "err.bad_stake_count" if rules == SUZHOU_ANHUI else "err.bad_stake"
+    for word in words:
+        numeric = any(ch.isnumeric() for ch in word) or word[:1] in "+-"  # 5, 五, and ² ① +-5 1.5 refused
+        if not numeric:
+            if rules is None:
+                raise Refusal("err.unknown_rules", value=word)
+            if resolve_rules_or_none(word) is None:
+                raise Refusal(bad_stake, value=word, limit=MAX_STAKE)
+            continue
+        if stake is not None:
+            raise Refusal("err.too_many_args", usage=True, value=word)
         try:
-            rules = resolve_rules(word)
-        except (ScoringError, KeyError, ValueError):
-            raise Refusal("err.unknown_rules", value=word) from None
-    return rules, stake
+            stake = parse_number(word, low=1, high=MAX_STAKE)
+        except GrammarError as exc:
+            if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
+                raise
+            raise Refusal(bad_stake, value=word, limit=MAX_STAKE) from None
+    return rules, stake if stake is not None else 1
+
+
+def resolve_rules_or_none(word: str) -> str | None:
+    """The rule set a word names, else None."""
+    try:
+        return resolve_rules(word)
+    except (ScoringError, KeyError, ValueError):
+        return None
 
 
 @command("newgame")
@@ -197,7 +218,10 @@ async def dealer(turn: Turn) -> None:
     await writable_session(turn, "dealer")
     target = parse_seat(words[0])
     if target is None:
-        target = await turn.read(groups.find_seat, turn.chat_id, words[0])
+        try:
+            target = await turn.read(groups.find_seat, turn.chat_id, words[0])
+        except (UnknownPlayer, PlayerNotSeated):  # 中, 1p: the dealer is a seat or someone sitting at one
+            raise Refusal("err.dealer_not_seat", value=words[0]) from None
     session = await turn.run(sessions.set_dealer, turn.ledger, turn.chat_id, target, key=turn.source_key)
     player = session.seats.get(target)
     await turn.reply("seat.dealer_set", wind=turn.wind(target), player=player.name if player else "—")
