@@ -39,7 +39,9 @@ def ledger_page(
     only the newest page), which the message then says. The columns are seats: a seat someone took over
     (/sub, `people`) is headed by everyone who sat there, and each person's own net is listed under the
     totals."""
-    names = " ".join(f"{wind(lang, s)}{_seat_names(session, s, people)}" for s in SEATS)
+    names = " ".join(
+        t(lang, "book.column", wind=wind(lang, s), names=_seat_names(session, s, people)) for s in SEATS
+    )
     header = [
         t(
             lang,
