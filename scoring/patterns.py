@@ -468,9 +468,7 @@ _TERM_LIST: tuple[Pattern, ...] = (
         kind="settlement",
     ),
     Pattern("baozi", "豹子", "豹子", "Dice double", ("bz", "baozi", "dice double"), kind="settlement"),
-    Pattern(
-        "diling", "滴零", "滴零", "Diling", ("dl", "diling", "follow-up double"), kind="settlement"
-    ),
+    Pattern("diling", "滴零", "滴零", "Diling", ("dl", "diling", "follow-up double"), kind="settlement"),
     Pattern(
         "shangpai", "上牌", "上牌", "Declared wait", ("sp", "shangpai", "declared wait"), kind="settlement"
     ),
