@@ -50,3 +50,13 @@ async def test_a_multiple_win_and_calc_show_each_winners_formula_and_the_wild(ta
     calc = (await table.say("ann", "/calc 西 北 冲 东 2花 混子 5p")).text
     assert "算法：庄付 2×（2×0+2）= 4" in calc and "算法：庄付 2×（2×2+2）= 12" in calc, calc
     assert "混子 五筒" in calc and "底分 2：西 +4 · 北 +12 · 东 −16" in calc, calc
+
+
+async def test_ting_says_waits_that_score_alike_once_in_suzhou_anhui_words(table: Table) -> None:
+    """九莲: nine waits, all f = 0 at a 宿州 table: one line naming the nine tiles, 花数 0 (not 0花)."""
+    await anhui_table(table)
+    reply = (await table.say("ann", "/ting 1112345678999m")).text
+    assert reply.splitlines() == [
+        "听9张：",
+        "一万、二万、三万、四万、五万、六万、七万、八万、九万：自摸 花数 0，冲胡 花数 0",
+    ]
