@@ -71,6 +71,15 @@ def counted(key: str, rules: object) -> str:
     return f"{key}_count" if rules == SUZHOU_ANHUI else key
 
 
+def in_own_words(key: str, rules: object) -> str:
+    """A message a 宿州 table says its own way (`<key>_anhui`: 荒庄 beside its 黄庄), else the key.
+
+    >>> in_own_words("row.draw", "suzhou-anhui"), in_own_words("row.draw", "suzhou")
+    ('row.draw_anhui', 'row.draw')
+    """
+    return f"{key}_anhui" if rules == SUZHOU_ANHUI else key
+
+
 def _rules(hand: HandRecord | HandPreview) -> object:
     """The rule set a row was scored under (an adjustment's request names none)."""
     return cast("Mapping[str, object]", hand.request).get("rules")
@@ -137,7 +146,7 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
     """A short description of one row: `南 自摸 40花`, `荒庄`, `北 逃跑`, `调账 东→西 50`."""
     entry, response = hand.entry, hand.response
     if hand.kind == "draw":
-        return t(lang, "row.draw")
+        return t(lang, in_own_words("row.draw", _rules(hand)))
     if hand.kind == "escape":
         return t(lang, "row.escape", player=wind(lang, entry.get("escaper")))
     if hand.kind == "adjust":
@@ -198,7 +207,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             note=note,
         )
     if hand.kind == "draw":
-        return t(lang, "result.draw", n=hand.number, dealer=dealer, streak=streak)
+        return t(lang, in_own_words("result.draw", _rules(hand)), n=hand.number, dealer=dealer, streak=streak)
     if hand.kind == "escape":
         escaper = entry.get("escaper")
         return t(
@@ -299,7 +308,7 @@ def preview_text(
     lines = [t(lang, "preview.title_adjust") if preview.kind == "adjust" else t(lang, "preview.title", n=n)]
     entry, response = preview.entry, preview.response
     if preview.kind == "draw":
-        lines.append(t(lang, "preview.draw"))
+        lines.append(t(lang, in_own_words("preview.draw", session.rules)))
     elif preview.kind == "escape":
         escaper = str(entry.get("escaper"))
         who = f"{wind(lang, escaper)} {player_name(session, escaper)}"

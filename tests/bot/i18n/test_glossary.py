@@ -292,7 +292,7 @@ def test_no_message_names_a_formula_variable(lang: str) -> None:
 # threshold. A message for one never uses the other's words.
 RULES_OF = {
     "suzhou-anhui": lambda key: (
-        key.endswith("_count") or key in ("roll.baozi_none", "stake_label.suzhou-anhui")
+        key.endswith(("_count", "_anhui")) or key in ("roll.baozi_none", "stake_label.suzhou-anhui")
     ),
     "suzhou": lambda key: (
         key in ("flow.hua", "flow.melds", "flow.state", "refusal.below_threshold", "stake_label.suzhou")
@@ -425,6 +425,8 @@ ANHUI_NIGHT = (  # (who, what they type, or the label they press)
     ("bob", "!确认"),
     ("ann", "/hu 西 北 冲 东 2花"),
     ("bob", "!确认"),
+    ("ann", "/draw"),
+    ("bob", "!确认"),
     ("ann", "/calc 南 自摸 123m456m789m123p99p 东"),
     ("ann", "/calc 西 北 冲 东 2花"),
     ("ann", "/score"),
@@ -461,4 +463,5 @@ async def test_a_suzhou_anhui_table_reads_its_own_words(
     seen += charts
     others = glossary()["rules"]["suzhou"]["only"]
     assert len(charts) == 1 and any(t(lang, "stake_label.suzhou-anhui", stake=2) in s for s in seen)
+    assert any(t(lang, "row.draw_anhui") in s for s in seen)  # 荒庄（黄庄）
     assert [s for s in seen if any(w in s for w in others) or re.search(r"[0-9]花(?!牌)", s)] == []
