@@ -17,6 +17,7 @@ from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
+from bot.ledger.errors import InvalidValue
 from bot.ledger.money import settling
 from bot.ledger.options import BY_ID as OPTIONS_BY_ID
 from bot.ledger.options import OPTIONS as GROUP_OPTION_TABLE
@@ -240,7 +241,10 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     if found == TIMEZONE:
         zone = str(value).strip()
         zone = ZONE_WORDS.get(zone.casefold(), zone)  # the ledger checks the name (InvalidValue)
-        await turn.run(groups.update_group, ledger, turn.chat_id, timezone=zone, key=key)
+        try:
+            await turn.run(groups.update_group, ledger, turn.chat_id, timezone=zone, key=key)
+        except InvalidValue:  # 火星: said with the words that work
+            raise Refusal("ledger.bad_timezone", value=value) from None
         return turn.t("rules.changed", option=option_name(turn.lang, TIMEZONE), value=zone)
     if found == CONFIRM_BY:
         who = str(_typed_value(CONFIRM_BY, CONFIRM_BY_CHOICES, str(value))).strip().lower()
