@@ -29,7 +29,14 @@ from bot.handlers.permissions import (
 from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn, ledger_of, user_ref
 from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
-from bot.ledger.errors import AmbiguousPlayer, ForeignButton, LedgerError, PlayerNotSeated, UnknownPlayer
+from bot.ledger.errors import (
+    AmbiguousPlayer,
+    ForeignButton,
+    LedgerError,
+    PlayerNotSeated,
+    TableFull,
+    UnknownPlayer,
+)
 from bot.ledger.play import books, groups, pending, recording, seating, sessions
 from bot.ledger.play.groups import check_guest_name
 from bot.ledger.play.sessions import MAX_STAKE
@@ -140,6 +147,8 @@ async def join(turn: Turn) -> None:
     if guest is not None:
         session = turn.require_session()
         await require_guest_seater(turn, session, guest)  # opener, seated or admin
+        if len(session.seats) >= len(SEATS):  # said before asking who 老李 is: there is no seat for them
+            raise TableFull("all four seats are taken")
         if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
             try:
                 member, guest, known = await _newcomer(turn, guest)

@@ -49,3 +49,8 @@ async def test_dealer_and_wild_words_at_a_suzhou_anhui_table(table: Table) -> No
         assert "天胡 在宿州麻将里不算" in reply and "庄家" not in reply, reply
     session = groups.chat_state(ledger(table), table.chat_id).session
     assert session is not None and session.hands_played == 0
+
+
+async def test_a_guest_at_a_full_table_hears_it_is_full_before_any_question(seated_table: Table) -> None:
+    turn = await seated_table.say("ann", "/join 老李")
+    assert turn.text == "四个座位都满了。" and not turn.sent[-1].buttons, turn.text
