@@ -196,8 +196,21 @@ async def seat(turn: Turn) -> None:
     await require(turn, "move", session)
     target = seat_word(words[1])
     player = (await turn.read(groups.find_player, turn.chat_id, words[0]))[0]
+    before = session.seats.get(target)
     change = await turn.run(seating.move, turn.ledger, turn.chat_id, player.id, target, key=turn.source_key)
-    await turn.reply("seat.moved", player=change.player.name, wind=turn.wind(target))
+    other = next(
+        (seat for seat, p in change.session.seats.items() if before is not None and p.id == before.id), None
+    )
+    if before is not None and before.id != player.id and other is not None:  # a swap: both are said
+        await turn.reply(
+            "seat.swapped",
+            player=change.player.name,
+            wind=turn.wind(target),
+            other=before.name,
+            other_wind=turn.wind(other),
+        )
+    else:
+        await turn.reply("seat.moved", player=change.player.name, wind=turn.wind(target))
     await show_card(turn, change.session)
 
 

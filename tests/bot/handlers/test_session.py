@@ -107,7 +107,7 @@ async def test_seat_shows_the_table(undealt_table: Table) -> None:
 
 async def test_seat_moves_a_player_before_the_first_hand_only(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/seat @dan 东")
-    assert turn.texts[0] == "Dan 换到东位。"
+    assert turn.texts[0] == "Dan 换到东位，Ann 换到北位。"  # both who moved are said
     seats = {seat: p.name for seat, p in session(seated_table).seats.items()}
     assert seats["E"] == "Dan" and seats["N"] == "Ann"
     await seated_table.say("ann", "/rules instant on")
