@@ -76,16 +76,20 @@ def option_value(lang: str | None, option: str, value: object) -> str:
 
 
 def options_summary(lang: str | None, rules: str, options: Mapping[str, Any]) -> str:
-    """For /seat, one line per option by name, its value in words: `  起胡门槛：自摸 3 张硬花，放冲 4 张`."""
+    """For /seat, the options this table set other than the defaults, one line each by name and value in
+    words (`  起胡门槛：自摸要2张硬花，冲胡要3张`); every option is on /rules."""
+    changed = [spec for spec in option_specs(rules) if options.get(spec.id, spec.default) != spec.default]
+    if not changed:
+        return t(lang, "seat.options_default")
     return "\n".join(
         "  "
         + t(
             lang,
             "rules.option_line",
             name=option_name(lang, spec.id),
-            value=option_value(lang, spec.id, options.get(spec.id, spec.default)),
+            value=option_value(lang, spec.id, options[spec.id]),
         )
-        for spec in option_specs(rules)
+        for spec in changed
     )
 
 

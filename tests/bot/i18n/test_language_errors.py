@@ -123,13 +123,13 @@ async def test_bad_hands_through_the_bot_leak_no_english(seated_table: Table, wo
 
 
 async def test_options_by_name_in_seat_and_rules(seated_table: Table) -> None:
-    turn = await seated_table.say("ann", "/seat")
-    assert "menqing_stack" not in turn.text and "=" not in turn.text
-    assert "  七对：15花，硬花翻倍" in turn.text.splitlines()
     turn = await seated_table.say("ann", "/rules instant on")
     assert turn.text == "即时记账 已改为 开。"
     turn = await seated_table.say("ann", "/rules 起胡门槛 2/3")
     assert turn.text == "起胡门槛 已改为 自摸要2张硬花，冲胡要3张。"
+    turn = await seated_table.say("ann", "/seat")
+    assert "threshold" not in turn.text and "=" not in turn.text
+    assert "  起胡门槛：自摸要2张硬花，冲胡要3张" in turn.text.splitlines()
 
 
 def test_english_counts_are_plural_only_when_more_than_one() -> None:
