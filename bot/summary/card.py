@@ -122,15 +122,17 @@ def _streak(report: SessionReport, lang: str | None) -> str:
     streaks = report.longest_streaks
     if not streaks:
         return t(lang, "summary.no_streak")
-    who = list(dict.fromkeys(f"{wind(lang, s.seat)} {person_name(lang, s.player)}" for s in streaks))
+    each = [  # each player with the hand their streak reached: 南 Bob（到第2局）
+        t(
+            lang,
+            "summary.streak_who",
+            who=f"{wind(lang, s.seat)} {person_name(lang, s.player)}",
+            number=s.number,
+        )
+        for s in streaks[:TIES_SHOWN]
+    ]
     more = t(lang, "summary.and_more") if len(streaks) > TIES_SHOWN else ""
-    return t(
-        lang,
-        "summary.streak",
-        players=join_words(lang, who[:TIES_SHOWN]),
-        count=streaks[0].count,
-        number=join_words(lang, [str(s.number) for s in streaks[:TIES_SHOWN]]) + more,
-    )
+    return t(lang, "summary.streak", players=join_words(lang, each) + more, count=streaks[0].count)
 
 
 def chart_data(report: SessionReport, lang: str | None) -> ChartData:

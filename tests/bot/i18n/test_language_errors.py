@@ -137,7 +137,7 @@ def test_english_counts_are_plural_only_when_more_than_one() -> None:
 
     assert t("en", "ting.header", count=1) == "Waiting on 1 tile:"
     assert t("en", "ting.header", count=3) == "Waiting on 3 tiles:"
-    assert "kept the deal 1 time (" in t("en", "summary.streak", seat="S", name="Bob", count=1, number=2)
+    assert "kept the deal 1 time, " in t("en", "summary.streak", players="S Bob (to hand 2)", count=1)
     assert "at most 16 characters" in t("en", "ledger.guest_too_long", limit=16, name="x")
     assert refusal_text(
         "en", {"winner": "S", "reason": "below_threshold", "threshold": {"have": 0, "need": 1}}
