@@ -129,8 +129,8 @@ async def newgame(turn: Turn) -> None:
 async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, seat: str, guest: bool) -> None:
     key = "seat.guest_joined" if guest else "seat.joined"
     text = turn.t(key, player=player_name, wind=turn.wind(seat))
-    if len(session.seats) == len(SEATS):
-        text += "\n" + turn.t("lobby.ready")
+    if len(session.seats) == len(SEATS):  # the dealer's hint only while no dealer is chosen
+        text += "\n" + turn.t("lobby.ready_dealt" if session.dealer_known else "lobby.ready")
     await turn.say(text)
     await show_card(turn, session)
 

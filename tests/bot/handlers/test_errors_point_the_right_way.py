@@ -54,3 +54,12 @@ async def test_dealer_and_wild_words_at_a_suzhou_anhui_table(table: Table) -> No
 async def test_a_guest_at_a_full_table_hears_it_is_full_before_any_question(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/join 老李")
     assert turn.text == "四个座位都满了。" and not turn.sent[-1].buttons, turn.text
+
+
+async def test_seating_the_fourth_after_the_dealer_is_chosen_drops_the_dealer_hint(table: Table) -> None:
+    await table.say("ann", "/newgame 苏州 1")
+    for name in ("ann", "bob", "cat"):
+        await table.say(name, "/join")
+    await table.say("ann", "/dealer 东")
+    pressed = await table.seat_guest("ann", "/join 老李")
+    assert "四人到齐，用 /hu 记账。" in pressed.text and "/dealer" not in pressed.text, pressed.text
