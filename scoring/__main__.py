@@ -31,7 +31,12 @@ _TEXT: dict[str, dict[str, str]] = {
         "multi_win_off": "一炮多响只算第一家",
         "wild_discard": "打出的混子不能和",
         "payments": "付款（注 {stake}）：",
+        "payments_ah": "付款（底分 {stake}）：",
         "next": "下一局：庄家 {dealer}，连庄 {streak}，滴零 {diling}，圈风 {wind}",
+        "next_ah": "下一局：庄家 {dealer}，连庄 {streak}，圈风 {wind}",
+        # 宿州's own names of the flower items (the bot's catalogs say the same: item.suzhou-anhui.*)
+        "ah_yinghua": "花牌",
+        "ah_ruanhua": "碰杠花",
         "yes": "是",
         "no": "否",
         "ting_none": "没听牌",
@@ -53,7 +58,11 @@ _TEXT: dict[str, dict[str, str]] = {
         "multi_win_off": "only the first winner counts",
         "wild_discard": "a discarded wild tile cannot be won on",
         "payments": "payments (stake {stake}):",
+        "payments_ah": "payments (base {stake}):",
         "next": "next hand: dealer {dealer}, streak {streak}, diling {diling}, round wind {wind}",
+        "next_ah": "next hand: dealer {dealer}, streak {streak}, round wind {wind}",
+        "ah_yinghua": "Flower tiles",
+        "ah_ruanhua": "Meld flowers",
         "yes": "yes",
         "no": "no",
         "ting_none": "not waiting",
@@ -131,13 +140,17 @@ def _score_request(args: argparse.Namespace) -> dict[str, Any]:
     return {**request, "wins": [win]}
 
 
-def _item_lines(win: WinResult, lang: str, stack: bool) -> list[str]:
-    """One line per item: its 花, and a multiplying item's factor (`times`) on a line of its own."""
+def _item_lines(win: WinResult, lang: str, stack: bool, anhui: bool = False) -> list[str]:
+    """One line per item: its 花, and a multiplying item's factor (`times`) on a line of its own. 宿州's
+    items by its own names (花牌, 碰杠花); a 宿州 pattern that adds nothing (杠开 0) is left out."""
     lines = []
     both = {i["id"] for i in win["items"]} >= {"baozi", "diling"}
     for item in win["items"]:
-        name = term_name(item["id"], lang)
+        own = _TEXT[lang].get(f"ah_{item['id']}") if anhui else None
+        name = own or term_name(item["id"], lang)
         times = int(item.get("times", 1))
+        if anhui and not item["hua"] and times == 1:
+            continue
         if item["hua"] or times == 1:
             lines.append(f"  {name} {item['hua']}")
         if times != 1:  # 豹子 with 滴零 doubles once unless doubling_stack
@@ -171,13 +184,16 @@ def render_score(request: dict[str, Any], response: ScoreResponse, lang: str) ->
         if not win["allowed"]:
             lines.append("  " + text["not_allowed"].format(reason=_reason(win, text)))
             continue
-        lines.extend(_item_lines(win, lang, stack))
+        lines.extend(_item_lines(win, lang, stack, anhui=rule.id != "suzhou"))
         total = "total_sz" if rule.id == "suzhou" else "total_ah"
         lines.append("  " + text[total].format(hua=win["hua"], mult=win["multiplier"]))
     pays = "  ".join(f"{_seat(seat, lang)} {amount:+d}" for seat, amount in response["payments"].items())
-    lines.append(f"{text['payments'].format(stake=request.get('stake', 1))} {pays}")
+    anhui = rule.id != "suzhou"
     lines.append(
-        text["next"].format(
+        f"{text['payments_ah' if anhui else 'payments'].format(stake=request.get('stake', 1))} {pays}"
+    )
+    lines.append(
+        text["next_ah" if anhui else "next"].format(
             dealer=_seat(response["next_dealer"], lang),
             streak=response["next_streak"],
             diling=text["yes"] if response["next_diling"] else text["no"],

@@ -229,7 +229,7 @@ _PATTERN_LIST: tuple[Pattern, ...] = (
         "da_menqing",
         "大门清",
         "大門清",
-        "Fully concealed, no flowers",
+        "Fully concealed without flowers",
         ("dmq", "damenqing", "大门清", "big clean door"),
         predicate=_da_menqing,
     ),
@@ -468,9 +468,7 @@ _TERM_LIST: tuple[Pattern, ...] = (
         kind="settlement",
     ),
     Pattern("baozi", "豹子", "豹子", "Dice double", ("bz", "baozi", "dice double"), kind="settlement"),
-    Pattern(
-        "diling", "滴零", "滴零", "Follow-up double", ("dl", "diling", "follow-up double"), kind="settlement"
-    ),
+    Pattern("diling", "滴零", "滴零", "Diling", ("dl", "diling", "follow-up double"), kind="settlement"),
     Pattern(
         "shangpai", "上牌", "上牌", "Declared wait", ("sp", "shangpai", "declared wait"), kind="settlement"
     ),

@@ -7,11 +7,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from scoring.entry import FLAG_PATTERN
 from scoring.errors import ScoringError
 from scoring.hand import Hand, parse_hand, validate_hand
 from scoring.hand_json import hand_from_json
 from scoring.items import check_hand_tiles, check_wild, flower_copies
-from scoring.patterns import NO_FLAGS, Flags, WinType
+from scoring.patterns import NO_FLAGS, PATTERNS, Flags, WinType
 from scoring.reading import (
     Event,
     ScoreRequest,
@@ -256,6 +257,17 @@ def _check_discarder(req: ScoreRequest, win: WinEntry) -> None:
 def _check_flags(req: ScoreRequest, win: WinEntry, f: Flags) -> None:
     """Flags that need a self-draw, a dealer (or not), another feeder or 宿州."""
     where = f"{win.field}.flags"
+    claimed = win.declared.patterns if win.declared is not None else ()
+    for flag in ("heavenly", "earthly"):  # a claimed pattern the rules do not score: said before who may
+        pid = FLAG_PATTERN[flag]
+        if getattr(f, flag) and pid in claimed and pid not in req.table.values:
+            name = PATTERNS[pid].zh
+            raise ScoringError(
+                f"{where}.{flag}: {name} does not score in {req.rule.id}",
+                code="pattern_rules",
+                pattern=name,
+                rules=req.rule.id,
+            )
     if (f.after_kong or f.after_flower) and win.type != "self_draw":
         raise ScoringError(
             f"{where}: a win on a replacement tile (杠开/花开/包饺子) is a self-draw",

@@ -14,6 +14,10 @@ MESSAGES: dict[str, str] = {
     "odd_digit": "“{token}” has a superscript, circled or styled digit: write plain digits, e.g. 5.",
     "empty": "Nothing to record. Example: /hu 南 自摸 5花 清一色",
     "missing_winner": "Who won? Start with the winner, e.g. /hu 南 自摸 5花 (got “{token}”).",
+    "calc_missing_winner": (
+        "Say who won and how first, e.g. /calc 南 自摸 5花 清一色; with the tiles typed they may be left "
+        "out, e.g. /calc 11223355778899p 中发春梅百搭."
+    ),
     "missing_how": (
         "How did “{token}” win? Add 自摸/zimo, 冲 <discarder>, 抢杠 <robbed player> or 包 <feeder>."
     ),
@@ -30,6 +34,10 @@ MESSAGES: dict[str, str] = {
     ),
     "unknown_word_suggest": "I don't understand “{token}”. Did you mean “{suggestion}”?",
     "bad_hua": "“{token}” is not a 花 count. Write e.g. 5花, 5h, hua5 or 五花 (0 to 99).",
+    "missing_suit": (
+        "“{token}” looks like tiles without their suit: put m (万), p (筒) or s (条) after the digits, "
+        "e.g. {example}."
+    ),
     "duplicate_hua": "Two 花 counts for the same winner: “{token}”.",
     "discarder_is_winner": "“{token}” cannot both win and pay for the discard.",
     "duplicate_winner": "“{token}” is named twice as a winner.",
@@ -37,6 +45,7 @@ MESSAGES: dict[str, str] = {
     "conflicting_how": "Two different ways of winning in one entry: “{token}”.",
     "missing_wild": "“{token}” needs the wild tile after it, e.g. 混子 5p.",
     "bad_wild": "“{token}” is not one tile. The wild (混子) is one tile such as 5p or 五筒.",
+    "wild_is_flower": "“{token}” is a flower, not a playing tile: the wild (混子) is one such as 5p or 五筒.",
     "conflicting_wild": "Two different wild tiles: “{token}”.",
     "hand_error": "The hand “{token}” is not valid: {reason}",
     "duplicate_hand": "Two hands for the same winner: “{token}”. Type the tiles in one go, flowers last.",

@@ -307,6 +307,10 @@ class _HuParser:
             if label in (WILD, WILD_GLUED):
                 i = self.read_wild(i, label)
                 continue
+            if label == PLAYER and current is not None and self.lingfeng(i, current):
+                current.hand.append(token)  # 宿州's 令风 typed alone after a whole hand: a flower
+                i += 1
+                continue
             if label == PLAYER:
                 self.add_winner(token)
                 i += 1
@@ -346,9 +350,32 @@ class _HuParser:
             i += 1
         return self.finish()
 
+    def lingfeng(self, i: int, current: _Winner) -> bool:
+        """A wind word (东, 南南) right after a winner's whole hand, no details of a winner after it: 宿州's
+        令风, a flower (`/hu 南 自摸 123m456m789m123p99p 东`), not a second winner."""
+        text = self.tokens[i].text.replace("東", "东")
+        if not current.in_hand() or not set(text) <= _WIND_FLOWER_TEXT or len(set(text)) != 1:
+            return False
+        j = i + 1
+        while j < len(self.tokens):  # only words of this winner may follow: flags, the 混子, 自摸
+            word = self.tokens[j]
+            label = self.label(word.text, in_hand=False)
+            if label == HOW and vocab.HOW_WORDS[word.word] != vocab.SELF_DRAW:
+                return False  # 东 冲 西 …: a winner, or the one who dealt in
+            if label not in (FLAG, FILLER, WILD, WILD_GLUED, HOW):
+                return False  # a winner's details, or another player
+            j += 2 if label == WILD else 1  # 混子 and its tile
+        try:
+            hand_object(current.hand)
+        except GrammarError:
+            return False
+        return True
+
     def unknown(self, token: Token, current: _Winner | None) -> GrammarError:
         if token.text.startswith("@") or current is None:
             return GrammarError("unknown_player", **token.params())
+        if token.text.isascii() and token.text.isdigit() and len(token.text) > 4:  # 11223355778899, not 500
+            return GrammarError("missing_suit", example=f"{token.text}p", **token.params())
         if vocab.looks_like_hua(token.text):
             return GrammarError("bad_hua", **token.params())
         suggestion = vocab.nearest_word(token.text)
@@ -426,7 +453,10 @@ class _HuParser:
             raise GrammarError("missing_wild", **token.params())
         tile = _wild_tile(tile_text)
         if tile is None:
-            raise GrammarError("bad_wild", **(self.tokens[i + 1] if consumed == 2 else token).params())
+            named = (self.tokens[i + 1] if consumed == 2 else token).params()
+            if _flower_count(tile_text) == 1:  # 中, 春: a flower, never the wild
+                raise GrammarError("wild_is_flower", **{**named, "token": tile_text})
+            raise GrammarError("bad_wild", **named)
         if self.wild is not None and self.wild[0] != tile:
             raise GrammarError("conflicting_wild", **token.params())
         self.wild = (tile, token)

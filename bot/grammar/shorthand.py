@@ -40,9 +40,30 @@ def hand_object(parts: list[Token]) -> HandJSON:
     try:
         return hand_json(parse_hand(lower_suits(text)))
     except ScoringError as exc:
+        lingfeng = _trailing_wind_flowers(text)
+        if lingfeng is not None:
+            try:
+                return hand_json(parse_hand(lower_suits(lingfeng)))
+            except ScoringError:
+                pass
         raise GrammarError(
             "hand_error", reason=str(exc), token=text, position=first.position, index=first.index
         ) from exc
+
+
+_TRAILING_WINDS = re.compile(r"^(.*?)\s*((?:[东東南西北])+)$")
+
+
+def _trailing_wind_flowers(text: str) -> str | None:
+    """The hand with its last winds read as flowers (宿州's 令风 typed after the tiles: `…99p 东`,
+    `…99p东东`), for a hand that does not parse as typed; None when it ends in no wind of one kind."""
+    match = _TRAILING_WINDS.match(text)
+    if match is None or not match.group(1) or "|" in text:
+        return None
+    winds = match.group(2).replace("東", "东")
+    if len(set(winds)) != 1:
+        return None
+    return f"{match.group(1)} | {match.group(2)}"
 
 
 def _wind_flowers_first(text: str) -> bool:

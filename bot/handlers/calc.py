@@ -18,12 +18,14 @@ from bot.grammar.shorthand import hand_object
 from bot.handlers.callbacks import command
 from bot.handlers.turn import Turn, seat_resolver
 from bot.i18n import has, t
-from bot.render import payments_text, refusal_text, rules_name, wind
-from bot.render.errors import Refusal, tile_words
-from bot.render.items import item_lines
+from bot.render import payments_text, refusal_text, rules_name, stake_text, wind
+from bot.render.errors import Refusal
+from bot.render.hands import counted, formula_lines, paid_to, wild_lines
+from bot.render.items import item_lines, join_words, tile_words
 from scoring import score_request, ting_request
 from scoring.entry import Claim, EntryJSON, How, RequestJSON, TableJSON, build_entry, request_for
 from scoring.response import ScoreResponse
+from scoring.rules import SUZHOU_ANHUI
 from scoring.tiles import tile_from_name, tile_name
 
 CALC_WINNER, CALC_DISCARDER = "S", "N"  # a non-dealer wins; the player before the dealer discards
@@ -84,6 +86,8 @@ def words_entry(text: str, resolve: Resolve[str] = ALL_SEATS) -> EntryJSON:
         try:
             return short_form(text.split())
         except GrammarError:
+            if exc.code == "missing_winner":  # `5花 清一色`: /calc's own example, not /hu's
+                raise GrammarError("calc_missing_winner", **exc.params) from None
             raise exc from None
 
 
@@ -116,22 +120,30 @@ def calc_lines(lang: str, request: RequestJSON, entry: EntryJSON, response: Scor
     winners = [w["winner"] for w in entry["wins"]]
     typed = {w["winner"]: w for w in entry["wins"]}
     scored = {w["winner"]: w for w in response["wins"]}
-    lines: list[str] = []
+    lines: list[str] = wild_lines(lang, list(entry["wins"]))
     for seat in winners:
         win = scored[seat]
         if len(winners) > 1:
-            lines.append(t(lang, "result.winner_hua", winner=wind(lang, seat), hua=win["hua"]))
+            each = counted("result.winner_hua", request["rules"])
+            times = t(lang, "result.times", factor=win["multiplier"]) if win["multiplier"] != 1 else ""
+            lines.append(t(lang, each, winner=wind(lang, seat), hua=win["hua"], times=times))
         if not win["allowed"]:
             lines.append(t(lang, "calc.not_allowed", reason=refusal_text(lang, win)))
             continue
         lines += item_lines(lang, win, typed.get(seat), request["rules"])
+        if request["rules"] == SUZHOU_ANHUI:
+            paid = paid_to(response["payments"], seat, request.get("discarder"), len(winners))
+            lines += formula_lines(lang, request["stake"], request["dealer"], win, paid)
     if any(w["allowed"] for w in scored.values()):
         payments = payments_text(lang, response["payments"], winners)
+        stake = stake_text(lang, request["rules"], request["stake"])
         if len(winners) > 1:  # each winner's 花 is on its own line above
-            lines.append(t(lang, "calc.total_multi", stake=request["stake"], payments=payments))
+            lines.append(t(lang, "calc.total_multi", stake=stake, payments=payments))
         else:
             hua = scored[winners[0]]["hua"]
-            lines.append(t(lang, "calc.total", hua=hua, stake=request["stake"], payments=payments))
+            lines.append(
+                t(lang, counted("calc.total", request["rules"]), hua=hua, stake=stake, payments=payments)
+            )
     return lines
 
 
@@ -155,21 +167,40 @@ def ting_words(text: str) -> tuple[str, str | None]:
     return " ".join(rest), wild
 
 
-def ting_line(lang: str, wait: dict[str, Any]) -> str:
-    """One wait as one sentence: the tile, then its self-draw and discard, each its 花 when it wins, else
-    why not (硬花不够, a discarded 混子, only self-draw); one phrase when too few 硬花 stop both."""
-    tile = tile_words(lang, wait["tile"])
+def ting_line(
+    lang: str, wait: dict[str, Any], rules: str | None = None, tiles: list[str] | None = None
+) -> str:
+    """One wait as one sentence: the tile (or `tiles`, several that score alike), then its self-draw and
+    discard, each its 花 when it wins (宿州: 花数 N), else why not (硬花不够, a discarded 混子, only
+    self-draw); one phrase when too few 硬花 stop both."""
+    tile = join_words(lang, [tile_words(lang, code) for code in tiles or [wait["tile"]]])
+    said = _ting_said(lang, wait, rules)
+    if said is None:
+        return t(lang, "ting.line_both", tile=tile, both=t(lang, "ting.both_below"))
+    return t(lang, "ting.line", tile=tile, **said)
+
+
+def _ting_said(lang: str, wait: dict[str, Any], rules: str | None) -> dict[str, str] | None:
+    """What a wait's self-draw and discard say; None when too few 硬花 stop both."""
     cases = {how: wait[how] for how in ("self_draw", "discard")}
     if all(c.get("reason") == "below_threshold" for c in cases.values()):
-        return t(lang, "ting.line_both", tile=tile, both=t(lang, "ting.both_below"))
+        return None
     said = {}
     for how, case in cases.items():
         if case.get("allowed", True):
-            said[how] = t(lang, f"ting.{how}", hua=case.get("hua", 0))
+            said[how] = t(lang, counted(f"ting.{how}", rules), hua=case.get("hua", 0))
         else:
             key = f"ting.{case.get('reason')}_{how}"
             said[how] = t(lang, key if has(key, lang) else f"ting.no_{how}")
-    return t(lang, "ting.line", tile=tile, **said)
+    return said
+
+
+def ting_lines(lang: str, waits: list[dict[str, Any]], rules: str | None) -> list[str]:
+    """The waits, those that score alike on one line (九张一样的行 read as one: 一万、四万、七万：…)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for wait in waits:
+        groups.setdefault(repr(_ting_said(lang, wait, rules)), []).append(wait)
+    return [ting_line(lang, alike[0], rules, [w["tile"] for w in alike]) for alike in groups.values()]
 
 
 @command("ting", group_only=False)
@@ -187,5 +218,5 @@ async def ting(turn: Turn) -> None:
         await turn.reply("ting.none")
         return
     lines = [turn.t("ting.header", count=len(waits))]
-    lines += [ting_line(turn.lang, wait) for wait in waits]
+    lines += ting_lines(turn.lang, waits, table["rules"])
     await turn.say("\n".join(lines))

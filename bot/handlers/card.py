@@ -168,15 +168,25 @@ async def mark_results(turn: Turn, kind: PendingKind, result: CommitResult, sent
     voided (their line as it was, and that it is void), so no stale result reads as standing."""
     if kind != "undo" and sent != result.result_message:  # a Confirm's preview was stored with the row
         await turn.write(None, hands.set_result_message, result.hand.id, sent)
-    note = (
-        turn.t("result.void_undone") if kind == "undo" else turn.t("result.void_edited", n=result.hand.number)
-    )
-    for old in result.voided:
+    for index, old in enumerate(result.voided):
         message_id = await turn.read(hands.result_message, old.id)
         if message_id is None or message_id == sent:
             continue
+        if kind == "undo":
+            text = result_line(turn.lang, old) + "\n" + turn.t("result.void_undone")
+        elif index == 0 or index >= len(result.replaced):  # the edited hand: its edit stands instead
+            text = (
+                result_line(turn.lang, old)
+                + "\n"
+                + turn.t("result.void_edited_replaced", n=result.hand.number)
+            )
+        else:  # a later hand, scored anew: it still counts, with its new line
+            new = result.replaced[index]
+            head = turn.t("result.void_edited_recounted", n=result.hand.number)
+            text = head + "\n" + result_line(turn.lang, new)
+            await turn.write(None, hands.set_result_message, new.id, message_id)
         try:
-            await turn.edit(message_id, result_line(turn.lang, old) + "\n" + note)
+            await turn.edit(message_id, text)
         except TelegramError as exc:  # deleted, too old: the row is void in the ledger anyway
             log.info("could not mark result %s void: %s", message_id, exc)
 

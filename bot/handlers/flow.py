@@ -33,8 +33,8 @@ from bot.handlers.recording import record_hand, record_typed
 from bot.handlers.turn import Turn
 from bot.ledger import SEATS, SessionInfo
 from bot.ledger.play import sessions
-from bot.render.errors import Refusal, tile_words
-from bot.render.items import join_words, term_name
+from bot.render.errors import Refusal
+from bot.render.items import join_words, term_name, tile_words
 from bot.sender import send_text
 from scoring.rules import ways_to_win, wild_choices
 

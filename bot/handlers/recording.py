@@ -41,7 +41,14 @@ from bot.ledger.errors import (
 )
 from bot.ledger.play import hands, recording
 from bot.ledger.play.pending import show as show_pending
-from bot.ledger.values import AdjustPayload, EditPayload, NamePayload, Payload, PendingKind
+from bot.ledger.values import (
+    AdjustPayload,
+    EditPayload,
+    NamePayload,
+    Payload,
+    PendingInfo,
+    PendingKind,
+)
 from bot.render import hand_summary, payments_text, preview_text, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.render.items import join_words
@@ -401,6 +408,23 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
         turn.answer(turn.t("preview.undone_toast" if kind == "undo" else "preview.recorded_toast")),
         after_commit(turn, kind, result, flow_message=message_id, status=status),
     )
+    for waiting in result.rescored:
+        await show_rescored(turn, waiting, result)
+
+
+async def show_rescored(turn: Turn, waiting: PendingInfo, result: CommitResult) -> None:
+    """A hand waiting for its Confirm, re-scored after an /edit before it: its preview shows the new
+    amounts and says why, with its Confirm and Cancel as before (they record what is shown now)."""
+    if waiting.message_id is None or waiting.preview is None:
+        return
+    note = turn.t("preview.rescored", n=result.hand.number)
+    text = preview_text(turn.lang, waiting.preview, result.session, note=note)
+    try:
+        await turn.edit(
+            waiting.message_id, f"{text}\n{confirm_hint(turn)}", confirm_markup(turn, waiting.id, "hand")
+        )
+    except TelegramError as exc:  # deleted meanwhile: its Confirm, if pressed, still records what was scored
+        log.info("could not show re-scored preview %s: %s", waiting.message_id, exc)
 
 
 async def show_committed(turn: Turn, action: str, result: CommitResult) -> None:

@@ -17,12 +17,13 @@ from bot.handlers.permissions import own_session, require
 from bot.handlers.turn import Turn
 from bot.i18n import LANGUAGES, has, t
 from bot.ledger import GroupInfo, SessionInfo
+from bot.ledger.errors import InvalidValue
 from bot.ledger.money import settling
 from bot.ledger.options import BY_ID as OPTIONS_BY_ID
 from bot.ledger.options import OPTIONS as GROUP_OPTION_TABLE
 from bot.ledger.options import SETTLE_IDS
 from bot.ledger.play import groups, sessions
-from bot.render import rules_name
+from bot.render import rules_name, stake_text
 from bot.render.errors import Refusal
 from bot.render.items import join_words
 from bot.render.zones import zone_name
@@ -75,16 +76,20 @@ def option_value(lang: str | None, option: str, value: object) -> str:
 
 
 def options_summary(lang: str | None, rules: str, options: Mapping[str, Any]) -> str:
-    """For /seat, one line per option by name, its value in words: `  起胡门槛：自摸 3 张硬花，放冲 4 张`."""
+    """For /seat, the options this table set other than the defaults, one line each by name and value in
+    words (`  起胡门槛：自摸要2张硬花，冲胡要3张`); every option is on /rules."""
+    changed = [spec for spec in option_specs(rules) if options.get(spec.id, spec.default) != spec.default]
+    if not changed:
+        return t(lang, "seat.options_default")
     return "\n".join(
         "  "
         + t(
             lang,
             "rules.option_line",
             name=option_name(lang, spec.id),
-            value=option_value(lang, spec.id, options.get(spec.id, spec.default)),
+            value=option_value(lang, spec.id, options[spec.id]),
         )
-        for spec in option_specs(rules)
+        for spec in changed
     )
 
 
@@ -178,7 +183,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     rules, options = _rules_of(group, session)
     session_id = session.id if session else 0
     stake = session.stake if session else 1
-    lines = [turn.t("rules.header", rules=rules_name(lang, rules), stake=stake)]
+    lines = [turn.t("rules.header", rules=rules_name(lang, rules), stake=stake_text(lang, rules, stake))]
     buttons = []
     for spec in option_specs(rules):
         value = options.get(spec.id, spec.default)
@@ -191,7 +196,7 @@ def rules_view(turn: Turn, group: GroupInfo, session: SessionInfo | None) -> tup
     lines.append(turn.t("rules.timeout", seconds=group.confirm_timeout_seconds))
     lines.append(turn.t("rules.confirm_by", value=option_value(lang, CONFIRM_BY, group.confirm_by)))
     lines.append(turn.t("rules.timezone", zone=zone_name(turn.lang, group.timezone)))
-    lines.append(settle_line(lang, group))
+    lines += [settle_line(lang, group), t(lang, "rules.settle_order")]
     flip = not group.instant
     buttons.append(
         InlineKeyboardButton(
@@ -240,7 +245,10 @@ async def apply_option(turn: Turn, option: str, value: Any) -> str:
     if found == TIMEZONE:
         zone = str(value).strip()
         zone = ZONE_WORDS.get(zone.casefold(), zone)  # the ledger checks the name (InvalidValue)
-        await turn.run(groups.update_group, ledger, turn.chat_id, timezone=zone, key=key)
+        try:
+            await turn.run(groups.update_group, ledger, turn.chat_id, timezone=zone, key=key)
+        except InvalidValue:  # 火星: said with the words that work
+            raise Refusal("ledger.bad_timezone", value=value) from None
         return turn.t("rules.changed", option=option_name(turn.lang, TIMEZONE), value=zone)
     if found == CONFIRM_BY:
         who = str(_typed_value(CONFIRM_BY, CONFIRM_BY_CHOICES, str(value))).strip().lower()

@@ -29,17 +29,32 @@ from bot.handlers.permissions import (
 from bot.handlers.rules import options_summary
 from bot.handlers.turn import Turn, ledger_of, user_ref
 from bot.ledger import SEATS, PendingInfo, PlayerInfo, SeatChange, SessionInfo, UserRef
-from bot.ledger.errors import AmbiguousPlayer, ForeignButton, LedgerError, PlayerNotSeated, UnknownPlayer
+from bot.ledger.errors import (
+    AmbiguousPlayer,
+    ForeignButton,
+    LedgerError,
+    PlayerNotSeated,
+    TableFull,
+    UnknownPlayer,
+)
 from bot.ledger.play import books, groups, pending, recording, seating, sessions
 from bot.ledger.play.groups import check_guest_name, clean_name
 from bot.ledger.play.sessions import MAX_STAKE
 from bot.ledger.storage.db import storage_failure
 from bot.ledger.values import PendingKind
-from bot.render import closed_preview_text, rules_name, seats_block, session_standings, state_line
+from bot.render import (
+    closed_preview_text,
+    rules_name,
+    seats_block,
+    session_standings,
+    stake_text,
+    state_line,
+)
 from bot.render.errors import Refusal
 from bot.services import in_ledger
 from bot.summary.post import post_ended
 from scoring import ScoringError, resolve_rules
+from scoring.rules import SUZHOU_ANHUI
 from scoring.seats import parse_seat
 
 log = logging.getLogger(__name__)
@@ -54,25 +69,45 @@ def seat_word(word: str) -> str:
 
 
 def parse_newgame(text: str) -> tuple[str | None, int]:
-    """`[rules] [stake]` in either order: `苏州 5`, `5`, `suzhou-anhui`. Refusal on a bad word."""
+    """`[rules] [stake]` in either order: `苏州 5`, `5`, `suzhou-anhui`. Refusal on a bad word: a second
+    rule set or number is one too many; beside a rule set, a word that is none is a bad stake (named as
+    that rule set names it: 每花, 底分); alone, an unknown rule set."""
     rules: str | None = None
-    stake = 1
-    for word in text.split():
-        if any(ch.isnumeric() for ch in word) or word[:1] in "+-":  # 5, 五, and ² ① +-5 1.5 refused
-            try:
-                stake = parse_number(word, low=1, high=MAX_STAKE)
-            except GrammarError as exc:
-                if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
-                    raise
-                raise Refusal("err.bad_stake", value=word, limit=MAX_STAKE) from None
+    words = text.split()
+    for word in words:
+        found = resolve_rules_or_none(word)
+        if found is None:
             continue
         if rules is not None:
             raise Refusal("err.too_many_args", usage=True, value=word)
+        rules = found
+    stake: int | None = None
+    bad_stake = "err.bad_stake_count" if rules == SUZHOU_ANHUI else "err.bad_stake"
+    for word in words:
+        numeric = any(ch.isnumeric() for ch in word) or word[:1] in "+-"  # 5, 五, and ² ① +-5 1.5 refused
+        if not numeric:
+            if rules is None:
+                raise Refusal("err.unknown_rules", value=word)
+            if resolve_rules_or_none(word) is None:
+                raise Refusal(bad_stake, value=word, limit=MAX_STAKE)
+            continue
+        if stake is not None:
+            raise Refusal("err.too_many_args", usage=True, value=word)
         try:
-            rules = resolve_rules(word)
-        except (ScoringError, KeyError, ValueError):
-            raise Refusal("err.unknown_rules", value=word) from None
-    return rules, stake
+            stake = parse_number(word, low=1, high=MAX_STAKE)
+        except GrammarError as exc:
+            if exc.code == "odd_digit":  # the one message for ², ①, 𝟗 wherever they are typed
+                raise
+            raise Refusal(bad_stake, value=word, limit=MAX_STAKE) from None
+    return rules, stake if stake is not None else 1
+
+
+def resolve_rules_or_none(word: str) -> str | None:
+    """The rule set a word names, else None."""
+    try:
+        return resolve_rules(word)
+    except (ScoringError, KeyError, ValueError):
+        return None
 
 
 @command("newgame")
@@ -94,8 +129,8 @@ async def newgame(turn: Turn) -> None:
 async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, seat: str, guest: bool) -> None:
     key = "seat.guest_joined" if guest else "seat.joined"
     text = turn.t(key, player=player_name, wind=turn.wind(seat))
-    if len(session.seats) == len(SEATS):
-        text += "\n" + turn.t("lobby.ready")
+    if len(session.seats) == len(SEATS):  # the dealer's hint only while no dealer is chosen
+        text += "\n" + turn.t("lobby.ready_dealt" if session.dealer_known else "lobby.ready")
     await turn.say(text)
     await show_card(turn, session)
 
@@ -112,6 +147,8 @@ async def join(turn: Turn) -> None:
     if guest is not None:
         session = turn.require_session()
         await require_guest_seater(turn, session, guest)  # opener, seated or admin
+        if len(session.seats) >= len(SEATS):  # said before asking who 老李 is: there is no seat for them
+            raise TableFull("all four seats are taken")
         if parse_seat(guest) is None:  # a seat word is no name (the ledger says so)
             try:
                 member, guest, known = await _newcomer(turn, guest)
@@ -159,14 +196,33 @@ async def seat(turn: Turn) -> None:
     await require(turn, "move", session)
     target = seat_word(words[1])
     player = (await turn.read(groups.find_player, turn.chat_id, words[0]))[0]
+    before = session.seats.get(target)
     change = await turn.run(seating.move, turn.ledger, turn.chat_id, player.id, target, key=turn.source_key)
-    await turn.reply("seat.moved", player=change.player.name, wind=turn.wind(target))
+    other = next(
+        (seat for seat, p in change.session.seats.items() if before is not None and p.id == before.id), None
+    )
+    if before is not None and before.id != player.id and other is not None:  # a swap: both are said
+        await turn.reply(
+            "seat.swapped",
+            player=change.player.name,
+            wind=turn.wind(target),
+            other=before.name,
+            other_wind=turn.wind(other),
+        )
+    else:
+        await turn.reply("seat.moved", player=change.player.name, wind=turn.wind(target))
     await show_card(turn, change.session)
 
 
 def seats_text(turn: Turn, session: SessionInfo) -> str:
     """The /seat answer: rules, stake, seats, dealer, 连庄, hand number, options."""
-    lines = [turn.t("seat.header", rules=rules_name(turn.lang, session.rules), stake=session.stake)]
+    lines = [
+        turn.t(
+            "seat.header",
+            rules=rules_name(turn.lang, session.rules),
+            stake=stake_text(turn.lang, session.rules, session.stake),
+        )
+    ]
     lines += seats_block(turn.lang, session)
     lines.append(state_line(turn.lang, session))
     lines.append(turn.t("seat.options", options=options_summary(turn.lang, session.rules, session.options)))
@@ -184,7 +240,10 @@ async def dealer(turn: Turn) -> None:
     await writable_session(turn, "dealer")
     target = parse_seat(words[0])
     if target is None:
-        target = await turn.read(groups.find_seat, turn.chat_id, words[0])
+        try:
+            target = await turn.read(groups.find_seat, turn.chat_id, words[0])
+        except (UnknownPlayer, PlayerNotSeated):  # 中, 1p: the dealer is a seat or someone sitting at one
+            raise Refusal("err.dealer_not_seat", value=words[0]) from None
     session = await turn.run(sessions.set_dealer, turn.ledger, turn.chat_id, target, key=turn.source_key)
     player = session.seats.get(target)
     await turn.reply("seat.dealer_set", wind=turn.wind(target), player=player.name if player else "—")

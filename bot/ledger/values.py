@@ -365,6 +365,7 @@ class CommitResult:
     replaced: tuple[HandRecord, ...] = ()  # replacements written by an edit, in ledger order
     card: CardView | None = None  # the session's card after the write, read in the same transaction
     result_message: int | None = None  # the message stored as the row's result, in this same write
+    rescored: tuple[PendingInfo, ...] = ()  # hands waiting for Confirm, re-scored after an /edit before them
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,7 +490,7 @@ class Transfer:
 @dataclass(frozen=True, slots=True)
 class SettleFigures:
     """One person's figures in settling an ended session: net (stake units), carried in from earlier
-    open transfers, 台费 paid, balance before (`raw`) and after 抹零 (`rounded`)."""
+    open transfers, 台费 paid, balance before (`raw`) and after 抹零 (`rounded`), 抽水 paid."""
 
     player: PlayerInfo
     net: int
@@ -497,6 +498,7 @@ class SettleFigures:
     fee: int
     raw: int
     rounded: int
+    rake: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from bot.render.words import (
     seat_and_name,
     signed,
     split_messages,
+    stake_text,
     wind,
 )
 
@@ -58,6 +59,7 @@ __all__ = [
     "session_standings",
     "signed",
     "split_messages",
+    "stake_text",
     "standings_text",
     "state_line",
     "stats_text",

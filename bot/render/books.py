@@ -16,7 +16,7 @@ from bot.ledger.values import (
 from bot.render.card import row_amounts, row_label, substitutes_line
 from bot.render.hands import hand_summary
 from bot.render.items import join_words
-from bot.render.words import MESSAGE_LIMIT, player_name, rules_name, signed, wind
+from bot.render.words import MESSAGE_LIMIT, player_name, rules_name, signed, stake_text, wind
 from scoring.rules import SUZHOU_ANHUI
 
 
@@ -39,9 +39,16 @@ def ledger_page(
     only the newest page), which the message then says. The columns are seats: a seat someone took over
     (/sub, `people`) is headed by everyone who sat there, and each person's own net is listed under the
     totals."""
-    names = " ".join(f"{wind(lang, s)}{_seat_names(session, s, people)}" for s in SEATS)
+    names = " ".join(
+        t(lang, "book.column", wind=wind(lang, s), names=_seat_names(session, s, people)) for s in SEATS
+    )
     header = [
-        t(lang, "book.title", rules=rules_name(lang, session.rules), stake=session.stake),
+        t(
+            lang,
+            "book.title",
+            rules=rules_name(lang, session.rules),
+            stake=stake_text(lang, session.rules, session.stake),
+        ),
         t(lang, "book.header", names=names),
     ]
     if not rows:
@@ -76,7 +83,14 @@ def standings_text(
     """/score: the session's standings by seat, then the group's all-time totals."""
     lines = []
     if session is not None:
-        lines.append(t(lang, "score.header", rules=rules_name(lang, session.rules), stake=session.stake))
+        lines.append(
+            t(
+                lang,
+                "score.header",
+                rules=rules_name(lang, session.rules),
+                stake=stake_text(lang, session.rules, session.stake),
+            )
+        )
         lines += session_standings(lang, session_rows)
     lines.append(t(lang, "score.alltime"))
     if not alltime_rows:

@@ -18,7 +18,7 @@ from bot.render.items import (
     doubling_marks,
     join_words,
 )
-from bot.render.words import person_name, rules_name, signed, wind
+from bot.render.words import person_name, rules_name, signed, stake_text, wind
 from scoring.rules import SUZHOU_ANHUI
 
 
@@ -105,7 +105,14 @@ def table_card(lang: str | None, card: CardView) -> str:
     seat's total and, under it, everyone who sat there with their own net."""
     session, rows = card.session, card.rows
     title_key = "lobby.title" if not rows and session.hands_played == 0 else "book.title"
-    lines = [t(lang, title_key, rules=rules_name(lang, session.rules), stake=session.stake)]
+    lines = [
+        t(
+            lang,
+            title_key,
+            rules=rules_name(lang, session.rules),
+            stake=stake_text(lang, session.rules, session.stake),
+        )
+    ]
     shown = own_totals(session, card.totals, card.people) if rows else None
     for seat, line in zip(SEATS, seats_block(lang, session, shown), strict=True):
         lines.append(line)

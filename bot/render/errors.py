@@ -12,13 +12,12 @@ from bot.grammar.errors import EXCERPT, GrammarError
 from bot.i18n import has, t
 from bot.ledger.errors import LedgerError
 from bot.render.hands import refusal_text
-from bot.render.items import join_clauses, join_words, term_name
+from bot.render.items import join_clauses, join_words, term_name, tile_words
 from bot.render.words import rules_name, wind
 from bot.text import shorten
 from scoring import find_pattern
 from scoring.errors import ScoringError
 from scoring.rules import RULESETS
-from scoring.tiles import parse_tiles, rank, suit
 
 log = logging.getLogger(__name__)
 
@@ -63,34 +62,6 @@ def ledger_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any]
         out["field"] = field_name(lang, params["field"])
     out.setdefault("who", out.get("name") or (wind(lang, params["seat"]) if "seat" in params else ""))
     return out
-
-
-def tile_words(lang: str | None, shorthand: object) -> str:
-    """Tiles by name: `9p` → 九筒, `555p` → 五筒×3, `[56p]` → 五筒、六筒, `1z` → 东 (東, East); text that is
-    no tiles comes back as typed (cut short).
-
-    >>> tile_words("zh-Hans", "9p"), tile_words("zh-Hant", "[555p]"), tile_words("en", "1z")
-    ('九筒', '五筒×3', 'East')
-    """
-    text = str(shorthand).strip().strip("[]()【】（）").split(":")[0]
-    try:
-        tiles = parse_tiles(text)
-    except ScoringError:
-        return excerpt(text)
-    if not tiles:
-        return excerpt(text)
-    # The names come from the catalog (`tiles.*`): ranks, one word per suit, the honours 1z–7z.
-    ranks, honours = t(lang, "tiles.ranks").split(), t(lang, "tiles.honours").split()
-
-    def name(tile: int) -> str:
-        letter = suit(tile)
-        if letter is None:
-            return honours[rank(tile) - 1]
-        return t(lang, f"tiles.rank_{letter}", rank=ranks[rank(tile) - 1])
-
-    if len(set(tiles)) == 1:
-        return name(tiles[0]) + (f"×{len(tiles)}" if len(tiles) > 1 else "")
-    return join_words(lang, [name(tile) for tile in tiles])
 
 
 def field_name(lang: str | None, field: object) -> str:

@@ -20,6 +20,7 @@ from bot.render.items import (
     item_lines,
     join_words,
     term_name,
+    tile_words,
 )
 from bot.render.words import payments_text, player_name, seat_and_name, wind
 from scoring.entry import EntryJSON, RequestJSON, WinJSON
@@ -59,6 +60,29 @@ def _times(lang: str | None, win: WinResult | None) -> str:
     """` ×2` after a result's 花 when the win was multiplied; "" otherwise."""
     factor = win["multiplier"] if win is not None else 1
     return t(lang, "result.times", factor=factor) if factor != 1 else ""
+
+
+def counted(key: str, rules: object) -> str:
+    """A message about a winner's 花 in its rule set's words: 宿州 says 花数 N (`<key>_count`), 苏州 N花.
+
+    >>> counted("result.win", "suzhou-anhui"), counted("result.win", "suzhou")
+    ('result.win_count', 'result.win')
+    """
+    return f"{key}_count" if rules == SUZHOU_ANHUI else key
+
+
+def in_own_words(key: str, rules: object) -> str:
+    """A message a 宿州 table says its own way (`<key>_anhui`: 荒庄 beside its 黄庄), else the key.
+
+    >>> in_own_words("row.draw", "suzhou-anhui"), in_own_words("row.draw", "suzhou")
+    ('row.draw_anhui', 'row.draw')
+    """
+    return f"{key}_anhui" if rules == SUZHOU_ANHUI else key
+
+
+def _rules(hand: HandRecord | HandPreview) -> object:
+    """The rule set a row was scored under (an adjustment's request names none)."""
+    return cast("Mapping[str, object]", hand.request).get("rules")
 
 
 def _streak(lang: str | None, streak: int) -> str:
@@ -122,7 +146,7 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
     """A short description of one row: `南 自摸 40花`, `荒庄`, `北 逃跑`, `调账 东→西 50`."""
     entry, response = hand.entry, hand.response
     if hand.kind == "draw":
-        return t(lang, "row.draw")
+        return t(lang, in_own_words("row.draw", _rules(hand)))
     if hand.kind == "escape":
         return t(lang, "row.escape", player=wind(lang, entry.get("escaper")))
     if hand.kind == "adjust":
@@ -142,15 +166,26 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
         win = wins[0]
         return t(
             lang,
-            "row.win",
+            counted("row.win", _rules(hand)),
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
+            times=_times(lang, scored_win(response, win["winner"])),
         )
     seats = [w["winner"] for w in wins]
-    winners = join_words(
-        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in seats)
-    )
+    winners = join_words(lang, (_winner_hua(lang, hand, seat) for seat in seats))
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
+
+
+def _winner_hua(lang: str | None, hand: HandRecord | HandPreview, seat: str) -> str:
+    """One winner of a 一炮多响 with their 花 and multiplier: `西 8花 ×2`."""
+    win = scored_win(hand.response, seat)
+    return t(
+        lang,
+        counted("result.winner_hua", _rules(hand)),
+        winner=wind(lang, seat),
+        hua=win["hua"] if win is not None else 0,
+        times=_times(lang, win),
+    )
 
 
 def result_line(lang: str | None, hand: HandRecord) -> str:
@@ -172,7 +207,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             note=note,
         )
     if hand.kind == "draw":
-        return t(lang, "result.draw", n=hand.number, dealer=dealer, streak=streak)
+        return t(lang, in_own_words("result.draw", _rules(hand)), n=hand.number, dealer=dealer, streak=streak)
     if hand.kind == "escape":
         escaper = entry.get("escaper")
         return t(
@@ -194,7 +229,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
         win = wins[0]
         return t(
             lang,
-            "result.win",
+            counted("result.win", _rules(hand)),
             n=hand.number,
             how=_how(lang, "result", entry, win),
             hua=hua.get(win["winner"], 0),
@@ -203,9 +238,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
             dealer=dealer,
             streak=streak,
         )
-    listed = join_words(
-        lang, (t(lang, "result.winner_hua", winner=wind(lang, w), hua=hua.get(w, 0)) for w in winners)
-    )
+    listed = join_words(lang, (_winner_hua(lang, hand, seat) for seat in winners))
     return t(
         lang,
         "result.multi",
@@ -218,21 +251,21 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
     )
 
 
-def formula_lines(lang: str | None, preview: HandPreview, win: WinResult) -> list[str]:
+def formula_lines(
+    lang: str | None, stake: int, dealer: str, win: WinResult, paid: Mapping[str, int]
+) -> list[str]:
     """宿州's formula as a table checks it, each payer's amount from b, f and the 庄/闲 constant:
-    `  庄付 1×（2×2+4）= 8 · 闲付 1×（2×2+2）= 6`, ×2 for 上牌 (docs/rules.md §2). Empty when an amount
-    is not of that form (nothing is guessed)."""
-    stake = cast("RequestJSON", preview.request)["stake"]  # a win's: formula_lines is asked of wins only
+    `  庄付 1×（2×2+4）= 8 · 闲付 1×（2×2+2）= 6`, ×2 for 上牌 (docs/rules.md §2). `paid`: what each payer
+    pays this winner (a 一炮多响's discarder: that winner's share). Empty when an amount is not of that
+    form (nothing is guessed)."""
     hua, factor = win["hua"], win["multiplier"]
     parts: dict[tuple[str, int], int] = {}
-    for seat, amount in preview.payments.items():
-        if amount >= 0:
-            continue
-        base, rest = divmod(-amount, int(stake) * factor)
-        if rest or base - 2 * hua not in (1, 2, 4):
+    for seat, amount in paid.items():
+        base, rest = divmod(amount, int(stake) * factor)
+        if amount <= 0 or rest or base - 2 * hua not in (1, 2, 4):
             return []
-        who = "dealer" if seat == preview.before.dealer else "other"
-        parts[(who, base - 2 * hua)] = -amount
+        who = "dealer" if seat == dealer else "other"
+        parts[(who, base - 2 * hua)] = amount
     shown = [
         t(
             lang,
@@ -248,6 +281,20 @@ def formula_lines(lang: str | None, preview: HandPreview, win: WinResult) -> lis
     return [t(lang, "preview.formula", parts=" · ".join(shown))] if shown else []
 
 
+def wild_lines(lang: str | None, wins: list[WinJSON]) -> list[str]:
+    """宿州's 混子 of the hand, named (`混子 五筒`); none without one."""
+    wild = next((w.get("wild") for w in wins if w.get("wild")), None)
+    return [t(lang, "preview.wild", tile=tile_words(lang, str(wild)))] if wild else []
+
+
+def paid_to(payments: Mapping[str, int], winner: str, discarder: object, winners: int) -> dict[str, int]:
+    """What each payer pays one winner: every payer's amount when they alone won, the discarder's share
+    (the winner's receipt) in a 一炮多响."""
+    if winners == 1:
+        return {seat: -amount for seat, amount in payments.items() if amount < 0}
+    return {str(discarder): payments.get(winner, 0)}
+
+
 def preview_text(
     lang: str | None,
     preview: HandPreview,
@@ -261,7 +308,7 @@ def preview_text(
     lines = [t(lang, "preview.title_adjust") if preview.kind == "adjust" else t(lang, "preview.title", n=n)]
     entry, response = preview.entry, preview.response
     if preview.kind == "draw":
-        lines.append(t(lang, "preview.draw"))
+        lines.append(t(lang, in_own_words("preview.draw", session.rules)))
     elif preview.kind == "escape":
         escaper = str(entry.get("escaper"))
         who = f"{wind(lang, escaper)} {player_name(session, escaper)}"
@@ -281,6 +328,7 @@ def preview_text(
         )
     else:
         by_winner = {w["winner"]: w for w in wins_of(response)}
+        lines += wild_lines(lang, _wins(entry))
         for win in _wins(entry):
             seat = win["winner"]
             scored = by_winner.get(seat)
@@ -291,14 +339,17 @@ def preview_text(
             lines.append(
                 t(
                     lang,
-                    "preview.win_line",
+                    counted("preview.win_line", session.rules),
                     how=_how(lang, "preview", entry, win, lambda s: seat_and_name(lang, session, s)),
                     hua=scored["hua"] if scored else 0,
                 )
             )
             lines += item_lines(lang, scored, win, session.rules)
-            if scored is not None and session.rules == SUZHOU_ANHUI and len(_wins(entry)) == 1:
-                lines += formula_lines(lang, preview, scored)
+            if scored is not None and session.rules == SUZHOU_ANHUI:
+                stake = cast("RequestJSON", preview.request)["stake"]
+                paid = paid_to(preview.payments, seat, entry.get("discarder"), len(_wins(entry)))
+                lines += formula_lines(lang, stake, preview.before.dealer, scored, paid)
+
     if preview.kind != "draw":
         winners = [w["winner"] for w in _wins(entry)]
         lines.append(t(lang, "preview.payments", payments=payments_text(lang, preview.payments, winners)))

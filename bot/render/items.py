@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from bot.grammar.errors import EXCERPT
 from bot.i18n import has, t
 from bot.ledger.values import SessionInfo
+from bot.text import shorten
 from scoring import TERMS, validate_options
 from scoring.entry import WinJSON
+from scoring.errors import ScoringError
 from scoring.response import WinResult
 from scoring.rules import dice_doubling
+from scoring.tiles import parse_tiles, rank, suit
 
 
 def term_name(lang: str | None, term_id: str, fallback: str | None = None, rules: str | None = None) -> str:
@@ -128,3 +132,31 @@ def doubling_marks(lang: str | None, session: SessionInfo) -> list[str]:
     if state.baozi:
         return [t(lang, "seat.baozi")]
     return [t(lang, "seat.diling")] if state.diling else []
+
+
+def tile_words(lang: str | None, shorthand: object) -> str:
+    """Tiles by name: `9p` → 九筒, `555p` → 五筒×3, `[56p]` → 五筒、六筒, `1z` → 东 (東, East); text that is
+    no tiles comes back as typed (cut short).
+
+    >>> tile_words("zh-Hans", "9p"), tile_words("zh-Hant", "[555p]"), tile_words("en", "1z")
+    ('九筒', '五筒×3', 'East')
+    """
+    text = str(shorthand).strip().strip("[]()【】（）").split(":")[0]
+    try:
+        tiles = parse_tiles(text)
+    except ScoringError:
+        return shorten(text, EXCERPT)
+    if not tiles:
+        return shorten(text, EXCERPT)
+    # The names come from the catalog (`tiles.*`): ranks, one word per suit, the honours 1z–7z.
+    ranks, honours = t(lang, "tiles.ranks").split(), t(lang, "tiles.honours").split()
+
+    def name(tile: int) -> str:
+        letter = suit(tile)
+        if letter is None:
+            return honours[rank(tile) - 1]
+        return t(lang, f"tiles.rank_{letter}", rank=ranks[rank(tile) - 1])
+
+    if len(set(tiles)) == 1:
+        return name(tiles[0]) + (f"×{len(tiles)}" if len(tiles) > 1 else "")
+    return join_words(lang, [name(tile) for tile in tiles])

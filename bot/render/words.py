@@ -41,6 +41,15 @@ def rules_name(lang: str | None, rules: str) -> str:
     return t(lang, f"rules_name.{rules}")
 
 
+def stake_text(lang: str | None, rules: str, stake: int) -> str:
+    """What the table's stake is called at its rule set: 苏州's `每花 5`, 宿州's `底分 5`.
+
+    >>> stake_text("zh-Hans", "suzhou", 5), stake_text("zh-Hans", "suzhou-anhui", 2)
+    ('每花 5', '底分 2')
+    """
+    return t(lang, f"stake_label.{rules}", stake=stake)
+
+
 def person_name(lang: str | None, player: PlayerInfo) -> str:
     """A person where money is shown: the display name, or "Fay（1）" when others of the group share it
     (`PlayerInfo.twin`)."""

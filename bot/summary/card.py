@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from bot.i18n import t
 from bot.ledger import SessionSummary, SettleFigures, Transfer
-from bot.render import MESSAGE_LIMIT, person_name, rules_name, signed, wind
+from bot.render import MESSAGE_LIMIT, person_name, rules_name, signed, stake_text, wind
 from bot.render.items import is_pattern, join_words, term_name
 from bot.summary.chart import ChartData, ChartSeries
 from bot.summary.csvfile import local_day
@@ -66,7 +66,7 @@ def _title(report: SessionReport, lang: str | None, idle_hours: float | None) ->
         "summary.title_idle" if idle_hours is not None else "summary.title",
         number=s.number,
         rules=rules_name(lang, s.rules),
-        stake=s.stake,
+        stake=stake_text(lang, s.rules, s.stake),
         hands=report.hands_played,
         hours=f"{idle_hours:g}" if idle_hours is not None else "",
     )
@@ -122,15 +122,17 @@ def _streak(report: SessionReport, lang: str | None) -> str:
     streaks = report.longest_streaks
     if not streaks:
         return t(lang, "summary.no_streak")
-    who = list(dict.fromkeys(f"{wind(lang, s.seat)} {person_name(lang, s.player)}" for s in streaks))
+    each = [  # each player with the hand their streak reached: 南 Bob（到第2局）
+        t(
+            lang,
+            "summary.streak_who",
+            who=f"{wind(lang, s.seat)} {person_name(lang, s.player)}",
+            number=s.number,
+        )
+        for s in streaks[:TIES_SHOWN]
+    ]
     more = t(lang, "summary.and_more") if len(streaks) > TIES_SHOWN else ""
-    return t(
-        lang,
-        "summary.streak",
-        players=join_words(lang, who[:TIES_SHOWN]),
-        count=streaks[0].count,
-        number=join_words(lang, [str(s.number) for s in streaks[:TIES_SHOWN]]) + more,
-    )
+    return t(lang, "summary.streak", players=join_words(lang, each) + more, count=streaks[0].count)
 
 
 def chart_data(report: SessionReport, lang: str | None) -> ChartData:
@@ -155,7 +157,13 @@ def chart_data(report: SessionReport, lang: str | None) -> ChartData:
         points[-1] = dict(running)
     names = legend_names(lang, [(person.seat, person_name(lang, person.player)) for person in people])
     return ChartData(
-        title=t(lang, "summary.chart_title", number=s.number, rules=rules_name(lang, s.rules), stake=s.stake),
+        title=t(
+            lang,
+            "summary.chart_title",
+            number=s.number,
+            rules=rules_name(lang, s.rules),
+            stake=stake_text(lang, s.rules, s.stake),
+        ),
         xlabel=t(lang, "summary.chart_x"),
         ylabel=t(lang, "summary.chart_y"),
         hands=tuple(labels),

@@ -62,7 +62,7 @@ def transfer_lines(
     for tr in carried_in:
         line = _plain_line(lang, tr, tr.amount - tr.paid)  # what of it was open and went in
         lines.append("  " + t(lang, "settle.of_session", number=tr.session_number, line=line))
-    changed = [f for f in figures if f.carried or f.fee or f.raw != f.net or f.rounded != f.raw]
+    changed = [f for f in figures if f.carried or f.fee or f.rake or f.raw != f.net or f.rounded != f.raw]
     if changed:
         lines.append(t(lang, "settle.figures_header"))
     for f in changed:
@@ -73,11 +73,13 @@ def transfer_lines(
 def figure_line(lang: str | None, f: SettleFigures) -> str:
     """`Ann：本场 +30 · 上次欠的 −9 · 应结 +21（抹零前 +23）`."""
     parts = [t(lang, "settle.figure_net", net=signed(f.net))]
-    multiplier = (f.raw + f.fee - f.carried) // f.net if f.net else 1  # raw = net × m + carried − fee
+    multiplier = (f.raw + f.fee + f.rake - f.carried) // f.net if f.net else 1  # raw = net×m + carried − both
     if multiplier != 1:
         parts[0] += t(lang, "settle.figure_multiplier", multiplier=multiplier)
     if f.carried:
         parts.append(t(lang, "settle.figure_carried", carried=signed(f.carried)))
+    if f.rake:
+        parts.append(t(lang, "settle.figure_rake", rake=signed(-f.rake)))
     if f.fee:
         parts.append(t(lang, "settle.figure_fee", fee=signed(-f.fee)))
     text = t(lang, "settle.figure_due", due=signed(f.rounded))

@@ -93,6 +93,19 @@ def test_human_quick_entry_anhui() -> None:
     assert code == 0 and json.loads(out)["payments"]["E"] == -8
 
 
+@pytest.mark.parametrize(
+    ("lang", "own", "stake"), [("zh", "花牌 1", "底分 1"), ("en", "Flower tiles 1", "base 1")]
+)
+def test_human_score_of_a_suzhou_anhui_hand_in_its_own_words(lang: str, own: str, stake: str) -> None:
+    """宿州's items by its names (花牌, not 苏州's 硬花), no 杠开 0 (it adds nothing there), its 底分, no
+    滴零 in the next hand's line."""
+    code, out = run(
+        "score", "--rules", "宿州", "--self-draw", "--after-kong", "--lang", lang, "(7777m)456m789p12399s 中"
+    )
+    assert code == 0 and own in out and stake in out, out
+    assert not any(word in out for word in ("硬花", "软花", "杠开", "Hard flowers", "diling", "滴零")), out
+
+
 def test_human_bad_hand_exits_2() -> None:
     code, out = run("score", "123m0p", "--self-draw")
     assert code == 2 and "0p" in json.loads(out)["error"]

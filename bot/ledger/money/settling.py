@@ -162,17 +162,29 @@ def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
     played = list(s.execute(query.where(SessionTotal.session_id == ts.id)))
     nets = {pid: net for pid, net, _ in played}
     carried = _carry(s, group, ts, now) if opts["carry"] else {}
-    fees = _fees(s, ts, [pid for pid, _, hands in played if hands], opts)
-    if fees:  # the 台 takes what the others pay (a guest of that name from before the name was barred: net)
+    fees, rakes = _fees(s, ts, [pid for pid, _, hands in played if hands], opts)
+    if fees or rakes:  # the 台 takes what the others pay (a guest of that name from before the bar: net)
         table = row_id(groups.guest(s, group, TABLE_ACCOUNT, now))
         fees[table] = fees.get(table, 0) - sum(fees.values())
-    people = sorted(set(nets) | set(carried) | set(fees))
+        rakes[table] = rakes.get(table, 0) - sum(rakes.values())
+    people = sorted(set(nets) | set(carried) | set(fees) | set(rakes))
+    # The order the options apply in (README, /rules): 收盘倍数 on the net, 抽水 of each win after it, the
+    # carried debts, 台费, then 抹零 on the balance.
     raw = {
-        pid: nets.get(pid, 0) * opts["multiplier"] + carried.get(pid, 0) - fees.get(pid, 0) for pid in people
+        pid: nets.get(pid, 0) * opts["multiplier"]
+        + carried.get(pid, 0)
+        - fees.get(pid, 0)
+        - rakes.get(pid, 0)
+        for pid in people
     }
     rounded = round_balances(raw, opts["round"])
     for pid in people:
-        figures = {"net": nets.get(pid, 0), "carried": carried.get(pid, 0), "fee": fees.get(pid, 0)}
+        figures = {
+            "net": nets.get(pid, 0),
+            "carried": carried.get(pid, 0),
+            "fee": fees.get(pid, 0),
+            "rake": rakes.get(pid, 0),
+        }
         s.add(SettleLine(session_id=row_id(ts), player_id=pid, raw=raw[pid], rounded=rounded[pid], **figures))
     for number, (payer, payee, amount) in enumerate(minimal_transfers(rounded), 1):
         s.add(
@@ -189,10 +201,13 @@ def settle_session(s: Session, ts: TableSession, now: datetime) -> None:
     s.flush()
 
 
-def _fees(s: Session, ts: TableSession, players: list[int], opts: Mapping[str, Any]) -> dict[int, int]:
-    """What each player pays the 台 for the session: the fixed 台费 of everyone who played a hand, and the
-    抽水 share of each win (per win, rounded down, after the 收盘倍数)."""
+def _fees(
+    s: Session, ts: TableSession, players: list[int], opts: Mapping[str, Any]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """What each player pays the 台 for the session, apart: the fixed 台费 of everyone who played a hand,
+    and the 抽水 share of each win (per win, rounded down, after the 收盘倍数)."""
     fees: dict[int, int] = defaultdict(int)
+    rakes: dict[int, int] = defaultdict(int)
     if opts["fee"]:
         for pid in players:
             fees[pid] += opts["fee"]
@@ -203,8 +218,8 @@ def _fees(s: Session, ts: TableSession, players: list[int], opts: Mapping[str, A
             .where(Hand.session_id == ts.id, LIVE, A_WIN, Payment.amount > 0)
         )
         for pid, amount in s.execute(wins):
-            fees[pid] += amount * opts["multiplier"] * opts["rake"] // 100
-    return {pid: fee for pid, fee in fees.items() if fee}
+            rakes[pid] += amount * opts["multiplier"] * opts["rake"] // 100
+    return {pid: fee for pid, fee in fees.items() if fee}, {pid: rake for pid, rake in rakes.items() if rake}
 
 
 # ---- payments ------------------------------------------------------------------------------------------
@@ -518,6 +533,7 @@ def figures(s: Session, session_id: int) -> list[SettleFigures]:
             line.fee,
             line.raw,
             line.rounded,
+            line.rake,
         )
         for line, p in rows
     ]

@@ -38,6 +38,7 @@ from bot.ledger.storage.rows import (
 )
 from bot.ledger.values import (
     CommitResult,
+    DealerState,
     HandPreview,
     Payload,
     PendingInfo,
@@ -280,6 +281,7 @@ def carry_out(
     who = actor(s, group, by, now, seated)
     voided: tuple[Any, ...] = ()
     replaced: tuple[Any, ...] = ()
+    rescored: tuple[PendingInfo, ...] = ()
     result_message: int | None = None
     if pending.kind in ("hand", "adjust"):
         # The preview the group saw, scored once: the table is unchanged since (same version), so its
@@ -291,6 +293,7 @@ def carry_out(
         )
     elif pending.kind == "edit":
         edited = payload_of(pending, "edit")
+        base = ts.version
         replaced, voided = hands.edit(
             s,
             ts,
@@ -302,6 +305,7 @@ def carry_out(
             text=text,
         )
         hand = replaced[0]
+        rescored = rescore_waiting(s, ts, group.chat_id, base=base, now=now)
     else:
         undone = payload_of(pending, "undo")
         hand = hands.undo(s, ts, now, actor=who, void_key=key, expected_id=undone["hand_id"])
@@ -314,7 +318,47 @@ def carry_out(
         voided=voided,
         replaced=replaced,
         result_message=result_message,
+        rescored=rescored,
     )
+
+
+def rescore_waiting(
+    s: Session, ts: TableSession, chat_id: int, *, base: int, now: datetime
+) -> tuple[PendingInfo, ...]:
+    """The hands waiting for their Confirm on the table as it was (`base`, its version before an /edit),
+    scored again from the table as it is now (its dealer, 连庄 and amounts may change) and kept waiting
+    against the new version: their Confirm records the re-scored hand. One that no longer scores (the
+    edit made it impossible) stays as it was, and its Confirm says the table changed."""
+    waiting = PENDING.select().where(
+        PENDING.c.session_id == row_id(ts),
+        PENDING.c.status == "pending",
+        PENDING.c.kind == "hand",
+        PENDING.c.base_version == base,
+        PENDING.c.expires_at > now,
+    )
+    rows = [SimpleNamespace(**found._asdict()) for found in s.connection().execute(waiting.with_for_update())]
+    state = DealerState.from_json(ts.state)
+    out: list[PendingInfo] = []
+    for entry in rows:
+        shown = preview_from_json(entry.preview)
+        request = cast("dict[str, Any]", shown.request)
+        try:
+            preview = hands.score_entry(
+                row_id(ts),
+                shown.seats,
+                state,
+                cast("Any", shown.entry),
+                rules=request["rules"],
+                options=request["options"],
+                stake=request["stake"],
+            )
+        except errors.LedgerError:
+            continue
+        if not preview.allowed:
+            continue
+        _mark(s, entry, preview=preview_json(preview), base_version=ts.version)
+        out.append(pending_info(entry, chat_id))
+    return tuple(out)
 
 
 def answer(

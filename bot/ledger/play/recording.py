@@ -289,6 +289,7 @@ def confirm_pending(
             result.voided,
             result.replaced,
             card=books.card_view(s, ts, info),
+            rescored=result.rescored,
         )
 
     return ledger.write(op)

@@ -50,9 +50,12 @@ def row_deltas(hand: Hand) -> dict[int, Delta]:
         deltas[hand.dealer_after_player_id].streak = hand.streak_after
     if hand.kind == "win":
         request: dict[str, Any] = hand.request
-        types = {str(w.get("winner")): str(w.get("type")) for w in request.get("wins", [])}
+        said = request.get("wins", [])
+        types = {str(w.get("winner")): str(w.get("type")) for w in said}
+        fed = {str(w.get("winner")): (w.get("flags") or {}).get("kong_fed_by") for w in said}
         payments = payments_of(hand.response)
         dealt = False
+        feeder = None
         for win in wins_of(hand.response):
             seat = win["winner"]
             if not win["allowed"] or seat not in seat_players:
@@ -63,11 +66,14 @@ def row_deltas(hand: Hand) -> dict[int, Delta]:
             delta.hua = win["hua"]
             if types.get(seat) == "self_draw":
                 delta.self_draws += 1
+                feeder = fed.get(seat) or feeder  # 包饺子 / 送杠: the one who fed the kong pays it all
             elif types.get(seat) in ("discard", "rob_kong"):
                 dealt = True
         discarder = request.get("discarder")
         if dealt and discarder in seat_players:
             deltas[seat_players[discarder]].dealt_in += 1
+        if feeder in seat_players:  # counted as 放冲, as the player robbed by 抢杠 is
+            deltas[seat_players[feeder]].dealt_in += 1
     return dict(deltas)
 
 

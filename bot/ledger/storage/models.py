@@ -308,7 +308,8 @@ class SettlePayment(SQLModel, table=True):
 
 class SettleLine(SQLModel, table=True):
     """One person's figures in the settling of an ended session: the session's net (stake units), what
-    they brought in from earlier open transfers, the 台费 they paid, the balance before and after 抹零."""
+    they brought in from earlier open transfers, the 台费 and the 抽水 they paid (a line from before
+    revision 0012 has both in `fee`), the balance before and after 抹零."""
 
     __tablename__ = "settle_line"
 
@@ -317,6 +318,7 @@ class SettleLine(SQLModel, table=True):
     net: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     carried: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     fee: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
+    rake: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0, server_default="0"))
     raw: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
     rounded: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, default=0))
 

@@ -122,7 +122,11 @@
     }
     const size = S.mode === "pung" ? 3 : 4;
     if (copiesUsed(code) + size > 4) return;
-    tap((s) => s.hands[s.cur].melds.push({ mode: s.mode, tiles: code, size, from: s.mode === "concealed_kong" ? null : s.from }));
+    tap((s) => {  // a meld mode is for one meld: the next tile goes into the hand again
+      s.hands[s.cur].melds.push({ mode: s.mode, tiles: code, size, from: s.mode === "concealed_kong" ? null : s.from });
+      s.mode = "concealed";
+      s.from = null;
+    });
   }
 
   function meldJSON(m) {
@@ -358,6 +362,12 @@
     s.cur = s.hands.length - 1;
   }
 
+  // The winner being entered: their tiles brought into view (a new winner's are above the button that
+  // added them).
+  function showHand() {
+    $("hand-area").scrollIntoView({ block: "start" });
+  }
+
   function onClick(event) {
     const target = event.target.closest("[data-action]");
     if (!target || target.disabled || !S) return;
@@ -382,9 +392,9 @@
     });
     else if (verb === "by") tap((s) => { s.by = arg; });
     else if (verb === "flag") tap((s) => { const f = s.hands[s.cur].flags; f[arg] = !f[arg]; });
-    else if (action === "win-add") tap(addWinner);
+    else if (action === "win-add") { tap(addWinner); showHand(); }
     else if (action === "win-remove") tap((s) => { s.hands.splice(s.cur, 1); s.cur = Math.max(0, s.cur - 1); });
-    else if (verb === "win") tap((s) => { s.cur = Number(arg); });
+    else if (verb === "win") { tap((s) => { s.cur = Number(arg); }); showHand(); }
     else if (action === "retry") scoreSoon();
     else if (verb === "rules") {
       const next = view.rule_sets.find((r) => r.rules === arg);

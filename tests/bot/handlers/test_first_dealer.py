@@ -23,7 +23,7 @@ from scoring import score_request
 
 CONFIRM, CANCEL = "✅ 确认", "✖ 取消"
 SEAT_BUTTONS = ("东 Ann", "南 Bob", "西 Cat", "北 Dan")
-ASK = "还没定庄，这一局先不记。"
+ASK = "还没定庄，这一局还没记。"
 NOT_ALLOWED = "只有入座的玩家或群管理员可以这样做。"
 FOREIGN = "这个按钮不属于这个群。"
 
@@ -245,11 +245,11 @@ async def test_in_english_and_traditional_chinese(undealt_table: Table) -> None:
     table = undealt_table
     await table.say("ann", "/lang en")
     question = (await table.say("bob", "/hu S tsumo 5hua")).sent[0]
-    assert question.text.startswith("No dealer yet, so this hand is not recorded.")
+    assert question.text.startswith("No dealer yet: this hand is not recorded yet.")
     assert question.buttons == ("E Ann", "S Bob", "W Cat", "N Dan")
     await table.say("ann", "/lang 繁體")
     question = (await table.say("bob", "/hu 南 自摸 5花")).sent[0]
-    assert question.text.startswith("還沒定莊，這一局先不記。") and question.buttons[0] == "東 Ann"
+    assert question.text.startswith("還沒定莊，這一局還沒記。") and question.buttons[0] == "東 Ann"
 
 
 async def test_calc_says_it_assumes_east_before_the_first_dealer(undealt_table: Table) -> None:

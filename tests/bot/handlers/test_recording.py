@@ -346,9 +346,9 @@ async def test_anhui_dealer_self_draw_through_the_bot(table: Table) -> None:
         await table.say(name, "/join")
     await table.say("ann", "/dealer 东")
     line = await record(table, "/hu 东 自摸 3花", by="ann", confirmer="bob")
-    assert line == "第1局 东 自摸 3花 → 东 +30 · 南 −10 · 西 −10 · 北 −10 · 下局庄 东（连庄1）"
+    assert line == "第1局 东 自摸 花数 3 → 东 +30 · 南 −10 · 西 −10 · 北 −10 · 下局庄 东（连庄1）"
     line = await record(table, "/hu 南 冲 北 3花", by="bob", confirmer="cat")
-    assert line.startswith("第2局 北 放冲，南 胡 3花 → 南 +7 · 北 −7 · 下局庄 南")
+    assert line.startswith("第2局 北 放冲，南 胡 花数 3 → 南 +7 · 北 −7 · 下局庄 南")
 
 
 async def test_double_dice_doubles_the_hand_and_the_next_is_diling(seated_table: Table) -> None:

@@ -61,6 +61,7 @@ async def test_rules_lists_every_option_by_name_with_its_value_in_words(seated_t
         "确认人：入座玩家或管理员都可以确认",
         "时区：北京时间",
         "结算：没结清的转入下一场 开 · 抹零 无 · 结算倍数 ×1 · 台费 无 · 抽水 无",
+        "结算次序：先乘结算倍数，再扣抽水（每手赢的钱乘倍数后按比例抽，向下取整）和台费，最后抹零。",
         "点按钮修改：",
     ]
     assert message.buttons == (
@@ -215,7 +216,7 @@ async def test_anhui_table_has_its_own_options(table: Table) -> None:
     await table.say("ann", "/newgame 宿州 2")
     turn = await table.say("ann", "/rules")
     assert turn.text.startswith(
-        "规则：宿州麻将 · 每花 2\n一炮多响：每位胡家都赔\n胡牌方式：自摸、冲胡都可以\n"
+        "规则：宿州麻将 · 底分 2\n一炮多响：每位胡家都赔\n胡牌方式：自摸、冲胡都可以\n"
     )
     assert turn.sent[0].buttons[:2] == ("一炮多响 → 截胡", "胡牌方式 → 只许自摸")
     turn = await table.say("ann", "/rules self_draw_only on")

@@ -102,12 +102,18 @@ async def test_seat_shows_the_table(undealt_table: Table) -> None:
     turn = await undealt_table.say("eve", "/seat")
     assert turn.text.splitlines()[:5] == ["座位 · 苏州麻将 · 每花 1", "东 Ann", "南 Bob", "西 Cat", "北 Dan"]
     assert "第1局 · 还没定庄" in turn.text
-    assert "  起胡门槛：自摸要3张硬花，冲胡要4张" in turn.text.splitlines()
+    assert turn.text.splitlines()[-2:] == ["选项（和默认不同的；全部见 /rules）：", "  都是默认"]
+    await undealt_table.say("ann", "/rules threshold 2/3")
+    turn = await undealt_table.say("eve", "/seat")  # only what differs from the default, not every option
+    assert (
+        turn.text.splitlines()[-1].startswith("  起胡门槛：")
+        and "  起胡门槛：自摸要3张硬花，冲胡要4张" not in turn.text
+    )
 
 
 async def test_seat_moves_a_player_before_the_first_hand_only(seated_table: Table) -> None:
     turn = await seated_table.say("ann", "/seat @dan 东")
-    assert turn.texts[0] == "Dan 换到东位。"
+    assert turn.texts[0] == "Dan 换到东位，Ann 换到北位。"  # both who moved are said
     seats = {seat: p.name for seat, p in session(seated_table).seats.items()}
     assert seats["E"] == "Dan" and seats["N"] == "Ann"
     await seated_table.say("ann", "/rules instant on")

@@ -291,9 +291,11 @@ def test_no_message_names_a_formula_variable(lang: str) -> None:
 # Messages of one rule set only: 宿州's flower count (keys ending in `_count`, its dice), 苏州's 硬花 and
 # threshold. A message for one never uses the other's words.
 RULES_OF = {
-    "suzhou-anhui": lambda key: key.endswith("_count") or key == "roll.baozi_none",
+    "suzhou-anhui": lambda key: (
+        key.endswith(("_count", "_anhui")) or key in ("roll.baozi_none", "stake_label.suzhou-anhui")
+    ),
     "suzhou": lambda key: (
-        key in ("flow.hua", "flow.melds", "flow.state", "refusal.below_threshold")
+        key in ("flow.hua", "flow.melds", "flow.state", "refusal.below_threshold", "stake_label.suzhou")
         or key.startswith(("option.threshold", "option.qidui", "option.doubling_stack"))
     ),
 }
@@ -407,3 +409,59 @@ def test_every_composed_line_reads_as_one_sentence(lang: str, rules: str) -> Non
         ):
             wrong.append(line)
     assert wrong == []
+
+
+# ---------------------------------------------------------------- what a 宿州 table reads
+
+ANHUI_NIGHT = (  # (who, what they type, or the label they press)
+    ("ann", "/newgame 宿州 2"),
+    *((name, "/join") for name in ("ann", "bob", "cat", "dan")),
+    ("ann", "/dealer 东"),
+    ("ann", "/rules"),
+    ("ann", "/seat"),
+    ("ann", "/hu 南 自摸 123m456m789m123p99p 东"),
+    ("bob", "!确认"),
+    ("ann", "/hu 东 冲 西 3花"),
+    ("bob", "!确认"),
+    ("ann", "/hu 西 北 冲 东 2花"),
+    ("bob", "!确认"),
+    ("ann", "/draw"),
+    ("bob", "!确认"),
+    ("ann", "/calc 南 自摸 123m456m789m123p99p 东"),
+    ("ann", "/calc 西 北 冲 东 2花"),
+    ("ann", "/score"),
+    ("ann", "/ledger"),
+    ("ann", "/stats"),
+    ("ann", "/end"),
+    ("ann", "!结束并结算"),
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", CHINESE)
+async def test_a_suzhou_anhui_table_reads_its_own_words(
+    table: Any, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every screen of a 宿州 night (the lobby, the card, /rules, /seat, previews, results, /calc, /score,
+    /ledger, /stats, the summary and its chart) says the stake 宿州's way (底分 N) and its flower count as
+    花数 N, never 苏州's words (每花, 硬花, 软花) nor a count written N花."""
+    from harness import TINY_PNG
+
+    charts: list[str] = []
+
+    def render_chart(data: Any, **_options: Any) -> bytes:
+        charts.append(data.title)
+        return TINY_PNG
+
+    monkeypatch.setattr("bot.summary.chart.render_chart", render_chart)
+    await table.say("zoe", f"/lang {lang}")
+    seen: list[str] = []
+    for who, text in ANHUI_NIGHT:
+        label = {"!确认": "preview.confirm", "!结束并结算": "end.confirm"}.get(text)
+        turn = await (table.press(who, t(lang, label)) if label else table.say(who, text))
+        seen += [*turn.texts, *(reply.text for reply in turn.edits)]
+    seen += charts
+    others = glossary()["rules"]["suzhou"]["only"]
+    assert len(charts) == 1 and any(t(lang, "stake_label.suzhou-anhui", stake=2) in s for s in seen)
+    assert any(t(lang, "row.draw_anhui") in s for s in seen)  # 荒庄（黄庄）
+    assert [s for s in seen if any(w in s for w in others) or re.search(r"[0-9]花(?!牌)", s)] == []

@@ -27,7 +27,7 @@ def coded(code: str, **params: object) -> ScoringError:
 def test_tiles_are_named_in_each_language() -> None:
     assert tile_words("zh-Hans", "9p") == "九筒"
     assert tile_words("zh-Hant", "9s") == "九條"
-    assert tile_words("en", "9m") == "9 Characters"
+    assert tile_words("en", "9m") == "9-Character"
     assert tile_words("zh-Hans", "555p") == "五筒×3"
     assert tile_words("zh-Hant", "[7777s]") == "七條×4"
     assert tile_words("zh-Hans", "1z") == "东"
@@ -39,7 +39,7 @@ def test_a_scoring_error_reads_in_the_group_language_with_its_numbers() -> None:
     error = coded("too_many_copies", tile="9p", count=5)
     assert error_text("zh-Hans", error) == "算不了：九筒 写了5张：每种牌只有4张。"
     assert error_text("zh-Hant", error) == "算不了：九筒 寫了5張：每種牌只有4張。"
-    assert error_text("en", error) == "Cannot score: 9 Dots is there 5 times: each tile has only 4 copies."
+    assert error_text("en", error) == "Cannot score: 9-Dot is there 5 times: each tile has only 4 copies."
     error = coded("tile_count", concealed=15, melds=0, total=15, expected=14)
     assert "15张" in error_text("zh-Hans", error) and "应该是14张" in error_text("zh-Hans", error)
     assert "0 melds make 15" in error_text("en", error)
@@ -123,13 +123,13 @@ async def test_bad_hands_through_the_bot_leak_no_english(seated_table: Table, wo
 
 
 async def test_options_by_name_in_seat_and_rules(seated_table: Table) -> None:
-    turn = await seated_table.say("ann", "/seat")
-    assert "menqing_stack" not in turn.text and "=" not in turn.text
-    assert "  七对：15花，硬花翻倍" in turn.text.splitlines()
     turn = await seated_table.say("ann", "/rules instant on")
     assert turn.text == "即时记账 已改为 开。"
     turn = await seated_table.say("ann", "/rules 起胡门槛 2/3")
     assert turn.text == "起胡门槛 已改为 自摸要2张硬花，冲胡要3张。"
+    turn = await seated_table.say("ann", "/seat")
+    assert "threshold" not in turn.text and "=" not in turn.text
+    assert "  起胡门槛：自摸要2张硬花，冲胡要3张" in turn.text.splitlines()
 
 
 def test_english_counts_are_plural_only_when_more_than_one() -> None:
@@ -137,10 +137,27 @@ def test_english_counts_are_plural_only_when_more_than_one() -> None:
 
     assert t("en", "ting.header", count=1) == "Waiting on 1 tile:"
     assert t("en", "ting.header", count=3) == "Waiting on 3 tiles:"
-    assert "kept the deal 1 time (" in t("en", "summary.streak", seat="S", name="Bob", count=1, number=2)
+    assert "kept the deal 1 time, " in t("en", "summary.streak", players="S Bob (to hand 2)", count=1)
     assert "at most 16 characters" in t("en", "ledger.guest_too_long", limit=16, name="x")
     assert refusal_text(
         "en", {"winner": "S", "reason": "below_threshold", "threshold": {"have": 0, "need": 1}}
     ) == ("S needs 1 hard flower to win; this hand has 0")
     text = error_text("en", coded("tile_count", concealed=11, melds=1, total=14, expected=14))
     assert "1 meld make" in text
+
+
+def test_english_names_read_as_english() -> None:
+    """A tile of rank 1 is no plural (1-Character), 滴零 has the glossary's one word, a pattern's name has
+    no comma of its own (lists are joined with commas), and the options' values have no Chinese 花."""
+    from bot.i18n import catalog, t
+    from bot.render.items import term_name
+
+    assert tile_words("en", "1m") == "1-Character"
+    assert term_name("en", "diling") == "Diling"
+    assert "," not in term_name("en", "da_menqing")
+    assert not [key for key, text in catalog("en").items() if key.startswith("option.") and "花" in text]
+    assert t("en", "book.column", wind="E", names="Ann") == "E:Ann"  # not "EAnn"
+    assert t("en", "result.rob_kong", winner="S", discarder="E") == "S robs E's kong"
+    assert "dealt in" in t(
+        "en", "summary.player", seat="E", name="Ann", net=0, hands=1, wins=0, self_draws=0, dealt_in=0
+    )

@@ -39,7 +39,7 @@ async def test_bao_at_an_anhui_table_is_a_plain_kong_bloom(table: Table) -> None
     await table.say("ann", "/rules instant on")
     turn = await table.say("bob", "/hu 南 包 北 2花")
     [line] = turn.texts
-    assert line.startswith("第1局 南 自摸 2花 → 南 +20 · 东 −8 · 西 −6 · 北 −6"), line
+    assert line.startswith("第1局 南 自摸 花数 2 → 南 +20 · 东 −8 · 西 −6 · 北 −6"), line
     assert "包饺子" not in line
     [hand] = ledger(table).read(books.hands, groups.chat_state(ledger(table), table.chat_id).session.id)
     assert hand.entry["wins"][0]["flags"]["kong_fed_by"] is None
@@ -62,8 +62,8 @@ async def test_the_button_flow_offers_bao_only_where_it_exists(table: Table) -> 
 async def test_ting_lines_read_as_one_sentence(table: Table) -> None:
     await anhui(table)
     turn = await table.say("ann", "/ting 1p1p2p3p4p5p6p7p8p9p9p9p5s 混子5p")
-    assert "五筒：自摸0花，别人打出的混子不算冲" in turn.text.splitlines(), turn.text
-    assert "一筒：自摸0花，冲胡0花" in turn.text.splitlines()
+    assert "五筒：自摸 花数 0，别人打出的混子不算冲" in turn.text.splitlines(), turn.text
+    assert "一筒、三条、四条、五条、六条、七条：自摸 花数 0，冲胡 花数 0" in turn.text.splitlines()
     assert "不够胡花" not in turn.text and " · " not in turn.text
 
 

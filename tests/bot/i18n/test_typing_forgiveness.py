@@ -52,7 +52,7 @@ async def test_a_ling_feng_typed_first_is_a_flower(table: Table) -> None:
         turn = await table.say("ann", f"/hu 南 自摸 123m456m789p11s2s2s+2s {flowers}")
         previews.append(turn.texts[-1])
         await table.press("ann", "✖ 取消")
-    assert "南 Bob 自摸 · 3花" in previews[0], previews
+    assert "南 Bob 自摸 · 花数 3" in previews[0], previews
     assert previews[0] == previews[1] == previews[2]
 
 

@@ -131,9 +131,7 @@ async def test_an_undone_hands_result_message_is_marked_void(db_seated: Table) -
     assert table.message(first.message_id).text == first.text  # still standing
     await table.say("ann", "/edit 1 西 自摸 5花")
     shown = table.message(first.message_id).text
-    assert shown.startswith("第1局 东 自摸 10花") and shown.endswith(
-        "✖ 作废：第1局改过了，这一行已按改后的账重算（见 /ledger）。"
-    )
+    assert shown.startswith("第1局 东 自摸 10花") and shown.endswith("✖ 作废：第1局已修改，以修改后的为准。")
     await table.say("ann", "/end")
     await table.press("ann", END)
     assert money(table) == {"Cat": 30, "Ann": -10, "Bob": -10, "Dan": -10}

@@ -36,7 +36,7 @@ async def test_the_card_tells_two_people_of_one_name_apart_on_every_line(db_tabl
     assert "南 Fay（2） −18 · 2局 · 胡 0 · 自摸 0 · 放冲 0" in lines
     assert "西 Ann −18 · 2局 · 胡 0 · 自摸 0 · 放冲 0" in lines
     assert "最大一手：第1局 东 Fay（1） 自摸 10花 +30" in lines
-    assert "最长连庄：东 Fay（1） 连庄2次（到第2局）" in lines
+    assert "最长连庄：连庄2次，东 Fay（1）（到第2局）" in lines
     assert "Fay（2） → Fay（1） 18" in card.text
     assert by_person(table) == {1040: 54, 1041: -18, 1001: -18, 1002: -18}
 

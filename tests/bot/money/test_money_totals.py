@@ -96,4 +96,4 @@ async def test_the_session_csv_ends_in_money_with_the_same_columns(db_seated: Ta
         "Dan": -15,
         "台": 20,
     }
-    assert settle[0]["备注"] == "本场 +30 → 实付 +55（结算倍数、台费/抽水、抹零）"
+    assert settle[0]["备注"] == "本场 +30 → 实付 +55（结算倍数、抽水、台费、抹零）"

@@ -190,9 +190,9 @@ async def test_table_fee_multiplier_and_rounding_at_close_keep_every_sum_zero(se
         in turn.text
     )
     card = await night_one(table)
-    assert "Ann：本场 +30 ×3 · 台费/抽水 −5 · 应结 +90（抹零前 +85）" in card.text
-    assert "Bob：本场 +1 ×3 · 台费/抽水 −5 · 应结 0（抹零前 −2）" in card.text
-    assert "台：本场 0 · 台费/抽水 +20 · 应结 +20" in card.text
+    assert "Ann：本场 +30 ×3 · 台费 −5 · 应结 +90（抹零前 +85）" in card.text
+    assert "Bob：本场 +1 ×3 · 台费 −5 · 应结 0（抹零前 −2）" in card.text
+    assert "台：本场 0 · 台费 +20 · 应结 +20" in card.text
     figures = ledger(table).read(
         settling.figures, ledger(table).read(books.history, table.chat_id)[0].session.id
     )

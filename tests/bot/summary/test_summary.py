@@ -122,7 +122,11 @@ def test_card_names_every_number_in_each_language(table: Table) -> None:
         for transfer in report.transfers:
             assert f"{transfer.payer.display_name} → {transfer.payee.display_name} {transfer.amount}" in card
     zh = render_card(report, "zh-Hans")
-    assert "第1场结束" in zh and "最大一手：第3局 南 李四 自摸" in zh and "最长连庄：南 李四 连庄2次" in zh
+    assert (
+        "第1场结束" in zh
+        and "最大一手：第3局 南 李四 自摸" in zh
+        and "最长连庄：连庄2次，南 李四（到第" in zh
+    )
     idle = render_card(report, "en", idle_hours=6)
     assert idle.startswith("⏰ No hand for 6 hours")
     assert "七对" not in idle  # item names in the group's language

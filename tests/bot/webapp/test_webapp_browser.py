@@ -263,7 +263,7 @@ async def settled(page: Any) -> dict[str, int] | None:
 
 def calc_amounts(text: str) -> dict[str, int] | None:
     """The amounts of /calc's answer by seat (None: /calc refused the hand)."""
-    lines = [line for line in text.splitlines() if "每花" in line]
+    lines = [line for line in text.splitlines() if "每花" in line or "底分" in line]
     if not lines and "✖" not in text:
         return None
     found = {SEAT_OF[w]: int(a.replace("−", "-")) for w, a in AMOUNT.findall(lines[-1] if lines else "")}
@@ -478,3 +478,58 @@ async def test_songgang_is_offered_where_the_table_says_any(
     said = await seated_table.say("bob", "/calc 南 送杠 西 [7777m:direct:W] 456m789p12399s")
     assert on_page == calc_amounts(said.texts[-1]) and on_page is not None
     assert on_page["S"] == -on_page["W"] and on_page["E"] == on_page["N"] == 0
+
+
+async def test_a_meld_mode_is_for_one_meld_then_tiles_go_into_the_hand(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """碰, 北, then 七筒: a 碰 of 北 and one concealed 七筒 (4 tiles), not a second 碰; the mode is back on
+    the hand's tiles."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    await page.click('[data-action="mode-pung"]')
+    await page.click('#palette [data-tile="4z"]')
+    await page.click('#palette [data-tile="7p"]')
+    assert await page.text_content("#count") == "4 / 14"
+    assert await page.locator("#melds .meld").count() == 1
+    assert (
+        await page.locator("#hand .tile").all()
+        and await page.get_attribute("#hand .tile", "data-tile") == "7p"
+    )
+    assert await page.get_attribute('[data-action="mode-concealed"]', "aria-pressed") == "true"
+
+
+async def in_view(page: Any, selector: str) -> bool:
+    """Whether the element's top is inside the visible part of the scrolling controls."""
+    return await page.evaluate(
+        "(sel) => { const c = document.querySelector('#controls').getBoundingClientRect();"
+        " const e = document.querySelector(sel).getBoundingClientRect();"
+        " return e.top >= c.top - 1 && e.top < c.bottom; }",
+        selector,
+    )
+
+
+async def test_a_second_winner_is_shown_and_the_score_hides_no_control(
+    seated_table: Table, page_server: str, browser: Any
+) -> None:
+    """一炮多响: after "再加一家" the new winner's (empty) hand is in view, not the bottom of the page; with
+    two scored winners the score box sits below every control, over none of them."""
+    page = await open_phone(browser, url_for(seated_table, page_server, "bob"))
+    await page.click('[data-action="how-discard"]')
+    await page.click('[data-action="by-N"]')
+    for tile in HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    await page.click('[data-action="win-add"]')
+    assert await in_view(page, "#hand-area") and await page.text_content("#count") == "0 / 14"
+    for tile in PUNG_HAND:
+        await page.click(f'#palette [data-tile="{tile}"]')
+    for flower in ["春", "夏"]:
+        await page.click(f'#flower-palette [data-tile="{flower}"]')
+    assert await settled(page) is not None
+    score = await page.locator("#score").bounding_box()
+    controls = await page.locator("#controls").bounding_box()
+    footer = await page.locator("footer").bounding_box()
+    assert controls["y"] + controls["height"] <= score["y"] + 1
+    assert (
+        score["y"] + score["height"] <= footer["y"] + 1
+        and footer["y"] + footer["height"] <= PHONE["height"] + 1
+    )

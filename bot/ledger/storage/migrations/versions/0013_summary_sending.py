@@ -1,8 +1,8 @@
 """The summary part in flight: a poster marks the part it is about to send, so that the next poster
 knows a part whose send never answered (the process stopped in between) may be in the chat already.
 
-Revision ID: 0012
-Revises: 0011
+Revision ID: 0013
+Revises: 0012
 Create Date: 2026-12-08
 
 - summary_post.sending: the part (1 the card, 2 the chart, 3 the CSV) whose send began, 0 for none; a
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012"
-down_revision = "0011"
+revision = "0013"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
