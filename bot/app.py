@@ -36,6 +36,7 @@ from telegram.warnings import PTBDeprecationWarning
 from bot import buttons
 from bot.commands import BY_NAME, COMMANDS, bot_commands
 from bot.handlers import (
+    ending,
     errors,
     flow,
     inline,
@@ -309,7 +310,7 @@ def register_handlers(application: AnyApplication) -> None:
         (buttons.JOIN, session.join_pressed),
         (buttons.GUEST, session.guest_pressed),
         (buttons.SEAT_WHO, session.seat_who_pressed),
-        (buttons.END, session.end_pressed),
+        (buttons.END, ending.end_pressed),
         (buttons.RULES, rules.rules_pressed),
         (buttons.LEDGER_CSV, views.ledger_csv_pressed),
         (buttons.SETTLE, settling.settle_pressed),

@@ -9,7 +9,19 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.ext import ContextTypes
 
-from bot.handlers import calc, flow, language, recording, roll, rules, season, session, settling, views
+from bot.handlers import (
+    calc,
+    ending,
+    flow,
+    language,
+    recording,
+    roll,
+    rules,
+    season,
+    session,
+    settling,
+    views,
+)
 from bot.handlers import help as help_handlers
 from bot.handlers.schedule import schedule
 from bot.i18n import t
@@ -53,7 +65,7 @@ TABLE: tuple[tuple[str, Callback | None], ...] = (
     ("edit", recording.edit),
     ("score", views.score),
     ("ledger", views.ledger),
-    ("end", session.end),
+    ("end", ending.end),
     ("paid", settling.paid),
     ("balance", settling.balance),
     ("paycode", settling.paycode),

@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -45,7 +45,6 @@ from bot.ledger.values import (
     Balance,
     GroupInfo,
     PaymentLine,
-    PaymentResult,
     PlayerInfo,
     SettleFigures,
     Transfer,
@@ -140,7 +139,7 @@ def _carry(s: Session, group: ChatGroup, ts: TableSession, now: datetime) -> dic
     return carried
 
 
-def _claims(s: Session, row: SettleTransfer) -> list[SettlePayment]:
+def claims_of(s: Session, row: SettleTransfer) -> list[SettlePayment]:
     return list(
         s.scalars(
             select(SettlePayment)
@@ -225,131 +224,10 @@ def _fees(
 # ---- payments ------------------------------------------------------------------------------------------
 
 
-def _state(row: SettleTransfer, now: datetime) -> None:
-    if row.paid >= row.amount:
-        row.status, row.closed_at = "settled", now
-    else:
-        row.status = "partly" if row.paid else "open"
-
-
-def _transfer(s: Session, group: ChatGroup, transfer_id: int) -> SettleTransfer:
-    """A transfer of this group, locked (ForeignButton for another group's, NotFound)."""
-    row = s.scalars(select(SettleTransfer).where(SettleTransfer.id == transfer_id).with_for_update()).first()
-    if row is None:
-        raise errors.NotFound(f"no transfer {transfer_id}", what="transfer", id=transfer_id)
-    if row.group_id != group.id:
-        raise errors.ForeignButton(f"transfer {transfer_id} belongs to another group")
-    return row
-
-
-def _names(s: Session, row: SettleTransfer) -> dict[str, Any]:
+def party_names(s: Session, row: SettleTransfer) -> dict[str, Any]:
     payer, payee = s.get(Player, row.payer_id), s.get(Player, row.payee_id)
     assert payer is not None and payee is not None
     return {"payer": payer.display_name, "payee": payee.display_name, "number": row.number}
-
-
-def _claim(s: Session, row: SettleTransfer, amount: int, by: int | None, now: datetime) -> None:
-    s.add(
-        SettlePayment(transfer_id=row_id(row), amount=amount, status="claimed", claimed_by=by, created_at=now)
-    )
-    row.claimed += amount
-
-
-def _guest(s: Session, player_id: int) -> bool:
-    """A guest (the 台 too): no Telegram account, so an admin presses its buttons."""
-    player = s.get(Player, player_id)
-    return player is not None and player.telegram_id is None
-
-
-def _seated_by(s: Session, guest_id: int, by: int) -> bool:
-    """Whether `by` seated this guest at a table of the group (they then say the guest paid)."""
-    query = select(Seat.id).where(Seat.player_id == guest_id, Seat.seated_by == by)
-    return s.scalars(query.limit(1)).first() is not None
-
-
-def _not_party(s: Session, row: SettleTransfer, why: str, names: Mapping[str, Any]) -> errors.NotParty:
-    """The refusal that names who can press: an admin for a guest payer or payee."""
-    if _guest(s, row.payer_id):
-        return errors.NotPartyGuestPayer(why, **names)
-    if _guest(s, row.payee_id):
-        return errors.NotPartyGuestPayee(why, **names)
-    return errors.NotParty(why, **names)
-
-
-def _presser(s: Session, group: ChatGroup, by: int | None, party: int) -> PlayerInfo | None:
-    """Who pressed for someone else (an admin), as the messages name them; None when the party did."""
-    player = s.get(Player, by) if by is not None and by != party else None
-    return player_info(player, group.chat_id) if player is not None else None
-
-
-def claim_button(
-    s: Session, group: ChatGroup, transfer_id: int, by: int, now: datetime, *, admin: bool = False
-) -> PaymentResult:
-    """我已付 by the payer (by an admin for a guest payer): the whole unclaimed rest is claimed, for the
-    payee to confirm."""
-    row = _transfer(s, group, transfer_id)
-    names = _names(s, row)
-    if row.status not in OPEN:
-        raise errors.TransferClosed("transfer closed", **names)
-    seater = _seated_by(s, row.payer_id, by)
-    for_guest = (admin or seater) and _guest(s, row.payer_id) and by != row.payee_id
-    if by != row.payer_id and not for_guest:
-        raise _not_party(s, row, "only the payer says it is paid", names)
-    rest = row.amount - row.paid - row.claimed
-    if rest <= 0:
-        waiting = errors.ClaimWaitingGuest if _guest(s, row.payee_id) else errors.ClaimWaiting
-        raise waiting("already claimed", claimed=row.claimed, **names)
-    _claim(s, row, rest, by, now)
-    s.flush()
-    role: Literal["admin", "seater"] = "admin" if admin else "seater"
-    return PaymentResult("claimed", rest, (transfer_of(s, row),), _presser(s, group, by, row.payer_id), role)
-
-
-def confirm_button(
-    s: Session,
-    group: ChatGroup,
-    transfer_id: int,
-    by: int | None,
-    admin: bool,
-    now: datetime,
-    *,
-    sole_admin: bool = False,
-) -> PaymentResult:
-    """已收到 by the payee (or an admin who is not the payer): every claimed payment of the transfer is
-    confirmed. OwnDebt for an admin confirming their own debt; OwnDebtGuest when its payee is a guest (or
-    the 台), who has no account to press with: then the group's only admin (`sole_admin`, as Telegram
-    told the caller) confirms it herself, so every debt has someone who may confirm it."""
-    row = _transfer(s, group, transfer_id)
-    names = _names(s, row)
-    if row.status not in OPEN:
-        raise errors.TransferClosed("transfer closed", **names)
-    if by != row.payee_id and by == row.payer_id and admin:
-        if not _guest(s, row.payee_id):
-            raise errors.OwnDebt("an admin confirms their own debt", **names)
-        if not sole_admin:
-            raise errors.OwnDebtGuest("another admin confirms a debt to a guest", **names)
-    if by != row.payee_id and not admin:
-        raise _not_party(s, row, "only the payee or an admin confirms", names)
-    if row.claimed <= 0:
-        nothing = errors.NothingClaimedGuest if _guest(s, row.payer_id) else errors.NothingClaimed
-        raise nothing("nothing claimed", **names)
-    amount = 0
-    for claim in _claims(s, row):
-        claim.status, claim.confirmed_by, claim.confirmed_at = "confirmed", by, now
-        amount += claim.amount
-    row.paid, row.claimed = row.paid + amount, 0
-    _state(row, now)
-    s.flush()
-    return PaymentResult("confirmed", amount, (transfer_of(s, row),), _presser(s, group, by, row.payee_id))
-
-
-def _between(s: Session, group: ChatGroup, payer: int, payee: int) -> list[SettleTransfer]:
-    query = select(SettleTransfer).where(
-        SettleTransfer.group_id == group.id,
-        SettleTransfer.payer_id == payer,
-        SettleTransfer.payee_id == payee,
-    )
-    return open_rows(s, query)
 
 
 def update_settle(
@@ -368,73 +246,6 @@ def update_settle(
 
     info = ledger.write_once(key, op)
     return info
-
-
-def _no_debt(s: Session, group: ChatGroup, sender: Player, other: Player) -> errors.NoDebt:
-    """Why nothing is open between two people: NoDebtCarried when their last transfer (either way) was
-    carried into a later session (a /paid that raced its /end), NoDebt otherwise."""
-    pair = (row_id(sender), row_id(other))
-    query = select(SettleTransfer).where(
-        SettleTransfer.group_id == group.id,
-        col(SettleTransfer.payer_id).in_(pair),
-        col(SettleTransfer.payee_id).in_(pair),
-    )
-    last = s.scalars(query.order_by(col(SettleTransfer.id).desc()).limit(1)).first()
-    carried = s.get(TableSession, last.carried_to) if last is not None and last.status == "carried" else None
-    if carried is not None and last is not None and last.payer_id != last.payee_id:
-        return errors.NoDebtCarried("carried, not paid", name=other.display_name, number=carried.number)
-    return errors.NoDebt("nothing open", name=other.display_name)
-
-
-def record_payment(
-    s: Session, group: ChatGroup, sender: Player, other: Player, amount: int | None, now: datetime
-) -> PaymentResult:
-    """/paid <other> [amount] by `sender`: a claim when the sender owes `other` (oldest transfer first), a
-    receipt, confirmed at once, when `other` owes the sender. Without an amount: all that is open and not
-    yet claimed. SelfPayment, NoDebt, Overpaid, ClaimWaiting."""
-    if sender.id == other.id:
-        raise errors.SelfPayment("paying oneself", name=sender.display_name)
-    if amount is not None and not 0 < amount <= MAX_PAYMENT:
-        raise errors.InvalidValue(f"amount must be 1..{MAX_PAYMENT}", field="amount", value=str(amount))
-    owes = _between(s, group, row_id(sender), row_id(other))
-    rows = owes or _between(s, group, row_id(other), row_id(sender))
-    if not rows:
-        raise _no_debt(s, group, sender, other)
-    payer, payee = (sender, other) if owes else (other, sender)
-    names = {"payer": payer.display_name, "payee": payee.display_name}
-    free = sum(r.amount - r.paid - r.claimed for r in rows)
-    if free <= 0:
-        raise errors.ClaimWaiting("claimed already", claimed=sum(r.claimed for r in rows), **names)
-    amount = free if amount is None else amount
-    if amount > free:
-        raise errors.Overpaid("more than is open", amount=amount, open=free, **names)
-    left = amount
-    for row in rows:
-        part = min(left, row.amount - row.paid - row.claimed)
-        if part <= 0:
-            continue
-        left -= part
-        if owes:
-            _claim(s, row, part, row_id(sender), now)
-        else:
-            s.add(
-                SettlePayment(
-                    transfer_id=row_id(row),
-                    amount=part,
-                    status="confirmed",
-                    claimed_by=row_id(sender),
-                    confirmed_by=row_id(sender),
-                    created_at=now,
-                    confirmed_at=now,
-                )
-            )
-            row.paid += part
-            _state(row, now)
-        if left == 0:
-            break
-    s.flush()
-    touched = tuple(transfer_of(s, row) for row in rows)
-    return PaymentResult("claimed" if owes else "received", amount, touched)
 
 
 # ---- reading ------------------------------------------------------------------------------------------
@@ -618,8 +429,8 @@ def paycode_for(s: Session, transfer_id: int, telegram_id: int) -> tuple[Transfe
             raise errors.NotFound(
                 f"no transfer {transfer_id} in the asker's groups", what="transfer", id=transfer_id
             )
-        raise errors.NotParty("only the payer sees the payee's paycode", **_names(s, row))
-    names = _names(s, row)
+        raise errors.NotParty("only the payer sees the payee's paycode", **party_names(s, row))
+    names = party_names(s, row)
     if row.status not in OPEN:
         raise errors.TransferClosed("transfer closed", **names)
     code = _paycode(s, row.payee_id)
