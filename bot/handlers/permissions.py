@@ -165,20 +165,14 @@ async def may(turn: Turn, action: Action, session: SessionInfo | None) -> bool:
     return False
 
 
-def decided(turn: Turn, action: Action, session: SessionInfo | None) -> bool | None:
-    """`may` as far as the table alone tells, without a round trip (the ledger's write calls it with the
-    state it read): True or False, or None when it takes Telegram or the ledger (is the sender an admin,
-    the table's opener?): then `require` decides."""
-    undecided = False
-    for role in POLICY[action].roles:
-        if role == "anyone" or (role == "seated" and session is not None and is_seated(turn, session)):
-            return True
-        if role == "admin" and turn.admin is not None:
-            if turn.admin:
-                return True
-            continue
-        undecided = undecided or role in ("opener", "admin")
-    return None if undecided else False
+def table_allows(action: Action, session: SessionInfo) -> list[int]:
+    """The Telegram ids of the people the table alone lets make this change (`POLICY`'s "seated"): stored
+    with an entry waiting for Confirm, so that its press is checked against data in the press's one write
+    (anyone else is asked of Telegram first: an admin presses again, `as_admin`). A table that changes
+    after (a /sub, a hand) makes the entry stale, so the ids never outlive the table they were read from."""
+    if "seated" not in POLICY[action].roles:
+        return []
+    return sorted({p.telegram_id for p in session.seats.values() if p.telegram_id is not None})
 
 
 async def require(turn: Turn, action: Action, session: SessionInfo | None, **params: Any) -> None:

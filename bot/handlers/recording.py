@@ -28,9 +28,9 @@ from bot.grammar import local_entry, parse_adjust, parse_draw, parse_edit, parse
 from bot.grammar.errors import GrammarError
 from bot.handlers.callbacks import button, command
 from bot.handlers.card import after_commit, confirmed_status, result_text, show_card
-from bot.handlers.permissions import decided, refuse_own_entry, require, writable_session
+from bot.handlers.permissions import require, table_allows, writable_session
 from bot.handlers.turn import Turn, seat_resolver
-from bot.ledger import SEATS, ChatState, CommitResult, HandPreview, SessionInfo, pending_id_for
+from bot.ledger import SEATS, CommitResult, HandPreview, SessionInfo, pending_id_for
 from bot.ledger.errors import (
     NotFound,
     PendingCancelled,
@@ -149,9 +149,12 @@ async def show_entry(
     already, it sends nothing; stored but never shown (the send failed, the process stopped), it is shown
     now. A write that fails sends nothing (nothing to take back).
 
-    Under `confirm_by other` an entry needs a recorder to tell apart from its confirmer: an anonymous
-    admin (no account) is refused and records under their own name."""
-    if turn.state.group.confirm_by == "other" and turn.user is None:
+    Who may press it is decided here, from the table this turn read, and stored with it: the seated
+    players (`permissions.table_allows`), and under `confirm_by other` not its recorder, who needs an
+    account to be told apart from its confirmer (an anonymous admin is refused and records under their own
+    name)."""
+    by_other = turn.state.group.confirm_by == "other"
+    if by_other and turn.user is None:
         raise Refusal("err.confirm_by_anonymous")
     found = turn.state.entry
     if found is not None and (found.message_id is not None or found.status != "pending"):
@@ -172,6 +175,8 @@ async def show_entry(
             by=turn.user,
             text=turn.text or None,
             source_key=turn.source_key,
+            pressers=table_allows("confirm", session),
+            by_other=by_other,
         )
         if pending.message_id != flow_message or pending.status != "pending":  # stored before, elsewhere
             log.info("entry %s was shown already (message %s)", pending.id, pending.message_id)
@@ -343,17 +348,11 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
     """Confirm commits the pending entry exactly once; Cancel drops it. Seated players or admins only, and
     only in the chat (and under the message) the entry was shown in: the ledger checks both.
 
-    One write does it all when the chat's state it reads decides who may press (a seated player, under
-    `confirm_by any`): `recording.press`. When it takes Telegram (is the sender an admin?) or the
-    entry's recorder (`confirm_by other`), that write changes nothing and hands the state back; the
-    checks are made, then the same write again."""
+    Who may press was decided when the entry was made (`show_entry`) and stored with it, so one write
+    does it all for a player seated then: `recording.press`. Anyone else changes nothing there: asked of
+    Telegram (`require`: an admin?), they press again, `as_admin`. Under `confirm_by other` the ledger
+    refuses the recorder's own Confirm (`own`), an admin's too."""
     chat_id, message_id = turn.chat_id, turn.pressed_message_id
-
-    def settled(state: ChatState) -> bool:
-        return decided(turn, "confirm", state.session) is True and (
-            press.action == "cancel" or state.group.confirm_by != "other"
-        )
-
     try:
         pressed = await turn.run(
             recording.press,
@@ -363,13 +362,10 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
             chat_id=chat_id,
             message_id=message_id,
             by=turn.user,
-            allowed=settled,
         )
         turn.state = pressed.state
-        if not pressed.done:
+        if not pressed.done and not pressed.own:
             await require(turn, "confirm", turn.session)
-            if press.action == "confirm" and turn.state.group.confirm_by == "other":
-                await refuse_own_entry(turn, press.pending_id)
             pressed = await turn.run(
                 recording.press,
                 turn.ledger,
@@ -378,9 +374,11 @@ async def pending_pressed(turn: Turn, press: PendingPress) -> None:
                 chat_id=chat_id,
                 message_id=message_id,
                 by=turn.user,
-                allowed=lambda _state: True,
+                as_admin=True,
             )
             turn.state = pressed.state
+        if pressed.own:
+            raise Refusal("err.confirm_by_other")
     except NotFound:
         raise Refusal("err.flow_stale") from None  # shown but never stored, or not by this bot
     except (PendingExpired, PendingCancelled, PendingStale, SessionNotOpen) as exc:

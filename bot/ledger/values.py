@@ -371,13 +371,15 @@ class CommitResult:
 @dataclass(frozen=True, slots=True)
 class Pressed:
     """A Confirm or Cancel pressed (`recording.press`): the chat's state the write read (after
-    it), whether it was done (False: the state did not tell who may press, nothing written), and the
-    confirmed write (None for a Cancel that dropped the entry; for a press on an entry confirmed before, its
-    row with `created` False, whichever button)."""
+    it), whether it was done (False: nothing written; the entry's stored pressers do not name the presser,
+    or `own`: the recorder's Confirm of an entry someone else must confirm), and the confirmed write (None
+    for a Cancel that dropped the entry; for a press on an entry confirmed before, its row with `created`
+    False, whichever button)."""
 
     state: ChatState
     done: bool
     result: CommitResult | None = None
+    own: bool = False
 
 
 @dataclass(frozen=True, slots=True)

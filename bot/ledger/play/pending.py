@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from sqlalchemy import bindparam, delete, update
 from sqlmodel import Session, col, select
@@ -25,7 +26,7 @@ from bot.ledger.storage.mappers import (
     session_info,
     written,
 )
-from bot.ledger.storage.models import AppliedKey, ChatGroup, Hand, PendingEntry, TableSession
+from bot.ledger.storage.models import AppliedKey, ChatGroup, Hand, PendingEntry, Player, TableSession
 from bot.ledger.storage.rows import (
     PENDING,
     aware,
@@ -112,10 +113,13 @@ def create(
     text: str | None,
     timeout_seconds: int | None,
     now: datetime,
+    pressers: Sequence[int] = (),
+    by_other: bool = False,
 ) -> PendingInfo | None:
     """Store an entry waiting for Confirm; it expires `timeout_seconds` (default the group's) from now. A
     hand's waits for its dealer instead (kind "dealer") until the first one is chosen (NoDealer). None
-    when an entry with this id is stored already (one statement: INSERT … ON CONFLICT DO NOTHING)."""
+    when an entry with this id is stored already (one statement: INSERT … ON CONFLICT DO NOTHING).
+    `pressers`, `by_other`: who may press it, as the caller decided from the table (`may_press`)."""
     if kind == "hand" and not dealer_known(ts.dealer_set, ts.hands_played):
         raise errors.NoDealer("no dealer chosen for the first hand (/dealer, /roll)")
     timeout = timeout_seconds if timeout_seconds is not None else group.confirm_timeout_seconds
@@ -134,6 +138,8 @@ def create(
         status="pending",
         consumed_at=None,
         hand_id=None,
+        pressers=list(pressers),
+        by_other=by_other,
     )
     new = insert_into(s, PENDING).on_conflict_do_nothing(index_elements=["id"]).returning(PENDING.c.id)
     if s.connection().execute(new, values).first() is None:
@@ -223,6 +229,28 @@ def check_table_open(s: Session, pending_id: str, chat_id: int, open_id: int | N
     if ts.status != "open" and chat_of(s, ts.group_id) == chat_id:
         raise errors.SessionNotOpen(f"session {ts.number} has ended", session_id=ts.id, number=ts.number)
     return entry
+
+
+def may_press(
+    s: Session, entry: Any, action: str, by: UserRef | None, *, as_admin: bool
+) -> Literal["yes", "ask", "own"]:
+    """Whether `by` may press Confirm/Cancel (`action`) on `entry`, from the data it was stored with:
+    "yes" for a player seated when it was made (`pressers`) or a presser the caller found is an admin
+    (`as_admin`, asked of Telegram); "ask" for anyone else (nothing is written: the caller asks Telegram,
+    then presses again); "own" for its recorder's Confirm when someone else must confirm it (`by_other`),
+    admin or not. An entry with no recorder (an anonymous admin's) is then confirmed by no admin."""
+    telegram_id = by.telegram_id if by is not None else None
+    if action == "confirm" and entry.by_other:
+        if entry.created_by is None:
+            if as_admin:
+                return "own"
+        elif telegram_id is not None:
+            recorder = s.get(Player, entry.created_by)
+            if recorder is not None and recorder.telegram_id == telegram_id:
+                return "own"
+    if as_admin or (telegram_id is not None and telegram_id in (entry.pressers or ())):
+        return "yes"
+    return "ask"
 
 
 def still_waiting(pending: Any, ts: TableSession, now: datetime, done: str) -> None:

@@ -7,7 +7,7 @@ a press, `press`, or dropped). Entries are the partial docs/rules.md §4 request
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -21,7 +21,6 @@ from bot.ledger.storage.rows import chat_of, row_id, seats, session_row
 from bot.ledger.storage.store import Ledger
 from bot.ledger.values import (
     AnsweredEntry,
-    ChatState,
     CommitResult,
     DealerState,
     HandPreview,
@@ -185,13 +184,17 @@ def create_pending(
     text: str | None = None,
     source_key: str | None = None,
     timeout_seconds: int | None = None,
+    pressers: Sequence[int] = (),
+    by_other: bool = False,
 ) -> PendingInfo:
     """Store an entry waiting for Confirm, with the preview the group was shown (scored from the table at
-    `base_version`) and the message showing it. payload by kind: "hand" the entry; "adjust" {"payer",
-    "payee", "amount", "note"} (player ids); "edit" {"number", "entry"}; "undo" {"hand_id", "number"};
-    "dealer" {"entry"}, a hand waiting for the first dealer (no preview: `choose_dealer` goes on); "name"
-    {"text", "token", "seats"}, a typed /hu whose `token` fits the players at `seats` (`choose_player`).
-    Idempotent on `source_key`: a repeat returns the first entry, whatever its status now."""
+    `base_version`), the message showing it, and who may press it as the caller decided from that table
+    (`pressers`: Telegram ids; `by_other`: not its recorder; see `pending.may_press`). payload by kind:
+    "hand" the entry; "adjust" {"payer", "payee", "amount", "note"} (player ids); "edit" {"number",
+    "entry"}; "undo" {"hand_id", "number"}; "dealer" {"entry"}, a hand waiting for the first dealer (no
+    preview: `choose_dealer` goes on); "name" {"text", "token", "seats"}, a typed /hu whose `token` fits
+    the players at `seats` (`choose_player`). Idempotent on `source_key`: a repeat returns the first
+    entry, whatever its status now."""
     stored = pending.check_payload(kind, copy.deepcopy(payload), preview)
     pending_id = pending.pending_id_for(source_key) if source_key is not None else pending.new_id()
     now = ledger.now()
@@ -223,6 +226,8 @@ def create_pending(
             text=text,
             timeout_seconds=timeout_seconds,
             now=now,
+            pressers=pressers,
+            by_other=by_other,
         )
         if created is None:  # stored before under the same key: that one, whatever its status
             found = earlier(s)
@@ -303,20 +308,23 @@ def press(
     chat_id: int,
     message_id: int | None,
     by: UserRef | None,
-    allowed: Callable[[ChatState], bool],
+    as_admin: bool = False,
 ) -> Pressed:
     """A Confirm (`action` "confirm": `confirm_pending`) or Cancel ("cancel": `cancel_pending`) pressed,
-    in the transaction that reads the chat's state first: when `allowed(state)` says the sender may
-    press (told by the state alone), done in it; else nothing is written and the state handed back
-    (`done` False) for the checks that need more (Telegram, the entry's recorder)."""
+    in the transaction that reads the chat's state (for the reply) first. Who may press was decided when
+    the entry was made and stored with it (`pending.may_press`): a player seated then, or a presser the
+    caller found is an admin (`as_admin`), has it done in this write; anyone else changes nothing and is
+    handed the state back (`done` False: ask Telegram, then press again), as is the recorder's own Confirm
+    when someone else must confirm it (`own`)."""
     now = ledger.now()
 
     def op(s: Session) -> Pressed:
         state, loaded = groups.table_state(s, chat_id, ledger.defaults, now, lock=True)
         open_id = state.session.id if state.session else None
         entry = pending.check_table_open(s, pending_id, chat_id, open_id)
-        if not allowed(state):
-            return Pressed(state, done=False)
+        may = pending.may_press(s, entry, action, by, as_admin=as_admin)
+        if may != "yes":
+            return Pressed(state, done=False, own=may == "own")
         if action == "cancel":
             dropped = pending.cancel(
                 s, pending_id, chat_id=chat_id, message_id=message_id, now=now, loaded=loaded, entry=entry

@@ -249,6 +249,10 @@ class PendingEntry(SQLModel, table=True):
     status: PendingStatus = Field(sa_type=AutoString(length=10))
     consumed_at: datetime | None = None
     hand_id: int | None = Field(default=None, sa_column=Column(Integer, ForeignKey("hand.id"), nullable=True))
+    # Who may press it, decided from the table when it was made (`pending.may_press`): the Telegram ids of
+    # the players seated then, and whether its recorder may not confirm it (`confirm_by other`).
+    pressers: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    by_other: bool = False
 
 
 class AppliedKey(SQLModel, table=True):

@@ -51,7 +51,7 @@ def test_no_statement_of_a_hand_binds_a_value_a_partial_index_names(table: Table
             chat_id=CHAT,
             message_id=7,
             by=table.users[1],
-            allowed=lambda _state: True,
+            as_admin=True,  # an entry stored with no pressers: pressed as an admin
         )
         assert pressed.done and pressed.result is not None and pressed.result.hand.number == 1
         recording.edit(ledger, CHAT, 1, self_draw("E", 5))  # 第1局 was East's self-draw
