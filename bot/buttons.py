@@ -36,8 +36,8 @@ from typing import Any, Literal, cast
 
 from scoring.entry import Claim, EntryJSON, build_entry
 from scoring.entry import How as EntryHow
-from scoring.rules import RULESETS, SUZHOU, has_shangpai, ruleset
-from scoring.seats import SEATS
+from scoring.rules import RULESETS, SUZHOU, RuleSetId, has_shangpai, ruleset
+from scoring.seats import SEATS, Seat, is_seat
 
 Step = Literal[
     "winner", "how", "more", "other", "hua", "melds", "patterns", "wild", "wild_won", "done", "cancel"
@@ -149,7 +149,7 @@ class DealerPress:
     """A seat button under the question a hand entered before the first dealer gets: that seat deals."""
 
     pending_id: str
-    seat: str
+    seat: Seat
 
     @property
     def data(self) -> str:
@@ -158,7 +158,7 @@ class DealerPress:
     @classmethod
     def parse(cls, data: object) -> DealerPress | None:
         match = _whole(DEALER, data)
-        return cls(match.group(1), match.group(2)) if match else None
+        return cls(match.group(1), seat) if match and (seat := _seat(match.group(2))) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +166,7 @@ class NamePress:
     """A seat button under the question a typed /hu gets when a name in it fits several seated players."""
 
     pending_id: str
-    seat: str
+    seat: Seat
 
     @property
     def data(self) -> str:
@@ -175,7 +175,7 @@ class NamePress:
     @classmethod
     def parse(cls, data: object) -> NamePress | None:
         match = _whole(NAME, data)
-        return cls(match.group(1), match.group(2)) if match else None
+        return cls(match.group(1), seat) if match and (seat := _seat(match.group(2))) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +272,7 @@ class RulesPress:
 class Win:
     """One winner's part of a /hu button flow: seat, 硬花, meld 花 (软花), patterns (and 上牌)."""
 
-    seat: str
+    seat: Seat
     hua: int = 0
     soft: int = 0
     patterns: tuple[str, ...] = ()
@@ -300,14 +300,14 @@ class HuFlow:
     step: Step
     wins: tuple[Win, ...] = ()
     how: How | None = None
-    other: str | None = None
+    other: Seat | None = None
     cur: int = 0
     wild: str | None = None
-    by: str | None = None
+    by: Seat | None = None
     won_on_wild: bool = False
-    winner: InitVar[str | None] = None
+    winner: InitVar[Seat | None] = None
 
-    def __post_init__(self, winner: str | None) -> None:
+    def __post_init__(self, winner: Seat | None) -> None:
         if winner is not None:
             object.__setattr__(self, "wins", (Win(winner), *self.wins))
 
@@ -334,11 +334,13 @@ class HuFlow:
         if len(codes) != CODE_LEN * len(seats) or len(set(seats)) != len(seats):
             return None
         wins = []
-        for seat, i in zip(seats, range(0, len(codes), CODE_LEN), strict=True):
+        for letter, i in zip(seats, range(0, len(codes), CODE_LEN), strict=True):
             code = codes[i : i + CODE_LEN]
+            seat = _seat(letter)
             mask = int(code[2:], 36)
             if (
-                mask >> len(PATTERN_BITS)
+                seat is None
+                or mask >> len(PATTERN_BITS)
                 or int(code[0], 36) not in HUA_CHOICES
                 or int(code[1], 36) > MAX_SOFT
             ):
@@ -350,10 +352,10 @@ class HuFlow:
             _STEPS[step],
             tuple(wins),
             _HOWS.get(how),
-            None if other == "-" else other,
+            _seat(other),
             int(cur),
             None if wild == "--" else wild,
-            None if by == "-" else by,
+            _seat(by),
             won_on_wild == "w",
         )
         return state if state.consistent() else None
@@ -387,7 +389,7 @@ class HuFlow:
         return self.wild is not None and self.how in DISCARD_WINS
 
     @property
-    def seats(self) -> tuple[str, ...]:
+    def seats(self) -> tuple[Seat, ...]:
         """The winners' seats, in the order chosen."""
         return tuple(w.seat for w in self.wins)
 
@@ -409,7 +411,7 @@ class HuFlow:
             return self.with_current(patterns=tuple(p for p in chosen if p != pattern))
         return self.with_current(patterns=tuple(p for p in PATTERN_BITS if p in (*chosen, pattern)))
 
-    def toggled_winner(self, seat: str) -> HuFlow:
+    def toggled_winner(self, seat: Seat) -> HuFlow:
         """一炮多响: `seat` added to the winners, or taken off (never the first)."""
         if seat in self.seats[1:]:
             return replace(self, wins=tuple(w for w in self.wins if w.seat != seat))
@@ -434,11 +436,16 @@ class HuFlow:
         return build_entry(how, claims, other=self.other, wild=self.wild)
 
 
-def pattern_choices(rules: str, options: dict[str, Any]) -> tuple[str, ...]:
+def pattern_choices(rules: RuleSetId, options: dict[str, Any]) -> tuple[str, ...]:
     """The patterns the flow offers for a table's rules (with the extended list when that option is on);
     宿州's list ends with 上牌."""
     base = PATTERNS_BY_RULES.get(rules, SUZHOU_PATTERNS)
     return base + EXTENDED if rules == "suzhou" and options.get("extended") else base
+
+
+def _seat(letter: str) -> Seat | None:
+    """The seat a button's letter stands for; None for `-` (no seat) or anything else."""
+    return letter if is_seat(letter) else None
 
 
 SETTLE = re.compile(r"s([pr]):([1-9][0-9]{0,14})")
@@ -532,7 +539,7 @@ class GuestPress:
     session_id: int
     asker: int
     name: str | None
-    seat: str | None = None
+    seat: Seat | None = None
 
     @property
     def data(self) -> str:
@@ -553,7 +560,7 @@ class GuestPress:
         session, seat, asker, name, cancel_session, cancel_asker = match.groups()
         if name is None:
             return cls(int(cancel_session), int(cancel_asker, 36), None)
-        return cls(int(session), int(asker, 36), name, None if seat == "-" else seat)
+        return cls(int(session), int(asker, 36), name, _seat(seat))
 
 
 SEAT_WHO = re.compile(r"gw:([1-9][0-9]{0,14}):([ESWN-]):(0|[1-9a-z][0-9a-z]{0,11}):([1-9][0-9]{0,14})")
@@ -567,7 +574,7 @@ class SeatWhoPress:
     session_id: int
     asker: int
     player_id: int
-    seat: str | None = None
+    seat: Seat | None = None
 
     @property
     def data(self) -> str:
@@ -579,4 +586,4 @@ class SeatWhoPress:
         if match is None:
             return None
         session, seat, asker, player = match.groups()
-        return cls(int(session), int(asker, 36), int(player), None if seat == "-" else seat)
+        return cls(int(session), int(asker, 36), int(player), _seat(seat))

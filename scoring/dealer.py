@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from scoring.rules import SUZHOU, OptionValue, dice_doubling
+from scoring.rules import SUZHOU, OptionValue, RuleSetId, dice_doubling
+from scoring.seats import Seat
 from scoring.settle import SEATS, next_seat, seats_after
 
-StateFields = tuple[str, int, bool, str, int, str]
+StateFields = tuple[Seat, int, bool, Seat, int, Seat]
 """What a table carries from hand to hand, in order: `dealer` deals this hand, `streak` counts its 连庄 (0 on
 a fresh deal), `diling` says this hand is 滴零, `round_wind` is the 圈风 as a seat letter (宿州: the 令风),
 `hand_number` counts hands from 1, and `first_dealer` is the seat that dealt the first hand (the 宿州 round
@@ -15,13 +16,13 @@ moves when the deal returns to it)."""
 
 
 def next_state_fields(
-    rules: str,
+    rules: RuleSetId,
     options: Mapping[str, OptionValue],
     state: StateFields,
     event: str,
     discarder: object,
     baozi: bool,
-    winners: list[str],
+    winners: list[Seat],
 ) -> StateFields:
     """The state of the next hand, from this hand's state, event, discarder, 豹子 and allowed winners (in
     order); `rules` a rule-set id.

@@ -38,7 +38,8 @@ from scoring.reading import (
     read_patterns,
     read_seat,
 )
-from scoring.rules import OptionValue
+from scoring.rules import OptionValue, RuleSetId
+from scoring.seats import Seat
 from scoring.tiles import render_tiles, tile_name
 
 How = Literal["self_draw", "discard", "rob_kong", "bao", "songgang", "draw", "escape"]
@@ -93,7 +94,7 @@ class FlagsJSON(TypedDict):
 
     after_kong: bool
     after_flower: bool
-    kong_fed_by: str | None
+    kong_fed_by: Seat | None
     last_tile: bool
     heavenly: bool
     earthly: bool
@@ -112,7 +113,7 @@ class DeclaredJSON(TypedDict):
 class WinJSON(TypedDict):
     """One win of an entry: the tiles (`hand`) or the declared form (`declared`), never both."""
 
-    winner: str
+    winner: Seat
     type: WinType
     hand: NotRequired[HandJSON]
     declared: NotRequired[DeclaredJSON]
@@ -124,19 +125,19 @@ class EntryJSON(TypedDict):
     """An entry: the partial request of docs/rules.md §4 that says what happened in one hand."""
 
     event: Event
-    discarder: str | None
-    escaper: str | None
+    discarder: Seat | None
+    escaper: Seat | None
     wins: list[WinJSON]
 
 
 class TableJSON(TypedDict):
     """The table's part of a request: rule set, options, stake and the dealer state."""
 
-    rules: str
+    rules: RuleSetId
     options: dict[str, OptionValue]
     stake: int
-    dealer: str
-    round_wind: str
+    dealer: Seat
+    round_wind: Seat
     baozi: NotRequired[bool]
     diling: NotRequired[bool]
     streak: NotRequired[int]
@@ -148,8 +149,8 @@ class RequestJSON(TableJSON):
     """A scoring request: a table's keys and an entry."""
 
     event: Event
-    discarder: str | None
-    escaper: str | None
+    discarder: Seat | None
+    escaper: Seat | None
     wins: list[WinJSON]
 
 
@@ -158,7 +159,7 @@ class Claim:
     """One winner's part of a win as said: the tiles (`hand`), or 花 counts and patterns (declared), the
     flags said for it (杠开 花开 海底 天胡 地胡 上牌) and, in the declared form, the tile won on."""
 
-    winner: str
+    winner: Seat
     hand: HandJSON | None = None
     hard_flowers: int = 0
     soft_flowers: int = 0
@@ -168,7 +169,7 @@ class Claim:
 
 
 def build_entry(
-    how: How, claims: Sequence[Claim] = (), *, other: str | None = None, wild: str | None = None
+    how: How, claims: Sequence[Claim] = (), *, other: Seat | None = None, wild: str | None = None
 ) -> EntryJSON:
     """The entry of a hand said as `how` (with `other`: the discarder, robbed player, kong's feeder or the
     one who left) and each winner's claim; wins share one 混子 (`wild`). Patterns come each once, in the order
@@ -216,7 +217,7 @@ class EntryArgs:
 
     how: How
     claims: tuple[Claim, ...] = ()
-    other: str | None = None
+    other: Seat | None = None
     wild: str | None = None
 
     def build(self) -> EntryJSON:
@@ -359,7 +360,7 @@ def _read_claim(raw: object, field: str) -> Claim:
     return _read_declared(raw_declared, winner, flags, f"{field}.declared")
 
 
-def _read_win(raw: object, field: str) -> tuple[WinType, Claim, str | None, str | None]:
+def _read_win(raw: object, field: str) -> tuple[WinType, Claim, Seat | None, str | None]:
     """One win: its type, the claim, the kong's feeder and the 混子."""
     if not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object with winner, type, hand or declared")
@@ -381,7 +382,7 @@ def _read_win(raw: object, field: str) -> tuple[WinType, Claim, str | None, str 
     return win_type, claim, fed_by, wild
 
 
-def _read_flags(raw: object, field: str) -> tuple[frozenset[FlagName], str | None]:
+def _read_flags(raw: object, field: str) -> tuple[frozenset[FlagName], Seat | None]:
     if raw is None:
         return frozenset(), None
     if not isinstance(raw, Mapping):
@@ -391,7 +392,7 @@ def _read_flags(raw: object, field: str) -> tuple[frozenset[FlagName], str | Non
     return said, opt_seat(raw.get("kong_fed_by"), f"{field}.kong_fed_by")
 
 
-def _read_declared(raw: Any, winner: str, flags: frozenset[FlagName], field: str) -> Claim:
+def _read_declared(raw: Any, winner: Seat, flags: frozenset[FlagName], field: str) -> Claim:
     if not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object with hard_flowers, soft_flowers, patterns")
     check_keys(raw, _DECLARED_KEYS, field)

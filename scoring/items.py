@@ -8,7 +8,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.errors import ScoringError
-from scoring.rules import SUZHOU, SUZHOU_ANHUI, is_playing_tile
+from scoring.rules import SUZHOU, SUZHOU_ANHUI, RuleSetId, is_playing_tile
+from scoring.seats import Seat
 
 if TYPE_CHECKING:
     from scoring.hand import Hand, Meld
@@ -51,14 +52,14 @@ def _tile_label(tile: int) -> str:
 
 
 @cache
-def flower_copies(rules: str, round_wind: str) -> Mapping[str, int]:
+def flower_copies(rules: RuleSetId, round_wind: Seat) -> Mapping[str, int]:
     """The flower tiles of a rule set (宿州: with the 令风 of the round) and their number of copies."""
     if rules == SUZHOU_ANHUI:
         return MappingProxyType({**ANHUI_FLOWERS, WIND_FLOWER_NAME[round_wind]: 4})
     return SUZHOU_FLOWERS
 
 
-def check_hand_tiles(rules: str, hand: Hand, round_wind: str, *, field: str) -> None:
+def check_hand_tiles(rules: RuleSetId, hand: Hand, round_wind: Seat, *, field: str) -> None:
     """Reject flower tiles among the playing tiles and flowers the rule set does not have."""
     limit = SEAT_WIND[round_wind] if rules == SUZHOU_ANHUI else DRAGONS[0]
     concealed = hand.concealed
@@ -92,7 +93,7 @@ def _seat_of_wind(tile: int) -> str:
     return "ESWN"[tile - 27]
 
 
-def check_flowers(rules: str, flowers: Iterable[str], round_wind: str, *, field: str) -> None:
+def check_flowers(rules: RuleSetId, flowers: Iterable[str], round_wind: Seat, *, field: str) -> None:
     """Every flower must exist in the rule set, no more copies than the set holds."""
     copies = flower_copies(rules, round_wind)
     if type(flowers) is tuple:  # the common case: each one a flower of the rule set, none twice
@@ -128,7 +129,7 @@ def check_flowers(rules: str, flowers: Iterable[str], round_wind: str, *, field:
             )
 
 
-def check_wild(rules: str, wild: int | None, round_wind: str, *, field: str) -> None:
+def check_wild(rules: RuleSetId, wild: int | None, round_wind: Seat, *, field: str) -> None:
     """A 混子 exists only in 宿州 and must be a playing tile."""
     if wild is None:
         return
@@ -144,7 +145,7 @@ def check_wild(rules: str, wild: int | None, round_wind: str, *, field: str) -> 
         )
 
 
-def meld_item(rules: str, meld: Meld) -> str | None:
+def meld_item(rules: RuleSetId, meld: Meld) -> str | None:
     """The 花 item a meld scores (None for a plain suited pung)."""
     wind = meld.tile in WINDS
     if meld.kind == "pung":
@@ -156,7 +157,7 @@ def meld_item(rules: str, meld: Meld) -> str | None:
     return "minggang" if meld.exposed else "angang"
 
 
-def meld_item_counts(rules: str, hand: Hand) -> dict[str, int]:
+def meld_item_counts(rules: RuleSetId, hand: Hand) -> dict[str, int]:
     """How many of each 花 item the flowers and melds of a hand give (the same for every decomposition)."""
     counts: dict[str, int] = {}
     if hand.flowers:

@@ -7,6 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from scoring.rules import RuleSetId
+from scoring.seats import Seat
+
 if TYPE_CHECKING:
     from scoring.decompose import Decomposition
     from scoring.hand import Meld
@@ -28,7 +31,7 @@ class Flags:
 
     after_kong: bool = False
     after_flower: bool = False
-    kong_fed_by: str | None = None
+    kong_fed_by: Seat | None = None
     last_tile: bool = False
     heavenly: bool = False
     earthly: bool = False
@@ -67,7 +70,7 @@ class WinContext:
 
     def __init__(
         self,
-        rules: str,
+        rules: RuleSetId,
         options: Mapping[str, OptionValue],
         win_type: WinType,
         is_dealer: bool,

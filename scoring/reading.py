@@ -12,7 +12,7 @@ from scoring.hand import Hand
 from scoring.patterns import Flags, WinType, find_pattern
 from scoring.rules import OptionValue, RuleSet
 from scoring.score import Declared, Table
-from scoring.seats import parse_seat
+from scoring.seats import Seat, parse_seat
 from scoring.tiles import parse_tiles
 
 Event = Literal["win", "draw", "escape"]
@@ -22,7 +22,7 @@ Event = Literal["win", "draw", "escape"]
 class WinEntry:
     """One claimed win of a request, validated (read-only by convention; built once per request)."""
 
-    winner: str
+    winner: Seat
     type: WinType
     hand: Hand | None
     declared: Declared | None
@@ -42,20 +42,20 @@ class ScoreRequest:
     rule: RuleSet
     options: Mapping[str, OptionValue]
     stake: int
-    dealer: str
+    dealer: Seat
     streak: int
     diling: bool
-    round_wind: str
+    round_wind: Seat
     hand_number: int
-    first_dealer: str
+    first_dealer: Seat
     baozi: bool
     event: Event
-    discarder: str | None
-    escaper: str | None
+    discarder: Seat | None
+    escaper: Seat | None
     wins: tuple[WinEntry, ...]
     table: Table
 
-    def with_wins(self, event: Event, discarder: str | None, wins: tuple[WinEntry, ...]) -> ScoreRequest:
+    def with_wins(self, event: Event, discarder: Seat | None, wins: tuple[WinEntry, ...]) -> ScoreRequest:
         """The same table with other wins."""
         return ScoreRequest(
             self.rule,
@@ -89,7 +89,7 @@ def check_keys(obj: Mapping[str, Any], allowed: frozenset[str], field: str) -> N
         raise ScoringError(f"{where}unknown key '{extra[0]}' (known: {', '.join(sorted(allowed))})")
 
 
-def read_seat(value: Any, field: str) -> str:
+def read_seat(value: Any, field: str) -> Seat:
     """The seat letter a value names (E, 东, "s" …); ScoringError otherwise."""
     seat = parse_seat(value) if isinstance(value, str) else None
     if seat is not None:
@@ -160,7 +160,7 @@ def read_one_tile(value: Any, field: str) -> int:
     return tiles[0]
 
 
-def opt_seat(value: Any, field: str) -> str | None:
+def opt_seat(value: Any, field: str) -> Seat | None:
     """The seat a value names, or None for None."""
     return None if value is None else read_seat(value, field)
 

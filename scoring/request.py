@@ -26,8 +26,9 @@ from scoring.reading import (
     read_seat,
 )
 from scoring.response import ScoreResponse, score_parsed, settled_json
-from scoring.rules import RULESETS, SUZHOU, RuleSet, ruleset, validate_options
+from scoring.rules import RULESETS, SUZHOU, RuleSet, RuleSetId, ruleset, validate_options
 from scoring.score import DEFAULT_TABLES, Declared, Table, flags_from_declared, table_for
+from scoring.seats import Seat
 
 _REQUEST_KEYS = frozenset(
     {
@@ -75,7 +76,7 @@ def _flags(raw: Any, field: str) -> Flags:
     return NO_FLAGS if flags == NO_FLAGS else flags
 
 
-def _declared(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Declared:
+def _declared(raw: Any, rule: RuleSet, round_wind: Seat, field: str) -> Declared:
     if not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object with hard_flowers, soft_flowers, patterns")
     check_keys(raw, _DECLARED_KEYS, field)
@@ -94,7 +95,7 @@ _MOST_FLOWERS: Mapping[tuple[str, str], int] = {
 """(rule set, round wind) -> how many flower tiles the set holds: the most 硬花 a declared win may have."""
 
 
-def _hand(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Hand:
+def _hand(raw: Any, rule: RuleSet, round_wind: Seat, field: str) -> Hand:
     if type(raw) is dict:
         hand = hand_from_json(raw, field=field)
     elif isinstance(raw, str):
@@ -107,7 +108,7 @@ def _hand(raw: Any, rule: RuleSet, round_wind: str, field: str) -> Hand:
     return hand
 
 
-def _win(raw: Any, index: int, rule: RuleSet, round_wind: str) -> WinEntry:
+def _win(raw: Any, index: int, rule: RuleSet, round_wind: Seat) -> WinEntry:
     field = f"wins[{index}]"
     if type(raw) is not dict and not isinstance(raw, Mapping):
         raise ScoringError(f"{field}: expected an object with winner, type, hand or declared")
@@ -178,7 +179,7 @@ def parse_request(request: Any) -> ScoreRequest:
     return parsed
 
 
-def _event(request: Mapping[str, Any]) -> tuple[Event, str | None, str | None, list[Any]]:
+def _event(request: Mapping[str, Any]) -> tuple[Event, Seat | None, Seat | None, list[Any]]:
     """The hand's event, discarder, escaper and (unread) wins, checked against each other."""
     event = request.get("event", "win")
     if event not in ("win", "draw", "escape"):
@@ -212,7 +213,7 @@ def _table(rule: RuleSet, raw: Any) -> Table:
 
 
 @lru_cache(maxsize=256)
-def _options_table(rules: str, items: tuple[tuple[Any, Any], ...], types: tuple[type, ...]) -> Table:
+def _options_table(rules: RuleSetId, items: tuple[tuple[Any, Any], ...], types: tuple[type, ...]) -> Table:
     return table_for(ruleset(rules), validate_options(rules, dict(items)))
 
 

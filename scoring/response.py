@@ -12,7 +12,7 @@ from scoring.patterns import NO_FLAGS, TERMS, term_name
 from scoring.reading import ScoreRequest, WinEntry
 from scoring.rules import SUZHOU, SUZHOU_ANHUI
 from scoring.score import WinScore, refuse_wild_discard, score_declared, score_hand_ways
-from scoring.seats import seats_after
+from scoring.seats import Seat, seats_after
 from scoring.settle import escape_payments, settle_anhui, settle_suzhou, suzhou_multiplier
 
 
@@ -36,7 +36,7 @@ class Threshold(TypedDict):
 class WinResult(TypedDict):
     """One win of the response: allowed or why not, its 花, items and settlement multiplier."""
 
-    winner: str
+    winner: Seat
     allowed: bool
     reason: str | None
     hua: int
@@ -49,10 +49,10 @@ class ScoreResponse(TypedDict):
     """The response of docs/rules.md §4: every win, the payments by seat, the next table state."""
 
     wins: list[WinResult]
-    payments: dict[str, int]
-    next_dealer: str
+    payments: dict[Seat, int]
+    next_dealer: Seat
     next_diling: bool
-    next_round_wind: str
+    next_round_wind: Seat
     next_streak: int
     next_hand_number: int
 
@@ -86,7 +86,7 @@ def _item(name: str, item_id: str, hua: int, times: int) -> ItemResult:
     return item
 
 
-def _win_json(winner: str, score: WinScore, multiplier: int) -> WinResult:
+def _win_json(winner: Seat, score: WinScore, multiplier: int) -> WinResult:
     if not score.allowed:
         out: WinResult = {
             "winner": winner,
@@ -130,9 +130,9 @@ def _multi_win_off(req: ScoreRequest, scores: list[WinScore]) -> list[WinScore]:
 
 def score_parsed(req: ScoreRequest) -> ScoreResponse:
     """Score a validated request (see score_request)."""
-    payments = {"E": 0, "S": 0, "W": 0, "N": 0}
+    payments: dict[Seat, int] = {"E": 0, "S": 0, "W": 0, "N": 0}
     wins_json: list[WinResult] = []
-    winners: list[str] = []
+    winners: list[Seat] = []
     if req.event == "escape":
         assert req.escaper is not None
         payments = escape_payments(req.escaper, req.stake)
@@ -165,7 +165,7 @@ def score_parsed(req: ScoreRequest) -> ScoreResponse:
     }
 
 
-def settled_json(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[str, int]) -> WinResult:
+def settled_json(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[Seat, int]) -> WinResult:
     """Settle one win into the running payments (if allowed); its response entry."""
     if not score.allowed:
         refused = _win_json(win.winner, score, 1)
@@ -186,7 +186,7 @@ def settled_json(req: ScoreRequest, win: WinEntry, score: WinScore, payments: di
 _TRIPLING = frozenset({"baojiaozi", "songgang", "qianggang"})
 
 
-def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[str, int]) -> int:
+def _settle(req: ScoreRequest, win: WinEntry, score: WinScore, payments: dict[Seat, int]) -> int:
     """Settle one allowed win into the running payments; the win's multiplier."""
     flags = win.flags
     if req.rule.id == SUZHOU:

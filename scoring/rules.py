@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Literal, get_args
+from typing import Final, Literal, TypeGuard, get_args
 
 from scoring.errors import ScoringError
 from scoring.tiles import ALL_TILES, DRAGONS, SEAT_WIND, tile_name
 
-SUZHOU: Final = "suzhou"
-SUZHOU_ANHUI: Final = "suzhou-anhui"
-RULESETS: Final[tuple[str, ...]] = (SUZHOU, SUZHOU_ANHUI)
+RuleSetId = Literal["suzhou", "suzhou-anhui"]
+"""The id of a rule set as stored and sent (not its data: that is `RuleSet`); names users type go through
+`resolve_rules`."""
+
+SUZHOU: Final[RuleSetId] = "suzhou"
+SUZHOU_ANHUI: Final[RuleSetId] = "suzhou-anhui"
+RULESETS: Final[tuple[RuleSetId, ...]] = (SUZHOU, SUZHOU_ANHUI)
 
 OptionValue = bool | str
 
@@ -34,7 +38,7 @@ class OptionSpec:
 class RuleSet:
     """The data of one regional rule set; the scorer reads values from here, never from `if` chains."""
 
-    id: str
+    id: RuleSetId
     zh: str
     zh_hant: str
     en: str
@@ -102,7 +106,7 @@ _ANHUI_OPTIONS = (
     OptionSpec("self_draw_only", (False, True), False),  # 只许自摸，不许放冲胡
 )
 
-_RULESETS: Final[dict[str, RuleSet]] = {
+_RULESETS: Final[dict[RuleSetId, RuleSet]] = {
     SUZHOU: RuleSet(
         id=SUZHOU,
         zh="苏州麻将",
@@ -192,7 +196,7 @@ _RULESETS: Final[dict[str, RuleSet]] = {
     ),
 }
 
-_RULESET_NAMES: Final[dict[str, str]] = {
+_RULESET_NAMES: Final[dict[str, RuleSetId]] = {
     "suzhou": SUZHOU,
     "苏州": SUZHOU,
     "蘇州": SUZHOU,
@@ -210,7 +214,7 @@ _RULESET_NAMES: Final[dict[str, str]] = {
 }
 
 
-def resolve_rules(name: object) -> str:
+def resolve_rules(name: object) -> RuleSetId:
     """The rule-set id for a name users type (ids, 苏州 蘇州 宿州).
 
     >>> resolve_rules("宿州"), resolve_rules("蘇州")
@@ -218,7 +222,7 @@ def resolve_rules(name: object) -> str:
     """
     if not isinstance(name, str):
         raise ScoringError(f"rules: expected a rule-set name, got {name!r}")
-    if name in _RULESETS:
+    if is_rule_set_id(name):
         return name
     key = name.strip().lower()
     if key in _RULESET_NAMES:
@@ -231,16 +235,16 @@ def ruleset(name: object) -> RuleSet:
     return _RULESETS[resolve_rules(name)]
 
 
-def option_specs(rules: str) -> list[OptionSpec]:
+def option_specs(rules: RuleSetId) -> list[OptionSpec]:
     """The options of a rule set with their choices and defaults (for the /rules command).
 
-    >>> [o.id for o in option_specs("宿州")]
+    >>> [o.id for o in option_specs("suzhou-anhui")]
     ['multi_win', 'self_draw_only']
     """
     return list(ruleset(rules).options)
 
 
-def default_options(rules: str) -> dict[str, OptionValue]:
+def default_options(rules: RuleSetId) -> dict[str, OptionValue]:
     """Every option of a rule set at its default."""
     return {spec.id: spec.default for spec in ruleset(rules).options}
 
@@ -251,11 +255,11 @@ WAYS_TO_WIN: Final[tuple[WayToWin, ...]] = get_args(WayToWin)
 (杠开 on a fed kong, the feeder pays), 送杠 (a fed kong's later self-draw, the feeder pays)."""
 
 
-def ways_to_win(rules: str, options: Mapping[str, object]) -> tuple[WayToWin, ...]:
+def ways_to_win(rules: RuleSetId, options: Mapping[str, object]) -> tuple[WayToWin, ...]:
     """The ways of winning a table offers: 包 where the rule set has 包饺子 (at 宿州 a 杠开 is a plain
     self-draw), 送杠 where the table's `songgang` option is `any`.
 
-    >>> ways_to_win("宿州", {}), ways_to_win("suzhou", {"songgang": "any"})[3:]
+    >>> ways_to_win("suzhou-anhui", {}), ways_to_win("suzhou", {"songgang": "any"})[3:]
     (('self_draw', 'discard', 'rob_kong'), ('bao', 'songgang'))
     """
     bao = ruleset(rules).bao
@@ -266,7 +270,7 @@ def ways_to_win(rules: str, options: Mapping[str, object]) -> tuple[WayToWin, ..
     )
 
 
-def is_playing_tile(rules: str, tile: int, round_wind: str) -> bool:
+def is_playing_tile(rules: RuleSetId, tile: int, round_wind: str) -> bool:
     """Whether a tile is a playing tile (not a flower) in a rule set and round: the dragons never are;
     at 宿州 the round's wind (令风) is a flower too."""
     if tile in DRAGONS:
@@ -274,7 +278,7 @@ def is_playing_tile(rules: str, tile: int, round_wind: str) -> bool:
     return not (rules == SUZHOU_ANHUI and tile == SEAT_WIND[round_wind])
 
 
-def wild_choices(rules: str, round_wind: str) -> tuple[str, ...]:
+def wild_choices(rules: RuleSetId, round_wind: str) -> tuple[str, ...]:
     """The tiles a table may name as its 混子: none where the rule set has no wild tile; at 宿州 every
     playing tile of the round, in tile order.
 
@@ -288,12 +292,12 @@ def wild_choices(rules: str, round_wind: str) -> tuple[str, ...]:
     return tuple(tile_name(tile) for tile in ALL_TILES if is_playing_tile(rule.id, tile, round_wind))
 
 
-def has_shangpai(rules: str) -> bool:
+def has_shangpai(rules: RuleSetId) -> bool:
     """Whether a rule set plays 上牌, the flag that doubles a win's settlement (宿州 yes, 苏州 no)."""
     return ruleset(rules).shangpai
 
 
-def dice_doubling(rules: str) -> bool:
+def dice_doubling(rules: RuleSetId) -> bool:
     """Whether 豹子 and 滴零 double a hand's settlement in a rule set (苏州 yes, 宿州 no)."""
     return ruleset(rules).dice_doubling
 
@@ -331,7 +335,7 @@ def _normalize(spec: OptionSpec, value: object) -> OptionValue:
     )
 
 
-def validate_options(rules: str, options: object) -> dict[str, OptionValue]:
+def validate_options(rules: RuleSetId, options: object) -> dict[str, OptionValue]:
     """Options normalized and completed with defaults; ScoringError on an unknown option or value.
 
     >>> validate_options("suzhou", {"threshold": "2/3", "menqing_stack": "on"})["menqing_stack"]
@@ -355,3 +359,22 @@ def validate_options(rules: str, options: object) -> dict[str, OptionValue]:
             )
         result[spec.id] = _normalize(spec, value)
     return result
+
+
+def is_rule_set_id(value: object) -> TypeGuard[RuleSetId]:
+    """Whether `value` is a rule-set id exactly (as stored), not a name users type."""
+    return value in RULESETS
+
+
+def as_rule_set_id(value: str) -> RuleSetId:
+    """A stored rule-set id as a `RuleSetId`; ValueError for anything else (the ledger wrote only ids).
+
+    >>> as_rule_set_id("suzhou-anhui"), is_rule_set_id("宿州")
+    ('suzhou-anhui', False)
+    >>> as_rule_set_id("宿州")
+    Traceback (most recent call last):
+    ValueError: not a rule-set id: '宿州'
+    """
+    if not is_rule_set_id(value):
+        raise ValueError(f"not a rule-set id: {value!r}")
+    return value

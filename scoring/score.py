@@ -20,10 +20,12 @@ from scoring.rules import (
     SUZHOU,
     OptionValue,
     RuleSet,
+    RuleSetId,
     default_options,
     is_playing_tile,
     ruleset,
 )
+from scoring.seats import Seat
 
 if TYPE_CHECKING:
     from scoring.hand import Hand
@@ -92,7 +94,7 @@ class Table:
     Keys and values are immutable (tuples, frozen Flags, Meld and WinScore), so nothing handed out can
     change what a later hand is given."""
 
-    def feeder(self, flags: Flags, win_type: WinType) -> str | None:
+    def feeder(self, flags: Flags, win_type: WinType) -> Seat | None:
         """Who alone pays 3T for a fed kong: 包饺子 on the replacement tile (`after_kong`), and with
         songgang="any" (送杠) any later self-draw of the konger (docs/rules.md §1 Settlement)."""
         fed = flags.kong_fed_by
@@ -107,7 +109,7 @@ def table_for(rule: RuleSet, options: Mapping[str, OptionValue]) -> Table:
 
 
 @lru_cache(maxsize=256)
-def _table(rules: str, items: tuple[tuple[str, OptionValue], ...]) -> Table:
+def _table(rules: RuleSetId, items: tuple[tuple[str, OptionValue], ...]) -> Table:
     """(rule-set id, validated option items) -> its Table; validated options list their keys in one order."""
     options = dict(items)
     rule = ruleset(rules)
@@ -154,7 +156,7 @@ def _table(rules: str, items: tuple[tuple[str, OptionValue], ...]) -> Table:
     )
 
 
-def _check_on_flags(rules: str, options: Mapping[str, OptionValue]) -> None:
+def _check_on_flags(rules: RuleSetId, options: Mapping[str, OptionValue]) -> None:
     """Patterns marked `on_flags` are skipped for wins without flags: make sure they do not hold then."""
     for win_type in ("self_draw", "discard", "rob_kong"):
         for split in (Decomposition(0, ()), Decomposition(None, (), (0,))):
@@ -249,7 +251,7 @@ def score_hand_ways(
     flags: Flags,
     is_dealer: bool,
     wild: int | None,
-    round_wind: str,
+    round_wind: Seat,
     field: str,
     splits: list[Reading] | None = None,
 ) -> list[WinScore]:

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from scoring.patterns import WinType
 from scoring.rules import OptionValue
-from scoring.seats import SEATS, SEATS_AFTER, next_seat, seats_after
+from scoring.seats import SEATS, SEATS_AFTER, Seat, next_seat, seats_after
 
 __all__ = [
     "ANHUI_FORMULA",
@@ -29,7 +29,7 @@ ESCAPE_HUA = 120
 """逃跑: the leaver pays stake × 120 花, split equally among the other three."""
 
 
-def zero_payments() -> dict[str, int]:
+def zero_payments() -> dict[Seat, int]:
     return {"E": 0, "S": 0, "W": 0, "N": 0}
 
 
@@ -37,7 +37,7 @@ class Settlement(NamedTuple):
     """One win settled: the factor on T/f and what each payer hands the winner, in stake units."""
 
     multiplier: int
-    paid_by: Mapping[str, int]
+    paid_by: Mapping[Seat, int]
 
 
 def suzhou_multiplier(
@@ -61,13 +61,13 @@ def suzhou_multiplier(
 
 def settle_suzhou(
     win_type: WinType,
-    winner: str,
-    discarder: str | None,
+    winner: Seat,
+    discarder: Seat | None,
     hua: int,
     *,
     stake: int,
     multiplier: int,
-    kong_fed_by: str | None,
+    kong_fed_by: Seat | None,
 ) -> Settlement:
     """苏州: T per payer. Self-draw: the other three; 包饺子: the feeder alone; discard/抢杠: the discarder.
 
@@ -95,7 +95,14 @@ ANHUI_FORMULA: Mapping[str, tuple[int, int]] = {
 
 
 def settle_anhui(
-    win_type: WinType, winner: str, discarder: str | None, f: int, *, stake: int, dealer: str, shangpai: bool
+    win_type: WinType,
+    winner: Seat,
+    discarder: Seat | None,
+    f: int,
+    *,
+    stake: int,
+    dealer: Seat,
+    shangpai: bool,
 ) -> Settlement:
     """宿州: 庄/闲 formulas over f; 杠开 is a self-draw, 抢杠 a discard by the robbed player; 上牌 ×2.
 
@@ -128,7 +135,7 @@ def settle_anhui(
     return Settlement(multiplier, {discarder: amount(case)})
 
 
-def escape_payments(escaper: str, stake: int) -> dict[str, int]:
+def escape_payments(escaper: Seat, stake: int) -> dict[Seat, int]:
     """逃跑: the leaver pays stake × 120 花, 40 to each of the other three.
 
     >>> escape_payments("W", 1)
@@ -140,7 +147,7 @@ def escape_payments(escaper: str, stake: int) -> dict[str, int]:
     return payments
 
 
-def collect(payments: dict[str, int], winner: str, settlement: Settlement) -> None:
+def collect(payments: dict[Seat, int], winner: Seat, settlement: Settlement) -> None:
     """Move a settlement into the running signed totals (winner +, payers −)."""
     for payer, amount in settlement.paid_by.items():
         payments[payer] -= amount

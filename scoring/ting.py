@@ -27,7 +27,7 @@ from scoring.request import (
 )
 from scoring.rules import is_playing_tile
 from scoring.score import WinScore, score_hand_ways
-from scoring.seats import seats_after
+from scoring.seats import Seat, seats_after
 from scoring.tiles import Tile, tile_name
 from scoring.waits import waiting_tiles
 
@@ -119,14 +119,14 @@ _WAYS: tuple[tuple[WinType, int | None], ...] = (("self_draw", None), ("discard"
 
 
 def _wait_entry(
-    base: ScoreRequest, seat: str, tile: Tile, won: Hand, wild: Tile | None, scores: list[WinScore]
+    base: ScoreRequest, seat: Seat, tile: Tile, won: Hand, wild: Tile | None, scores: list[WinScore]
 ) -> dict[str, Any]:
     """One wait's response entry: each way of winning on `tile` settled as the waiting seat's win."""
     entry: dict[str, Any] = {"tile": tile_name(tile)}
     for (win_type, after), score in zip(_WAYS, scores, strict=True):
         by = None if after is None else seats_after(seat)[after]
         win = WinEntry(seat, win_type, won, None, NO_FLAGS, wild, "hand")
-        payments = {"E": 0, "S": 0, "W": 0, "N": 0}
+        payments: dict[Seat, int] = {"E": 0, "S": 0, "W": 0, "N": 0}
         settled = settled_json(base.with_wins("win", by, (win,)), win, score, payments)
         summary: dict[str, Any] = {key: value for key, value in settled.items() if key != "winner"}
         summary["receives"] = payments[seat]

@@ -12,8 +12,8 @@ from bot.grammar.hu import parse_hu
 from bot.grammar.lexer import NUMBER_RE, Token, parse_count, tokenize
 from bot.names import named
 from scoring.entry import EntryJSON, FlagsJSON, WinJSON, build_entry
-from scoring.rules import ways_to_win
-from scoring.seats import SEAT_WORDS, parse_seat
+from scoring.rules import RuleSetId, ways_to_win
+from scoring.seats import SEAT_WORDS, Seat, is_seat, parse_seat
 
 T = TypeVar("T")
 
@@ -57,7 +57,7 @@ def parse_draw(text: str = "") -> EntryJSON:
     return build_entry("draw")
 
 
-def parse_escape(text: str, resolve: Callable[[str], str | None]) -> EntryJSON:
+def parse_escape(text: str, resolve: Callable[[str], Seat | None]) -> EntryJSON:
     """Read /escape <player> (逃跑) into an entry.
 
     >>> parse_escape("北 逃跑", {"北": "N"}.get)
@@ -146,7 +146,7 @@ def parse_edit(text: str) -> tuple[int, str]:
     return number, rest
 
 
-def parse_entry(text: str, resolve: Callable[[str], str | None]) -> EntryJSON:
+def parse_entry(text: str, resolve: Callable[[str], Seat | None]) -> EntryJSON:
     """Read any entry (for /edit): a win as /hu, 荒庄/draw, or <player> 逃跑/escape.
 
     >>> parse_entry("荒庄", {}.get)["event"], parse_entry("逃跑 北", {"北": "N"}.get)["escaper"]
@@ -164,8 +164,8 @@ def parse_entry(text: str, resolve: Callable[[str], str | None]) -> EntryJSON:
 
 
 def make_resolver(
-    seats: Mapping[str, Iterable[str]], others: Mapping[str, T] | None = None
-) -> Callable[[str], str | T | None]:
+    seats: Mapping[Seat, Iterable[str]], others: Mapping[str, T] | None = None
+) -> Callable[[str], Seat | T | None]:
     """A resolve function: seat words of occupied seats, else whom a name means by the one rule of names
     (`bot.names.named`, the rule /sub, /seat, /paid and /score use) among the seated players and
     `others`, the people not seated (each name one answers to, an @username with its @: what it resolves to).
@@ -184,23 +184,23 @@ def make_resolver(
     ]
     people += [(("other", value), (name,)) for name, value in (others or {}).items()]
 
-    def resolve(word: str) -> str | T | None:
+    def resolve(word: str) -> Seat | T | None:
         seat = parse_seat(word)
         if seat is not None:
             return seat if seat in seats else None
         found = named(word, people)
-        seated = [value for kind, value in found if kind == "seat"]
+        seated = [value for kind, value in found if kind == "seat" and is_seat(value)]
         if len(seated) > 1:
             fits = "".join(sorted(seated, key="ESWN".index))
             raise GrammarError("ambiguous_player", token=word, seats=fits)
         if seated:
-            return str(seated[0])
+            return seated[0]
         return found[0][1] if found else None
 
     return resolve
 
 
-def local_entry(rules: str, entry: EntryJSON) -> EntryJSON:
+def local_entry(rules: RuleSetId, entry: EntryJSON) -> EntryJSON:
     """An entry in the words of the table's rule set: where it offers no 包 (`scoring.rules.ways_to_win`:
     宿州) `包 北` is a plain 杠开 (settled as a self-draw, everyone pays), so the feeder is dropped and the
     headline says 自摸.

@@ -18,6 +18,7 @@ from bot.grammar.lexer import Token, parse_count, tokenize
 from bot.grammar.shorthand import hand_object, lower_suits
 from scoring import ScoringError, find_pattern
 from scoring.entry import Claim, EntryJSON, FlagName, How, build_entry
+from scoring.seats import Seat
 from scoring.tiles import scan, tile_from_name, tile_name
 
 T = TypeVar("T")
@@ -48,7 +49,7 @@ _SELF_DRAW_FLAGS = ("after_kong", "after_flower", "last_tile", "heavenly", "eart
 
 @dataclass
 class _Winner:
-    seat: str
+    seat: Seat
     token: Token
     hand: list[Token] = field(default_factory=list)
     hand_closed: bool = False
@@ -67,7 +68,7 @@ class _Winner:
 class _How:
     kind: str
     token: Token
-    other: str | None = None
+    other: Seat | None = None
     other_token: Token | None = None
 
 
@@ -155,10 +156,10 @@ def _unit_label(text: str, in_hand: bool) -> str | None:
 
 
 class _HuParser:
-    def __init__(self, text: str, resolve: Resolve[str]) -> None:
+    def __init__(self, text: str, resolve: Resolve[Seat]) -> None:
         self.tokens = tokenize(text)
         self.resolve_fn = resolve
-        self.resolved: dict[str, str | None] = {}
+        self.resolved: dict[str, Seat | None] = {}
         self.labels: dict[tuple[str, bool], str | None] = {}
         self.winners: list[_Winner] = []
         self.how: _How | None = None
@@ -166,7 +167,7 @@ class _HuParser:
 
     # ---- recognizing one word -------------------------------------------------------------------
 
-    def resolve(self, text: str) -> str | None:
+    def resolve(self, text: str) -> Seat | None:
         if text not in self.resolved:
             self.resolved[text] = self.resolve_fn(text)
         return self.resolved[text]
@@ -536,7 +537,7 @@ def _is_cjk(char: str) -> bool:
     return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
 
 
-def parse_hu(text: str, resolve: Resolve[str]) -> EntryJSON:
+def parse_hu(text: str, resolve: Resolve[Seat]) -> EntryJSON:
     """Read the arguments of /hu into an entry: the partial docs/rules.md §4 request of a win.
 
     `resolve(word)` maps a player word to a seat ("E" "S" "W" "N") or None. Raises GrammarError.

@@ -11,19 +11,20 @@ from typing import Any
 from bot.grammar.errors import GrammarError
 from bot.grammar.hu import parse_hu
 from scoring import TERMS
+from scoring.seats import Seat
 
-SEAT_WORDS = {"E": "东", "S": "南", "W": "西", "N": "北"}
-_SEATS = {word: seat for seat, word in SEAT_WORDS.items()}
+SEAT_WORDS: dict[Seat, str] = {"E": "东", "S": "南", "W": "西", "N": "北"}
+_SEATS: dict[str, Seat] = {word: seat for seat, word in SEAT_WORDS.items()}
 
 
-def _win_words(win: Mapping[str, Any], discarder: str | None) -> list[str] | None:
+def _win_words(win: Mapping[str, Any], discarder: Seat | None) -> list[str] | None:
     declared, flags = win.get("declared"), win.get("flags") or {}
     if not isinstance(declared, dict) or win.get("wild") or "winning_tile" in declared:
         return None
-    words = [SEAT_WORDS[str(win.get("winner"))]]
+    words = [SEAT_WORDS[win["winner"]]]
     kind, fed = win.get("type"), flags.get("kong_fed_by")
     if kind == "self_draw" and fed:
-        words += ["包" if flags.get("after_kong") else "送杠", SEAT_WORDS[str(fed)]]
+        words += ["包" if flags.get("after_kong") else "送杠", SEAT_WORDS[fed]]
     elif kind == "self_draw":
         words.append("自摸")
     elif kind == "rob_kong" and discarder:
@@ -52,7 +53,7 @@ def declared_words(entry: Mapping[str, Any]) -> str | None:
             return None
         words += part
     if discarder and all(w.get("type") == "discard" for w in wins):
-        words += ["冲", SEAT_WORDS[str(discarder)]]
+        words += ["冲", SEAT_WORDS[discarder]]
     text = " ".join(words)
     try:
         return text if parse_hu(text, _SEATS.get) == dict(entry) else None

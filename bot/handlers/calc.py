@@ -25,16 +25,18 @@ from bot.render.items import item_lines, join_words, tile_words
 from scoring import score_request, ting_request
 from scoring.entry import Claim, EntryJSON, How, RequestJSON, TableJSON, build_entry, request_for
 from scoring.response import ScoreResponse
-from scoring.rules import SUZHOU_ANHUI
+from scoring.rules import SUZHOU_ANHUI, RuleSetId
+from scoring.seats import SEATS, Seat
 from scoring.tiles import tile_from_name, tile_name
 
-CALC_WINNER, CALC_DISCARDER = "S", "N"  # a non-dealer wins; the player before the dealer discards
-ALL_SEATS = make_resolver({seat: [] for seat in "ESWN"})  # seat words only, when no table is open
+CALC_WINNER: Seat = "S"
+CALC_DISCARDER: Seat = "N"  # a non-dealer wins; the player before the dealer discards
+ALL_SEATS = make_resolver({seat: [] for seat in SEATS})  # seat words only, when no table is open
 # The table keys of a request when no table is open: 苏州 defaults, stake 1, 东 dealing in the 东风圈.
 DEFAULT_TABLE: TableJSON = {"rules": "suzhou", "options": {}, "stake": 1, "dealer": "E", "round_wind": "E"}
 
 
-def default_table(rules: str = "suzhou") -> TableJSON:
+def default_table(rules: RuleSetId = "suzhou") -> TableJSON:
     """The table keys of a request without a table (a fresh copy): `DEFAULT_TABLE` under `rules`."""
     return {**DEFAULT_TABLE, "options": {}, "rules": rules}
 
@@ -76,7 +78,7 @@ def calc_entry(turn: Turn, text: str) -> EntryJSON:
     return words_entry(text, seat_resolver(session) if session is not None else ALL_SEATS)
 
 
-def words_entry(text: str, resolve: Resolve[str] = ALL_SEATS) -> EntryJSON:
+def words_entry(text: str, resolve: Resolve[Seat] = ALL_SEATS) -> EntryJSON:
     """The entry of /hu's words (`东 冲 西 <hand> 海底`), else of the short form (a hand first)."""
     try:
         return parse_hu(text, resolve)
@@ -168,7 +170,7 @@ def ting_words(text: str) -> tuple[str, str | None]:
 
 
 def ting_line(
-    lang: str, wait: dict[str, Any], rules: str | None = None, tiles: list[str] | None = None
+    lang: str, wait: dict[str, Any], rules: RuleSetId | None = None, tiles: list[str] | None = None
 ) -> str:
     """One wait as one sentence: the tile (or `tiles`, several that score alike), then its self-draw and
     discard, each its 花 when it wins (宿州: 花数 N), else why not (硬花不够, a discarded 混子, only
@@ -180,7 +182,7 @@ def ting_line(
     return t(lang, "ting.line", tile=tile, **said)
 
 
-def _ting_said(lang: str, wait: dict[str, Any], rules: str | None) -> dict[str, str] | None:
+def _ting_said(lang: str, wait: dict[str, Any], rules: RuleSetId | None) -> dict[str, str] | None:
     """What a wait's self-draw and discard say; None when too few 硬花 stop both."""
     cases = {how: wait[how] for how in ("self_draw", "discard")}
     if all(c.get("reason") == "below_threshold" for c in cases.values()):
@@ -195,7 +197,7 @@ def _ting_said(lang: str, wait: dict[str, Any], rules: str | None) -> dict[str, 
     return said
 
 
-def ting_lines(lang: str, waits: list[dict[str, Any]], rules: str | None) -> list[str]:
+def ting_lines(lang: str, waits: list[dict[str, Any]], rules: RuleSetId | None) -> list[str]:
     """The waits, those that score alike on one line (九张一样的行 read as one: 一万、四万、七万：…)."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for wait in waits:

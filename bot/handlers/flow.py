@@ -37,6 +37,7 @@ from bot.render.errors import Refusal
 from bot.render.items import join_words, term_name, tile_words
 from bot.sender import send_text
 from scoring.rules import ways_to_win, wild_choices
+from scoring.seats import Seat
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ def _button(label: str, state: HuFlow) -> InlineKeyboardButton:
 
 
 def _seat_button(
-    turn: Turn, session: SessionInfo, seat: str, nxt: HuFlow, mark: bool = False
+    turn: Turn, session: SessionInfo, seat: Seat, nxt: HuFlow, mark: bool = False
 ) -> InlineKeyboardButton:
     player = session.seats.get(seat)
     label = f"{turn.wind(seat)} {player.name}" if player else turn.wind(seat)

@@ -29,6 +29,7 @@ from bot.settings import Settings
 from scoring import RULESETS, resolve_rules, score_request
 from scoring.entry import request_for
 from scoring.errors import ScoringError
+from scoring.rules import RuleSetId
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ MAX_QUERY = 256  # Telegram's own bound on an inline query's text
 Answer = tuple[tuple[str, str, str, str], ...]  # (id, title, description, message text) per result
 
 
-def _rules_word(word: str) -> str | None:
+def _rules_word(word: str) -> RuleSetId | None:
     try:
         return resolve_rules(word)
     except ScoringError:

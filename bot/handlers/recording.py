@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -53,6 +53,7 @@ from bot.render import hand_summary, payments_text, preview_text, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
 from bot.render.items import join_words
 from scoring.entry import EntryJSON
+from scoring.seats import Seat
 
 log = logging.getLogger(__name__)
 
@@ -478,7 +479,7 @@ def check_for_some_dealer(turn: Turn, session: SessionInfo, entry: EntryJSON) ->
 
 
 def seat_buttons(
-    turn: Turn, session: SessionInfo, seats: str, data: Callable[[str], str]
+    turn: Turn, session: SessionInfo, seats: Iterable[Seat], data: Callable[[Seat], str]
 ) -> list[InlineKeyboardButton]:
     """A button per seated player of `seats` (`东 Ann`), in that order, each carrying `data(seat)`."""
     return [
@@ -493,7 +494,7 @@ def seat_buttons(
 
 def dealer_markup(turn: Turn, session: SessionInfo, pending_id: str) -> InlineKeyboardMarkup:
     """A button per seated player (`东 Ann`), two a row, in seat order."""
-    labels = seat_buttons(turn, session, "".join(SEATS), lambda seat: DealerPress(pending_id, seat).data)
+    labels = seat_buttons(turn, session, SEATS, lambda seat: DealerPress(pending_id, seat).data)
     return InlineKeyboardMarkup([labels[i : i + 2] for i in range(0, len(labels), 2)])
 
 
@@ -505,7 +506,9 @@ async def ask_name(
     payload: NamePayload = {"text": turn.text, "token": token, "seats": seats}
 
     def view(pending_id: str) -> tuple[str, InlineKeyboardMarkup]:
-        buttons = seat_buttons(turn, session, seats, lambda seat: NamePress(pending_id, seat).data)
+        buttons = seat_buttons(
+            turn, session, [s for s in SEATS if s in seats], lambda seat: NamePress(pending_id, seat).data
+        )
         return turn.t("ask.name", token=token), InlineKeyboardMarkup([buttons])
 
     await show_entry(turn, session, "name", payload, None, flow_message, view)

@@ -10,11 +10,12 @@ from bot.ledger import SEATS
 from bot.ledger.play import sessions
 from bot.render.errors import Refusal
 from bot.render.items import doubling_marks
+from scoring.seats import Seat
 
 DICE = "🎲"
 
 
-def dealer_by_dice(total: int, start: str = "E") -> str:
+def dealer_by_dice(total: int, start: Seat = "E") -> Seat:
     """Count the dice total round the table from `start` (1 = start itself), the usual way to pick a seat.
 
     >>> dealer_by_dice(2), dealer_by_dice(5), dealer_by_dice(12)

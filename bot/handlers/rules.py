@@ -28,6 +28,7 @@ from bot.render.errors import Refusal
 from bot.render.items import join_words
 from bot.render.zones import zone_name
 from scoring import ScoringError, option_specs, resolve_rules, validate_options
+from scoring.rules import RuleSetId
 
 # The group's own options (bot.ledger.options, the one table of their bounds and defaults) beside the rule
 # set's (scoring.option_specs).
@@ -75,7 +76,7 @@ def option_value(lang: str | None, option: str, value: object) -> str:
     return t(lang, key) if has(key) else show_value(lang, value)
 
 
-def options_summary(lang: str | None, rules: str, options: Mapping[str, Any]) -> str:
+def options_summary(lang: str | None, rules: RuleSetId, options: Mapping[str, Any]) -> str:
     """For /seat, the options this table set other than the defaults, one line each by name and value in
     words (`  起胡门槛：自摸要2张硬花，冲胡要3张`); every option is on /rules."""
     changed = [spec for spec in option_specs(rules) if options.get(spec.id, spec.default) != spec.default]
@@ -166,7 +167,7 @@ def button_label(lang: str | None, name: str, option: str, value: object) -> str
     return f"{name} → {cut}…"
 
 
-def _rules_of(group: GroupInfo, session: SessionInfo | None) -> tuple[str, dict[str, Any]]:
+def _rules_of(group: GroupInfo, session: SessionInfo | None) -> tuple[RuleSetId, dict[str, Any]]:
     """The rule set and options in force: the open table's, else the group's defaults."""
     return (session.rules, dict(session.options)) if session else (group.rules, dict(group.options))
 
@@ -360,7 +361,7 @@ async def rules(turn: Turn) -> None:
     await turn.say(await apply_option(turn, option, value))
 
 
-def _option_ids(rules: str) -> list[str]:
+def _option_ids(rules: RuleSetId) -> list[str]:
     return [spec.id for spec in option_specs(rules)]
 
 

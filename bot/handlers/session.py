@@ -46,13 +46,13 @@ from bot.render import (
 from bot.render.errors import Refusal
 from bot.services import in_ledger
 from scoring import ScoringError, resolve_rules
-from scoring.rules import SUZHOU_ANHUI
-from scoring.seats import parse_seat
+from scoring.rules import SUZHOU_ANHUI, RuleSetId
+from scoring.seats import Seat, parse_seat
 
 log = logging.getLogger(__name__)
 
 
-def seat_word(word: str) -> str:
+def seat_word(word: str) -> Seat:
     """A seat letter from any seat word: E/S/W/N, east…, 东南西北, 東, 东家 … (Refusal otherwise)."""
     seat = parse_seat(word)
     if seat is None:
@@ -60,11 +60,11 @@ def seat_word(word: str) -> str:
     return seat
 
 
-def parse_newgame(text: str) -> tuple[str | None, int]:
+def parse_newgame(text: str) -> tuple[RuleSetId | None, int]:
     """`[rules] [stake]` in either order: `苏州 5`, `5`, `suzhou-anhui`. Refusal on a bad word: a second
     rule set or number is one too many; beside a rule set, a word that is none is a bad stake (named as
     that rule set names it: 每花, 底分); alone, an unknown rule set."""
-    rules: str | None = None
+    rules: RuleSetId | None = None
     words = text.split()
     for word in words:
         found = resolve_rules_or_none(word)
@@ -94,7 +94,7 @@ def parse_newgame(text: str) -> tuple[str | None, int]:
     return rules, stake if stake is not None else 1
 
 
-def resolve_rules_or_none(word: str) -> str | None:
+def resolve_rules_or_none(word: str) -> RuleSetId | None:
     """The rule set a word names, else None."""
     try:
         return resolve_rules(word)
@@ -118,7 +118,7 @@ async def newgame(turn: Turn) -> None:
     await show_card(turn, session, new=True)
 
 
-async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, seat: str, guest: bool) -> None:
+async def _announce_seat(turn: Turn, session: SessionInfo, player_name: str, seat: Seat, guest: bool) -> None:
     key = "seat.guest_joined" if guest else "seat.joined"
     text = turn.t(key, player=player_name, wind=turn.wind(seat))
     if len(session.seats) == len(SEATS):  # the dealer's hint only while no dealer is chosen
@@ -233,9 +233,10 @@ async def dealer(turn: Turn) -> None:
     target = parse_seat(words[0])
     if target is None:
         try:
-            target = await turn.read(groups.find_seat, turn.chat_id, words[0])
+            seated: Seat = await turn.read(groups.find_seat, turn.chat_id, words[0])
         except (UnknownPlayer, PlayerNotSeated):  # 中, 1p: the dealer is a seat or someone sitting at one
             raise Refusal("err.dealer_not_seat", value=words[0]) from None
+        target = seated
     session = await turn.run(sessions.set_dealer, turn.ledger, turn.chat_id, target, key=turn.source_key)
     player = session.seats.get(target)
     await turn.reply("seat.dealer_set", wind=turn.wind(target), player=player.name if player else "—")
@@ -290,7 +291,7 @@ async def sub(turn: Turn) -> None:
     await _announce_sub(turn, change, gone, seat)
 
 
-async def _announce_sub(turn: Turn, change: SeatChange, gone: PlayerInfo, seat: str) -> None:
+async def _announce_sub(turn: Turn, change: SeatChange, gone: PlayerInfo, seat: Seat) -> None:
     key = "seat.sub_guest" if change.player.is_guest else "seat.sub"  # a guest is said to be one
     await turn.reply(key, wind=turn.wind(seat), left=gone.name, player=change.player.name)
     await show_card(turn, change.session)
@@ -346,7 +347,7 @@ async def chat_message_seen(update: Update, context: ContextTypes.DEFAULT_TYPE) 
             del seen[old]
 
 
-async def ask_guest(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:
+async def ask_guest(turn: Turn, session: SessionInfo, name: str, seat: Seat | None = None) -> None:
     """The group knows no member called `name`: say so, and how a member sits down herself (/join, or
     /sub <seat>), with [按客人 name 入座] [取消] for whoever typed the command (or an admin). A name no
     guest may have is refused first, so the button never offers what the ledger refuses."""
@@ -406,7 +407,7 @@ async def _answered(turn: Turn, key: str, **params: object) -> None:
 
 
 async def _place(
-    turn: Turn, session: SessionInfo, seat: str | None, member: UserRef | None, guest: str | None
+    turn: Turn, session: SessionInfo, seat: Seat | None, member: UserRef | None, guest: str | None
 ) -> tuple[SeatChange, PlayerInfo | None]:
     """Seat a member or a guest as `/join` would (`seat` None) or as `/sub <seat>` would, with the same
     permissions; (the change, who left the seat: None for a /join)."""
@@ -437,7 +438,7 @@ async def _place(
 
 
 async def _announce_placed(
-    turn: Turn, seat: str | None, change: SeatChange, gone: PlayerInfo | None, *, guest: bool
+    turn: Turn, seat: Seat | None, change: SeatChange, gone: PlayerInfo | None, *, guest: bool
 ) -> None:
     """Say what `_place` did: who sat down, or who took over from whom."""
     if seat is None or gone is None:
@@ -447,7 +448,7 @@ async def _announce_placed(
         await _announce_sub(turn, change, gone, seat)
 
 
-async def ask_which(turn: Turn, session: SessionInfo, name: str, seat: str | None = None) -> None:
+async def ask_which(turn: Turn, session: SessionInfo, name: str, seat: Seat | None = None) -> None:
     """A name in /join or /sub fits several people of the group (the one rule of names): asked, a button
     per person told apart as "Fay（1）", for whoever typed the command or an admin; never guessed."""
     choices = await turn.read(groups.players_named, turn.chat_id, name)

@@ -24,6 +24,7 @@ from bot.render import wind
 from bot.sender import edit_text, fit, send_text
 from bot.services import in_ledger, ledger_in, read_in, settings_in, write_in
 from bot.settings import Settings
+from scoring.seats import Seat
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ def user_ref(update: Update) -> UserRef | None:
     return UserRef(telegram_id=user.id, display_name=user.full_name or str(user.id), username=user.username)
 
 
-def seat_resolver(session: SessionInfo, people: Iterable[Person] = ()) -> Callable[[str], str | None]:
+def seat_resolver(session: SessionInfo, people: Iterable[Person] = ()) -> Callable[[str], Seat | None]:
     """The grammar's `resolve(word) -> seat | None` over the seated table: E/S/W/N, 东南西北/東, or whom a
     name means by the one rule of names (`bot.names.named`): a seated player's name or @username
     (any case), None for a name that means someone of the group off this table (`people`: the group's

@@ -10,7 +10,9 @@ from typing import Any, Literal, Protocol, TypedDict, cast, overload
 from bot.ledger.options import BY_ID, SETTLE_OPTIONS
 from scoring.entry import EntryJSON, RequestJSON
 from scoring.response import ScoreResponse, WinResult
+from scoring.rules import RuleSetId
 from scoring.seats import SEATS as SEATS  # re-exported: bot.ledger.SEATS
+from scoring.seats import Seat, as_seat
 
 HandKind = Literal["win", "draw", "escape", "adjust"]
 # Waiting for an answer before their preview, asked with a button per seat: "dealer" a hand entry before the
@@ -78,7 +80,7 @@ class GroupInfo:
 
     chat_id: int
     language: str
-    rules: str
+    rules: RuleSetId
     options: dict[str, Any]
     instant: bool
     confirm_timeout_seconds: int
@@ -132,12 +134,12 @@ class DealerState:
     """The table state before a hand: dealer seat, 连庄 count, 滴零, round wind, hand number, first dealer,
     and 豹子 marked for the coming hand (by /roll)."""
 
-    dealer: str = "E"
+    dealer: Seat = "E"
     streak: int = 0
     diling: bool = False
-    round_wind: str = "E"
+    round_wind: Seat = "E"
     hand_number: int = 1
-    first_dealer: str = "E"
+    first_dealer: Seat = "E"
     baozi: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -156,12 +158,12 @@ class DealerState:
     def from_json(cls, obj: dict[str, Any]) -> DealerState:
         """Inverse of `to_json`."""
         return cls(
-            dealer=str(obj["dealer"]),
+            dealer=as_seat(str(obj["dealer"])),
             streak=int(obj["streak"]),
             diling=bool(obj["diling"]),
-            round_wind=str(obj["round_wind"]),
+            round_wind=as_seat(str(obj["round_wind"])),
             hand_number=int(obj["hand_number"]),
-            first_dealer=str(obj["first_dealer"]),
+            first_dealer=as_seat(str(obj["first_dealer"])),
             baozi=bool(obj.get("baozi", False)),
         )
 
@@ -173,10 +175,10 @@ class SessionInfo:
     id: int
     chat_id: int
     number: int  # the group's session number, 1, 2, ...
-    rules: str
+    rules: RuleSetId
     options: dict[str, Any]
     stake: int
-    seats: dict[str, PlayerInfo]  # seat letter -> player, only occupied seats
+    seats: dict[Seat, PlayerInfo]  # seat letter -> player, only occupied seats
     status: Literal["open", "ended"]
     opened_by: int | None  # player id
     opened_at: datetime
@@ -202,7 +204,7 @@ class SessionInfo:
         """Whether the coming hand has a dealer (`dealer_known`): else a hand entry asks for one first."""
         return dealer_known(self.dealer_set, self.hands_played)
 
-    def seat_of(self, player_id: int) -> str | None:
+    def seat_of(self, player_id: int) -> Seat | None:
         """The seat of a player at this table, or None."""
         for seat, player in self.seats.items():
             if player.id == player_id:
@@ -215,7 +217,7 @@ class SeatChange:
     """The outcome of join/move: the player, the seat now held, the session."""
 
     player: PlayerInfo
-    seat: str | None
+    seat: Seat | None
     session: SessionInfo
 
 
@@ -237,7 +239,7 @@ class AdjustRequest(TypedDict):
 class AdjustResponse(TypedDict):
     """An adjustment's response: the payments by seat."""
 
-    payments: dict[str, int]
+    payments: dict[Seat, int]
 
 
 def wins_of(response: Mapping[str, Any]) -> list[WinResult]:
@@ -257,12 +259,12 @@ class HandPreview:
     entry: EntryJSON | AdjustJSON
     request: RequestJSON | AdjustRequest
     response: ScoreResponse | AdjustResponse
-    payments: dict[str, int]  # seat -> signed amount (stake units already applied)
+    payments: dict[Seat, int]  # seat -> signed amount (stake units already applied)
     player_payments: dict[int, int]  # player id -> signed amount
     before: DealerState
     after: DealerState
     note: str | None = None
-    seats: dict[str, int] = field(default_factory=dict)  # seat -> player id of the table it was scored for
+    seats: dict[Seat, int] = field(default_factory=dict)  # seat -> player id of the table it was scored for
 
     @property
     def wins(self) -> list[WinResult]:
@@ -301,7 +303,7 @@ class HandRecord:
     entry: EntryJSON | AdjustJSON
     request: RequestJSON | AdjustRequest
     response: ScoreResponse | AdjustResponse
-    payments: dict[str, int]  # seat -> amount
+    payments: dict[Seat, int]  # seat -> amount
     player_payments: dict[int, int]  # player id -> amount
     before: DealerState
     after: DealerState
@@ -314,7 +316,7 @@ class HandRecord:
     voided_at: datetime | None
     replaced_by: int | None  # hand id of the replacement after an edit
     replaces: int | None  # hand id this one replaced
-    seat_players: dict[str, int] = field(default_factory=dict)  # seat -> player id when it was recorded
+    seat_players: dict[Seat, int] = field(default_factory=dict)  # seat -> player id when it was recorded
 
     @property
     def wins(self) -> list[WinResult]:
@@ -329,7 +331,7 @@ class CardView:
 
     session: SessionInfo
     recent: tuple[HandRecord, ...]
-    totals: dict[str, int]  # seat -> the seat's net (of everyone who sat there)
+    totals: dict[Seat, int]  # seat -> the seat's net (of everyone who sat there)
     rows: int
     people: tuple[Standing, ...] = ()  # everyone who played, by seat, each with their own net (/sub)
     # What is still owed from earlier sessions (上次欠的) while the table is open: the group's open
@@ -416,7 +418,7 @@ class Standing:
     """One player's running totals: net amount and counts, for a session or all-time in the group."""
 
     player: PlayerInfo
-    seat: str | None  # at the session's table; None in all-time rows
+    seat: Seat | None  # at the session's table; None in all-time rows
     net: int
     hands: int
     wins: int
@@ -448,7 +450,7 @@ class PlayerStats:
     longest_streak: int  # longest 连庄 as dealer
     net: int
     # The most 花 of one win per rule set played, (rules, 花): 苏州's T and 宿州's f are not compared.
-    biggest: tuple[tuple[str, int], ...] = ()
+    biggest: tuple[tuple[RuleSetId, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,7 +458,7 @@ class LedgerRow:
     """A ledger line: the hand and every seat's running total after it."""
 
     hand: HandRecord
-    running: dict[str, int]
+    running: dict[Seat, int]
 
 
 @dataclass(frozen=True, slots=True)

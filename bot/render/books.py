@@ -17,10 +17,11 @@ from bot.render.card import row_amounts, row_label, substitutes_line
 from bot.render.hands import hand_summary
 from bot.render.items import join_words
 from bot.render.words import MESSAGE_LIMIT, player_name, rules_name, signed, stake_text, wind
-from scoring.rules import SUZHOU_ANHUI
+from scoring.rules import SUZHOU_ANHUI, RuleSetId
+from scoring.seats import Seat
 
 
-def _seat_names(session: SessionInfo, seat: str, people: Sequence[Standing]) -> str:
+def _seat_names(session: SessionInfo, seat: Seat, people: Sequence[Standing]) -> str:
     """Whoever sat at a seat this session, earlier first (`Bob/Eve` after a /sub), else its sitter."""
     names = [p.player.name for p in people if p.seat == seat]
     return "/".join(names) if len(names) > 1 else player_name(session, seat)
@@ -103,8 +104,8 @@ def standings_text(
 def session_standings(lang: str | None, rows: Sequence[Standing]) -> list[str]:
     """One line per person of a session, in seat order (everyone who sat at a seat under it, earlier
     first: /sub), each with their own net: `东 Ann +10`."""
-    order = {seat: i for i, seat in enumerate(SEATS)}
-    ranked = sorted(enumerate(rows), key=lambda ir: (order.get(ir[1].seat or "", len(SEATS)), ir[0]))
+    order: dict[Seat | None, int] = {seat: i for i, seat in enumerate(SEATS)}
+    ranked = sorted(enumerate(rows), key=lambda ir: (order.get(ir[1].seat, len(SEATS)), ir[0]))
     lines = []
     for _, row in ranked:
         name = f"{wind(lang, row.seat)} {row.player.name}" if row.seat else row.player.name
@@ -139,7 +140,7 @@ def history_text(lang: str | None, summaries: Sequence[SessionSummary], names: M
     return "\n".join(lines)
 
 
-def biggest_text(lang: str | None, biggest: Sequence[tuple[str, int]]) -> str:
+def biggest_text(lang: str | None, biggest: Sequence[tuple[RuleSetId, int]]) -> str:
     """`苏州麻将 10花、宿州麻将 花数 6`: the most 花 of one win per rule set, each in its own words (苏州's
     花 are T, 宿州's its flower count f), never one number over both."""
     parts = [

@@ -20,9 +20,12 @@ from bot.render.items import (
 )
 from bot.render.words import person_name, rules_name, signed, stake_text, wind
 from scoring.rules import SUZHOU_ANHUI
+from scoring.seats import Seat
 
 
-def seats_block(lang: str | None, session: SessionInfo, totals: Mapping[str, int] | None = None) -> list[str]:
+def seats_block(
+    lang: str | None, session: SessionInfo, totals: Mapping[Seat, int] | None = None
+) -> list[str]:
     """One line per seat: wind, name, dealer mark, and the running total when given."""
     lines = []
     for seat in SEATS:
@@ -52,7 +55,7 @@ def state_line(lang: str | None, session: SessionInfo) -> str:
     return " · ".join([*parts, *doubling_marks(lang, session)])
 
 
-def row_amounts(payments: Mapping[str, int]) -> str:
+def row_amounts(payments: Mapping[Seat, int]) -> str:
     """Every seat's amount in seat order: `+600 −200 −200 −200`."""
     return " ".join(signed(payments.get(s, 0)) for s in SEATS)
 
@@ -70,7 +73,7 @@ def card_row(lang: str | None, hand: HandRecord) -> str:
 
 def substitutes_line(
     lang: str | None,
-    seat: str,
+    seat: Seat,
     people: Sequence[Standing],
     now: int | None = None,
     total: int | None = None,
@@ -87,7 +90,9 @@ def substitutes_line(
     return line + t(lang, "seat.seat_total", total=signed(total)) if total is not None else line
 
 
-def own_totals(session: SessionInfo, totals: Mapping[str, int], people: Sequence[Standing]) -> dict[str, int]:
+def own_totals(
+    session: SessionInfo, totals: Mapping[Seat, int], people: Sequence[Standing]
+) -> dict[Seat, int]:
     """Each seat's figure for its seat line: the seat's total, or, at a seat someone took over (/sub), the
     own net of the person sitting there now (the seat's total is labelled apart, `substitutes_line`)."""
     out = dict(totals)

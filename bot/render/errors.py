@@ -17,7 +17,7 @@ from bot.render.words import rules_name, wind
 from bot.text import shorten
 from scoring import find_pattern
 from scoring.errors import ScoringError
-from scoring.rules import RULESETS
+from scoring.rules import RULESETS, is_rule_set_id
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ def scoring_params(lang: str | None, params: Mapping[str, Any]) -> dict[str, Any
         out["needs"] = _need(lang, params["needs"])
     if "rules" in params:
         rules = str(params["rules"])
-        out["rules"] = rules_name(lang, rules) if has(f"rules_name.{rules}") else excerpt(rules)
+        out["rules"] = rules_name(lang, rules) if is_rule_set_id(rules) else excerpt(rules)
     if "field" in params:
         out["field"] = field_name(lang, params["field"])
     if "option" in params:

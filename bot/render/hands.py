@@ -22,10 +22,11 @@ from bot.render.items import (
     term_name,
     tile_words,
 )
-from bot.render.words import payments_text, player_name, seat_and_name, wind
+from bot.render.words import payments_text, seat_and_name, wind
 from scoring.entry import EntryJSON, RequestJSON, WinJSON
 from scoring.response import ScoreResponse, WinResult
 from scoring.rules import SUZHOU_ANHUI
+from scoring.seats import Seat, is_seat
 
 EXEMPT_SHOWN = 3  # a refusal names this many exempt patterns, then 等 / …
 
@@ -89,6 +90,12 @@ def _streak(lang: str | None, streak: int) -> str:
     return t(lang, "result.streak", streak=streak) if streak > 0 else ""
 
 
+def _discarder(entry: EntryJSON | AdjustJSON) -> Seat | None:
+    """The discarder (robbed player) a hand's entry names; None for a self-draw or an adjustment."""
+    hand = _as_hand(entry)
+    return hand.get("discarder") if hand is not None else None
+
+
 def _as_hand(entry: EntryJSON | AdjustJSON) -> EntryJSON | None:
     """A row's entry as a hand's (a win, 荒庄, 逃跑); None for an adjustment's, which says no event."""
     return cast(EntryJSON, entry) if "event" in entry else None
@@ -105,11 +112,11 @@ def _how(
     prefix: str,
     entry: EntryJSON | AdjustJSON,
     win: WinJSON,
-    name: Callable[[str], str] | None = None,
+    name: Callable[[Seat], str] | None = None,
 ) -> str:
     """Who won and how, in the tables' words: 南 自摸 / 东 点炮，西 胡 / 西 抢 东 的杠 / 南 包饺子（北 包）.
     `name` names a seat (the wind alone by default; the preview adds the player)."""
-    who = name or (lambda seat: wind(lang, seat))
+    who: Callable[[Seat], str] = name or (lambda seat: wind(lang, seat))
     # A stored row may be older than the builder's whole shape: a key it lacks reads as the default.
     winner = who(win["winner"])
     flags = win.get("flags")
@@ -118,8 +125,8 @@ def _how(
         key = "kong_fed" if flags and flags.get("after_kong") else "songgang"
         return t(lang, f"{prefix}.{key}", winner=winner, discarder=who(fed))
     kind = win.get("type", "self_draw")
-    hand = _as_hand(entry)
-    discarder = who(str(hand.get("discarder") if hand is not None else None))
+    said = _discarder(entry)
+    discarder = who(said) if said else "?"
     if kind == "discard":
         return t(lang, f"{prefix}.discard", winner=winner, discarder=discarder)
     if kind == "rob_kong":
@@ -127,18 +134,18 @@ def _how(
     return t(lang, f"{prefix}.self_draw", winner=winner)
 
 
-def scored_win(response: ScoreResponse | AdjustResponse, seat: str) -> WinResult | None:
+def scored_win(response: ScoreResponse | AdjustResponse, seat: Seat) -> WinResult | None:
     """The scoring core's answer for one winner (None if it has none)."""
     return next((w for w in wins_of(response) if w["winner"] == seat), None)
 
 
-def _allowed(response: ScoreResponse | AdjustResponse, seat: str) -> bool:
+def _allowed(response: ScoreResponse | AdjustResponse, seat: Seat) -> bool:
     """Whether the winner at `seat` was allowed (a winner the core did not answer for counts as allowed)."""
     scored = scored_win(response, seat)
     return scored is None or scored["allowed"]
 
 
-def _hua_by_winner(response: ScoreResponse | AdjustResponse) -> dict[str, int]:
+def _hua_by_winner(response: ScoreResponse | AdjustResponse) -> dict[Seat, int]:
     return {w["winner"]: w["hua"] for w in wins_of(response)}
 
 
@@ -176,7 +183,7 @@ def hand_summary(lang: str | None, hand: HandRecord | HandPreview) -> str:
     return t(lang, "row.multi", winners=winners, discarder=wind(lang, entry.get("discarder")))
 
 
-def _winner_hua(lang: str | None, hand: HandRecord | HandPreview, seat: str) -> str:
+def _winner_hua(lang: str | None, hand: HandRecord | HandPreview, seat: Seat) -> str:
     """One winner of a 一炮多响 with their 花 and multiplier: `西 8花 ×2`."""
     win = scored_win(hand.response, seat)
     return t(
@@ -252,7 +259,7 @@ def result_line(lang: str | None, hand: HandRecord) -> str:
 
 
 def formula_lines(
-    lang: str | None, stake: int, dealer: str, win: WinResult, paid: Mapping[str, int]
+    lang: str | None, stake: int, dealer: Seat, win: WinResult, paid: Mapping[Seat, int]
 ) -> list[str]:
     """宿州's formula as a table checks it, each payer's amount from b, f and the 庄/闲 constant:
     `  庄付 1×（2×2+4）= 8 · 闲付 1×（2×2+2）= 6`, ×2 for 上牌 (docs/rules.md §2). `paid`: what each payer
@@ -287,12 +294,14 @@ def wild_lines(lang: str | None, wins: list[WinJSON]) -> list[str]:
     return [t(lang, "preview.wild", tile=tile_words(lang, str(wild)))] if wild else []
 
 
-def paid_to(payments: Mapping[str, int], winner: str, discarder: object, winners: int) -> dict[str, int]:
+def paid_to(
+    payments: Mapping[Seat, int], winner: Seat, discarder: Seat | None, winners: int
+) -> dict[Seat, int]:
     """What each payer pays one winner: every payer's amount when they alone won, the discarder's share
     (the winner's receipt) in a 一炮多响."""
     if winners == 1:
         return {seat: -amount for seat, amount in payments.items() if amount < 0}
-    return {str(discarder): payments.get(winner, 0)}
+    return {discarder: payments.get(winner, 0)} if discarder else {}
 
 
 def preview_text(
@@ -310,18 +319,18 @@ def preview_text(
     if preview.kind == "draw":
         lines.append(t(lang, in_own_words("preview.draw", session.rules)))
     elif preview.kind == "escape":
-        escaper = str(entry.get("escaper"))
-        who = f"{wind(lang, escaper)} {player_name(session, escaper)}"
+        escaper = entry.get("escaper")
+        who = seat_and_name(lang, session, escaper) if is_seat(escaper) else "?"
         lines.append(t(lang, "preview.escape", player=who))
     elif preview.kind == "adjust":
-        payer = next((s for s, a in preview.payments.items() if a < 0), "?")
-        payee = next((s for s, a in preview.payments.items() if a > 0), "?")
+        payer = next((s for s, a in preview.payments.items() if a < 0), None)
+        payee = next((s for s, a in preview.payments.items() if a > 0), None)
         lines.append(
             t(
                 lang,
                 "preview.adjust",
-                payer=f"{wind(lang, payer)} {player_name(session, payer)}",
-                payee=f"{wind(lang, payee)} {player_name(session, payee)}",
+                payer=seat_and_name(lang, session, payer) if payer else "?",
+                payee=seat_and_name(lang, session, payee) if payee else "?",
                 amount=max(preview.payments.values(), default=0),
                 note=t(lang, "result.note", note=preview.note) if preview.note else "",
             )
@@ -347,7 +356,7 @@ def preview_text(
             lines += item_lines(lang, scored, win, session.rules)
             if scored is not None and session.rules == SUZHOU_ANHUI:
                 stake = cast("RequestJSON", preview.request)["stake"]
-                paid = paid_to(preview.payments, seat, entry.get("discarder"), len(_wins(entry)))
+                paid = paid_to(preview.payments, seat, _discarder(entry), len(_wins(entry)))
                 lines += formula_lines(lang, stake, preview.before.dealer, scored, paid)
 
     if preview.kind != "draw":

@@ -13,11 +13,13 @@ from scoring import TERMS, validate_options
 from scoring.entry import WinJSON
 from scoring.errors import ScoringError
 from scoring.response import WinResult
-from scoring.rules import dice_doubling
+from scoring.rules import RuleSetId, dice_doubling
 from scoring.tiles import parse_tiles, rank, suit
 
 
-def term_name(lang: str | None, term_id: str, fallback: str | None = None, rules: str | None = None) -> str:
+def term_name(
+    lang: str | None, term_id: str, fallback: str | None = None, rules: RuleSetId | None = None
+) -> str:
     """A pattern, 花 item or settlement term by id in the chat's language (names from scoring.TERMS); a
     rule set's own name for it where it has one (`item.<rules>.<id>`: 宿州's 花牌 and 碰杠花, not 苏州's
     硬花 and 软花)."""
@@ -59,7 +61,7 @@ def item_lines(
     lang: str | None,
     win: WinResult | None,
     typed: WinJSON | None = None,
-    rules: str | None = None,
+    rules: RuleSetId | None = None,
 ) -> list[str]:
     """A scored win's items, one a line: `  清一色 10`; a multiplier (an item's `times` in the scoring core's
     response) as what it is, `  滴零 ×2`, `  包饺子 ×3`, `  清一色 ×2`; a pattern with 花 and a factor on two

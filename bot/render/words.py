@@ -11,6 +11,8 @@ from bot.ledger.values import (
     PlayerInfo,
     SessionInfo,
 )
+from scoring.rules import RuleSetId
+from scoring.seats import Seat
 
 MINUS = "−"  # U+2212: reads as a minus sign next to CJK text, unlike a hyphen
 
@@ -36,12 +38,12 @@ def signed(amount: int) -> str:
     return "0"
 
 
-def rules_name(lang: str | None, rules: str) -> str:
+def rules_name(lang: str | None, rules: RuleSetId) -> str:
     """苏州麻将 / 宿州麻将 in the chat's language."""
     return t(lang, f"rules_name.{rules}")
 
 
-def stake_text(lang: str | None, rules: str, stake: int) -> str:
+def stake_text(lang: str | None, rules: RuleSetId, stake: int) -> str:
     """What the table's stake is called at its rule set: 苏州's `每花 5`, 宿州's `底分 5`.
 
     >>> stake_text("zh-Hans", "suzhou", 5), stake_text("zh-Hans", "suzhou-anhui", 2)
@@ -58,18 +60,18 @@ def person_name(lang: str | None, player: PlayerInfo) -> str:
     return player.display_name
 
 
-def player_name(session: SessionInfo, seat: str) -> str:
+def player_name(session: SessionInfo, seat: Seat) -> str:
     """The seated player's name, or the seat letter for an empty seat."""
     player = session.seats.get(seat)
     return player.name if player else seat
 
 
-def seat_and_name(lang: str | None, session: SessionInfo, seat: str) -> str:
+def seat_and_name(lang: str | None, session: SessionInfo, seat: Seat) -> str:
     """`东 张强`: the wind and the seated player's name."""
     return f"{wind(lang, seat)} {player_name(session, seat)}"
 
 
-def payments_text(lang: str | None, payments: Mapping[str, int], first: Sequence[str] = ()) -> str:
+def payments_text(lang: str | None, payments: Mapping[Seat, int], first: Sequence[Seat] = ()) -> str:
     """`南 +600 · 东 −200 · 西 −200 · 北 −200`: the winners first, then seat order; zero amounts left out.
 
     >>> payments_text("zh-Hans", {"E": -200, "S": 600, "W": -200, "N": -200}, ["S"])

@@ -17,6 +17,8 @@ from bot.render.items import join_clauses, term_name
 from bot.summary.tally import SessionReport
 from bot.weekly import DEFAULT_TIMEZONE, aware
 from scoring.response import WinResult
+from scoring.rules import RuleSetId
+from scoring.seats import Seat
 
 BOM = "\ufeff"
 COLUMN_IDS = (
@@ -88,7 +90,7 @@ def _per_winner(lang: str | None, wins: list[WinResult], value: Callable[[WinRes
     return join_clauses(lang, [f"{wind(lang, w['winner'])} {value(w)}" for w in wins])
 
 
-def _items(lang: str | None, win: WinResult, rules: str | None = None) -> str:
+def _items(lang: str | None, win: WinResult, rules: RuleSetId | None = None) -> str:
     """A win's items by name, in the rule set's words (宿州's 花牌, not 硬花)."""
     return " ".join(term_name(lang, i["id"], i["name"], rules) for i in win["items"])
 
@@ -166,7 +168,7 @@ def ledger_csv(report: SessionReport, lang: str | None, *, timezone: str = DEFAU
     return (BOM + buffer.getvalue()).encode("utf-8")
 
 
-def seated(report: SessionReport, hand: HandRecord) -> dict[str, int]:
+def seated(report: SessionReport, hand: HandRecord) -> dict[Seat, int]:
     """Seat → player id of the four at the table for `hand` (those who sat there then, after a /sub),
     seat order; the seats' current holders for a row that did not keep them."""
     seats = hand.seat_players or {seat: p.id for seat, p in report.session.seats.items()}

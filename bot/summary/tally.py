@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from bot.ledger import Ledger, LedgerRow, PlayerInfo, SessionInfo, SettleFigures, Transfer
 from bot.ledger.money import settling
 from bot.ledger.play import books, sessions
 from bot.ledger.values import SEATS, HandRecord, wins_of
+from scoring.seats import Seat
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerLine:
-    """One player's line on the card: seat, net result and counts over the session."""
+    """One player's line on the card: seat ("" for none), net result and counts over the session."""
 
-    seat: str
+    seat: Seat | Literal[""]
     player: PlayerInfo
     net: int
     hands: int
@@ -30,7 +31,7 @@ class BiggestHand:
     """The win that brought its winner the most in one hand."""
 
     number: int  # 第n局
-    seat: str
+    seat: Seat
     player: PlayerInfo
     amount: int  # what the winner received, stake applied
     hua: int  # 花 (T per payer for suzhou, f for suzhou-anhui)
@@ -43,7 +44,7 @@ class LongestStreak:
     """The longest 连庄: the dealer kept the deal `count` times in a row, reached after hand `number`."""
 
     number: int
-    seat: str
+    seat: Seat
     player: PlayerInfo
     count: int
 
@@ -80,7 +81,7 @@ def _wins(hand: HandRecord) -> list[dict[str, Any]]:
 
 
 def _player(
-    session: SessionInfo, hand: HandRecord, seat: str, people: Mapping[int, PlayerInfo]
+    session: SessionInfo, hand: HandRecord, seat: Seat, people: Mapping[int, PlayerInfo]
 ) -> PlayerInfo:
     """Who sat at `seat` when `hand` was recorded (`seat_players`: an earlier player after a /sub), else the
     seat's current holder."""
@@ -171,7 +172,7 @@ def build_report(ledger: Ledger, session_id: int) -> SessionReport:
                 dealt_in=st.dealt_in if st else 0,
             )
         )
-    order = {seat: i for i, seat in enumerate(SEATS)}
+    order: dict[Seat | None, int] = {seat: i for i, seat in enumerate(SEATS)}
     standings = ledger.read(books.standings, session.chat_id, session_id=session_id).session_rows
     people = tuple(
         PlayerLine(
@@ -183,7 +184,7 @@ def build_report(ledger: Ledger, session_id: int) -> SessionReport:
             self_draws=row.self_draws,
             dealt_in=row.dealt_in,
         )
-        for _, row in sorted(enumerate(standings), key=lambda ir: (order.get(ir[1].seat or "", 4), ir[0]))
+        for _, row in sorted(enumerate(standings), key=lambda ir: (order.get(ir[1].seat, 4), ir[0]))
     )
     by_id = {row.player.id: row.player for row in standings}
     return SessionReport(

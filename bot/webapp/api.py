@@ -43,6 +43,7 @@ from bot.webauth import WebAppUser, WebAuthError, check_init_data, read_table_to
 from scoring import score_request
 from scoring.entry import EntryJSON, entry_args_from_json, entry_from_json, request_for
 from scoring.errors import ScoringError
+from scoring.rules import RULESETS, SUZHOU, RuleSetId, is_rule_set_id
 from scoring.tiles import FLOWER_NAMES, WIND_FLOWERS
 
 log = logging.getLogger(__name__)
@@ -56,8 +57,10 @@ WINDOW = 60.0
 READ_TIMEOUT = 10.0  # seconds for the whole body
 MAX_SHOWN = 200  # characters of a submission's words kept as its typed text
 KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")  # a submission's idempotency key, made by the page
-RULES = ("suzhou", "suzhou-anhui")
-INLINE_RULES = {"suzhou": "苏州", "suzhou-anhui": "宿州"}  # the rule set's word in the text sent back
+INLINE_RULES: dict[RuleSetId, str] = {
+    "suzhou": "苏州",
+    "suzhou-anhui": "宿州",
+}  # the rule set's word in the text sent back
 
 
 class ApiError(Exception):
@@ -217,7 +220,7 @@ async def table(request: Request) -> JSONResponse:
     words = {
         "faces": tile_faces(lang),
         "winds": {seat: wind(lang, seat) for seat in SEATS},
-        "rules_names": {rules: rules_name(lang, rules) for rules in RULES},
+        "rules_names": {rules: rules_name(lang, rules) for rules in RULESETS},
     }
     return JSONResponse({**view, **words, "lang": lang, "strings": page_strings(lang)})
 
@@ -259,16 +262,17 @@ async def score(request: Request) -> JSONResponse:
         text = preview_text(lang, preview, session)
         return JSONResponse({"text": text, "allowed": preview.allowed, "payments": preview.payments})
     lang = user_language(request, user)
-    rules = data.get("rules") if data.get("rules") in RULES else "suzhou"
+    asked = data.get("rules")
+    rules = asked if is_rule_set_id(asked) else SUZHOU
     try:
         entry = _entry(data)
-        request_ = request_for(default_table(str(rules)), entry)
+        request_ = request_for(default_table(rules), entry)
         response = await asyncio.to_thread(score_request, request_)
     except ScoringError as exc:
         return _refused(422, error_text(lang, exc), "ScoringError")
     allowed = all(w["allowed"] for w in response["wins"])
     text = "\n".join(calc_lines(lang, request_, entry, response))
-    query = f"{INLINE_RULES[str(rules)]} {short_words(entry) or hu_words(entry)}"  # what inline mode reads
+    query = f"{INLINE_RULES[rules]} {short_words(entry) or hu_words(entry)}"  # what inline mode reads
     return JSONResponse({"text": text, "allowed": allowed, "payments": response["payments"], "query": query})
 
 

@@ -8,13 +8,22 @@ from typing import Any
 from bot.ledger import SEATS, SessionInfo
 from scoring.entry import FLAG_NAMES
 from scoring.items import flower_copies
-from scoring.rules import RULESETS, SUZHOU_ANHUI, has_shangpai, is_playing_tile, ways_to_win, wild_choices
+from scoring.rules import (
+    RULESETS,
+    SUZHOU_ANHUI,
+    RuleSetId,
+    has_shangpai,
+    is_playing_tile,
+    ways_to_win,
+    wild_choices,
+)
+from scoring.seats import Seat
 from scoring.tiles import ALL_TILES, TILE_BY_NAME
 
 NAME_BY_TILE = {tile: name for name, tile in TILE_BY_NAME.items()}
 
 
-def rules_view(rules: str, round_wind: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+def rules_view(rules: RuleSetId, round_wind: Seat, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """The tiles of a rule set in a round: playing tiles (宿州: the 令风 is a flower) and flowers with their
     number of copies, in the order of the rules; the flags and the ways of winning it offers (`options`:
     the table's, None without a table)."""

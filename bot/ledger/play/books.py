@@ -45,6 +45,8 @@ from bot.ledger.values import (
     StandingsReport,
     Transfer,
 )
+from scoring.rules import RuleSetId, as_rule_set_id
+from scoring.seats import Seat
 
 CARD_HANDS = 12  # rows shown on the pinned card; /ledger shows them all
 
@@ -62,7 +64,7 @@ def ledger_rows(s: Session, session_id: int, last: int | None = None) -> list[Le
     """Live rows with every seat's running total after each: all of them, or only the `last` newest (their
     running totals counted back from the session's totals, so a page costs the same at any length)."""
     if last is None:
-        running: dict[str, int] = dict.fromkeys(SEATS, 0)
+        running: dict[Seat, int] = dict.fromkeys(SEATS, 0)
         rows: list[LedgerRow] = []
         for record in hands(s, session_id):
             for seat, amount in record.payments.items():
@@ -136,7 +138,7 @@ def session_card(s: Session, session_id: int) -> CardView:
     return card_view(s, session_row(s, session_id))
 
 
-def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: str | None) -> Standing:
+def _standing(total: SessionTotal | GroupTotal, player: Player, chat_id: int, seat: Seat | None) -> Standing:
     return Standing(
         player=player_info(player, chat_id),
         seat=seat,
@@ -251,9 +253,9 @@ def player_stats(
     query = query.join(Player, col(Player.id) == model.player_id)
     if player_id is not None:
         query = query.where(model.player_id == player_id)
-    biggest: dict[int, tuple[tuple[str, int], ...]]
+    biggest: dict[int, tuple[tuple[RuleSetId, int], ...]]
     if session_id is not None:
-        rules = session_row(s, session_id).rules
+        rules = as_rule_set_id(session_row(s, session_id).rules)
         biggest = {pid: ((rules, hua),) for pid, hua in _session_biggest(s, session_id)}
     else:
         biggest = _biggest_by_rules(s, row_id(group))
@@ -286,7 +288,7 @@ def _session_biggest(s: Session, session_id: int) -> list[tuple[int, int]]:
     return [(pid, hua) for pid, hua in s.execute(query)]
 
 
-def _biggest_by_rules(s: Session, group_id: int) -> dict[int, tuple[tuple[str, int], ...]]:
+def _biggest_by_rules(s: Session, group_id: int) -> dict[int, tuple[tuple[RuleSetId, int], ...]]:
     """Each player's most 花 of one win per rule set they won in (苏州 first), from the session totals."""
     query = (
         select(col(SessionTotal.player_id), col(TableSession.rules), func.max(SessionTotal.biggest_hua))
@@ -295,9 +297,9 @@ def _biggest_by_rules(s: Session, group_id: int) -> dict[int, tuple[tuple[str, i
         .group_by(col(SessionTotal.player_id), col(TableSession.rules))
         .order_by(col(SessionTotal.player_id), col(TableSession.rules))
     )
-    found: dict[int, tuple[tuple[str, int], ...]] = {}
+    found: dict[int, tuple[tuple[RuleSetId, int], ...]] = {}
     for pid, rules, hua in s.execute(query):
-        found[pid] = (*found.get(pid, ()), (rules, hua or 0))
+        found[pid] = (*found.get(pid, ()), (as_rule_set_id(rules), hua or 0))
     return found
 
 

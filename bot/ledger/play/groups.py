@@ -31,7 +31,8 @@ from bot.ledger.storage.rows import (
 from bot.ledger.storage.store import Defaults, Ledger
 from bot.ledger.values import ChatState, GroupInfo, Person, PlayerInfo, UserRef
 from bot.names import answers_to, invisible, named, normalise
-from scoring.seats import parse_seat
+from scoring.rules import RuleSetId, as_rule_set_id
+from scoring.seats import Seat, parse_seat
 
 T = TypeVar("T")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -54,7 +55,7 @@ class Loaded:
 
     group: ChatGroup | None
     table: TableSession | None
-    seated: dict[str, Any]
+    seated: dict[Seat, Any]
 
 
 def chat_state(
@@ -123,7 +124,7 @@ def table_state(
     return state, Loaded(group, ts, seated)
 
 
-def _stored_as(s: Session, group: ChatGroup, user: UserRef, seated: dict[str, Any]) -> bool:
+def _stored_as(s: Session, group: ChatGroup, user: UserRef, seated: dict[Seat, Any]) -> bool:
     """Whether the group stores this user with their name and @username, and nobody else holds it: told by
     the seated players when the user is one of them (whoever took an @username took it from everyone
     else, `ensure_player`), else read."""
@@ -159,7 +160,7 @@ def resolve_rules(name: str) -> str:
         raise errors.InvalidValue(str(exc), field="rules", value=name) from exc
 
 
-def validate_options(rules: str, options: dict[str, Any]) -> dict[str, Any]:
+def validate_options(rules: RuleSetId, options: dict[str, Any]) -> dict[str, Any]:
     """Options checked and normalized by the scoring core (InvalidValue)."""
     try:
         return dict(scoring.validate_options(rules, options))
@@ -210,7 +211,7 @@ def update_group(
     chat_id: int,
     *,
     language: str | None = None,
-    rules: str | None = None,
+    rules: RuleSetId | None = None,
     options: dict[str, Any] | None = None,
     instant: bool | None = None,
     confirm_timeout_seconds: int | None = None,
@@ -265,7 +266,7 @@ def apply_settings(s: Session, group: ChatGroup, changes: dict[str, Any]) -> Gro
         group.options = {}
     if options is not None:
         merged = {**group.options, **options}
-        normalized = validate_options(group.rules, merged)
+        normalized = validate_options(as_rule_set_id(group.rules), merged)
         group.options = {key: normalized[key] for key in merged}
     for name, value in changes.items():
         if value is not None:
@@ -353,7 +354,7 @@ def ensure_player(s: Session, group: ChatGroup, user: UserRef, now: datetime) ->
 
 
 def actor(
-    s: Session, group: ChatGroup, by: UserRef | None, now: datetime, seated: dict[str, Any] | None = None
+    s: Session, group: ChatGroup, by: UserRef | None, now: datetime, seated: dict[Seat, Any] | None = None
 ) -> int | None:
     """The player id of whoever made a change (created on first sight), or None; told by the seated
     players (`seats`, read in this transaction) when `by` sits there as they are now."""
@@ -474,7 +475,7 @@ def seated_one(matches: Sequence[T], seated: Iterable[T]) -> list[T]:
     return at_table if len(matches) > 1 and len(at_table) == 1 else list(matches)
 
 
-def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | None]:
+def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, Seat | None]:
     """Resolve `@username`, a seat word or a display/guest name (any case) to a player of the group and
     their seat at the open table. UnknownPlayer, AmbiguousPlayer, PlayerNotSeated (an empty seat)."""
     text = ref.strip()
@@ -504,7 +505,7 @@ def find_player(s: Session, chat_id: int, ref: str) -> tuple[PlayerInfo, str | N
     return player_info(matches[0], chat_id), seat_of.get(row_id(matches[0]))
 
 
-def find_seat(s: Session, chat_id: int, ref: str) -> str:
+def find_seat(s: Session, chat_id: int, ref: str) -> Seat:
     """A player reference (as `find_player`) to that player's seat at the open table (PlayerNotSeated)."""
     player, seat = find_player(s, chat_id, ref)
     if seat is None:

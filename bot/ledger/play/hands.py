@@ -43,6 +43,8 @@ from bot.ledger.values import (
     wins_of,
 )
 from scoring.entry import EntryJSON, TableJSON, request_for
+from scoring.rules import RuleSetId
+from scoring.seats import Seat, as_seat
 
 ENTRY_KEYS = frozenset({"event", "discarder", "escaper", "wins"})
 EVENTS = ("win", "draw", "escape")
@@ -65,7 +67,7 @@ def check_entry(entry: object) -> EntryJSON:
     return cast(EntryJSON, copy.deepcopy(entry))  # the builder's shape, as written (not rebuilt: replays)
 
 
-def table_json(state: DealerState, *, rules: str, options: dict[str, Any], stake: int) -> TableJSON:
+def table_json(state: DealerState, *, rules: RuleSetId, options: dict[str, Any], stake: int) -> TableJSON:
     """The table's part of a scoring request: rules, options, stake and the dealer state."""
     return {
         "rules": rules,
@@ -83,11 +85,11 @@ def table_json(state: DealerState, *, rules: str, options: dict[str, Any], stake
 
 def score_entry(
     session_id: int,
-    seat_players: Mapping[str, int],
+    seat_players: Mapping[Seat, int],
     state: DealerState,
     entry: EntryJSON,
     *,
-    rules: str,
+    rules: RuleSetId,
     options: dict[str, Any],
     stake: int,
 ) -> HandPreview:
@@ -105,10 +107,10 @@ def score_entry(
     payments = payments_of(response)
     before = state  # the request's table state is the state's own (table_json)
     after = DealerState(
-        dealer=str(response["next_dealer"]),
+        dealer=response["next_dealer"],
         streak=int(response["next_streak"]),
         diling=bool(response["next_diling"]),
-        round_wind=str(response["next_round_wind"]),
+        round_wind=response["next_round_wind"],
         hand_number=int(response["next_hand_number"]),
         first_dealer=before.first_dealer,
     )
@@ -333,10 +335,10 @@ def live_row(s: Session, ts: TableSession, number: int) -> Hand:
     return row
 
 
-def own_seating(row: Hand) -> dict[str, int]:
+def own_seating(row: Hand) -> dict[Seat, int]:
     """Seat -> player id of a row as it was played: every recomputation of a row (edit, replay of the later
     rows) pays the people who sat there then, never the table as it sits now (after a /sub)."""
-    return {seat: int(pid) for seat, pid in row.seat_players.items()}
+    return {as_seat(seat): int(pid) for seat, pid in row.seat_players.items()}
 
 
 def plan_edit(s: Session, ts: TableSession, number: int, entry: EntryJSON) -> list[tuple[Hand, HandPreview]]:
@@ -451,7 +453,7 @@ def last_hand(s: Session, chat_id: int) -> HandRecord:
     return hand_record(last)
 
 
-def hand_seating(s: Session, chat_id: int, number: int) -> dict[str, PlayerInfo]:
+def hand_seating(s: Session, chat_id: int, number: int) -> dict[Seat, PlayerInfo]:
     """Seat -> player as they sat when live hand `number` of the open table was played (HandNotFound):
     the people an /edit of that hand names and pays."""
     _group, ts = open_table(s, chat_id, lock=False)

@@ -48,6 +48,7 @@ from bot.ledger.values import (
     dealer_known,
     payload_of,
 )
+from scoring.seats import Seat
 
 KINDS = ("hand", "adjust", "edit", "undo", "dealer", "name")
 CONFIRMED_KINDS = ("hand", "adjust", "edit", "undo")  # what Confirm / Cancel act on; the others: seats
@@ -301,7 +302,7 @@ def carry_out(
     pending: Any,
     by: UserRef | None,
     now: datetime,
-    seated: dict[str, Any] | None = None,
+    seated: dict[Seat, Any] | None = None,
 ) -> CommitResult:
     """The write an entry stands for, against the table it was previewed on (the version is unchanged);
     `seated`: the table's players as this transaction read them (a hand changes no seat)."""
@@ -403,7 +404,7 @@ def answer(
 
 
 def set_first_dealer(
-    s: Session, pending_id: str, seat: str, *, chat_id: int, message_id: int | None, now: datetime
+    s: Session, pending_id: str, seat: Seat, *, chat_id: int, message_id: int | None, now: datetime
 ) -> tuple[PendingInfo, TableSession, bool]:
     """A seat chosen for a hand waiting for its dealer (kind "dealer"): the first dealer is set and the entry
     handed back to go on to its preview, once; a repeat changes nothing and hands it back with False."""

@@ -34,6 +34,8 @@ from bot.ledger.values import (
     payload_of,
 )
 from scoring.entry import EntryJSON
+from scoring.rules import as_rule_set_id
+from scoring.seats import Seat
 
 # What a hand write did: the row concerned, the rows it voided, the rows it wrote as replacements.
 Written = tuple[HandRecord, tuple[HandRecord, ...], tuple[HandRecord, ...]]
@@ -102,7 +104,13 @@ def commit(
         seat_players = {seat: row_id(p) for seat, p in seats(s, row_id(ts)).items()}
         state = DealerState.from_json(ts.state)
         preview = hands.score_entry(
-            row_id(ts), seat_players, state, entry, rules=ts.rules, options=ts.options, stake=ts.stake
+            row_id(ts),
+            seat_players,
+            state,
+            entry,
+            rules=as_rule_set_id(ts.rules),
+            options=ts.options,
+            stake=ts.stake,
         )
         who = groups.actor(s, group, by, now)
         return hands.record(s, ts, preview, now, actor=who, source_key=source_key, text=text), (), ()
@@ -239,7 +247,7 @@ def create_pending(
 
 
 def choose_dealer(
-    ledger: Ledger, pending_id: str, seat: str, *, chat_id: int, message_id: int | None = None
+    ledger: Ledger, pending_id: str, seat: Seat, *, chat_id: int, message_id: int | None = None
 ) -> AnsweredEntry:
     """Set the first dealer for a hand entry that waited for one (kind "dealer"), in the press's chat and
     under its message only, and hand the entry back to go on to its preview; once: a repeat changes
@@ -257,7 +265,7 @@ def choose_dealer(
 
 
 def choose_player(
-    ledger: Ledger, pending_id: str, seat: str, *, chat_id: int, message_id: int | None = None
+    ledger: Ledger, pending_id: str, seat: Seat, *, chat_id: int, message_id: int | None = None
 ) -> AnsweredEntry:
     """Take the answer to a typed /hu whose name fitted several seated players (kind "name"): `seat`,
     one of those it fitted (ForeignButton otherwise); the entry is handed back to be read again with it,

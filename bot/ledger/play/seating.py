@@ -14,6 +14,7 @@ from bot.ledger.storage.models import ChatGroup, Player, TableSession
 from bot.ledger.storage.rows import player_row
 from bot.ledger.storage.store import Ledger
 from bot.ledger.values import PlayerInfo, SeatChange, UserRef
+from scoring.seats import Seat
 
 
 def join(
@@ -22,7 +23,7 @@ def join(
     user: UserRef | None = None,
     *,
     guest_name: str | None = None,
-    seat: str | None = None,
+    seat: Seat | None = None,
     by: UserRef | None = None,
     key: str | None = None,
 ) -> SeatChange:
@@ -47,7 +48,7 @@ def join(
 def substitute(
     ledger: Ledger,
     chat_id: int,
-    seat: str,
+    seat: Seat,
     user: UserRef | None = None,
     *,
     guest_name: str | None = None,
@@ -73,7 +74,7 @@ def substitute(
     return ledger.write_once(key, op)
 
 
-def move(ledger: Ledger, chat_id: int, player_id: int, seat: str, *, key: str | None = None) -> SeatChange:
+def move(ledger: Ledger, chat_id: int, player_id: int, seat: Seat, *, key: str | None = None) -> SeatChange:
     """Move a seated player to `seat` before the first hand; an occupant of that seat swaps places."""
     target = sessions.seat_of(seat)
     now = ledger.now()

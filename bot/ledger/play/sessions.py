@@ -34,6 +34,8 @@ from bot.ledger.storage.rows import (
 )
 from bot.ledger.storage.store import Defaults, Ledger
 from bot.ledger.values import SEATS, DealerState, SessionInfo, SessionSummary, UserRef
+from scoring.rules import RuleSetId, as_rule_set_id
+from scoring.seats import Seat as SeatLetter  # the ORM row is `Seat`
 from scoring.seats import parse_seat
 
 log = logging.getLogger(__name__)
@@ -43,7 +45,7 @@ IDLE_RETRY = timedelta(minutes=1)  # a table whose idle end failed waits this lo
 IDLE_RETRY_MAX = timedelta(hours=1)  # … up to this
 
 
-def seat_of(word: object) -> str:
+def seat_of(word: object) -> SeatLetter:
     """E/S/W/N from a seat word (E, east, 东, 東, 东家 ...); InvalidSeat otherwise.
 
     >>> seat_of("東"), seat_of("w")
@@ -97,7 +99,7 @@ def open_session(
     chat_id: int,
     *,
     by: UserRef | None = None,
-    rules: str | None = None,
+    rules: RuleSetId | None = None,
     stake: int = 1,
     options: dict[str, Any] | None = None,
     key: str | None = None,
@@ -141,7 +143,7 @@ def start(
     now: datetime,
     *,
     opened_by: Any,
-    rules: str | None,
+    rules: RuleSetId | None,
     stake: int,
     options: dict[str, Any] | None,
 ) -> SessionInfo:
@@ -159,7 +161,7 @@ def start(
         )
     session_rules = chosen or group.rules
     base = dict(group.options) if session_rules == group.rules else {}
-    snapshot = validate_options(session_rules, {**base, **(options or {})})
+    snapshot = validate_options(as_rule_set_id(session_rules), {**base, **(options or {})})
     number = (
         s.scalar(select(func.max(TableSession.number)).where(TableSession.group_id == group.id)) or 0
     ) + 1
@@ -183,7 +185,7 @@ def start(
 def change(s: Session, ts: TableSession, now: datetime, **changes: Any) -> SessionInfo:
     """Apply `options` (merged, validated), `stake`, `dealer` or `baozi` to the open session."""
     if "options" in changes:
-        ts.options = validate_options(ts.rules, {**ts.options, **changes["options"]})
+        ts.options = validate_options(as_rule_set_id(ts.rules), {**ts.options, **changes["options"]})
     if "stake" in changes:
         check_stake(changes["stake"])
         ts.stake = changes["stake"]
@@ -223,7 +225,7 @@ def update_session(
     return _change(ledger, chat_id, key, **changes)
 
 
-def set_dealer(ledger: Ledger, chat_id: int, seat: str, *, key: str | None = None) -> SessionInfo:
+def set_dealer(ledger: Ledger, chat_id: int, seat: SeatLetter, *, key: str | None = None) -> SessionInfo:
     """Choose the first dealer (also the round's first dealer) before the first hand (SeatsLocked)."""
     return _change(ledger, chat_id, key, dealer=seat_of(seat))
 
@@ -234,8 +236,8 @@ def mark_baozi(ledger: Ledger, chat_id: int, baozi: bool = True, *, key: str | N
 
 
 def sit(
-    s: Session, group: ChatGroup, ts: TableSession, player: Player, wanted: str | None, now: datetime
-) -> str:
+    s: Session, group: ChatGroup, ts: TableSession, player: Player, wanted: SeatLetter | None, now: datetime
+) -> SeatLetter:
     """Seat a player at `wanted` or the next free seat (E S W N order); the seat taken."""
     taken = {row.seat: row for row in s.scalars(select(Seat).where(Seat.session_id == ts.id, SITTING))}
     for seat, row in taken.items():
@@ -281,7 +283,7 @@ def mark_seater(s: Session, ts: TableSession, guest: Player, seater: Player) -> 
 
 
 def seat_instead(
-    s: Session, group: ChatGroup, ts: TableSession, seat: str, player: Player, now: datetime
+    s: Session, group: ChatGroup, ts: TableSession, seat: SeatLetter, player: Player, now: datetime
 ) -> Player:
     """From the next hand on, `player` sits at `seat` in place of its player (who keeps their totals and
     their seat row, inactive); the player who left. PlayerNotSeated (an empty seat), AlreadySeated."""
@@ -317,7 +319,7 @@ def _seat_row(s: Session, ts: TableSession, player: Player) -> Seat:
     return row
 
 
-def move_seat(s: Session, ts: TableSession, player: Player, target: str, now: datetime) -> None:
+def move_seat(s: Session, ts: TableSession, player: Player, target: SeatLetter, now: datetime) -> None:
     """Move a seated player to `target` before the first hand; an occupant of that seat swaps places."""
     mine = _seat_row(s, ts, player)
     check_unlocked(ts)

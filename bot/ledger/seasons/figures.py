@@ -23,6 +23,7 @@ from bot.ledger.seasons.hands import Fed, SeasonHands
 from bot.ledger.seasons.skill import skills
 from bot.ledger.storage.models import Player, SessionTotal, TableSession
 from bot.ledger.storage.rows import aware
+from scoring.rules import RuleSetId, as_rule_set_id
 
 WEEK = timedelta(days=7)
 
@@ -48,7 +49,7 @@ class Night:
     session: int
     ended_at: datetime
     stake: int
-    rules: str
+    rules: RuleSetId
     money: Mapping[int, int]
 
 
@@ -124,7 +125,7 @@ def figures(s: Session, group_id: int, season_id: int | None, now: datetime) -> 
             session=row.number,
             ended_at=aware(row.ended_at or row.opened_at),
             stake=row.stake,
-            rules=row.rules,
+            rules=as_rule_set_id(row.rules),
             money=paid.get(sid, {}),
         )
         for i, (sid, row) in enumerate(zip(ids, rows, strict=True), start=1)

@@ -33,6 +33,8 @@ from bot.ledger.values import (
 )
 from scoring.entry import EntryJSON, RequestJSON
 from scoring.response import ScoreResponse
+from scoring.rules import as_rule_set_id
+from scoring.seats import Seat, as_seat
 
 
 def written(model: type[SQLModel], values: Mapping[str, Any]) -> Any:
@@ -51,7 +53,7 @@ def group_info(group: ChatGroup) -> GroupInfo:
     return GroupInfo(
         chat_id=group.chat_id,
         language=group.language,
-        rules=group.rules,
+        rules=as_rule_set_id(group.rules),
         options=dict(group.options),
         instant=group.instant,
         confirm_timeout_seconds=group.confirm_timeout_seconds,
@@ -78,7 +80,7 @@ def player_info(player: Player, chat_id: int) -> PlayerInfo:
 
 
 def session_info(
-    s: Session, ts: TableSession, chat_id: int | None = None, seated: dict[str, Any] | None = None
+    s: Session, ts: TableSession, chat_id: int | None = None, seated: dict[Seat, Any] | None = None
 ) -> SessionInfo:
     """A session row with its seated players (`seats`, read now unless given) as `SessionInfo`."""
     chat = chat_id if chat_id is not None else chat_of(s, ts.group_id)
@@ -87,7 +89,7 @@ def session_info(
         id=row_id(ts),
         chat_id=chat,
         number=ts.number,
-        rules=ts.rules,
+        rules=as_rule_set_id(ts.rules),
         options=dict(ts.options),
         stake=ts.stake,
         seats={seat: player_info(p, chat) for seat, p in seated.items()},
@@ -108,10 +110,10 @@ def session_info(
     )
 
 
-def payments_of(response: Mapping[str, Any]) -> dict[str, int]:
+def payments_of(response: Mapping[str, Any]) -> dict[Seat, int]:
     """Seat -> amount of a scoring response, checked: integers that sum to zero (ZeroSumViolation)."""
     raw = response.get("payments") or {}
-    payments: dict[str, int] = {}
+    payments: dict[Seat, int] = {}
     for seat in SEATS:
         value = raw.get(seat, 0)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -133,7 +135,7 @@ def hand_record(hand: Any) -> HandRecord:
     are those by seat of its response paid to whoever sat there (`seat_players`): what its payment rows
     hold, read without them."""
     payments = payments_of(hand.response)
-    seat_players = {seat: int(pid) for seat, pid in hand.seat_players.items()}
+    seat_players = {as_seat(seat): int(pid) for seat, pid in hand.seat_players.items()}
     return HandRecord(
         id=row_id(hand),
         session_id=hand.session_id,
@@ -196,7 +198,7 @@ def preview_from_json(obj: dict[str, Any]) -> HandPreview:
         before=DealerState.from_json(obj["before"]),
         after=DealerState.from_json(obj["after"]),
         note=obj.get("note"),
-        seats={k: int(v) for k, v in obj.get("seats", {}).items()},
+        seats={as_seat(k): int(v) for k, v in obj.get("seats", {}).items()},
     )
 
 

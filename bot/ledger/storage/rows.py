@@ -29,6 +29,7 @@ from bot.ledger.storage.models import (
 from bot.ledger.values import (
     SEATS,
 )
+from scoring.seats import Seat as SeatLetter  # the ORM row is `Seat`
 
 
 # The tables as Core sees them (the ORM models stay the schema), for the hot path's reads of columns and
@@ -175,7 +176,7 @@ _SEATED = (
 )
 
 
-def seats(s: Session, session_id: int) -> dict[str, Any]:
+def seats(s: Session, session_id: int) -> dict[SeatLetter, Any]:
     """Seat -> the player sitting there now, in seat order: read-only rows with the `Player` columns (id,
     telegram_id, username, display_name, guest_key ...), one prepared statement and no ORM objects."""
     found = {row.seat: row for row in s.connection().execute(_SEATED, {"session": session_id})}
