@@ -4,6 +4,7 @@ send does when Telegram answers that the group became a supergroup (`to_group`).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -14,7 +15,6 @@ from telegram.error import ChatMigrated
 from bot.ledger import Ledger
 from bot.ledger.play import supergroup
 from bot.render import MESSAGE_LIMIT, split_messages
-from bot.services import write_in
 from bot.text import shorten
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,9 @@ async def edit_text(
 async def follow_migration(ledger: Ledger, old_chat_id: int, new_chat_id: int) -> None:
     """The group `old_chat_id` is now the supergroup `new_chat_id`: its ledger moves there (once, however
     often this is said)."""
-    if await write_in(ledger, None, supergroup.migrate, old_chat_id, new_chat_id, ledger.now()):
+    if await asyncio.to_thread(
+        ledger.write_once, None, supergroup.migrate, old_chat_id, new_chat_id, ledger.now()
+    ):
         log.info("chat %s is now %s: the ledger followed", old_chat_id, new_chat_id)
 
 

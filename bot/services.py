@@ -3,19 +3,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import functools
-from collections.abc import Callable, Mapping, MutableMapping
-from typing import Any, Concatenate, ParamSpec, TypeVar
-
-from sqlmodel import Session
+from collections.abc import Mapping, MutableMapping
+from typing import Any
 
 from bot.ledger import Ledger
 from bot.settings import Settings
 
-P = ParamSpec("P")
-R = TypeVar("R")
 LEDGER = "ledger"
 SETTINGS = "settings"
 
@@ -40,30 +33,3 @@ def settings_in(bot_data: Mapping[Any, Any]) -> Settings:
     if not isinstance(settings, Settings):
         raise TypeError(f"bot_data[{SETTINGS!r}] is a {type(settings).__name__}, not Settings")
     return settings
-
-
-async def in_ledger(ledger: Ledger, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-    """`fn(*args, **kwargs)`, a blocking ledger call, off the event loop, in the loop's default threads
-    (as `asyncio.to_thread` would)."""
-    call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
-    return await asyncio.get_running_loop().run_in_executor(None, call)
-
-
-async def read_in(
-    ledger: Ledger, fn: Callable[Concatenate[Session, P], R], /, *args: P.args, **kwargs: P.kwargs
-) -> R:
-    """`ledger.read(fn, *args, **kwargs)` off the event loop (`in_ledger`)."""
-    return await in_ledger(ledger, functools.partial(ledger.read, fn, *args, **kwargs))
-
-
-async def write_in(
-    ledger: Ledger,
-    key: str | None,
-    fn: Callable[Concatenate[Session, P], R],
-    /,
-    *args: P.args,
-    **kwargs: P.kwargs,
-) -> R:
-    """`ledger.write_once(key, fn, *args, **kwargs)` off the event loop (`in_ledger`); key None: a write
-    that is not idempotent."""
-    return await in_ledger(ledger, functools.partial(ledger.write_once, key, fn, *args, **kwargs))

@@ -20,7 +20,6 @@ from bot.handlers.turn import Origin, Turn, ledger_of
 from bot.ledger import ChatState, UserRef
 from bot.ledger.play import groups, pending
 from bot.render.errors import USER_ERRORS
-from bot.services import in_ledger
 from bot.webauth import WebAppUser
 from scoring.entry import EntryJSON
 
@@ -108,7 +107,7 @@ async def picker_submitted(update: PickerSubmission, context: ContextTypes.DEFAU
     and on to the Application's error handler, which logs it."""
     try:
         ledger = ledger_of(context)
-        state = await in_ledger(ledger, groups.chat_state, ledger, update.chat_id)
+        state = await asyncio.to_thread(groups.chat_state, ledger, update.chat_id)
         if state.session is None or state.session.id != update.session_id:
             update.answer("closed")
             return

@@ -4,6 +4,7 @@ ends it and posts the summary)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Update
@@ -44,7 +45,6 @@ from bot.render import (
     state_line,
 )
 from bot.render.errors import Refusal
-from bot.services import in_ledger
 from scoring import ScoringError, resolve_rules
 from scoring.rules import SUZHOU_ANHUI, RuleSetId
 from scoring.seats import Seat, parse_seat
@@ -335,7 +335,7 @@ async def chat_message_seen(update: Update, context: ContextTypes.DEFAULT_TYPE) 
         return
     try:
         ledger = ledger_of(context)
-        await in_ledger(ledger, groups.register, ledger, chat.id, user)
+        await asyncio.to_thread(groups.register, ledger, chat.id, user)
     except Exception as exc:  # the database down: a side effect of chat, the next message tries again
         if not storage_failure(exc):
             raise

@@ -4,6 +4,7 @@ Telegram's bound)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from bot.ledger.play import groups
 from bot.names import answers_to
 from bot.render import wind
 from bot.sender import edit_text, fit, send_text
-from bot.services import in_ledger, ledger_in, read_in, settings_in, write_in
+from bot.services import ledger_in, settings_in
 from bot.settings import Settings
 from scoring.seats import Seat
 
@@ -171,12 +172,12 @@ class Turn:
         origin = Origin.of(update)
         ledger, sender = ledger_of(context), origin.user
         entry = pending_id_for(origin.key) if update.message is not None else None
-        state = await in_ledger(
-            ledger, groups.chat_state, ledger, origin.chat_id, sender, entry=entry, people=people
+        state = await asyncio.to_thread(
+            groups.chat_state, ledger, origin.chat_id, sender, entry=entry, people=people
         )
         if sender is not None and not state.sender_fresh:  # usernames and names refreshed from each update
-            state = await in_ledger(
-                ledger, groups.refresh_sender, ledger, origin.chat_id, sender, entry=entry, people=people
+            state = await asyncio.to_thread(
+                groups.refresh_sender, ledger, origin.chat_id, sender, entry=entry, people=people
             )
         return cls(update, context, state, origin, command)
 
@@ -277,19 +278,20 @@ class Turn:
         return await self.read(groups.people, self.chat_id)
 
     async def run(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-        """Run a blocking ledger/scoring call off the event loop (`in_ledger`)."""
-        return await in_ledger(self.ledger, fn, *args, **kwargs)
+        """Run a blocking ledger/scoring call off the event loop, in the loop's default threads, in a copy of
+        the context (`asyncio.to_thread`, the one way a blocking call leaves the loop)."""
+        return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def read(self, fn: Callable[Concatenate[Session, P], R], /, *args: P.args, **kwargs: P.kwargs) -> R:
         """`ledger.read(fn, *args, **kwargs)` off the event loop: one read transaction."""
-        return await read_in(self.ledger, fn, *args, **kwargs)
+        return await asyncio.to_thread(self.ledger.read, fn, *args, **kwargs)
 
     async def write(
         self, key: str | None, fn: Callable[Concatenate[Session, P], R], /, *args: P.args, **kwargs: P.kwargs
     ) -> R:
         """`ledger.write_once(key, fn, *args, **kwargs)` off the event loop: one write transaction,
         idempotent on `key` (None: not)."""
-        return await write_in(self.ledger, key, fn, *args, **kwargs)
+        return await asyncio.to_thread(self.ledger.write_once, key, fn, *args, **kwargs)
 
     @property
     def on_behalf_of_chat(self) -> bool:

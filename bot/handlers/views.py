@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 from typing import Literal
@@ -19,7 +20,6 @@ from bot.ledger.play import books, groups, sessions
 from bot.render import history_text, ledger_page, person_name, signed, standings_text, stats_text
 from bot.render.errors import Refusal
 from bot.sender import send_text
-from bot.services import read_in
 from bot.summary.post import send_csv, send_history_chart
 from bot.weekly import aware
 
@@ -52,7 +52,7 @@ async def send_chart_if_any(
     logged and left out: the text is still given."""
     sent = None
     try:
-        summaries = await read_in(ledger, books.history, chat_id, limit=CHART_SESSIONS)
+        summaries = await asyncio.to_thread(ledger.read, books.history, chat_id, limit=CHART_SESSIONS)
         if any(
             s.session.status == "ended" and (s.totals if player_id is None else player_id in s.totals)
             for s in summaries

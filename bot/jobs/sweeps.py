@@ -30,7 +30,6 @@ from bot.ledger.errors import LedgerError
 from bot.ledger.play import books, groups, pending, sessions
 from bot.render import closed_preview_text, signed
 from bot.sender import edit_text, follow_migration, send_text, to_group
-from bot.services import in_ledger, read_in, write_in
 from bot.summary.post import post_ended, post_summary
 from bot.summary.settling import transfer_line
 from bot.weekly import DEFAULT_TIMEZONE, aware, due_post
@@ -56,12 +55,12 @@ def _expired_message(ledger: Ledger, pending: PendingInfo) -> str:
 async def expire_previews(bot: Bot, ledger: Ledger, now: dtm.datetime | None = None) -> int:
     """Expire every overdue pending entry and edit the preview of each that this call expired: the
     buttons go, an "expired, not recorded" line comes. Returns how many the ledger handed to this call."""
-    expired = await write_in(ledger, None, pending.expire, now or ledger.now())
+    expired = await asyncio.to_thread(ledger.write_once, None, pending.expire, now or ledger.now())
     for entry in expired:
         if entry.message_id is None:
             continue
         try:
-            text = await in_ledger(ledger, _expired_message, ledger, entry)
+            text = await asyncio.to_thread(_expired_message, ledger, entry)
             await edit_text(bot, entry.chat_id, entry.message_id, text)
         except ChatMigrated as moved:  # the preview stays in the old chat; the ledger follows the group
             await follow_migration(ledger, entry.chat_id, moved.new_chat_id)
@@ -79,7 +78,7 @@ async def end_idle_sessions(bot: Bot, ledger: Ledger, hours: float, now: dtm.dat
     """End every open session without a hand for `hours` and post the summary of each that this call
     ended (due in the ledger from the end on: a failed post is retried by `post_due_summaries`). Returns
     how many."""
-    ended = await in_ledger(ledger, sessions.end_idle, ledger, dtm.timedelta(hours=hours), now=now)
+    ended = await asyncio.to_thread(sessions.end_idle, ledger, dtm.timedelta(hours=hours), now=now)
     for summary in ended:  # a post that fails is logged and left due (`post_ended`)
         await post_ended(bot, ledger, summary.session.id, idle_hours=hours)
     return len(ended)
@@ -96,7 +95,7 @@ async def post_due_summaries(bot: Bot, ledger: Ledger, hours: float, now: dtm.da
     card. Returns how many this call posted whole."""
     posted = 0
     for _ in range(SUMMARY_BATCH):
-        due = await in_ledger(ledger, summaries.claim_next, ledger, now=now)
+        due = await asyncio.to_thread(summaries.claim_next, ledger, now=now)
         if due is None:
             break
         if await post_summary(bot, ledger, due, idle_hours=hours) is not None:
@@ -163,13 +162,15 @@ async def post_weekly_boards(bot: Bot, ledger: Ledger, now: dtm.datetime | None 
     yet; `claim_weekly` lets exactly one sweep post each slot. Returns how many this call claimed."""
     moment = aware(now or dtm.datetime.now(dtm.UTC))
     posted = 0
-    for group in await read_in(ledger, groups.list_groups, weekly_schedule=True):
+    for group in await asyncio.to_thread(ledger.read, groups.list_groups, weekly_schedule=True):
         chat_id = group.chat_id
         try:
             due = due_post(
                 group.weekly_day, group.weekly_time, group.timezone, group.weekly_last_post_at, moment
             )
-            if due is None or not await write_in(ledger, None, groups.claim_weekly, chat_id, due, moment):
+            if due is None or not await asyncio.to_thread(
+                ledger.write_once, None, groups.claim_weekly, chat_id, due, moment
+            ):
                 continue
             posted += 1
             text = await asyncio.to_thread(
@@ -201,11 +202,13 @@ async def post_reminders(bot: Bot, ledger: Ledger, now: dtm.datetime | None = No
     groups this call reminded."""
     moment = aware(now or dtm.datetime.now(dtm.UTC))
     sent = 0
-    for group in await read_in(ledger, reminders.reminder_groups):
+    for group in await asyncio.to_thread(ledger.read, reminders.reminder_groups):
         try:
             if not daytime(moment, group.timezone):
                 continue
-            due = await write_in(ledger, None, reminders.claim_reminder, group.chat_id, moment)
+            due = await asyncio.to_thread(
+                ledger.write_once, None, reminders.claim_reminder, group.chat_id, moment
+            )
             if not due:
                 continue
             lines = [t(group.language, "jobs.remind_title")]
@@ -215,7 +218,9 @@ async def post_reminders(bot: Bot, ledger: Ledger, now: dtm.datetime | None = No
                 await to_group(ledger, group.chat_id, partial(_send_text, bot, "\n".join(lines)))
             except TelegramError:  # not sent: due again, for a later sweep the same day
                 ids = [tr.id for tr in due]
-                await write_in(ledger, None, reminders.release_reminder, group.chat_id, ids, moment)
+                await asyncio.to_thread(
+                    ledger.write_once, None, reminders.release_reminder, group.chat_id, ids, moment
+                )
                 raise
             sent += 1
         except (TelegramError, LedgerError) as exc:

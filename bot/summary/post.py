@@ -25,7 +25,6 @@ from bot.ledger.claims import summaries
 from bot.ledger.money import settling
 from bot.ledger.play import books, groups, sessions
 from bot.sender import edit_text, send_text, to_group
-from bot.services import in_ledger, read_in, write_in
 from bot.summary import chart as charts
 from bot.summary.card import CardHead, card_head, card_text, chart_data, history_chart_data
 from bot.summary.csvfile import csv_filename, ledger_csv
@@ -79,12 +78,12 @@ HEADS = CardHeads()
 async def _language(ledger: Ledger, chat_id: int, lang: str | None) -> str:
     if lang:
         return lang
-    state = await in_ledger(ledger, groups.chat_state, ledger, chat_id)
+    state = await asyncio.to_thread(groups.chat_state, ledger, chat_id)
     return state.group.language
 
 
 async def _timezone(ledger: Ledger, chat_id: int) -> str:
-    state = await in_ledger(ledger, groups.chat_state, ledger, chat_id)
+    state = await asyncio.to_thread(groups.chat_state, ledger, chat_id)
     return state.group.timezone or DEFAULT_TIMEZONE
 
 
@@ -127,7 +126,9 @@ class _Post:
     async def _hold(self, part: int) -> bool:
         """Right before the send of `part`: the claim still this poster's, its lease renewed and the part
         marked in flight (False: another poster's claim took over, send nothing)."""
-        return await write_in(self.ledger, None, summaries.renew, self.due, self.ledger.now(), part)
+        return await asyncio.to_thread(
+            self.ledger.write_once, None, summaries.renew, self.due, self.ledger.now(), part
+        )
 
     def _maybe_out(self, part: int) -> bool:
         """Whether an earlier poster began to send `part` and never heard back (it stopped, or failed
@@ -138,8 +139,8 @@ class _Post:
 
     async def _mark(self, part: int, card_message_id: int | None = None) -> bool:
         self.sent = part
-        return await write_in(
-            self.ledger,
+        return await asyncio.to_thread(
+            self.ledger.write_once,
             None,
             summaries.mark_sent,
             self.due,
@@ -171,7 +172,9 @@ class _Post:
             self.sent_now[CARD] = card  # with no row the card is the whole summary
             if not await self._mark(CARD if parts.has_rows else CSV, card.message_id):
                 return None
-            for earlier in await read_in(ledger, settling.carried_from, due.session_id):  # "carried" lines
+            for earlier in await asyncio.to_thread(
+                ledger.read, settling.carried_from, due.session_id
+            ):  # "carried" lines
                 await refresh_summary(bot, ledger, earlier, lang=lang)
         if self.sent < CHART and self._maybe_out(CHART):
             log.info("summary of session %s: its chart may be out already; not sent again", due.session_id)
@@ -216,7 +219,7 @@ async def _offloaded(ledger: Ledger, session_id: int) -> Offloaded | None:
     url = shareable_url(ledger)
     if url is None:
         return None
-    session = await read_in(ledger, sessions.get_session, session_id)
+    session = await asyncio.to_thread(ledger.read, sessions.get_session, session_id)
     return Offloaded(url, session_id) if session.hands_played >= OFFLOAD_HANDS else None
 
 
@@ -265,7 +268,9 @@ async def post_summary(
 async def _retry(ledger: Ledger, due: DueSummary, *, answered: bool = False) -> None:
     """The post of `due` failed: due again after a pause (or given up), as the ledger says."""
     try:
-        again = await write_in(ledger, None, summaries.retry, due, ledger.now(), answered=answered)
+        again = await asyncio.to_thread(
+            ledger.write_once, None, summaries.retry, due, ledger.now(), answered=answered
+        )
     except Exception as exc:  # the storage again, most likely: the claim's lease runs out instead
         log.warning("summary of session %s not rescheduled (%s): due as its lease ends", due.session_id, exc)
         return
@@ -288,7 +293,9 @@ async def post_ended(
     and posted (`post_summary`); nothing when another poster has it already, or when the claim fails (the
     storage, logged: the summary is due, the sweep posts it)."""
     try:
-        due = await write_in(ledger, None, summaries.claim, session_id, ledger.now(), ender=True)
+        due = await asyncio.to_thread(
+            ledger.write_once, None, summaries.claim, session_id, ledger.now(), ender=True
+        )
     except Exception:
         log.exception("summary of session %s not claimed; it is due, left to the summary sweep", session_id)
         return None
@@ -333,7 +340,7 @@ async def refresh_summary(
     its transfers' states now, buttons for those still open (a summary that cannot be edited, deleted or
     too old, is left as it is). A failure to read it is logged: the payment stands, the card catches up at
     the next one."""
-    session = await read_in(ledger, sessions.get_session, session_id)
+    session = await asyncio.to_thread(ledger.read, sessions.get_session, session_id)
     if session.summary_message_id is None:
         return
     idle = _idle(session, idle_hours)
@@ -341,8 +348,8 @@ async def refresh_summary(
         head = HEADS.get(ledger, (session_id, lang, idle))
         if head is None:
             head = _head(ledger, await read_report(ledger, session_id), lang, idle_hours)
-        transfers = await read_in(ledger, books.transfers, session_id)
-        figures = await read_in(ledger, settling.figures, session_id)
+        transfers = await asyncio.to_thread(ledger.read, books.transfers, session_id)
+        figures = await asyncio.to_thread(ledger.read, settling.figures, session_id)
     except Exception:
         log.exception("summary of session %s not read for its edit", session_id)
         return
@@ -370,7 +377,7 @@ async def send_history_chart(
     with a result yet. `caption` may be the whole answer (/history's list under its chart); `topic` the forum
     topic it was asked in."""
     lang = await _language(ledger, chat_id, lang)
-    summaries = await read_in(ledger, books.history, chat_id, limit=limit)
+    summaries = await asyncio.to_thread(ledger.read, books.history, chat_id, limit=limit)
     ids = {pid for summary in summaries for pid in summary.totals}
     names = await asyncio.to_thread(lambda: {pid: ledger.read(groups.get_player, pid).name for pid in ids})
     data = history_chart_data(summaries, lang, player_id=player_id, names=names)

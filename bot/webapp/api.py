@@ -35,7 +35,7 @@ from bot.ledger.errors import LedgerError
 from bot.ledger.play import groups, recording
 from bot.render import preview_text, rules_name, wind
 from bot.render.errors import USER_ERRORS, Refusal, error_text
-from bot.services import in_ledger, ledger_in, settings_in
+from bot.services import ledger_in, settings_in
 from bot.settings import Settings
 from bot.webapp.page import table_view
 from bot.webapp.submit import NotRunning, submitted
@@ -175,7 +175,7 @@ async def page_table(request: Request, user: WebAppUser) -> ChatState | None:
     except WebAuthError as exc:
         raise ApiError(403, f"webapp.{exc.code}") from None
     ledger = _ledger(request)
-    state = await in_ledger(ledger, groups.chat_state, ledger, chat_id)
+    state = await asyncio.to_thread(groups.chat_state, ledger, chat_id)
     if state.session is None or state.session.id != session_id:
         raise ApiError(410, "webapp.table_closed", lang=state.group.language)
     return state
@@ -254,8 +254,8 @@ async def score(request: Request) -> JSONResponse:
         try:
             entry = _entry(data)
             ledger = _ledger(request)
-            preview = await in_ledger(
-                ledger, recording.preview, ledger, session.chat_id, entry, session=session
+            preview = await asyncio.to_thread(
+                recording.preview, ledger, session.chat_id, entry, session=session
             )
         except (LedgerError, ScoringError) as exc:
             return _refused(422, error_text(lang, exc), type(exc).__name__)

@@ -8,6 +8,7 @@ each person's money, nights and hands."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from zoneinfo import ZoneInfo
 
@@ -22,7 +23,6 @@ from bot.ledger.seasons.figures import SeasonFigures
 from bot.ledger.seasons.state import Title
 from bot.render.items import term_name
 from bot.render.seasons import person, season_name, title_line
-from bot.services import read_in
 from bot.webapp.api import ApiError, _application, _bot_token, _ledger, page_user, rate_limit
 from bot.webauth import WebAuthError, read_group_token
 
@@ -59,7 +59,7 @@ async def season(request: Request) -> JSONResponse:
     lang = ledger.cached_language(chat_id)
     if not await is_member(request, chat_id, user.user_id):
         raise ApiError(403, "webapp.not_member", lang=lang)
-    data = await read_in(ledger, seasons.page_data, chat_id, ledger.now())
+    data = await asyncio.to_thread(ledger.read, seasons.page_data, chat_id, ledger.now())
     lang = data.language or lang
     body = page_json(lang, data.number, data.figures, data.timezone or "UTC")
     return JSONResponse({**body, "lang": lang, "strings": season_strings(lang)})

@@ -129,7 +129,7 @@ class Ledger:
     after a unique-constraint race, a serialization failure or a busy lock; `write_once(key, fn, *args)`
     makes it idempotent: the key is stored with the write, and a write whose key is already stored
     raises `errors.Repeated` and changes nothing. Every error is a `bot.ledger.errors.LedgerError` and means
-    nothing was written. The calls block: handlers run them off the event loop (`bot.services.in_ledger`).
+    nothing was written. The calls block: handlers run them off the event loop (`asyncio.to_thread`).
 
     It also keeps what this process remembers without the database: each chat's settings as last read
     or written (`cached_group`, the language of a reply when the database cannot be read) and the idle
