@@ -6,9 +6,7 @@
    data-score, the amounts by seat as JSON (empty while the hand cannot be scored). Plain browser JS. */
 "use strict";
 (() => {
-  const tg = window.Telegram && window.Telegram.WebApp;
-  const hash = new URLSearchParams(location.hash.slice(1));
-  const initData = (tg && tg.initData) || hash.get("tgWebAppData") || "";
+  const { tg, initData, applyTheme } = window.MiniApp;
   // The same Mini App opened with a group's token (27 characters, a table's has 38) is the season page.
   if ((new URLSearchParams(initData).get("start_param") || "").length === 27) {
     location.replace("season/" + location.hash);
@@ -26,24 +24,8 @@
   let scoreTimer = null, scoreSeq = 0, scored = null;  // scored: the last answer for the hand as it is
   const $ = (id) => document.getElementById(id);
 
-  function applyTheme() {
-    let params = tg && tg.themeParams;
-    if (!params || !Object.keys(params).length) {
-      try { params = JSON.parse(hash.get("tgWebAppThemeParams") || "{}"); } catch (e) { params = {}; }
-    }
-    const root = document.documentElement.style;
-    for (const [key, value] of Object.entries(params || {})) {
-      root.setProperty("--tg-theme-" + key.replace(/_/g, "-"), value);
-    }
-  }
-
   function tr(key, params) {
-    let text = (view && view.strings[key]) || key;
-    for (const [k, v] of Object.entries(params || {})) {
-      text = text.replace(new RegExp("\\{" + k + "(:p:([^|}]*)\\|([^}]*))?\\}", "g"),
-        (m, spec, one, other) => (spec ? (v === 1 ? one : other) : String(v)));
-    }
-    return text;
+    return window.MiniApp.format(view && view.strings, key, params);
   }
 
   async function api(method, path, body) {

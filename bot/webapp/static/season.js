@@ -6,9 +6,7 @@
    Plain browser JS, no build step. */
 "use strict";
 (() => {
-  const tg = window.Telegram && window.Telegram.WebApp;
-  const hash = new URLSearchParams(location.hash.slice(1));
-  const initData = (tg && tg.initData) || hash.get("tgWebAppData") || "";
+  const { tg, initData, applyTheme } = window.MiniApp;
   const TABS = ["standings", "trend", "fed", "pairs", "hands", "records"];
   const COLUMNS = ["net", "nights", "per_night", "profit_nights", "week", "skill"];
   const COLOURS = ["#e53935", "#1e88e5", "#43a047", "#fb8c00", "#8e24aa", "#00897b", "#6d4c41", "#3949ab",
@@ -18,24 +16,8 @@
   let sortBy = "net", sortDown = true, minNights = 0, tab = "standings", plot = null;
   const $ = (id) => document.getElementById(id);
 
-  function applyTheme() {
-    let params = tg && tg.themeParams;
-    if (!params || !Object.keys(params).length) {
-      try { params = JSON.parse(hash.get("tgWebAppThemeParams") || "{}"); } catch (e) { params = {}; }
-    }
-    const root = document.documentElement.style;
-    for (const [key, value] of Object.entries(params || {})) {
-      root.setProperty("--tg-theme-" + key.replace(/_/g, "-"), value);
-    }
-  }
-
   function tr(key, params) {
-    let text = (D && D.strings[key]) || key;
-    for (const [k, v] of Object.entries(params || {})) {
-      text = text.replace(new RegExp("\\{" + k + "(:p:([^|}]*)\\|([^}]*))?\\}", "g"),
-        (m, spec, one, other) => (spec ? (v === 1 ? one : other) : String(v)));
-    }
-    return text;
+    return window.MiniApp.format(D && D.strings, key, params);
   }
 
   function signed(n) { return n > 0 ? "+" + n : n < 0 ? MINUS + (-n) : "0"; }
