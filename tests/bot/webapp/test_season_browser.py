@@ -7,32 +7,20 @@ address opened with a group's token goes to the season page. Screenshots to SCRE
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import browsers
 import pytest
+from browsers import SCREENS, browser_fixture  # noqa: F401  (the `browser` fixture)
 from harness import Table
 from season_nights import two_nights
 
 from bot.console import season_url
 from bot.webapp.server import LocalServer, build_web
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--no-first-run", "--disable-sync"]  # fmt: skip
-TEAM_SCREENS = "/work/screens" if Path("/work").is_dir() else tempfile.gettempdir()
-SCREENS = Path(os.environ.get("SCREENS") or TEAM_SCREENS)
-
 pytestmark = pytest.mark.slow
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(".ci/run installs Debian's chromium: the browser test must run in CI")
-    pytest.skip("Debian's chromium is not installed here (apt-get install chromium)", allow_module_level=True)
-async_api = pytest.importorskip("playwright.async_api")
 
 
 @pytest.fixture
@@ -46,32 +34,8 @@ async def served(table: Table) -> AsyncIterator[tuple[Table, str]]:
         await server.stop()
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Any]:
-    async with async_api.async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
-
-
 async def open_page(browser: Any, url: str, *, dark: bool = False) -> Any:
-    context = await browser.new_context(
-        viewport={"width": 360, "height": 740},
-        color_scheme="dark" if dark else "light",
-        device_scale_factor=2,
-    )
-
-    async def local_only(route: Any) -> None:  # the page needs nothing from outside this machine
-        host = urlsplit(route.request.url).hostname
-        await (route.continue_() if host == "127.0.0.1" else route.abort())
-
-    await context.route("**/*", local_only)
-    page = await context.new_page()
-    await page.goto(url)
-    await page.wait_for_selector("main[data-state=ready], main[data-state=refused]")
-    return page
+    return await browsers.open_page(browser, url, height=740, dark=dark)
 
 
 def url_for(table: Table, server: str, name: str) -> str:

@@ -6,15 +6,14 @@ the page. Screenshots at 360 px, light and dark, go to SCREENS (default /work/sc
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, quote
 
+import browsers
 import pytest
+from browsers import SCREENS, browser_fixture  # noqa: F401  (the `browser` fixture)
 from harness import Table, seat_four
 
 from bot.console import picker_url
@@ -22,28 +21,9 @@ from bot.console.transport import InProcessBotAPI
 from bot.ledger.play import books, groups
 from bot.webapp.server import LocalServer, build_web
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-# Screenshots for people to look at: SCREENS, else /work/screens on the team's machines, else a temp folder.
-TEAM_SCREENS = "/work/screens" if Path("/work").is_dir() else tempfile.gettempdir()
-SCREENS = Path(os.environ.get("SCREENS") or TEAM_SCREENS)
 HAND = ["1p", "1p", "2p", "2p", "3p", "3p", "5p", "5p", "7p", "7p", "8p", "8p", "9p", "9p"]
 FLOWERS = ["中", "发", "春", "梅", "百搭"]
-
 pytestmark = pytest.mark.slow
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        raise RuntimeError(".ci/run installs Debian's chromium: the browser test must run in CI")
-    pytest.skip("Debian's chromium is not installed here (apt-get install chromium)", allow_module_level=True)
-async_api = pytest.importorskip("playwright.async_api")
 
 
 @pytest.fixture
@@ -56,32 +36,8 @@ async def page_server(seated_table: Table) -> AsyncIterator[str]:
         await server.stop()
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Any]:
-    async with async_api.async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
-
-
 async def open_page(browser: Any, url: str, *, dark: bool = False) -> Any:
-    context = await browser.new_context(
-        viewport={"width": 360, "height": 780},
-        color_scheme="dark" if dark else "light",
-        device_scale_factor=2,
-    )
-
-    async def local_only(route: Any) -> None:  # the page must need nothing from outside this machine
-        host = urlsplit(route.request.url).hostname
-        await (route.continue_() if host == "127.0.0.1" else route.abort())
-
-    await context.route("**/*", local_only)
-    page = await context.new_page()
-    await page.goto(url)
-    await page.wait_for_selector("main[data-state=ready], main[data-state=refused]")
-    return page
+    return await browsers.open_page(browser, url, height=780, dark=dark)
 
 
 def url_for(table: Table, page: str, name: str, chat_id: int | None = None) -> str:
